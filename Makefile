@@ -1,0 +1,47 @@
+# Everything a fresh clone needs is installed from here: Node and npm are the
+# only prerequisites (Bun comes from the npm package `bun`, pinned).
+BUN := node_modules/.bin/bun
+SOURCES := $(shell find src -name '*.ts') package.json
+# Worker entry files are extra entry points: the binary embeds them and
+# `new URL("./x.ts", import.meta.url)` finds them at run time.
+ENTRIES := src/main.ts $(wildcard src/runtime/*-worker.ts)
+BUILD_FLAGS := --compile --minify --bytecode --format=esm \
+	--no-compile-autoload-dotenv --no-compile-autoload-bunfig
+
+.PHONY: all install build test test-unit test-e2e typecheck bench demo clean
+
+all: build
+
+install: node_modules/.installed
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+build: dist/rienda
+
+dist/rienda: node_modules/.installed $(SOURCES)
+	@mkdir -p dist
+	$(BUN) build $(BUILD_FLAGS) $(ENTRIES) --outfile dist/rienda
+
+# Unit and end-to-end tests in one run, e2e against the freshly built binary.
+test: build
+	RIENDA_BINARY=$(CURDIR)/dist/rienda $(BUN) test
+
+test-unit: install
+	$(BUN) test --path-ignore-patterns='test/e2e/**'
+
+test-e2e: build
+	RIENDA_BINARY=$(CURDIR)/dist/rienda $(BUN) test test/e2e
+
+typecheck: install
+	node_modules/.bin/tsc -p .
+
+bench: build
+	$(BUN) bench/run.ts
+
+demo: build
+	@echo "demo: not built yet"
+
+clean:
+	rm -rf dist

@@ -1,0 +1,85 @@
+/**
+ * The command line: one citty command per file, dispatched from here.
+ * Owns turning failures into `rienda: <message>` and an exit code; nothing
+ * below the CLI ever calls process.exit or prints a stack.
+ */
+import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
+import { isRiendaError, messageOf } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import { chatCommand, commands } from "./commands.ts";
+
+const root = defineCommand({
+  meta: { name: "rienda", version: VERSION, description: "A scriptable LLM agent harness." },
+  subCommands: commands,
+});
+
+/** Runs the command line and sets process.exitCode; never throws. */
+export async function runCli(argv: string[]): Promise<void> {
+  try {
+    if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+      process.stdout.write(`${VERSION}\n`);
+      return;
+    }
+    if (argv.includes("--help") || argv.includes("-h")) {
+      const [cmd, parent] = await resolveCommand(root, argv);
+      const usage = await renderUsage(cmd, parent);
+      process.stdout.write(`${process.stdout.isTTY ? usage : stripAnsi(usage)}\n`);
+      return;
+    }
+    const first = firstPositional(argv);
+    if (first !== undefined && !(first in commands)) {
+      process.stderr.write(`rienda: unknown command "${first}" (see rienda --help)\n`);
+      process.exitCode = 1;
+      return;
+    }
+    if (first === undefined) {
+      await runCommand(await chatCommand(), { rawArgs: argv });
+      return;
+    }
+    await runCommand(root, { rawArgs: argv });
+  } catch (error) {
+    reportFailure(error);
+  }
+}
+
+/** Prints a failure the way every command does and sets exit code 1. */
+export function reportFailure(error: unknown): void {
+  const message = isRiendaError(error) ? error.message : unknownErrorMessage(error);
+  process.stderr.write(`rienda: ${message}\n`);
+  process.exitCode = 1;
+}
+
+function stripAnsi(text: string): string {
+  return text.replace(/\u001b\[[0-9;]*m/g, "");
+}
+
+function unknownErrorMessage(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "E_UNKNOWN_COMMAND" || code === "E_NO_COMMAND") return stripAnsi(messageOf(error));
+  return `internal error: ${messageOf(error)}`;
+}
+
+/** The first argument that is not a flag; the root has no value flags of its own. */
+function firstPositional(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === "--") return argv[i + 1];
+    if (!token.startsWith("-")) return token;
+    if (/^-(a|s|m|C)$|^--(agent|session|model|workdir|config)$/.test(token)) i++;
+  }
+  return undefined;
+}
+
+async function resolveCommand(cmd: CommandDef, argv: string[], parent?: CommandDef): Promise<[CommandDef, CommandDef | undefined]> {
+  const subs = await resolve(cmd.subCommands);
+  const name = argv.find((a) => !a.startsWith("-"));
+  if (subs && name !== undefined && name in subs) {
+    const sub = await resolve(subs[name]);
+    return resolveCommand(sub as CommandDef, argv.slice(argv.indexOf(name) + 1), cmd);
+  }
+  return [cmd, parent];
+}
+
+async function resolve<T>(value: T | Promise<T> | (() => T | Promise<T>)): Promise<T> {
+  return typeof value === "function" ? await (value as () => T | Promise<T>)() : await value;
+}
