@@ -1,0 +1,12 @@
+/**
+ * The run loop: turns, hook dispatch, tool execution order, the loop guard.
+ * Owns the ports it needs (ports.ts) and never imports runtime, extensions,
+ * ui or cli; the session file is the source of truth for every request.
+ */
+export { runAgent, type RunInput } from "./run-agent.ts";
+export { historyForRequest, snapshotForHooks, messageText, MISSING_RESULT_TEXT } from "./conversation.ts";
+export { INTERRUPTED_RESULT_TEXT } from "./tool-round.ts";
+export { IDENTICAL_ROUNDS_LIMIT } from "./loop-guard.ts";
+export type { Emit } from "./hook-chain.ts";
+export type { HookAnswer, HookPort, ModelPort, OutputObserver, ResponseMeta, SessionPort, ToolPort } from "./ports.ts";
+export { HOOK_POINTS, type EngineEvent, type HookOutcome, type HookPoint, type OutputStream, type RunEndReason, type RunOutcome, type ToolCall } from "./types.ts";

@@ -1,0 +1,68 @@
+/**
+ * What the run loop needs from the outside world. The engine declares these
+ * and the composition root (cli/setup.ts) supplies real implementations; the
+ * engine never imports runtime, extensions, ui or cli.
+ */
+import type { Message, ModelRequest, StopReason, StreamEvent, ToolSpec, Usage } from "../providers/index.ts";
+import type { ToolResult } from "../tools/types.ts";
+import type { HookPoint, OutputStream, ToolCall } from "./types.ts";
+
+/** Streams one model answer; retries are applied behind this port. */
+export interface ModelPort {
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
+}
+
+/** Receives live output of one invocation (tool or hook). */
+export interface OutputObserver {
+  log(text: string): void;
+  output(stream: Exclude<OutputStream, "log">, text: string): void;
+}
+
+/** The tools of the running agent. */
+export interface ToolPort {
+  /** Definitions sent to the model, in the agent's order. */
+  specs(): ToolSpec[];
+  /** Whether the agent declares a tool of this name. */
+  has(name: string): boolean;
+  /**
+   * Runs one call of a declared tool: validates the arguments (not an object,
+   * or not matching the schema → error result), executes, caps the text.
+   * Never throws; an interrupt resolves with an error result.
+   */
+  run(call: ToolCall, observer: OutputObserver, signal: AbortSignal): Promise<ToolResult>;
+}
+
+/** A hook invocation's raw answer, before the engine interprets it. */
+export type HookAnswer = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** The hooks of the running agent, in the agent's order. */
+export interface HookPort {
+  /** Hook names in execution order. */
+  readonly names: readonly string[];
+  /** Whether the hook implements the point (saves a fresh context when not). */
+  handles(name: string, point: HookPoint): boolean;
+  /** Calls `handler(ctx, payload[, result])` in a fresh context. Never throws. */
+  call(
+    name: string,
+    point: HookPoint,
+    args: unknown[],
+    observer: OutputObserver,
+    signal: AbortSignal,
+  ): Promise<HookAnswer>;
+}
+
+/** Metadata stored beside an assistant message. */
+export interface ResponseMeta {
+  responseModel?: string;
+  responseStopReason?: StopReason;
+  responseUsage?: Usage;
+}
+
+/** The conversation on disk. Every request is rebuilt from it. */
+export interface SessionPort {
+  readonly id: string;
+  /** The active branch, root to leaf. */
+  messages(): Message[];
+  /** Appends one whole message; never a partial response. */
+  appendMessage(message: Message, meta?: ResponseMeta): void;
+}

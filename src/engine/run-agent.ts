@@ -1,0 +1,166 @@
+/**
+ * The run loop (contract.md §5): beforeRun, then turns of
+ * beforeModelRequest → model → afterModelResponse → tool calls in order,
+ * until the model answers without tool calls; afterRun on every exit path.
+ *
+ * Invariants: the session receives only whole messages; every tool call gets
+ * a result; a failing tool or hook never ends the run; an interrupt ends it
+ * with reason "interrupted" and a consistent session.
+ */
+import type { Block, Message, ResolvedModel, Usage } from "../providers/index.ts";
+import { historyForRequest, snapshotForHooks } from "./conversation.ts";
+import { chainAfterModelResponse, chainBeforeModelRequest, notifyHooks, type Emit } from "./hook-chain.ts";
+import { LoopGuard, IDENTICAL_ROUNDS_LIMIT } from "./loop-guard.ts";
+import { requestModel } from "./model-turn.ts";
+import type { HookPort, ModelPort, SessionPort, ToolPort } from "./ports.ts";
+import { runToolRound } from "./tool-round.ts";
+import type { RunEndReason, RunOutcome, ToolCall } from "./types.ts";
+
+/** Everything one run needs; supplied by the composition root. */
+export interface RunInput {
+  /** The user's prompt for this run. */
+  prompt: string;
+  /** Agent body + project instructions. */
+  system: string;
+  model: ResolvedModel;
+  agentId: string;
+  modelPort: ModelPort;
+  tools: ToolPort;
+  hooks: HookPort;
+  session: SessionPort;
+  emit: Emit;
+  /** Aborted on interrupt. */
+  signal: AbortSignal;
+  /** Signal for afterRun hooks, which still run after an interrupt; aborted on a second interrupt. */
+  finalSignal?: AbortSignal;
+}
+
+/** Runs the agent to the end of its turn. Never throws for run failures. */
+export async function runAgent(input: RunInput): Promise<RunOutcome> {
+  const { hooks, emit, signal } = input;
+  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  let outcome: RunOutcome;
+  try {
+    outcome = await loop(input, usage);
+  } catch (error) {
+    outcome = { reason: signal.aborted ? "interrupted" : "error", message: error instanceof Error ? error.message : String(error), usage };
+  }
+  if (outcome.reason === "interrupted") outcome = { ...outcome, message: outcome.message ?? "the run was interrupted" };
+  await notifyHooks(hooks, "afterRun", { reason: outcome.reason }, emit, input.finalSignal ?? new AbortController().signal);
+  return outcome;
+}
+
+async function loop(input: RunInput, usage: Usage): Promise<RunOutcome> {
+  const { hooks, emit, signal, session, model } = input;
+  const end = (reason: RunEndReason, message?: string): RunOutcome => ({ reason, usage, ...(message ? { message } : {}) });
+
+  await notifyHooks(hooks, "beforeRun", { sessionId: session.id, agentId: input.agentId, modelId: model.ref }, emit, signal);
+  if (signal.aborted) return end("interrupted");
+  session.appendMessage({ role: "user", blocks: [{ type: "text", text: input.prompt }] });
+
+  const guard = new LoopGuard();
+  const rewritesAnswers = hooks.names.some((name) => hooks.handles(name, "afterModelResponse"));
+  for (;;) {
+    const messages = historyForRequest(session.messages());
+    const system = await chainBeforeModelRequest(
+      hooks,
+      { system: input.system, model: model.ref, messages: snapshotForHooks(messages) },
+      emit,
+      signal,
+    );
+    if (signal.aborted) return end("interrupted");
+
+    // Deltas are withheld while an afterModelResponse hook may still rewrite
+    // the answer: what is shown must be what is stored.
+    const streamEmit: Emit = rewritesAnswers ? (e) => (e.type === "retry" ? emit(e) : undefined) : emit;
+    const turn = await requestModel(
+      input.modelPort,
+      { model, system, messages, tools: input.tools.specs(), sessionId: session.id },
+      streamEmit,
+      signal,
+    );
+    if (turn.kind === "interrupted") return end("interrupted");
+    if (turn.kind === "failed") return { ...end("error", turn.failure.message), failure: turn.failure };
+
+    const { response } = turn;
+    addUsage(usage, response.usage);
+    const parts = splitMessage(response.message);
+    if (parts.text.trim() === "" && parts.toolCalls.length === 0) return end("error", "the model returned an empty answer");
+
+    const rewritten = await chainAfterModelResponse(hooks, parts, emit, signal);
+    if (rewritesAnswers) {
+      if (rewritten.thinking) emit({ type: "thinking_delta", thinking: rewritten.thinking });
+      if (rewritten.text) emit({ type: "text_delta", text: rewritten.text });
+    }
+    const message = rewriteMessage(response.message, parts, rewritten);
+    session.appendMessage(message, {
+      responseStopReason: response.stopReason,
+      ...(response.responseModel ? { responseModel: response.responseModel } : {}),
+      ...(response.usage ? { responseUsage: response.usage } : {}),
+    });
+    emit({
+      type: "message_end",
+      text: rewritten.text,
+      thinking: rewritten.thinking,
+      toolCalls: parts.toolCalls,
+      stopReason: response.stopReason,
+      ...(response.usage ? { usage: response.usage } : {}),
+      ...(response.responseModel ? { model: response.responseModel } : {}),
+    });
+
+    if (parts.toolCalls.length === 0) return signal.aborted ? end("interrupted") : end("end_turn");
+    const executed = await runToolRound(parts.toolCalls, { tools: input.tools, hooks, session, emit, signal });
+    if (signal.aborted) return end("interrupted");
+    if (guard.record(executed)) {
+      return end("error", `the model repeated the same tool calls with the same results ${IDENTICAL_ROUNDS_LIMIT} times in a row; stopping the run`);
+    }
+  }
+}
+
+/** Text, thinking and tool calls of an assistant message. */
+function splitMessage(message: Message): { text: string; thinking: string; toolCalls: ToolCall[] } {
+  let text = "";
+  let thinking = "";
+  const toolCalls: ToolCall[] = [];
+  for (const block of message.blocks) {
+    if (block.type === "text") text += block.text;
+    else if (block.type === "thinking") thinking += block.thinking;
+    else if (block.type === "tool_call") toolCalls.push({ id: block.toolCallId, name: block.toolCallName, arguments: block.toolCallArguments });
+  }
+  return { text, thinking, toolCalls };
+}
+
+/**
+ * Applies afterModelResponse rewrites to the stored message: a rewritten text
+ * or thinking replaces all blocks of its kind with one block in the place of
+ * the first. A rewritten thinking loses its provider signature, which no
+ * longer matches it.
+ */
+function rewriteMessage(message: Message, original: { text: string; thinking: string }, next: { text: string; thinking: string }): Message {
+  let blocks: Block[] = message.blocks;
+  if (next.thinking !== original.thinking) blocks = replaceKind(blocks, "thinking", next.thinking ? { type: "thinking", thinking: next.thinking } : undefined);
+  if (next.text !== original.text) blocks = replaceKind(blocks, "text", next.text ? { type: "text", text: next.text } : undefined);
+  return { role: "assistant", blocks };
+}
+
+function replaceKind(blocks: Block[], kind: "text" | "thinking", replacement: Block | undefined): Block[] {
+  const first = blocks.findIndex((b) => b.type === kind);
+  const kept = blocks.filter((b) => b.type !== kind);
+  if (!replacement) return kept;
+  if (first !== -1) {
+    const before = blocks.slice(0, first).filter((b) => b.type !== kind).length;
+    return [...kept.slice(0, before), replacement, ...kept.slice(before)];
+  }
+  // New text goes before tool calls; new thinking goes first.
+  const at = kind === "thinking" ? 0 : kept.findIndex((b) => b.type === "tool_call");
+  return at === -1 ? [...kept, replacement] : [...kept.slice(0, at), replacement, ...kept.slice(at)];
+}
+
+function addUsage(total: Usage, add: Usage | undefined): void {
+  if (!add) return;
+  total.inputTokens += add.inputTokens;
+  total.outputTokens += add.outputTokens;
+  for (const key of ["cacheReadTokens", "cacheWriteTokens", "reasoningTokens"] as const) {
+    if (add[key] !== undefined) total[key] = (total[key] ?? 0) + add[key];
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Executes the tool calls of one assistant message, strictly in order, each
+ * through beforeToolExecute → checks → tool → afterToolExecute. Every call
+ * gets a result in the session, even when the run is interrupted half-way.
+ */
+import type { ToolResultBlock } from "../providers/index.ts";
+import type { ToolResult } from "../tools/types.ts";
+import { chainAfterToolExecute, chainBeforeToolExecute, type Emit } from "./hook-chain.ts";
+import type { HookPort, OutputObserver, SessionPort, ToolPort } from "./ports.ts";
+import type { ToolCall } from "./types.ts";
+
+/** Result text of a call the interrupt prevented from running or finishing. */
+export const INTERRUPTED_RESULT_TEXT = "the run was interrupted before this tool call finished";
+
+/** One executed call, for the loop guard. */
+export interface ExecutedCall {
+  name: string;
+  arguments: unknown;
+  text: string;
+  isError: boolean;
+}
+
+/** Runs every call in order; stops running tools (but still records results) once interrupted. */
+export async function runToolRound(
+  calls: ToolCall[],
+  deps: { tools: ToolPort; hooks: HookPort; session: SessionPort; emit: Emit; signal: AbortSignal },
+): Promise<ExecutedCall[]> {
+  const { emit, signal } = deps;
+  const executed: ExecutedCall[] = [];
+  for (const call of calls) {
+    emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
+    const result = signal.aborted ? interrupted() : await runOne(call, deps);
+    emit({ type: "tool_result", id: call.id, name: call.name, text: result.text, isError: result.isError });
+    deps.session.appendMessage({ role: "user", blocks: [resultBlock(call.id, result)] });
+    executed.push({ name: call.name, arguments: call.arguments, text: result.text, isError: result.isError });
+  }
+  return executed;
+}
+
+async function runOne(
+  call: ToolCall,
+  deps: { tools: ToolPort; hooks: HookPort; emit: Emit; signal: AbortSignal },
+): Promise<ToolResult> {
+  const { tools, hooks, emit, signal } = deps;
+  const verdict = await chainBeforeToolExecute(hooks, call, emit, signal);
+  if (signal.aborted) return interrupted();
+  const effective: ToolCall = { ...call, arguments: verdict.arguments };
+  let result: ToolResult;
+  if (!verdict.allow) result = { text: verdict.reason, isError: true };
+  else if (!tools.has(call.name)) result = { text: `unknown tool "${call.name}"`, isError: true };
+  else result = await tools.run(effective, observerFor(call, emit), signal);
+  if (signal.aborted) return interrupted();
+  return chainAfterToolExecute(hooks, effective, result, emit, signal);
+}
+
+function interrupted(): ToolResult {
+  return { text: INTERRUPTED_RESULT_TEXT, isError: true };
+}
+
+function resultBlock(id: string, result: ToolResult): ToolResultBlock {
+  const block: ToolResultBlock = { type: "tool_result", toolResultCallId: id, toolResult: [{ type: "text", text: result.text }] };
+  if (result.isError) block.toolResultIsError = true;
+  return block;
+}
+
+function observerFor(call: ToolCall, emit: Emit): OutputObserver {
+  return {
+    log: (text) => emit({ type: "tool_output", id: call.id, name: call.name, stream: "log", text }),
+    output: (stream, text) => emit({ type: "tool_output", id: call.id, name: call.name, stream, text }),
+  };
+}

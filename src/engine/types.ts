@@ -1,0 +1,70 @@
+/**
+ * Shapes of the run loop: the events it reports while it works and the way
+ * a run ends. Event `type` values are the `--json` wire names (docs/cli.md).
+ */
+import type { ProviderFailure, StopReason, Usage } from "../providers/index.ts";
+
+/** The six hook points of hooks.md. */
+export type HookPoint =
+  | "beforeRun"
+  | "afterRun"
+  | "beforeModelRequest"
+  | "afterModelResponse"
+  | "beforeToolExecute"
+  | "afterToolExecute";
+
+/** Every hook point, in the order a run meets them. */
+export const HOOK_POINTS: readonly HookPoint[] = [
+  "beforeRun",
+  "beforeModelRequest",
+  "afterModelResponse",
+  "beforeToolExecute",
+  "afterToolExecute",
+  "afterRun",
+];
+
+/** Why a run ended (also the `reason` given to afterRun hooks). */
+export type RunEndReason = "end_turn" | "interrupted" | "error";
+
+/** A tool call as the loop and the hooks see it. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Decoded JSON the model sent, or the raw text when it was not JSON. */
+  arguments: unknown;
+}
+
+/** What a hook did, for the `hook` event. */
+export type HookOutcome = "changed" | "refused" | "error";
+
+/** Where live output came from. */
+export type OutputStream = "stdout" | "stderr" | "log";
+
+/** Everything the loop reports while a run goes on. */
+export type EngineEvent =
+  | { type: "text_delta"; text: string }
+  | { type: "thinking_delta"; thinking: string }
+  | { type: "retry"; attempt: number; delayMs: number; message: string }
+  | {
+      type: "message_end";
+      text: string;
+      thinking: string;
+      toolCalls: ToolCall[];
+      stopReason: StopReason;
+      usage?: Usage;
+      model?: string;
+    }
+  | { type: "tool_call"; id: string; name: string; arguments: unknown }
+  | { type: "tool_output"; id: string; name: string; stream: OutputStream; text: string }
+  | { type: "tool_result"; id: string; name: string; text: string; isError: boolean }
+  | { type: "hook"; name: string; point: HookPoint; outcome: HookOutcome; message?: string }
+  | { type: "hook_output"; name: string; point: HookPoint; text: string }
+  | { type: "notice"; message: string };
+
+/** How a run ended. `failure` is set when the reason is "error". */
+export interface RunOutcome {
+  reason: RunEndReason;
+  message?: string;
+  failure?: ProviderFailure;
+  usage: Usage;
+}
