@@ -1,0 +1,69 @@
+/**
+ * `rienda run --json`: one JSON object per line on stdout. The first line is
+ * always `run_start` and the last always `run_end`, whatever happens; the
+ * schema version lets scripts detect changes (docs/cli.md).
+ */
+import type { EngineEvent, RunEndReason } from "../engine/index.ts";
+import type { Usage } from "../providers/index.ts";
+import type { TextSink } from "./stream-writer.ts";
+
+/** Version of the `--json` event schema. */
+export const JSON_EVENTS_VERSION = 1;
+
+/** Facts known when a run starts; absent when setup failed before them. */
+export interface RunStartInfo {
+  sessionId: string | null;
+  agent: string | null;
+  model: string | null;
+  workdir: string | null;
+}
+
+/** Writes the event stream, guaranteeing run_start first and run_end last. */
+export class JsonPrinter {
+  #started = false;
+  #ended = false;
+
+  constructor(private readonly stdout: TextSink) {}
+
+  /** Emits run_start once. */
+  start(info: RunStartInfo): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#write({ type: "run_start", version: JSON_EVENTS_VERSION, ...info });
+  }
+
+  /** Emits one engine event. */
+  event(event: EngineEvent): void {
+    if (this.#ended) return;
+    this.#ensureStarted();
+    this.#write(event);
+  }
+
+  /** A notice from the front end (ctx.notify) or the program. */
+  notice(message: string, extra: Record<string, string> = {}): void {
+    this.event({ type: "notice", message, ...extra } as EngineEvent);
+  }
+
+  /** Emits an error event. */
+  error(message: string): void {
+    if (this.#ended) return;
+    this.#ensureStarted();
+    this.#write({ type: "error", message });
+  }
+
+  /** Emits run_end once; nothing is written after it. */
+  end(reason: RunEndReason, usage: Usage | null, message?: string): void {
+    if (this.#ended) return;
+    this.#ensureStarted();
+    this.#ended = true;
+    this.#write({ type: "run_end", reason, ...(message ? { message } : {}), usage });
+  }
+
+  #ensureStarted(): void {
+    if (!this.#started) this.start({ sessionId: null, agent: null, model: null, workdir: null });
+  }
+
+  #write(value: object): void {
+    this.stdout.write(`${JSON.stringify(value)}\n`);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The plain output of `rienda run` (contract.md §4): stdout carries only the
+ * assistant's text, each message whole and newline-terminated; everything
+ * else (tool lines, live output, retries, notices) goes to stderr. Thinking
+ * is never printed.
+ */
+import type { EngineEvent } from "../engine/index.ts";
+import { LineTracker, type TextSink } from "./stream-writer.ts";
+
+/** Renders engine events as plain text. */
+export class PlainPrinter {
+  readonly #out: LineTracker;
+  readonly #err: LineTracker;
+
+  constructor(stdout: TextSink, stderr: TextSink) {
+    this.#out = new LineTracker(stdout);
+    this.#err = new LineTracker(stderr);
+  }
+
+  /** A line for stderr (session line, notices from the front end). */
+  info(text: string): void {
+    this.#err.line(text);
+  }
+
+  /** Live output for stderr, as it arrives. */
+  live(text: string): void {
+    this.#err.raw(text);
+  }
+
+  /** Prints one engine event. */
+  event(event: EngineEvent): void {
+    switch (event.type) {
+      case "message_end":
+        if (event.text !== "") this.#out.line(event.text);
+        break;
+      case "tool_call":
+        this.#err.line(`tool: ${event.name} ${formatArguments(event.arguments)}`);
+        break;
+      case "tool_output":
+      case "hook_output":
+        this.#err.raw(event.text);
+        break;
+      case "tool_result":
+        if (event.isError) this.#err.line(`tool failed: ${event.text}`);
+        break;
+      case "retry":
+        this.#err.line(`transient error, retrying in ${formatDelay(event.delayMs)}: ${event.message}`);
+        break;
+      case "notice":
+        this.#err.line(event.message);
+        break;
+      case "text_delta":
+      case "thinking_delta":
+      case "hook":
+        break;
+    }
+  }
+
+  /** The final failure line. */
+  failure(message: string): void {
+    this.#err.line(`rienda: ${message}`);
+  }
+}
+
+/** Arguments as one line of JSON; text that was not JSON is shown as sent. */
+export function formatArguments(args: unknown): string {
+  if (typeof args === "string") return args;
+  return JSON.stringify(args) ?? "null";
+}
+
+/** A retry delay for people: "500ms", "1s", "1.5s". */
+export function formatDelay(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const seconds = Math.round(ms / 100) / 10;
+  return `${seconds}s`;
+}

@@ -1,0 +1,72 @@
+/**
+ * The layering of src/ (docs/architecture.md) checked by a machine: every
+ * import between folders must be an allowed edge, and must go through the
+ * folder's index.ts (or its types.ts). `Bun.*` appears only in platform.ts.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+const SRC = resolve(import.meta.dir, "../src");
+const LEAVES = ["platform", "errors", "version"];
+
+/** folder -> folders it may import (leaves are always allowed). */
+const ALLOWED: Record<string, string[]> = {
+  providers: [],
+  config: ["providers"],
+  agents: ["providers", "tools"],
+  sessions: ["providers"],
+  tools: ["runtime"],
+  runtime: ["tools"],
+  extensions: ["runtime", "tools", "engine"],
+  engine: ["providers", "sessions", "tools"],
+  ui: ["engine", "tools", "providers"],
+  cli: ["ui", "engine", "extensions", "config", "agents", "runtime", "sessions", "tools", "providers"],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+function unitOf(file: string): string {
+  const rel = relative(SRC, file);
+  const first = rel.split("/")[0]!;
+  return first.endsWith(".ts") ? first.slice(0, -3) : first;
+}
+
+const files = sourceFiles(SRC);
+
+describe("architecture", () => {
+  test("imports between folders follow the layering table and go through index.ts or types.ts", () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = unitOf(file);
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(/(?:import|export)[^"';]*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g)) {
+        const spec = match[1] ?? match[2]!;
+        const target = resolve(dirname(file), spec);
+        const to = unitOf(target);
+        if (to === from || LEAVES.includes(to) || !target.startsWith(SRC)) continue;
+        if (from === "main" || LEAVES.includes(from)) continue;
+        const allowed = ALLOWED[from] ?? [];
+        if (!allowed.includes(to)) violations.push(`${relative(SRC, file)} imports ${to}/ (${spec})`);
+        const base = target.split("/").pop();
+        if (base !== "index.ts" && base !== "types.ts") violations.push(`${relative(SRC, file)} reaches inside ${to}/ (${spec})`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  test("Bun.* is used only in platform.ts", () => {
+    const offenders = files.filter((f) => !f.endsWith("platform.ts") && /\bBun\.[a-zA-Z]/.test(readFileSync(f, "utf8")));
+    expect(offenders.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
+  test("the checker sees every folder of the layout", () => {
+    const units = new Set(files.map(unitOf));
+    for (const folder of ["cli", "engine", "providers", "ui", "tools"]) expect(units.has(folder)).toBe(true);
+  });
+});
