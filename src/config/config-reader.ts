@@ -1,0 +1,148 @@
+/**
+ * Typed reads of the expanded document that record a problem instead of
+ * throwing, so one pass reports everything wrong with the file.
+ * A null value (`key:` with nothing after it) always counts as absent, as it
+ * did for the Go original.
+ */
+import type { ConfigProblem } from "./config-error.ts";
+import { isPlainObject } from "./expand-document.ts";
+import { formatKeyPath, type KeyPath } from "./key-path.ts";
+import type { UnsetVariable } from "./types.ts";
+
+// yaml.v3 read these as booleans for a bool field; a Go-era file may use them.
+const YAML11_TRUE = new Set(["y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE"]);
+const YAML11_FALSE = new Set(["n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE"]);
+
+/** Validation state for one file. */
+export class ConfigReader {
+  readonly problems: ConfigProblem[] = [];
+
+  constructor(
+    readonly file: string,
+    private readonly sourceOf: (path: KeyPath) => string | undefined,
+    private readonly unset: readonly UnsetVariable[],
+  ) {}
+
+  /** Records a problem at `path`. */
+  problem(path: KeyPath, message: string): void {
+    this.problems.push({ file: this.file, path: formatKeyPath(path), message });
+  }
+
+  /** A mapping; null is an empty one. Anything else is a problem and `undefined`. */
+  mapping(value: unknown, path: KeyPath): Record<string, unknown> | undefined {
+    if (value === null || value === undefined) return {};
+    if (isPlainObject(value)) return value;
+    this.problem(path, `must be a mapping (key: value pairs), not ${describe(value)}`);
+    return undefined;
+  }
+
+  /** Reports every key of `map` not in `known`, with a suggestion when one is close. */
+  knownKeys(map: Record<string, unknown>, known: readonly string[], path: KeyPath): void {
+    for (const key of Object.keys(map)) {
+      if (known.includes(key)) continue;
+      const near = closest(key, known);
+      const hint = near ? `did you mean "${near}"? ` : "";
+      this.problem([...path, key], `unknown key (${hint}known keys: ${known.join(", ")})`);
+    }
+  }
+
+  /** A string; numbers and booleans read as the text they were written as (yaml.v3 did the same). */
+  string(map: Record<string, unknown>, key: string, path: KeyPath): string | undefined {
+    const value = map[key];
+    if (value === null || value === undefined) return undefined;
+    if (typeof value === "string") return value;
+    if (typeof value === "number" || typeof value === "boolean") return this.sourceOf([...path, key]) ?? String(value);
+    this.problem([...path, key], `must be a string, not ${describe(value)}`);
+    return undefined;
+  }
+
+  /** An integer ≥ 1. */
+  positiveInteger(map: Record<string, unknown>, key: string, path: KeyPath): number | undefined {
+    return this.integer(map, key, path, 1, "must be a positive integer");
+  }
+
+  /** An integer ≥ 0. */
+  nonNegativeInteger(map: Record<string, unknown>, key: string, path: KeyPath): number | undefined {
+    return this.integer(map, key, path, 0, "must be an integer of 0 or more");
+  }
+
+  /** A finite number in [min, max]. */
+  numberBetween(map: Record<string, unknown>, key: string, path: KeyPath, min: number, max: number): number | undefined {
+    const value = map[key];
+    if (value === null || value === undefined) return undefined;
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      this.problem([...path, key], `must be a number between ${min} and ${max}, not ${describe(value)}`);
+      return undefined;
+    }
+    if (value < min || value > max) {
+      this.problem([...path, key], `must be between ${min} and ${max}`);
+      return undefined;
+    }
+    return value;
+  }
+
+  /** A boolean (`true`/`false`, and the YAML 1.1 words yaml.v3 accepted: yes/no, on/off). */
+  boolean(map: Record<string, unknown>, key: string, path: KeyPath): boolean | undefined {
+    const value = map[key];
+    if (value === null || value === undefined) return undefined;
+    if (typeof value === "boolean") return value;
+    if (typeof value === "string" && YAML11_TRUE.has(value)) return true;
+    if (typeof value === "string" && YAML11_FALSE.has(value)) return false;
+    this.problem([...path, key], `must be true or false, not ${describe(value)}`);
+    return undefined;
+  }
+
+  /** Unset variables referred to at `path` or below it. */
+  unsetUnder(path: KeyPath): UnsetVariable[] {
+    const prefix = formatKeyPath(path);
+    return this.unset.filter((u) => u.path === prefix || u.path.startsWith(`${prefix}.`) || u.path.startsWith(`${prefix}[`));
+  }
+
+  private integer(map: Record<string, unknown>, key: string, path: KeyPath, min: number, message: string): number | undefined {
+    const value = map[key];
+    if (value === null || value === undefined) return undefined;
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
+      this.problem([...path, key], typeof value === "number" ? message : `${message}, not ${describe(value)}`);
+      return undefined;
+    }
+    return value;
+  }
+}
+
+/** "a list", "a string \"x\"": how a wrong value is named in messages. */
+export function describe(value: unknown): string {
+  if (value === null || value === undefined) return "empty";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "string") return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+  if (typeof value === "number") return `a number (${value})`;
+  if (typeof value === "boolean") return `a boolean (${value})`;
+  if (typeof value === "object") return "a mapping";
+  return typeof value;
+}
+
+// The known key within edit distance 2 (or sharing a long prefix), for "did you mean".
+function closest(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const d = distance(key.toLowerCase(), candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 3;
+}

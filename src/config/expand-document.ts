@@ -1,0 +1,51 @@
+/**
+ * Applies `${NAME}` expansion to every string value of the parsed document
+ * (keys are never expanded). The result is what `ctx.config` shows and what
+ * validation reads.
+ */
+import { expandEnv } from "./expand-env.ts";
+import { formatKeyPath } from "./key-path.ts";
+import type { UnsetVariable } from "./types.ts";
+
+/** The expanded document, the variables that were unset, and malformed references. */
+export interface ExpandedDocument {
+  value: unknown;
+  unset: UnsetVariable[];
+  malformed: { path: string; message: string }[];
+}
+
+/** Returns a new tree; `value` is not modified. */
+export function expandDocument(value: unknown, env: Readonly<Record<string, string | undefined>>): ExpandedDocument {
+  const unset: UnsetVariable[] = [];
+  const malformed: { path: string; message: string }[] = [];
+  const walk = (node: unknown, path: (string | number)[]): unknown => {
+    if (typeof node === "string") {
+      const expansion = expandEnv(node, env);
+      if (!expansion.ok) {
+        malformed.push({ path: formatKeyPath(path), message: expansion.problem });
+        return node;
+      }
+      for (const variable of expansion.unset) unset.push({ path: formatKeyPath(path), variable });
+      return expansion.value;
+    }
+    if (Array.isArray(node)) return node.map((item, i) => walk(item, [...path, i]));
+    if (isPlainObject(node)) {
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(node)) {
+        // defineProperty: a key named "__proto__" stays an ordinary key.
+        Object.defineProperty(out, key, { value: walk(item, [...path, key]), enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    return node;
+  };
+  return { value: walk(value, []), unset, malformed };
+}
+
+/** True for `{…}` mappings as YAML produces them. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+

@@ -1,0 +1,90 @@
+/** Reading, validating and wrapping config.yaml. */
+import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { ConfigError } from "./config-error.ts";
+import { ConfigReader } from "./config-reader.ts";
+import { expandDocument } from "./expand-document.ts";
+import { locateConfig } from "./locate-config.ts";
+import { parseConfigYaml } from "./parse-config-yaml.ts";
+import { resolveModel } from "./resolve-model.ts";
+import type { ConfigLocation, ConfigSource, LoadConfigOptions, LoadedConfig } from "./types.ts";
+import { validateConfig } from "./validate-config.ts";
+
+/** Locates, reads and validates the configuration. Throws ConfigError (a RiendaError). */
+export function loadConfig(options: LoadConfigOptions): LoadedConfig {
+  const location = locateConfig(options);
+  const text = readConfigFile(location);
+  return parseConfig(text, { ...location, env: options.env, home: options.home });
+}
+
+/** Inputs of `parseConfig`: where the text came from and what expands it. */
+export interface ParseConfigOptions {
+  path: string;
+  /** Default "home". */
+  source?: ConfigSource;
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+}
+
+/** Validates config text already read from `options.path` (used by tests and `rienda doctor`). */
+export function parseConfig(text: string, options: ParseConfigOptions): LoadedConfig {
+  const file = options.path;
+  const parsed = parseConfigYaml(text, file);
+  if (!parsed) {
+    throw new ConfigError([
+      {
+        file,
+        path: "",
+        message: `the file is empty; declare at least one provider under "providers" (docs/config.md shows how, and "rienda init" writes a starter file)`,
+      },
+    ]);
+  }
+  const expanded = expandDocument(parsed.value, options.env);
+  const reader = new ConfigReader(file, parsed.sourceOf, expanded.unset);
+  for (const m of expanded.malformed) reader.problems.push({ file, path: m.path, message: m.message });
+  const valid = validateConfig(reader, expanded.value, { configDir: dirname(file), home: options.home });
+  if (reader.problems.length > 0) throw new ConfigError(reader.problems);
+
+  const document = expanded.value as Record<string, unknown>;
+  const { providers, compaction, extensionConfig } = valid;
+  return {
+    path: file,
+    source: options.source ?? "home",
+    get document() {
+      return structuredClone(document);
+    },
+    providers,
+    compaction,
+    get extensionConfig() {
+      return structuredClone(extensionConfig);
+    },
+    unsetVariables: expanded.unset,
+    resolveModel: (ref) => resolveModel(providers, file, ref),
+    modelRefs: () => [...providers.values()].flatMap((p) => [...p.models.keys()].map((alias) => `${p.name}/${alias}`)),
+  };
+}
+
+/** The file's text, or a ConfigError saying why it cannot be read (a missing one says how to create it). */
+function readConfigFile(location: ConfigLocation): string {
+  const file = location.path;
+  try {
+    return readFileSync(file, "utf8");
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    let message: string;
+    if (code === "ENOENT" || code === "ENOTDIR") message = missingMessage(location);
+    else if (code === "EISDIR") message = "is a directory, not a configuration file";
+    else if (code === "EACCES" || code === "EPERM") message = "cannot be read: permission denied";
+    else message = `cannot be read: ${(cause as Error).message}`;
+    throw new ConfigError([{ file, path: "", message }], { cause });
+  }
+}
+
+function missingMessage(location: ConfigLocation): string {
+  const given = location.source === "flag" ? " (given with --config)" : location.source === "env" ? " (given by RIENDA_CONFIG)" : "";
+  return (
+    `no configuration file here${given}. Run "rienda init" to create ~/.rienda with a starter config.yaml, ` +
+    `or write one by hand: it declares your providers and models (see docs/config.md)`
+  );
+}
+

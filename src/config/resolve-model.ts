@@ -1,0 +1,61 @@
+/** Settling a `provider/alias` reference into everything an adapter needs. */
+import { RiendaError } from "../errors.ts";
+import type { ResolvedModel } from "../providers/types.ts";
+import { formatKeyPath } from "./key-path.ts";
+import { splitModelRef } from "./split-model-ref.ts";
+import type { ProviderSettings } from "./types.ts";
+
+/**
+ * Resolves `ref` against `providers` (declared in `file`). Throws a
+ * RiendaError (code "config") for a malformed reference, an unknown provider
+ * or model, and for a provider field whose `${NAME}` was unset.
+ */
+export function resolveModel(providers: ReadonlyMap<string, ProviderSettings>, file: string, ref: string): ResolvedModel {
+  const parts = splitModelRef(ref);
+  if (!parts) throw new RiendaError("config", `model reference "${ref}" must have the form provider/alias`);
+  const provider = providers.get(parts.provider);
+  if (!provider) {
+    const known = [...providers.keys()].join(", ");
+    throw new RiendaError("config", `unknown provider "${parts.provider}" (providers in ${file}: ${known})`);
+  }
+  const model = provider.models.get(parts.alias);
+  if (!model) {
+    const known = [...provider.models.keys()];
+    const hint = known.length > 0 ? `models: ${known.join(", ")}` : "it declares no models";
+    throw new RiendaError("config", `unknown model "${parts.alias}" in provider "${parts.provider}" (${hint})`);
+  }
+  const modelsPath = formatKeyPath(["providers", provider.name, "models"]);
+  const ownPath = formatKeyPath(["providers", provider.name, "models", model.alias]);
+  const unset = provider.unset.find(
+    (u) => !isUnder(u.path, modelsPath) || u.path === ownPath || isUnder(u.path, ownPath),
+  );
+  if (unset) {
+    throw new RiendaError(
+      "config",
+      `${file}: ${unset.path}: environment variable ${unset.variable} is not set (needed by ${parts.provider}/${parts.alias})`,
+    );
+  }
+  const resolved: ResolvedModel = {
+    ref: `${parts.provider}/${parts.alias}`,
+    provider: provider.name,
+    alias: model.alias,
+    wireId: model.id,
+    protocol: provider.protocol,
+    baseUrl: provider.baseUrl,
+    apiKey: provider.apiKey,
+    headers: { ...provider.headers },
+  };
+  if (provider.sessionHeader !== undefined) resolved.sessionHeader = provider.sessionHeader;
+  if (provider.script !== undefined) resolved.script = provider.script;
+  if (model.maxTokens !== undefined) resolved.maxTokens = model.maxTokens;
+  if (model.temperature !== undefined) resolved.temperature = model.temperature;
+  if (model.topP !== undefined) resolved.topP = model.topP;
+  if (model.contextWindow !== undefined) resolved.contextWindow = model.contextWindow;
+  if (model.thinkingLevel !== undefined) resolved.thinkingLevel = model.thinkingLevel;
+  if (model.thinkingMaxTokens !== undefined) resolved.thinkingMaxTokens = model.thinkingMaxTokens;
+  return resolved;
+}
+
+function isUnder(path: string, prefix: string): boolean {
+  return path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
+}

@@ -1,0 +1,105 @@
+/**
+ * Shapes of a loaded `config.yaml` (contract.md §2). Field names are the
+ * camelCase of the file's snake_case keys.
+ */
+import type { ProtocolName, ResolvedModel, ThinkingLevel } from "../providers/types.ts";
+
+/** Where the configuration path came from, in precedence order. */
+export type ConfigSource = "flag" | "env" | "home";
+
+/** The configuration file to read and why it was chosen. */
+export interface ConfigLocation {
+  /** Absolute path of the file. */
+  path: string;
+  source: ConfigSource;
+}
+
+/** Inputs of `loadConfig`: nothing is read from the process, everything is passed in. */
+export interface LoadConfigOptions {
+  /** Value of `--config`, when given. */
+  flag?: string;
+  /** The environment: `RIENDA_CONFIG` and every `${NAME}` are read from it. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The home directory (`HOME`) that locates `~/.rienda`. */
+  home: string;
+  /** Directory a relative `--config` / `RIENDA_CONFIG` resolves against; default: the process's. */
+  cwd?: string;
+}
+
+/** A built-in connection template (`preset:`). */
+export interface Preset {
+  protocol: ProtocolName;
+  baseUrl: string;
+}
+
+/** One model of a provider, as declared under `models:`. */
+export interface ModelSettings {
+  alias: string;
+  /** The wire id: `id`, else the alias. */
+  id: string;
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  contextWindow?: number;
+  thinkingLevel?: ThinkingLevel;
+  thinkingMaxTokens?: number;
+}
+
+/**
+ * A `${NAME}` that was not set when the file was loaded. Provider fields
+ * that hold one fail only when a model of that provider is resolved, so a
+ * key for a provider nobody uses never breaks the others.
+ */
+export interface UnsetVariable {
+  /** Key path of the string that refers to it, e.g. `providers.openai.api_key`. */
+  path: string;
+  variable: string;
+}
+
+/** One provider after presets are applied. */
+export interface ProviderSettings {
+  name: string;
+  protocol: ProtocolName;
+  /** The preset it was built from, when `preset:` was used. */
+  preset?: string;
+  /** Without trailing slashes; empty for the replay protocol. */
+  baseUrl: string;
+  apiKey: string;
+  headers: Record<string, string>;
+  sessionHeader?: string;
+  /** Replay protocol only: absolute path of the script. */
+  script?: string;
+  /** Alias -> settings, in file order. */
+  models: ReadonlyMap<string, ModelSettings>;
+  /** Variables this provider's fields refer to that were unset at load time. */
+  unset: UnsetVariable[];
+}
+
+/** The `compaction:` block with defaults filled in. */
+export interface CompactionSettings {
+  enabled: boolean;
+  reserveTokens: number;
+  keepRecentTokens: number;
+  /** `provider/alias` used to summarise; absent: the run's own model. */
+  model?: string;
+}
+
+/** A validated configuration file. */
+export interface LoadedConfig {
+  /** Absolute path of the file that was read. */
+  path: string;
+  source: ConfigSource;
+  /** The whole document as written, `${NAME}` expanded (unset: ""); a fresh deep copy on every read (`ctx.config`). */
+  readonly document: Record<string, unknown>;
+  /** Providers by name, in file order. */
+  providers: ReadonlyMap<string, ProviderSettings>;
+  compaction: CompactionSettings;
+  /** The `config:` block, extension name -> settings; a fresh deep copy on every read. */
+  readonly extensionConfig: Record<string, Record<string, unknown>>;
+  /** Every unset `${NAME}` in the file (for `rienda doctor`). */
+  unsetVariables: UnsetVariable[];
+  /** Settles `provider/alias` (split on the first "/"); throws RiendaError. */
+  resolveModel(ref: string): ResolvedModel;
+  /** Every `provider/alias` the file declares, in file order. */
+  modelRefs(): string[];
+}

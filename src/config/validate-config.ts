@@ -1,0 +1,95 @@
+/** Validation of the whole document: top-level keys, providers, compaction, the `config` block. */
+import type { ConfigReader } from "./config-reader.ts";
+import { describe } from "./config-reader.ts";
+import { isPlainObject } from "./expand-document.ts";
+import { splitModelRef } from "./split-model-ref.ts";
+import type { CompactionSettings, ProviderSettings } from "./types.ts";
+import { validateProvider, type PathBase } from "./validate-provider.ts";
+
+const TOP_KEYS = ["providers", "compaction", "config"] as const;
+const COMPACTION_KEYS = ["enabled", "reserve_tokens", "keep_recent_tokens", "model"] as const;
+
+/** Compaction settings of a file that declares none (the Go original's defaults). */
+export const DEFAULT_COMPACTION: Readonly<CompactionSettings> = Object.freeze({
+  enabled: true,
+  reserveTokens: 16384,
+  keepRecentTokens: 20000,
+});
+
+/** The typed parts of a valid file. */
+export interface ValidatedConfig {
+  providers: Map<string, ProviderSettings>;
+  compaction: CompactionSettings;
+  extensionConfig: Record<string, Record<string, unknown>>;
+}
+
+/** Validates the expanded document; the result is only meaningful when `reader.problems` is empty. */
+export function validateConfig(reader: ConfigReader, document: unknown, base: PathBase): ValidatedConfig {
+  const providers = new Map<string, ProviderSettings>();
+  const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, extensionConfig: {} };
+  if (!isPlainObject(document)) {
+    reader.problem([], `must be a mapping with a "providers" key at the top, not ${describe(document)}`);
+    return result;
+  }
+  reader.knownKeys(document, TOP_KEYS, []);
+
+  const written = reader.mapping(document.providers, ["providers"]);
+  if (written && Object.keys(written).length === 0) {
+    reader.problem(["providers"], "at least one provider is required");
+  }
+  let providerProblems = false;
+  for (const [name, value] of Object.entries(written ?? {})) {
+    const provider = validateProvider(reader, name, value, base);
+    if (provider) providers.set(name, provider);
+    else providerProblems = true;
+  }
+
+  result.compaction = readCompaction(reader, document.compaction, providers, providerProblems || !written);
+  result.extensionConfig = readExtensionConfig(reader, document.config);
+  return result;
+}
+
+function readCompaction(
+  reader: ConfigReader,
+  value: unknown,
+  providers: Map<string, ProviderSettings>,
+  providersIncomplete: boolean,
+): CompactionSettings {
+  const path = ["compaction"];
+  const compaction: CompactionSettings = { ...DEFAULT_COMPACTION };
+  const map = reader.mapping(value, path);
+  if (!map) return compaction;
+  reader.knownKeys(map, COMPACTION_KEYS, path);
+  compaction.enabled = reader.boolean(map, "enabled", path) ?? compaction.enabled;
+  compaction.reserveTokens = reader.nonNegativeInteger(map, "reserve_tokens", path) ?? compaction.reserveTokens;
+  compaction.keepRecentTokens = reader.nonNegativeInteger(map, "keep_recent_tokens", path) ?? compaction.keepRecentTokens;
+  const model = reader.string(map, "model", path)?.trim();
+  if (model) {
+    const at = [...path, "model"];
+    const ref = splitModelRef(model);
+    if (!ref) {
+      reader.problem(at, `must have the form provider/alias (got "${model}")`);
+    } else if (!providersIncomplete) {
+      // Existence is checked only when every provider validated, so one mistake is not reported twice.
+      const provider = providers.get(ref.provider);
+      if (!provider) reader.problem(at, `unknown provider "${ref.provider}"`);
+      else if (!provider.models.has(ref.alias)) reader.problem(at, `unknown model "${ref.alias}" in provider "${ref.provider}"`);
+    }
+    compaction.model = model;
+  }
+  return compaction;
+}
+
+function readExtensionConfig(reader: ConfigReader, value: unknown): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  const map = reader.mapping(value, ["config"]);
+  if (!map) return out;
+  for (const [name, settings] of Object.entries(map)) {
+    if (isPlainObject(settings)) {
+      Object.defineProperty(out, name, { value: settings, enumerable: true, writable: true, configurable: true });
+    } else {
+      reader.problem(["config", name], `must be a mapping of settings for the extension "${name}" (write {} for none), not ${describe(settings)}`);
+    }
+  }
+  return out;
+}

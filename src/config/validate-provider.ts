@@ -1,0 +1,191 @@
+/** Validation of one `providers.<name>` entry and its models. */
+import { isAbsolute, join, resolve } from "node:path";
+import type { ThinkingLevel } from "../providers/types.ts";
+import type { ConfigReader } from "./config-reader.ts";
+import { findPreset, isProtocolName, PRESETS, PROTOCOLS } from "./presets.ts";
+import type { ModelSettings, ProviderSettings } from "./types.ts";
+
+const PROVIDER_KEYS = ["protocol", "preset", "base_url", "api_key", "headers", "session_header", "models", "script"] as const;
+const MODEL_KEYS = ["id", "max_tokens", "temperature", "top_p", "context_window", "thinking_level", "thinking_max_tokens"] as const;
+const THINKING_LEVELS: readonly ThinkingLevel[] = ["minimal", "low", "medium", "high"];
+// RFC 9110 token: what an HTTP header name may contain.
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Where relative and `~` paths of the file resolve. */
+export interface PathBase {
+  /** Directory of the configuration file. */
+  configDir: string;
+  home: string;
+}
+
+/** Validates `providers.<name>`; problems go to `reader`, `undefined` when unusable. */
+export function validateProvider(reader: ConfigReader, name: string, value: unknown, base: PathBase): ProviderSettings | undefined {
+  const path = ["providers", name];
+  const problemsBefore = reader.problems.length;
+  if (name === "") reader.problem(path, "a provider name must not be empty");
+  if (name.includes("/")) reader.problem(path, `provider name must not contain "/" (a model reference "provider/alias" splits on the first "/")`);
+  const map = reader.mapping(value, path);
+  if (!map) return undefined;
+  reader.knownKeys(map, PROVIDER_KEYS, path);
+
+  const protocolText = reader.string(map, "protocol", path);
+  const presetText = reader.string(map, "preset", path);
+  let protocol = undefined as ProviderSettings["protocol"] | undefined;
+  let presetUrl = "";
+  if (protocolText !== undefined && presetText !== undefined) {
+    reader.problem(path, "set either protocol or preset, not both");
+  } else if (presetText !== undefined) {
+    const preset = findPreset(presetText);
+    if (preset) {
+      protocol = preset.protocol;
+      presetUrl = preset.baseUrl;
+    } else {
+      reader.problem([...path, "preset"], `unknown preset "${presetText}" (known presets: ${Object.keys(PRESETS).join(", ")})`);
+    }
+  } else if (protocolText !== undefined) {
+    if (isProtocolName(protocolText)) protocol = protocolText;
+    else reader.problem([...path, "protocol"], `unknown protocol "${protocolText}" (known protocols: ${PROTOCOLS.join(", ")})`);
+  } else {
+    reader.problem(path, `needs either "protocol" (with "base_url") or "preset" (one of: ${Object.keys(PRESETS).join(", ")})`);
+  }
+
+  const baseUrl = readBaseUrl(reader, map, path, protocol, presetText !== undefined, presetUrl);
+  const script = readScript(reader, map, path, protocol, base);
+  const headers = readHeaders(reader, map, path);
+  const sessionHeader = reader.string(map, "session_header", path)?.trim();
+  if (sessionHeader && !HEADER_NAME.test(sessionHeader)) {
+    reader.problem([...path, "session_header"], `"${sessionHeader}" is not a valid HTTP header name`);
+  }
+  const models = readModels(reader, map, path);
+  const apiKey = reader.string(map, "api_key", path) ?? "";
+
+  if (reader.problems.length > problemsBefore || protocol === undefined) return undefined;
+  const settings: ProviderSettings = {
+    name,
+    protocol,
+    baseUrl,
+    apiKey,
+    headers,
+    models,
+    unset: reader.unsetUnder(path),
+  };
+  if (presetText !== undefined) settings.preset = presetText;
+  if (sessionHeader) settings.sessionHeader = sessionHeader;
+  if (script !== undefined) settings.script = script;
+  return settings;
+}
+
+function readBaseUrl(
+  reader: ConfigReader,
+  map: Record<string, unknown>,
+  path: string[],
+  protocol: string | undefined,
+  fromPreset: boolean,
+  presetUrl: string,
+): string {
+  const written = reader.string(map, "base_url", path)?.trim();
+  const at = [...path, "base_url"];
+  if (protocol === "replay") {
+    if (written) reader.problem(at, "is not used by the replay protocol (remove it)");
+    return "";
+  }
+  if (!written) {
+    if (protocol !== undefined && !fromPreset) reader.problem(at, `is required with protocol "${protocol}"`);
+    return presetUrl;
+  }
+  // A URL built from an unset variable is reported when the provider is used, not here.
+  if (reader.unsetUnder(at).length > 0) return written.replace(/\/+$/, "");
+  let url: URL | undefined;
+  try {
+    url = new URL(written);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    reader.problem(at, `must be an http:// or https:// URL (got "${written}")`);
+    return "";
+  }
+  return written.replace(/\/+$/, "");
+}
+
+function readScript(
+  reader: ConfigReader,
+  map: Record<string, unknown>,
+  path: string[],
+  protocol: string | undefined,
+  base: PathBase,
+): string | undefined {
+  const written = reader.string(map, "script", path)?.trim();
+  const at = [...path, "script"];
+  if (protocol !== undefined && protocol !== "replay") {
+    if (written !== undefined) reader.problem(at, `is only used by protocol "replay"`);
+    return undefined;
+  }
+  if (protocol === undefined) return undefined;
+  if (!written) {
+    reader.problem(at, `is required with protocol "replay" (the path of a replay script)`);
+    return undefined;
+  }
+  return resolveUserPath(written, base);
+}
+
+/** `~` and `~/x` from home; relative paths from the configuration file's directory. */
+export function resolveUserPath(written: string, base: PathBase): string {
+  if (written === "~") return base.home;
+  if (written.startsWith("~/")) return join(base.home, written.slice(2));
+  return isAbsolute(written) ? resolve(written) : resolve(base.configDir, written);
+}
+
+function readHeaders(reader: ConfigReader, map: Record<string, unknown>, path: string[]): Record<string, string> {
+  const at = [...path, "headers"];
+  const headers: Record<string, string> = {};
+  const written = reader.mapping(map.headers, at);
+  if (!written) return headers;
+  for (const name of Object.keys(written)) {
+    const value = reader.string(written, name, at) ?? "";
+    if (!HEADER_NAME.test(name)) {
+      reader.problem([...at, name], `"${name}" is not a valid HTTP header name`);
+    } else if (/[\r\n\0]/.test(value)) {
+      reader.problem([...at, name], "a header value must not contain line breaks");
+    } else {
+      headers[name] = value;
+    }
+  }
+  return headers;
+}
+
+function readModels(reader: ConfigReader, map: Record<string, unknown>, path: string[]): Map<string, ModelSettings> {
+  const at = [...path, "models"];
+  const models = new Map<string, ModelSettings>();
+  const written = reader.mapping(map.models, at);
+  if (!written) return models;
+  for (const [alias, value] of Object.entries(written)) {
+    const modelPath = [...at, alias];
+    if (alias.trim() === "") {
+      reader.problem(modelPath, "a model alias must not be empty");
+      continue;
+    }
+    const settings = reader.mapping(value, modelPath);
+    if (!settings) continue;
+    reader.knownKeys(settings, MODEL_KEYS, modelPath);
+    const model: ModelSettings = { alias, id: reader.string(settings, "id", modelPath)?.trim() || alias };
+    const maxTokens = reader.positiveInteger(settings, "max_tokens", modelPath);
+    const temperature = reader.numberBetween(settings, "temperature", modelPath, 0, 2);
+    const topP = reader.numberBetween(settings, "top_p", modelPath, 0, 1);
+    const contextWindow = reader.positiveInteger(settings, "context_window", modelPath);
+    const thinkingMaxTokens = reader.positiveInteger(settings, "thinking_max_tokens", modelPath);
+    const levelText = reader.string(settings, "thinking_level", modelPath);
+    if (maxTokens !== undefined) model.maxTokens = maxTokens;
+    if (temperature !== undefined) model.temperature = temperature;
+    if (topP !== undefined) model.topP = topP;
+    if (contextWindow !== undefined) model.contextWindow = contextWindow;
+    if (thinkingMaxTokens !== undefined) model.thinkingMaxTokens = thinkingMaxTokens;
+    if (levelText !== undefined) {
+      const level = levelText.trim().toLowerCase();
+      if ((THINKING_LEVELS as readonly string[]).includes(level)) model.thinkingLevel = level as ThinkingLevel;
+      else reader.problem([...modelPath, "thinking_level"], `unknown thinking level "${levelText}" (known levels: ${THINKING_LEVELS.join(", ")})`);
+    }
+    models.set(alias, model);
+  }
+  return models;
+}
