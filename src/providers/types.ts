@@ -45,7 +45,13 @@ export interface ToolResultBlock {
 /** Any block of a message. */
 export type Block = TextBlock | ThinkingBlock | ToolCallBlock | ToolResultBlock;
 
-/** Token counts reported by the provider for one response. */
+/**
+ * Token counts reported by the provider for one response. `inputTokens` is
+ * the whole prompt as the model saw it, cached parts included, on every
+ * protocol (Anthropic reports cache tokens apart; the adapter adds them), so
+ * it measures how full the context window is. The cache and reasoning
+ * counts are subsets, present only when the provider reports them.
+ */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
@@ -126,6 +132,8 @@ export interface ProviderFailure {
   message: string;
   status?: number;
   retryable: boolean;
+  /** How long the provider asked us to wait (`retry-after`), when it said so. */
+  retryAfterMs?: number;
 }
 
 /** The complete assistant message a stream produced. */
@@ -145,6 +153,7 @@ export type StreamEvent =
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; thinking: string }
   | { type: "tool_call"; id: string; name: string; arguments: unknown }
+  /** `attempt` is the 1-based number of the attempt that failed; the next starts after `delayMs`. */
   | { type: "retry"; attempt: number; delayMs: number; failure: ProviderFailure }
   | { type: "done"; response: AssistantResponse }
   | { type: "error"; failure: ProviderFailure };
@@ -152,4 +161,43 @@ export type StreamEvent =
 /** A protocol adapter: builds the request, maps the wire stream to events. */
 export interface ProtocolAdapter {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
+}
+
+// ---------------------------------------------------------------------------
+// Plumbing between the adapters of this folder; not exported by index.ts.
+
+/** One server-sent event: the `event:` name (if any) and the joined `data:` lines. */
+export interface SseEvent {
+  event?: string;
+  data: string;
+}
+
+/** An HTTP request an adapter wants sent: a JSON POST. */
+export interface HttpRequestSpec {
+  url: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Turns one protocol's SSE events into StreamEvents. `push` may return a
+ * terminal `done` or `error` event, after which nothing more is read; `end`
+ * is called when the body ends without one and returns the last events,
+ * ending with the terminal one (usually a truncated-stream error).
+ */
+export interface StreamMapper {
+  push(event: SseEvent): StreamEvent[];
+  end(): StreamEvent[];
+}
+
+/** The subset of `fetch` the adapters use. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** What an adapter needs from the outside world; every field is injectable for tests. */
+export interface AdapterDeps {
+  fetch: FetchLike;
+  /** Abort a request when no byte arrived for this long. */
+  idleTimeoutMs: number;
+  /** Reads a text file (the replay script). */
+  readTextFile(path: string): Promise<string>;
 }

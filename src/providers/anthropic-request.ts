@@ -1,0 +1,67 @@
+import { joinUrl, requestHeaders } from "./request-headers.ts";
+import type { HttpRequestSpec, Message, ModelRequest } from "./types.ts";
+
+/** `max_tokens` is required by the Messages API; this is used when the model sets none. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
+
+/**
+ * Builds a Messages API request (https://docs.anthropic.com/en/api/messages).
+ * Tool results travel as `tool_result` blocks at the start of a user
+ * message; thinking blocks go back only with their signature (Anthropic
+ * rejects unsigned ones, e.g. from another protocol after a model switch);
+ * empty text blocks are dropped because the API refuses them.
+ */
+export function buildAnthropicRequest(request: ModelRequest): HttpRequestSpec {
+  const { model } = request;
+  const own: Record<string, string> = { "anthropic-version": "2023-06-01" };
+  if (model.apiKey) own["x-api-key"] = model.apiKey;
+  const budget = model.thinkingMaxTokens;
+  // Without an explicit max_tokens the budget must still fit below it, as the API requires.
+  const maxTokens = model.maxTokens ?? (budget !== undefined && budget >= ANTHROPIC_DEFAULT_MAX_TOKENS ? budget + ANTHROPIC_DEFAULT_MAX_TOKENS : ANTHROPIC_DEFAULT_MAX_TOKENS);
+  const body: Record<string, unknown> = { model: model.wireId, max_tokens: maxTokens };
+  if (request.system.trim() !== "") body.system = request.system;
+  body.messages = request.messages.map(anthropicMessage).filter((message) => (message.content as unknown[]).length > 0);
+  body.stream = true;
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+  }
+  if (model.temperature !== undefined) body.temperature = model.temperature;
+  if (model.topP !== undefined) body.top_p = model.topP;
+  if (budget !== undefined) body.thinking = { type: "enabled", budget_tokens: budget };
+  return { url: anthropicUrl(model.baseUrl), headers: requestHeaders(request, own), body };
+}
+
+/** `{base}/v1/messages`, or `{base}/messages` when the base already ends in `/v1` (contract §7). */
+export function anthropicUrl(baseUrl: string): string {
+  const base = baseUrl.replace(/\/+$/, "");
+  return /\/v1$/.test(base) ? joinUrl(base, "messages") : joinUrl(base, "v1/messages");
+}
+
+function anthropicMessage(message: Message): Record<string, unknown> {
+  const content: Record<string, unknown>[] = [];
+  if (message.role === "user") {
+    for (const block of message.blocks) {
+      if (block.type !== "tool_result") continue;
+      const text = block.toolResult.map((part) => part.text).join("\n");
+      const result: Record<string, unknown> = { type: "tool_result", tool_use_id: block.toolResultCallId };
+      if (text !== "") result.content = text;
+      if (block.toolResultIsError) result.is_error = true;
+      content.push(result);
+    }
+  }
+  for (const block of message.blocks) {
+    if (block.type === "text") {
+      if (block.text !== "") content.push({ type: "text", text: block.text });
+    } else if (block.type === "thinking") {
+      if (message.role === "assistant" && block.signature) content.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
+    } else if (block.type === "tool_call") {
+      content.push({ type: "tool_use", id: block.toolCallId, name: block.toolCallName, input: objectInput(block.toolCallArguments) });
+    }
+  }
+  return { role: message.role, content };
+}
+
+/** `input` must be an object; arguments the model garbled go back as `{}` (the paired error result tells the story). */
+function objectInput(args: unknown): Record<string, unknown> {
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+}

@@ -1,0 +1,100 @@
+/**
+ * Providers: the only home of vendor knowledge. Turns a canonical
+ * ModelRequest into one streaming HTTP request of the model's protocol and
+ * the wire stream back into StreamEvents, with the retries of contract §7.
+ *
+ * Invariants: a model stream never throws and ends with exactly one `done`
+ * or `error` event; a `retry` event means "discard the partial output of the
+ * attempt that failed"; an abort cancels the request at once; no `tools`
+ * field is sent when there are no tools. Adapters are chosen from the
+ * explicit map below, never registered by side effect.
+ *
+ * Must not import other folders of src/ (only platform-free libraries and
+ * `node:` modules), print anything, or keep module-level state.
+ */
+import { readFile } from "node:fs/promises";
+import { createAnthropicAdapter } from "./anthropic.ts";
+import { createOpenAIChatAdapter } from "./openai-chat.ts";
+import { createOpenAIResponsesAdapter } from "./openai-responses.ts";
+import { createReplayAdapter } from "./replay.ts";
+import { abortableSleep, DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from "./retry.ts";
+import type { AdapterDeps, FetchLike, ModelRequest, ProtocolAdapter, ProtocolName, StreamEvent } from "./types.ts";
+
+export type {
+  AssistantResponse,
+  FetchLike,
+  Block,
+  Message,
+  ModelRequest,
+  ProtocolAdapter,
+  ProtocolName,
+  ProviderErrorKind,
+  ProviderFailure,
+  ResolvedModel,
+  StopReason,
+  StreamEvent,
+  TextBlock,
+  ThinkingBlock,
+  ThinkingLevel,
+  ToolCallBlock,
+  ToolResultBlock,
+  ToolSpec,
+  Usage,
+} from "./types.ts";
+export { backoffDelay, DEFAULT_RETRY_POLICY, isEmptyAnswer, type RetryPolicy } from "./retry.ts";
+export { parseReplayScript, type ReplayTurn } from "./replay-script.ts";
+
+/** Every protocol a model may name in config, in the order docs list them. */
+export const PROTOCOL_NAMES: readonly ProtocolName[] = ["openai_chat_completions", "openai_responses", "anthropic", "replay"];
+
+/** The protocol → adapter map: the one place that says who speaks what. */
+const ADAPTERS: Readonly<Record<ProtocolName, (deps: AdapterDeps) => ProtocolAdapter>> = {
+  openai_chat_completions: createOpenAIChatAdapter,
+  openai_responses: createOpenAIResponsesAdapter,
+  anthropic: createAnthropicAdapter,
+  replay: createReplayAdapter,
+};
+
+/** With no byte from the provider for this long, the attempt fails as a timeout (and is retried). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+/** Options of one model stream; everything but `signal` exists for tests. */
+export interface StreamModelOptions {
+  /** Cancels the request (and any retry wait) at once. */
+  signal?: AbortSignal;
+  fetch?: FetchLike;
+  idleTimeoutMs?: number;
+  readTextFile?: (path: string) => Promise<string>;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  random?: () => number;
+  retryPolicy?: Partial<RetryPolicy>;
+}
+
+/**
+ * Streams one model answer for `request` with the protocol of
+ * `request.model`, retrying as contract §7 says. Never throws; the last
+ * event is always exactly one `done` or `error`.
+ */
+export function streamModel(request: ModelRequest, options: StreamModelOptions = {}): AsyncIterable<StreamEvent> {
+  const signal = options.signal ?? new AbortController().signal;
+  const deps: AdapterDeps = {
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    readTextFile: options.readTextFile ?? ((path) => readFile(path, "utf8")),
+  };
+  const factory = ADAPTERS[request.model.protocol];
+  if (!factory) return unknownProtocol(request);
+  const adapter = factory(deps);
+  return withRetries(() => adapter.stream(request, signal), signal, {
+    sleep: options.sleep ?? abortableSleep,
+    random: options.random ?? Math.random,
+    policy: { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy },
+  });
+}
+
+async function* unknownProtocol(request: ModelRequest): AsyncGenerator<StreamEvent> {
+  yield {
+    type: "error",
+    failure: { kind: "invalid_request", retryable: false, message: `model "${request.model.ref}" uses unknown protocol "${String(request.model.protocol)}"` },
+  };
+}

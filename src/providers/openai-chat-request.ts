@@ -1,0 +1,69 @@
+import { encodeToolArguments } from "./parse-tool-arguments.ts";
+import { joinUrl, requestHeaders } from "./request-headers.ts";
+import type { Block, HttpRequestSpec, Message, ModelRequest } from "./types.ts";
+
+/**
+ * Builds a Chat Completions request (https://platform.openai.com/docs/api-reference/chat/create).
+ * Thinking blocks are not sent back: most servers speaking this protocol
+ * reject or ignore reasoning in input messages.
+ */
+export function buildOpenAIChatRequest(request: ModelRequest): HttpRequestSpec {
+  const { model } = request;
+  const auth: Record<string, string> = model.apiKey ? { authorization: `Bearer ${model.apiKey}` } : {};
+  const body: Record<string, unknown> = {
+    model: model.wireId,
+    messages: chatMessages(request),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+  }
+  if (model.maxTokens !== undefined) body.max_tokens = model.maxTokens;
+  if (model.temperature !== undefined) body.temperature = model.temperature;
+  if (model.topP !== undefined) body.top_p = model.topP;
+  if (model.thinkingLevel !== undefined) body.reasoning_effort = model.thinkingLevel;
+  return { url: joinUrl(model.baseUrl, "chat/completions"), headers: requestHeaders(request, auth), body };
+}
+
+function chatMessages(request: ModelRequest): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  if (request.system.trim() !== "") out.push({ role: "system", content: request.system });
+  for (const message of request.messages) {
+    if (message.role === "assistant") out.push(assistantMessage(message));
+    else out.push(...userMessages(message));
+  }
+  return out;
+}
+
+function assistantMessage(message: Message): Record<string, unknown> {
+  const text = joinText(message.blocks);
+  const calls = message.blocks.flatMap((block) =>
+    block.type === "tool_call"
+      ? [{ id: block.toolCallId, type: "function", function: { name: block.toolCallName, arguments: encodeToolArguments(block.toolCallArguments) } }]
+      : [],
+  );
+  const out: Record<string, unknown> = { role: "assistant", content: calls.length > 0 && text === "" ? null : text };
+  if (calls.length > 0) out.tool_calls = calls;
+  return out;
+}
+
+/** Tool results become `tool` messages (which must directly follow the calls), then any text as a user message. */
+function userMessages(message: Message): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const block of message.blocks) {
+    if (block.type === "tool_result") {
+      out.push({ role: "tool", tool_call_id: block.toolResultCallId, content: block.toolResult.map((part) => part.text).join("\n") });
+    }
+  }
+  const text = joinText(message.blocks);
+  if (text !== "" || out.length === 0) out.push({ role: "user", content: text });
+  return out;
+}
+
+function joinText(blocks: Block[]): string {
+  return blocks.flatMap((block) => (block.type === "text" && block.text !== "" ? [block.text] : [])).join("\n\n");
+}

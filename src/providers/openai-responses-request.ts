@@ -1,0 +1,71 @@
+import { encodeToolArguments } from "./parse-tool-arguments.ts";
+import { joinUrl, requestHeaders } from "./request-headers.ts";
+import type { HttpRequestSpec, ModelRequest } from "./types.ts";
+
+/**
+ * Builds a Responses API request (https://platform.openai.com/docs/api-reference/responses/create).
+ * `store: false`: the conversation is ours and is sent whole each time.
+ * Reasoning is not sent back: without stored responses it could only
+ * travel as encrypted content, which we do not request. Tools are sent
+ * with `strict: false` because strict mode demands schema shapes
+ * (every property required, no extra keys) that user tools need not follow.
+ */
+export function buildOpenAIResponsesRequest(request: ModelRequest): HttpRequestSpec {
+  const { model } = request;
+  const auth: Record<string, string> = model.apiKey ? { authorization: `Bearer ${model.apiKey}` } : {};
+  const body: Record<string, unknown> = { model: model.wireId };
+  if (request.system.trim() !== "") body.instructions = request.system;
+  body.input = inputItems(request);
+  body.store = false;
+  body.stream = true;
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: "function",
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      strict: false,
+    }));
+  }
+  if (model.maxTokens !== undefined) body.max_output_tokens = model.maxTokens;
+  if (model.temperature !== undefined) body.temperature = model.temperature;
+  if (model.topP !== undefined) body.top_p = model.topP;
+  if (model.thinkingLevel !== undefined) body.reasoning = { effort: model.thinkingLevel, summary: "auto" };
+  return { url: joinUrl(model.baseUrl, "responses"), headers: requestHeaders(request, auth), body };
+}
+
+function inputItems(request: ModelRequest): Record<string, unknown>[] {
+  const items: Record<string, unknown>[] = [];
+  for (const message of request.messages) {
+    // Consecutive text blocks form one message; calls and results are items of their own, in order.
+    let text: string[] = [];
+    const flush = () => {
+      if (text.length === 0) return;
+      const joined = text.join("\n\n");
+      items.push(
+        message.role === "user"
+          ? { role: "user", content: [{ type: "input_text", text: joined }] }
+          : { role: "assistant", content: [{ type: "output_text", text: joined }] },
+      );
+      text = [];
+    };
+    for (const block of message.blocks) {
+      if (block.type === "text") {
+        if (block.text !== "") text.push(block.text);
+      } else if (block.type === "tool_call") {
+        flush();
+        items.push({
+          type: "function_call",
+          call_id: block.toolCallId,
+          name: block.toolCallName,
+          arguments: encodeToolArguments(block.toolCallArguments),
+        });
+      } else if (block.type === "tool_result") {
+        flush();
+        items.push({ type: "function_call_output", call_id: block.toolResultCallId, output: block.toolResult.map((part) => part.text).join("\n") });
+      }
+    }
+    flush();
+  }
+  return items;
+}

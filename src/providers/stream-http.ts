@@ -1,0 +1,151 @@
+import { classifyHttpError } from "./classify-http-error.ts";
+import { parseRetryAfter } from "./parse-retry-after.ts";
+import { abortedFailure, providerFailure } from "./provider-failure.ts";
+import { readSse } from "./sse.ts";
+import type { AdapterDeps, HttpRequestSpec, ProviderFailure, StreamEvent, StreamMapper } from "./types.ts";
+
+/** Error bodies are read up to this size; the message needs only the start. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * Sends one streaming request and maps its SSE body through `mapper`. Never
+ * throws: every outcome ends in exactly one `done` or `error` event. The
+ * request is cancelled at once when `signal` aborts, when no byte arrives
+ * for `idleTimeoutMs`, or when the consumer stops iterating.
+ */
+export async function* streamHttp(
+  spec: HttpRequestSpec,
+  mapper: StreamMapper,
+  deps: Pick<AdapterDeps, "fetch" | "idleTimeoutMs">,
+  signal: AbortSignal,
+): AsyncGenerator<StreamEvent> {
+  if (signal.aborted) {
+    yield { type: "error", failure: abortedFailure() };
+    return;
+  }
+  const controller = new AbortController();
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, deps.idleTimeoutMs);
+  };
+  const onAbort = () => controller.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  const failureOf = (error: unknown): ProviderFailure => {
+    if (signal.aborted) return abortedFailure();
+    if (timedOut) return providerFailure("timeout", `no data from ${spec.url} for ${Math.round(deps.idleTimeoutMs / 1000)}s`);
+    return providerFailure("network", `cannot reach ${spec.url}: ${describe(error)}`);
+  };
+  try {
+    arm();
+    let response: Response;
+    try {
+      response = await deps.fetch(spec.url, {
+        method: "POST",
+        headers: spec.headers,
+        body: JSON.stringify(spec.body),
+        signal: controller.signal,
+      });
+    } catch (error) {
+      yield { type: "error", failure: failureOf(error) };
+      return;
+    }
+    if (!response.ok) {
+      let text = "";
+      try {
+        text = await readCapped(response, MAX_ERROR_BODY_BYTES);
+      } catch (error) {
+        if (signal.aborted) {
+          yield { type: "error", failure: abortedFailure() };
+          return;
+        }
+      }
+      yield { type: "error", failure: classifyHttpError(response.status, text, parseRetryAfter(response.headers)) };
+      return;
+    }
+    if (!response.body) {
+      yield { type: "error", failure: providerFailure("truncated_stream", `${spec.url} answered without a body`) };
+      return;
+    }
+    try {
+      for await (const event of readSse(chunksOf(response.body, arm, controller.signal))) {
+        for (const mapped of mapper.push(event)) {
+          yield mapped;
+          if (mapped.type === "done" || mapped.type === "error") return;
+        }
+      }
+    } catch (error) {
+      yield { type: "error", failure: failureOf(error) };
+      return;
+    }
+    if (signal.aborted) {
+      yield { type: "error", failure: abortedFailure() };
+      return;
+    }
+    yield* mapper.end();
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+    // Releases the connection when we stop early (terminal event, consumer gone).
+    controller.abort();
+  }
+}
+
+/**
+ * The body's chunks, re-arming the idle timer on each. Racing every read
+ * against the abort signal makes cancellation immediate even where a runtime
+ * would let a pending read linger after the fetch was aborted.
+ */
+async function* chunksOf(body: ReadableStream<Uint8Array>, onChunk: () => void, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () => reject(new Error("aborted"));
+    if (signal.aborted) fail();
+    else signal.addEventListener("abort", fail, { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    while (true) {
+      const { done, value } = await Promise.race([reader.read(), aborted]);
+      if (done) return;
+      onChunk();
+      if (value && value.byteLength > 0) yield value;
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let total = 0;
+  try {
+    while (total < maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      text += decoder.decode(value, { stream: true });
+    }
+    return text + decoder.decode();
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as Error & { cause?: unknown }).cause;
+    const code = (error as Error & { code?: unknown }).code;
+    if (cause instanceof Error && cause.message && cause.message !== error.message) return `${error.message} (${cause.message})`;
+    if (typeof code === "string" && !error.message.includes(code)) return `${error.message} (${code})`;
+    return error.message;
+  }
+  return String(error);
+}
