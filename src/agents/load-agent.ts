@@ -1,0 +1,40 @@
+/** Loading one agent by id from `~/.rienda/agents`. */
+import { readFileSync } from "node:fs";
+import { RiendaError } from "../errors.ts";
+import { agentFile, agentsDir, isValidAgentId } from "./agent-id.ts";
+import { listAgents } from "./list-agents.ts";
+import { parseAgent } from "./parse-agent.ts";
+import type { Agent } from "./types.ts";
+
+/**
+ * Loads agent `id` for the home directory `home`. Throws RiendaError (code
+ * "agent"): an invalid id, an unknown agent (listing the available ones), an
+ * unreadable file, or a definition that does not validate.
+ */
+export function loadAgent(home: string, id: string): Agent {
+  if (!isValidAgentId(id)) {
+    throw new RiendaError("agent", `invalid agent id "${id}" (an agent is ${agentsDir(home)}/<id>.md; an id is a plain file name without ".md")`);
+  }
+  const file = agentFile(home, id);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new RiendaError("agent", unknownAgentMessage(home, id), { cause });
+    const why = code === "EISDIR" ? "is a directory, not an agent file" : code === "EACCES" ? "cannot be read: permission denied" : `cannot be read: ${(cause as Error).message}`;
+    throw new RiendaError("agent", `${file}: ${why}`, { cause });
+  }
+  return parseAgent(id, text, file);
+}
+
+function unknownAgentMessage(home: string, id: string): string {
+  const { agents, problems } = listAgents(home);
+  const dir = agentsDir(home);
+  if (agents.length > 0) {
+    const broken = problems.length > 0 ? `; ${problems.length} more cannot be loaded, see "rienda doctor"` : "";
+    return `unknown agent "${id}" (available: ${agents.map((a) => a.id).join(", ")}${broken})`;
+  }
+  if (problems.length > 0) return `unknown agent "${id}" (no agent in ${dir} loads; see "rienda doctor")`;
+  return `unknown agent "${id}": there are no agents in ${dir} yet. Create ${dir}/${id}.md (see docs/agents.md), or run "rienda init" for an example agent`;
+}

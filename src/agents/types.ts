@@ -1,0 +1,43 @@
+/** Shapes of agent definitions (contract.md §3) and project instructions. */
+
+/** A validated `~/.rienda/agents/<id>.md`. */
+export interface Agent {
+  /** The file name without `.md`. */
+  id: string;
+  /** Absolute path of the definition. */
+  file: string;
+  description: string;
+  /** `provider/alias`; resolved against config.yaml by the caller. */
+  model: string;
+  /** Tool names, in the order written, no duplicates. */
+  tools: string[];
+  /** Hook names, in the order they run, no duplicates. */
+  hooks: string[];
+  /** Extension name -> settings (`ctx.agent.config`). */
+  config: Record<string, Record<string, unknown>>;
+  /** The body after the frontmatter, trimmed. */
+  systemPrompt: string;
+}
+
+/** An agent file that could not be loaded; `message` is the whole `<file>: <problem>` text. */
+export interface AgentProblem {
+  id: string;
+  file: string;
+  message: string;
+}
+
+/** Every agent of `~/.rienda/agents`: the good ones and, separately, the broken ones. */
+export interface AgentList {
+  /** Sorted by id. */
+  agents: Agent[];
+  /** Sorted by file. */
+  problems: AgentProblem[];
+}
+
+/** The project instructions file found in a workspace. */
+export interface ProjectInstructions {
+  /** Absolute path of `AGENTS.md` or `CLAUDE.md`. */
+  file: string;
+  /** Its content, trimmed, with LF line ends (may be empty). */
+  text: string;
+}
