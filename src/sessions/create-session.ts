@@ -1,0 +1,71 @@
+import { Buffer } from "node:buffer";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { messageOf, RiendaError } from "../errors.ts";
+import { encodeEntry } from "./encode-entry.ts";
+import { createIdGenerator } from "./new-id.ts";
+import { SessionFile } from "./session-file.ts";
+import { SessionTree } from "./session-tree.ts";
+import { SESSION_FORMAT_VERSION, type IdGenerator, type SessionHeader } from "./types.ts";
+import { workspaceDir } from "./workspace-dir.ts";
+
+/** What a new session needs. `ids` and `now` are injectable for tests. */
+export interface CreateSessionOptions {
+  home: string;
+  workdir: string;
+  agent: string;
+  model: string;
+  ids?: IdGenerator;
+  now?: () => number;
+}
+
+/**
+ * Creates `~/.rienda/sessions/<slug>-<hash8>/<id>.jsonl` (directories 0700,
+ * file 0600) holding only the header line, written in the same call that
+ * creates the file.
+ */
+export function createSession(options: CreateSessionOptions): SessionFile {
+  const { home, agent, model } = options;
+  if (agent.trim() === "") throw new RiendaError("session", "cannot create a session without an agent");
+  if (model.trim() === "") throw new RiendaError("session", "cannot create a session without a model");
+  const workdir = resolve(options.workdir);
+  const ids = options.ids ?? createIdGenerator();
+  const now = options.now ?? Date.now;
+  const dir = workspaceDir(home, workdir);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new RiendaError("session", `cannot create the session directory ${dir}: ${messageOf(error)}`, { cause: error });
+  }
+  for (let attempt = 0; ; attempt++) {
+    const id = ids();
+    const header: SessionHeader = {
+      kind: "header",
+      version: SESSION_FORMAT_VERSION,
+      id,
+      createdAt: new Date(now()).toISOString(),
+      agent,
+      model,
+      workdir,
+    };
+    const path = join(dir, `${id}.jsonl`);
+    const line = encodeEntry(header);
+    try {
+      // "wx": never overwrite a session, even if an id repeats.
+      writeFileSync(path, line, { flag: "wx", mode: 0o600 });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "EEXIST" && attempt < 3) continue;
+      throw new RiendaError("session", `cannot create session file ${path}: ${messageOf(error)}`, { cause: error });
+    }
+    return new SessionFile({
+      path,
+      header,
+      tree: new SessionTree(),
+      validBytes: Buffer.byteLength(line),
+      torn: false,
+      needsNewline: false,
+      ids,
+      now,
+    });
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * Turns parsed lines of a session file into typed entries. Lenient where the
+ * earlier Go Rienda wrote more than we keep (`thinkingSignature`, `itemId`,
+ * zero fields omitted), strict where a wrong value would corrupt the
+ * conversation (a message without id, role or blocks): that is an error
+ * naming the file and the line.
+ */
+import { RiendaError } from "../errors.ts";
+import type { Block, StopReason, TextBlock, Usage } from "../providers/types.ts";
+import { firstString, isRecord, str } from "./json-fields.ts";
+import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
+
+/** An entry of a kind we do not know that still carries an id: later entries may hang from it. */
+export interface PassThroughEntry {
+  kind: "pass-through";
+  id: string;
+  parentId: string | null;
+}
+
+/** Where a line came from, for error messages. */
+export interface LineOrigin {
+  path: string;
+  line: number;
+}
+
+/** Reads line 1; anything but a version-1 header is an error. */
+export function decodeHeader(value: unknown, path: string): SessionHeader {
+  const fail = (problem: string) => new RiendaError("session", `session file ${path}: ${problem}`);
+  if (!isRecord(value) || value.kind !== "header") throw fail("line 1 is not a session header");
+  if (value.version !== SESSION_FORMAT_VERSION) {
+    throw fail(`unsupported session format version ${JSON.stringify(value.version)} (this Rienda reads version ${SESSION_FORMAT_VERSION})`);
+  }
+  if (typeof value.id !== "string" || value.id === "") throw fail("the header has no session id");
+  return {
+    kind: "header",
+    version: SESSION_FORMAT_VERSION,
+    id: value.id,
+    createdAt: str(value.createdAt),
+    agent: str(value.agent),
+    model: str(value.model),
+    workdir: str(value.workdir),
+  };
+}
+
+/**
+ * Reads one entry line. Returns null for lines to ignore (unknown kinds
+ * without an id, switches without a value), a PassThroughEntry for unknown
+ * kinds with an id.
+ */
+export function decodeEntry(value: unknown, origin: LineOrigin): SessionEntry | PassThroughEntry | null {
+  if (!isRecord(value)) return null;
+  const fail = (problem: string) => new RiendaError("session", `session file ${origin.path}, line ${origin.line}: ${problem}`);
+  switch (value.kind) {
+    case "message": {
+      const id = requireId(value, fail);
+      if (value.role !== "user" && value.role !== "assistant") throw fail(`message ${id} has no valid role`);
+      if (!Array.isArray(value.blocks)) throw fail(`message ${id} has no blocks`);
+      const entry: SessionEntry = {
+        kind: "message",
+        id,
+        parentId: parentOf(value),
+        createdAt: str(value.createdAt),
+        role: value.role,
+        blocks: decodeBlocks(value.blocks),
+      };
+      if (typeof value.responseModel === "string" && value.responseModel !== "") entry.responseModel = value.responseModel;
+      if (typeof value.responseStopReason === "string" && value.responseStopReason !== "") {
+        entry.responseStopReason = value.responseStopReason as StopReason;
+      }
+      const usage = decodeUsage(value.responseUsage);
+      if (usage) entry.responseUsage = usage;
+      return entry;
+    }
+    case "compaction": {
+      const id = requireId(value, fail);
+      if (typeof value.summary !== "string") throw fail(`compaction ${id} has no summary`);
+      if (typeof value.keptId !== "string" || value.keptId === "") throw fail(`compaction ${id} has no keptId`);
+      const entry: SessionEntry = {
+        kind: "compaction",
+        id,
+        parentId: parentOf(value),
+        createdAt: str(value.createdAt),
+        summary: value.summary,
+        keptId: value.keptId,
+      };
+      if (typeof value.tokensBefore === "number") entry.tokensBefore = value.tokensBefore;
+      if (typeof value.responseModel === "string" && value.responseModel !== "") entry.responseModel = value.responseModel;
+      const usage = decodeUsage(value.responseUsage);
+      if (usage) entry.responseUsage = usage;
+      return entry;
+    }
+    case "leaf": {
+      const target = value.targetId;
+      return { kind: "leaf", targetId: typeof target === "string" && target !== "" ? target : null, createdAt: str(value.createdAt) };
+    }
+    case "title":
+      return { kind: "title", createdAt: str(value.createdAt), title: str(value.title) };
+    case "agent": {
+      const agent = firstString(value.agent, value.agentId);
+      if (agent === undefined) return passThrough(value);
+      return {
+        kind: "agent",
+        id: str(value.id),
+        parentId: parentOf(value),
+        createdAt: str(value.createdAt),
+        agent,
+        previousAgent: firstString(value.previousAgent, value.previousAgentId) ?? "",
+      };
+    }
+    case "model": {
+      const model = firstString(value.model, value.modelRef);
+      if (model === undefined) return passThrough(value);
+      return {
+        kind: "model",
+        id: str(value.id),
+        parentId: parentOf(value),
+        createdAt: str(value.createdAt),
+        model,
+        previousModel: firstString(value.previousModel, value.previousModelRef) ?? "",
+      };
+    }
+    default:
+      return passThrough(value);
+  }
+}
+
+/** Canonical blocks from stored ones; block types this version does not know are dropped. */
+export function decodeBlocks(stored: unknown[]): Block[] {
+  const blocks: Block[] = [];
+  for (const raw of stored) {
+    if (!isRecord(raw)) continue;
+    switch (raw.type) {
+      case "text":
+        blocks.push({ type: "text", text: str(raw.text) });
+        break;
+      case "thinking": {
+        const block: Block = { type: "thinking", thinking: str(raw.thinking) };
+        // Go Rienda stored the Anthropic signature as `thinkingSignature`.
+        const signature = firstString(raw.signature, raw.thinkingSignature);
+        if (signature !== undefined) block.signature = signature;
+        blocks.push(block);
+        break;
+      }
+      case "tool_call":
+        blocks.push({
+          type: "tool_call",
+          toolCallId: str(raw.toolCallId),
+          toolCallName: str(raw.toolCallName),
+          toolCallArguments: raw.toolCallArguments ?? {},
+        });
+        break;
+      case "tool_result": {
+        const block: Block = {
+          type: "tool_result",
+          toolResultCallId: str(raw.toolResultCallId),
+          toolResult: Array.isArray(raw.toolResult) ? raw.toolResult.filter(isTextBlock).map((b) => ({ type: "text", text: str(b.text) })) : [],
+        };
+        if (typeof raw.toolResultIsError === "boolean") block.toolResultIsError = raw.toolResultIsError;
+        blocks.push(block);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return blocks;
+}
+
+function decodeUsage(value: unknown): Usage | undefined {
+  if (!isRecord(value)) return undefined;
+  const usage: Usage = { inputTokens: num(value.inputTokens), outputTokens: num(value.outputTokens) };
+  if (typeof value.cacheReadTokens === "number") usage.cacheReadTokens = value.cacheReadTokens;
+  if (typeof value.cacheWriteTokens === "number") usage.cacheWriteTokens = value.cacheWriteTokens;
+  if (typeof value.reasoningTokens === "number") usage.reasoningTokens = value.reasoningTokens;
+  return usage;
+}
+
+function passThrough(value: Record<string, unknown>): PassThroughEntry | null {
+  return typeof value.id === "string" && value.id !== "" ? { kind: "pass-through", id: value.id, parentId: parentOf(value) } : null;
+}
+
+function requireId(value: Record<string, unknown>, fail: (problem: string) => RiendaError): string {
+  if (typeof value.id !== "string" || value.id === "") throw fail(`a ${String(value.kind)} entry has no id`);
+  return value.id;
+}
+
+function parentOf(value: Record<string, unknown>): string | null {
+  return typeof value.parentId === "string" && value.parentId !== "" ? value.parentId : null;
+}
+
+function isTextBlock(value: unknown): value is TextBlock {
+  return isRecord(value) && value.type === "text";
+}
+
+function num(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}

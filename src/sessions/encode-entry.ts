@@ -1,0 +1,107 @@
+/**
+ * Turns entries into lines of the session file. Every object is rebuilt
+ * field by field in contract order, so nothing but the format reaches disk
+ * (no stray properties of a caller's object) and every line is one
+ * `JSON.stringify` away from a whole, newline-terminated entry.
+ */
+import type { Block, Usage } from "../providers/types.ts";
+import type { SessionEntry, SessionHeader } from "./types.ts";
+
+/** One whole line (with its `\n`) for the header or any entry. */
+export function encodeEntry(entry: SessionHeader | SessionEntry): string {
+  return `${JSON.stringify(storedForm(entry))}\n`;
+}
+
+function storedForm(entry: SessionHeader | SessionEntry): Record<string, unknown> {
+  switch (entry.kind) {
+    case "header":
+      return {
+        kind: "header",
+        version: entry.version,
+        id: entry.id,
+        createdAt: entry.createdAt,
+        agent: entry.agent,
+        model: entry.model,
+        workdir: entry.workdir,
+      };
+    case "message":
+      return {
+        kind: "message",
+        id: entry.id,
+        parentId: entry.parentId,
+        createdAt: entry.createdAt,
+        role: entry.role,
+        blocks: entry.blocks.map(storedBlock),
+        responseModel: entry.responseModel,
+        responseStopReason: entry.responseStopReason,
+        responseUsage: entry.responseUsage === undefined ? undefined : storedUsage(entry.responseUsage),
+      };
+    case "leaf":
+      return { kind: "leaf", targetId: entry.targetId, createdAt: entry.createdAt };
+    case "title":
+      return { kind: "title", createdAt: entry.createdAt, title: entry.title };
+    case "agent":
+      return {
+        kind: "agent",
+        id: entry.id,
+        parentId: entry.parentId,
+        createdAt: entry.createdAt,
+        agent: entry.agent,
+        previousAgent: entry.previousAgent,
+      };
+    case "model":
+      return {
+        kind: "model",
+        id: entry.id,
+        parentId: entry.parentId,
+        createdAt: entry.createdAt,
+        model: entry.model,
+        previousModel: entry.previousModel,
+      };
+    case "compaction":
+      return {
+        kind: "compaction",
+        id: entry.id,
+        parentId: entry.parentId,
+        createdAt: entry.createdAt,
+        summary: entry.summary,
+        keptId: entry.keptId,
+        tokensBefore: entry.tokensBefore,
+        responseModel: entry.responseModel,
+        responseUsage: entry.responseUsage === undefined ? undefined : storedUsage(entry.responseUsage),
+      };
+  }
+}
+
+function storedBlock(block: Block): Record<string, unknown> {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: block.text };
+    case "thinking":
+      return { type: "thinking", thinking: block.thinking, signature: block.signature };
+    case "tool_call":
+      return {
+        type: "tool_call",
+        toolCallId: block.toolCallId,
+        toolCallName: block.toolCallName,
+        toolCallArguments: block.toolCallArguments ?? {},
+      };
+    case "tool_result":
+      return {
+        type: "tool_result",
+        toolResultCallId: block.toolResultCallId,
+        toolResult: block.toolResult.map((b) => ({ type: "text", text: b.text })),
+        toolResultIsError: block.toolResultIsError,
+      };
+  }
+}
+
+function storedUsage(usage: Usage): Record<string, unknown> {
+  return {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cacheReadTokens: usage.cacheReadTokens,
+    cacheWriteTokens: usage.cacheWriteTokens,
+    reasoningTokens: usage.reasoningTokens,
+  };
+}

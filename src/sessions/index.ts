@@ -1,0 +1,36 @@
+/**
+ * Sessions: every conversation as an append-only JSONL file in
+ * `~/.rienda/sessions/<slug>-<hash8>/<id>.jsonl` (contract.md §6, the format
+ * of Go Rienda, which must keep loading).
+ *
+ * Invariants: an entry is one whole line written by one append call; a torn
+ * last line (crash) is ignored on load and cut before the next append; the
+ * file is never rewritten, only appended to (and cut back to its last whole
+ * entry); unknown entry kinds are ignored; directories 0700, files 0600.
+ *
+ * Must not: import anything but errors and provider types, know about
+ * agents, config or the run loop, or write a message that is not whole.
+ */
+export { createSession, type CreateSessionOptions } from "./create-session.ts";
+export { openSession, findSessionFile, type OpenSessionOptions } from "./open-session.ts";
+export { listSessions, type ListSessionsOptions } from "./list-sessions.ts";
+export { SessionFile } from "./session-file.ts";
+export { compactionSummaryMessage, type BranchEntry } from "./session-tree.ts";
+export { createIdGenerator, idTime, type IdSources } from "./new-id.ts";
+export { normalizeTitle, TITLE_MAX_CHARS } from "./session-title.ts";
+export { sessionsRoot, workspaceDir, workspaceDirName, workspaceHash, workspaceSlug } from "./workspace-dir.ts";
+export {
+  SESSION_FORMAT_VERSION,
+  type AgentEntry,
+  type CompactionEntry,
+  type CompactionInput,
+  type IdGenerator,
+  type LeafEntry,
+  type MessageEntry,
+  type MessageMeta,
+  type ModelEntry,
+  type SessionEntry,
+  type SessionHeader,
+  type SessionSummary,
+  type TitleEntry,
+} from "./types.ts";

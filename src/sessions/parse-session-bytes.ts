@@ -1,0 +1,105 @@
+/**
+ * Reads the bytes of a session file into a header, a tree and the facts an
+ * appender needs: where the last whole entry ends and whether a torn tail
+ * (a crash in the middle of a write) must be cut before the next append.
+ *
+ * Only the last line can be torn, because every entry is one write: a last
+ * line that is not valid JSON is ignored, any other one is an error naming
+ * the file and the line.
+ */
+import { RiendaError } from "../errors.ts";
+import { decodeEntry, decodeHeader } from "./decode-entry.ts";
+import { SessionTree } from "./session-tree.ts";
+import type { SessionHeader } from "./types.ts";
+
+const NEWLINE = 0x0a;
+
+/** A session file as loaded, plus where the next append goes. */
+export interface ParsedSession {
+  header: SessionHeader;
+  tree: SessionTree;
+  /** Bytes of whole entries (and blank lines) from the start of the file. */
+  validBytes: number;
+  /** The file ends with bytes after `validBytes` that must be cut before appending. */
+  torn: boolean;
+  /** The last whole entry has no `\n` (a hand-written file): the next append starts with one. */
+  needsNewline: boolean;
+}
+
+/** Parses a whole session file. */
+export function parseSessionBytes(bytes: Uint8Array, path: string): ParsedSession {
+  const decoder = new TextDecoder();
+  const spans = lineSpans(bytes);
+  const first = spans[0];
+  const headerValue = first ? parseJson(decoder.decode(bytes.subarray(first.start, first.end))) : INVALID;
+  if (first === undefined || headerValue === INVALID) {
+    throw new RiendaError("session", `session file ${path} has no complete header line (it was cut off while being created)`);
+  }
+  const header = decodeHeader(headerValue, path);
+  const tree = new SessionTree();
+  let validBytes = first.terminated ? first.end + 1 : first.end;
+  let needsNewline = !first.terminated;
+  let lastContent = spans.length - 1;
+  while (lastContent > 0 && isBlank(bytes, spans[lastContent]!)) lastContent--;
+  for (let i = 1; i < spans.length; i++) {
+    const span = spans[i]!;
+    if (isBlank(bytes, span)) {
+      if (span.terminated) validBytes = span.end + 1;
+      continue;
+    }
+    const value = parseJson(decoder.decode(bytes.subarray(span.start, span.end)));
+    if (value === INVALID) {
+      if (i === lastContent) break;
+      throw new RiendaError("session", `session file ${path}, line ${i + 1}: not valid JSON`);
+    }
+    const entry = decodeEntry(value, { path, line: i + 1 });
+    if (entry) tree.add(entry, `session file ${path}, line ${i + 1}`);
+    validBytes = span.terminated ? span.end + 1 : span.end;
+    needsNewline = !span.terminated;
+  }
+  return { header, tree, validBytes, torn: validBytes < bytes.length, needsNewline };
+}
+
+/** A line of the file as byte offsets; `end` excludes the `\n`. */
+export interface LineSpan {
+  start: number;
+  end: number;
+  terminated: boolean;
+}
+
+/** Splits bytes into lines without decoding them. */
+export function lineSpans(bytes: Uint8Array, from = 0): LineSpan[] {
+  const spans: LineSpan[] = [];
+  let start = from;
+  while (start < bytes.length) {
+    const nl = bytes.indexOf(NEWLINE, start);
+    if (nl === -1) {
+      spans.push({ start, end: bytes.length, terminated: false });
+      break;
+    }
+    spans.push({ start, end: nl, terminated: true });
+    start = nl + 1;
+  }
+  return spans;
+}
+
+/** Marks a line that is not JSON. */
+export const INVALID: unique symbol = Symbol("invalid");
+
+/** JSON.parse that returns INVALID instead of throwing. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return INVALID;
+  }
+}
+
+/** Whether a line holds only spaces, tabs or a CR. */
+export function isBlank(bytes: Uint8Array, span: LineSpan): boolean {
+  for (let i = span.start; i < span.end; i++) {
+    const b = bytes[i]!;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  }
+  return true;
+}

@@ -1,0 +1,133 @@
+/**
+ * What a listing needs from one session file, read without decoding it
+ * whole: lines are told apart by their first bytes (`{"kind":"message",`
+ * only counts), and only the header, the lines that name the session
+ * (first user prompt, `title`, `agent`, `model`) and the last line are
+ * parsed. Lines in another key order (hand-written) are parsed in full.
+ *
+ * The scan can resume at the end of an earlier one, because the file only
+ * grows by whole lines after it: that is what keeps the listing index cheap.
+ */
+import { decodeBlocks } from "./decode-entry.ts";
+import { firstString, isRecord, str } from "./json-fields.ts";
+import { INVALID, isBlank, lineSpans, parseJson, type LineSpan } from "./parse-session-bytes.ts";
+import { normalizeTitle, titleFromBlocks } from "./session-title.ts";
+
+/** The summary of a session so far; plain JSON so the index can store it. */
+export interface ScanState {
+  id: string;
+  createdAt: string;
+  workdir: string;
+  headerAgent: string;
+  headerModel: string;
+  messageCount: number;
+  /** Title from the first user prompt, once seen. */
+  firstPrompt: string | null;
+  /** The last `title` entry ("" clears it), once seen. */
+  title: string | null;
+  /** The last `agent` / `model` switch in the file, once seen. */
+  agent: string | null;
+  model: string | null;
+  /** createdAt of the last entry that had one. */
+  updatedAt: string | null;
+}
+
+/** Where a scan stopped: `offset` is the end of the last whole entry, where the next scan resumes. */
+export interface ScanResult {
+  state: ScanState;
+  offset: number;
+}
+
+const encoder = new TextEncoder();
+const MESSAGE = encoder.encode('{"kind":"message",');
+const CANONICAL = encoder.encode('{"kind":"');
+const NAMING = ["title", "agent", "model"].map((k) => encoder.encode(`{"kind":"${k}",`));
+
+/**
+ * Scans `bytes` (the file from byte `base` on) starting from `prior`, or
+ * from the header when there is no prior state. Returns null when the file
+ * has no valid header (empty, cut off while being created, not a session).
+ */
+export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0): ScanResult | null {
+  const decoder = new TextDecoder();
+  const text = (span: LineSpan) => decoder.decode(bytes.subarray(span.start, span.end));
+  const spans = lineSpans(bytes);
+  let index = 0;
+  let state = prior;
+  let offset = 0;
+  if (state === null) {
+    const first = spans[0];
+    const header = first ? parseJson(text(first)) : INVALID;
+    if (!isRecord(header) || header.kind !== "header" || typeof header.id !== "string") return null;
+    state = {
+      id: header.id,
+      createdAt: str(header.createdAt),
+      workdir: str(header.workdir),
+      headerAgent: str(header.agent),
+      headerModel: str(header.model),
+      messageCount: 0,
+      firstPrompt: null,
+      title: null,
+      agent: null,
+      model: null,
+      updatedAt: null,
+    };
+    offset = first!.terminated ? first!.end + 1 : first!.end;
+    index = 1;
+  }
+  let lastContent = spans.length - 1;
+  while (lastContent >= index && isBlank(bytes, spans[lastContent]!)) lastContent--;
+  for (let i = index; i <= lastContent; i++) {
+    const span = spans[i]!;
+    if (isBlank(bytes, span)) continue;
+    if (i < lastContent && span.terminated && startsWith(bytes, span.start, CANONICAL)) {
+      if (startsWith(bytes, span.start, MESSAGE)) {
+        state.messageCount++;
+        if (state.firstPrompt === null) firstPrompt(state, parseJson(text(span)));
+      } else if (NAMING.some((p) => startsWith(bytes, span.start, p))) {
+        apply(state, parseJson(text(span)));
+      }
+      offset = span.end + 1;
+      continue;
+    }
+    const value = parseJson(text(span));
+    // Only the last line can be torn (a crash mid-write): ignored, and the next scan reads it again.
+    if (value === INVALID && i === lastContent) break;
+    apply(state, value);
+    if (isRecord(value) && value.kind === "message") state.messageCount++;
+    if (i === lastContent && isRecord(value) && typeof value.createdAt === "string" && value.createdAt !== "") {
+      state.updatedAt = value.createdAt;
+    }
+    offset = span.terminated ? span.end + 1 : span.end;
+  }
+  return { state, offset: base + offset };
+}
+
+function apply(state: ScanState, value: unknown): void {
+  if (!isRecord(value)) return;
+  switch (value.kind) {
+    case "message":
+      if (state.firstPrompt === null) firstPrompt(state, value);
+      return;
+    case "title":
+      state.title = normalizeTitle(str(value.title));
+      return;
+    case "agent":
+      state.agent = firstString(value.agent, value.agentId) ?? state.agent;
+      return;
+    case "model":
+      state.model = firstString(value.model, value.modelRef) ?? state.model;
+      return;
+  }
+}
+
+function firstPrompt(state: ScanState, value: unknown): void {
+  if (!isRecord(value) || value.role !== "user" || !Array.isArray(value.blocks)) return;
+  state.firstPrompt = titleFromBlocks(decodeBlocks(value.blocks)) ?? null;
+}
+
+function startsWith(bytes: Uint8Array, at: number, prefix: Uint8Array): boolean {
+  if (at + prefix.length > bytes.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
+  return true;
+}

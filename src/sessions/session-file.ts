@@ -1,0 +1,213 @@
+/**
+ * One open session: the loaded tree plus the appender. Every entry is one
+ * whole line written by one append call; a torn tail left by a crash is cut
+ * before the first append, and a failed append is cut before the next one,
+ * so a new entry is never glued onto a broken line. The file is opened per
+ * append (no descriptor to close) and never created here: a file deleted
+ * under a running session is an error, not a headerless new file.
+ */
+import { Buffer } from "node:buffer";
+import { closeSync, constants, openSync, truncateSync, writeSync } from "node:fs";
+import { messageOf, RiendaError } from "../errors.ts";
+import type { Block, Message } from "../providers/types.ts";
+import { encodeEntry } from "./encode-entry.ts";
+import type { ParsedSession } from "./parse-session-bytes.ts";
+import { normalizeTitle } from "./session-title.ts";
+import type { BranchEntry, SessionTree } from "./session-tree.ts";
+import type { CompactionInput, IdGenerator, MessageMeta, SessionEntry, SessionHeader } from "./types.ts";
+
+const APPEND_EXISTING = constants.O_WRONLY | constants.O_APPEND;
+
+/** What a SessionFile is made of; built by createSession and openSession. */
+export interface SessionFileParts extends ParsedSession {
+  path: string;
+  ids: IdGenerator;
+  now: () => number;
+}
+
+/** An open session file: read the conversation, append to it. Not safe for two writers at once. */
+export class SessionFile {
+  /** The session id (the file name without `.jsonl`). */
+  readonly id: string;
+  /** Absolute path of the `.jsonl` file. */
+  readonly path: string;
+  /** Line 1 of the file, as written at creation. */
+  readonly header: SessionHeader;
+  readonly #tree: SessionTree;
+  readonly #ids: IdGenerator;
+  readonly #now: () => number;
+  #size: number;
+  #repairTo: number | undefined;
+  #needsNewline: boolean;
+
+  constructor(parts: SessionFileParts) {
+    this.id = parts.header.id;
+    this.path = parts.path;
+    this.header = parts.header;
+    this.#tree = parts.tree;
+    this.#ids = parts.ids;
+    this.#now = parts.now;
+    this.#size = parts.validBytes;
+    this.#repairTo = parts.torn ? parts.validBytes : undefined;
+    this.#needsNewline = parts.needsNewline;
+  }
+
+  /** The agent in effect at the active leaf (header, then `agent` entries). */
+  get agent(): string {
+    return this.#tree.agent(this.header.agent);
+  }
+
+  /** The `provider/alias` in effect at the active leaf (header, then `model` entries). */
+  get model(): string {
+    return this.#tree.model(this.header.model);
+  }
+
+  /** The last `title` entry, else the first user prompt (one line, 80 characters), else "". */
+  get title(): string {
+    return this.#tree.title;
+  }
+
+  /** Id of the active leaf, null before the first message. */
+  get leafId(): string | null {
+    return this.#tree.leafId;
+  }
+
+  /** Time of the last entry, else of the header. */
+  get updatedAt(): string {
+    return this.#tree.updatedAt || this.header.createdAt;
+  }
+
+  /** Message entries in the file, every branch included. */
+  get messageCount(): number {
+    return this.#tree.messageCount;
+  }
+
+  /** The active branch, root to leaf, as canonical messages (compaction applied). Do not mutate them. */
+  messages(): Message[] {
+    return this.#tree.messages();
+  }
+
+  /** The message and compaction entries of the active branch, root to leaf, with their ids. */
+  branch(): BranchEntry[] {
+    return this.#tree.branch();
+  }
+
+  /** Appends a whole message after the active leaf and makes it the leaf; returns its entry id. */
+  appendMessage(message: Message, meta: MessageMeta = {}): string {
+    checkMessage(message, this.path);
+    const id = this.#ids();
+    this.#write({
+      kind: "message",
+      id,
+      parentId: this.#tree.leafId,
+      createdAt: this.#timestamp(),
+      role: message.role,
+      blocks: message.blocks,
+      responseModel: meta.responseModel,
+      responseStopReason: meta.responseStopReason,
+      responseUsage: meta.responseUsage,
+    });
+    return id;
+  }
+
+  /** Switches the agent from the active leaf on. Returns false (and writes nothing) when it is already in effect. */
+  appendAgent(agent: string): boolean {
+    const previous = this.agent;
+    if (agent === previous) return false;
+    requireName(agent, "agent", this.path);
+    this.#write({ kind: "agent", id: this.#ids(), parentId: this.#tree.leafId, createdAt: this.#timestamp(), agent, previousAgent: previous });
+    return true;
+  }
+
+  /** Switches the model from the active leaf on. Returns false (and writes nothing) when it is already in effect. */
+  appendModel(model: string): boolean {
+    const previous = this.model;
+    if (model === previous) return false;
+    requireName(model, "model", this.path);
+    this.#write({ kind: "model", id: this.#ids(), parentId: this.#tree.leafId, createdAt: this.#timestamp(), model, previousModel: previous });
+    return true;
+  }
+
+  /** Names the session (one line, 80 characters); an empty title goes back to the first prompt. */
+  appendTitle(title: string): void {
+    this.#write({ kind: "title", createdAt: this.#timestamp(), title: normalizeTitle(title) });
+  }
+
+  /** Moves the active leaf to an existing entry, or before the first message (null). */
+  moveLeaf(targetId: string | null): void {
+    if (targetId !== null && !this.#tree.has(targetId)) {
+      throw new RiendaError("session", `session ${this.id} has no entry "${targetId}"`);
+    }
+    this.#write({ kind: "leaf", targetId, createdAt: this.#timestamp() });
+  }
+
+  /** Appends a compaction checkpoint at the active leaf; `keptId` must be on the active branch. Returns its id. */
+  appendCompaction(input: CompactionInput): string {
+    if (!this.#tree.branch().some((e) => e.id === input.keptId)) {
+      throw new RiendaError("session", `session ${this.id}: the kept entry "${input.keptId}" is not on the active branch`);
+    }
+    const id = this.#ids();
+    this.#write({
+      kind: "compaction",
+      id,
+      parentId: this.#tree.leafId,
+      createdAt: this.#timestamp(),
+      summary: input.summary,
+      keptId: input.keptId,
+      tokensBefore: input.tokensBefore,
+      responseModel: input.responseModel,
+      responseUsage: input.responseUsage,
+    });
+    return id;
+  }
+
+  #timestamp(): string {
+    return new Date(this.#now()).toISOString();
+  }
+
+  #write(entry: SessionEntry): void {
+    if ("id" in entry && this.#tree.has(entry.id)) throw new RiendaError("session", `session ${this.id} already has an entry "${entry.id}"`);
+    const line = encodeEntry(entry);
+    const bytes = Buffer.from(this.#needsNewline ? `\n${line}` : line);
+    try {
+      if (this.#repairTo !== undefined) truncateSync(this.path, this.#repairTo);
+      this.#repairTo = undefined;
+      appendExisting(this.path, bytes);
+    } catch (error) {
+      // Whatever part of the line reached the disk is cut before the next append.
+      this.#repairTo = this.#size;
+      throw new RiendaError("session", `cannot write session file ${this.path}: ${messageOf(error)}`, { cause: error });
+    }
+    this.#size += bytes.length;
+    this.#needsNewline = false;
+    this.#tree.add(entry, `session ${this.id}`);
+  }
+}
+
+/** One write of the whole line (the loop only matters if the kernel writes less than asked). */
+function appendExisting(path: string, bytes: Uint8Array): void {
+  const fd = openSync(path, APPEND_EXISTING);
+  try {
+    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function checkMessage(message: Message, path: string): void {
+  if (message.role !== "user" && message.role !== "assistant") {
+    throw new RiendaError("session", `cannot store a message with role ${JSON.stringify(message.role)} in ${path}`);
+  }
+  if (!Array.isArray(message.blocks) || message.blocks.length === 0) {
+    throw new RiendaError("session", `cannot store a message without blocks in ${path}`);
+  }
+  for (const block of message.blocks as Block[]) {
+    if (!["text", "thinking", "tool_call", "tool_result"].includes(block?.type)) {
+      throw new RiendaError("session", `cannot store a block of type ${JSON.stringify(block?.type)} in ${path}`);
+    }
+  }
+}
+
+function requireName(value: string, what: string, path: string): void {
+  if (typeof value !== "string" || value.trim() === "") throw new RiendaError("session", `cannot record an empty ${what} in ${path}`);
+}

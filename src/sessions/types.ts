@@ -1,0 +1,126 @@
+/**
+ * The session file format (contract.md §6) as types: one interface per entry
+ * kind, field names exactly as they appear on disk.
+ */
+import type { Block, Message, StopReason, Usage } from "../providers/types.ts";
+
+/** The format version this module reads and writes. */
+export const SESSION_FORMAT_VERSION = 1;
+
+/** Line 1 of every session file. */
+export interface SessionHeader {
+  kind: "header";
+  version: number;
+  id: string;
+  createdAt: string;
+  /** The agent the session was created with (later `agent` entries switch it). */
+  agent: string;
+  /** The `provider/alias` the session was created with (later `model` entries switch it). */
+  model: string;
+  /** Absolute path of the workspace. */
+  workdir: string;
+}
+
+/** What is stored beside an assistant message about the response that produced it. */
+export interface MessageMeta {
+  responseModel?: string;
+  responseStopReason?: StopReason;
+  responseUsage?: Usage;
+}
+
+/** One message of the conversation tree. `parentId` is null for a root. */
+export interface MessageEntry extends MessageMeta {
+  kind: "message";
+  id: string;
+  parentId: string | null;
+  createdAt: string;
+  role: Message["role"];
+  blocks: Block[];
+}
+
+/** Moves the active leaf; a null target moves it before the first message. */
+export interface LeafEntry {
+  kind: "leaf";
+  targetId: string | null;
+  createdAt: string;
+}
+
+/** Names the whole session; the last one wins and an empty title removes the name. */
+export interface TitleEntry {
+  kind: "title";
+  createdAt: string;
+  title: string;
+}
+
+/**
+ * Switches the agent from the entry `parentId` on (null: from the start).
+ * It does not move the leaf: the next message still hangs from the message
+ * before it. `previousAgent` records what it replaced, for readers of the file.
+ */
+export interface AgentEntry {
+  kind: "agent";
+  id: string;
+  parentId: string | null;
+  createdAt: string;
+  agent: string;
+  previousAgent: string;
+}
+
+/** Switches the model from the entry `parentId` on; same rules as AgentEntry. */
+export interface ModelEntry {
+  kind: "model";
+  id: string;
+  parentId: string | null;
+  createdAt: string;
+  model: string;
+  previousModel: string;
+}
+
+/**
+ * A checkpoint in the tree: when the history is rebuilt, every entry of the
+ * branch before `keptId` is replaced by `summary`. It becomes the active
+ * leaf, so later messages hang from it.
+ */
+export interface CompactionEntry {
+  kind: "compaction";
+  id: string;
+  parentId: string | null;
+  createdAt: string;
+  summary: string;
+  keptId: string;
+  tokensBefore?: number;
+  responseModel?: string;
+  responseUsage?: Usage;
+}
+
+/** Every entry kind this module understands (the header excepted). */
+export type SessionEntry = MessageEntry | LeafEntry | TitleEntry | AgentEntry | ModelEntry | CompactionEntry;
+
+/** What `appendCompaction` needs. */
+export interface CompactionInput {
+  summary: string;
+  /** The first entry of the branch kept verbatim after the summary. */
+  keptId: string;
+  tokensBefore?: number;
+  responseModel?: string;
+  responseUsage?: Usage;
+}
+
+/** One session as `listSessions` reports it. */
+export interface SessionSummary {
+  id: string;
+  path: string;
+  workdir: string;
+  createdAt: string;
+  /** When the last entry was written. */
+  updatedAt: string;
+  /** Current agent and model: the header's, or the last switch recorded in the file. */
+  agent: string;
+  model: string;
+  title: string;
+  /** Message entries in the file, every branch included. */
+  messageCount: number;
+}
+
+/** Returns a new id, sortable by creation time. */
+export type IdGenerator = () => string;

@@ -1,0 +1,87 @@
+/**
+ * Where a workspace's sessions live: `~/.rienda/sessions/<slug>-<hash8>/`.
+ * The slug and hash follow the earlier Go Rienda byte for byte, so its
+ * directories are found again unchanged.
+ */
+import { createHash } from "node:crypto";
+import { readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const SLUG_MAX_BYTES = 100;
+const encoder = new TextEncoder();
+
+/** `<home>/.rienda/sessions`, the root of every workspace directory. */
+export function sessionsRoot(home: string): string {
+  return join(home, ".rienda", "sessions");
+}
+
+/**
+ * The readable part of a workspace directory name: letters (any script),
+ * digits and `_` survive, every run of other characters becomes one `-`,
+ * leading and trailing `-` are dropped, and the result is cut to 100 bytes
+ * on a character boundary (then trailing `-`/`_` dropped, as Go Rienda did).
+ */
+export function workspaceSlug(workdir: string): string {
+  const slug = resolve(workdir)
+    .replace(/[^\p{L}\p{Nd}_]+/gu, "-")
+    .replace(/^-+|-+$/g, "");
+  if (encoder.encode(slug).length <= SLUG_MAX_BYTES) return slug;
+  let cut = "";
+  let bytes = 0;
+  for (const char of slug) {
+    const size = encoder.encode(char).length;
+    if (bytes + size > SLUG_MAX_BYTES) break;
+    cut += char;
+    bytes += size;
+  }
+  return cut.replace(/[-_]+$/, "");
+}
+
+/** First 8 hex digits of the sha256 of the absolute workspace path. */
+export function workspaceHash(workdir: string): string {
+  return createHash("sha256").update(resolve(workdir)).digest("hex").slice(0, 8);
+}
+
+/** `<slug>-<hash8>`; a workspace whose slug is empty (`/`) gets `root-<hash8>`. */
+export function workspaceDirName(workdir: string): string {
+  return `${workspaceSlug(workdir) || "root"}-${workspaceHash(workdir)}`;
+}
+
+/** The directory new sessions of `workdir` are created in. */
+export function workspaceDir(home: string, workdir: string): string {
+  return join(sessionsRoot(home), workspaceDirName(workdir));
+}
+
+/**
+ * Every existing directory holding sessions of `workdir`: the canonical one
+ * and any other spelling of the slug with the same hash (a slug kept with
+ * its leading `-`, say). The hash alone identifies the workspace.
+ */
+export function workspaceDirs(home: string, workdir: string): string[] {
+  const root = sessionsRoot(home);
+  const suffix = `-${workspaceHash(workdir)}`;
+  const canonical = workspaceDirName(workdir);
+  const found: string[] = [];
+  for (const entry of readDirs(root)) {
+    if (entry === canonical || (entry.endsWith(suffix) && !entry.startsWith("."))) found.push(join(root, entry));
+  }
+  return found.sort((a, b) => (a.endsWith(`/${canonical}`) ? -1 : b.endsWith(`/${canonical}`) ? 1 : a < b ? -1 : 1));
+}
+
+/** Every workspace directory under the sessions root. */
+export function allWorkspaceDirs(home: string): string[] {
+  const root = sessionsRoot(home);
+  return readDirs(root)
+    .filter((name) => !name.startsWith("."))
+    .map((name) => join(root, name));
+}
+
+function readDirs(root: string): string[] {
+  try {
+    return readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
+  } catch {
+    return [];
+  }
+}
