@@ -7,6 +7,7 @@ type LazyCommand = () => Promise<CommandDef<any>>;
  * never pay for the modules of other commands.
  */
 export const commands: Record<string, LazyCommand> = {
+  sessions: () => import("./sessions.ts").then((m) => m.default),
 };
 
 /** The command behind a bare `rienda`: the interactive chat. */

@@ -1,0 +1,90 @@
+/**
+ * `rienda sessions [-C DIR] [--json]`: this workspace's sessions, newest
+ * first. Plain output is a table on stdout (one session per line, the title
+ * last so it may be long); `--json` prints one JSON array. With no sessions
+ * the table prints nothing and `--json` prints `[]`; stderr says so in both.
+ */
+import { defineCommand } from "citty";
+import { statSync } from "node:fs";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { RiendaError } from "../errors.ts";
+import { displayWidth } from "../platform.ts";
+import { listSessions, type SessionSummary } from "../sessions/index.ts";
+import { assertKnownFlags } from "./strict-args.ts";
+
+const args = {
+  workdir: { type: "string", alias: "C", description: "Workspace whose sessions to list (default: the current directory)" },
+  json: { type: "boolean", description: "Print one JSON array instead of a table" },
+} as const;
+
+export default defineCommand({
+  meta: { name: "sessions", description: "List this workspace's sessions, newest first." },
+  args,
+  run({ rawArgs, args: parsed }) {
+    assertKnownFlags(rawArgs, args, "rienda sessions");
+    const extra = parsed._[0];
+    if (extra !== undefined) throw new RiendaError("usage", `rienda sessions: unexpected argument "${extra}" (see rienda sessions --help)`);
+    const workdir = workspaceOf(parsed.workdir);
+    const sessions = listSessions({ home: process.env.HOME || homedir(), workdir });
+    if (parsed.json) process.stdout.write(`${JSON.stringify(sessions.map(jsonOf))}\n`);
+    else if (sessions.length > 0) process.stdout.write(formatSessionTable(sessions));
+    if (sessions.length === 0) process.stderr.write(`no sessions in this workspace (${workdir})\n`);
+  },
+});
+
+function workspaceOf(flag: string | undefined): string {
+  const dir = resolve(flag ?? process.cwd());
+  let isDir: boolean;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new RiendaError("workdir", `workdir "${flag ?? dir}" does not exist`);
+  }
+  if (!isDir) throw new RiendaError("workdir", `workdir "${flag ?? dir}" is not a directory`);
+  return dir;
+}
+
+/** The fields of one `--json` element, in a stable order. */
+function jsonOf(s: SessionSummary): Record<string, unknown> {
+  return {
+    id: s.id,
+    updatedAt: s.updatedAt,
+    createdAt: s.createdAt,
+    agent: s.agent,
+    model: s.model,
+    title: s.title,
+    messageCount: s.messageCount,
+    workdir: s.workdir,
+    path: s.path,
+  };
+}
+
+/** The plain listing: a header row, then one row per session; times in local time. */
+export function formatSessionTable(sessions: SessionSummary[]): string {
+  const rows = [
+    ["ID", "UPDATED", "AGENT", "MODEL", "MESSAGES", "TITLE"],
+    ...sessions.map((s) => [s.id, localTime(s.updatedAt), oneLine(s.agent), oneLine(s.model), String(s.messageCount), oneLine(s.title)]),
+  ];
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => displayWidth(r[col]!))));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, col) => (col === row.length - 1 ? cell : cell + " ".repeat(widths[col]! - displayWidth(cell))))
+        .join("  ")
+        .trimEnd(),
+    )
+    .map((line) => `${line}\n`)
+    .join("");
+}
+
+function localTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "-";
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim() || "-";
+}
