@@ -20,8 +20,19 @@ export class ConfigReader {
   constructor(
     readonly file: string,
     private readonly sourceOf: (path: KeyPath) => string | undefined,
+    private readonly keyOrder: (path: KeyPath) => string[],
     private readonly unset: readonly UnsetVariable[],
   ) {}
+
+  /** The entries of `map` (found at `path`) in the order the file lists them. */
+  entries(map: Record<string, unknown>, path: KeyPath): [string, unknown][] {
+    const order = this.keyOrder(path);
+    const rank = (key: string): number => {
+      const i = order.indexOf(key);
+      return i < 0 ? order.length : i;
+    };
+    return Object.entries(map).sort(([a], [b]) => rank(a) - rank(b));
+  }
 
   /** Records a problem at `path`. */
   problem(path: KeyPath, message: string): void {

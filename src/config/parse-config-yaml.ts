@@ -3,7 +3,7 @@
  * and column; a stream of several documents is refused, as the Go original
  * did, because only the first would silently count.
  */
-import { isScalar, LineCounter, parseAllDocuments } from "yaml";
+import { isMap, isScalar, LineCounter, parseAllDocuments } from "yaml";
 import { ConfigError } from "./config-error.ts";
 import type { KeyPath } from "./key-path.ts";
 
@@ -12,6 +12,8 @@ export interface ParsedConfigYaml {
   value: unknown;
   /** The text a scalar was written as (`0123`, `1.10`), to read a number as a string exactly. */
   sourceOf(path: KeyPath): string | undefined;
+  /** The keys of the mapping at `path` in file order (plain objects put "10" before "a"). */
+  keyOrder(path: KeyPath): string[];
 }
 
 /** Parses `text`; `undefined` when the file holds no data at all (empty, comments, a bare `---`). */
@@ -55,6 +57,11 @@ export function parseConfigYaml(text: string, file: string): ParsedConfigYaml | 
     sourceOf(path) {
       const node = first.getIn(path, true);
       return isScalar(node) && typeof node.source === "string" ? node.source : undefined;
+    },
+    keyOrder(path) {
+      const node = path.length === 0 ? first.contents : first.getIn(path, true);
+      if (!isMap(node)) return [];
+      return node.items.map((pair) => (isScalar(pair.key) ? String(pair.key.value) : String(pair.key)));
     },
   };
 }

@@ -38,7 +38,7 @@ export function validateConfig(reader: ConfigReader, document: unknown, base: Pa
     reader.problem(["providers"], "at least one provider is required");
   }
   let providerProblems = false;
-  for (const [name, value] of Object.entries(written ?? {})) {
+  for (const [name, value] of reader.entries(written ?? {}, ["providers"])) {
     const provider = validateProvider(reader, name, value, base);
     if (provider) providers.set(name, provider);
     else providerProblems = true;

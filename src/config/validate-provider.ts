@@ -89,12 +89,12 @@ function readBaseUrl(
     if (written) reader.problem(at, "is not used by the replay protocol (remove it)");
     return "";
   }
+  // A URL built from an unset variable is reported when the provider is used, not here.
+  if (reader.unsetUnder(at).length > 0) return (written ?? "").replace(/\/+$/, "");
   if (!written) {
     if (protocol !== undefined && !fromPreset) reader.problem(at, `is required with protocol "${protocol}"`);
     return presetUrl;
   }
-  // A URL built from an unset variable is reported when the provider is used, not here.
-  if (reader.unsetUnder(at).length > 0) return written.replace(/\/+$/, "");
   let url: URL | undefined;
   try {
     url = new URL(written);
@@ -159,7 +159,7 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
   const models = new Map<string, ModelSettings>();
   const written = reader.mapping(map.models, at);
   if (!written) return models;
-  for (const [alias, value] of Object.entries(written)) {
+  for (const [alias, value] of reader.entries(written, at)) {
     const modelPath = [...at, alias];
     if (alias.trim() === "") {
       reader.problem(modelPath, "a model alias must not be empty");

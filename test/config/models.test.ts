@@ -1,0 +1,100 @@
+import { describe, expect, test } from "bun:test";
+import { FILE, linesOf, parse } from "./parse-helpers.ts";
+
+function withModel(settings: string): string {
+  return `providers:\n  local:\n    preset: ollama\n    models:\n      llama: ${settings}\n`;
+}
+const AT = `${FILE}: providers.local.models.llama`;
+
+describe("model settings", () => {
+  test("every setting is read and mapped to the resolved model", () => {
+    const model = parse(
+      withModel("{ id: llama3.1:8b, max_tokens: 8192, temperature: 0.7, top_p: 0.9, context_window: 131072, thinking_level: medium, thinking_max_tokens: 2048 }"),
+    ).resolveModel("local/llama");
+    expect(model).toEqual({
+      ref: "local/llama",
+      provider: "local",
+      alias: "llama",
+      wireId: "llama3.1:8b",
+      protocol: "openai_chat_completions",
+      baseUrl: "http://127.0.0.1:11434/v1",
+      apiKey: "",
+      headers: {},
+      maxTokens: 8192,
+      temperature: 0.7,
+      topP: 0.9,
+      contextWindow: 131072,
+      thinkingLevel: "medium",
+      thinkingMaxTokens: 2048,
+    });
+  });
+
+  test("the wire id defaults to the alias, also when id is empty", () => {
+    expect(parse(withModel("{}")).resolveModel("local/llama").wireId).toBe("llama");
+    expect(parse(withModel('{ id: "" }')).resolveModel("local/llama").wireId).toBe("llama");
+  });
+
+  test("unset settings stay absent, so the provider's defaults apply", () => {
+    const model = parse(withModel("{}")).resolveModel("local/llama");
+    for (const key of ["maxTokens", "temperature", "topP", "contextWindow", "thinkingLevel", "thinkingMaxTokens"]) {
+      expect(key in model).toBe(false);
+    }
+  });
+
+  test("temperature must be between 0 and 2, bounds included", () => {
+    expect(parse(withModel("{ temperature: 0 }")).resolveModel("local/llama").temperature).toBe(0);
+    expect(parse(withModel("{ temperature: 2 }")).resolveModel("local/llama").temperature).toBe(2);
+    expect(linesOf(withModel("{ temperature: 2.5 }"))).toEqual([`${AT}.temperature: must be between 0 and 2`]);
+    expect(linesOf(withModel("{ temperature: -0.1 }"))).toEqual([`${AT}.temperature: must be between 0 and 2`]);
+    expect(linesOf(withModel('{ temperature: "0.7" }'))).toEqual([`${AT}.temperature: must be a number between 0 and 2, not a string ("0.7")`]);
+    expect(linesOf(withModel("{ temperature: .nan }"))).toEqual([`${AT}.temperature: must be a number between 0 and 2, not a number (NaN)`]);
+  });
+
+  test("top_p must be between 0 and 1", () => {
+    expect(parse(withModel("{ top_p: 1 }")).resolveModel("local/llama").topP).toBe(1);
+    expect(linesOf(withModel("{ top_p: 1.01 }"))).toEqual([`${AT}.top_p: must be between 0 and 1`]);
+  });
+
+  test("token counts must be positive integers", () => {
+    for (const key of ["max_tokens", "context_window", "thinking_max_tokens"]) {
+      expect(linesOf(withModel(`{ ${key}: 0 }`))).toEqual([`${AT}.${key}: must be a positive integer`]);
+      expect(linesOf(withModel(`{ ${key}: -5 }`))).toEqual([`${AT}.${key}: must be a positive integer`]);
+      expect(linesOf(withModel(`{ ${key}: 10.5 }`))).toEqual([`${AT}.${key}: must be a positive integer`]);
+      expect(linesOf(withModel(`{ ${key}: "8192" }`))).toEqual([`${AT}.${key}: must be a positive integer, not a string ("8192")`]);
+    }
+  });
+
+  test("an integer written as 8192.0 is an integer", () => {
+    expect(parse(withModel("{ max_tokens: 8192.0 }")).resolveModel("local/llama").maxTokens).toBe(8192);
+  });
+
+  test("thinking_level accepts minimal, low, medium and high, in any case", () => {
+    for (const level of ["minimal", "low", "medium", "high"]) {
+      expect(parse(withModel(`{ thinking_level: ${level} }`)).resolveModel("local/llama").thinkingLevel).toBe(level as "low");
+    }
+    expect(parse(withModel("{ thinking_level: High }")).resolveModel("local/llama").thinkingLevel).toBe("high");
+  });
+
+  test("an unknown thinking_level is refused with the known levels", () => {
+    expect(linesOf(withModel("{ thinking_level: extreme }"))).toEqual([
+      `${AT}.thinking_level: unknown thinking level "extreme" (known levels: minimal, low, medium, high)`,
+    ]);
+  });
+
+  test("an unknown model key is refused", () => {
+    expect(linesOf(withModel("{ max_token: 10 }"))).toEqual([
+      `${AT}.max_token: unknown key (did you mean "max_tokens"? known keys: id, max_tokens, temperature, top_p, context_window, thinking_level, thinking_max_tokens)`,
+    ]);
+  });
+
+  test("model settings that are not a mapping are refused", () => {
+    expect(linesOf(withModel("gpt"))).toEqual([`${AT}: must be a mapping (key: value pairs), not a string ("gpt")`]);
+  });
+
+  test("aliases may contain slashes and dots; such keys are quoted in messages", () => {
+    const text = `providers:\n  or:\n    preset: openrouter\n    models:\n      moonshotai/kimi-k2: {}\n      "llama3.1:8b": { top_p: 3 }\n`;
+    expect(linesOf(text)).toEqual([`${FILE}: providers.or.models."llama3.1:8b".top_p: must be between 0 and 1`]);
+    const ok = parse(`providers:\n  or:\n    preset: openrouter\n    models:\n      moonshotai/kimi-k2: {}\n`);
+    expect(ok.resolveModel("or/moonshotai/kimi-k2").wireId).toBe("moonshotai/kimi-k2");
+  });
+});
