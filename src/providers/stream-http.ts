@@ -1,7 +1,7 @@
 import { classifyHttpError } from "./classify-http-error.ts";
 import { parseRetryAfter } from "./parse-retry-after.ts";
 import { abortedFailure, providerFailure } from "./provider-failure.ts";
-import { readSse } from "./sse.ts";
+import { mapSseStream } from "./map-sse-stream.ts";
 import type { AdapterDeps, HttpRequestSpec, ProviderFailure, StreamEvent, StreamMapper } from "./types.ts";
 
 /** Error bodies are read up to this size; the message needs only the start. */
@@ -71,22 +71,20 @@ export async function* streamHttp(
       yield { type: "error", failure: providerFailure("truncated_stream", `${spec.url} answered without a body`) };
       return;
     }
+    let ended = false;
     try {
-      for await (const event of readSse(chunksOf(response.body, arm, controller.signal))) {
-        for (const mapped of mapper.push(event)) {
-          yield mapped;
-          if (mapped.type === "done" || mapped.type === "error") return;
-        }
+      for await (const event of mapSseStream(chunksOf(response.body, arm, controller.signal), mapper)) {
+        const terminal = event.type === "done" || event.type === "error";
+        // A body that ended because we were aborted is not the provider's truncation.
+        if (terminal && signal.aborted) break;
+        ended = terminal;
+        yield event;
       }
     } catch (error) {
       yield { type: "error", failure: failureOf(error) };
       return;
     }
-    if (signal.aborted) {
-      yield { type: "error", failure: abortedFailure() };
-      return;
-    }
-    yield* mapper.end();
+    if (!ended) yield { type: "error", failure: abortedFailure() };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
