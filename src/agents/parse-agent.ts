@@ -82,7 +82,11 @@ function parseFrontmatter(source: string, problems: string[]): { value: Record<s
     if (error) {
       const { line, col } = lines.linePos(error.pos[0]);
       // +1: the frontmatter starts on the file's second line.
-      problems.push(`line ${line + 1}, column ${col}: invalid frontmatter: ${lowerFirst(error.message)}`);
+      const what =
+        error.code === "DUPLICATE_KEY"
+          ? `duplicate key ${JSON.stringify(source.slice(error.pos[0]).split(/[:\n]/, 1)[0]?.trim() ?? "")}`
+          : lowerFirst(error.message);
+      problems.push(`line ${line + 1}, column ${col}: invalid frontmatter: ${what}`);
       return undefined;
     }
   }

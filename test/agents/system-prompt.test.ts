@@ -1,0 +1,77 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { composeSystemPrompt, INSTRUCTIONS_SEPARATOR, loadProjectInstructions } from "../../src/agents/index.ts";
+
+const root = mkdtempSync(join(tmpdir(), "rienda-instructions-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function workspace(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(root, "ws-"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+describe("loadProjectInstructions", () => {
+  test("reads AGENTS.md of the workspace, trimmed", () => {
+    const ws = workspace({ "AGENTS.md": "\n# Rules\n\nUse tabs.\n\n" });
+    expect(loadProjectInstructions(ws)).toEqual({ file: join(ws, "AGENTS.md"), text: "# Rules\n\nUse tabs." });
+  });
+
+  test("falls back to CLAUDE.md", () => {
+    const ws = workspace({ "CLAUDE.md": "Use spaces." });
+    expect(loadProjectInstructions(ws)).toEqual({ file: join(ws, "CLAUDE.md"), text: "Use spaces." });
+  });
+
+  test("AGENTS.md wins when both exist", () => {
+    const ws = workspace({ "AGENTS.md": "from agents", "CLAUDE.md": "from claude" });
+    expect(loadProjectInstructions(ws)?.text).toBe("from agents");
+  });
+
+  test("the first file that exists is used even when empty", () => {
+    const ws = workspace({ "AGENTS.md": "  \n", "CLAUDE.md": "from claude" });
+    expect(loadProjectInstructions(ws)).toEqual({ file: join(ws, "AGENTS.md"), text: "" });
+  });
+
+  test("no instructions file: undefined", () => {
+    expect(loadProjectInstructions(workspace())).toBeUndefined();
+  });
+
+  test("a directory named AGENTS.md does not count", () => {
+    const ws = workspace({ "CLAUDE.md": "from claude" });
+    mkdirSync(join(ws, "AGENTS.md"));
+    expect(loadProjectInstructions(ws)?.text).toBe("from claude");
+  });
+
+  test("BOM and CRLF are normalised", () => {
+    expect(loadProjectInstructions(workspace({ "AGENTS.md": "\uFEFFa\r\nb\r\n" }))?.text).toBe("a\nb");
+  });
+
+  test.skipIf(process.getuid?.() === 0)("an unreadable file is an error naming it", () => {
+    const ws = workspace({ "AGENTS.md": "secret" });
+    chmodSync(join(ws, "AGENTS.md"), 0o000);
+    expect(() => loadProjectInstructions(ws)).toThrow(`${join(ws, "AGENTS.md")}: cannot be read: permission denied`);
+  });
+});
+
+describe("composeSystemPrompt", () => {
+  test("is the body, a blank line, ---, a blank line, then the instructions", () => {
+    expect(INSTRUCTIONS_SEPARATOR).toBe("\n\n---\n\n");
+    expect(composeSystemPrompt("You are a coder.", "Use tabs.")).toBe("You are a coder.\n\n---\n\nUse tabs.");
+  });
+
+  test("trims both parts", () => {
+    expect(composeSystemPrompt("\n body \n", "\n rules \n")).toBe("body\n\n---\n\nrules");
+  });
+
+  test("without instructions it is the body alone", () => {
+    expect(composeSystemPrompt("body")).toBe("body");
+    expect(composeSystemPrompt("body", "   ")).toBe("body");
+  });
+
+  test("with an empty body it is the instructions alone, never a leading ---", () => {
+    expect(composeSystemPrompt("", "rules")).toBe("rules");
+    expect(composeSystemPrompt("", "")).toBe("");
+  });
+});

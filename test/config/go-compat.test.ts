@@ -1,0 +1,69 @@
+/**
+ * Files the Go Rienda (yaml.v3) accepted must load unchanged: empty values,
+ * YAML 1.1 booleans, numbers written where text is expected, anchors and
+ * merge keys.
+ */
+import { describe, expect, test } from "bun:test";
+import { parse } from "./parse-helpers.ts";
+
+describe("Go-era config files", () => {
+  test("keys with no value count as absent", () => {
+    const text = `providers:
+  local:
+    protocol: openai_chat_completions
+    base_url: http://127.0.0.1:11434/v1
+    api_key:
+    headers:
+    session_header:
+    models:
+      llama:
+        id:
+        max_tokens:
+compaction:
+config:
+`;
+    const config = parse(text);
+    expect(config.resolveModel("local/llama")).toEqual({
+      ref: "local/llama",
+      provider: "local",
+      alias: "llama",
+      wireId: "llama",
+      protocol: "openai_chat_completions",
+      baseUrl: "http://127.0.0.1:11434/v1",
+      apiKey: "",
+      headers: {},
+    });
+    expect(config.compaction.enabled).toBe(true);
+  });
+
+  test("compaction.enabled accepts yes/no and on/off", () => {
+    for (const [word, value] of [["yes", true], ["no", false], ["on", true], ["off", false], ["True", true], ["N", false]] as const) {
+      expect(parse(`providers: { p: { preset: openai } }\ncompaction: { enabled: ${word} }\n`).compaction.enabled).toBe(value);
+    }
+  });
+
+  test("a number written for a text field keeps its exact text", () => {
+    const text = "providers:\n  p:\n    preset: ollama\n    api_key: 0123\n    models:\n      v1: { id: 1.10 }\n";
+    const model = parse(text).resolveModel("p/v1");
+    expect(model.apiKey).toBe("0123");
+    expect(model.wireId).toBe("1.10");
+  });
+
+  test("anchors, aliases and merge keys work", () => {
+    const text = `providers:
+  a:
+    preset: openrouter
+    models:
+      base: &defaults { max_tokens: 4096, temperature: 0.2 }
+      kimi:
+        <<: *defaults
+        id: moonshotai/kimi-k2
+`;
+    const model = parse(text).resolveModel("a/kimi");
+    expect([model.wireId, model.maxTokens, model.temperature]).toEqual(["moonshotai/kimi-k2", 4096, 0.2]);
+  });
+
+  test("comments and a leading document marker are fine", () => {
+    expect(parse("# my config\n---\nproviders: # all of them\n  p: { preset: openai, models: { o3: {} } } # one\n").modelRefs()).toEqual(["p/o3"]);
+  });
+});
