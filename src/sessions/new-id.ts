@@ -27,10 +27,13 @@ export function createIdGenerator(sources: IdSources = {}): IdGenerator {
   let lastRandom: number[] = [];
   return () => {
     let time = now();
-    if (time <= lastTime) {
+    const next = time <= lastTime ? increment(lastRandom) : undefined;
+    if (next) {
       time = lastTime;
-      lastRandom = increment(lastRandom);
+      lastRandom = next;
     } else {
+      // A new millisecond, or (never in practice) 2^80 ids in one: move on to the next millisecond.
+      if (time <= lastTime) time = lastTime + 1;
       lastRandom = random(RANDOM_CHARS).map((n) => n & 31);
     }
     lastTime = time;
@@ -56,8 +59,8 @@ function encodeTime(time: number): string {
   return out;
 }
 
-/** Adds one to a base32 number; on overflow (2^80 ids in one millisecond) it wraps, which never happens. */
-function increment(digits: number[]): number[] {
+/** Adds one to a base32 number; undefined when it would overflow. */
+function increment(digits: number[]): number[] | undefined {
   const next = digits.slice();
   for (let i = next.length - 1; i >= 0; i--) {
     if (next[i]! < 31) {
@@ -66,7 +69,7 @@ function increment(digits: number[]): number[] {
     }
     next[i] = 0;
   }
-  return next;
+  return undefined;
 }
 
 function randomDigits(count: number): number[] {
