@@ -1,0 +1,69 @@
+import { describe, expect, test } from "bun:test";
+import { mapAnthropicStopReason } from "../../src/providers/map-anthropic-stop-reason.ts";
+import { mapAnthropicUsage, mergeAnthropicUsage } from "../../src/providers/map-anthropic-usage.ts";
+import { mapOpenAIChatStopReason } from "../../src/providers/map-openai-chat-stop-reason.ts";
+import { mapOpenAIChatUsage } from "../../src/providers/map-openai-chat-usage.ts";
+import { mapOpenAIResponsesStopReason } from "../../src/providers/map-openai-responses-stop-reason.ts";
+import { mapOpenAIResponsesUsage } from "../../src/providers/map-openai-responses-usage.ts";
+import { parseToolArguments } from "../../src/providers/parse-tool-arguments.ts";
+
+describe("stop reasons", () => {
+  test("Chat Completions: finish_reason, with tool calls deciding over a plain stop", () => {
+    expect(["stop", "length", "tool_calls", "content_filter", "weird", undefined].map((reason) => mapOpenAIChatStopReason(reason, false))).toEqual([
+      "end_turn",
+      "max_tokens",
+      "tool_use",
+      "refusal",
+      "other",
+      "other",
+    ]);
+    expect(mapOpenAIChatStopReason("stop", true)).toBe("tool_use");
+  });
+
+  test("Responses: status and incomplete reason", () => {
+    expect(mapOpenAIResponsesStopReason("completed", undefined, false)).toBe("end_turn");
+    expect(mapOpenAIResponsesStopReason("completed", undefined, true)).toBe("tool_use");
+    expect(mapOpenAIResponsesStopReason("incomplete", "max_output_tokens", true)).toBe("max_tokens");
+    expect(mapOpenAIResponsesStopReason("incomplete", "content_filter", false)).toBe("refusal");
+  });
+
+  test("Anthropic: stop_reason", () => {
+    expect(["end_turn", "stop_sequence", "tool_use", "max_tokens", "model_context_window_exceeded", "refusal", "pause_turn"].map(mapAnthropicStopReason)).toEqual([
+      "end_turn",
+      "end_turn",
+      "tool_use",
+      "max_tokens",
+      "max_tokens",
+      "refusal",
+      "other",
+    ]);
+  });
+});
+
+describe("usage", () => {
+  test("Chat Completions and Responses keep cached and reasoning counts as subsets", () => {
+    expect(mapOpenAIChatUsage({ prompt_tokens: 100, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 64 }, completion_tokens_details: { reasoning_tokens: 5 } })).toEqual({
+      inputTokens: 100,
+      outputTokens: 20,
+      cacheReadTokens: 64,
+      reasoningTokens: 5,
+    });
+    expect(mapOpenAIChatUsage(null)).toBeUndefined();
+    expect(mapOpenAIResponsesUsage({ input_tokens: 7, output_tokens: 3, input_tokens_details: { cached_tokens: 0 } })).toEqual({ inputTokens: 7, outputTokens: 3 });
+  });
+
+  test("Anthropic adds cache reads and writes to the input and takes the last output count", () => {
+    let counters = mergeAnthropicUsage({}, { input_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 50, output_tokens: 1 });
+    counters = mergeAnthropicUsage(counters, { output_tokens: 42 });
+    expect(mapAnthropicUsage(counters)).toEqual({ inputTokens: 160, outputTokens: 42, cacheReadTokens: 100, cacheWriteTokens: 50 });
+  });
+});
+
+describe("tool-call arguments", () => {
+  test("decode JSON, treat empty text as no arguments, and keep invalid JSON as the raw string", () => {
+    expect(parseToolArguments('{"a":[1,2]}')).toEqual({ a: [1, 2] });
+    expect(parseToolArguments("  ")).toEqual({});
+    expect(parseToolArguments('{"a":')).toBe('{"a":');
+    expect(parseToolArguments("[1]")).toEqual([1]);
+  });
+});
