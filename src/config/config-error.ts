@@ -6,6 +6,8 @@ export interface ConfigProblem {
   file: string;
   path: string;
   message: string;
+  /** Line of the key in the file, when known (problems are listed in file order). */
+  line?: number;
 }
 
 /** `<file>: <key path>: <problem>`, the one-line form of a problem. */

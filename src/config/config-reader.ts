@@ -21,6 +21,7 @@ export class ConfigReader {
     readonly file: string,
     private readonly sourceOf: (path: KeyPath) => string | undefined,
     private readonly keyOrder: (path: KeyPath) => string[],
+    private readonly lineOf: (path: KeyPath) => number | undefined,
     private readonly unset: readonly UnsetVariable[],
   ) {}
 
@@ -36,7 +37,15 @@ export class ConfigReader {
 
   /** Records a problem at `path`. */
   problem(path: KeyPath, message: string): void {
-    this.problems.push({ file: this.file, path: formatKeyPath(path), message });
+    const problem: ConfigProblem = { file: this.file, path: formatKeyPath(path), message };
+    const line = this.lineOf(path);
+    if (line !== undefined) problem.line = line;
+    this.problems.push(problem);
+  }
+
+  /** The problems in file order (stable: problems of one line keep the order they were found in). */
+  sortedProblems(): ConfigProblem[] {
+    return [...this.problems].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   }
 
   /** A mapping; null is an empty one. Anything else is a problem and `undefined`. */

@@ -11,18 +11,18 @@ import type { UnsetVariable } from "./types.ts";
 export interface ExpandedDocument {
   value: unknown;
   unset: UnsetVariable[];
-  malformed: { path: string; message: string }[];
+  malformed: { path: (string | number)[]; message: string }[];
 }
 
 /** Returns a new tree; `value` is not modified. */
 export function expandDocument(value: unknown, env: Readonly<Record<string, string | undefined>>): ExpandedDocument {
   const unset: UnsetVariable[] = [];
-  const malformed: { path: string; message: string }[] = [];
+  const malformed: { path: (string | number)[]; message: string }[] = [];
   const walk = (node: unknown, path: (string | number)[]): unknown => {
     if (typeof node === "string") {
       const expansion = expandEnv(node, env);
       if (!expansion.ok) {
-        malformed.push({ path: formatKeyPath(path), message: expansion.problem });
+        malformed.push({ path, message: expansion.problem });
         return node;
       }
       for (const variable of expansion.unset) unset.push({ path: formatKeyPath(path), variable });

@@ -40,10 +40,10 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
     ]);
   }
   const expanded = expandDocument(parsed.value, options.env);
-  const reader = new ConfigReader(file, parsed.sourceOf, parsed.keyOrder, expanded.unset);
-  for (const m of expanded.malformed) reader.problems.push({ file, path: m.path, message: m.message });
+  const reader = new ConfigReader(file, parsed.sourceOf, parsed.keyOrder, parsed.lineOf, expanded.unset);
+  for (const m of expanded.malformed) reader.problem(m.path, m.message);
   const valid = validateConfig(reader, expanded.value, { configDir: dirname(file), home: options.home });
-  if (reader.problems.length > 0) throw new ConfigError(reader.problems);
+  if (reader.problems.length > 0) throw new ConfigError(reader.sortedProblems());
 
   const document = expanded.value as Record<string, unknown>;
   const { providers, compaction, extensionConfig } = valid;

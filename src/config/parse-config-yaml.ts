@@ -14,6 +14,8 @@ export interface ParsedConfigYaml {
   sourceOf(path: KeyPath): string | undefined;
   /** The keys of the mapping at `path` in file order (plain objects put "10" before "a"). */
   keyOrder(path: KeyPath): string[];
+  /** The line of the value at `path`, or of its nearest ancestor that exists. */
+  lineOf(path: KeyPath): number | undefined;
 }
 
 /** Parses `text`; `undefined` when the file holds no data at all (empty, comments, a bare `---`). */
@@ -62,6 +64,13 @@ export function parseConfigYaml(text: string, file: string): ParsedConfigYaml | 
       const node = path.length === 0 ? first.contents : first.getIn(path, true);
       if (!isMap(node)) return [];
       return node.items.map((pair) => (isScalar(pair.key) ? String(pair.key.value) : String(pair.key)));
+    },
+    lineOf(path) {
+      for (let n = path.length; n > 0; n--) {
+        const node = first.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+        if (node?.range) return lines.linePos(node.range[0]).line;
+      }
+      return undefined;
     },
   };
 }

@@ -124,7 +124,7 @@ describe("parseConfig: the document as a whole", () => {
     expect(linesOf("providers: [a]\n")).toEqual([`${FILE}: providers: must be a mapping (key: value pairs), not a list`]);
   });
 
-  test("every problem of the file is reported, one line each", () => {
+  test("every problem of the file is reported, one line each, in file order", () => {
     const text = `providers:
   a:
     protocol: nope
@@ -136,12 +136,17 @@ describe("parseConfig: the document as a whole", () => {
 extra: 1
 `;
     expect(linesOf(text)).toEqual([
-      `${FILE}: extra: unknown key (known keys: providers, compaction, config)`,
       `${FILE}: providers.a.protocol: unknown protocol "nope" (known protocols: openai_chat_completions, openai_responses, anthropic, replay)`,
       `${FILE}: providers.b.models.m.temperature: must be between 0 and 2`,
       `${FILE}: providers.b.models.m.top_p: must be between 0 and 1`,
+      `${FILE}: extra: unknown key (known keys: providers, compaction, config)`,
     ]);
-    expect(errorOf(text).problems.map((p) => p.path)).toEqual(["extra", "providers.a.protocol", "providers.b.models.m.temperature", "providers.b.models.m.top_p"]);
+    expect(errorOf(text).problems.map((p) => [p.path, p.line])).toEqual([
+      ["providers.a.protocol", 3],
+      ["providers.b.models.m.temperature", 8],
+      ["providers.b.models.m.top_p", 8],
+      ["extra", 9],
+    ]);
   });
 
   test("a UTF-8 byte order mark at the start is ignored", () => {
