@@ -112,6 +112,8 @@ export interface ProviderServer {
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   /** Resolves once the client of request `index` (1-based) has gone away or its answer finished. */
   waitForClosed(index: number, timeoutMs?: number): Promise<void>;
+  /** Forgets every request and unconsumed turn (for a server shared by several tests). */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -119,7 +121,7 @@ export interface ProviderServer {
 export async function startProviderServer(): Promise<ProviderServer> {
   const queue: TurnSource[] = [];
   const requests: RecordedRequest[] = [];
-  const closed = new Set<number>();
+  const closed = new Set<RecordedRequest>();
   const waiters = new Set<() => void>();
   const sockets = new Set<import("node:net").Socket>();
   const notify = () => {
@@ -158,7 +160,7 @@ export async function startProviderServer(): Promise<ProviderServer> {
     requests.push(record);
     res.on("close", () => {
       if (!res.writableFinished) record.aborted = true;
-      closed.add(record.index);
+      closed.add(record);
       notify();
     });
     notify();
@@ -235,7 +237,13 @@ export async function startProviderServer(): Promise<ProviderServer> {
     script: (...turns) => void queue.push(...turns),
     remaining: () => queue.length,
     waitForRequests: (count, timeoutMs = 10_000) => waitFor(() => requests.length >= count, `${count} request(s)`, timeoutMs),
-    waitForClosed: (index, timeoutMs = 10_000) => waitFor(() => closed.has(index), `request #${index} to close`, timeoutMs),
+    waitForClosed: (index, timeoutMs = 10_000) =>
+      waitFor(() => [...closed].some((record) => record.index === index && requests.includes(record)), `request #${index} to close`, timeoutMs),
+    reset: () => {
+      requests.length = 0;
+      queue.length = 0;
+      closed.clear();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
