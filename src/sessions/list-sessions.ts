@@ -71,8 +71,9 @@ function rescan(path: string, stats: Stats, known: IndexRecord | undefined): Ind
   let result: ScanResult | null = null;
   let bytes: Uint8Array = new Uint8Array();
   try {
-    if (known?.state && known.ino === stats.ino && known.offset > 0 && stats.size >= known.offset) {
-      // The file only grows by whole lines: resume where the last scan stopped, if the bytes before it are unchanged.
+    if (known?.state && known.ino === stats.ino && known.offset > 0 && stats.size > known.size) {
+      // Sessions only grow: resume where the last scan stopped if the bytes before that point are unchanged.
+      // Anything else (same size, smaller, another inode) is a rewrite and is scanned from the start.
       const tail = Buffer.from(known.tail, "base64");
       const grown = readRange(path, known.offset - tail.length, stats.size);
       if (Buffer.compare(grown.subarray(0, tail.length), tail) === 0) {
