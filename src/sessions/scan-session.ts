@@ -77,6 +77,7 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
   }
   let lastContent = spans.length - 1;
   while (lastContent >= index && isBlank(bytes, spans[lastContent]!)) lastContent--;
+  let lastAccepted = -1;
   for (let i = index; i <= lastContent; i++) {
     const span = spans[i]!;
     if (isBlank(bytes, span)) continue;
@@ -88,6 +89,7 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
         apply(state, parseJson(text(span)));
       }
       offset = span.end + 1;
+      lastAccepted = i;
       continue;
     }
     const value = parseJson(text(span));
@@ -95,10 +97,16 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
     if (value === INVALID && i === lastContent) break;
     apply(state, value);
     if (isRecord(value) && value.kind === "message") state.messageCount++;
-    if (i === lastContent && isRecord(value) && typeof value.createdAt === "string" && value.createdAt !== "") {
-      state.updatedAt = value.createdAt;
-    }
     offset = span.terminated ? span.end + 1 : span.end;
+    lastAccepted = i;
+  }
+  // The update time is that of the last whole entry carrying one (a few lines back at most).
+  for (let i = lastAccepted; i >= index && i > lastAccepted - 64; i--) {
+    const value = isBlank(bytes, spans[i]!) ? undefined : parseJson(text(spans[i]!));
+    if (isRecord(value) && typeof value.createdAt === "string" && value.createdAt !== "") {
+      state.updatedAt = value.createdAt;
+      break;
+    }
   }
   return { state, offset: base + offset };
 }
