@@ -171,3 +171,27 @@ describe("toAgentInfo", () => {
 });
 
 const GOOD_JSON = "---\ndescription: d\nmodel: p/m\nconfig: { x: { list: [1, two], nested: { ok: true } } }\n---\nbody\n";
+
+describe("files that exist but cannot be read", () => {
+  test("loadAgent names the file of a symbolic link loop", () => {
+    const h = home();
+    const file = agentFile(h, "loop");
+    symlinkSync(file, file);
+    expect(() => loadAgent(h, "loop")).toThrow(`${file}: cannot be read: `);
+  });
+
+  test("listAgents reports a symbolic link loop as a problem and keeps the rest", () => {
+    const h = home({ "ok.md": agent("fine") });
+    const file = agentFile(h, "loop");
+    symlinkSync(file, file);
+    const { agents, problems } = listAgents(h);
+    expect(agents.map((a) => a.id)).toEqual(["ok"]);
+    expect(problems.map((p) => p.id)).toEqual(["loop"]);
+    expect(problems[0]?.message).toStartWith(`${file}: cannot be read: `);
+  });
+
+  test("an unknown agent when every agent file is broken points to rienda doctor", () => {
+    const h = home({ "broken.md": "nothing" });
+    expect(() => loadAgent(h, "coder")).toThrow(`unknown agent "coder" (no agent in ${join(h, ".rienda", "agents")} loads; see "rienda doctor")`);
+  });
+});

@@ -165,3 +165,19 @@ describe("splitFrontmatter", () => {
     expect(splitFrontmatter("---\na: 1\n---\nbody\n")).toEqual({ ok: true, frontmatter: "a: 1", body: "body\n" });
   });
 });
+
+describe("parseAgent: unusual frontmatter", () => {
+  test("a second YAML document inside the frontmatter is refused", () => {
+    expect(lines("---\ndescription: d\n...\nmodel: p/m\n---\n")).toEqual([`${FILE}: line 4: the frontmatter must hold a single YAML document`]);
+  });
+
+  test("an alias bomb is refused", () => {
+    const rows = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 0; i < 8; i++) {
+      const prev = String.fromCharCode(97 + i);
+      const next = String.fromCharCode(98 + i);
+      rows.push(`${next}: &${next} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`);
+    }
+    expect(lines(`---\n${rows.join("\n")}\n---\n`)[0]).toStartWith(`${FILE}: invalid frontmatter: Excessive alias count`);
+  });
+});

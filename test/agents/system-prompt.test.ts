@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { composeSystemPrompt, INSTRUCTIONS_SEPARATOR, loadProjectInstructions } from "../../src/agents/index.ts";
@@ -73,5 +73,13 @@ describe("composeSystemPrompt", () => {
   test("with an empty body it is the instructions alone, never a leading ---", () => {
     expect(composeSystemPrompt("", "rules")).toBe("rules");
     expect(composeSystemPrompt("", "")).toBe("");
+  });
+});
+
+describe("loadProjectInstructions: unreadable files", () => {
+  test("a symbolic link loop named AGENTS.md is an error naming it, not a silent fallback", () => {
+    const ws = workspace({ "CLAUDE.md": "fallback" });
+    symlinkSync(join(ws, "AGENTS.md"), join(ws, "AGENTS.md"));
+    expect(() => loadProjectInstructions(ws)).toThrow(`${join(ws, "AGENTS.md")}: cannot be read: `);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../../src/config/index.ts";
@@ -197,5 +197,36 @@ describe("document and extensionConfig", () => {
     expect(Object.keys(config.extensionConfig)).toEqual(["__proto__"]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(config.extensionConfig)).toBe(Object.prototype);
+  });
+});
+
+describe("loadConfig: files that exist but cannot be read", () => {
+  test("a symbolic link loop is reported with the file, not thrown raw", () => {
+    const home = homeWith();
+    const file = join(home, ".rienda", "config.yaml");
+    symlinkSync(file, file);
+    let error: unknown;
+    try {
+      loadConfig({ env: {}, home });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toStartWith(`${file}: cannot be read: `);
+  });
+
+  test("a config path below a regular file reads as missing", () => {
+    const home = homeWith(MINIMAL);
+    expect(() => loadConfig({ flag: join(home, ".rienda", "config.yaml", "x.yaml"), env: {}, home })).toThrow("no configuration file here (given with --config)");
+  });
+});
+
+describe("parseConfig: empty names", () => {
+  test("an empty provider name is refused", () => {
+    expect(linesOf('providers:\n  "": { preset: openai }\n')).toEqual([`${FILE}: providers."": a provider name must not be empty`]);
+  });
+
+  test("an empty model alias is refused", () => {
+    expect(linesOf('providers:\n  p: { preset: openai, models: { "": {} } }\n')).toEqual([`${FILE}: providers.p.models."": a model alias must not be empty`]);
   });
 });
