@@ -92,6 +92,13 @@ export function streamModel(request: ModelRequest, options: StreamModelOptions =
   });
 }
 
+/** A model client bound to `options`: `stream(request, signal)`, the shape the engine's model port expects. */
+export function createModelClient(options: Omit<StreamModelOptions, "signal"> = {}): {
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
+} {
+  return { stream: (request, signal) => streamModel(request, { ...options, signal }) };
+}
+
 async function* unknownProtocol(request: ModelRequest): AsyncGenerator<StreamEvent> {
   yield {
     type: "error",
