@@ -1,4 +1,5 @@
 import { classifyHttpError } from "./classify-http-error.ts";
+import { classifyStreamError } from "./classify-stream-error.ts";
 import { parseRetryAfter } from "./parse-retry-after.ts";
 import { abortedFailure, providerFailure } from "./provider-failure.ts";
 import { mapSseStream } from "./map-sse-stream.ts";
@@ -58,13 +59,25 @@ export async function* streamHttp(
       let text = "";
       try {
         text = await readCapped(response, MAX_ERROR_BODY_BYTES);
-      } catch (error) {
+      } catch {
         if (signal.aborted) {
           yield { type: "error", failure: abortedFailure() };
           return;
         }
       }
       yield { type: "error", failure: classifyHttpError(response.status, text, parseRetryAfter(response.headers)) };
+      return;
+    }
+    if ((response.headers.get("content-type") ?? "").includes("application/json")) {
+      // Some servers answer 200 with a JSON error, or ignore `stream: true`.
+      let text = "";
+      try {
+        text = await readCapped(response, MAX_ERROR_BODY_BYTES);
+      } catch (error) {
+        yield { type: "error", failure: failureOf(error) };
+        return;
+      }
+      yield { type: "error", failure: jsonInsteadOfStream(spec.url, text) };
       return;
     }
     if (!response.body) {
@@ -116,6 +129,16 @@ async function* chunksOf(body: ReadableStream<Uint8Array>, onChunk: () => void, 
   } finally {
     reader.cancel().catch(() => undefined);
   }
+}
+
+function jsonInsteadOfStream(url: string, text: string): ProviderFailure {
+  try {
+    const payload = JSON.parse(text) as { error?: unknown };
+    if (payload && typeof payload === "object" && payload.error !== undefined && payload.error !== null) return classifyStreamError(payload);
+  } catch {
+    // not JSON after all: described below
+  }
+  return providerFailure("invalid_request", `${url} answered with JSON instead of an event stream (does the server support "stream": true?)`, { retryable: false });
 }
 
 async function readCapped(response: Response, maxBytes: number): Promise<string> {

@@ -199,6 +199,23 @@ describe("any protocol", () => {
     if (last?.type === "error") expect(last.failure.message).toStartWith(`cannot reach ${url}/v1/chat/completions: `);
   });
 
+  test("a 200 answer in JSON instead of an event stream is reported, and retried only when it is a transient error", async () => {
+    server.script(
+      { error: { status: 200, body: JSON.stringify({ error: { message: "upstream overloaded", code: 503 } }) } },
+      { error: { status: 200, body: JSON.stringify({ id: "x", choices: [{ message: { content: "not streamed" } }] }) } },
+    );
+    const events = await collect(streamModel(request("openai_chat_completions"), noWait));
+    expect(events.find((event) => event.type === "retry")).toMatchObject({ failure: { kind: "server", message: "provider error (503): upstream overloaded" } });
+    expect(events.at(-1)).toEqual({
+      type: "error",
+      failure: {
+        kind: "invalid_request",
+        retryable: false,
+        message: `${server.url}/v1/chat/completions answered with JSON instead of an event stream (does the server support "stream": true?)`,
+      },
+    });
+  });
+
   test("honours retry-after from a 429", async () => {
     sleeps.length = 0;
     server.script({ error: { status: 429, message: "slow", headers: { "retry-after": "2" } } }, { text: "ok" });
