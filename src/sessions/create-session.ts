@@ -21,8 +21,8 @@ export interface CreateSessionOptions {
 
 /**
  * Creates `~/.rienda/sessions/<slug>-<hash8>/<id>.jsonl` (directories 0700,
- * file 0600) holding only the header line, written in the same call that
- * creates the file.
+ * file 0600) holding only the header line. The file is created exclusively,
+ * so an existing session is never overwritten.
  */
 export function createSession(options: CreateSessionOptions): SessionFile {
   const { home, agent, model } = options;
