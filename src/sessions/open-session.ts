@@ -44,14 +44,10 @@ export function openSession(options: OpenSessionOptions): SessionFile {
 /** The path of a session's file, searched as openSession does; throws `unknown session`. */
 export function findSessionFile(home: string, id: string, workdir?: string): string {
   if (!SAFE_ID.test(id)) throw unknownSession(id);
-  const first = workdir === undefined ? [] : workspaceDirs(home, workdir);
-  for (const dirs of [first, () => allWorkspaceDirs(home)]) {
-    for (const dir of typeof dirs === "function" ? dirs() : dirs) {
-      const path = join(dir, `${id}.jsonl`);
-      if (isFile(path)) return path;
-    }
-  }
-  throw unknownSession(id);
+  const inDirs = (dirs: string[]) => dirs.map((dir) => join(dir, `${id}.jsonl`)).find(isFile);
+  const found = (workdir === undefined ? undefined : inDirs(workspaceDirs(home, workdir))) ?? inDirs(allWorkspaceDirs(home));
+  if (found === undefined) throw unknownSession(id);
+  return found;
 }
 
 function unknownSession(id: string): RiendaError {

@@ -61,11 +61,10 @@ export function workspaceDirs(home: string, workdir: string): string[] {
   const root = sessionsRoot(home);
   const suffix = `-${workspaceHash(workdir)}`;
   const canonical = workspaceDirName(workdir);
-  const found: string[] = [];
-  for (const entry of readDirs(root)) {
-    if (entry === canonical || (entry.endsWith(suffix) && !entry.startsWith("."))) found.push(join(root, entry));
-  }
-  return found.sort((a, b) => (a.endsWith(`/${canonical}`) ? -1 : b.endsWith(`/${canonical}`) ? 1 : a < b ? -1 : 1));
+  const all = readDirs(root);
+  const others = all.filter((name) => name !== canonical && name.endsWith(suffix) && !name.startsWith(".")).sort();
+  const names = all.includes(canonical) ? [canonical, ...others] : others;
+  return names.map((name) => join(root, name));
 }
 
 /** Every workspace directory under the sessions root. */
