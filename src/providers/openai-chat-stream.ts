@@ -29,6 +29,7 @@ interface ChatChunk {
  */
 export function createOpenAIChatStreamMapper(): StreamMapper {
   const builder = new ResponseBuilder();
+  const calls = new CallKeys();
   let finishReason: string | undefined;
   let usage: Usage | undefined;
   let model: string | undefined;
@@ -56,7 +57,7 @@ export function createOpenAIChatStreamMapper(): StreamMapper {
           if (call.id) fragment.id = call.id;
           if (call.function?.name) fragment.name = call.function.name;
           if (call.function?.arguments) fragment.arguments = call.function.arguments;
-          builder.toolCall(String(call.index ?? 0), fragment);
+          builder.toolCall(calls.keyOf(call.index ?? 0, call.id), fragment);
         }
         if (choice.finish_reason) finishReason = choice.finish_reason;
       }
@@ -67,4 +68,25 @@ export function createOpenAIChatStreamMapper(): StreamMapper {
       return finish();
     },
   };
+}
+
+/**
+ * Keys tool-call fragments. Fragments are joined by `index`, but some
+ * servers give every call the same index (or none); a new id at a known
+ * index therefore starts a new call instead of gluing two together.
+ */
+class CallKeys {
+  private readonly current = new Map<number, { key: string; id: string | undefined }>();
+  private count = 0;
+
+  keyOf(index: number, id: string | undefined): string {
+    const known = this.current.get(index);
+    if (known && (id === undefined || known.id === undefined || known.id === id)) {
+      if (known.id === undefined && id !== undefined) known.id = id;
+      return known.key;
+    }
+    const key = `call-${this.count++}`;
+    this.current.set(index, { key, id });
+    return key;
+  }
 }

@@ -36,9 +36,10 @@ export async function* streamHttp(
   };
   const onAbort = () => controller.abort();
   signal.addEventListener("abort", onAbort, { once: true });
-  const failureOf = (error: unknown): ProviderFailure => {
+  const failureOf = (error: unknown, midStream = false): ProviderFailure => {
     if (signal.aborted) return abortedFailure();
     if (timedOut) return providerFailure("timeout", `no data from ${spec.url} for ${Math.round(deps.idleTimeoutMs / 1000)}s`);
+    if (midStream) return providerFailure("truncated_stream", `the connection to ${spec.url} broke mid-answer: ${describe(error)}`);
     return providerFailure("network", `cannot reach ${spec.url}: ${describe(error)}`);
   };
   try {
@@ -94,7 +95,7 @@ export async function* streamHttp(
         yield event;
       }
     } catch (error) {
-      yield { type: "error", failure: failureOf(error) };
+      yield { type: "error", failure: failureOf(error, true) };
       return;
     }
     if (!ended) yield { type: "error", failure: abortedFailure() };

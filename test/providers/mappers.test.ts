@@ -67,3 +67,19 @@ describe("tool-call arguments", () => {
     expect(parseToolArguments("[1]")).toEqual([1]);
   });
 });
+
+describe("Chat Completions tool-call fragments", () => {
+  test("a new id at an index already used starts a new call (servers that number every call 0)", async () => {
+    const { createOpenAIChatStreamMapper } = await import("../../src/providers/openai-chat-stream.ts");
+    const mapper = createOpenAIChatStreamMapper();
+    const chunk = (toolCalls: unknown[], finish: string | null = null) => ({ data: JSON.stringify({ choices: [{ delta: { tool_calls: toolCalls }, finish_reason: finish }] }) });
+    mapper.push(chunk([{ index: 0, id: "a", function: { name: "one", arguments: '{"x":' } }]));
+    mapper.push(chunk([{ index: 0, function: { arguments: "1}" } }]));
+    mapper.push(chunk([{ index: 0, id: "b", function: { name: "two", arguments: "{}" } }]));
+    const events = mapper.push({ data: "[DONE]" });
+    expect(events.filter((event) => event.type === "tool_call")).toEqual([
+      { type: "tool_call", id: "a", name: "one", arguments: { x: 1 } },
+      { type: "tool_call", id: "b", name: "two", arguments: {} },
+    ]);
+  });
+});
