@@ -169,11 +169,11 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
     if (!settings) continue;
     reader.knownKeys(settings, MODEL_KEYS, modelPath);
     const model: ModelSettings = { alias, id: reader.string(settings, "id", modelPath)?.trim() || alias };
-    const maxTokens = reader.positiveInteger(settings, "max_tokens", modelPath);
+    const maxTokens = unsetWhenZero(reader.nonNegativeInteger(settings, "max_tokens", modelPath));
     const temperature = reader.numberBetween(settings, "temperature", modelPath, 0, 2);
     const topP = reader.numberBetween(settings, "top_p", modelPath, 0, 1);
-    const contextWindow = reader.positiveInteger(settings, "context_window", modelPath);
-    const thinkingMaxTokens = reader.positiveInteger(settings, "thinking_max_tokens", modelPath);
+    const contextWindow = unsetWhenZero(reader.nonNegativeInteger(settings, "context_window", modelPath));
+    const thinkingMaxTokens = unsetWhenZero(reader.nonNegativeInteger(settings, "thinking_max_tokens", modelPath));
     const levelText = reader.string(settings, "thinking_level", modelPath);
     if (maxTokens !== undefined) model.maxTokens = maxTokens;
     if (temperature !== undefined) model.temperature = temperature;
@@ -188,4 +188,9 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
     models.set(alias, model);
   }
   return models;
+}
+
+/** The Go original read 0 as "not set" for token counts; old files keep working. */
+function unsetWhenZero(value: number | undefined): number | undefined {
+  return value === 0 ? undefined : value;
 }

@@ -55,12 +55,12 @@ describe("model settings", () => {
     expect(linesOf(withModel("{ top_p: 1.01 }"))).toEqual([`${AT}.top_p: must be between 0 and 1`]);
   });
 
-  test("token counts must be positive integers", () => {
+  test("token counts must be whole numbers; 0 means not set, as in the Go original", () => {
     for (const key of ["max_tokens", "context_window", "thinking_max_tokens"]) {
-      expect(linesOf(withModel(`{ ${key}: 0 }`))).toEqual([`${AT}.${key}: must be a positive integer`]);
-      expect(linesOf(withModel(`{ ${key}: -5 }`))).toEqual([`${AT}.${key}: must be a positive integer`]);
-      expect(linesOf(withModel(`{ ${key}: 10.5 }`))).toEqual([`${AT}.${key}: must be a positive integer`]);
-      expect(linesOf(withModel(`{ ${key}: "8192" }`))).toEqual([`${AT}.${key}: must be a positive integer, not a string ("8192")`]);
+      expect(parse(withModel(`{ ${key}: 0 }`)).resolveModel("local/llama").maxTokens).toBeUndefined();
+      expect(linesOf(withModel(`{ ${key}: -5 }`))).toEqual([`${AT}.${key}: must be an integer of 0 or more`]);
+      expect(linesOf(withModel(`{ ${key}: 10.5 }`))).toEqual([`${AT}.${key}: must be an integer of 0 or more`]);
+      expect(linesOf(withModel(`{ ${key}: "8192" }`))).toEqual([`${AT}.${key}: must be an integer of 0 or more, not a string ("8192")`]);
     }
   });
 
