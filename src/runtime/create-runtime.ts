@@ -1,0 +1,157 @@
+import { createBridgeBuffer } from "./bridge-layout.ts";
+import { createCtxHandler } from "./ctx-host.ts";
+import { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
+import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
+import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "./types.ts";
+import { createWorkerPool } from "./worker-pool.ts";
+
+const WORKER_URL = new URL("./invoke-worker.ts", import.meta.url);
+
+type WorkerReply =
+  | { kind: "returned"; value: unknown; type: string }
+  | { kind: "threw"; message: string }
+  | { kind: "load-failed"; message: string }
+  | { kind: "inspected"; shape: { type: string; members: Record<string, { type: string; value?: unknown }> } };
+
+/** Creates the process's runtime. Nothing is shared between two runtimes. */
+export function createRuntime(options: RuntimeOptions = {}): Runtime {
+  const pool = createWorkerPool(WORKER_URL, options.spareWorker ?? true);
+  const inspectTimeoutMs = options.inspectTimeoutMs ?? 10_000;
+  // Every invocation and process in flight, so interrupt() reaches all of them.
+  const active = new Set<AbortController>();
+  let closed = false;
+
+  /** Runs one worker to its single reply; `onAbort` decides what an interrupt means. */
+  function runWorker(
+    message: Record<string, unknown>,
+    buffer: SharedArrayBuffer,
+    bridge: BridgeServer | undefined,
+    controller: AbortController,
+  ): Promise<WorkerReply | { kind: "interrupted" } | { kind: "crashed"; message: string }> {
+    return new Promise((resolve) => {
+      const worker = pool.take();
+      let settled = false;
+      const settle = (reply: WorkerReply | { kind: "interrupted" } | { kind: "crashed"; message: string }) => {
+        if (settled) return;
+        settled = true;
+        controller.signal.removeEventListener("abort", onAbort);
+        active.delete(controller);
+        bridge?.close();
+        // A context lives for one invocation only: nothing it left behind survives.
+        worker.terminate();
+        resolve(reply);
+      };
+      const onAbort = () => {
+        bridge?.interrupt();
+        settle({ kind: "interrupted" });
+      };
+      worker.onmessage = (event: MessageEvent) => settle(event.data as WorkerReply);
+      worker.onerror = (event: ErrorEvent) => {
+        event.preventDefault();
+        settle({ kind: "crashed", message: "the module raised an error outside the call" });
+      };
+      worker.addEventListener("close", (event: Event) => {
+        const code = (event as Event & { code?: number }).code;
+        settle({ kind: "crashed", message: `the module ended its context (process.exit${code === undefined ? "" : `(${code})`})` });
+      });
+      if (controller.signal.aborted) {
+        onAbort();
+        return;
+      }
+      controller.signal.addEventListener("abort", onAbort, { once: true });
+      active.add(controller);
+      worker.postMessage({ ...message, buffer });
+    });
+  }
+
+  return {
+    async invoke(request: InvokeRequest): Promise<Outcome> {
+      const { context } = request;
+      if (closed || context.signal.aborted) return { kind: "interrupted" };
+      const controller = new AbortController();
+      const unlink = link(context.signal, controller);
+      const buffer = createBridgeBuffer();
+      const bridge = serveBridge(
+        buffer,
+        createCtxHandler({ workdir: context.data.workdir, frontEnd: context.frontEnd, signal: controller.signal }),
+      );
+      try {
+        const reply = await runWorker(
+          { mode: "invoke", modulePath: request.modulePath, exportName: request.exportName, args: request.args, data: context.data },
+          buffer,
+          bridge,
+          controller,
+        );
+        switch (reply.kind) {
+          case "returned":
+            return { kind: "returned", value: reply.value, type: reply.type };
+          case "threw":
+          case "load-failed":
+          case "interrupted":
+            return reply;
+          case "crashed":
+            return { kind: "threw", message: reply.message };
+          default:
+            return { kind: "threw", message: "the context answered in an unexpected way" };
+        }
+      } finally {
+        unlink();
+      }
+    },
+
+    async inspect(modulePath: string): Promise<InspectOutcome> {
+      if (closed) return { kind: "interrupted" };
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, inspectTimeoutMs);
+      try {
+        const reply = await runWorker({ mode: "inspect", modulePath }, createBridgeBuffer(), undefined, controller);
+        if (reply.kind === "inspected") return { kind: "loaded", shape: reply.shape };
+        if (reply.kind === "interrupted") {
+          return timedOut ? { kind: "load-failed", message: `the module did not finish loading within ${inspectTimeoutMs} ms` } : reply;
+        }
+        if (reply.kind === "load-failed" || reply.kind === "threw" || reply.kind === "crashed") return { kind: "load-failed", message: reply.message };
+        return { kind: "load-failed", message: "the context answered in an unexpected way" };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    async exec(request: ProcessRequest): Promise<ProcessResult> {
+      const controller = new AbortController();
+      const unlink = request.signal ? link(request.signal, controller) : () => {};
+      if (closed) controller.abort();
+      active.add(controller);
+      try {
+        return await runProcess({ ...request, signal: controller.signal });
+      } finally {
+        active.delete(controller);
+        unlink();
+      }
+    },
+
+    interrupt() {
+      for (const controller of [...active]) controller.abort();
+    },
+
+    async close() {
+      closed = true;
+      for (const controller of [...active]) controller.abort();
+      pool.close();
+    },
+  };
+}
+
+/** Aborts `target` when `source` aborts; returns the function that undoes the link. */
+function link(source: AbortSignal, target: AbortController): () => void {
+  if (source.aborted) {
+    target.abort();
+    return () => {};
+  }
+  const forward = () => target.abort();
+  source.addEventListener("abort", forward, { once: true });
+  return () => source.removeEventListener("abort", forward);
+}

@@ -1,0 +1,81 @@
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { FrontEnd, Prompt } from "../tools/types.ts";
+import { CtxError } from "./ctx-error.ts";
+import { findExecutable } from "./find-executable.ts";
+import { createFileHost } from "./host-file.ts";
+import { httpFetch } from "./host-http.ts";
+import { runProcess } from "./run-process.ts";
+import type { CtxHandler } from "./serve-bridge.ts";
+
+/** What the host side of one invocation's `ctx` works with. */
+export interface CtxScope {
+  workdir: string;
+  frontEnd: FrontEnd;
+  /** Aborted when this invocation is interrupted: ends processes and requests at once. */
+  signal: AbortSignal;
+}
+
+/** Maps every `ctx` operation name to the code that performs it for one invocation. */
+export function createCtxHandler(scope: CtxScope): CtxHandler {
+  const file = createFileHost(scope.workdir);
+  const ops: Record<string, (...args: unknown[]) => unknown> = {
+    log: (text) => scope.frontEnd.log(String(text)),
+    notify: (prompt) => scope.frontEnd.notify(promptOf("notify", prompt)),
+    confirm: (prompt) => scope.frontEnd.confirm(promptOf("confirm", prompt)),
+    "file.read": (path, opts) => file.read(path, opts),
+    "file.write": (path, data, opts) => file.write(path, data, opts),
+    "file.exists": (path) => file.exists(path),
+    "file.list": (path, opts) => file.list(path, opts),
+    "env.get": (name) => {
+      if (typeof name !== "string") throw new CtxError("ctx.env.get: name must be a string", { typeError: true });
+      return process.env[name] ?? null;
+    },
+    "http.fetch": (url, opts) => httpFetch(url, opts, scope.signal),
+    "system.exec": (command, opts) => exec(scope, command, opts),
+    "system.which": (name) => {
+      if (typeof name !== "string") throw new CtxError("ctx.system.which: name must be a string", { typeError: true });
+      return findExecutable(name, scope.workdir, process.env.PATH);
+    },
+  };
+  return (op, args) => {
+    const fn = ops[op];
+    if (!fn) throw new CtxError(`unknown ctx operation "${op}"`);
+    return fn(...args);
+  };
+}
+
+function promptOf(member: string, value: unknown): Prompt {
+  if (value === null || typeof value !== "object") {
+    throw new CtxError(`ctx.${member}: expected { title, body }`, { typeError: true });
+  }
+  const { title, body } = value as Record<string, unknown>;
+  return { title: title === undefined || title === null ? "" : String(title), body: body === undefined || body === null ? "" : String(body) };
+}
+
+async function exec(scope: CtxScope, command: unknown, opts: unknown) {
+  if (typeof command !== "string" || command === "") throw new CtxError("ctx.system.exec: command must be a non-empty string", { typeError: true });
+  const o = (opts !== null && typeof opts === "object" ? opts : {}) as Record<string, unknown>;
+  if (o.cwd !== undefined && o.cwd !== null && typeof o.cwd !== "string") throw new CtxError("ctx.system.exec: cwd must be a string", { typeError: true });
+  const cwd = typeof o.cwd === "string" && o.cwd !== "" ? resolve(scope.workdir, o.cwd) : scope.workdir;
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new CtxError(`ctx.system.exec: cwd is not a directory: "${String(o.cwd ?? ".")}"`);
+  const env: Record<string, string> = {};
+  if (o.env !== undefined && o.env !== null) {
+    if (typeof o.env !== "object") throw new CtxError("ctx.system.exec: env must be an object", { typeError: true });
+    for (const [k, v] of Object.entries(o.env as Record<string, unknown>)) env[k] = String(v);
+  }
+  const timeoutMs = typeof o.timeout_ms === "number" && o.timeout_ms > 0 ? o.timeout_ms : undefined;
+  try {
+    const result = await runProcess({
+      command,
+      cwd,
+      env,
+      timeoutMs,
+      signal: scope.signal,
+      onOutput: (stream, text) => scope.frontEnd.output(stream, text),
+    });
+    return { code: result.code, stdout: result.stdout, stderr: result.stderr };
+  } catch (error) {
+    throw new CtxError(`ctx.system.exec: cannot start the shell: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * The extension runtime: runs "export X of module M with ctx and these
+ * arguments", each call in a fresh Worker, with every `ctx` member
+ * synchronous (Atomics.wait on a shared buffer, served by the main thread).
+ *
+ * Invariants: one worker per invocation, terminated right after; failures
+ * are Outcome values, never rejections; an interrupt ends the worker (even a
+ * busy one) and kills the process groups it started, at once.
+ * Must not know what a tool or a hook is, and must not import anything but
+ * leaves and `tools/types` (for the shape of the call context).
+ */
+export { createRuntime } from "./create-runtime.ts";
+export { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
+export type { InspectOutcome, InvokeRequest, MemberShape, ModuleShape, Outcome, Runtime, RuntimeOptions } from "./types.ts";

@@ -1,0 +1,141 @@
+import { spawn } from "node:child_process";
+
+/** One shell command to run. */
+export interface ProcessRequest {
+  command: string;
+  /** Absolute directory the command runs in. */
+  cwd: string;
+  /** Added to (and overriding) this process's environment. */
+  env?: Record<string, string>;
+  /** Kills the process group after this many milliseconds. */
+  timeoutMs?: number;
+  /** Kills the process group at once when aborted. */
+  signal?: AbortSignal;
+  /** Live output, decoded as it arrives (invalid UTF-8 replaced). */
+  onOutput?(stream: "stdout" | "stderr", text: string): void;
+  /** Keep at most this many characters of each stream in the result (streaming is never cut). */
+  maxCaptureChars?: number;
+}
+
+/** How a command ended. */
+export interface ProcessResult {
+  /** Exit code, or -1 when a signal (or the timeout) ended it. */
+  code: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** True when the signal passed in the request ended it. */
+  interrupted: boolean;
+}
+
+/** After the shell exits, how long a background child may keep the pipes open before we stop reading. */
+const PIPE_GRACE_MS = 200;
+
+/**
+ * Runs `sh -c command` in its own process group, so that a timeout or an
+ * interrupt can kill everything it started (children do not die with us).
+ * Rejects only when the command cannot be started at all.
+ */
+export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    if (request.signal?.aborted) {
+      resolve({ code: -1, stdout: "", stderr: "", timedOut: false, interrupted: true });
+      return;
+    }
+    const child = spawn("sh", ["-c", request.command], {
+      cwd: request.cwd,
+      env: { ...process.env, ...request.env },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    const limit = request.maxCaptureChars ?? Number.POSITIVE_INFINITY;
+    const captured = { stdout: "", stderr: "" };
+    let timedOut = false;
+    let interrupted = false;
+    let exitCode: number | null = null;
+    let exitSignal: string | null = null;
+    let finished = false;
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    let openStreams = 2;
+
+    const killGroup = () => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    };
+    const onAbort = () => {
+      interrupted = true;
+      killGroup();
+    };
+    request.signal?.addEventListener("abort", onAbort, { once: true });
+    const timer =
+      request.timeoutMs !== undefined && request.timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            killGroup();
+          }, request.timeoutMs)
+        : undefined;
+
+    for (const name of ["stdout", "stderr"] as const) {
+      const stream = child[name];
+      const decoder = new TextDecoder();
+      stream.on("data", (chunk: Buffer) => {
+        const text = decoder.decode(chunk, { stream: true });
+        if (text === "") return;
+        if (captured[name].length < limit) captured[name] += text.slice(0, limit - captured[name].length);
+        request.onOutput?.(name, text);
+      });
+      stream.on("close", () => {
+        const rest = decoder.decode();
+        if (rest !== "") {
+          if (captured[name].length < limit) captured[name] += rest;
+          request.onOutput?.(name, rest);
+        }
+        openStreams--;
+        if (openStreams === 0 && exitCode !== null) finish();
+        if (openStreams === 0 && exitSignal !== null) finish();
+      });
+    }
+
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      if (timer) clearTimeout(timer);
+      if (graceTimer) clearTimeout(graceTimer);
+      request.signal?.removeEventListener("abort", onAbort);
+      const killed = exitSignal !== null || timedOut || interrupted;
+      resolve({
+        code: killed ? -1 : (exitCode ?? -1),
+        stdout: captured.stdout,
+        stderr: captured.stderr,
+        timedOut,
+        interrupted,
+      });
+    };
+
+    child.on("error", (error) => {
+      if (finished) return;
+      finished = true;
+      if (timer) clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onAbort);
+      reject(error);
+    });
+    child.on("exit", (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      if (openStreams === 0) {
+        finish();
+        return;
+      }
+      // A background child may hold the pipes open forever; do not wait for it.
+      graceTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish();
+      }, PIPE_GRACE_MS);
+    });
+  });
+}

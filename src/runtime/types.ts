@@ -1,0 +1,68 @@
+import type { ToolCallContext } from "../tools/types.ts";
+import type { ProcessRequest, ProcessResult } from "./run-process.ts";
+
+/** One call of one exported function of a module, in a fresh context. */
+export interface InvokeRequest {
+  /** Absolute path of a CommonJS module. */
+  modulePath: string;
+  /** The export to call as `fn(ctx, ...args)`. */
+  exportName: string;
+  /** Structured-cloneable arguments after `ctx`. */
+  args: unknown[];
+  context: ToolCallContext;
+}
+
+/** How an invocation ended. Every failure is a value; `invoke` never rejects. */
+export type Outcome =
+  | {
+      kind: "returned";
+      /** A structured clone of the returned value (its JSON form when it could not be cloned). */
+      value: unknown;
+      /** What was returned, for messages: "a string", "a number", "an array", "null", "undefined", "a Promise", "an object", ... */
+      type: string;
+    }
+  | { kind: "threw"; message: string }
+  | { kind: "interrupted" }
+  | { kind: "load-failed"; message: string };
+
+/** One own enumerable export of a module: its type and, when JSON-able and not a function, a copy of its value. */
+export interface MemberShape {
+  type: string;
+  value?: unknown;
+}
+
+/** What a module exports, as seen from a fresh context. */
+export interface ModuleShape {
+  /** Type of `module.exports` ("an object", "a function", "null", ...). */
+  type: string;
+  members: Record<string, MemberShape>;
+}
+
+/** Result of loading a module to look at its exports. */
+export type InspectOutcome =
+  | { kind: "loaded"; shape: ModuleShape }
+  | { kind: "load-failed"; message: string }
+  | { kind: "interrupted" };
+
+/** Settings of a runtime. */
+export interface RuntimeOptions {
+  /** Keep one worker booted ahead so an invocation does not wait for a spawn (default true). */
+  spareWorker?: boolean;
+  /** A module that does not finish loading within this time fails inspection (default 10 s). */
+  inspectTimeoutMs?: number;
+}
+
+/**
+ * Runs exported functions of user modules, each call in a fresh worker, with
+ * a synchronous `ctx`. One per process; it knows nothing about tools or hooks.
+ */
+export interface Runtime {
+  invoke(request: InvokeRequest): Promise<Outcome>;
+  inspect(modulePath: string): Promise<InspectOutcome>;
+  /** Runs a shell command in its own process group; killed by interrupt() and close() too. */
+  exec(request: ProcessRequest): Promise<ProcessResult>;
+  /** Ends every invocation and process in flight at once (each reports "interrupted"). */
+  interrupt(): void;
+  /** Interrupts what is running and stops the spare worker. */
+  close(): Promise<void>;
+}
