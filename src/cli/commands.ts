@@ -8,6 +8,7 @@ type LazyCommand = () => Promise<CommandDef<any>>;
  */
 export const commands: Record<string, LazyCommand> = {
   sessions: () => import("./sessions.ts").then((m) => m.default),
+  tool: () => import("./tool.ts").then((m) => m.default),
   init: () => import("./init.ts").then((m) => m.default),
 };
 

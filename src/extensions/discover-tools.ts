@@ -49,7 +49,7 @@ export async function discoverTools(options: DiscoverToolsOptions): Promise<Tool
       diagnostics.push(diagnostic("tool", entry.name, entry.file, checked));
       continue;
     }
-    if (byName.get(entry.name)?.builtIn) diagnostics.push(diagnostic("tool", entry.name, entry.file, "replaces a built-in tool"));
+    if (byName.get(entry.name)?.builtIn) diagnostics.push({ ...diagnostic("tool", entry.name, entry.file, "replaces a built-in tool"), message: `tool "${entry.name}" replaces a built-in tool` });
     byName.set(entry.name, userTool(runtime, { name: entry.name, file: entry.file, ...checked }));
   }
 

@@ -4,8 +4,8 @@ import { runProcess, type ProcessRequest, type ProcessResult } from "./run-proce
 import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
 import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "./types.ts";
 import { createWorkerPool } from "./worker-pool.ts";
+import { workerUrl } from "./worker-url.ts";
 
-const WORKER_URL = new URL("./invoke-worker.ts", import.meta.url);
 
 type WorkerReply =
   | { kind: "returned"; value: unknown; type: string }
@@ -15,7 +15,7 @@ type WorkerReply =
 
 /** Creates the process's runtime. Nothing is shared between two runtimes. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
-  const pool = createWorkerPool(WORKER_URL, options.spareWorker ?? true);
+  const pool = createWorkerPool(workerUrl(), options.spareWorker ?? true);
   const inspectTimeoutMs = options.inspectTimeoutMs ?? 10_000;
   // Every invocation and process in flight, so interrupt() reaches all of them.
   const active = new Set<AbortController>();
@@ -48,7 +48,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       worker.onmessage = (event: MessageEvent) => settle(event.data as WorkerReply);
       worker.onerror = (event: ErrorEvent) => {
         event.preventDefault();
-        settle({ kind: "crashed", message: "the module raised an error outside the call" });
+        settle({ kind: "crashed", message: `the context failed: ${firstLine(event.message)}` });
       };
       worker.addEventListener("close", (event: Event) => {
         const code = (event as Event & { code?: number }).code;
@@ -154,4 +154,11 @@ function link(source: AbortSignal, target: AbortController): () => void {
   const forward = () => target.abort();
   source.addEventListener("abort", forward, { once: true });
   return () => source.removeEventListener("abort", forward);
+}
+
+/** Error events carry a source excerpt after the first line; the first line says what happened. */
+function firstLine(message: unknown): string {
+  const lines = String(message ?? "").split("\n").filter((l) => l.trim() !== "");
+  const error = lines.find((l) => /^(error|\w*Error|BuildMessage|ResolveMessage)\b/.test(l.trim()));
+  return (error ?? lines[0] ?? "unknown error").trim();
 }

@@ -1,0 +1,137 @@
+/**
+ * `rienda tool list` and `rienda tool run NAME --args JSON [-C DIR] [-y]`:
+ * the tools without a model. `run` prints only the result text on stdout;
+ * exit 0, 1 when the result is an error or the request is refused, 130 when
+ * interrupted (the worker and its processes are ended first).
+ */
+import { defineCommand } from "citty";
+import { randomUUID } from "node:crypto";
+import { existsSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { loadConfig, locateConfig } from "../config/index.ts";
+import { RiendaError } from "../errors.ts";
+import { discoverTools, type ExtensionDiagnostic } from "../extensions/index.ts";
+import { createRuntime } from "../runtime/index.ts";
+import { createToolRunner, type ContextData } from "../tools/index.ts";
+import { createTerminalFrontEnd } from "../ui/index.ts";
+import { assertKnownFlags } from "./strict-args.ts";
+
+const listArgs = {} as const;
+
+const runArgs = {
+  name: { type: "positional", required: false, description: "The tool to run" },
+  args: { type: "string", description: "Arguments as a JSON object (default {})" },
+  workdir: { type: "string", alias: "C", description: "Workspace directory (default: the current one)" },
+  "auto-approve": { type: "boolean", alias: "y", description: "Answer yes to every ctx.confirm" },
+} as const;
+
+const list = defineCommand({
+  meta: { name: "list", description: "List every available tool, its description and its source." },
+  args: listArgs,
+  async run({ rawArgs }) {
+    assertKnownFlags(rawArgs, listArgs, "rienda tool list");
+    const runtime = createRuntime({ spareWorker: false });
+    try {
+      const catalog = await discoverTools({ riendaDir: riendaDir(), runtime, runner: createToolRunner() });
+      printDiagnostics(catalog.diagnostics);
+      const lines: string[] = [];
+      for (const tool of catalog.tools) {
+        lines.push(tool.builtIn ? `${tool.name} (built-in)` : tool.name);
+        lines.push(`    ${tool.description.trim().split("\n")[0]}`);
+        lines.push(`    source: ${tool.source}`);
+      }
+      process.stdout.write(lines.length > 0 ? `${lines.join("\n")}\n` : "");
+    } finally {
+      await runtime.close();
+    }
+  },
+});
+
+const run = defineCommand({
+  meta: { name: "run", description: "Invoke one tool once, without a model, and print its result." },
+  args: runArgs,
+  async run({ rawArgs, args }) {
+    assertKnownFlags(rawArgs, runArgs, "rienda tool run");
+    const name = args.name;
+    if (!name) throw new RiendaError("usage", "tool run: name the tool to run (see rienda tool list)");
+    const rawArguments = args.args ?? "{}";
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(rawArguments);
+    } catch (error) {
+      throw new RiendaError("usage", `tool run: --args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (decoded === null || typeof decoded !== "object" || Array.isArray(decoded)) {
+      throw new RiendaError("usage", "tool run: --args must be a JSON object");
+    }
+    const workdir = resolve(args.workdir ?? process.cwd());
+    if (!existsSync(workdir) || !statSync(workdir).isDirectory()) {
+      throw new RiendaError("workdir", `workdir "${args.workdir}" is not a directory`);
+    }
+    const home = homeDir();
+    const configDocument = readConfigDocument(home);
+
+    const runtime = createRuntime({ spareWorker: false });
+    const interrupt = new AbortController();
+    // The first signal ends the worker and kills its process groups, then exits at once.
+    const onSignal = () => {
+      interrupt.abort();
+      runtime.interrupt();
+      process.stderr.write("rienda: the tool run was interrupted\n");
+      process.exit(130);
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+    try {
+      const runner = createToolRunner();
+      const catalog = await discoverTools({ riendaDir: join(home, ".rienda"), runtime, runner, names: [name] });
+      printDiagnostics(catalog.diagnostics);
+      const tool = catalog.tools.find((t) => t.name === name);
+      if (!tool) {
+        const broken = catalog.diagnostics.find((d) => d.kind === "tool" && d.name === name && d.problem !== "replaces a built-in tool");
+        if (broken) throw new RiendaError("extension", `${broken.message}`);
+        throw new RiendaError("extension", `unknown tool "${name}" (available: ${catalog.available.join(", ")})`);
+      }
+      const data: ContextData = {
+        workdir,
+        session: { id: randomUUID(), agentId: "", modelId: "", workdir },
+        agent: { name: "", description: "", model: "", tools: [name], hooks: [], config: {}, systemPrompt: "" },
+        config: configDocument,
+      };
+      const frontEnd = createTerminalFrontEnd({ autoApprove: Boolean(args["auto-approve"]), signal: interrupt.signal });
+      const result = await runner.runTool(tool, decoded, { data, frontEnd, signal: interrupt.signal });
+      if (result.text !== "") process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+      process.exitCode = result.isError ? 1 : 0;
+    } finally {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      await runtime.close();
+    }
+  },
+});
+
+/** `rienda tool`: list or run the tools. */
+export default defineCommand({
+  meta: { name: "tool", description: "List the tools, or run one without a model." },
+  subCommands: { list, run },
+});
+
+function homeDir(): string {
+  return process.env.HOME || homedir();
+}
+
+function riendaDir(): string {
+  return join(homeDir(), ".rienda");
+}
+
+/** ctx.config: the config document when there is a config file; none is needed to run a tool. */
+function readConfigDocument(home: string): Record<string, unknown> {
+  const location = locateConfig({ env: process.env, home });
+  if (location.source === "home" && !existsSync(location.path)) return {};
+  return loadConfig({ env: process.env, home }).document;
+}
+
+function printDiagnostics(diagnostics: readonly ExtensionDiagnostic[]): void {
+  for (const d of diagnostics) process.stderr.write(`${d.message}\n`);
+}

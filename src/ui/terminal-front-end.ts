@@ -1,0 +1,84 @@
+import type { FrontEnd, Prompt } from "../tools/types.ts";
+
+/** Where the terminal front end writes and reads. */
+export interface TerminalStreams {
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  stdin: { isTTY?: boolean };
+  stdout: { write: (...args: never[]) => unknown };
+}
+
+/** Settings of the plain command line's front end. */
+export interface TerminalFrontEndOptions {
+  /** `-y`: every confirm answers true without asking. */
+  autoApprove: boolean;
+  /** An interrupt cancels a pending question (answered false). */
+  signal?: AbortSignal;
+  /** Defaults to the process's streams. */
+  streams?: TerminalStreams;
+}
+
+/**
+ * The `FrontEnd` of the plain command line: `ctx.log` and process output go
+ * to stderr as they come (stdout is reserved for results), notices are one
+ * stderr line, and `confirm` asks on the terminal only when there is one.
+ */
+export function createTerminalFrontEnd(options: TerminalFrontEndOptions): FrontEnd {
+  const streams = options.streams ?? defaultStreams();
+  return {
+    log(text) {
+      streams.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+    },
+    output(_stream, text) {
+      streams.stderr.write(text);
+    },
+    notify(prompt) {
+      streams.stderr.write(`${noticeLine(prompt)}\n`);
+    },
+    confirm(prompt) {
+      return answerConfirm(prompt, { autoApprove: options.autoApprove, signal: options.signal, streams });
+    },
+  };
+}
+
+/** The one line a notice prints as. */
+export function noticeLine(prompt: Prompt): string {
+  const text = prompt.title && prompt.body ? `${prompt.title}: ${prompt.body}` : prompt.title || prompt.body;
+  return `notice: ${text}`;
+}
+
+/**
+ * Answers a `ctx.confirm`: true with auto-approve; otherwise asks on the
+ * terminal when stdin and stderr are both terminals; otherwise false (a
+ * script never hangs waiting for a yes nobody can give).
+ */
+export async function answerConfirm(
+  prompt: Prompt,
+  options: { autoApprove: boolean; signal?: AbortSignal; streams?: TerminalStreams },
+): Promise<boolean> {
+  if (options.autoApprove) return true;
+  const streams = options.streams ?? defaultStreams();
+  if (!streams.stdin.isTTY || !streams.stderr.isTTY || options.signal?.aborted) return false;
+  return askOnTerminal(prompt, streams, options.signal);
+}
+
+async function askOnTerminal(prompt: Prompt, streams: TerminalStreams, signal: AbortSignal | undefined): Promise<boolean> {
+  const { consola } = await import("consola");
+  const message = prompt.body ? `${prompt.title}\n${prompt.body}` : prompt.title;
+  // consola draws its prompt on stdout, which carries only results: send it to stderr meanwhile.
+  const stdout = streams.stdout as { write: (...args: unknown[]) => unknown };
+  const originalWrite = stdout.write;
+  stdout.write = (...args: unknown[]) => (streams.stderr.write as (...a: unknown[]) => unknown)(...args);
+  try {
+    const answer = await Promise.race([
+      consola.prompt(message, { type: "confirm", initial: false, cancel: "null" }),
+      new Promise<null>((resolve) => signal?.addEventListener("abort", () => resolve(null), { once: true })),
+    ]);
+    return answer === true;
+  } finally {
+    stdout.write = originalWrite;
+  }
+}
+
+function defaultStreams(): TerminalStreams {
+  return { stderr: process.stderr, stdin: process.stdin, stdout: process.stdout as unknown as TerminalStreams["stdout"] };
+}
