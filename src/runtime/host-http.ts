@@ -39,7 +39,9 @@ export async function httpFetch(url: unknown, opts: unknown, signal: AbortSignal
     const bytes = await response.arrayBuffer();
     const flat: Record<string, string> = {};
     response.headers.forEach((value, name) => {
-      flat[name.toLowerCase()] = value;
+      const key = name.toLowerCase();
+      // Set-Cookie arrives once per value: keep them all, as a flat map allows.
+      flat[key] = flat[key] === undefined ? value : `${flat[key]}, ${value}`;
     });
     return { status: response.status, headers: flat, body: new TextDecoder().decode(bytes) };
   } catch (error) {

@@ -1,0 +1,24 @@
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import * as layout from "../../src/runtime/bridge-layout.ts";
+
+test("the worker entry repeats the bridge layout exactly (it may not import it)", () => {
+  const worker = readFileSync(resolve(import.meta.dir, "../../src/runtime/invoke-worker.ts"), "utf8");
+  const constant = (name: string) => Number(new RegExp(`const ${name} = (\\d+);`).exec(worker)?.[1]);
+  expect(constant("STATE")).toBe(layout.STATE);
+  expect(constant("INTERRUPT")).toBe(layout.INTERRUPT);
+  expect(constant("LENGTH")).toBe(layout.LENGTH);
+  expect(constant("STATUS")).toBe(layout.STATUS);
+  expect(constant("HEADER_BYTES")).toBe(layout.HEADER_BYTES);
+  expect(constant("REQUEST")).toBe(layout.REQUEST);
+  expect(constant("STATUS_TYPE_ERROR")).toBe(layout.STATUS_TYPE_ERROR);
+  expect(worker).not.toMatch(/^\s*import\s/m);
+});
+
+test("a bridge buffer starts small and can grow to the maximum", () => {
+  const buffer = layout.createBridgeBuffer() as SharedArrayBuffer & { growable: boolean; maxByteLength: number };
+  expect(buffer.byteLength).toBe(layout.INITIAL_BYTES);
+  expect(buffer.growable).toBe(true);
+  expect(buffer.maxByteLength).toBe(layout.MAX_BYTES);
+});

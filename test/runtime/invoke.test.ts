@@ -1,0 +1,127 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
+import { Sandbox } from "./support.ts";
+
+let runtime: Runtime;
+let box: Sandbox;
+beforeAll(() => (runtime = createRuntime()));
+afterAll(() => runtime.close());
+beforeEach(() => (box = new Sandbox()));
+afterEach(() => box.dispose());
+
+const call = (path: string, args: unknown[] = [{}], exportName = "execute") =>
+  runtime.invoke({ modulePath: path, exportName, args, context: box.context() });
+
+describe("invoke", () => {
+  test("calls the export with ctx and the arguments and returns a clone of its value", async () => {
+    const path = box.tool("echo", "return { got: args, workdir: ctx.workdir };");
+    const outcome = await call(path, [{ a: [1, 2] }]);
+    expect(outcome).toEqual({ kind: "returned", value: { got: { a: [1, 2] }, workdir: box.workdir }, type: "an object" });
+  });
+
+  test("gives every invocation a fresh context: globals and module state do not survive", async () => {
+    const path = box.module("count", "let n = 0; globalThis.g = (globalThis.g || 0) + 1; module.exports = { execute() { n++; return n + ',' + globalThis.g; } };");
+    expect(await call(path)).toMatchObject({ value: "1,1" });
+    expect(await call(path)).toMatchObject({ value: "1,1" });
+  });
+
+  test("describes what came back, for error messages", async () => {
+    const cases: Array<[string, string]> = [
+      ["return 42;", "a number"],
+      ["return true;", "a boolean"],
+      ["return [1];", "an array"],
+      ["return null;", "null"],
+      ["return;", "undefined"],
+      ["return { nope: 1 };", "an object"],
+      ["return Promise.resolve('x');", "a Promise"],
+      ["return function () {};", "a function"],
+    ];
+    for (const [i, [body, type]] of cases.entries()) {
+      const outcome = await call(box.tool(`t${i}`, body));
+      expect(outcome).toMatchObject({ kind: "returned", type });
+    }
+  });
+
+  test("a throw becomes its message, without our own file paths", async () => {
+    expect(await call(box.tool("boom", "throw new Error('boom');"))).toEqual({ kind: "threw", message: "boom" });
+    expect(await call(box.tool("ref", "return notDefined + 1;"))).toMatchObject({ kind: "threw", message: expect.stringContaining("ReferenceError") });
+    expect(await call(box.tool("str", "throw 'plain text';"))).toEqual({ kind: "threw", message: "plain text" });
+    const missing = await call(box.tool("req", "return require('./nowhere.js');"));
+    expect(missing.kind).toBe("threw");
+    if (missing.kind === "threw") {
+      expect(missing.message).toContain("nowhere.js");
+      expect(missing.message).not.toContain("invoke-worker");
+      expect(missing.message).not.toContain("Require stack");
+    }
+  });
+
+  test("a module that does not load, or lacks the export, is a load failure", async () => {
+    const syntax = await call(box.module("syntax", "module.exports = { execute( {"));
+    expect(syntax).toMatchObject({ kind: "load-failed", message: expect.stringContaining("SyntaxError") });
+    const top = await call(box.module("top", "throw new Error('at load time');"));
+    expect(top).toEqual({ kind: "load-failed", message: "at load time" });
+    const none = await call(box.module("none", "module.exports = { other() {} };"));
+    expect(none).toEqual({ kind: "load-failed", message: 'the module does not export a function "execute"' });
+  });
+
+  test("process.exit inside a module ends only its context", async () => {
+    const outcome = await call(box.tool("exit", "process.exit(3);"));
+    expect(outcome).toMatchObject({ kind: "threw", message: expect.stringContaining("process.exit") });
+    expect(await call(box.tool("after", "return 'still here';"))).toMatchObject({ value: "still here" });
+  });
+
+  test("require finds node: built-ins and packages in the module's own node_modules", async () => {
+    const path = box.tool("deps", "return require('node:path').join('a', 'b') + ' ' + require('leftpad')('x');");
+    box.write(path.replace("index.js", "node_modules/leftpad/index.js"), "module.exports = (s) => '>>' + s;");
+    expect(await call(path)).toMatchObject({ value: "a/b >>x" });
+  });
+
+  test("calls hook-style exports with several arguments and `this` bound to the module", async () => {
+    const path = box.module("hook", "module.exports = { tag: 'T', afterToolExecute(ctx, call, result) { return { text: this.tag + call.name + result.text }; } };");
+    const outcome = await call(path, [{ name: "shell" }, { text: "!" }], "afterToolExecute");
+    expect(outcome).toMatchObject({ value: { text: "Tshell!" } });
+  });
+
+  test("console output of a module goes to the front end log, not to stdout", async () => {
+    await call(box.tool("console", "console.log('to the log', 1); return 'ok';"));
+    expect(box.recorded.logs).toEqual(["to the log 1"]);
+  });
+
+  test("a value that cannot be cloned comes back in its JSON form", async () => {
+    const outcome = await call(box.tool("fn", "return { text: 'ok', helper() {} };"));
+    expect(outcome).toEqual({ kind: "returned", value: { text: "ok" }, type: "an object" });
+  });
+});
+
+describe("inspect", () => {
+  test("reports the export shape with JSON values copied out", async () => {
+    const path = box.module("shape", "module.exports = { description: 'd', parameters: { type: 'object' }, execute() {}, n: 3 };");
+    const outcome = await runtime.inspect(path);
+    expect(outcome).toEqual({
+      kind: "loaded",
+      shape: {
+        type: "an object",
+        members: {
+          description: { type: "a string", value: "d" },
+          parameters: { type: "an object", value: { type: "object" } },
+          execute: { type: "a function" },
+          n: { type: "a number", value: 3 },
+        },
+      },
+    });
+  });
+
+  test("reports a module that fails to evaluate", async () => {
+    expect(await runtime.inspect(box.module("bad", "throw new TypeError('nope');"))).toEqual({ kind: "load-failed", message: "TypeError: nope" });
+  });
+
+  test("gives up on a module that never finishes loading", async () => {
+    const slow = createRuntime({ spareWorker: false, inspectTimeoutMs: 200 });
+    try {
+      const outcome = await slow.inspect(box.module("loop", "while (true) {}"));
+      expect(outcome).toMatchObject({ kind: "load-failed", message: expect.stringContaining("did not finish loading") });
+    } finally {
+      await slow.close();
+    }
+  });
+});
