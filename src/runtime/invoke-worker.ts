@@ -228,7 +228,12 @@ function describeType(value: unknown): string {
 }
 
 function describeLoadError(error: unknown): string {
-  const e = error as { name?: string; message?: string; position?: { line?: number; column?: number; file?: string } } | null;
+  const e = error as { name?: string; message?: string; errors?: unknown[]; position?: { line?: number; column?: number; file?: string } } | null;
+  // Bun reports several syntax errors of one file as an AggregateError of BuildMessages.
+  if (e && Array.isArray(e.errors) && e.errors.length > 0) {
+    const more = e.errors.length - 1;
+    return describeLoadError(e.errors[0]) + (more > 0 ? ` (and ${more} more error${more > 1 ? "s" : ""})` : "");
+  }
   if (e && e.name === "BuildMessage") {
     const where = e.position && e.position.line ? ` (line ${e.position.line}, column ${e.position.column})` : "";
     return `SyntaxError: ${e.message}${where}`;
