@@ -7,6 +7,7 @@ type LazyCommand = () => Promise<CommandDef<any>>;
  * never pay for the modules of other commands.
  */
 export const commands: Record<string, LazyCommand> = {
+  run: () => import("./run.ts").then((m) => m.default),
   sessions: () => import("./sessions.ts").then((m) => m.default),
   tool: () => import("./tool.ts").then((m) => m.default),
   init: () => import("./init.ts").then((m) => m.default),

@@ -5,12 +5,11 @@
  * the table prints nothing and `--json` prints `[]`; stderr says so in both.
  */
 import { defineCommand } from "citty";
-import { statSync } from "node:fs";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
 import { RiendaError } from "../errors.ts";
 import { displayWidth } from "../platform.ts";
 import { listSessions, type SessionSummary } from "../sessions/index.ts";
+import { resolveWorkdir } from "./resolve-workdir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 
 const args = {
@@ -25,25 +24,13 @@ export default defineCommand({
     assertKnownFlags(rawArgs, args, "rienda sessions");
     const extra = parsed._[0];
     if (extra !== undefined) throw new RiendaError("usage", `rienda sessions: unexpected argument "${extra}" (see rienda sessions --help)`);
-    const workdir = workspaceOf(parsed.workdir);
+    const workdir = resolveWorkdir(parsed.workdir);
     const sessions = listSessions({ home: process.env.HOME || homedir(), workdir });
     if (parsed.json) process.stdout.write(`${JSON.stringify(sessions.map(jsonOf))}\n`);
     else if (sessions.length > 0) process.stdout.write(formatSessionTable(sessions));
     if (sessions.length === 0) process.stderr.write(`no sessions in this workspace (${workdir})\n`);
   },
 });
-
-function workspaceOf(flag: string | undefined): string {
-  const dir = resolve(flag ?? process.cwd());
-  let isDir: boolean;
-  try {
-    isDir = statSync(dir).isDirectory();
-  } catch {
-    throw new RiendaError("workdir", `workdir "${flag ?? dir}" does not exist`);
-  }
-  if (!isDir) throw new RiendaError("workdir", `workdir "${flag ?? dir}" is not a directory`);
-  return dir;
-}
 
 /** The fields of one `--json` element, in a stable order. */
 function jsonOf(s: SessionSummary): Record<string, unknown> {

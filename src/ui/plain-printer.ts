@@ -58,7 +58,7 @@ export class PlainPrinter {
 
   /** The final failure line. */
   failure(message: string): void {
-    this.#err.line(`rienda: ${message}`);
+    this.#err.line(prefixLines("rienda: ", message));
   }
 }
 
@@ -73,4 +73,12 @@ export function formatDelay(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   const seconds = Math.round(ms / 100) / 10;
   return `${seconds}s`;
+}
+
+/** Prefixes every line, so each line of a several-problem error reads as one. */
+export function prefixLines(prefix: string, text: string): string {
+  return text
+    .split("\n")
+    .map((line) => `${prefix}${line}`)
+    .join("\n");
 }

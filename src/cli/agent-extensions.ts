@@ -1,0 +1,111 @@
+/**
+ * The agent's tools and hooks, loaded from ~/.rienda and adapted to the
+ * engine's ToolPort and HookPort. Only what the agent names is loaded, so a
+ * run starts fast however many extensions are installed; anything missing
+ * or broken fails here, before the first model request.
+ */
+import { join } from "node:path";
+import type { Agent } from "../agents/index.ts";
+import type { HookAnswer, HookPort, OutputObserver, ToolPort } from "../engine/index.ts";
+import { RiendaError } from "../errors.ts";
+import { discoverHooks, discoverTools, type ExtensionDiagnostic, type Hook, type HookPointName } from "../extensions/index.ts";
+import { createRuntime } from "../runtime/index.ts";
+import { createToolRunner, type ContextData, type FrontEnd, type Tool, type ToolCallContext } from "../tools/index.ts";
+
+/** Loaded extensions of one agent. */
+export interface AgentExtensions {
+  tools: ToolPort;
+  hooks: HookPort;
+  /** Diagnostics worth showing even though the run can go on (a user tool replacing a built-in). */
+  notices: string[];
+  /** Sets the `ctx` data every later invocation receives (known once the session exists). */
+  bind(data: ContextData): void;
+  /** Ends running invocations and the spare worker. */
+  close(): void;
+}
+
+/** Loads the agent's tools and hooks; throws a RiendaError naming the first missing or broken one. */
+export async function loadAgentExtensions(options: {
+  home: string;
+  agent: Agent;
+  dialogs: Pick<FrontEnd, "confirm" | "notify">;
+}): Promise<AgentExtensions> {
+  const { agent, dialogs } = options;
+  const riendaDir = join(options.home, ".rienda");
+  const runtime = createRuntime();
+  try {
+    const runner = createToolRunner();
+    const [toolCatalog, hookCatalog] = await Promise.all([
+      discoverTools({ riendaDir, runtime, runner, names: agent.tools }),
+      agent.hooks.length > 0 ? discoverHooks({ riendaDir, runtime, names: agent.hooks }) : undefined,
+    ]);
+    const tools = agent.tools.map((name) => {
+      const tool = toolCatalog.tools.find((t) => t.name === name);
+      if (!tool) throw missing("tool", name, toolCatalog.diagnostics, toolCatalog.available);
+      return tool;
+    });
+    const hooks = agent.hooks.map((name) => {
+      const hook = hookCatalog?.hooks.find((h) => h.name === name);
+      if (!hook) throw missing("hook", name, hookCatalog?.diagnostics ?? [], hookCatalog?.available ?? []);
+      return hook;
+    });
+    const notices = toolCatalog.diagnostics.filter((d) => agent.tools.includes(d.name)).map((d) => d.message);
+
+    let data: ContextData | undefined;
+    const contextFor = (observer: OutputObserver, signal: AbortSignal): ToolCallContext => {
+      if (!data) throw new Error("extension context used before the run was bound");
+      return {
+        data,
+        signal,
+        frontEnd: { log: observer.log, output: observer.output, confirm: dialogs.confirm, notify: dialogs.notify },
+      };
+    };
+    return {
+      tools: toolPort(tools, runner, contextFor),
+      hooks: hookPort(hooks, contextFor),
+      notices,
+      bind: (next) => void (data = next),
+      close: () => void runtime.close(),
+    };
+  } catch (error) {
+    void runtime.close();
+    throw error;
+  }
+}
+
+type ContextFor = (observer: OutputObserver, signal: AbortSignal) => ToolCallContext;
+
+function toolPort(tools: Tool[], runner: ReturnType<typeof createToolRunner>, contextFor: ContextFor): ToolPort {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const specs = tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+  return {
+    specs: () => specs,
+    has: (name) => byName.has(name),
+    async run(call, observer, signal) {
+      const tool = byName.get(call.name);
+      if (!tool) return { text: `unknown tool "${call.name}"`, isError: true };
+      return runner.runTool(tool, call.arguments, contextFor(observer, signal));
+    },
+  };
+}
+
+function hookPort(hooks: Hook[], contextFor: ContextFor): HookPort {
+  const byName = new Map(hooks.map((h) => [h.name, h]));
+  return {
+    names: hooks.map((h) => h.name),
+    handles: (name, point) => byName.get(name)?.points.includes(point as HookPointName) ?? false,
+    async call(name, point, args, observer, signal): Promise<HookAnswer> {
+      const hook = byName.get(name);
+      if (!hook) return { ok: false, message: `unknown hook "${name}"` };
+      const result = await hook.call(point as HookPointName, args, contextFor(observer, signal));
+      return result.ok ? { ok: true, value: result.value } : { ok: false, message: result.message };
+    },
+  };
+}
+
+function missing(kind: "tool" | "hook", name: string, diagnostics: ExtensionDiagnostic[], available: string[]): RiendaError {
+  const broken = diagnostics.find((d) => d.kind === kind && d.name === name && d.problem !== "replaces a built-in tool");
+  if (broken) return new RiendaError("extension", `${broken.message} (${broken.file})`);
+  const list = available.length > 0 ? available.join(", ") : "none installed";
+  return new RiendaError("extension", `unknown ${kind} "${name}" (available: ${list})`);
+}

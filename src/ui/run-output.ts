@@ -1,0 +1,58 @@
+/**
+ * The output of one `rienda run`, plain or `--json`, behind one interface so
+ * the command does not care which. Plain: stdout carries only the answer.
+ * JSON: stdout carries only events, run_start first and run_end last.
+ */
+import type { EngineEvent, RunEndReason } from "../engine/index.ts";
+import type { Usage } from "../providers/index.ts";
+import { JsonPrinter, type RunStartInfo } from "./json-printer.ts";
+import { PlainPrinter } from "./plain-printer.ts";
+import type { TextSink } from "./stream-writer.ts";
+
+/** Where a run reports. */
+export interface RunOutput {
+  /** The run is set up: plain prints `session: <id>`, JSON emits run_start. */
+  start(info: RunStartInfo): void;
+  event(event: EngineEvent): void;
+  /** A `ctx.notify` notice. */
+  notify(title: string, body: string): void;
+  /** The run ended; prints the failure line when there is one. */
+  end(reason: RunEndReason, usage: Usage | null, message?: string): void;
+}
+
+/** Builds the output for `--json` or plain mode. */
+export function createRunOutput(json: boolean, stdout: TextSink, stderr: TextSink): RunOutput {
+  return json ? jsonOutput(new JsonPrinter(stdout)) : plainOutput(new PlainPrinter(stdout, stderr));
+}
+
+function plainOutput(printer: PlainPrinter): RunOutput {
+  return {
+    start: (info) => {
+      if (info.sessionId) printer.info(`session: ${info.sessionId}`);
+    },
+    event: (event) => printer.event(event),
+    notify: (title, body) => printer.info(formatNotice(title, body)),
+    end: (reason, _usage, message) => {
+      if (reason === "interrupted") printer.failure("the run was interrupted");
+      else if (reason === "error") printer.failure(message ?? "the run failed");
+    },
+  };
+}
+
+function jsonOutput(printer: JsonPrinter): RunOutput {
+  return {
+    start: (info) => printer.start(info),
+    event: (event) => printer.event(event),
+    notify: (title, body) => printer.event({ type: "notice", message: formatNotice(title, body), title, body } as EngineEvent),
+    end: (reason, usage, message) => {
+      if (reason === "error") printer.error(message ?? "the run failed");
+      printer.end(reason, usage, reason === "interrupted" ? "the run was interrupted" : message);
+    },
+  };
+}
+
+/** One line for a notice: `title: body`, or whichever is present. */
+export function formatNotice(title: string, body: string): string {
+  if (title && body) return `${title}: ${body}`;
+  return title || body;
+}

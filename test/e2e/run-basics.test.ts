@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { PROTOCOLS, scenario, systemOf, toolNamesOf, type Scenario } from "../support/scenario.ts";
+
+let s: Scenario | undefined;
+afterEach(async () => {
+  await s?.dispose();
+  s = undefined;
+});
+
+describe("rienda run", () => {
+  for (const protocol of PROTOCOLS) {
+    test(`prints only the answer on stdout and the session on stderr (${protocol})`, async () => {
+      s = await scenario({ protocol });
+      s.server.script({ text: "Hello from the model." });
+      const r = await s.inst.run(["run", "-a", "coder", "-p", "say hello"]);
+      expect(r.stderr.split("\n")[0]).toMatch(/^session: [0-9a-z]+$/);
+      expect(r.stdout).toBe("Hello from the model.\n");
+      expect(r.code).toBe(0);
+      expect(s.server.requests).toHaveLength(1);
+      const request = s.server.requests[0]!;
+      expect(request.protocol).toBe(protocol);
+      expect((request.body as { model: string }).model).toBe("wire-model");
+      expect(systemOf(request)).toBe("You are a test agent.");
+      expect(toolNamesOf(request)).toBeUndefined();
+      expect(JSON.stringify(request.body)).toContain("say hello");
+    });
+  }
+
+  test("thinking is never printed", async () => {
+    s = await scenario({ protocol: "anthropic" });
+    s.server.script({ thinking: "secret reasoning", text: "visible" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.stdout).toBe("visible\n");
+    expect(r.stderr).not.toContain("secret reasoning");
+  });
+
+  test("-p - reads the prompt from stdin", async () => {
+    s = await scenario();
+    s.server.script({ text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "-"], { stdin: "prompt from a pipe\nsecond line" });
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(s.server.requests[0]!.body)).toContain("prompt from a pipe\\nsecond line");
+  });
+
+  test("AGENTS.md of the workspace follows the agent body in the system prompt", async () => {
+    s = await scenario();
+    s.inst.file("AGENTS.md", "Use tabs.\n");
+    s.inst.file("CLAUDE.md", "ignored when AGENTS.md exists\n");
+    s.server.script({ text: "ok" });
+    await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(systemOf(s.server.requests[0]!)).toBe("You are a test agent.\n\n---\n\nUse tabs.");
+  });
+
+  test("CLAUDE.md is used when there is no AGENTS.md", async () => {
+    s = await scenario();
+    s.inst.file("CLAUDE.md", "Claude rules.\n");
+    s.server.script({ text: "ok" });
+    await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(systemOf(s.server.requests[0]!)).toBe("You are a test agent.\n\n---\n\nClaude rules.");
+  });
+
+  test("-C chooses the workspace and -m overrides the model", async () => {
+    s = await scenario({ modelExtra: "      other:\n        id: other-wire" });
+    s.inst.file("sub/AGENTS.md", "sub rules");
+    s.server.script({ text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "-C", "sub", "-m", "p/other"]);
+    expect(r.code).toBe(0);
+    expect((s.server.requests[0]!.body as { model: string }).model).toBe("other-wire");
+    expect(systemOf(s.server.requests[0]!)).toContain("sub rules");
+  });
+
+  test("static headers, the session header and the API key are sent", async () => {
+    s = await scenario({ providerExtra: "    headers: { X-Title: rienda-test }\n    session_header: X-Session-Id" });
+    s.server.script({ text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    const sessionId = r.stderr.split("\n")[0]!.replace("session: ", "");
+    const headers = s.server.requests[0]!.headers;
+    expect(headers["x-title"]).toBe("rienda-test");
+    expect(headers["x-session-id"]).toBe(sessionId);
+    expect(headers.authorization).toBe("Bearer test-key");
+  });
+
+  test("model settings reach the wire", async () => {
+    s = await scenario({ modelExtra: "        max_tokens: 1234\n        temperature: 0.5\n        top_p: 0.9" });
+    s.server.script({ text: "ok" });
+    await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(s.server.requests[0]!.body).toMatchObject({ max_tokens: 1234, temperature: 0.5, top_p: 0.9, stream: true });
+  });
+
+  test("stdin is not read without -p -", async () => {
+    s = await scenario();
+    s.server.script({ text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "from flag"], { stdin: "from stdin" });
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(s.server.requests[0]!.body)).not.toContain("from stdin");
+  });
+});

@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { PROTOCOLS, scenario, toolNamesOf, toolResultsOf, type Scenario } from "../support/scenario.ts";
+
+let s: Scenario | undefined;
+afterEach(async () => {
+  await s?.dispose();
+  s = undefined;
+});
+
+const WORD_COUNT = `module.exports = {
+  description: "Counts the words of a file in the workspace.",
+  parameters: {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "Path relative to the workspace." },
+    },
+    required: ["path"],
+    additionalProperties: false,
+  },
+  execute: function(ctx, args) {
+    const text = ctx.file.read(args.path);
+    return String(text.trim().split(/\\s+/).length);
+  },
+};
+`;
+
+const PUBLISH = `module.exports = {
+  description: "Publishes the current branch.",
+  parameters: { type: "object", properties: {}, additionalProperties: false },
+  execute: function(ctx) {
+    if (!ctx.confirm({ title: "Publish", body: "Push the current branch?" })) {
+      return { text: "cancelled by the user", isError: true };
+    }
+    return "pushed";
+  },
+};
+`;
+
+describe("rienda run with tools", () => {
+  for (const protocol of PROTOCOLS) {
+    test(`calls the word-count tool of tools.md and sends its result back (${protocol})`, async () => {
+      s = await scenario({ protocol, agentFrontmatter: "tools:\n  - word-count" });
+      s.inst.tool("word-count", WORD_COUNT);
+      s.inst.file("notes.txt", "one two three\nfour\n");
+      s.server.script({ toolCalls: [{ id: "call_1", name: "word-count", arguments: { path: "notes.txt" } }] }, { text: "notes.txt has 4 words." });
+      const r = await s.inst.run(["run", "-a", "coder", "-p", "count the words in notes.txt"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe("notes.txt has 4 words.\n");
+      expect(r.stderr).toContain('tool: word-count {"path":"notes.txt"}');
+      expect(toolNamesOf(s.server.requests[0]!)).toEqual(["word-count"]);
+      expect(toolResultsOf(s.server.requests[1]!)).toEqual(["4"]);
+    });
+  }
+
+  test("the tool definition carries the description and the parameters verbatim", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [word-count]" });
+    s.inst.tool("word-count", WORD_COUNT);
+    s.server.script({ text: "ok" });
+    await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    const tools = (s.server.requests[0]!.body as { tools: { function: { name: string; description: string; parameters: unknown } }[] }).tools;
+    expect(tools[0]!.function).toEqual({
+      name: "word-count",
+      description: "Counts the words of a file in the workspace.",
+      parameters: {
+        type: "object",
+        properties: { path: { type: "string", description: "Path relative to the workspace." } },
+        required: ["path"],
+        additionalProperties: false,
+      },
+    });
+  });
+
+  test("bad arguments become error results the model reads, and the run goes on", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [word-count]" });
+    s.inst.tool("word-count", WORD_COUNT);
+    s.server.script(
+      {
+        toolCalls: [
+          { id: "a", name: "word-count", rawArguments: "{not json" },
+          { id: "b", name: "word-count", arguments: { path: 7 } },
+          { id: "c", name: "word-count", rawArguments: "[1,2]" },
+          { id: "d", name: "ghost", arguments: {} },
+        ],
+      },
+      { text: "sorry" },
+    );
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    const results = toolResultsOf(s.server.requests[1]!);
+    expect(results).toHaveLength(4);
+    expect(results[0]).toMatch(/JSON/i);
+    expect(results[1]).toContain("path");
+    expect(results[2]).toMatch(/object/i);
+    expect(results[3]).toBe('unknown tool "ghost"');
+    expect(r.stderr).toContain("tool failed:");
+  });
+
+  test("a throwing tool fails the call, not the run", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [word-count]" });
+    s.inst.tool("word-count", WORD_COUNT);
+    s.server.script({ toolCalls: [{ id: "a", name: "word-count", arguments: { path: "missing.txt" } }] }, { text: "file missing" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("file missing\n");
+    expect(toolResultsOf(s.server.requests[1]!)[0]).toContain("missing.txt");
+  });
+
+  test("ctx.confirm answers false without -y and true with it, without a terminal", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [publish]" });
+    s.inst.tool("publish", PUBLISH);
+    s.server.script({ toolCalls: [{ id: "a", name: "publish", arguments: {} }] }, { text: "ok" });
+    await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["cancelled by the user"]);
+    s.server.script({ toolCalls: [{ id: "a", name: "publish", arguments: {} }] }, { text: "ok" });
+    await s.inst.run(["run", "-a", "coder", "-p", "x", "-y"]);
+    expect(toolResultsOf(s.server.requests[3]!)).toEqual(["pushed"]);
+  });
+
+  test("the shell built-in runs commands and streams their output to stderr", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    s.server.script({ toolCalls: [{ id: "a", name: "shell", arguments: { command: "echo out-line; echo err-line >&2; exit 3" } }] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.stdout).toBe("done\n");
+    expect(r.stderr).toContain("out-line");
+    expect(r.stderr).toContain("err-line");
+    const result = toolResultsOf(s.server.requests[1]!)[0]!;
+    expect(result).toContain("out-line");
+    expect(result).toContain("stderr:\nerr-line");
+    expect(result).toContain("command exited with code 3");
+  });
+
+  test("three identical rounds stop the run with a clear error", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    const call = { id: "same", name: "shell", arguments: { command: "echo again" } };
+    s.server.script({ toolCalls: [call] }, { toolCalls: [call] }, { toolCalls: [call] }, { text: "never" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("same tool calls");
+    expect(s.server.requests).toHaveLength(3);
+  });
+});
