@@ -41,7 +41,7 @@ bench: build
 	$(BUN) bench/run.ts
 
 demo: build
-	@echo "demo: not built yet"
+	scripts/demo.sh
 
 clean:
 	rm -rf dist

@@ -8,6 +8,7 @@ import type { Usage } from "../providers/index.ts";
 import { JsonPrinter, type RunStartInfo } from "./json-printer.ts";
 import { PlainPrinter } from "./plain-printer.ts";
 import type { TextSink } from "./stream-writer.ts";
+import { noticeLine } from "./terminal-front-end.ts";
 
 /** Where a run reports. */
 export interface RunOutput {
@@ -31,7 +32,7 @@ function plainOutput(printer: PlainPrinter): RunOutput {
       if (info.sessionId) printer.info(`session: ${info.sessionId}`);
     },
     event: (event) => printer.event(event),
-    notify: (title, body) => printer.info(formatNotice(title, body)),
+    notify: (title, body) => printer.info(noticeLine({ title, body })),
     end: (reason, _usage, message) => {
       if (reason === "interrupted") printer.failure("the run was interrupted");
       else if (reason === "error") printer.failure(message ?? "the run failed");
