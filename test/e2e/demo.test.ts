@@ -47,8 +47,8 @@ describe("scripts/demo.sh", () => {
     expect(r.stderr).toContain('tool: json-field {"path":"project.json","field":"version"}');
     expect(r.stderr).toContain('tool: shell {"command":"rm -rf .cache"}');
     expect(r.stderr).toContain("tool failed: refused by the user");
-    expect(r.stderr).toContain("redact: removed 1 secret from the model's answer");
-    expect(r.stderr).toContain("rienda: run finished: end_turn");
+    expect(r.stderr).toContain("notice: redact: removed 1 secret from the model's answer\n");
+    expect(r.stderr).toContain("notice: rienda: run finished: end_turn\n");
     expect(r.stdout).toContain("demo: .cache is still in the workspace (the guard hook stopped rm -rf)");
     expect(r.stdout).toEndWith("demo: rienda run exited with status 0\n");
   });
