@@ -225,6 +225,30 @@ describe("the demo agent on its replay script", () => {
     ]);
   });
 
+  test("with --json every hook's work is an event: date each turn, guard's refusal, redact's change", async () => {
+    const r = await inst.run(["run", "--json", "-a", "demo", "-p", DEMO_PROMPT]);
+    expect(r.code).toBe(0);
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const hooks = events.filter((e) => e.type === "hook").map((e) => `${e.name} ${e.point} ${e.outcome}`);
+    expect(hooks).toEqual([
+      "date beforeModelRequest changed",
+      "date beforeModelRequest changed",
+      "guard beforeToolExecute refused",
+      "date beforeModelRequest changed",
+      "redact afterModelResponse changed",
+    ]);
+    expect(events.filter((e) => e.type === "tool_result").map((e) => [e.name, e.text, e.isError])).toEqual([
+      ["word-count", "37", false],
+      ["json-field", '"2.4.1"', false],
+      ["shell", "refused by the user", true],
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "end_turn" });
+    expect(r.stdout).not.toContain(DEMO_KEY);
+  });
+
   test("the session file holds the redacted answer, never the key", async () => {
     await inst.run(["run", "-a", "demo", "-p", DEMO_PROMPT]);
     const root = inst.riendaPath("sessions");
