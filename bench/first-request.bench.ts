@@ -50,6 +50,33 @@ for (const agent of ["all", "one"]) {
   report(`start to first request, 20 tools installed, agent declares ${agent === "all" ? "20" : "1"}`, samples.slice(3), "ms");
 }
 
+// Continuing a 10,000-message session: start to the first provider request.
+{
+  const id = "01kbench0000000000000000000";
+  const dir = join(home, ".rienda/sessions/bench-00000000");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const lines = [JSON.stringify({ kind: "header", version: 1, id, createdAt: new Date().toISOString(), agent: "one", model: "p/m", workdir: work })];
+  let parent: string | null = null;
+  for (let i = 0; i < 10_000; i++) {
+    const mid = `m${i}`;
+    const role = i % 2 === 0 ? "user" : "assistant";
+    lines.push(JSON.stringify({ kind: "message", id: mid, parentId: parent, createdAt: new Date().toISOString(), role, blocks: [{ type: "text", text: `message ${i} `.repeat(50) }] }));
+    parent = mid;
+  }
+  writeFileSync(join(dir, `${id}.jsonl`), lines.join("\n") + "\n", { mode: 0o600 });
+  const samples: number[] = [];
+  for (let i = 0; i < 12; i++) {
+    server.reset();
+    server.script({ text: "ok" });
+    const start = performance.now();
+    const child = spawn(binary, ["run", "-s", id, "-p", "and now?"], { env, cwd: work, stdio: "ignore" });
+    await server.waitForRequests(1, 10_000);
+    samples.push(performance.now() - start);
+    await new Promise((r) => child.on("close", r));
+  }
+  report("continue a 10,000-message session to first request", samples.slice(2), "ms");
+}
+
 // Peak RSS of a 10-turn run (9 tool calls, then the answer), via /usr/bin/time when present.
 if (existsSync("/usr/bin/time")) {
   const rss: number[] = [];
