@@ -11,6 +11,7 @@ export const commands: Record<string, LazyCommand> = {
   sessions: () => import("./sessions.ts").then((m) => m.default),
   tool: () => import("./tool.ts").then((m) => m.default),
   init: () => import("./init.ts").then((m) => m.default),
+  doctor: () => import("./doctor.ts").then((m) => m.default),
 };
 
 /** The command behind a bare `rienda`: the interactive chat. */

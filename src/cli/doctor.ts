@@ -1,0 +1,39 @@
+/**
+ * `rienda doctor [--json] [-C DIR] [--config PATH]`: checks the config,
+ * every agent, tool and hook, the workspace's instructions and the session
+ * permissions, and prints each finding with its file and a fix (stdout).
+ * Exit 0 when there is no problem (warnings allowed), 1 otherwise. Reads
+ * only: never writes a file, never sends a model request.
+ */
+import { defineCommand } from "citty";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { RiendaError } from "../errors.ts";
+import { formatJson, formatReport, runDoctor } from "./doctor/index.ts";
+import { resolveWorkdir } from "./resolve-workdir.ts";
+import { assertKnownFlags } from "./strict-args.ts";
+
+const args = {
+  json: { type: "boolean", description: "Print one JSON object: { healthy, problems, warnings, checked }" },
+  workdir: { type: "string", alias: "C", description: "Workspace whose AGENTS.md to check (default: the current directory)" },
+  config: { type: "string", description: "Configuration file (default: RIENDA_CONFIG, else ~/.rienda/config.yaml)" },
+} as const;
+
+export default defineCommand({
+  meta: { name: "doctor", description: "Check the config, agents, tools and hooks; print each problem with its file and a fix." },
+  args,
+  async run({ rawArgs, args: parsed }) {
+    assertKnownFlags(rawArgs, args, "rienda doctor");
+    const extra = parsed._[0];
+    if (extra !== undefined) throw new RiendaError("usage", `rienda doctor: unexpected argument "${extra}" (see rienda doctor --help)`);
+    const workdir = resolveWorkdir(parsed.workdir);
+    const report = await runDoctor({
+      home: resolve(process.env.HOME || homedir()),
+      env: process.env,
+      workdir,
+      ...(parsed.config ? { configFlag: parsed.config } : {}),
+    });
+    process.stdout.write(parsed.json ? formatJson(report) : formatReport(report));
+    process.exitCode = report.healthy ? 0 : 1;
+  },
+});

@@ -1,0 +1,121 @@
+/**
+ * Findings about ~/.rienda/agents: files that do not parse, models that do
+ * not resolve, and tools or hooks named but not installed or not loading.
+ * These are exactly the things `rienda run` refuses before its first request.
+ */
+import { join } from "node:path";
+import type { Agent, AgentProblem } from "../../agents/index.ts";
+import { splitModelRef, type LoadedConfig } from "../../config/index.ts";
+import type { ExtensionDiagnostic, ExtensionKind } from "../../extensions/index.ts";
+import type { Finding } from "./types.ts";
+
+/** One problem per line of each broken agent file. */
+export function checkAgentFiles(problems: readonly AgentProblem[]): Finding[] {
+  return problems.flatMap((problem) =>
+    problem.message.split("\n").map((line) => {
+      const text = line.startsWith(`${problem.file}: `) ? line.slice(problem.file.length + 2) : line;
+      const finding: Finding = { severity: "problem", check: "agent", file: problem.file, message: text, hint: agentHint(text) };
+      if (problem.id !== "") finding.name = problem.id;
+      const at = /^line (\d+)/.exec(text);
+      if (at) finding.line = Number(at[1]);
+      const key = /^((?:description|model|tools|hooks|config)(?:\[\d+\]|\.[^:\s]+)?): /.exec(text);
+      if (key) finding.key = key[1]!;
+      return finding;
+    }),
+  );
+}
+
+/** A fix for one problem of an agent file. */
+export function agentHint(message: string): string {
+  if (/^unknown key/.test(message)) return "remove the key or correct its spelling (the message lists the known keys)";
+  if (/^description:/.test(message)) return "add a one-line description: to the frontmatter";
+  if (/^model:/.test(message)) return "write model: as provider/alias, naming a model declared in config.yaml";
+  if (/is listed twice/.test(message)) return "list each name once";
+  if (/is not a valid (tool|hook) name/.test(message)) return 'use the directory name of the tool or hook (1 to 64 letters, digits, "_" or "-")';
+  if (/^(tools|hooks)/.test(message)) return "write the names as a YAML list, e.g. tools: [shell, word-count]";
+  if (/^config/.test(message)) return "write config: as a mapping of extension name to settings, {} for none";
+  if (/duplicate key/.test(message)) return "keep one of the two keys and delete the other";
+  if (/^line \d+/.test(message)) return "fix the frontmatter's YAML at that line";
+  if (/not a valid agent id/.test(message)) return "rename the file: an id has no \\ or control characters and does not end in .md";
+  if (/broken symbolic link/.test(message)) return "point the link at an existing file, or delete it";
+  if (/cannot be (read|listed)/.test(message)) return "make it readable by you (chmod u+r), or move it out of ~/.rienda/agents";
+  return 'start the file with a "---" line, the YAML frontmatter (description, model), another "---" line, then the system prompt (docs/agents.md)';
+}
+
+/** A problem for each agent whose model is not declared in config.yaml. */
+export function checkAgentModels(agents: readonly Agent[], config: Pick<LoadedConfig, "path" | "providers" | "modelRefs">): Finding[] {
+  const findings: Finding[] = [];
+  const refs = config.modelRefs();
+  const choices = refs.length > 0 ? `one of ${refs.slice(0, 8).join(", ")}${refs.length > 8 ? ", ..." : ""}` : "a model you declare";
+  for (const agent of agents) {
+    const parts = splitModelRef(agent.model);
+    if (!parts) continue; // parseAgent already refuses this.
+    const provider = config.providers.get(parts.provider);
+    let message: string | undefined;
+    if (!provider) {
+      message = `unknown provider "${parts.provider}" (providers in ${config.path}: ${[...config.providers.keys()].join(", ")})`;
+    } else if (!provider.models.has(parts.alias)) {
+      const known = [...provider.models.keys()];
+      message = `unknown model "${parts.alias}" in provider "${parts.provider}" (${known.length > 0 ? `models: ${known.join(", ")}` : "it declares no models"})`;
+    }
+    if (message === undefined) continue;
+    findings.push({
+      severity: "problem",
+      check: "agent",
+      file: agent.file,
+      key: "model",
+      name: agent.id,
+      message,
+      hint: `change model: to ${choices}, or declare "${parts.alias}" under providers.${parts.provider}.models in ${config.path}`,
+    });
+  }
+  return findings;
+}
+
+/** What discovery found for one kind of extension. */
+export interface ExtensionInventory {
+  /** Names that loaded (built-ins included for tools). */
+  loaded: readonly string[];
+  /** Every name installed or built in, loaded or not. */
+  available: readonly string[];
+  diagnostics: readonly ExtensionDiagnostic[];
+}
+
+/** A problem for each tool or hook an agent names that is not installed or does not load. */
+export function checkAgentExtensions(
+  agents: readonly Agent[],
+  riendaDir: string,
+  inventory: { tool: ExtensionInventory; hook: ExtensionInventory },
+): Finding[] {
+  const findings: Finding[] = [];
+  for (const agent of agents) {
+    for (const kind of ["tool", "hook"] as const) {
+      const names = kind === "tool" ? agent.tools : agent.hooks;
+      const { loaded, available, diagnostics } = inventory[kind];
+      names.forEach((name, index) => {
+        if (loaded.includes(name)) return;
+        const list = `${kind}s`;
+        const broken = diagnostics.find((d) => d.kind === kind && d.name === name && d.problem !== "replaces a built-in tool");
+        const finding: Finding = {
+          severity: "problem",
+          check: "agent",
+          file: agent.file,
+          key: `${list}[${index}]`,
+          name: agent.id,
+          message: broken
+            ? `${kind} "${name}" does not load: ${broken.problem}`
+            : `unknown ${kind} "${name}" (available: ${available.length > 0 ? available.join(", ") : "none installed"})`,
+          hint: broken
+            ? `fix ${broken.file} (see its own finding), or remove "${name}" from ${list}:`
+            : `install it as ${extensionFile(riendaDir, kind, name)}, or remove "${name}" from ${list}:`,
+        };
+        findings.push(finding);
+      });
+    }
+  }
+  return findings;
+}
+
+function extensionFile(riendaDir: string, kind: ExtensionKind, name: string): string {
+  return join(riendaDir, `${kind}s`, name, "index.js");
+}

@@ -1,0 +1,59 @@
+/**
+ * Findings from tool and hook discovery: a module that does not load or
+ * exports the wrong shape is a problem; a user tool taking a built-in's
+ * name is a warning (it works, but the built-in is gone).
+ */
+import { HOOK_POINT_NAMES, type ExtensionDiagnostic } from "../../extensions/index.ts";
+import type { Finding } from "./types.ts";
+
+const REPLACES_BUILT_IN = "replaces a built-in tool";
+
+/** One finding per diagnostic, in discovery order. */
+export function checkExtensions(diagnostics: readonly ExtensionDiagnostic[]): Finding[] {
+  return diagnostics.map((d) => {
+    if (d.problem === REPLACES_BUILT_IN) {
+      return {
+        severity: "warning",
+        check: d.kind,
+        file: d.file,
+        name: d.name,
+        message: `${d.kind} "${d.name}" replaces the built-in tool of that name`,
+        hint: `nothing to do if that is what you want; otherwise rename the directory of ${d.file} to keep the built-in`,
+      };
+    }
+    return {
+      severity: "problem",
+      check: d.kind,
+      file: d.file,
+      name: d.name,
+      message: `${d.kind} "${d.name}": ${d.problem}`,
+      hint: [...new Set(splitProblems(d.problem).map((p) => extensionHint(d.kind, p)))].join("; "),
+    };
+  });
+}
+
+/** Discovery joins several shape problems with "; "; a load error is kept whole (its text may contain "; "). */
+function splitProblems(problem: string): string[] {
+  return problem.startsWith("cannot load") ? [problem] : problem.split("; ");
+}
+
+/** A fix for one problem of a tool or hook module. */
+export function extensionHint(kind: "tool" | "hook", problem: string): string {
+  if (problem.startsWith("cannot load")) {
+    return "fix the error so the module loads (a syntax error, a failing require, or a throw at the top level); rienda tool list shows it again";
+  }
+  if (problem.startsWith("invalid name")) return 'rename the directory: 1 to 64 letters, digits, "_" or "-"';
+  if (kind === "hook") {
+    const point = /^unknown point "([^"]*)"/.exec(problem);
+    if (point) return `rename "${point[1]}" to one of ${HOOK_POINT_NAMES.join(", ")}, or remove it`;
+    const member = /^"([^"]*)" must be a function/.exec(problem);
+    if (member) return `make "${member[1]}" a function: ${member[1]}(ctx, ...) { ... }`;
+    return "set module.exports = { beforeToolExecute(ctx, call) { ... } }: an object of handlers named after hook points (docs/hooks.md)";
+  }
+  if (problem.startsWith("module.exports")) return "set module.exports = { description, parameters, execute(ctx, args) { ... } } (docs/tools.md)";
+  if (problem.includes('"description"')) return 'add description: "what the tool does, for the model" to module.exports';
+  if (problem.includes("not a valid JSON Schema")) return "fix the JSON Schema in parameters (the message says where)";
+  if (problem.includes('"parameters"')) return 'add parameters: { type: "object", properties: { ... } } to module.exports';
+  if (problem.includes('"execute"')) return 'add execute to module.exports: execute(ctx, args) { return "..."; }';
+  return "see docs/tools.md for what a tool module exports";
+}

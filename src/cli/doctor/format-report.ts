@@ -1,0 +1,60 @@
+/** The two forms of a doctor report: text for people, one JSON object for scripts. */
+import type { DoctorReport, Finding } from "./types.ts";
+
+/**
+ * What was checked, each finding as `<severity>: <file>[:line]: [key: ]<what>`
+ * with its fix on the next line, problems before warnings, then the summary
+ * line: `healthy`, `healthy (M warnings)` or `N problems, M warnings`.
+ */
+export function formatReport(report: DoctorReport): string {
+  const { checked } = report;
+  const none = (names: readonly string[]) => (names.length > 0 ? names.join(", ") : "none");
+  const lines = [
+    `config        ${checked.config}${checked.configLoaded ? "" : " (does not load)"}`,
+    `agents        ${none(checked.agents)}`,
+    `tools         ${none(checked.tools)}`,
+    `hooks         ${none(checked.hooks)}`,
+    `instructions  ${checked.instructions ?? `none in ${checked.workspace}`}`,
+  ];
+  const findings = [...report.problems, ...report.warnings];
+  if (findings.length > 0) lines.push("");
+  for (const finding of findings) lines.push(findingLine(finding), `  fix: ${finding.hint}`);
+  lines.push("", summaryLine(report));
+  return `${lines.join("\n")}\n`;
+}
+
+/** `problem: /path/file:3: providers.x: unknown key (...)`. */
+export function findingLine(finding: Finding): string {
+  const where = finding.line !== undefined && !finding.message.startsWith("line ") ? `${finding.file}:${finding.line}` : finding.file;
+  const key = finding.key !== undefined && !finding.message.startsWith(`${finding.key}:`) ? `${finding.key}: ` : "";
+  return `${finding.severity}: ${where}: ${key}${finding.message}`;
+}
+
+/** The last line of the plain report. */
+export function summaryLine(report: Pick<DoctorReport, "problems" | "warnings">): string {
+  const warnings = count(report.warnings.length, "warning");
+  if (report.problems.length === 0) return report.warnings.length === 0 ? "healthy" : `healthy (${warnings})`;
+  return `${count(report.problems.length, "problem")}, ${warnings}`;
+}
+
+/** `--json`: the report as one line of JSON, fields in a stable order. */
+export function formatJson(report: DoctorReport): string {
+  return `${JSON.stringify({ healthy: report.healthy, problems: report.problems.map(jsonFinding), warnings: report.warnings.map(jsonFinding), checked: report.checked })}\n`;
+}
+
+function jsonFinding(f: Finding): Record<string, unknown> {
+  return {
+    severity: f.severity,
+    check: f.check,
+    file: f.file,
+    key: f.key ?? null,
+    line: f.line ?? null,
+    name: f.name ?? null,
+    message: f.message,
+    hint: f.hint,
+  };
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}

@@ -1,0 +1,185 @@
+/**
+ * Gathers what the checks look at (config, agents, extensions loaded in
+ * fresh workers, instructions, session permissions, replay scripts) and
+ * turns it into a report. Reads only: it writes no file and sends no model
+ * request; extension modules are loaded, never called.
+ */
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync, type Stats } from "node:fs";
+import { join } from "node:path";
+import { INSTRUCTION_FILES, listAgents, loadProjectInstructions } from "../../agents/index.ts";
+import { ConfigError, loadConfig, locateConfig, type LoadedConfig } from "../../config/index.ts";
+import { messageOf } from "../../errors.ts";
+import { discoverHooks, discoverTools } from "../../extensions/index.ts";
+import { parseReplayScript } from "../../providers/index.ts";
+import { createRuntime } from "../../runtime/index.ts";
+import { createToolRunner } from "../../tools/index.ts";
+import { checkAgentExtensions, checkAgentFiles, checkAgentModels } from "./check-agents.ts";
+import { checkConfig, type ConfigOutcome } from "./check-config.ts";
+import { checkExtensions } from "./check-extensions.ts";
+import { checkInstructions, type InstructionsOutcome } from "./check-instructions.ts";
+import { checkReplayScripts, type ReplayScriptOutcome } from "./check-replay-scripts.ts";
+import { checkSessions, type ModeEntry } from "./check-sessions.ts";
+import { checkVariables } from "./check-variables.ts";
+import { modelUsers } from "./model-users.ts";
+import type { DoctorReport, Finding } from "./types.ts";
+
+/** Where to look; nothing is read from the process. */
+export interface DoctorOptions {
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The workspace (absolute, existing). */
+  workdir: string;
+  /** `--config PATH`, when given. */
+  configFlag?: string;
+  /** Directory a relative `--config` resolves against. */
+  cwd?: string;
+}
+
+/** Runs every check. Never throws for what it finds; findings carry it. */
+export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+  const riendaDir = join(options.home, ".rienda");
+  const loadOptions = { env: options.env, home: options.home, ...(options.configFlag ? { flag: options.configFlag } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) };
+  const location = locateConfig(loadOptions);
+  const { config, outcome } = readConfig(location.path, location.source, () => loadConfig(loadOptions));
+
+  const { agents, problems: agentProblems } = listAgents(options.home);
+  const runtime = createRuntime({ spareWorker: false });
+  const [tools, hooks] = await Promise.all([
+    discoverTools({ riendaDir, runtime, runner: createToolRunner() }),
+    discoverHooks({ riendaDir, runtime }),
+  ]).finally(() => runtime.close());
+  const instructions = readInstructions(options.workdir);
+
+  const findings: Finding[] = [...checkConfig(outcome)];
+  if (config) {
+    const users = modelUsers(agents, config.compaction);
+    findings.push(...checkVariables(config, users));
+    findings.push(...checkReplayScripts(config.path, readReplayScripts(config), users));
+  }
+  findings.push(...checkAgentFiles(agentProblems));
+  if (config) findings.push(...checkAgentModels(agents, config));
+  findings.push(
+    ...checkAgentExtensions(agents, riendaDir, {
+      tool: { loaded: tools.tools.map((t) => t.name), available: tools.available, diagnostics: tools.diagnostics },
+      hook: { loaded: hooks.hooks.map((h) => h.name), available: hooks.available, diagnostics: hooks.diagnostics },
+    }),
+  );
+  findings.push(...checkExtensions([...tools.diagnostics, ...hooks.diagnostics]));
+  findings.push(...checkInstructions(instructions));
+  findings.push(...checkSessions(sessionModes(join(riendaDir, "sessions"))));
+
+  const problems = findings.filter((f) => f.severity === "problem");
+  return {
+    healthy: problems.length === 0,
+    problems,
+    warnings: findings.filter((f) => f.severity === "warning"),
+    checked: {
+      config: location.path,
+      configLoaded: config !== undefined,
+      agents: agents.map((a) => a.id),
+      tools: tools.tools.map((t) => t.name),
+      hooks: hooks.hooks.map((h) => h.name),
+      workspace: options.workdir,
+      instructions: instructions.kind === "none" ? null : instructions.file,
+    },
+  };
+}
+
+function readConfig(
+  path: string,
+  source: "flag" | "env" | "home",
+  load: () => LoadedConfig,
+): { config?: LoadedConfig; outcome: ConfigOutcome } {
+  if (!existsSync(path)) return { outcome: { kind: "missing", file: path, source } };
+  try {
+    return { config: load(), outcome: { kind: "loaded" } };
+  } catch (error) {
+    if (error instanceof ConfigError) return { outcome: { kind: "invalid", problems: error.problems } };
+    return { outcome: { kind: "invalid", problems: [{ file: path, path: "", message: messageOf(error) }] } };
+  }
+}
+
+function readInstructions(workdir: string): InstructionsOutcome {
+  let found: ReturnType<typeof loadProjectInstructions>;
+  try {
+    found = loadProjectInstructions(workdir);
+  } catch (error) {
+    const file = INSTRUCTION_FILES.map((name) => join(workdir, name)).find((f) => messageOf(error).startsWith(`${f}: `)) ?? join(workdir, INSTRUCTION_FILES[0]!);
+    return { kind: "unreadable", file, reason: messageOf(error).slice(file.length + 2).replace(/^cannot be read: /, "") };
+  }
+  if (!found) return { kind: "none" };
+  const later = INSTRUCTION_FILES.slice(INSTRUCTION_FILES.findIndex((name) => join(workdir, name) === found.file) + 1)
+    .map((name) => join(workdir, name))
+    .find((f) => isFile(f));
+  return later ? { kind: "read", file: found.file, text: found.text, hidden: later } : { kind: "read", file: found.file, text: found.text };
+}
+
+function readReplayScripts(config: LoadedConfig): ReplayScriptOutcome[] {
+  const outcomes: ReplayScriptOutcome[] = [];
+  for (const provider of config.providers.values()) {
+    if (provider.protocol !== "replay" || provider.script === undefined) continue;
+    const file = provider.script;
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const missing = code === "ENOENT" || code === "ENOTDIR";
+      const problem = missing ? "does not exist" : code === "EISDIR" ? "is a directory, not a file" : code === "EACCES" ? "cannot be read: permission denied" : `cannot be read: ${messageOf(error)}`;
+      outcomes.push({ provider: provider.name, file, problem, missing });
+      continue;
+    }
+    const parsed = parseReplayScript(file, text);
+    if (parsed.ok && parsed.turns.length > 0) outcomes.push({ provider: provider.name, file });
+    else {
+      const problem = parsed.ok ? "has no turns" : `is invalid: ${parsed.message.startsWith(`${file}: `) ? parsed.message.slice(file.length + 2) : parsed.message}`;
+      outcomes.push({ provider: provider.name, file, problem });
+    }
+  }
+  return outcomes;
+}
+
+/** The sessions directory, its workspace directories and their files; symbolic links are not followed. */
+function sessionModes(sessionsDir: string): ModeEntry[] {
+  const top = lstatOrUndefined(sessionsDir);
+  if (!top?.isDirectory()) return [];
+  const entries: ModeEntry[] = [{ path: sessionsDir, kind: "dir", mode: top.mode }];
+  for (const name of readdirOrEmpty(sessionsDir)) {
+    const dir = join(sessionsDir, name);
+    const stat = lstatOrUndefined(dir);
+    if (!stat) continue;
+    if (stat.isFile()) entries.push({ path: dir, kind: "file", mode: stat.mode });
+    if (!stat.isDirectory()) continue;
+    entries.push({ path: dir, kind: "dir", mode: stat.mode });
+    for (const child of readdirOrEmpty(dir)) {
+      const file = join(dir, child);
+      const childStat = lstatOrUndefined(file);
+      if (childStat?.isFile()) entries.push({ path: file, kind: "file", mode: childStat.mode });
+    }
+  }
+  return entries;
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function readdirOrEmpty(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
