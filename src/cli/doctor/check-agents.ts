@@ -27,7 +27,8 @@ export function checkAgentFiles(problems: readonly AgentProblem[]): Finding[] {
 
 /** A fix for one problem of an agent file. */
 export function agentHint(message: string): string {
-  if (/^unknown key/.test(message)) return "remove the key or correct its spelling (the message lists the known keys)";
+  const unknown = /^unknown key "([^"]*)"/.exec(message);
+  if (unknown) return `remove "${unknown[1]}" from the frontmatter, or correct its spelling (the message lists the known keys)`;
   if (/^description:/.test(message)) return "add a one-line description: to the frontmatter";
   if (/^model:/.test(message)) return "write model: as provider/alias, naming a model declared in config.yaml";
   if (/is listed twice/.test(message)) return "list each name once";
@@ -52,7 +53,9 @@ export function checkAgentModels(agents: readonly Agent[], config: Pick<LoadedCo
     if (!parts) continue; // parseAgent already refuses this.
     const provider = config.providers.get(parts.provider);
     let message: string | undefined;
+    let declare = `declare "${parts.alias}" under providers.${parts.provider}.models in ${config.path}`;
     if (!provider) {
+      declare = `add a provider "${parts.provider}" with a model "${parts.alias}" to ${config.path}`;
       message = `unknown provider "${parts.provider}" (providers in ${config.path}: ${[...config.providers.keys()].join(", ")})`;
     } else if (!provider.models.has(parts.alias)) {
       const known = [...provider.models.keys()];
@@ -66,7 +69,7 @@ export function checkAgentModels(agents: readonly Agent[], config: Pick<LoadedCo
       key: "model",
       name: agent.id,
       message,
-      hint: `change model: to ${choices}, or declare "${parts.alias}" under providers.${parts.provider}.models in ${config.path}`,
+      hint: `change model: to ${choices}, or ${declare}`,
     });
   }
   return findings;

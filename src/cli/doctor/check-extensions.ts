@@ -40,7 +40,8 @@ function splitProblems(problem: string): string[] {
 /** A fix for one problem of a tool or hook module. */
 export function extensionHint(kind: "tool" | "hook", problem: string): string {
   if (problem.startsWith("cannot load")) {
-    return "fix the error so the module loads (a syntax error, a failing require, or a throw at the top level); rienda tool list shows it again";
+    const again = kind === "tool" ? "; rienda tool list shows the error again" : "";
+    return `fix the error so the module loads (a syntax error, a failing require, or a throw at the top level)${again}`;
   }
   if (problem.startsWith("invalid name")) return 'rename the directory: 1 to 64 letters, digits, "_" or "-"';
   if (kind === "hook") {

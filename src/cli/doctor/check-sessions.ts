@@ -20,7 +20,7 @@ export function checkSessions(entries: readonly ModeEntry[]): Finding[] {
         severity: "warning",
         check: "sessions",
         file: entry.path,
-        message: `directory is open to other users (mode ${octal(entry.mode)}); sessions hold whole conversations`,
+        message: `directory is open to other users (mode ${octal(entry.mode)}, should be 0700); sessions hold whole conversations`,
         hint: `chmod -R go-rwx ${entry.path}`,
       });
     } else {

@@ -30,7 +30,7 @@ export function checkVariables(config: Pick<LoadedConfig, "path" | "providers" |
         ...base,
         severity: "problem" as const,
         message: `environment variable ${name} is not set, and ${who} ${needing.length === 1 ? "needs" : "need"} it`,
-        hint: `set ${name} (export ${name}=...) before running, or give ${needing.length === 1 ? "it" : "them"} a model of another provider`,
+        hint: `set ${name} (export ${name}=...) before running, or give ${needing.map((u) => u.label).join(" and ")} a model of another provider`,
       };
     }
     return {

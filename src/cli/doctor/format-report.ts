@@ -8,12 +8,16 @@ import type { DoctorReport, Finding } from "./types.ts";
  */
 export function formatReport(report: DoctorReport): string {
   const { checked } = report;
-  const none = (names: readonly string[]) => (names.length > 0 ? names.join(", ") : "none");
+  const list = (check: "agent" | "tool" | "hook", names: readonly string[]) => {
+    const broken = new Set(report.problems.filter((f) => f.check === check && f.name !== undefined && !names.includes(f.name)).map((f) => f.name)).size;
+    const shown = names.length > 0 ? names.join(", ") : "none";
+    return broken > 0 ? `${shown} (and ${broken} that ${broken === 1 ? "does" : "do"} not load)` : shown;
+  };
   const lines = [
     `config        ${checked.config}${checked.configLoaded ? "" : " (does not load)"}`,
-    `agents        ${none(checked.agents)}`,
-    `tools         ${none(checked.tools)}`,
-    `hooks         ${none(checked.hooks)}`,
+    `agents        ${list("agent", checked.agents)}`,
+    `tools         ${list("tool", checked.tools)}`,
+    `hooks         ${list("hook", checked.hooks)}`,
     `instructions  ${checked.instructions ?? `none in ${checked.workspace}`}`,
   ];
   const findings = [...report.problems, ...report.warnings];
