@@ -1,10 +1,224 @@
+/**
+ * `rienda`: the interactive chat in a terminal (contract.md §4). Picks or
+ * takes the agent, opens the session to continue (`-c`, `-s`), then hands
+ * the terminal to the chat screen with a backend built here. Each message
+ * is one engine run over the same session file, so beforeRun/afterRun
+ * hooks fire per message. A new conversation's session file is created
+ * with its first message, so opening and leaving the chat writes nothing.
+ * Exit 0 when the user quits, 130 when a signal ends the chat, 1 when it
+ * cannot start (no terminal, bad flags, unknown agent, ...).
+ */
 import { defineCommand } from "citty";
-import { RiendaError } from "../errors.ts";
+import { homedir } from "node:os";
+import { listAgents } from "../agents/index.ts";
+import { loadConfig } from "../config/index.ts";
+import { runAgent } from "../engine/index.ts";
+import { isRiendaError, messageOf, RiendaError } from "../errors.ts";
+import { createModelClient } from "../providers/index.ts";
+import { createSession, listSessions, openSession, type SessionFile } from "../sessions/index.ts";
+import { createChatScreen, createChatStyle, type ChatBackend, type ChatScreen } from "../ui/chat/index.ts";
+import { VERSION } from "../version.ts";
+import { exitWhenFlushed } from "./exit.ts";
+import { resolveWorkdir } from "./resolve-workdir.ts";
+import { prepareAgent, type Dialogs, type PreparedAgent } from "./setup.ts";
+import { assertKnownFlags } from "./strict-args.ts";
 
-/** `rienda`: interactive chat in a terminal. */
+/** The flags of a bare `rienda` (also shown by `rienda --help`). */
+export const chatArgs = {
+  agent: { type: "string", alias: "a", description: "Agent id (without it, pick one from a list)" },
+  continue: { type: "boolean", alias: "c", description: "Continue this workspace's latest session" },
+  session: { type: "string", alias: "s", description: "Continue this session (with -a/-m: switch agent or model)" },
+  model: { type: "string", alias: "m", description: "Model override, provider/alias" },
+  workdir: { type: "string", alias: "C", description: "Workspace directory (default: the current one)" },
+  "auto-approve": { type: "boolean", alias: "y", description: "Answer yes to every confirmation" },
+  config: { type: "string", description: "Path of config.yaml" },
+} as const;
+
+/** What the chat starts from, read from the flags. */
+interface ChatStart {
+  home: string;
+  env: Record<string, string | undefined>;
+  workdir: string;
+  configPath?: string;
+  agentId?: string;
+  modelRef?: string;
+  sessionId?: string;
+}
+
 export default defineCommand({
   meta: { name: "rienda", description: "Chat with an agent in the terminal." },
-  run() {
-    throw new RiendaError("usage", "interactive chat is not available yet; use rienda run -a AGENT -p PROMPT");
+  args: chatArgs,
+  async run({ rawArgs, args: parsed }) {
+    let backend: ChatBackend | undefined;
+    let code = 0;
+    const stopOn = (screen: ChatScreen) => {
+      const stop = () => screen.stop();
+      for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
+      return () => {
+        for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(signal, stop);
+      };
+    };
+    try {
+      assertKnownFlags(rawArgs, chatArgs, "rienda");
+      if (!process.stdin.isTTY || !process.stdout.isTTY) {
+        throw new RiendaError("usage", "interactive chat needs a terminal; use rienda run -a AGENT -p PROMPT (see rienda run --help)");
+      }
+      if (parsed.continue && parsed.session !== undefined) throw new RiendaError("usage", "use -c or -s ID, not both");
+      const start: ChatStart = {
+        home: process.env.HOME || homedir(),
+        env: process.env,
+        workdir: resolveWorkdir(parsed.workdir),
+        ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
+        ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
+        ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
+      };
+      // A broken config fails before the user is asked anything.
+      loadConfig({ ...(start.configPath ? { flag: start.configPath } : {}), env: start.env, home: start.home });
+      if (parsed.session !== undefined) start.sessionId = parsed.session;
+      else if (parsed.continue) start.sessionId = latestSession(start);
+
+      const screen = createChatScreen({
+        terminal: { input: process.stdin, output: process.stdout },
+        style: createChatStyle(true),
+        autoApprove: Boolean(parsed["auto-approve"]),
+        version: VERSION,
+        bracketedPaste: process.env.TERM !== "dumb",
+        onHardExit: () => {
+          if (process.stdin.isTTY) process.stdin.setRawMode(false);
+          void exitWhenFlushed(130);
+        },
+      });
+      if (!start.sessionId && !start.agentId) {
+        const agentId = await pickAgent(start.home, screen);
+        if (agentId === undefined) return;
+        start.agentId = agentId;
+      }
+      backend = await createChatBackend(start, screen.dialogs);
+      const unwatch = stopOn(screen);
+      const end = await screen.run(backend, { resumed: start.sessionId !== undefined });
+      unwatch();
+      code = end === "signal" ? 130 : 0;
+    } catch (error) {
+      const message = isRiendaError(error) ? error.message : `internal error: ${messageOf(error)}`;
+      // Flag errors already name the command ("rienda: unknown option -x").
+      process.stderr.write(message.startsWith("rienda: ") ? `${message}\n` : `rienda: ${message}\n`);
+      code = 1;
+    } finally {
+      backend?.close();
+      if (process.stdin.isTTY) process.stdin.setRawMode(false);
+    }
+    await exitWhenFlushed(code);
   },
 });
+
+/** The id of this workspace's most recent session; an error when there is none. */
+function latestSession(start: ChatStart): string {
+  const [latest] = listSessions({ home: start.home, workdir: start.workdir });
+  if (!latest) throw new RiendaError("session", `no session to continue in this workspace (${start.workdir})`);
+  return latest.id;
+}
+
+async function pickAgent(home: string, screen: ChatScreen): Promise<string | undefined> {
+  const { agents, problems } = listAgents(home);
+  for (const problem of problems) process.stderr.write(`rienda: ${problem.message}\n`);
+  if (agents.length === 0) throw new RiendaError("agent", "no agents in ~/.rienda/agents (rienda init writes a starter agent)");
+  return screen.pickAgent(agents.map((a) => ({ id: a.id, description: a.description, model: a.model })));
+}
+
+/** The conversation behind the screen: the prepared agent, the session, and the engine. */
+async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<ChatBackend> {
+  const modelPort = createModelClient();
+  const agentRequest = (agentId: string, modelRef?: string) => ({
+    home: start.home,
+    env: start.env,
+    workdir: start.workdir,
+    ...(start.configPath ? { configPath: start.configPath } : {}),
+    agentId,
+    ...(modelRef !== undefined ? { modelRef } : {}),
+  });
+
+  let session: SessionFile | undefined;
+  let prepared: PreparedAgent;
+  if (start.sessionId) {
+    const existing = openSession({ home: start.home, id: start.sessionId, workdir: start.workdir });
+    prepared = await prepareAgent(agentRequest(start.agentId ?? existing.agent, start.modelRef ?? (start.agentId ? undefined : existing.model)), dialogs);
+    session = adopt(existing, prepared);
+  } else {
+    prepared = await prepareAgent(agentRequest(start.agentId!, start.modelRef), dialogs);
+  }
+
+  /** Makes `next` the current agent (closing the previous one) and records the switch in the session. */
+  function replace(next: PreparedAgent): void {
+    const previous = prepared;
+    prepared = next;
+    if (session) adopt(session, next);
+    previous.close();
+  }
+
+  return {
+    status: () => ({ agent: prepared.agent.id, model: prepared.model.ref, sessionId: session?.id ?? null, workdir: start.workdir }),
+    ensureSession() {
+      if (session) return { id: session.id, created: false };
+      session = createSession({ home: start.home, workdir: start.workdir, agent: prepared.agent.id, model: prepared.model.ref });
+      prepared.bind(session);
+      return { id: session.id, created: true };
+    },
+    runTurn(prompt, io) {
+      if (!session) throw new RiendaError("internal", "a turn needs a session");
+      return runAgent({
+        prompt,
+        system: prepared.system,
+        model: prepared.model,
+        agentId: prepared.agent.id,
+        modelPort,
+        tools: prepared.tools,
+        hooks: prepared.hooks,
+        session,
+        emit: io.emit,
+        signal: io.signal,
+        finalSignal: io.finalSignal,
+      });
+    },
+    newSession() {
+      session = undefined;
+    },
+    listSessions: () =>
+      listSessions({ home: start.home, workdir: start.workdir }).map((s) => ({
+        id: s.id,
+        updatedAt: s.updatedAt,
+        agent: s.agent,
+        model: s.model,
+        title: s.title,
+        messageCount: s.messageCount,
+      })),
+    async resume(id) {
+      const target = openSession({ home: start.home, id, workdir: start.workdir });
+      const next = await prepareAgent(agentRequest(target.agent, target.model), dialogs);
+      const previous = prepared;
+      prepared = next;
+      session = adopt(target, next);
+      previous.close();
+    },
+    async switchAgent(id) {
+      replace(await prepareAgent(agentRequest(id), dialogs));
+    },
+    async switchModel(ref) {
+      replace(await prepareAgent(agentRequest(prepared.agent.id, ref), dialogs));
+    },
+    listAgents: () => listAgents(start.home).agents.map((a) => ({ id: a.id, description: a.description, model: a.model })),
+    listModels: () => prepared.config.modelRefs(),
+    tools: () => prepared.tools.specs().map((t) => ({ name: t.name, description: t.description })),
+    hooks: () => [...prepared.hooks.names],
+    history: () => session?.messages() ?? [],
+    notices: () => prepared.notices,
+    close: () => prepared.close(),
+  };
+}
+
+/** Ties a session to the agent: records an agent or model switch (nothing when unchanged) and binds `ctx`. */
+function adopt(session: SessionFile, prepared: PreparedAgent): SessionFile {
+  session.appendAgent(prepared.agent.id);
+  session.appendModel(prepared.model.ref);
+  prepared.bind(session);
+  return session;
+}

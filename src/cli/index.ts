@@ -22,7 +22,9 @@ export async function runCli(argv: string[]): Promise<void> {
     }
     if (argv.includes("--help") || argv.includes("-h")) {
       const [cmd, parent] = await resolveCommand(root, argv);
-      const usage = await renderUsage(cmd, parent);
+      // A bare `rienda` is the chat: the root's usage lists the chat's flags too.
+      const shown = cmd === root ? { ...root, args: (await chatCommand()).args } : cmd;
+      const usage = await renderUsage(shown, parent);
       process.stdout.write(`${process.stdout.isTTY ? usage : stripAnsi(usage)}\n`);
       return;
     }

@@ -41,6 +41,37 @@ export interface PreparedRun {
   close(): void;
 }
 
+/** What `prepareAgent` needs: an agent (and optionally a model) without a session. */
+export interface AgentRequest {
+  home: string;
+  env: Record<string, string | undefined>;
+  workdir: string;
+  configPath?: string;
+  agentId: string;
+  /** Overrides the agent's model. */
+  modelRef?: string;
+}
+
+/**
+ * An agent ready to run, not yet tied to a session: the interactive chat
+ * holds one while no session exists (a session is created with the first
+ * message) and binds it to each session it moves to.
+ */
+export interface PreparedAgent {
+  config: LoadedConfig;
+  agent: Agent;
+  model: ResolvedModel;
+  system: string;
+  tools: ToolPort;
+  hooks: HookPort;
+  /** Diagnostics to show before the run (a user tool replacing a built-in). */
+  notices: string[];
+  /** Sets the `ctx` data of every later tool and hook invocation to this session; returns it. */
+  bind(session: SessionFile): ContextData;
+  /** Stops spare workers and anything else the agent started. */
+  close(): void;
+}
+
 /** The parts of the front end the extensions use for confirm and notify. */
 export type Dialogs = Pick<FrontEnd, "confirm" | "notify">;
 
@@ -52,32 +83,55 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     : undefined;
   const agentId = request.agentId ?? existing?.agent;
   if (!agentId) throw new RiendaError("usage", "run: -a/--agent is required (the agents are the files of ~/.rienda/agents)");
-  const agent = loadAgent(request.home, agentId);
-  const modelRef = request.modelRef ?? (existing && !request.agentId ? existing.model : agent.model);
-  const model = config.resolveModel(modelRef);
-  const instructions = loadProjectInstructions(request.workdir);
-  const system = composeSystemPrompt(agent.systemPrompt, instructions?.text);
-
-  let extensions: AgentExtensions | undefined;
+  const modelRef = request.modelRef ?? (existing && !request.agentId ? existing.model : undefined);
+  const prepared = await loadPreparedAgent(config, { ...request, agentId, ...(modelRef !== undefined ? { modelRef } : {}) }, dialogs);
   try {
-    extensions = await loadAgentExtensions({ home: request.home, agent, dialogs });
     // Nothing is written until every check above has passed.
+    const { agent, model } = prepared;
     const session = existing ?? createSession({ home: request.home, workdir: request.workdir, agent: agent.id, model: model.ref });
     if (existing) {
       existing.appendAgent(agent.id);
       existing.appendModel(model.ref);
     }
-    const contextData: ContextData = {
-      workdir: request.workdir,
-      session: { id: session.id, agentId: agent.id, modelId: model.ref, workdir: request.workdir },
-      agent: toAgentInfo(agent),
-      config: config.document,
-    };
-    extensions.bind(contextData);
-    const loaded = extensions;
-    return { config, agent, model, system, session, tools: loaded.tools, hooks: loaded.hooks, contextData, notices: loaded.notices, close: () => loaded.close() };
+    const contextData = prepared.bind(session);
+    const { system, tools, hooks, notices, close } = prepared;
+    return { config, agent, model, system, session, tools, hooks, contextData, notices, close };
   } catch (error) {
-    extensions?.close();
+    prepared.close();
     throw error;
   }
+}
+
+/** Loads config, agent, model and extensions without touching any session; throws RiendaError when refused. */
+export async function prepareAgent(request: AgentRequest, dialogs: Dialogs): Promise<PreparedAgent> {
+  const config = loadConfig({ ...(request.configPath ? { flag: request.configPath } : {}), env: request.env, home: request.home });
+  return loadPreparedAgent(config, request, dialogs);
+}
+
+async function loadPreparedAgent(config: LoadedConfig, request: AgentRequest, dialogs: Dialogs): Promise<PreparedAgent> {
+  const agent = loadAgent(request.home, request.agentId);
+  const model = config.resolveModel(request.modelRef ?? agent.model);
+  const instructions = loadProjectInstructions(request.workdir);
+  const system = composeSystemPrompt(agent.systemPrompt, instructions?.text);
+  const extensions: AgentExtensions = await loadAgentExtensions({ home: request.home, agent, dialogs });
+  return {
+    config,
+    agent,
+    model,
+    system,
+    tools: extensions.tools,
+    hooks: extensions.hooks,
+    notices: extensions.notices,
+    bind(session) {
+      const contextData: ContextData = {
+        workdir: request.workdir,
+        session: { id: session.id, agentId: agent.id, modelId: model.ref, workdir: request.workdir },
+        agent: toAgentInfo(agent),
+        config: config.document,
+      };
+      extensions.bind(contextData);
+      return contextData;
+    },
+    close: () => extensions.close(),
+  };
 }

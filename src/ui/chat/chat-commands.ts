@@ -1,0 +1,162 @@
+/**
+ * The slash commands: each reads or changes the conversation through the
+ * backend and reports in a line or two. A refused change (unknown agent,
+ * model or session) is shown as an error line and changes nothing.
+ */
+import { isRiendaError, messageOf } from "../../errors.ts";
+import type { ChatRenderer } from "./chat-renderer.ts";
+import type { ChatStyle } from "./chat-style.ts";
+import { CHAT_COMMANDS } from "./parse-input.ts";
+import { pickOne, type Choice, type QuestionIo } from "./prompts.ts";
+import { recap } from "./recap.ts";
+import { localTime, sessionLines } from "./session-lines.ts";
+import { shortArguments } from "./format-lines.ts";
+import type { ChatBackend } from "./types.ts";
+import { truncateToWidth } from "./wrap-text.ts";
+
+/** What a command may use. */
+export interface CommandContext {
+  backend: ChatBackend;
+  renderer: ChatRenderer;
+  style: ChatStyle;
+  width: () => number;
+  /** The terminal, for pickers. */
+  io: QuestionIo;
+}
+
+/** What the loop does after a command. */
+export type CommandEffect = "continue" | "quit";
+
+/** How many past steps a resumed conversation shows. */
+const RECAP_ITEMS = 6;
+
+/** Runs one command; never throws (failures are shown). */
+export async function runChatCommand(name: string, argument: string, ctx: CommandContext): Promise<CommandEffect> {
+  try {
+    return await dispatch(name, argument, ctx);
+  } catch (error) {
+    ctx.renderer.paragraph(`error: ${isRiendaError(error) ? error.message : `internal error: ${messageOf(error)}`}`, (t) => ctx.style.error(t));
+    return "continue";
+  }
+}
+
+async function dispatch(name: string, argument: string, ctx: CommandContext): Promise<CommandEffect> {
+  const { backend, renderer, style } = ctx;
+  switch (name) {
+    case "help":
+      renderer.line(helpText(style));
+      return "continue";
+    case "exit":
+      return "quit";
+    case "new":
+      backend.newSession();
+      renderer.line(style.dim(`new session: your next message starts it (agent ${backend.status().agent}, model ${backend.status().model})`));
+      return "continue";
+    case "sessions":
+      showSessions(ctx);
+      return "continue";
+    case "resume": {
+      const id = argument || (await pickSession(ctx));
+      if (!id) return "continue";
+      await backend.resume(id);
+      showResumed(ctx);
+      return "continue";
+    }
+    case "agent": {
+      const id = argument || (await pickOne(ctx.io, "Switch to which agent?", agentChoices(backend, ctx.width()), backend.status().agent));
+      if (!id) return "continue";
+      await backend.switchAgent(id);
+      const status = backend.status();
+      renderer.line(style.ok(`agent: ${status.agent} (model ${status.model})`));
+      for (const notice of backend.notices()) renderer.notice(notice);
+      return "continue";
+    }
+    case "model": {
+      const ref = argument || (await pickOne(ctx.io, "Switch to which model?", backend.listModels().map((m) => ({ value: m, label: m })), backend.status().model));
+      if (!ref) return "continue";
+      await backend.switchModel(ref);
+      renderer.line(style.ok(`model: ${backend.status().model}`));
+      return "continue";
+    }
+    case "tools":
+      showTools(ctx);
+      return "continue";
+    case "thinking":
+      renderer.expandThinking = !renderer.expandThinking;
+      renderer.line(style.dim(renderer.expandThinking ? "thinking: shown in full" : "thinking: collapsed to one line"));
+      return "continue";
+  }
+  renderer.line(style.error(`/${name} is not handled`));
+  return "continue";
+}
+
+/** The /help text: commands, then keys. */
+export function helpText(style: ChatStyle): string {
+  const width = Math.max(...CHAT_COMMANDS.map((c) => c.usage.length));
+  const commands = CHAT_COMMANDS.map((c) => `  ${style.bold(c.usage.padEnd(width))}  ${c.summary}`);
+  const keys = [
+    ["Enter", "send"],
+    ["\\ at the end of a line", "new line (so does Alt-Enter; pasted text keeps its lines)"],
+    ["Ctrl-C", "interrupt the answer; clear the line; twice at an empty prompt: quit"],
+    ["Ctrl-D", "quit"],
+  ];
+  const keyWidth = Math.max(...keys.map(([k]) => k!.length));
+  return ["Commands:", ...commands, "Keys:", ...keys.map(([k, what]) => `  ${style.bold(k!.padEnd(keyWidth))}  ${what}`)].join("\n");
+}
+
+function showSessions(ctx: CommandContext): void {
+  const rows = ctx.backend.listSessions();
+  if (rows.length === 0) {
+    ctx.renderer.line(ctx.style.dim("no sessions in this workspace yet"));
+    return;
+  }
+  const [header, ...lines] = sessionLines(rows, ctx.backend.status().sessionId, ctx.width());
+  ctx.renderer.line([ctx.style.dim(header!), ...lines].join("\n"));
+}
+
+async function pickSession(ctx: CommandContext): Promise<string | undefined> {
+  const rows = ctx.backend.listSessions();
+  if (rows.length === 0) {
+    ctx.renderer.line(ctx.style.dim("no sessions in this workspace yet"));
+    return undefined;
+  }
+  const width = ctx.width() - 6;
+  const choices: Choice[] = rows.map((r) => ({ value: r.id, label: truncateToWidth(`${localTime(r.updatedAt)}  ${r.agent}  ${r.title || "(untitled)"}  (${r.id})`, width) }));
+  return pickOne(ctx.io, "Resume which session?", choices);
+}
+
+function agentChoices(backend: ChatBackend, width: number): Choice[] {
+  return backend.listAgents().map((a) => ({ value: a.id, label: truncateToWidth(`${a.id} — ${a.description}`, width - 6) }));
+}
+
+/** The line shown after resuming, and the last steps of the conversation. */
+export function showResumed(ctx: CommandContext): void {
+  const { backend, renderer, style } = ctx;
+  const status = backend.status();
+  const history = recap(backend.history(), RECAP_ITEMS);
+  renderer.line(style.ok(`resumed session ${status.sessionId} (agent ${status.agent}, model ${status.model})`));
+  if (history.omitted > 0) renderer.line(style.dim(`… ${history.omitted} earlier steps`));
+  for (const item of history.items) {
+    if (item.kind === "user") renderer.paragraph(item.text, (t) => style.dim(t), style.accent("> "));
+    else if (item.kind === "assistant") renderer.paragraph(item.text, (t) => style.dim(t));
+    else renderer.line(style.dim(truncateToWidth(`• ${item.name} ${shortArguments(item.arguments)}`, ctx.width())));
+  }
+  for (const notice of backend.notices()) renderer.notice(notice);
+}
+
+function showTools(ctx: CommandContext): void {
+  const { backend, renderer, style } = ctx;
+  const tools = backend.tools();
+  const hooks = backend.hooks();
+  if (tools.length === 0) renderer.line(style.dim(`agent ${backend.status().agent} has no tools`));
+  else {
+    const width = Math.max(...tools.map((t) => t.name.length));
+    const lines = tools.map((t) => `  ${style.bold(t.name.padEnd(width))}  ${truncateToWidth(firstLine(t.description), Math.max(10, ctx.width() - width - 4))}`);
+    renderer.line([`Tools of ${backend.status().agent}:`, ...lines].join("\n"));
+  }
+  renderer.line(style.dim(hooks.length > 0 ? `hooks: ${hooks.join(", ")}` : "no hooks"));
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0]!.trim();
+}

@@ -1,0 +1,224 @@
+/**
+ * The chat loop: read an input, then either run a command or run one turn
+ * of the engine with it, until the user quits. Owns who reads the terminal
+ * at each moment (the line editor, the turn's Ctrl-C watcher, or a
+ * question) so that two readers never compete for a key.
+ *
+ * Ctrl-C during a turn aborts it (a second one also cuts its afterRun
+ * hooks short, a third leaves at once); at the prompt it clears the line,
+ * and twice in a row at an empty prompt quits, as does Ctrl-D.
+ */
+import type { RunOutcome } from "../../engine/index.ts";
+import { messageOf } from "../../errors.ts";
+import type { Prompt } from "../../tools/types.ts";
+import { runChatCommand, showResumed, type CommandContext } from "./chat-commands.ts";
+import { ChatRenderer } from "./chat-renderer.ts";
+import type { ChatStyle } from "./chat-style.ts";
+import { openLineEditor, type EditorResult, type OpenEditor } from "./line-editor.ts";
+import { parseInput } from "./parse-input.ts";
+import { askYesNo, pickOne, type QuestionIo } from "./prompts.ts";
+import { watchTurnKeys, type TurnKeys } from "./turn-keys.ts";
+import type { AgentRow, ChatBackend } from "./types.ts";
+import { truncateToWidth } from "./wrap-text.ts";
+
+/** The terminal the chat runs in. */
+export interface ChatTerminal {
+  input: NodeJS.ReadStream;
+  output: NodeJS.WriteStream;
+}
+
+/** Settings of a chat screen. */
+export interface ChatScreenOptions {
+  terminal: ChatTerminal;
+  style: ChatStyle;
+  /** `-y`: every confirmation answers yes without asking. */
+  autoApprove: boolean;
+  /** Shown in the first line. */
+  version: string;
+  /** Ask the terminal to mark pastes, so pasted newlines do not send. */
+  bracketedPaste: boolean;
+  /** A third Ctrl-C during one turn: the caller leaves at once. */
+  onHardExit(): void;
+}
+
+/** How the chat ended: the user quit, or a signal ended it. */
+export type ChatEnd = "quit" | "signal";
+
+/** The chat screen. */
+export interface ChatScreen {
+  /** `ctx.confirm` / `ctx.notify` of tools and hooks. */
+  readonly dialogs: { confirm(prompt: Prompt): Promise<boolean>; notify(prompt: Prompt): void };
+  /** The start-up picker; undefined when the user cancels it. */
+  pickAgent(agents: AgentRow[]): Promise<string | undefined>;
+  /** Runs the conversation until the user quits or `stop` is called. */
+  run(backend: ChatBackend, options: { resumed: boolean }): Promise<ChatEnd>;
+  /** A terminating signal: interrupts the turn or closes the prompt, then `run` returns "signal". */
+  stop(): void;
+}
+
+type Activity =
+  | { kind: "idle" }
+  | { kind: "editor"; editor: OpenEditor }
+  | { kind: "turn"; press: () => void; keys: TurnKeys; signal: AbortSignal };
+
+/** Builds the screen on a terminal. */
+export function createChatScreen(options: ChatScreenOptions): ChatScreen {
+  const { terminal, style } = options;
+  const width = () => terminal.output.columns || 80;
+  const renderer = new ChatRenderer({ write: (text) => void terminal.output.write(text), style, width });
+  const history: string[] = [];
+  const io: QuestionIo = { input: terminal.input, output: terminal.output, style };
+  let activity: Activity = { kind: "idle" };
+  let stopped = false;
+  let questions: Promise<unknown> = Promise.resolve();
+  /** Typed while the last answer streamed; the next input starts with it. */
+  let typeahead = "";
+
+  /** Questions wait for each other: two prompts on one terminal would both read every key. */
+  const serialize = <T>(ask: () => Promise<T>): Promise<T> => {
+    const next = questions.then(ask, ask);
+    questions = next.catch(() => undefined);
+    return next;
+  };
+
+  const dialogs: ChatScreen["dialogs"] = {
+    async confirm(prompt) {
+      if (options.autoApprove) {
+        renderer.line(style.dim(`✓ ${truncateToWidth(prompt.title || prompt.body, width() - 2)} (approved by -y)`));
+        return true;
+      }
+      return serialize(async () => {
+        const turn = activity.kind === "turn" ? activity : undefined;
+        renderer.closeBlock();
+        turn?.keys.suspend();
+        try {
+          return await askYesNo(io, prompt.title, prompt.body, turn?.signal);
+        } finally {
+          if (activity === turn) turn?.keys.reclaim();
+        }
+      });
+    },
+    notify(prompt) {
+      const text = prompt.title && prompt.body ? `${prompt.title}: ${prompt.body}` : prompt.title || prompt.body;
+      renderer.notice(text);
+    },
+  };
+
+  async function runTurn(backend: ChatBackend, text: string): Promise<void> {
+    let session: { id: string; created: boolean };
+    try {
+      session = backend.ensureSession();
+    } catch (error) {
+      renderer.paragraph(`error: ${messageOf(error)}`, (t) => style.error(t));
+      return;
+    }
+    if (session.created) renderer.line(style.dim(`session ${session.id}`));
+    const run = new AbortController();
+    const final = new AbortController();
+    let presses = 0;
+    const press = (): void => {
+      presses++;
+      if (presses === 1) run.abort();
+      else if (presses === 2) final.abort();
+      else options.onHardExit();
+    };
+    const keys = watchTurnKeys(terminal.input, press);
+    activity = { kind: "turn", press, keys, signal: run.signal };
+    const started = Date.now();
+    let outcome: RunOutcome;
+    try {
+      outcome = await backend.runTurn(text, { emit: (event) => renderer.event(event), signal: run.signal, finalSignal: final.signal });
+    } catch (error) {
+      outcome = { reason: run.signal.aborted ? "interrupted" : "error", message: messageOf(error), usage: { inputTokens: 0, outputTokens: 0 } };
+    } finally {
+      typeahead = keys.dispose();
+      activity = { kind: "idle" };
+    }
+    renderer.endTurn(outcome, Date.now() - started);
+  }
+
+  async function readInput(): Promise<EditorResult> {
+    const editor = openLineEditor({
+      input: terminal.input,
+      output: terminal.output,
+      prompt: style.accent("> "),
+      continuationPrompt: style.dim("… "),
+      history,
+      bracketedPaste: options.bracketedPaste,
+      initial: typeahead,
+    });
+    typeahead = "";
+    activity = { kind: "editor", editor };
+    try {
+      return await editor.result;
+    } finally {
+      activity = { kind: "idle" };
+    }
+  }
+
+  function banner(backend: ChatBackend, resumed: boolean): void {
+    const status = backend.status();
+    renderer.paragraph(`rienda ${options.version} · agent ${status.agent} · model ${status.model}`, (t) => style.bold(t));
+    renderer.paragraph("Enter sends · \\ or Alt-Enter for a new line · /help for commands · Ctrl-D quits", (t) => style.dim(t));
+    const context: CommandContext = { backend, renderer, style, width, io };
+    if (resumed) showResumed(context);
+    else for (const notice of backend.notices()) renderer.notice(notice);
+    renderer.line("");
+  }
+
+  return {
+    dialogs,
+
+    async pickAgent(agents) {
+      const choices = agents.map((a) => ({ value: a.id, label: truncateToWidth(`${a.id} — ${a.description}`, width() - 6) }));
+      return pickOne(io, "Which agent?", choices);
+    },
+
+    async run(backend, { resumed }) {
+      // Raw for the whole chat: keys typed while no one reads wait unechoed.
+      if (terminal.input.isTTY) terminal.input.setRawMode(true);
+      try {
+        return await converse(backend, resumed);
+      } finally {
+        if (terminal.input.isTTY) terminal.input.setRawMode(false);
+        terminal.input.pause();
+      }
+    },
+
+    stop() {
+      stopped = true;
+      if (activity.kind === "editor") activity.editor.cancel();
+      else if (activity.kind === "turn") activity.press();
+    },
+  };
+
+  async function converse(backend: ChatBackend, resumed: boolean): Promise<ChatEnd> {
+    banner(backend, resumed);
+    const context: CommandContext = { backend, renderer, style, width, io };
+    let armed = false;
+    while (!stopped) {
+      const input = await readInput();
+      if (input.kind === "eof" || input.kind === "cancelled") break;
+      if (input.kind === "interrupt") {
+        if (input.hadInput) armed = false;
+        else if (armed) break;
+        else {
+          armed = true;
+          renderer.line(style.dim("(press Ctrl-C again to quit, or Ctrl-D)"));
+        }
+        continue;
+      }
+      armed = false;
+      const parsed = parseInput(input.text);
+      if (parsed.kind === "message") await runTurn(backend, parsed.text);
+      else if (parsed.kind === "command") {
+        if ((await runChatCommand(parsed.name, parsed.argument, context)) === "quit") break;
+      } else if (parsed.kind === "misused") renderer.line(style.warn(`usage: ${parsed.usage}`));
+      else if (parsed.kind === "unknown") {
+        const hint = parsed.suggestion ? `did you mean /${parsed.suggestion}? ` : "";
+        renderer.line(style.warn(`unknown command /${parsed.name}: ${hint}/help lists the commands`));
+      }
+    }
+    return stopped ? "signal" : "quit";
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Questions on the terminal: a yes/no confirmation (default no) and a pick
+ * from a list. Keys come from node:readline's keypress decoding and the
+ * list is redrawn with readline's cursor functions, so no escape sequence
+ * is written by hand. (consola's prompts draw wrongly under Bun: their
+ * hidden readline echoes keys onto the screen.)
+ *
+ * Each question reads the terminal only while it is open and leaves it in
+ * raw mode, not reading, so keys typed afterwards wait unechoed.
+ */
+import { clearScreenDown, cursorTo, emitKeypressEvents, moveCursor } from "node:readline";
+import type { ChatStyle } from "./chat-style.ts";
+import { truncateToWidth, wrapText } from "./wrap-text.ts";
+
+/** The terminal a question uses. */
+export interface QuestionIo {
+  input: NodeJS.ReadStream;
+  output: NodeJS.WriteStream;
+  style: ChatStyle;
+}
+
+/** A choice of `pickOne`. */
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+interface Key {
+  name?: string;
+  ctrl?: boolean;
+  meta?: boolean;
+}
+
+/** Asks yes/no: y answers yes; n, Enter, Esc and Ctrl-C answer no. Aborting `signal` answers no. */
+export function askYesNo(io: QuestionIo, title: string, body: string, signal?: AbortSignal): Promise<boolean> {
+  const { output, style } = io;
+  if (signal?.aborted) return Promise.resolve(false);
+  const width = columns(output);
+  output.write(`${style.warn("?")} ${style.bold(truncateToWidth(title || "Confirm", width - 2))}\n`);
+  if (body) output.write(wrapText(body, width, "  "));
+  output.write(`  ${style.dim("[y/N]")} `);
+  return new Promise((resolve) => {
+    const finish = readKeys(io, (text, key) => {
+      if (text === "y" || text === "Y") done(true);
+      else if (text === "n" || text === "N" || key.name === "return" || key.name === "escape" || (key.ctrl && (key.name === "c" || key.name === "d"))) done(false);
+    });
+    const onAbort = () => done(false, " (interrupted)");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    function done(answer: boolean, note = ""): void {
+      signal?.removeEventListener("abort", onAbort);
+      finish();
+      output.write(`${answer ? style.ok("yes") : style.error("no")}${style.dim(note)}\n`);
+      resolve(answer);
+    }
+  });
+}
+
+/** Asks for one of `choices` with the arrow keys (or j/k, or a number) and Enter; undefined when cancelled (Esc, Ctrl-C, Ctrl-D). */
+export function pickOne(io: QuestionIo, message: string, choices: Choice[], initial?: string): Promise<string | undefined> {
+  const { output, style } = io;
+  if (choices.length === 0) return Promise.resolve(undefined);
+  let active = Math.max(0, choices.findIndex((c) => c.value === initial));
+  let top = 0;
+  let drawn = 0;
+
+  const frame = (): string[] => {
+    const width = columns(output);
+    const visible = Math.max(3, Math.min(choices.length, (output.rows || 24) - 4));
+    if (active < top) top = active;
+    if (active >= top + visible) top = active - visible + 1;
+    const lines = [`${style.accent("?")} ${style.bold(truncateToWidth(message, width - 2))}`];
+    for (let i = top; i < Math.min(choices.length, top + visible); i++) {
+      const label = truncateToWidth(choices[i]!.label, width - 3);
+      lines.push(i === active ? `${style.accent("❯")} ${style.accent(label)}` : `  ${label}`);
+    }
+    const more = choices.length > visible ? ` · ${active + 1}/${choices.length}` : "";
+    lines.push(style.dim(truncateToWidth(`  ↑/↓ to move · Enter to choose · Esc to cancel${more}`, width - 1)));
+    return lines;
+  };
+  const draw = (lines: string[]): void => {
+    if (drawn > 0) {
+      moveCursor(output, 0, -drawn);
+      cursorTo(output, 0);
+      clearScreenDown(output);
+    }
+    output.write(`${lines.join("\n")}\n`);
+    drawn = lines.length;
+  };
+
+  draw(frame());
+  return new Promise((resolve) => {
+    const finish = readKeys(io, (text, key) => {
+      if (key.name === "up" || text === "k") active = (active + choices.length - 1) % choices.length;
+      else if (key.name === "down" || text === "j" || key.name === "tab") active = (active + 1) % choices.length;
+      else if (text !== undefined && /^[1-9]$/.test(text) && Number(text) <= choices.length) active = Number(text) - 1;
+      else if (key.name === "return") return done(choices[active]!);
+      else if (key.name === "escape" || (key.ctrl && (key.name === "c" || key.name === "d"))) return done(undefined);
+      else return;
+      draw(frame());
+    });
+    function done(choice: Choice | undefined): void {
+      finish();
+      const width = columns(output);
+      draw([`${choice ? style.ok("✔") : style.warn("✗")} ${truncateToWidth(`${message} ${choice ? choice.value : "(cancelled)"}`, width - 3)}`]);
+      resolve(choice?.value);
+    }
+  });
+}
+
+/** Reads keys until the returned function is called; leaves the terminal raw and not reading. */
+function readKeys(io: QuestionIo, onKey: (text: string | undefined, key: Key) => void): () => void {
+  const { input } = io;
+  emitKeypressEvents(input);
+  const listener = (text: string | undefined, key: Key | undefined) => onKey(text, key ?? { name: text });
+  input.on("keypress", listener);
+  if (input.isTTY) input.setRawMode(true);
+  input.resume();
+  return () => {
+    input.off("keypress", listener);
+    input.pause();
+  };
+}
+
+function columns(output: NodeJS.WriteStream): number {
+  return Math.max(20, output.columns || 80);
+}

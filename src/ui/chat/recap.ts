@@ -1,0 +1,34 @@
+/**
+ * What a resumed conversation shows of its past: the last few prompts and
+ * answers, tool calls as one line each, so the user sees where they are
+ * without the whole history scrolling by.
+ */
+import type { Message } from "../../providers/index.ts";
+
+/** One remembered step of the conversation. */
+export type RecapItem = { kind: "user"; text: string } | { kind: "assistant"; text: string } | { kind: "tool"; name: string; arguments: unknown };
+
+/** The recap: the last `max` items, and how many earlier ones were left out. */
+export interface Recap {
+  items: RecapItem[];
+  omitted: number;
+}
+
+/** The prompts, answers and tool calls of a branch, keeping the last `max`. Tool results and thinking are left out. */
+export function recap(messages: readonly Message[], max: number): Recap {
+  const items: RecapItem[] = [];
+  for (const message of messages) {
+    let text = "";
+    for (const block of message.blocks) {
+      if (block.type === "text") text += block.text;
+      else if (block.type === "tool_call") {
+        if (text.trim()) items.push({ kind: message.role === "user" ? "user" : "assistant", text: text.trim() });
+        text = "";
+        items.push({ kind: "tool", name: block.toolCallName, arguments: block.toolCallArguments });
+      }
+    }
+    if (text.trim()) items.push({ kind: message.role === "user" ? "user" : "assistant", text: text.trim() });
+  }
+  const kept = items.slice(Math.max(0, items.length - max));
+  return { items: kept, omitted: items.length - kept.length };
+}

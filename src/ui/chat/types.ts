@@ -1,0 +1,85 @@
+/**
+ * What the chat screen needs from the rest of the program. The screen only
+ * reads input and renders; the command (cli/chat.ts) supplies a ChatBackend
+ * that owns config, agents, sessions and the engine.
+ */
+import type { EngineEvent, RunOutcome } from "../../engine/index.ts";
+import type { Message } from "../../providers/index.ts";
+
+/** Where the conversation stands. */
+export interface ChatStatus {
+  agent: string;
+  /** `provider/alias`. */
+  model: string;
+  /** Null until the first message of a new conversation creates the session. */
+  sessionId: string | null;
+  workdir: string;
+}
+
+/** One line of `/sessions`. */
+export interface SessionRow {
+  id: string;
+  /** RFC 3339. */
+  updatedAt: string;
+  agent: string;
+  model: string;
+  title: string;
+  messageCount: number;
+}
+
+/** One agent of the picker. */
+export interface AgentRow {
+  id: string;
+  description: string;
+  model: string;
+}
+
+/** One tool of `/tools`. */
+export interface ToolRow {
+  name: string;
+  description: string;
+}
+
+/** What a turn is given besides the prompt. */
+export interface TurnIo {
+  emit(event: EngineEvent): void;
+  /** Aborted by the first Ctrl-C. */
+  signal: AbortSignal;
+  /** Aborted by the second one (cuts afterRun hooks short). */
+  finalSignal: AbortSignal;
+}
+
+/**
+ * The conversation behind the screen. Methods that can be refused (an
+ * unknown agent, model or session) throw a RiendaError and change nothing.
+ */
+export interface ChatBackend {
+  status(): ChatStatus;
+  /** Creates the session when there is none yet; `created` says whether this call did. */
+  ensureSession(): { id: string; created: boolean };
+  /** One engine run over the current session. Failures come back as the outcome, not thrown. */
+  runTurn(prompt: string, io: TurnIo): Promise<RunOutcome>;
+  /** Leaves the current session; the next message starts a new one with the same agent and model. */
+  newSession(): void;
+  /** This workspace's sessions, newest first. */
+  listSessions(): SessionRow[];
+  /** Continues another session of this workspace with its agent and model. */
+  resume(id: string): Promise<void>;
+  /** Switches agent (and to its model), recorded in the session. */
+  switchAgent(id: string): Promise<void>;
+  /** Switches model, recorded in the session. */
+  switchModel(ref: string): Promise<void>;
+  listAgents(): AgentRow[];
+  /** Every `provider/alias` of config.yaml. */
+  listModels(): string[];
+  /** The current agent's tools, in its order. */
+  tools(): ToolRow[];
+  /** The current agent's hooks, in execution order. */
+  hooks(): string[];
+  /** The active branch of the current session (empty before the first message). */
+  history(): Message[];
+  /** Diagnostics of the current agent worth showing (a user tool replacing a built-in). */
+  notices(): string[];
+  /** Stops workers; the backend is not used afterwards. */
+  close(): void;
+}
