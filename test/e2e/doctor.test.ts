@@ -369,6 +369,30 @@ describe("rienda doctor --json", () => {
   });
 });
 
+describe("docs/doctor.md", () => {
+  /** The ```text blocks of the page, in order. */
+  const blocks = [...readFileSync(resolve(import.meta.dir, "../../docs/doctor.md"), "utf8").matchAll(/```text\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  /** The report with this instance's paths written as the page writes them. */
+  const asDocumented = (stdout: string) => stdout.replaceAll(inst.workspace, "/home/ana/project").replaceAll(inst.home, "/home/ana");
+
+  test("the report after rienda init is the page's first example", async () => {
+    await inst.run(["init"], { env: CLEAN_ENV });
+    expect(asDocumented((await doctor()).stdout)).toBe(blocks[0]!);
+  });
+
+  test("the report with problems is the page's second example", async () => {
+    inst.config(`${GOOD_CONFIG}  cloud:\n    preset: openai\n    api_key: \${CLOUD_KEY}\n    models: { big: {} }\n`);
+    cpSync(join(EXAMPLES, "tools/word-count"), inst.riendaPath("tools/word-count"), { recursive: true });
+    inst.tool("half", 'module.exports = { description: "x", parameters: { type: "object" } };\n');
+    agent("coder", "model: cloud/big\ntools: [shell, ghost]");
+    inst.agent("writer", "---\ndescription: d\nmodel: local/llama\ntemperature: 1\n---\n");
+    inst.file("AGENTS.md", "");
+    const r = await doctor();
+    expect(r.code).toBe(1);
+    expect(asDocumented(r.stdout)).toBe(blocks[1]!);
+  });
+});
+
 describe("rienda doctor sends nothing and writes nothing", () => {
   test("no request reaches the provider of a full setup, and no file under HOME or the workspace changes", async () => {
     const s = await scenario({ agentFrontmatter: "tools: [hello, shell]\nhooks: [note]" });
