@@ -12,6 +12,7 @@
 export { ConfigError, formatProblem, type ConfigProblem } from "./config-error.ts";
 export { expandEnv, type Expansion } from "./expand-env.ts";
 export { loadConfig, parseConfig, type ParseConfigOptions } from "./load-config.ts";
+export { formatKeyPath, type KeyPath } from "./key-path.ts";
 export { locateConfig } from "./locate-config.ts";
 export { findPreset, PRESETS, PROTOCOLS } from "./presets.ts";
 export { splitModelRef, type ModelRef } from "./split-model-ref.ts";

@@ -2,17 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { scenario, type Scenario } from "../support/scenario.ts";
 import { sessionFile, sessionFiles } from "../support/session-reader.ts";
+import { seededRandom } from "../support/random.ts";
 
-/** A small seeded PRNG so a failing seed can be replayed. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
@@ -27,7 +18,7 @@ afterAll(async () => {
 describe("kill -9 at any moment leaves a session that loads and continues", () => {
   for (const seed of SEEDS) {
     test(`seed ${seed}`, async () => {
-      const random = mulberry32(seed);
+      const random = seededRandom(seed);
       s.server.reset();
       s.server.script(
         { text: "step one", toolCalls: [{ id: "a1", name: "shell", arguments: { command: "echo one; sleep 0.03" } }], chunkDelayMs: 5 },

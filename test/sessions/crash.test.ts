@@ -9,19 +9,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openSession } from "../../src/sessions/index.ts";
 import { tempHome } from "./helpers.ts";
+import { seededRandom } from "../support/random.ts";
 
 const WRITER = join(import.meta.dir, "fixtures/append-until-killed.ts");
 
-/** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Starts the writer, waits for its id, lets it write for `ms`, then kills it with SIGKILL. */
 async function writeThenKill(home: string, workdir: string, id: string | undefined, ms: number): Promise<string> {
@@ -50,7 +41,7 @@ describe("crash safety with a real writer", () => {
 
   for (const seed of [1, 2, 3, 4, 5, 6]) {
     test(`seed ${seed}: after each SIGKILL the session loads, holds whole messages in order and continues`, async () => {
-      const random = prng(seed);
+      const random = seededRandom(seed);
       let id: string | undefined;
       let previous = 0;
       for (let round = 0; round < 3; round++) {

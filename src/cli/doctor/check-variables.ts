@@ -4,7 +4,7 @@
  * is a warning, so that a key for a provider nobody uses never makes a
  * setup unhealthy.
  */
-import type { LoadedConfig, ProviderSettings, UnsetVariable } from "../../config/index.ts";
+import { formatKeyPath, type LoadedConfig, type ProviderSettings, type UnsetVariable } from "../../config/index.ts";
 import type { ModelUser } from "./model-users.ts";
 import { usersOfProvider } from "./model-users.ts";
 import type { Finding } from "./types.ts";
@@ -48,16 +48,16 @@ export function checkVariables(config: Pick<LoadedConfig, "path" | "providers" |
  * config's resolveModel, which is what a run calls.
  */
 export function needs(unset: UnsetVariable, provider: ProviderSettings, alias: string): boolean {
-  const models = keyPath(["providers", provider.name, "models"]);
+  const models = formatKeyPath(["providers", provider.name, "models"]);
   if (!isUnder(unset.path, models)) return true;
-  const own = keyPath(["providers", provider.name, "models", alias]);
+  const own = formatKeyPath(["providers", provider.name, "models", alias]);
   return unset.path === own || isUnder(unset.path, own);
 }
 
 /** `provider "openai"`, or `model "openai/o3"` for a field of one model. */
 function scopeOf(unset: UnsetVariable, provider: ProviderSettings): string {
   const alias = [...provider.models.keys()].find((a) => {
-    const own = keyPath(["providers", provider.name, "models", a]);
+    const own = formatKeyPath(["providers", provider.name, "models", a]);
     return unset.path === own || isUnder(unset.path, own);
   });
   return alias === undefined ? `provider "${provider.name}"` : `model "${provider.name}/${alias}"`;
@@ -65,11 +65,4 @@ function scopeOf(unset: UnsetVariable, provider: ProviderSettings): string {
 
 function isUnder(path: string, prefix: string): boolean {
   return path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
-}
-
-// The quoting config uses for key paths in its messages (config/key-path.ts), so the prefixes match UnsetVariable.path.
-const PLAIN_KEY = /^[A-Za-z0-9_\-/:@+]+$/;
-
-function keyPath(parts: readonly string[]): string {
-  return parts.map((p) => (PLAIN_KEY.test(p) ? p : JSON.stringify(p))).join(".");
 }
