@@ -4,7 +4,6 @@ import { scenario, type Scenario } from "../support/scenario.ts";
 import { sessionFile, sessionFiles } from "../support/session-reader.ts";
 import { seededRandom } from "../support/random.ts";
 
-
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
 let s: Scenario;
