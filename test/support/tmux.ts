@@ -104,6 +104,11 @@ export class Terminal {
     }
   }
 
+  /** Waits until the chat is idle at an empty prompt (the last screen line is ">") after `turns` turn-end lines. */
+  async waitForPrompt(turns = 0, timeoutMs = 15_000): Promise<string> {
+    return this.waitFor((t) => t.split("\n─ ").length - 1 >= turns && /(^|\n)>$/.test(this.screen()), timeoutMs);
+  }
+
   /** Waits until `text` appears `count` times in the pane history. */
   waitForCount(text: string, count: number, timeoutMs = 15_000): Promise<string> {
     return this.waitFor((t) => t.split(text).length - 1 >= count, timeoutMs);

@@ -1,0 +1,93 @@
+/** ctx.confirm and ctx.notify in the interactive chat, through a real pseudo-terminal. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
+import { Terminal } from "../support/tmux.ts";
+
+let s: Scenario | undefined;
+let term: Terminal | undefined;
+afterEach(async () => {
+  term?.dispose();
+  term = undefined;
+  await s?.dispose();
+  s = undefined;
+});
+
+const PUBLISH = `module.exports = {
+  description: "Publishes the current branch.",
+  parameters: { type: "object", properties: {}, additionalProperties: false },
+  execute: function(ctx) {
+    ctx.log("checking the branch");
+    if (!ctx.confirm({ title: "Publish", body: "Push the current branch?" })) {
+      return { text: "cancelled by the user", isError: true };
+    }
+    ctx.notify({ title: "publish", body: "branch pushed" });
+    return "pushed";
+  },
+};
+`;
+
+const GUARD = `module.exports = {
+  beforeToolExecute(ctx, call) {
+    if (!ctx.confirm({ title: "Run " + call.name + "?", body: JSON.stringify(call.arguments) })) {
+      return { allow: false, reason: "refused by the user" };
+    }
+  },
+};
+`;
+
+describe("confirmations in the chat", () => {
+  test("a tool's confirm answered yes, then one answered no; each waits for the answer", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [publish]" });
+    s.inst.tool("publish", PUBLISH);
+    s.server.script({ toolCalls: [{ name: "publish", arguments: {} }] }, { text: "Published." }, { toolCalls: [{ name: "publish", arguments: {} }] }, { text: "Left alone." });
+    term = Terminal.start(s.inst, { args: ["-a", "coder"] });
+    await term.waitForPrompt();
+    term.line("publish it");
+    await term.waitFor("[y/N]");
+    // The run waits on the question: no second request until it is answered.
+    expect(s.server.requests).toHaveLength(1);
+    expect(term.screen()).toContain("? Publish\n  Push the current branch?\n  [y/N]");
+    expect(term.screen()).toContain("  │ checking the branch");
+    term.keys("y");
+    await term.waitForPrompt(1);
+    term.line("publish again");
+    await term.waitForCount("[y/N]", 2);
+    term.keys("Enter");
+    const screen = await term.waitForPrompt(2);
+
+    expect(screen).toContain("[y/N] yes\n! publish: branch pushed");
+    expect(screen).toContain("Published.");
+    expect(screen).toContain("[y/N] no\n  ✗ cancelled by the user");
+    expect(screen).toContain("Left alone.");
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["pushed"]);
+    expect(toolResultsOf(s.server.requests[3]!)).toEqual(["pushed", "cancelled by the user"]);
+  });
+
+  test("a hook's confirm answered no refuses the tool call", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [guard]" });
+    s.inst.hook("guard", GUARD);
+    s.server.script({ toolCalls: [{ name: "shell", arguments: { command: "echo should-not-run" } }] }, { text: "Understood." });
+    term = Terminal.start(s.inst, { args: ["-a", "coder"] });
+    await term.waitForPrompt();
+    term.line("run something");
+    await term.waitFor("? Run shell?");
+    term.keys("n");
+    const screen = await term.waitForPrompt(1);
+    expect(screen).toContain("⊘ hook guard refused the call: refused by the user");
+    expect(screen).not.toContain("│ should-not-run");
+    expect(toolResultsOf(s.server.requests[1]!)[0]).toContain("refused by the user");
+  });
+
+  test("with -y confirmations answer yes without asking", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [publish]" });
+    s.inst.tool("publish", PUBLISH);
+    s.server.script({ toolCalls: [{ name: "publish", arguments: {} }] }, { text: "Published." });
+    term = Terminal.start(s.inst, { args: ["-a", "coder", "-y"] });
+    await term.waitForPrompt();
+    term.line("publish it");
+    const screen = await term.waitForPrompt(1);
+    expect(screen).toContain("✓ Publish (approved by -y)");
+    expect(screen).not.toContain("[y/N]");
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["pushed"]);
+  });
+});

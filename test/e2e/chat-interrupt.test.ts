@@ -1,0 +1,97 @@
+/** Ctrl-C in the interactive chat: interrupting a turn mid-tool, then going on; quitting. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { waitFor } from "../support/instance.ts";
+import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
+import { messageEntries, sessionFiles } from "../support/session-reader.ts";
+import { Terminal } from "../support/tmux.ts";
+
+let s: Scenario | undefined;
+let term: Terminal | undefined;
+afterEach(async () => {
+  term?.dispose();
+  term = undefined;
+  await s?.dispose();
+  s = undefined;
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const AUDIT = `module.exports = {
+  afterRun(ctx, end) { ctx.file.write("runs.log", end.reason + "\\n", { append: true }); },
+};
+`;
+
+describe("interrupting the chat", () => {
+  test("Ctrl-C during a shell tool stops it, afterRun says interrupted, and the next turn goes on in the same session", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [audit]" });
+    s.inst.hook("audit", AUDIT);
+    s.server.script(
+      { toolCalls: [{ name: "shell", arguments: { command: "echo started; sleep 30 & echo $! > sleep.pid; wait" } }] },
+      { text: "Picking up after the interrupt." },
+    );
+    term = Terminal.start(s.inst, { args: ["-a", "coder"] });
+    await term.waitForPrompt();
+    term.line("run the slow thing");
+    await term.waitFor("│ started");
+    const pidFile = join(s.inst.workspace, "sleep.pid");
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000, "the sleep to start");
+    const sleeper = Number(readFileSync(pidFile, "utf8").trim());
+    term.keys("C-c");
+    await term.waitForPrompt(1);
+    await waitFor(() => !alive(sleeper), 5_000, "the sleep to be killed");
+    expect(term.screen()).toContain("interrupted\n─ ");
+
+    term.line("are you there?");
+    const screen = await term.waitForPrompt(2);
+    term.keys("C-d");
+    expect(await term.exitCode()).toBe(0);
+
+    expect(screen).toContain("Picking up after the interrupt.");
+    expect(readFileSync(join(s.inst.workspace, "runs.log"), "utf8")).toBe("interrupted\nend_turn\n");
+    // The interrupted call got its result; the next request carries it and the new prompt.
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["the run was interrupted before this tool call finished"]);
+    const files = sessionFiles(s.inst.home);
+    expect(files).toHaveLength(1);
+    const roles = messageEntries(files[0]!).map((e) => e.role);
+    expect(roles).toEqual(["user", "assistant", "user", "user", "assistant"]);
+  });
+
+  test("Ctrl-C while the answer streams returns to the prompt", async () => {
+    s = await scenario();
+    s.server.script({ text: "this answer never finishes", hang: true }, { text: "Fresh answer." });
+    term = Terminal.start(s.inst, { args: ["-a", "coder"] });
+    await term.waitForPrompt();
+    term.line("talk");
+    await term.waitFor("this");
+    term.keys("C-c");
+    await term.waitForPrompt(1);
+    term.line("again");
+    const screen = await term.waitForPrompt(2);
+    expect(screen).toContain("interrupted");
+    expect(screen).toContain("Fresh answer.");
+  });
+
+  test("Ctrl-C clears typed text; twice at an empty prompt quits with exit 0", async () => {
+    s = await scenario();
+    term = Terminal.start(s.inst, { args: ["-a", "coder"] });
+    await term.waitForPrompt();
+    term.type("some draft");
+    await term.waitFor("some draft");
+    term.keys("C-c");
+    await term.waitFor("some draft^C");
+    term.keys("C-c");
+    await term.waitFor("press Ctrl-C again to quit");
+    term.keys("C-c");
+    expect(await term.exitCode()).toBe(0);
+    expect(s.server.requests).toHaveLength(0);
+  });
+});
