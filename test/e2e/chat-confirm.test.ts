@@ -1,7 +1,10 @@
 /** ctx.confirm and ctx.notify in the interactive chat, through a real pseudo-terminal. */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
 import { Terminal } from "../support/tmux.ts";
+
+// A terminal, a binary and a provider per test: slow machines need room.
+setDefaultTimeout(60_000);
 
 let s: Scenario | undefined;
 let term: Terminal | undefined;

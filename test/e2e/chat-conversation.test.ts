@@ -2,12 +2,15 @@
  * The interactive chat through a real pseudo-terminal (tmux) against the
  * scripted provider: turns, multi-line input, the agent picker, commands.
  */
-import { afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { scenario, type Scenario } from "../support/scenario.ts";
 import { messageEntries, readEntries, sessionFiles } from "../support/session-reader.ts";
 import { hasTmux, Terminal } from "../support/tmux.ts";
+
+// A terminal, a binary and a provider per test: slow machines need room.
+setDefaultTimeout(60_000);
 
 let s: Scenario | undefined;
 let term: Terminal | undefined;

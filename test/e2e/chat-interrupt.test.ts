@@ -1,11 +1,14 @@
 /** Ctrl-C in the interactive chat: interrupting a turn mid-tool, then going on; quitting. */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../support/instance.ts";
 import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
 import { messageEntries, sessionFiles } from "../support/session-reader.ts";
 import { Terminal } from "../support/tmux.ts";
+
+// A terminal, a binary and a provider per test: slow machines need room.
+setDefaultTimeout(60_000);
 
 let s: Scenario | undefined;
 let term: Terminal | undefined;

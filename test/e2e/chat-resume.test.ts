@@ -1,8 +1,11 @@
 /** Continuing sessions in the interactive chat: /resume, /new, -c and -s. */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { scenario, type Scenario } from "../support/scenario.ts";
 import { messageEntries, sessionFile, sessionFiles, sessionIdFrom } from "../support/session-reader.ts";
 import { Terminal } from "../support/tmux.ts";
+
+// A terminal, a binary and a provider per test: slow machines need room.
+setDefaultTimeout(60_000);
 
 let s: Scenario | undefined;
 let term: Terminal | undefined;
