@@ -6,7 +6,8 @@ SOURCES := $(shell find src -name '*.ts') package.json
 # `new URL("./x.ts", import.meta.url)` finds them at run time.
 ENTRIES := src/main.ts $(wildcard src/runtime/*-worker.ts)
 BUILD_FLAGS := --compile --minify --bytecode --format=esm \
-	--no-compile-autoload-dotenv --no-compile-autoload-bunfig
+	--no-compile-autoload-dotenv --no-compile-autoload-bunfig \
+	--compile-autoload-package-json
 
 .PHONY: all install build test test-unit test-e2e typecheck bench demo clean
 
@@ -20,7 +21,7 @@ node_modules/.installed: package.json package-lock.json
 
 build: dist/rienda
 
-dist/rienda: node_modules/.installed $(SOURCES)
+dist/rienda: node_modules/.installed $(SOURCES) Makefile
 	@mkdir -p dist
 	$(BUN) build $(BUILD_FLAGS) $(ENTRIES) --outfile dist/rienda
 

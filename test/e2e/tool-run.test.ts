@@ -128,10 +128,17 @@ describe("rienda tool run", () => {
 
   test("a tool can require packages from its own node_modules", async () => {
     inst.tool("padded", `module.exports = { description: "d", parameters: { type: "object" }, execute() { return require("tiny-pad")("x"); } };`);
-    // A package.json "main" other than index.js also needs the build flag --compile-autoload-package-json.
     inst.write(inst.riendaPath("tools", "padded", "node_modules", "tiny-pad", "package.json"), '{"name":"tiny-pad"}');
     inst.write(inst.riendaPath("tools", "padded", "node_modules", "tiny-pad", "index.js"), 'module.exports = (s) => "[" + s + "]";');
     expect(await inst.run(["tool", "run", "padded"])).toMatchObject({ code: 0, stdout: "[x]\n" });
+  });
+
+  test("a package whose package.json main is not index.js loads too, and the workspace's package.json has no say", async () => {
+    inst.tool("mained", `module.exports = { description: "d", parameters: { type: "object" }, execute() { return require("lib-main").hi(); } };`);
+    inst.write(inst.riendaPath("tools", "mained", "node_modules", "lib-main", "package.json"), '{"name":"lib-main","main":"dist/main.js"}');
+    inst.write(inst.riendaPath("tools", "mained", "node_modules", "lib-main", "dist", "main.js"), 'module.exports = { hi: () => "hello from dist" };');
+    inst.file("package.json", '{"name":"workspace","type":"module","main":"nowhere.js"}');
+    expect(await inst.run(["tool", "run", "mained"])).toMatchObject({ code: 0, stdout: "hello from dist\n" });
   });
 
   test("ctx.config is the config file's document", async () => {
