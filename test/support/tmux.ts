@@ -68,6 +68,16 @@ export class Terminal {
     return result.status === 0 ? result.stdout.replace(/\s+$/, "") : "";
   }
 
+  /** Starts keeping every byte the program writes (escape sequences included); read it with `recorded()`. */
+  record(): void {
+    this.#tmux(["pipe-pane", "-t", this.name, "-o", `cat >> ${shellQuote(this.#exitFile + ".raw")}`]);
+  }
+
+  /** The bytes kept since `record()`. */
+  recorded(): string {
+    return existsSync(this.#exitFile + ".raw") ? readFileSync(this.#exitFile + ".raw", "utf8") : "";
+  }
+
   /** Types text literally (no key names), without Enter. */
   type(text: string): void {
     this.#tmux(["send-keys", "-t", this.name, "-l", text]);

@@ -83,7 +83,7 @@ export class ChatRenderer {
         this.paragraph(`transient error, retrying in ${formatDelay(event.delayMs)}: ${event.message}`, (t) => s.warn(t));
         break;
       case "hook":
-        if (event.outcome === "refused") this.line(s.warn(`  ⊘ hook ${event.name} refused the call${event.message ? `: ${event.message}` : ""}`));
+        if (event.outcome === "refused") this.paragraph(`⊘ hook ${event.name} refused the call${event.message ? `: ${event.message}` : ""}`, (t) => s.warn(t), "  ");
         break;
       case "notice":
         this.notice(event.message);

@@ -218,6 +218,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
         const hint = parsed.suggestion ? `did you mean /${parsed.suggestion}? ` : "";
         renderer.line(style.warn(`unknown command /${parsed.name}: ${hint}/help lists the commands`));
       }
+      if (parsed.kind !== "message" && parsed.kind !== "empty") renderer.line("");
     }
     return stopped ? "signal" : "quit";
   }

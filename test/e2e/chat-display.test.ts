@@ -1,0 +1,51 @@
+/** How the chat looks: colours only when allowed, clean wrapping in a narrow terminal. */
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { scenario, type Scenario } from "../support/scenario.ts";
+import { Terminal } from "../support/tmux.ts";
+
+// A terminal, a binary and a provider per test: slow machines need room.
+setDefaultTimeout(60_000);
+
+let s: Scenario | undefined;
+let term: Terminal | undefined;
+afterEach(async () => {
+  term?.dispose();
+  term = undefined;
+  await s?.dispose();
+  s = undefined;
+});
+
+/** Select Graphic Rendition sequences: colours, bold, dim. */
+const SGR = /\u001b\[[0-9;]*m/;
+
+describe("the chat's display", () => {
+  for (const noColor of [true, false]) {
+    test(noColor ? "NO_COLOR: no colour or style sequence is written" : "without NO_COLOR the chat is styled", async () => {
+      s = await scenario({ agentFrontmatter: "tools: [shell]" });
+      s.server.script({ toolCalls: [{ name: "shell", arguments: { command: "echo hi" } }] }, { text: "Said hi." });
+      term = Terminal.start(s.inst, { args: ["-a", "coder"], env: noColor ? { NO_COLOR: "1" } : { NO_COLOR: undefined } });
+      term.record();
+      await term.waitForPrompt();
+      term.line("say hi");
+      await term.waitForPrompt(1);
+      expect(term.screen()).toContain("• shell");
+      expect(SGR.test(term.recorded())).toBe(!noColor);
+    });
+  }
+
+  test("a narrow terminal wraps answers and tool output between words", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    const words = "Rienda keeps every conversation in an append-only file so that nothing is ever lost, even when the terminal is only thirty-two columns wide.";
+    s.server.script({ toolCalls: [{ name: "shell", arguments: { command: `echo "${words}"` } }] }, { text: words });
+    term = Terminal.start(s.inst, { args: ["-a", "coder"], width: 32 });
+    await term.waitForPrompt();
+    term.line("explain");
+    const screen = await term.waitForPrompt(1);
+    const lines = screen.split("\n");
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(32);
+    const answer = lines.slice(lines.findIndex((l) => l.startsWith("Rienda keeps")), lines.findIndex((l) => l.startsWith("─ ")));
+    expect(answer.join(" ")).toBe(words);
+    const output = lines.filter((l) => l.startsWith("  │ ")).map((l) => l.slice(4));
+    expect(output.join(" ")).toBe(words);
+  });
+});
