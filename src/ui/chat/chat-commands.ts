@@ -12,7 +12,7 @@ import { recap } from "./recap.ts";
 import { localTime, sessionLines } from "./session-lines.ts";
 import { shortArguments } from "./format-lines.ts";
 import type { ChatBackend } from "./types.ts";
-import { truncateToWidth } from "./wrap-text.ts";
+import { truncateToWidth, wrapText } from "./wrap-text.ts";
 
 /** What a command may use. */
 export interface CommandContext {
@@ -44,7 +44,7 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
   const { backend, renderer, style } = ctx;
   switch (name) {
     case "help":
-      renderer.line(helpText(style));
+      renderer.line(helpText(style, ctx.width()));
       return "continue";
     case "exit":
       return "quit";
@@ -90,18 +90,32 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
   return "continue";
 }
 
-/** The /help text: commands, then keys. */
-export function helpText(style: ChatStyle): string {
-  const width = Math.max(...CHAT_COMMANDS.map((c) => c.usage.length));
-  const commands = CHAT_COMMANDS.map((c) => `  ${style.bold(c.usage.padEnd(width))}  ${c.summary}`);
-  const keys = [
+/** The /help text: commands, then keys, wrapped to `width` with the descriptions in a column. */
+export function helpText(style: ChatStyle, width = 80): string {
+  const keys: [string, string][] = [
     ["Enter", "send"],
     ["\\ at the end of a line", "new line (so does Alt-Enter; pasted text keeps its lines)"],
     ["Ctrl-C", "interrupt the answer; clear the line; twice at an empty prompt: quit"],
     ["Ctrl-D", "quit"],
   ];
-  const keyWidth = Math.max(...keys.map(([k]) => k!.length));
-  return ["Commands:", ...commands, "Keys:", ...keys.map(([k, what]) => `  ${style.bold(k!.padEnd(keyWidth))}  ${what}`)].join("\n");
+  return [
+    "Commands:",
+    columns(CHAT_COMMANDS.map((c) => [c.usage, c.summary]), style, width),
+    "Keys:",
+    columns(keys, style, width),
+  ].join("\n");
+}
+
+/** Two columns: the left one bold, the right one wrapped under itself. */
+function columns(rows: [string, string][], style: ChatStyle, width: number): string {
+  const left = Math.max(...rows.map(([l]) => l.length));
+  const indent = " ".repeat(left + 4);
+  return rows
+    .map(([l, r]) => {
+      const wrapped = wrapText(r, Math.max(width, left + 24), indent).trimEnd();
+      return `  ${style.bold(l.padEnd(left))}  ${wrapped.slice(indent.length)}`;
+    })
+    .join("\n");
 }
 
 function showSessions(ctx: CommandContext): void {

@@ -43,6 +43,8 @@ export class ChatRenderer {
   #atLineStart = true;
   /** Tool calls whose live output was shown, so their result need not be repeated. */
   readonly #withOutput = new Set<string>();
+  /** Answer text shown since the last whole message: a retry makes it void. */
+  #streamed = false;
   expandThinking: boolean;
 
   constructor(options: RendererOptions) {
@@ -57,12 +59,14 @@ export class ChatRenderer {
     const s = this.#style;
     switch (event.type) {
       case "text_delta":
+        this.#streamed ||= event.text !== "";
         this.#text(event.text);
         break;
       case "thinking_delta":
         this.#thinking(event.thinking);
         break;
       case "message_end":
+        this.#streamed = false;
         this.closeBlock();
         break;
       case "tool_call": {
@@ -80,7 +84,11 @@ export class ChatRenderer {
         this.#result(event.id, event.text, event.isError);
         break;
       case "retry":
-        this.paragraph(`transient error, retrying in ${formatDelay(event.delayMs)}: ${event.message}`, (t) => s.warn(t));
+        this.paragraph(
+          `transient error, retrying in ${formatDelay(event.delayMs)}: ${event.message}${this.#streamed ? " (the answer above is discarded)" : ""}`,
+          (t) => s.warn(t),
+        );
+        this.#streamed = false;
         break;
       case "hook":
         if (event.outcome === "refused") this.paragraph(`⊘ hook ${event.name} refused the call${event.message ? `: ${event.message}` : ""}`, (t) => s.warn(t), "  ");

@@ -100,6 +100,16 @@ describe("rendering engine events in the chat", () => {
     );
   });
 
+  test("a retry after streamed text says that text is void", () => {
+    const out = render([
+      { type: "text_delta", text: "Half an ans" },
+      { type: "retry", attempt: 1, delayMs: 1000, message: "stream cut" },
+      { type: "text_delta", text: "Whole answer." },
+      end("Whole answer."),
+    ], 80);
+    expect(out).toBe("Half an ans\ntransient error, retrying in 1s: stream cut (the answer above is discarded)\nWhole answer.\n");
+  });
+
   test("long notices and failures wrap at the terminal width", () => {
     const out = render([{ type: "retry", attempt: 1, delayMs: 500, message: "HTTP 503: the server is overloaded right now" }], 30);
     expect(out).toBe("transient error, retrying in\n500ms: HTTP 503: the server is\noverloaded right now\n");

@@ -47,3 +47,14 @@ describe("the recap of a resumed session", () => {
     expect(r.items.map((i) => i.kind)).toEqual(["tool", "assistant"]);
   });
 });
+
+describe("the /help text", () => {
+  test("lists every command and key, wrapped under its column at the width", async () => {
+    const { helpText } = await import("../../../src/ui/chat/chat-commands.ts");
+    const { plainStyle } = await import("../../../src/ui/chat/chat-style.ts");
+    const text = helpText(plainStyle, 50);
+    for (const usage of ["/help", "/new", "/sessions", "/resume [ID]", "/agent [NAME]", "/model [REF]", "/tools", "/exit", "Ctrl-C", "Ctrl-D", "Alt-Enter"]) expect(text).toContain(usage);
+    for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(50);
+    expect(text).toContain("  /resume [ID]   continue a session of this\n                 workspace");
+  });
+});
