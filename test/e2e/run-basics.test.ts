@@ -95,3 +95,41 @@ describe("rienda run", () => {
     expect(JSON.stringify(s.server.requests[0]!.body)).not.toContain("from stdin");
   });
 });
+
+describe("provider settings on the wire", () => {
+  test("a local server through a preset with an empty key gets no Authorization header", async () => {
+    s = await scenario();
+    s.inst.config(`providers:\n  local:\n    preset: ollama\n    base_url: ${s.server.url}/v1\n    api_key: ""\n    models:\n      llama: { id: "llama3.1:8b" }\n`);
+    s.inst.agent("coder", "---\ndescription: local\nmodel: local/llama\n---\nLocal agent.\n");
+    s.server.script({ text: "from ollama" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.stdout).toBe("from ollama\n");
+    const request = s.server.requests[0]!;
+    expect(request.path).toBe("/v1/chat/completions");
+    expect(request.headers.authorization).toBeUndefined();
+    expect(request.body).toMatchObject({ model: "llama3.1:8b", stream: true, stream_options: { include_usage: true } });
+  });
+
+  test("thinking_level becomes the reasoning effort (chat and responses)", async () => {
+    s = await scenario({ modelExtra: "        thinking_level: high" });
+    s.server.script({ text: "ok" });
+    await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(s.server.requests[0]!.body).toMatchObject({ reasoning_effort: "high" });
+    await s.dispose();
+    s = await scenario({ protocol: "openai_responses", modelExtra: "        thinking_level: low" });
+    s.server.script({ text: "ok" });
+    await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(s.server.requests[0]!.body).toMatchObject({ reasoning: { effort: "low" }, store: false });
+  });
+
+  test("thinking_max_tokens becomes the Anthropic thinking budget, with the protocol's headers", async () => {
+    s = await scenario({ protocol: "anthropic", modelExtra: "        thinking_max_tokens: 2048" });
+    s.server.script({ thinking: "hmm", text: "ok" });
+    await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    const request = s.server.requests[0]!;
+    expect(request.path).toBe("/v1/messages");
+    expect(request.headers["x-api-key"]).toBe("test-key");
+    expect(request.headers["anthropic-version"]).toBe("2023-06-01");
+    expect(request.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 2048 }, max_tokens: 8192, stream: true });
+  });
+});
