@@ -194,7 +194,7 @@ function reportMalformed(emit: Emit, name: string, point: HookPoint, problem: st
 
 function observerFor(name: string, point: HookPoint, emit: Emit): OutputObserver {
   return {
-    log: (text) => emit({ type: "hook_output", name, point, text }),
-    output: (_stream, text) => emit({ type: "hook_output", name, point, text }),
+    log: (text) => emit({ type: "hook_output", name, point, stream: "log", text }),
+    output: (stream, text) => emit({ type: "hook_output", name, point, stream, text }),
   };
 }

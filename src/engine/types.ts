@@ -58,7 +58,7 @@ export type EngineEvent =
   | { type: "tool_output"; id: string; name: string; stream: OutputStream; text: string }
   | { type: "tool_result"; id: string; name: string; text: string; isError: boolean }
   | { type: "hook"; name: string; point: HookPoint; outcome: HookOutcome; message?: string }
-  | { type: "hook_output"; name: string; point: HookPoint; text: string }
+  | { type: "hook_output"; name: string; point: HookPoint; stream: OutputStream; text: string }
   | { type: "notice"; message: string };
 
 /** How a run ended. `failure` is set when the reason is "error". */

@@ -38,7 +38,9 @@ export class PlainPrinter {
         break;
       case "tool_output":
       case "hook_output":
-        this.#err.raw(event.text);
+        // ctx.log writes lines; process output is passed through as it comes.
+        if (event.stream === "log") this.#err.line(event.text);
+        else this.#err.raw(event.text);
         break;
       case "tool_result":
         if (event.isError) this.#err.line(`tool failed: ${event.text}`);

@@ -139,3 +139,16 @@ describe("rienda run with tools", () => {
     expect(s.server.requests).toHaveLength(3);
   });
 });
+
+describe("live output of tools in plain mode", () => {
+  test("ctx.log writes whole lines on stderr; process output passes through as it comes", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [chatty]" });
+    s.inst.tool(
+      "chatty",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { ctx.log("first"); ctx.log("second\\n"); ctx.system.exec("printf 'no newline'"); return { text: "bad", isError: true }; } };`,
+    );
+    s.server.script({ toolCalls: [{ id: "a", name: "chatty", arguments: {} }] }, { text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.stderr).toContain('tool: chatty {}\nfirst\nsecond\nno newline\ntool failed: bad\n');
+  });
+});
