@@ -8,7 +8,7 @@
  * Exit 0 when the user quits, 130 when a signal ends the chat, 1 when it
  * cannot start (no terminal, bad flags, unknown agent, ...).
  */
-import { defineCommand } from "citty";
+import { defineCommand, type ParsedArgs } from "citty";
 import { homedir } from "node:os";
 import { listAgents } from "../agents/index.ts";
 import { loadConfig } from "../config/index.ts";
@@ -48,68 +48,72 @@ interface ChatStart {
 export default defineCommand({
   meta: { name: "rienda", description: "Chat with an agent in the terminal." },
   args: chatArgs,
-  async run({ rawArgs, args: parsed }) {
+  async run({ rawArgs, args }) {
     let backend: ChatBackend | undefined;
-    let code = 0;
-    const stopOn = (screen: ChatScreen) => {
-      const stop = () => screen.stop();
-      for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
-      return () => {
-        for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(signal, stop);
-      };
-    };
+    let code: number;
     try {
-      assertKnownFlags(rawArgs, chatArgs, "rienda");
-      if (!process.stdin.isTTY || !process.stdout.isTTY) {
-        throw new RiendaError("usage", "interactive chat needs a terminal; use rienda run -a AGENT -p PROMPT (see rienda run --help)");
-      }
-      if (parsed.continue && parsed.session !== undefined) throw new RiendaError("usage", "use -c or -s ID, not both");
-      const start: ChatStart = {
-        home: process.env.HOME || homedir(),
-        env: process.env,
-        workdir: resolveWorkdir(parsed.workdir),
-        ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
-        ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
-        ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
-      };
-      // A broken config fails before the user is asked anything.
-      loadConfig({ ...(start.configPath ? { flag: start.configPath } : {}), env: start.env, home: start.home });
-      if (parsed.session !== undefined) start.sessionId = parsed.session;
-      else if (parsed.continue) start.sessionId = latestSession(start);
-
-      const screen = createChatScreen({
-        terminal: { input: process.stdin, output: process.stdout },
-        style: createChatStyle(true),
-        autoApprove: Boolean(parsed["auto-approve"]),
-        version: VERSION,
-        bracketedPaste: process.env.TERM !== "dumb",
-        onHardExit: () => {
-          if (process.stdin.isTTY) process.stdin.setRawMode(false);
-          void exitWhenFlushed(130);
-        },
-      });
-      if (!start.sessionId && !start.agentId) {
-        const agentId = await pickAgent(start.home, screen);
-        if (agentId === undefined) return;
-        start.agentId = agentId;
-      }
-      backend = await createChatBackend(start, screen.dialogs);
-      const unwatch = stopOn(screen);
-      const end = await screen.run(backend, { resumed: start.sessionId !== undefined });
-      unwatch();
-      code = end === "signal" ? 130 : 0;
+      code = await chat(rawArgs, args, (created) => (backend = created));
     } catch (error) {
       const message = isRiendaError(error) ? error.message : `internal error: ${messageOf(error)}`;
       // Flag errors already name the command ("rienda: unknown option -x").
       process.stderr.write(message.startsWith("rienda: ") ? `${message}\n` : `rienda: ${message}\n`);
       code = 1;
     } finally {
-      backend?.close();
+      (backend as ChatBackend | undefined)?.close();
       if (process.stdin.isTTY) process.stdin.setRawMode(false);
     }
     await exitWhenFlushed(code);
   },
 });
+
+/** Runs the chat; returns the exit code. `started` receives the backend so the caller can close it whatever happens. */
+async function chat(rawArgs: string[], parsed: ParsedArgs<typeof chatArgs>, started: (backend: ChatBackend) => void): Promise<number> {
+  assertKnownFlags(rawArgs, chatArgs, "rienda");
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new RiendaError("usage", "interactive chat needs a terminal; use rienda run -a AGENT -p PROMPT (see rienda run --help)");
+  }
+  if (parsed.continue && parsed.session !== undefined) throw new RiendaError("usage", "use -c or -s ID, not both");
+  const start: ChatStart = {
+    home: process.env.HOME || homedir(),
+    env: process.env,
+    workdir: resolveWorkdir(parsed.workdir),
+    ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
+    ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
+    ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
+  };
+  // A broken config fails before the user is asked anything.
+  loadConfig({ ...(start.configPath ? { flag: start.configPath } : {}), env: start.env, home: start.home });
+  if (parsed.session !== undefined) start.sessionId = parsed.session;
+  else if (parsed.continue) start.sessionId = latestSession(start);
+
+  const screen = createChatScreen({
+    terminal: { input: process.stdin, output: process.stdout },
+    style: createChatStyle(true),
+    autoApprove: Boolean(parsed["auto-approve"]),
+    version: VERSION,
+    bracketedPaste: process.env.TERM !== "dumb",
+    onHardExit: () => {
+      if (process.stdin.isTTY) process.stdin.setRawMode(false);
+      void exitWhenFlushed(130);
+    },
+  });
+  if (!start.sessionId && !start.agentId) {
+    const agentId = await pickAgent(start.home, screen);
+    if (agentId === undefined) return 0;
+    start.agentId = agentId;
+  }
+  const backend = await createChatBackend(start, screen.dialogs);
+  started(backend);
+  const stop = () => screen.stop();
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  for (const signal of signals) process.on(signal, stop);
+  try {
+    const end = await screen.run(backend, { resumed: start.sessionId !== undefined });
+    return end === "signal" ? 130 : 0;
+  } finally {
+    for (const signal of signals) process.off(signal, stop);
+  }
+}
 
 /** The id of this workspace's most recent session; an error when there is none. */
 function latestSession(start: ChatStart): string {

@@ -9,7 +9,7 @@
  * never lands in the middle of streamed text.
  */
 import { stripAnsi } from "consola/utils";
-import type { EngineEvent, RunOutcome } from "../../engine/index.ts";
+import type { EngineEvent, OutputStream, RunOutcome } from "../../engine/index.ts";
 import { formatDelay } from "../plain-printer.ts";
 import type { ChatStyle } from "./chat-style.ts";
 import { firstLineOf, lastLineOf, toolCallParts, turnSummaryText, wordCount } from "./format-lines.ts";
@@ -75,10 +75,10 @@ export class ChatRenderer {
         break;
       }
       case "tool_output":
-        this.#output(event.id, event.text);
+        this.#output(event.id, logLine(event.stream, event.text));
         break;
       case "hook_output":
-        this.#output(`hook:${event.name}:${event.point}`, event.text);
+        this.#output(`hook:${event.name}:${event.point}`, logLine(event.stream, event.text));
         break;
       case "tool_result":
         this.#result(event.id, event.text, event.isError);
@@ -200,4 +200,9 @@ export class ChatRenderer {
     // Styling may follow the last newline; what counts is the visible text.
     this.#atLineStart = stripAnsi(text).endsWith("\n");
   }
+}
+
+/** `ctx.log` writes whole lines; process output is shown as it comes. */
+function logLine(stream: OutputStream, text: string): string {
+  return stream === "log" && !text.endsWith("\n") ? `${text}\n` : text;
 }

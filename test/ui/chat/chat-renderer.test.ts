@@ -36,6 +36,17 @@ describe("rendering engine events in the chat", () => {
     expect(out).toBe('• shell {"command":"ls"}\n  │ a.txt\n  │ b.txt\nTwo files.\n');
   });
 
+  test("each ctx.log call is a line of its own", () => {
+    const out = render([
+      { type: "tool_call", id: "c1", name: "count", arguments: {} },
+      { type: "tool_output", id: "c1", name: "count", stream: "log", text: "one" },
+      { type: "tool_output", id: "c1", name: "count", stream: "log", text: "two\n" },
+      { type: "tool_output", id: "c1", name: "count", stream: "stdout", text: "par" },
+      { type: "tool_output", id: "c1", name: "count", stream: "stdout", text: "tial\n" },
+    ]);
+    expect(out).toBe("• count\n  │ one\n  │ two\n  │ partial\n");
+  });
+
   test("a result without live output shows its first line; an error result is marked", () => {
     const out = render([
       { type: "tool_call", id: "c1", name: "word-count", arguments: { path: "notes.txt" } },
@@ -80,7 +91,7 @@ describe("rendering engine events in the chat", () => {
 
   test("hook output, retries and refusals each get their line", () => {
     const out = render([
-      { type: "hook_output", name: "audit", point: "beforeRun", text: "audit: start\n" },
+      { type: "hook_output", name: "audit", point: "beforeRun", stream: "log", text: "audit: start\n" },
       { type: "retry", attempt: 1, delayMs: 1000, message: "HTTP 503" },
       { type: "hook", name: "guard", point: "beforeToolExecute", outcome: "refused", message: "refused by the user" },
       { type: "hook", name: "guard", point: "beforeToolExecute", outcome: "changed" },
