@@ -118,6 +118,16 @@ describe("rienda chat", () => {
     expect(readEntries(file!)[0]).toMatchObject({ kind: "header", agent: "writer", model: "p/m" });
   });
 
+  test("leaving the agent picker with Esc exits 0 and writes nothing", async () => {
+    s = await scenario();
+    term = Terminal.start(s.inst);
+    await term.waitFor("coder — A test agent.");
+    term.keys("Escape");
+    expect(await term.exitCode()).toBe(0);
+    expect(term.history()).toContain("Which agent? (cancelled)");
+    expect(sessionFiles(s.inst.home)).toEqual([]);
+  });
+
   test("commands: /help, a hint for an unknown one, /tools, switches recorded in the session and refused when unknown", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]", modelExtra: "      m2:\n        id: wire-model-2" });
     s.inst.agent("writer", "---\ndescription: Writes prose.\nmodel: p/m\n---\nYou write.\n");
