@@ -27,13 +27,13 @@ dist/rienda: node_modules/.installed $(SOURCES) Makefile
 
 # Unit and end-to-end tests in one run, e2e against the freshly built binary.
 test: build
-	RIENDA_BINARY=$(CURDIR)/dist/rienda $(BUN) test
+	RIENDA_BINARY=$(CURDIR)/dist/rienda $(BUN) test --timeout 60000
 
 test-unit: install
-	$(BUN) test --path-ignore-patterns='test/e2e/**'
+	$(BUN) test --timeout 60000 --path-ignore-patterns='test/e2e/**'
 
 test-e2e: build
-	RIENDA_BINARY=$(CURDIR)/dist/rienda $(BUN) test test/e2e
+	RIENDA_BINARY=$(CURDIR)/dist/rienda $(BUN) test --timeout 60000 test/e2e
 
 typecheck: install
 	node_modules/.bin/tsc -p .

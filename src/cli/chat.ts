@@ -105,13 +105,23 @@ async function chat(rawArgs: string[], parsed: ParsedArgs<typeof chatArgs>, star
   const backend = await createChatBackend(start, screen.dialogs);
   started(backend);
   const stop = () => screen.stop();
-  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  // The terminal is gone: nothing can be shown or answered any more, and a
+  // read or write on the dead terminal must not keep the process alive.
+  // Tools and their process groups are ended; the session file holds only
+  // whole entries, so it stays continuable.
+  const hangUp = () => {
+    backend.close();
+    process.exit(129);
+  };
+  const signals = ["SIGINT", "SIGTERM"] as const;
   for (const signal of signals) process.on(signal, stop);
+  process.on("SIGHUP", hangUp);
   try {
     const end = await screen.run(backend, { resumed: start.sessionId !== undefined });
     return end === "signal" ? 130 : 0;
   } finally {
     for (const signal of signals) process.off(signal, stop);
+    process.off("SIGHUP", hangUp);
   }
 }
 
