@@ -9,7 +9,7 @@ BUILD_FLAGS := --compile --minify --bytecode --format=esm \
 	--no-compile-autoload-dotenv --no-compile-autoload-bunfig \
 	--compile-autoload-package-json
 
-.PHONY: all install build test test-unit test-e2e typecheck bench demo clean
+.PHONY: all install build test test-unit test-e2e test-deno typecheck bench demo clean
 
 all: build
 
@@ -34,6 +34,15 @@ test-unit: install
 
 test-e2e: build
 	RIENDA_BINARY=$(CURDIR)/dist/rienda $(BUN) test --timeout 60000 test/e2e
+
+# The core from source under Deno (installed from the npm registry into .deno/),
+# against the same black-box e2e tests as the binary. Not part of `make test`.
+DENO_VERSION := 2.9.6
+DENO_E2E := test/e2e/run-basics.test.ts test/e2e/run-tools.test.ts test/e2e/hooks.test.ts \
+	test/e2e/run-interrupt.test.ts test/e2e/tool-run.test.ts test/e2e/sessions-run.test.ts
+test-deno: install
+	@test -x .deno/node_modules/.bin/deno || npm install --prefix .deno --no-audit --no-fund --loglevel=error deno@$(DENO_VERSION)
+	RIENDA_BINARY=$(CURDIR)/scripts/rienda-deno.sh $(BUN) test --timeout 60000 $(DENO_E2E)
 
 typecheck: install
 	node_modules/.bin/tsc -p .
