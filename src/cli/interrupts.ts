@@ -1,8 +1,12 @@
 /**
- * SIGINT/SIGTERM for commands that run work: the first signal aborts the
- * run (tools stopped, stream cancelled, afterRun still runs); a second one
- * also aborts the final phase, and a third exits at once.
+ * SIGINT/SIGTERM/SIGHUP for commands that run work: the first signal aborts
+ * the run (tools stopped, stream cancelled, afterRun still runs); a second
+ * one also aborts the final phase, and a third exits at once. SIGHUP (the
+ * terminal went away) counts as an interrupt so that tools' processes are
+ * ended instead of outliving the run.
  */
+
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /** Signals of one command run. */
 export interface Interrupts {
@@ -27,8 +31,7 @@ export function watchInterrupts(onHardExit: () => void): Interrupts {
     else if (count === 2) final.abort();
     else onHardExit();
   };
-  process.on("SIGINT", handler);
-  process.on("SIGTERM", handler);
+  for (const signal of SIGNALS) process.on(signal, handler);
   return {
     signal: run.signal,
     finalSignal: final.signal,
@@ -36,8 +39,7 @@ export function watchInterrupts(onHardExit: () => void): Interrupts {
       return count > 0;
     },
     dispose() {
-      process.off("SIGINT", handler);
-      process.off("SIGTERM", handler);
+      for (const signal of SIGNALS) process.off(signal, handler);
     },
   };
 }
