@@ -50,6 +50,7 @@ export async function loadAgentExtensions(options: {
       return hook;
     });
     const notices = toolCatalog.diagnostics.filter((d) => agent.tools.includes(d.name)).map((d) => d.message);
+    runtime.setSpares(sparesFor(hooks));
 
     let data: ContextData | undefined;
     const contextFor = (observer: OutputObserver, signal: AbortSignal): ToolCallContext => {
@@ -71,6 +72,24 @@ export async function loadAgentExtensions(options: {
     void runtime.close();
     throw error;
   }
+}
+
+/** The most workers kept booted ahead: each idle one costs about 2 MB. */
+const MAX_SPARES = 8;
+
+/** Hook points that run back to back with a tool call (before the next model request gives spares time to boot). */
+const BURST_POINTS: readonly HookPointName[] = ["afterModelResponse", "beforeToolExecute", "afterToolExecute", "beforeModelRequest"];
+
+/**
+ * How many workers to keep ready: one for the tool call (as without hooks),
+ * or, with hooks, one per handler that runs in the same burst (answer, tool
+ * call, next request) plus the tool call and one more, so that a hooked tool
+ * call neither waits for a worker to boot nor empties the pool (which would
+ * start a boot while the call runs).
+ */
+function sparesFor(hooks: readonly Hook[]): number {
+  const handlers = hooks.reduce((n, hook) => n + hook.points.filter((p) => BURST_POINTS.includes(p)).length, 0);
+  return handlers === 0 ? 1 : Math.min(MAX_SPARES, handlers + 2);
 }
 
 type ContextFor = (observer: OutputObserver, signal: AbortSignal) => ToolCallContext;

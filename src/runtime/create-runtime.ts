@@ -1,9 +1,8 @@
-import { createBridgeBuffer } from "./bridge-layout.ts";
 import { createCtxHandler } from "./ctx-host.ts";
 import { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
 import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
 import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "./types.ts";
-import { createWorkerPool } from "./worker-pool.ts";
+import { createWorkerPool, type FreshWorker } from "./worker-pool.ts";
 import { workerUrl } from "./worker-url.ts";
 
 
@@ -15,7 +14,7 @@ type WorkerReply =
 
 /** Creates the process's runtime. Nothing is shared between two runtimes. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
-  const pool = createWorkerPool(workerUrl(), options.spareWorker ?? true);
+  const pool = createWorkerPool(workerUrl(), { spares: options.spareWorkers ?? (options.spareWorker === false ? 0 : 1) });
   const inspectTimeoutMs = options.inspectTimeoutMs ?? 10_000;
   // Every invocation and process in flight, so interrupt() reaches all of them.
   const active = new Set<AbortController>();
@@ -24,12 +23,12 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   /** Runs one worker to its single reply; `onAbort` decides what an interrupt means. */
   function runWorker(
     message: Record<string, unknown>,
-    buffer: SharedArrayBuffer,
+    fresh: FreshWorker,
     bridge: BridgeServer | undefined,
     controller: AbortController,
   ): Promise<WorkerReply | { kind: "interrupted" } | { kind: "crashed"; message: string }> {
     return new Promise((resolve) => {
-      const worker = pool.take();
+      const { worker } = fresh;
       let settled = false;
       const settle = (reply: WorkerReply | { kind: "interrupted" } | { kind: "crashed"; message: string }) => {
         if (settled) return;
@@ -39,13 +38,18 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         bridge?.close();
         // A context lives for one invocation only: nothing it left behind survives.
         worker.terminate();
+        pool.release();
         resolve(reply);
       };
       const onAbort = () => {
         bridge?.interrupt();
         settle({ kind: "interrupted" });
       };
-      worker.onmessage = (event: MessageEvent) => settle(event.data as WorkerReply);
+      worker.onmessage = (event: MessageEvent) => {
+        // A spare taken before it finished booting still says so first.
+        if ((event.data as { kind?: string } | null)?.kind === "ready") return;
+        settle(event.data as WorkerReply);
+      };
       worker.onerror = (event: ErrorEvent) => {
         event.preventDefault();
         settle({ kind: "crashed", message: `the context failed: ${firstLine(event.message)}` });
@@ -60,7 +64,12 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       }
       controller.signal.addEventListener("abort", onAbort, { once: true });
       active.add(controller);
-      worker.postMessage({ ...message, buffer });
+      try {
+        worker.postMessage(fresh.prepared ? message : { ...message, buffer: fresh.buffer });
+      } catch (error) {
+        // Arguments that cannot be cloned (a function, a symbol): the call cannot start.
+        settle({ kind: "crashed", message: `the arguments cannot be passed to the context: ${error instanceof Error ? error.message : String(error)}` });
+      }
     });
   }
 
@@ -70,15 +79,24 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       if (closed || context.signal.aborted) return { kind: "interrupted" };
       const controller = new AbortController();
       const unlink = link(context.signal, controller);
-      const buffer = createBridgeBuffer();
+      const fresh = pool.take();
+      pool.expect(context.data);
       const bridge = serveBridge(
-        buffer,
+        fresh.buffer,
         createCtxHandler({ workdir: context.data.workdir, frontEnd: context.frontEnd, signal: controller.signal }),
       );
       try {
         const reply = await runWorker(
-          { mode: "invoke", modulePath: request.modulePath, exportName: request.exportName, args: request.args, data: context.data },
-          buffer,
+          {
+            kind: "call",
+            mode: "invoke",
+            modulePath: request.modulePath,
+            exportName: request.exportName,
+            args: request.args,
+            // A spare prepared with this very data has its copy already.
+            ...(fresh.data === context.data ? {} : { data: context.data }),
+          },
+          fresh,
           bridge,
           controller,
         );
@@ -108,7 +126,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         controller.abort();
       }, inspectTimeoutMs);
       try {
-        const reply = await runWorker({ mode: "inspect", modulePath }, createBridgeBuffer(), undefined, controller);
+        const reply = await runWorker({ kind: "call", mode: "inspect", modulePath }, pool.take(), undefined, controller);
         if (reply.kind === "inspected") return { kind: "loaded", shape: reply.shape };
         if (reply.kind === "interrupted") {
           return timedOut ? { kind: "load-failed", message: `the module did not finish loading within ${inspectTimeoutMs} ms` } : reply;
@@ -131,6 +149,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         active.delete(controller);
         unlink();
       }
+    },
+
+    setSpares(count: number) {
+      if (!closed) pool.setSpares(count);
     },
 
     interrupt() {

@@ -48,6 +48,8 @@ export type InspectOutcome =
 export interface RuntimeOptions {
   /** Keep one worker booted ahead so an invocation does not wait for a spawn (default true). */
   spareWorker?: boolean;
+  /** How many workers to keep booted ahead (overrides `spareWorker`; default 1). Each idle one costs about 2 MB. */
+  spareWorkers?: number;
   /** A module that does not finish loading within this time fails inspection (default 10 s). */
   inspectTimeoutMs?: number;
 }
@@ -61,6 +63,11 @@ export interface Runtime {
   inspect(modulePath: string): Promise<InspectOutcome>;
   /** Runs a shell command in its own process group; killed by interrupt() and close() too. */
   exec(request: ProcessRequest): Promise<ProcessResult>;
+  /**
+   * How many workers to keep booted ahead from now on: a run whose tool calls
+   * each start several invocations (hooks) wants more than one ready.
+   */
+  setSpares(count: number): void;
   /** Ends every invocation and process in flight at once (each reports "interrupted"). */
   interrupt(): void;
   /** Interrupts what is running and stops the spare worker. */

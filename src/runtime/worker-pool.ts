@@ -1,40 +1,160 @@
-/** Hands out fresh workers, keeping at most one booted in advance. */
+import { createBridgeBuffer } from "./bridge-layout.ts";
+
+/** A worker nobody has used, with its shared buffer. */
+export interface FreshWorker {
+  worker: Worker;
+  buffer: SharedArrayBuffer;
+  /** Whether the worker already has the buffer; otherwise the call message carries it. */
+  prepared: boolean;
+  /** The `ctx` data the worker was prepared with (compared by identity); the call sends it otherwise. */
+  data: unknown;
+}
+
+/** Hands out fresh workers, keeping some booted in advance. */
 export interface WorkerPool {
-  /** A worker nobody has used; the caller terminates it when done. */
-  take(): Worker;
-  /** Stops the spare worker; take() still works (without a spare). */
+  /** A worker nobody has used; the caller terminates it when done, and calls release(). */
+  take(): FreshWorker;
+  /** A call that took a worker is over (replacements wait until no call runs). */
+  release(): void;
+  /** How many spares to keep booted from now on (0: spawn on demand only). */
+  setSpares(count: number): void;
+  /**
+   * The `ctx` data the next calls will likely use: spares get a copy ahead,
+   * so a call does not carry it. Treated as immutable (compared by identity).
+   */
+  expect(data: unknown): void;
+  /** Stops the spares; take() still works (without a spare). */
   close(): void;
+}
+
+/** Settings of a pool. */
+export interface WorkerPoolOptions {
+  /** Spares to keep booted. */
+  spares: number;
+  /**
+   * While other spares are left, taken ones are replaced only once no call
+   * has run for this long: a burst of calls (a tool call and its hooks) then
+   * never competes with booting workers for the CPU.
+   */
+  quietMs?: number;
 }
 
 type Refable = Worker & { ref?(): void; unref?(): void };
 
+interface Spare extends FreshWorker {
+  worker: Refable;
+}
+
+/** Measured: calls of one burst follow each other within a millisecond or two. */
+const QUIET_MS = 3;
+
 /**
- * The spare is replaced as soon as it is taken, so it boots while the
- * current invocation runs. An idle spare must not keep the process alive.
+ * Spares boot one at a time: on two cores a crowd of booting workers slows
+ * the invocation that is running. When the last spare is taken, its
+ * replacement starts at once (another call is likely to follow); otherwise
+ * replacements wait until the burst of calls is over (no call running for
+ * `quietMs`). An idle spare must not keep the process alive.
  */
-export function createWorkerPool(url: URL, keepSpare: boolean): WorkerPool {
-  let spare: Refable | undefined;
+export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPool {
+  const quietMs = options.quietMs ?? QUIET_MS;
+  const idle: Spare[] = [];
+  let target = options.spares;
+  let booting: Spare | undefined;
+  let lastBusy = -Infinity;
+  let running = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let expected: unknown;
   let closed = false;
 
-  const spawn = (): Refable => new Worker(url.href, { type: "module" } as WorkerOptions);
+  const spawn = (): Spare => ({
+    worker: new Worker(url.href, { type: "module" } as WorkerOptions),
+    buffer: createBridgeBuffer(),
+    prepared: false,
+    data: undefined,
+  });
+
+  const spawnSpare = (): Spare => {
+    const spare = spawn();
+    spare.worker.onmessage = (event: MessageEvent) => {
+      if ((event.data as { kind?: string } | null)?.kind !== "ready") return;
+      if (booting !== spare) return;
+      booting = undefined;
+      refillWhenQuiet();
+    };
+    // The worker prepares everything that does not depend on the call now.
+    spare.worker.postMessage({ kind: "prepare", buffer: spare.buffer, warm: true, data: expected });
+    spare.worker.unref?.();
+    spare.prepared = true;
+    spare.data = expected;
+    return spare;
+  };
+
+  /** Idle spares prepared with other data get the expected data (messages arrive in order, before any call). */
+  const refresh = () => {
+    for (const spare of idle) {
+      if (spare.data === expected || expected === undefined) continue;
+      spare.worker.postMessage({ kind: "data", data: expected });
+      spare.data = expected;
+    }
+  };
+
   const refill = () => {
-    if (closed || !keepSpare || spare) return;
-    spare = spawn();
-    spare.unref?.();
+    if (closed || booting || idle.length >= target) return;
+    booting = spawnSpare();
+    idle.push(booting);
+  };
+
+  const refillWhenQuiet = () => {
+    if (closed || timer || running > 0) return;
+    const wait = lastBusy + quietMs - performance.now();
+    if (wait <= 0) {
+      refresh();
+      refill();
+      return;
+    }
+    timer = setTimeout(() => {
+      timer = undefined;
+      refillWhenQuiet();
+    }, wait);
+    (timer as { unref?(): void }).unref?.();
   };
 
   return {
     take() {
-      const worker = spare ?? spawn();
-      spare = undefined;
-      worker.ref?.();
-      queueMicrotask(refill);
-      return worker;
+      running++;
+      // The oldest spare is the one most likely to have finished booting.
+      const spare = idle.shift() ?? spawn();
+      if (booting === spare) booting = undefined;
+      spare.worker.onmessage = null;
+      spare.worker.ref?.();
+      if (idle.length === 0) queueMicrotask(refill);
+      return spare;
+    },
+    release() {
+      running = Math.max(0, running - 1);
+      lastBusy = performance.now();
+      refillWhenQuiet();
+    },
+    expect(data) {
+      if (data === expected) return;
+      expected = data;
+      refillWhenQuiet();
+    },
+    setSpares(count) {
+      target = Math.max(0, Math.floor(count));
+      while (idle.length > target) {
+        const extra = idle.pop()!;
+        if (booting === extra) booting = undefined;
+        extra.worker.terminate();
+      }
+      refillWhenQuiet();
     },
     close() {
       closed = true;
-      spare?.terminate();
-      spare = undefined;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      for (const spare of idle.splice(0)) spare.worker.terminate();
+      booting = undefined;
     },
   };
 }
