@@ -1,5 +1,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type AjvClass from "ajv";
+import { AJV_OPTIONS, DRAFT_07_META_ID } from "./ajv-options.ts";
+import { validate as validateDraft07 } from "./json-schema-meta.generated.ts";
 
 /** Checks arguments against a tool's `parameters`, compiling each schema once, on first use. */
 export interface ArgumentValidator {
@@ -9,10 +11,21 @@ export interface ArgumentValidator {
   schemaProblem(schema: unknown): Promise<string | undefined>;
 }
 
+/** The generated draft-07 meta-schema validator, typed the way ajv's standalone code behaves. */
+const metaValidator = validateDraft07 as unknown as ((schema: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/** `$schema` values under which ajv uses its default (draft-07) meta-schema; others go to ajv itself. */
+const DRAFT_07_NAMES: ReadonlySet<string> = new Set([DRAFT_07_META_ID, `${DRAFT_07_META_ID}#`, "http://json-schema.org/schema"]);
+
 /**
  * One ajv instance per validator, created on first need: importing ajv and
  * compiling schemas costs milliseconds each, so a schema is compiled only
  * when its tool is called, and then cached (by schema object identity).
+ *
+ * Whether a schema is a valid JSON Schema is answered by ajv's draft-07
+ * meta-schema compiled ahead of time (json-schema-meta.generated.ts, same
+ * options, same errors), so discovery never imports ajv. A schema naming
+ * another `$schema` is left to ajv, which knows (or refuses) it.
  */
 export function createArgumentValidator(): ArgumentValidator {
   let ajv: AjvClass | undefined;
@@ -21,10 +34,22 @@ export function createArgumentValidator(): ArgumentValidator {
   const instance = async (): Promise<AjvClass> => {
     if (ajv) return ajv;
     const mod = (await import("ajv")) as unknown as { default: typeof AjvClass };
-    // strict: false because providers' schemas carry keywords ajv does not know;
-    // formats are hints for the model, not something we enforce.
-    ajv = new mod.default({ allErrors: true, strict: false, validateFormats: false, logger: false });
+    // The meta-schema check is done before compiling (see compile below), so
+    // ajv does not compile its own meta-schema just to repeat it.
+    ajv = new mod.default({ ...AJV_OPTIONS, validateSchema: false });
     return ajv;
+  };
+
+  /** What ajv's compile does, in the same order: check against the meta-schema, then compile. */
+  const compile = async (schema: Record<string, unknown>): Promise<ValidateFunction> => {
+    const meta = metaCheck(schema);
+    if (meta === "other") {
+      const a = await instance();
+      if (!a.validateSchema(schema)) throw new Error(`schema is invalid: ${a.errorsText(a.errors)}`);
+    } else if (meta !== true) {
+      throw new Error(`schema is invalid: ${errorsText(meta, "data")}`);
+    }
+    return (await instance()).compile(schema);
   };
 
   return {
@@ -32,7 +57,7 @@ export function createArgumentValidator(): ArgumentValidator {
       let validate = compiled.get(schema);
       if (!validate) {
         try {
-          validate = (await instance()).compile(schema);
+          validate = await compile(schema);
         } catch (error) {
           validate = error instanceof Error ? error : new Error(String(error));
         }
@@ -45,8 +70,11 @@ export function createArgumentValidator(): ArgumentValidator {
 
     async schemaProblem(schema) {
       if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return "must be a JSON Schema object";
-      const a = await instance();
       try {
+        const meta = metaCheck(schema as Record<string, unknown>);
+        if (meta === true) return undefined;
+        if (meta !== "other") return errorsText(meta, "parameters");
+        const a = await instance();
         if (a.validateSchema(schema as object)) return undefined;
         return a.errorsText(a.errors, { dataVar: "parameters" });
       } catch (error) {
@@ -54,6 +82,24 @@ export function createArgumentValidator(): ArgumentValidator {
       }
     },
   };
+}
+
+/**
+ * The draft-07 meta-schema's verdict: true, or its errors; "other" when the
+ * schema names a `$schema` that is not draft-07 (or is not a string: ajv
+ * then throws its own message).
+ */
+function metaCheck(schema: Record<string, unknown>): true | ErrorObject[] | "other" {
+  const named = schema.$schema;
+  if (named !== undefined && !(typeof named === "string" && DRAFT_07_NAMES.has(named))) return "other";
+  if (metaValidator(schema)) return true;
+  return metaValidator.errors ?? [];
+}
+
+/** ajv's own error text: `<dataVar><instancePath> <message>`, joined by ", ". */
+function errorsText(errors: ErrorObject[], dataVar: string): string {
+  if (errors.length === 0) return "No errors";
+  return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).join(", ");
 }
 
 function describeError(error: ErrorObject): string {
