@@ -2,7 +2,6 @@ import { join } from "node:path";
 import type { ModuleShape, Runtime } from "../runtime/index.ts";
 import type { ToolCallContext } from "../tools/index.ts";
 import { HOOK_POINT_NAMES, isHookPoint } from "./hook-points.ts";
-import { inspectAll } from "./inspect-all.ts";
 import { diagnostic, listExtensionDirs } from "./list-extension-dirs.ts";
 import type { ExtensionDiagnostic, Hook, HookCallResult, HookCatalog, HookPointName } from "./types.ts";
 
@@ -27,7 +26,7 @@ export async function discoverHooks(options: DiscoverHooksOptions): Promise<Hook
   const wanted = options.names ? new Set(options.names) : undefined;
   const entries = listing.entries.filter((e) => !wanted || wanted.has(e.name));
   const hooks: Hook[] = [];
-  const inspected = await inspectAll(runtime, entries.map((e) => e.file));
+  const inspected = await runtime.inspectAll(entries.map((e) => e.file));
   for (const [i, entry] of entries.entries()) {
     const outcome = inspected[i]!;
     if (outcome.kind === "interrupted") continue;

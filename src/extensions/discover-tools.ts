@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import type { ModuleShape, Runtime } from "../runtime/index.ts";
 import { createShellTool, type Tool, type ToolRunner } from "../tools/index.ts";
-import { inspectAll } from "./inspect-all.ts";
 import { diagnostic, listExtensionDirs } from "./list-extension-dirs.ts";
 import type { ExtensionDiagnostic, ToolCatalog } from "./types.ts";
 import { userTool } from "./user-tool.ts";
@@ -36,7 +35,7 @@ export async function discoverTools(options: DiscoverToolsOptions): Promise<Tool
   const builtIns = builtInTools(runtime);
   const byName = new Map(builtIns.map((t) => [t.name, t]));
 
-  const inspected = await inspectAll(runtime, entries.map((e) => e.file));
+  const inspected = await runtime.inspectAll(entries.map((e) => e.file));
   for (const [i, entry] of entries.entries()) {
     const outcome = inspected[i]!;
     if (outcome.kind === "interrupted") continue;

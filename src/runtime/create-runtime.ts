@@ -1,4 +1,5 @@
 import { createCtxHandler } from "./ctx-host.ts";
+import { openInspectLane, type InspectLane } from "./inspect-lane.ts";
 import { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
 import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
 import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "./types.ts";
@@ -11,6 +12,9 @@ type WorkerReply =
   | { kind: "threw"; message: string }
   | { kind: "load-failed"; message: string }
   | { kind: "inspected"; shape: { type: string; members: Record<string, { type: string; value?: unknown }> } };
+
+/** Discovery lanes: one worker per core loads modules one after another (measured best on two cores). */
+const INSPECT_LANES = 2;
 
 /** Creates the process's runtime. Nothing is shared between two runtimes. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
@@ -73,7 +77,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     });
   }
 
-  return {
+  const runtime: Runtime = {
     async invoke(request: InvokeRequest): Promise<Outcome> {
       const { context } = request;
       if (closed || context.signal.aborted) return { kind: "interrupted" };
@@ -138,6 +142,48 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       }
     },
 
+    async inspectAll(modulePaths: readonly string[]): Promise<InspectOutcome[]> {
+      const out: InspectOutcome[] = new Array(modulePaths.length);
+      const controller = new AbortController();
+      active.add(controller);
+      let next = 0;
+      const lane = async () => {
+        let current: InspectLane | undefined;
+        try {
+          while (next < modulePaths.length) {
+            const i = next++;
+            const modulePath = modulePaths[i]!;
+            if (closed || controller.signal.aborted) {
+              out[i] = { kind: "interrupted" };
+              continue;
+            }
+            current ??= openInspectLane(pool.take(), () => pool.release());
+            const reply = await current.inspect(modulePath, inspectTimeoutMs, controller.signal);
+            if (reply.kind === "inspected") out[i] = { kind: "loaded", shape: reply.shape };
+            else if (reply.kind === "load-failed") out[i] = reply;
+            else {
+              // The lane's worker is stuck or gone: later modules get a new one.
+              current.close();
+              current = undefined;
+              if (reply.kind === "timeout") out[i] = { kind: "load-failed", message: `the module did not finish loading within ${inspectTimeoutMs} ms` };
+              else if (reply.kind === "interrupted") out[i] = reply;
+              // Alone in a fresh worker, its own outcome (an error thrown later by
+              // a module loaded before it in the lane would otherwise count as its own).
+              else out[i] = await runtime.inspect(modulePath);
+            }
+          }
+        } finally {
+          current?.close();
+        }
+      };
+      try {
+        await Promise.all(Array.from({ length: Math.min(INSPECT_LANES, modulePaths.length) }, lane));
+      } finally {
+        active.delete(controller);
+      }
+      return out;
+    },
+
     async exec(request: ProcessRequest): Promise<ProcessResult> {
       const controller = new AbortController();
       const unlink = request.signal ? link(request.signal, controller) : () => {};
@@ -165,6 +211,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       pool.close();
     },
   };
+  return runtime;
 }
 
 /** Aborts `target` when `source` aborts; returns the function that undoes the link. */

@@ -67,6 +67,10 @@ interface CallMessage {
 
 type LoadFn = (path: string) => unknown;
 
+// Our own references: a module loaded earlier in a discovery lane may replace the globals.
+const toJson = JSON.stringify;
+const fromJson = JSON.parse;
+
 /** Id of the module compiled by warmUp; no file has it. */
 const WARM_UP_ID = "/rienda-warm-up.js";
 type Members = ReturnType<typeof createMembers>;
@@ -102,7 +106,9 @@ scope.onmessage = (event: MessageEvent) => {
     prepared = createContext(message.data, members!);
     return;
   }
-  scope.onmessage = null;
+  // One invocation per worker. A discovery lane may load several modules,
+  // one after another; it never invokes anything.
+  if (message.mode === "invoke") scope.onmessage = null;
   if (typeof loader === "function") start(message, loader);
   else void loader.then((load) => start(message, load));
 };
@@ -292,7 +298,7 @@ function shapeOf(mod: unknown) {
       const member: { type: string; value?: unknown } = { type: describeType(value) };
       if (typeof value !== "function") {
         try {
-          member.value = JSON.parse(JSON.stringify(value) ?? "null");
+          member.value = fromJson(toJson(value) ?? "null");
         } catch {
           // Not JSON-able (cycles, bigint): the type alone tells what is wrong.
         }

@@ -60,7 +60,14 @@ export interface RuntimeOptions {
  */
 export interface Runtime {
   invoke(request: InvokeRequest): Promise<Outcome>;
+  /** Loads one module in a fresh worker and reports what it exports. */
   inspect(modulePath: string): Promise<InspectOutcome>;
+  /**
+   * Looks at many modules (discovery), in input order. Workers are fresh at
+   * the start and each loads several modules one after another; a module that
+   * hangs or ends its worker is reported alone and the others go on.
+   */
+  inspectAll(modulePaths: readonly string[]): Promise<InspectOutcome[]>;
   /** Runs a shell command in its own process group; killed by interrupt() and close() too. */
   exec(request: ProcessRequest): Promise<ProcessResult>;
   /**

@@ -125,3 +125,58 @@ describe("inspect", () => {
     }
   });
 });
+
+describe("inspectAll", () => {
+  test("reports every module in input order, each with its own outcome", async () => {
+    const paths = [
+      box.module("a", "module.exports = { description: 'a', execute() {} };"),
+      box.module("bad", "throw new TypeError('nope');"),
+      box.module("syntax", "module.exports = { execute( {"),
+      box.module("b", "module.exports = { description: 'b', n: 2 };"),
+      box.module("fn", "module.exports = function () {};"),
+      box.module("c", "module.exports = { description: 'c' };"),
+    ];
+    const outcomes = await runtime.inspectAll(paths);
+    expect(outcomes.map((o) => o.kind)).toEqual(["loaded", "load-failed", "load-failed", "loaded", "loaded", "loaded"]);
+    expect(outcomes[0]).toEqual({ kind: "loaded", shape: { type: "an object", members: { description: { type: "a string", value: "a" }, execute: { type: "a function" } } } });
+    expect(outcomes[1]).toEqual({ kind: "load-failed", message: "TypeError: nope" });
+    expect(outcomes[2]).toMatchObject({ kind: "load-failed", message: expect.stringContaining("SyntaxError") });
+    expect(outcomes[3]).toMatchObject({ shape: { members: { description: { value: "b" }, n: { value: 2 } } } });
+    expect(outcomes[4]).toEqual({ kind: "loaded", shape: { type: "a function", members: {} } });
+    expect(outcomes[5]).toMatchObject({ shape: { members: { description: { value: "c" } } } });
+  });
+
+  test("a module that ends its worker or never finishes loading is reported alone; the others still load", async () => {
+    const slow = createRuntime({ spareWorker: false, inspectTimeoutMs: 500 });
+    try {
+      const good = (n: number) => box.module(`good${n}`, `module.exports = { description: 'good ${n}' };`);
+      const paths = [
+        good(1),
+        box.module("exit", "process.exit(4);"),
+        good(2),
+        box.module("loop", "while (true) {}"),
+        good(3),
+        // Throws later, from a timer: blamed on whichever module loads next in
+        // the same worker, unless that module is checked again alone.
+        box.module("late", "setTimeout(() => { throw new Error('late'); }, 1); module.exports = { description: 'late' };"),
+        good(4),
+        good(5),
+      ];
+      const outcomes = await slow.inspectAll(paths);
+      const described = outcomes.map((o) => (o.kind === "loaded" ? String(o.shape.members.description?.value) : `${o.kind}: ${"message" in o ? o.message : ""}`));
+      expect(described[0]).toBe("good 1");
+      expect(described[1]).toContain("process.exit");
+      expect(described[2]).toBe("good 2");
+      expect(described[3]).toContain("did not finish loading within 500 ms");
+      expect(described[4]).toBe("good 3");
+      expect(described[5]).toBe("late");
+      expect(described.slice(6)).toEqual(["good 4", "good 5"]);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test("an empty list needs no worker", async () => {
+    expect(await runtime.inspectAll([])).toEqual([]);
+  });
+});

@@ -1,0 +1,85 @@
+import type { ModuleShape } from "./types.ts";
+import type { FreshWorker } from "./worker-pool.ts";
+
+/** How looking at one module in a lane ended. */
+export type LaneReply =
+  | { kind: "inspected"; shape: ModuleShape }
+  | { kind: "load-failed"; message: string }
+  /** The worker died while this module loaded (process.exit, an uncaught error): the lane is over. */
+  | { kind: "crashed"; message: string }
+  /** The module did not finish loading in time: the lane is over. */
+  | { kind: "timeout" }
+  | { kind: "interrupted" };
+
+/** One worker that loads modules one after another, for discovery only. */
+export interface InspectLane {
+  inspect(modulePath: string, timeoutMs: number, signal: AbortSignal): Promise<LaneReply>;
+  /** Terminates the worker. */
+  close(): void;
+}
+
+/**
+ * Discovery loads many modules (20 tools: 20 workers to boot, ~2 ms of CPU
+ * each on two cores). A lane boots one worker and loads modules in it one
+ * at a time, each on request, so the host always knows which module is
+ * loading: a module that hangs or kills the worker is named, and the lane
+ * ends there. Loading is not calling: no `ctx` exists in a lane, and the
+ * worker never runs an invocation afterwards.
+ */
+export function openInspectLane(fresh: FreshWorker, onClose: () => void): InspectLane {
+  const { worker } = fresh;
+  let pending: ((reply: LaneReply) => void) | undefined;
+  let first = !fresh.prepared;
+  let closed = false;
+  // Set when the worker failed between two modules (a timer of a module loaded earlier threw).
+  let failed: LaneReply | undefined;
+
+  const answer = (reply: LaneReply) => {
+    const resolve = pending;
+    pending = undefined;
+    resolve?.(reply);
+  };
+  const fail = (reply: LaneReply) => {
+    if (pending) answer(reply);
+    else failed ??= reply;
+  };
+  worker.onmessage = (event: MessageEvent) => {
+    const data = event.data as { kind?: string; shape?: ModuleShape; message?: string } | null;
+    if (data?.kind === "inspected") answer({ kind: "inspected", shape: data.shape! });
+    else if (data?.kind === "load-failed" || data?.kind === "threw") answer({ kind: "load-failed", message: String(data.message) });
+  };
+  worker.onerror = (event: ErrorEvent) => {
+    event.preventDefault();
+    fail({ kind: "crashed", message: `the context failed: ${event.message}` });
+  };
+  worker.addEventListener("close", () => fail({ kind: "crashed", message: "the module ended its context" }));
+
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    answer({ kind: "interrupted" });
+    worker.terminate();
+    onClose();
+  };
+
+  return {
+    inspect(modulePath, timeoutMs, signal) {
+      if (closed || signal.aborted) return Promise.resolve({ kind: "interrupted" });
+      if (failed) return Promise.resolve(failed);
+      return new Promise<LaneReply>((resolve) => {
+        const timer = setTimeout(() => answer({ kind: "timeout" }), timeoutMs);
+        const onAbort = () => answer({ kind: "interrupted" });
+        signal.addEventListener("abort", onAbort, { once: true });
+        pending = (reply) => {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", onAbort);
+          resolve(reply);
+        };
+        const message = { kind: "call", mode: "inspect", modulePath };
+        worker.postMessage(first ? { ...message, buffer: fresh.buffer } : message);
+        first = false;
+      });
+    },
+    close,
+  };
+}
