@@ -5,7 +5,11 @@ SOURCES := $(shell find src -name '*.ts') package.json
 # Worker entry files are extra entry points: the binary embeds them and
 # `new URL("./x.ts", import.meta.url)` finds them at run time.
 ENTRIES := src/main.ts $(wildcard src/runtime/*-worker.ts)
-BUILD_FLAGS := --compile --minify --bytecode --format=esm \
+# --splitting: each lazily imported command (and what only it uses, node:
+# built-ins included) is its own embedded chunk, loaded when that command
+# runs; one bundle would load all of them on every start (measured: rienda
+# --version 21 ms -> 14 ms).
+BUILD_FLAGS := --compile --splitting --minify --bytecode --format=esm \
 	--no-compile-autoload-dotenv --no-compile-autoload-bunfig \
 	--compile-autoload-package-json
 
