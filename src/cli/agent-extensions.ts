@@ -51,6 +51,9 @@ export async function loadAgentExtensions(options: {
     });
     const notices = toolCatalog.diagnostics.filter((d) => agent.tools.includes(d.name)).map((d) => d.message);
     runtime.setSpares(sparesFor(hooks));
+    // The argument validator loads while the first request is out (the
+    // request is on its way by then), not when the first tool call waits.
+    if (tools.length > 0) (setTimeout(() => runner.prepare(), 20) as { unref?(): void }).unref?.();
 
     let data: ContextData | undefined;
     const contextFor = (observer: OutputObserver, signal: AbortSignal): ToolCallContext => {

@@ -70,9 +70,9 @@ const run = defineCommand({
       throw new RiendaError("workdir", `workdir "${args.workdir}" is not a directory`);
     }
     const home = homeDir();
-    const configDocument = readConfigDocument(home);
 
-    const runtime = createRuntime({ spareWorker: false });
+    // One spare: it boots while the tool's module is being looked at, and runs the call.
+    const runtime = createRuntime();
     const interrupt = new AbortController();
     // The first signal ends the worker and kills its process groups, then exits at once.
     const onSignal = () => {
@@ -85,7 +85,14 @@ const run = defineCommand({
     process.on("SIGTERM", onSignal);
     try {
       const runner = createToolRunner();
-      const catalog = await discoverTools({ riendaDir: join(home, ".rienda"), runtime, runner, names: [name] });
+      // The module loads in a worker meanwhile: read the config and load the
+      // argument validator on this thread in the meantime.
+      const discovering = discoverTools({ riendaDir: join(home, ".rienda"), runtime, runner, names: [name] });
+      // A config error below ends the command before this is awaited.
+      discovering.catch(() => undefined);
+      runner.prepare();
+      const configDocument = readConfigDocument(home);
+      const catalog = await discovering;
       printDiagnostics(catalog.diagnostics);
       const tool = catalog.tools.find((t) => t.name === name);
       if (!tool) {

@@ -9,6 +9,8 @@ export interface ArgumentValidator {
   check(schema: Record<string, unknown>, args: unknown): Promise<string[]>;
   /** Why `schema` is not an acceptable JSON Schema, or undefined when it is. Never compiles it. */
   schemaProblem(schema: unknown): Promise<string | undefined>;
+  /** Starts loading ajv in the background, so that the first check does not wait for it. */
+  prepare(): void;
 }
 
 /** The generated draft-07 meta-schema validator, typed the way ajv's standalone code behaves. */
@@ -28,17 +30,16 @@ const DRAFT_07_NAMES: ReadonlySet<string> = new Set([DRAFT_07_META_ID, `${DRAFT_
  * another `$schema` is left to ajv, which knows (or refuses) it.
  */
 export function createArgumentValidator(): ArgumentValidator {
-  let ajv: AjvClass | undefined;
   const compiled = new WeakMap<object, ValidateFunction | Error>();
 
-  const instance = async (): Promise<AjvClass> => {
-    if (ajv) return ajv;
-    const mod = (await import("ajv")) as unknown as { default: typeof AjvClass };
-    // The meta-schema check is done before compiling (see compile below), so
-    // ajv does not compile its own meta-schema just to repeat it.
-    ajv = new mod.default({ ...AJV_OPTIONS, validateSchema: false });
-    return ajv;
-  };
+  let loading: Promise<AjvClass> | undefined;
+  const instance = (): Promise<AjvClass> =>
+    (loading ??= import("ajv").then((mod) => {
+      const Ajv = (mod as unknown as { default: typeof AjvClass }).default;
+      // The meta-schema check is done before compiling (see compile below), so
+      // ajv does not compile its own meta-schema just to repeat it.
+      return new Ajv({ ...AJV_OPTIONS, validateSchema: false });
+    }));
 
   /** What ajv's compile does, in the same order: check against the meta-schema, then compile. */
   const compile = async (schema: Record<string, unknown>): Promise<ValidateFunction> => {
@@ -80,6 +81,11 @@ export function createArgumentValidator(): ArgumentValidator {
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }
+    },
+
+    prepare() {
+      // A failed import shows again, as the error it is, when check() needs ajv.
+      instance().catch(() => (loading = undefined));
     },
   };
 }

@@ -12,6 +12,8 @@ export interface ToolRunner {
   runTool(tool: Tool, rawArguments: unknown, context: ToolCallContext): Promise<ToolResult>;
   /** Why `parameters` is not an acceptable JSON Schema, or undefined (for discovery; compiles nothing). */
   schemaProblem(parameters: unknown): Promise<string | undefined>;
+  /** Loads the argument validator in the background (call while waiting for something else). */
+  prepare(): void;
 }
 
 /** Creates a runner with its own schema cache. */
@@ -34,6 +36,7 @@ export function createToolRunner(validator: ArgumentValidator = createArgumentVa
       return { text: capText(result.text), isError: result.isError };
     },
     schemaProblem: (parameters) => validator.schemaProblem(parameters),
+    prepare: () => validator.prepare(),
   };
 }
 

@@ -94,3 +94,15 @@ describe("the generated meta-schema validator", () => {
     expect(await validator.check(strict, { n: "x" })).toEqual(["n: must be integer"]);
   });
 });
+
+describe("prepare", () => {
+  test("loading ajv ahead changes nothing about the answers, and may be asked for twice", async () => {
+    const validator = createArgumentValidator();
+    validator.prepare();
+    validator.prepare();
+    const schema = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] };
+    expect(await validator.check(schema, {})).toEqual(['missing required property "n"']);
+    expect(await validator.check(schema, { n: 2 })).toEqual([]);
+    expect(await validator.check({ type: "strng" }, {})).toEqual([`the tool's parameters schema cannot be used: ${ajvCompileProblem({ type: "strng" })}`]);
+  });
+});
