@@ -24,15 +24,21 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const active = new Set<AbortController>();
   let closed = false;
 
-  /** Runs one worker to its single reply; `onAbort` decides what an interrupt means. */
+  /**
+   * Runs one worker to its single reply. `serve` starts the host end of the
+   * `ctx` bridge; it runs right after the call is posted, while the worker
+   * wakes up and loads the module (a request written before it runs is
+   * still seen: the bridge looks at the state word first).
+   */
   function runWorker(
     message: Record<string, unknown>,
     fresh: FreshWorker,
-    bridge: BridgeServer | undefined,
+    serve: (() => BridgeServer) | undefined,
     controller: AbortController,
   ): Promise<WorkerReply | { kind: "interrupted" } | { kind: "crashed"; message: string }> {
     return new Promise((resolve) => {
       const { worker } = fresh;
+      let bridge: BridgeServer | undefined;
       let settled = false;
       const settle = (reply: WorkerReply | { kind: "interrupted" } | { kind: "crashed"; message: string }) => {
         if (settled) return;
@@ -73,7 +79,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       } catch (error) {
         // Arguments that cannot be cloned (a function, a symbol): the call cannot start.
         settle({ kind: "crashed", message: `the arguments cannot be passed to the context: ${error instanceof Error ? error.message : String(error)}` });
+        return;
       }
+      bridge = serve?.();
     });
   }
 
@@ -85,10 +93,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       const unlink = link(context.signal, controller);
       const fresh = pool.take();
       pool.expect(context.data);
-      const bridge = serveBridge(
-        fresh.buffer,
-        createCtxHandler({ workdir: context.data.workdir, frontEnd: context.frontEnd, signal: controller.signal }),
-      );
+      const serve = () =>
+        serveBridge(fresh.buffer, createCtxHandler({ workdir: context.data.workdir, frontEnd: context.frontEnd, signal: controller.signal }));
       try {
         const reply = await runWorker(
           {
@@ -101,7 +107,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
             ...(fresh.data === context.data ? {} : { data: context.data }),
           },
           fresh,
-          bridge,
+          serve,
           controller,
         );
         switch (reply.kind) {
