@@ -4,6 +4,7 @@ import { runProcess, type ProcessRequest, type ProcessResult } from "./run-proce
 import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
 import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "./types.ts";
 import { createWorkerPool, type FreshWorker } from "./worker-pool.ts";
+import { exitMessage, firstLine } from "./worker-failure.ts";
 import { workerUrl } from "./worker-url.ts";
 
 
@@ -46,8 +47,11 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         controller.signal.removeEventListener("abort", onAbort);
         active.delete(controller);
         bridge?.close();
-        // A context lives for one invocation only: nothing it left behind survives.
-        worker.terminate();
+        // A context lives for one invocation only: nothing it left behind
+        // survives. A worker that answered runs nothing more (it parks), so
+        // ending it can wait until no call runs; any other is ended now.
+        if ((reply as { parks?: boolean }).parks === true) pool.retire(worker);
+        else worker.terminate();
         pool.release();
         resolve(reply);
       };
@@ -66,7 +70,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       };
       worker.addEventListener("close", (event: Event) => {
         const code = (event as Event & { code?: number }).code;
-        settle({ kind: "crashed", message: `the module ended its context (process.exit${code === undefined ? "" : `(${code})`})` });
+        settle({ kind: "crashed", message: exitMessage(code) });
       });
       if (controller.signal.aborted) {
         onAbort();
@@ -115,6 +119,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
             return { kind: "returned", value: reply.value, type: reply.type };
           case "threw":
           case "load-failed":
+            return { kind: reply.kind, message: reply.message };
           case "interrupted":
             return reply;
           case "crashed":
@@ -229,11 +234,4 @@ function link(source: AbortSignal, target: AbortController): () => void {
   const forward = () => target.abort();
   source.addEventListener("abort", forward, { once: true });
   return () => source.removeEventListener("abort", forward);
-}
-
-/** Error events carry a source excerpt after the first line; the first line says what happened. */
-function firstLine(message: unknown): string {
-  const lines = String(message ?? "").split("\n").filter((l) => l.trim() !== "");
-  const error = lines.find((l) => /^(error|\w*Error|BuildMessage|ResolveMessage)\b/.test(l.trim()));
-  return (error ?? lines[0] ?? "unknown error").trim();
 }

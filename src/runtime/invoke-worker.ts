@@ -67,6 +67,9 @@ interface CallMessage {
 
 type LoadFn = (path: string) => unknown;
 
+/** Deno cannot end a worker blocked in Atomics.wait (see park). */
+const CAN_PARK = !("Deno" in globalThis);
+
 // Our own references: a module loaded earlier in a discovery lane may replace the globals.
 const toJson = JSON.stringify;
 const fromJson = JSON.parse;
@@ -109,9 +112,24 @@ scope.onmessage = (event: MessageEvent) => {
   // One invocation per worker. A discovery lane may load several modules,
   // one after another; it never invokes anything.
   if (message.mode === "invoke") scope.onmessage = null;
-  if (typeof loader === "function") start(message, loader);
-  else void loader.then((load) => start(message, load));
+  if (typeof loader === "function") {
+    start(message, loader);
+    if (message.mode === "invoke") park();
+  } else {
+    void loader.then((load) => start(message, load));
+  }
 };
+
+/**
+ * After its one call a worker runs nothing more: no timer, no promise
+ * callback the module left behind. It blocks here until the host ends it,
+ * which the host may then do when no other call is running (ending a worker
+ * slows down the workers that run at the same time). Deno cannot end a
+ * blocked worker, so there the host ends it at once instead.
+ */
+function park(): void {
+  if (CAN_PARK) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+}
 
 /** Everything that depends only on the shared buffer (a worker spawned for a call at once gets it with the call). */
 function prepare(buffer: SharedArrayBuffer): void {
@@ -124,13 +142,17 @@ type Send = (message: unknown) => void;
 
 function start(init: CallMessage & { buffer?: SharedArrayBuffer }, load: LoadFn, send: Send = (m) => scope.postMessage(m)): void {
   if (!members) prepare(init.buffer!);
-  post(run(init, load), send);
+  const reply = run(init, load);
+  // Tells the host it may end this worker later (see park).
+  if (init.mode === "invoke" && CAN_PARK) reply.parks = true;
+  post(reply, send);
 }
 
-type Reply =
+type Reply = (
   | { kind: "returned"; value: unknown; type: string }
   | { kind: "threw" | "load-failed"; message: string }
-  | { kind: "inspected"; shape: ReturnType<typeof shapeOf> };
+  | { kind: "inspected"; shape: ReturnType<typeof shapeOf> }
+) & { parks?: boolean };
 
 /** Loads the module and calls the export (or looks at it); the reply says how that went. */
 function run(init: CallMessage, load: LoadFn): Reply {
@@ -173,7 +195,7 @@ function post(reply: Reply, send: Send): void {
   } catch {
     copy = undefined;
   }
-  send({ kind: "returned", value: reply.type === "a Promise" ? undefined : copy, type: reply.type });
+  send({ ...reply, value: reply.type === "a Promise" ? undefined : copy });
 }
 
 /**

@@ -16,6 +16,12 @@ export interface WorkerPool {
   take(): FreshWorker;
   /** A call that took a worker is over (replacements wait until no call runs). */
   release(): void;
+  /**
+   * A worker whose call is over and that runs nothing anymore (it blocks
+   * until ended): ended once no call runs, since ending a worker slows down
+   * the workers running at the same time.
+   */
+  retire(worker: Worker): void;
   /** How many spares to keep booted from now on (0: spawn on demand only). */
   setSpares(count: number): void;
   /**
@@ -48,6 +54,9 @@ interface Spare extends FreshWorker {
 /** Measured: calls of one burst follow each other within a millisecond or two. */
 const QUIET_MS = 3;
 
+/** Workers waiting to be ended; past this many the oldest is ended at once. */
+const MAX_RETIRED = 16;
+
 /**
  * Spares boot one at a time: on two cores a crowd of booting workers slows
  * the invocation that is running. When the last spare is taken, its
@@ -64,6 +73,7 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
   let running = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let expected: unknown;
+  const retired: Refable[] = [];
   let closed = false;
 
   const spawn = (): Spare => ({
@@ -108,6 +118,7 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
     if (closed || timer || running > 0) return;
     const wait = lastBusy + quietMs - performance.now();
     if (wait <= 0) {
+      for (const worker of retired.splice(0)) worker.terminate();
       refresh();
       refill();
       return;
@@ -140,6 +151,15 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
       expected = data;
       refillWhenQuiet();
     },
+    retire(worker) {
+      if (closed) {
+        worker.terminate();
+        return;
+      }
+      (worker as Refable).unref?.();
+      retired.push(worker);
+      if (retired.length > MAX_RETIRED) retired.shift()!.terminate();
+    },
     setSpares(count) {
       target = Math.max(0, Math.floor(count));
       while (idle.length > target) {
@@ -154,6 +174,7 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
       if (timer) clearTimeout(timer);
       timer = undefined;
       for (const spare of idle.splice(0)) spare.worker.terminate();
+      for (const worker of retired.splice(0)) worker.terminate();
       booting = undefined;
     },
   };

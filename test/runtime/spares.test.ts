@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
 import { createWorkerPool } from "../../src/runtime/worker-pool.ts";
 import { workerUrl } from "../../src/runtime/worker-url.ts";
@@ -101,5 +102,30 @@ describe("worker pool", () => {
     expect(late.prepared).toBe(false);
     late.worker.terminate();
     pool.release();
+  });
+});
+
+describe("after the call", () => {
+  test("nothing the module left behind runs: no promise callback, no timer", async () => {
+    for (const spareWorkers of [0, 1]) {
+      runtime = createRuntime({ spareWorkers });
+      const path = box.tool(
+        `leftovers${spareWorkers}`,
+        `const fs = require('node:fs');
+         Promise.resolve().then(() => fs.rmSync(args.soon));
+         setTimeout(() => fs.rmSync(args.late), 0);
+         return 'done';`,
+      );
+      for (let i = 0; i < 3; i++) {
+        const soon = box.file(`soon${i}`, "");
+        const late = box.file(`late${i}`, "");
+        if (i > 0) await idle(100); // the spare is booted: the call runs in a prepared worker
+        const outcome = await runtime.invoke({ modulePath: path, exportName: "execute", args: [{ soon, late }], context: box.context() });
+        expect(outcome).toMatchObject({ value: "done" });
+        await idle(50);
+        expect([spareWorkers, i, existsSync(soon), existsSync(late)]).toEqual([spareWorkers, i, true, true]);
+      }
+      await runtime.close();
+    }
   });
 });
