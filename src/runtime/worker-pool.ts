@@ -18,8 +18,9 @@ export interface WorkerPool {
   release(): void;
   /**
    * A worker whose call is over and that runs nothing anymore (it blocks
-   * until ended): ended once no call runs, since ending a worker slows down
-   * the workers running at the same time.
+   * until ended). Ending a worker slows down the workers running at the same
+   * time, so when another call has started meanwhile (a hook chain), it is
+   * ended once no call runs; otherwise at once.
    */
   retire(worker: Worker): void;
   /** How many spares to keep booted from now on (0: spawn on demand only). */
@@ -54,8 +55,6 @@ interface Spare extends FreshWorker {
 /** Measured: calls of one burst follow each other within a millisecond or two. */
 const QUIET_MS = 3;
 
-/** Workers waiting to be ended; past this many the oldest is ended at once. */
-const MAX_RETIRED = 16;
 
 /**
  * Spares boot one at a time: on two cores a crowd of booting workers slows
@@ -74,7 +73,14 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
   let timer: ReturnType<typeof setTimeout> | undefined;
   let expected: unknown;
   const retired: Refable[] = [];
+  let sweeping = false;
   let closed = false;
+
+  /** Ends the retired workers, unless a call has started since they were retired. */
+  const sweep = () => {
+    sweeping = false;
+    if (running === 0) for (const worker of retired.splice(0)) worker.terminate();
+  };
 
   const spawn = (): Spare => ({
     worker: new Worker(url.href, { type: "module" } as WorkerOptions),
@@ -158,7 +164,13 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
       }
       (worker as Refable).unref?.();
       retired.push(worker);
-      if (retired.length > MAX_RETIRED) retired.shift()!.terminate();
+      // A burst is about as long as the spares kept for it: bounded memory.
+      while (retired.length > Math.max(1, target)) retired.shift()!.terminate();
+      // The next call of a chain starts before a timer fires.
+      if (!sweeping) {
+        sweeping = true;
+        (setTimeout(sweep, 0) as { unref?(): void }).unref?.();
+      }
     },
     setSpares(count) {
       target = Math.max(0, Math.floor(count));
