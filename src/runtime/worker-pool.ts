@@ -158,7 +158,9 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
       refillWhenQuiet();
     },
     retire(worker) {
-      if (closed) {
+      // No spare left: calls come faster than workers boot, and every later
+      // call waits for a boot anyway; this worker's memory is better freed.
+      if (closed || idle.length === 0) {
         worker.terminate();
         return;
       }
