@@ -3,9 +3,10 @@
  * arguments", each call in a fresh Worker, with every `ctx` member
  * synchronous (Atomics.wait on a shared buffer, served by the main thread).
  *
- * Invariants: one worker per invocation, terminated right after; failures
- * are Outcome values, never rejections; an interrupt ends the worker (even a
- * busy one) and kills the process groups it started, at once.
+ * Invariants: one worker per invocation, which runs nothing after its call
+ * (it parks until ended); no user code runs in a spare before its call;
+ * failures are Outcome values, never rejections; an interrupt ends the
+ * worker (even a busy one) and kills the process groups it started, at once.
  * Must not know what a tool or a hook is, and must not import anything but
  * leaves and `tools/types` (for the shape of the call context).
  */
