@@ -16,10 +16,6 @@ const root = defineCommand({
 /** Runs the command line and sets process.exitCode; never throws. */
 export async function runCli(argv: string[]): Promise<void> {
   try {
-    if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-      process.stdout.write(`${VERSION}\n`);
-      return;
-    }
     if (argv.includes("--help") || argv.includes("-h")) {
       const [cmd, parent] = await resolveCommand(root, argv);
       // A bare `rienda` is the chat: the root's usage lists the chat's flags too.

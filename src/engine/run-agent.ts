@@ -60,14 +60,13 @@ async function loop(input: RunInput, usage: Usage): Promise<RunOutcome> {
 
   const guard = new LoopGuard();
   const rewritesAnswers = hooks.names.some((name) => hooks.handles(name, "afterModelResponse"));
+  const shapesRequests = hooks.names.some((name) => hooks.handles(name, "beforeModelRequest"));
   for (;;) {
     const messages = historyForRequest(session.messages());
-    const system = await chainBeforeModelRequest(
-      hooks,
-      { system: input.system, model: model.ref, messages: snapshotForHooks(messages) },
-      emit,
-      signal,
-    );
+    // The hooks' snapshot of a long history is not free: build it only for hooks that read it.
+    const system = shapesRequests
+      ? await chainBeforeModelRequest(hooks, { system: input.system, model: model.ref, messages: snapshotForHooks(messages) }, emit, signal)
+      : input.system;
     if (signal.aborted) return end("interrupted");
 
     // Deltas are withheld while an afterModelResponse hook may still rewrite
