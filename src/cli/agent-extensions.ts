@@ -115,11 +115,11 @@ function hookPort(hooks: Hook[], contextFor: ContextFor): HookPort {
   const byName = new Map(hooks.map((h) => [h.name, h]));
   return {
     names: hooks.map((h) => h.name),
-    handles: (name, point) => byName.get(name)?.points.includes(point as HookPointName) ?? false,
+    handles: (name, point) => byName.get(name)?.points.includes(point) ?? false,
     async call(name, point, args, observer, signal): Promise<HookAnswer> {
       const hook = byName.get(name);
       if (!hook) return { ok: false, message: `unknown hook "${name}"` };
-      const result = await hook.call(point as HookPointName, args, contextFor(observer, signal));
+      const result = await hook.call(point, args, contextFor(observer, signal));
       return result.ok ? { ok: true, value: result.value } : { ok: false, message: result.message };
     },
   };

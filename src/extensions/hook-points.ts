@@ -1,16 +1,9 @@
-import type { HookPointName } from "./types.ts";
+import { HOOK_POINTS, type HookPoint } from "../engine/index.ts";
 
-/** Every point a hook may handle, in the order a run reaches them (hooks.md). */
-export const HOOK_POINT_NAMES: readonly HookPointName[] = [
-  "beforeRun",
-  "beforeModelRequest",
-  "afterModelResponse",
-  "beforeToolExecute",
-  "afterToolExecute",
-  "afterRun",
-];
+/** Every point a hook may handle, in the order a run reaches them (hooks.md); the engine owns the list. */
+export const HOOK_POINT_NAMES: readonly HookPoint[] = HOOK_POINTS;
 
 /** Whether `name` is one of the six points. */
-export function isHookPoint(name: string): name is HookPointName {
+export function isHookPoint(name: string): name is HookPoint {
   return (HOOK_POINT_NAMES as readonly string[]).includes(name);
 }

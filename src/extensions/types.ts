@@ -1,3 +1,4 @@
+import type { HookPoint } from "../engine/index.ts";
 import type { Tool, ToolCallContext } from "../tools/types.ts";
 
 /** Which kind of extension a diagnostic is about. */
@@ -24,13 +25,7 @@ export interface ToolCatalog {
 }
 
 /** The six points of hooks.md. */
-export type HookPointName =
-  | "beforeRun"
-  | "afterRun"
-  | "beforeModelRequest"
-  | "afterModelResponse"
-  | "beforeToolExecute"
-  | "afterToolExecute";
+export type HookPointName = HookPoint;
 
 /** What one hook call came back with, before the engine applies any meaning to it. */
 export type HookCallResult =
