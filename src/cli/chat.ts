@@ -20,6 +20,7 @@ import { createChatScreen, createChatStyle, type ChatBackend, type ChatScreen } 
 import { VERSION } from "../version.ts";
 import { exitWhenFlushed } from "./exit.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
+import { runFlags } from "./run-flags.ts";
 import { prepareAgent, type Dialogs, type PreparedAgent } from "./setup.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 
@@ -27,11 +28,7 @@ import { assertKnownFlags } from "./strict-args.ts";
 export const chatArgs = {
   agent: { type: "string", alias: "a", description: "Agent id (without it, pick one from a list)" },
   continue: { type: "boolean", alias: "c", description: "Continue this workspace's latest session" },
-  session: { type: "string", alias: "s", description: "Continue this session (with -a/-m: switch agent or model)" },
-  model: { type: "string", alias: "m", description: "Model override, provider/alias" },
-  workdir: { type: "string", alias: "C", description: "Workspace directory (default: the current one)" },
-  "auto-approve": { type: "boolean", alias: "y", description: "Answer yes to every confirmation" },
-  config: { type: "string", description: "Path of config.yaml" },
+  ...runFlags,
 } as const;
 
 /** What the chat starts from, read from the flags. */

@@ -12,6 +12,7 @@ import { answerConfirm, createRunOutput } from "../ui/index.ts";
 import { watchInterrupts } from "./interrupts.ts";
 import { readPrompt } from "./read-prompt.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
+import { runFlags } from "./run-flags.ts";
 import { prepareRun, type PreparedRun } from "./setup.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { exitWhenFlushed } from "./exit.ts";
@@ -19,11 +20,7 @@ import { exitWhenFlushed } from "./exit.ts";
 const args = {
   agent: { type: "string", alias: "a", description: "Agent id (a file of ~/.rienda/agents)" },
   prompt: { type: "string", alias: "p", description: "The prompt; - reads it from stdin" },
-  session: { type: "string", alias: "s", description: "Continue this session (with -a/-m: switch agent or model)" },
-  model: { type: "string", alias: "m", description: "Model override, provider/alias" },
-  workdir: { type: "string", alias: "C", description: "Workspace directory (default: the current one)" },
-  "auto-approve": { type: "boolean", alias: "y", description: "Answer yes to every confirmation" },
-  config: { type: "string", description: "Path of config.yaml" },
+  ...runFlags,
   json: { type: "boolean", description: "Print one JSON event per line on stdout" },
 } as const;
 
