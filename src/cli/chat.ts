@@ -9,7 +9,6 @@
  * cannot start (no terminal, bad flags, unknown agent, ...).
  */
 import { defineCommand, type ParsedArgs } from "citty";
-import { homedir } from "node:os";
 import { listAgents } from "../agents/index.ts";
 import { loadConfig } from "../config/index.ts";
 import { runAgent } from "../engine/index.ts";
@@ -22,6 +21,7 @@ import { exitWhenFlushed } from "./exit.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { runFlags } from "./run-flags.ts";
 import { prepareAgent, type Dialogs, type PreparedAgent } from "./setup.ts";
+import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 
 /** The flags of a bare `rienda` (also shown by `rienda --help`). */
@@ -71,7 +71,7 @@ async function chat(rawArgs: string[], parsed: ParsedArgs<typeof chatArgs>, star
   }
   if (parsed.continue && parsed.session !== undefined) throw new RiendaError("usage", "use -c or -s ID, not both");
   const start: ChatStart = {
-    home: process.env.HOME || homedir(),
+    home: homeDir(),
     env: process.env,
     workdir: resolveWorkdir(parsed.workdir),
     ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),

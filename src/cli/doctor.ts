@@ -6,11 +6,10 @@
  * only: never writes a file, never sends a model request.
  */
 import { defineCommand } from "citty";
-import { homedir } from "node:os";
-import { resolve } from "node:path";
 import { RiendaError } from "../errors.ts";
 import { formatJson, formatReport, runDoctor } from "./doctor/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
+import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 
 const args = {
@@ -28,7 +27,7 @@ export default defineCommand({
     if (extra !== undefined) throw new RiendaError("usage", `rienda doctor: unexpected argument "${extra}" (see rienda doctor --help)`);
     const workdir = resolveWorkdir(parsed.workdir);
     const report = await runDoctor({
-      home: resolve(process.env.HOME || homedir()),
+      home: homeDir(),
       env: process.env,
       workdir,
       ...(parsed.config ? { configFlag: parsed.config } : {}),

@@ -5,10 +5,10 @@
  * alone (stdout). Exit 0, or 1 when a file could not be written.
  */
 import { defineCommand } from "citty";
-import { homedir } from "node:os";
-import { relative, resolve } from "node:path";
+import { relative } from "node:path";
 import { RiendaError } from "../errors.ts";
 import { installStarter, STARTER_AGENT_ID, STARTER_FILES, type InstallReport } from "./init/index.ts";
+import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 
 const args = {} as const;
@@ -20,7 +20,7 @@ export default defineCommand({
     assertKnownFlags(rawArgs, args, "rienda init");
     const extra = parsed._[0];
     if (extra !== undefined) throw new RiendaError("usage", `rienda init: unexpected argument "${extra}" (see rienda init --help)`);
-    const report = installStarter(resolve(process.env.HOME || homedir()), STARTER_FILES);
+    const report = installStarter(homeDir(), STARTER_FILES);
     process.stdout.write(formatReport(report));
     const configOverride = process.env.RIENDA_CONFIG;
     if (configOverride) process.stderr.write(`note: RIENDA_CONFIG is set, so rienda reads ${configOverride}, not ${report.root}/config.yaml\n`);

@@ -4,7 +4,6 @@
  * when interrupted; stdout carries only the answer (or only JSON events).
  */
 import { defineCommand } from "citty";
-import { homedir } from "node:os";
 import { runAgent, type RunOutcome } from "../engine/index.ts";
 import { isRiendaError, messageOf } from "../errors.ts";
 import { createModelClient } from "../providers/index.ts";
@@ -14,6 +13,7 @@ import { readPrompt } from "./read-prompt.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { runFlags } from "./run-flags.ts";
 import { prepareRun, type PreparedRun } from "./setup.ts";
+import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { exitWhenFlushed } from "./exit.ts";
 
@@ -42,7 +42,7 @@ export default defineCommand({
       const autoApprove = Boolean(parsed["auto-approve"]);
       prepared = await prepareRun(
         {
-          home: process.env.HOME || homedir(),
+          home: homeDir(),
           env: process.env,
           workdir,
           autoApprove,

@@ -5,11 +5,11 @@
  * the table prints nothing and `--json` prints `[]`; stderr says so in both.
  */
 import { defineCommand } from "citty";
-import { homedir } from "node:os";
 import { RiendaError } from "../errors.ts";
 import { displayWidth } from "../platform.ts";
 import { listSessions, type SessionSummary } from "../sessions/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
+import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 
 const args = {
@@ -25,7 +25,7 @@ export default defineCommand({
     const extra = parsed._[0];
     if (extra !== undefined) throw new RiendaError("usage", `rienda sessions: unexpected argument "${extra}" (see rienda sessions --help)`);
     const workdir = resolveWorkdir(parsed.workdir);
-    const sessions = listSessions({ home: process.env.HOME || homedir(), workdir });
+    const sessions = listSessions({ home: homeDir(), workdir });
     if (parsed.json) process.stdout.write(`${JSON.stringify(sessions.map(jsonOf))}\n`);
     else if (sessions.length > 0) process.stdout.write(formatSessionTable(sessions));
     if (sessions.length === 0) process.stderr.write(`no sessions in this workspace (${workdir})\n`);

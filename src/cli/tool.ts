@@ -6,15 +6,16 @@
  */
 import { defineCommand } from "citty";
 import { randomUUID } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { loadConfig, locateConfig } from "../config/index.ts";
 import { RiendaError } from "../errors.ts";
 import { discoverTools, type ExtensionDiagnostic } from "../extensions/index.ts";
 import { createRuntime } from "../runtime/index.ts";
 import { createToolRunner, type ContextData } from "../tools/index.ts";
 import { createTerminalFrontEnd } from "../ui/index.ts";
+import { resolveWorkdir } from "./resolve-workdir.ts";
+import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 
 const listArgs = {} as const;
@@ -65,10 +66,7 @@ const run = defineCommand({
     if (decoded === null || typeof decoded !== "object" || Array.isArray(decoded)) {
       throw new RiendaError("usage", "tool run: --args must be a JSON object");
     }
-    const workdir = resolve(args.workdir ?? process.cwd());
-    if (!existsSync(workdir) || !statSync(workdir).isDirectory()) {
-      throw new RiendaError("workdir", `workdir "${args.workdir}" is not a directory`);
-    }
+    const workdir = resolveWorkdir(args.workdir);
     const home = homeDir();
 
     // One spare: it boots while the tool's module is being looked at, and runs the call.
@@ -123,10 +121,6 @@ export default defineCommand({
   meta: { name: "tool", description: "List the tools, or run one without a model." },
   subCommands: { list, run },
 });
-
-function homeDir(): string {
-  return process.env.HOME || homedir();
-}
 
 function riendaDir(): string {
   return join(homeDir(), ".rienda");
