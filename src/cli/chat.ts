@@ -20,6 +20,7 @@ import { VERSION } from "../version.ts";
 import { exitWhenFlushed } from "./exit.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { runFlags } from "./run-flags.ts";
+import { createCompactor } from "./compactor.ts";
 import { prepareAgent, type Dialogs, type PreparedAgent } from "./setup.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
@@ -176,6 +177,7 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
     },
     runTurn(prompt, io) {
       if (!session) throw new RiendaError("internal", "a turn needs a session");
+      const compactor = createCompactor({ session, settings: prepared.config.compaction, config: prepared.config, model: prepared.model, modelPort });
       return runAgent({
         prompt,
         system: prepared.system,
@@ -185,6 +187,7 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
         tools: prepared.tools,
         hooks: prepared.hooks,
         session,
+        ...(compactor ? { compactor } : {}),
         emit: io.emit,
         signal: io.signal,
         finalSignal: io.finalSignal,

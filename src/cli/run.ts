@@ -15,6 +15,7 @@ import { runFlags } from "./run-flags.ts";
 import { prepareRun, type PreparedRun } from "./setup.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
+import { createCompactor } from "./compactor.ts";
 import { exitWhenFlushed } from "./exit.ts";
 
 const args = {
@@ -59,12 +60,21 @@ export default defineCommand({
       if (interrupts.interrupted) throw interruptedBeforeStart();
       output.start({ sessionId: prepared.session.id, agent: prepared.agent.id, model: prepared.model.ref, workdir });
       for (const notice of prepared.notices) output.event({ type: "notice", message: notice });
+      const modelPort = createModelClient();
+      const compactor = createCompactor({
+        session: prepared.session,
+        settings: prepared.config.compaction,
+        config: prepared.config,
+        model: prepared.model,
+        modelPort,
+      });
       const outcome: RunOutcome = await runAgent({
         prompt,
         system: prepared.system,
         model: prepared.model,
         agentId: prepared.agent.id,
-        modelPort: createModelClient(),
+        modelPort,
+        ...(compactor ? { compactor } : {}),
         tools: prepared.tools,
         hooks: prepared.hooks,
         session: prepared.session,

@@ -5,7 +5,7 @@
  */
 import type { Message, ModelRequest, StopReason, StreamEvent, ToolSpec, Usage } from "../providers/index.ts";
 import type { ToolResult } from "../tools/types.ts";
-import type { HookPoint, OutputStream, ToolCall } from "./types.ts";
+import type { EngineEvent, HookPoint, OutputStream, ToolCall } from "./types.ts";
 
 /** Streams one model answer; retries are applied behind this port. */
 export interface ModelPort {
@@ -65,4 +65,14 @@ export interface SessionPort {
   messages(): Message[];
   /** Appends one whole message; never a partial response. */
   appendMessage(message: Message, meta?: ResponseMeta): void;
+}
+
+/**
+ * Keeps the conversation inside the model's context window. Called before
+ * every model request; when the history is too long it condenses the older
+ * part into a summary stored in the session. Never throws: a failed
+ * compaction is a notice and the run goes on with the full history.
+ */
+export interface CompactionPort {
+  maybeCompact(emit: (event: EngineEvent) => void, signal: AbortSignal): Promise<void>;
 }

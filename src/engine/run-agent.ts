@@ -12,7 +12,7 @@ import { historyForRequest, snapshotForHooks } from "./conversation.ts";
 import { chainAfterModelResponse, chainBeforeModelRequest, notifyHooks, type Emit } from "./hook-chain.ts";
 import { LoopGuard, IDENTICAL_ROUNDS_LIMIT } from "./loop-guard.ts";
 import { requestModel } from "./model-turn.ts";
-import type { HookPort, ModelPort, SessionPort, ToolPort } from "./ports.ts";
+import type { CompactionPort, HookPort, ModelPort, SessionPort, ToolPort } from "./ports.ts";
 import { runToolRound } from "./tool-round.ts";
 import type { RunEndReason, RunOutcome, ToolCall } from "./types.ts";
 
@@ -28,6 +28,8 @@ export interface RunInput {
   tools: ToolPort;
   hooks: HookPort;
   session: SessionPort;
+  /** Condenses long histories before a request; none: the history is always sent whole. */
+  compactor?: CompactionPort;
   emit: Emit;
   /** Aborted on interrupt. */
   signal: AbortSignal;
@@ -62,6 +64,8 @@ async function loop(input: RunInput, usage: Usage): Promise<RunOutcome> {
   const rewritesAnswers = hooks.names.some((name) => hooks.handles(name, "afterModelResponse"));
   const shapesRequests = hooks.names.some((name) => hooks.handles(name, "beforeModelRequest"));
   for (;;) {
+    await input.compactor?.maybeCompact(emit, signal);
+    if (signal.aborted) return end("interrupted");
     const messages = historyForRequest(session.messages());
     // The hooks' snapshot of a long history is not free: build it only for hooks that read it.
     const system = shapesRequests
