@@ -37,17 +37,16 @@ export function createCompactor(options: {
   return {
     async maybeCompact(emit, signal) {
       if (failed) return;
-      const live = liveEntries(session.branch());
-      const summary = previousSummary(session.branch());
-      const history = [...(summary === undefined ? [] : [compactionSummaryMessage(summary)]), ...live.map((e) => e.message)];
-      const tokens = Math.max(lastPromptTokens(live), history.reduce((n, m) => n + estimateTokens(m), 0));
+      const branch = session.branch();
+      const live = liveEntries(branch);
+      const summary = previousSummary(branch);
+      const tokens = promptTokens(live, summary);
       if (!needsCompaction(settings, model.contextWindow, tokens)) return;
-      const kept = keptIndex(
-        live.map((e) => e.message),
-        settings.keepRecentTokens,
-      );
+      const messages = live.map((e) => e.message);
+      const kept = keptIndex(messages, settings.keepRecentTokens);
       if (kept === undefined) return;
-      const older = history.slice(0, history.length - (live.length - kept));
+      // What gets condensed: the previous summary, if any, and the turns before the kept one.
+      const older = [...(summary === undefined ? [] : [compactionSummaryMessage(summary)]), ...messages.slice(0, kept)];
       let summaryModel: ResolvedModel;
       try {
         summaryModel = settings.model ? options.config.resolveModel(settings.model) : model;
@@ -104,13 +103,20 @@ function previousSummary(branch: BranchEntry[]): string | undefined {
   return undefined;
 }
 
-/** The prompt size the provider reported for the newest answer, its own tokens included. */
-function lastPromptTokens(live: LiveEntry[]): number {
+/**
+ * The size of the next prompt: what the provider reported for the newest
+ * answer (its own tokens included) plus an estimate of what came after it;
+ * an estimate of everything when no answer reported a size. Estimating only
+ * the tail keeps this cheap before every request of a long session.
+ */
+function promptTokens(live: LiveEntry[], summary: string | undefined): number {
+  let tail = 0;
   for (let i = live.length - 1; i >= 0; i--) {
-    const tokens = live[i]!.inputTokens;
-    if (tokens !== undefined) return tokens;
+    const reported = live[i]!.inputTokens;
+    if (reported !== undefined) return reported + tail;
+    tail += estimateTokens(live[i]!.message);
   }
-  return 0;
+  return tail + (summary === undefined ? 0 : estimateTokens(compactionSummaryMessage(summary)));
 }
 
 async function summarize(
