@@ -42,3 +42,8 @@ export function messageOf(error: unknown): string {
     return String(error);
   }
 }
+
+/** What a user is told about a failure: a RiendaError's own message, anything else marked as an internal error. */
+export function userMessage(error: unknown): string {
+  return isRiendaError(error) ? error.message : `internal error: ${messageOf(error)}`;
+}

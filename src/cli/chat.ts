@@ -12,7 +12,7 @@ import { defineCommand, type ParsedArgs } from "citty";
 import { listAgents } from "../agents/index.ts";
 import { loadConfig } from "../config/index.ts";
 import { runAgent } from "../engine/index.ts";
-import { isRiendaError, messageOf, RiendaError } from "../errors.ts";
+import { RiendaError, userMessage } from "../errors.ts";
 import { createModelClient } from "../providers/index.ts";
 import { createSession, listSessions, openSession, type SessionFile } from "../sessions/index.ts";
 import { createChatScreen, createChatStyle, type ChatBackend, type ChatScreen } from "../ui/chat/index.ts";
@@ -52,7 +52,7 @@ export default defineCommand({
     try {
       code = await chat(rawArgs, args, (created) => (backend = created));
     } catch (error) {
-      const message = isRiendaError(error) ? error.message : `internal error: ${messageOf(error)}`;
+      const message = userMessage(error);
       // Flag errors already name the command ("rienda: unknown option -x").
       process.stderr.write(message.startsWith("rienda: ") ? `${message}\n` : `rienda: ${message}\n`);
       code = 1;
@@ -177,7 +177,7 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
     },
     runTurn(prompt, io) {
       if (!session) throw new RiendaError("internal", "a turn needs a session");
-      const compactor = createCompactor({ session, settings: prepared.config.compaction, config: prepared.config, model: prepared.model, modelPort });
+      const compactor = createCompactor({ session, config: prepared.config, model: prepared.model, modelPort });
       return runAgent({
         prompt,
         system: prepared.system,

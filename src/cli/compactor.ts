@@ -6,7 +6,7 @@
  * `compaction` entry is appended to the session; the session then rebuilds
  * the history as the summary followed by the kept turns.
  */
-import type { CompactionSettings, LoadedConfig } from "../config/index.ts";
+import type { LoadedConfig } from "../config/index.ts";
 import {
   estimateTokens,
   keptIndex,
@@ -24,12 +24,12 @@ import { compactionSummaryMessage, type BranchEntry, type SessionFile } from "..
 /** Builds the compaction port of a run; none when compaction cannot apply. */
 export function createCompactor(options: {
   session: SessionFile;
-  settings: CompactionSettings;
-  config: Pick<LoadedConfig, "resolveModel">;
+  config: Pick<LoadedConfig, "compaction" | "resolveModel">;
   model: ResolvedModel;
   modelPort: ModelPort;
 }): CompactionPort | undefined {
-  const { session, settings, model, modelPort } = options;
+  const { session, model, modelPort } = options;
+  const settings = options.config.compaction;
   if (!settings.enabled || model.contextWindow === undefined) return undefined;
   // One failed attempt per run is enough: retrying before every request would
   // stall each turn on a provider that cannot summarise right now.

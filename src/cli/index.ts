@@ -4,7 +4,7 @@
  * below the CLI ever calls process.exit or prints a stack.
  */
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
-import { isRiendaError, messageOf } from "../errors.ts";
+import { messageOf, userMessage } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { chatCommand, commands } from "./commands.ts";
 
@@ -42,19 +42,16 @@ export async function runCli(argv: string[]): Promise<void> {
 
 /** Prints a failure the way every command does and sets exit code 1. */
 export function reportFailure(error: unknown): void {
-  const message = isRiendaError(error) ? error.message : unknownErrorMessage(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  // citty's own usage errors are meant for the user too, once their colours are gone.
+  const citty = code === "E_UNKNOWN_COMMAND" || code === "E_NO_COMMAND";
+  const message = citty ? stripAnsi(messageOf(error)) : userMessage(error);
   process.stderr.write(`rienda: ${message}\n`);
   process.exitCode = 1;
 }
 
 function stripAnsi(text: string): string {
   return text.replace(/\u001b\[[0-9;]*m/g, "");
-}
-
-function unknownErrorMessage(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === "E_UNKNOWN_COMMAND" || code === "E_NO_COMMAND") return stripAnsi(messageOf(error));
-  return `internal error: ${messageOf(error)}`;
 }
 
 /** The first argument that is not a flag; the root has no value flags of its own. */

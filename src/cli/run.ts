@@ -5,7 +5,7 @@
  */
 import { defineCommand } from "citty";
 import { runAgent, type RunOutcome } from "../engine/index.ts";
-import { isRiendaError, messageOf } from "../errors.ts";
+import { userMessage } from "../errors.ts";
 import { createModelClient } from "../providers/index.ts";
 import { answerConfirm, createRunOutput } from "../ui/index.ts";
 import { watchInterrupts } from "./interrupts.ts";
@@ -46,7 +46,6 @@ export default defineCommand({
           home: homeDir(),
           env: process.env,
           workdir,
-          autoApprove,
           ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
           ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
           ...(parsed.session !== undefined ? { sessionId: parsed.session } : {}),
@@ -63,7 +62,6 @@ export default defineCommand({
       const modelPort = createModelClient();
       const compactor = createCompactor({
         session: prepared.session,
-        settings: prepared.config.compaction,
         config: prepared.config,
         model: prepared.model,
         modelPort,
@@ -86,7 +84,7 @@ export default defineCommand({
       code = EXIT[outcome.reason];
     } catch (error) {
       const interrupted = interrupts.interrupted;
-      output.end(interrupted ? "interrupted" : "error", null, interrupted ? undefined : failureMessage(error));
+      output.end(interrupted ? "interrupted" : "error", null, interrupted ? undefined : userMessage(error));
       code = interrupted ? EXIT.interrupted : EXIT.error;
     } finally {
       prepared?.close();
@@ -98,8 +96,4 @@ export default defineCommand({
 
 function interruptedBeforeStart(): Error {
   return new Error("the run was interrupted");
-}
-
-function failureMessage(error: unknown): string {
-  return isRiendaError(error) ? error.message : `internal error: ${messageOf(error)}`;
 }

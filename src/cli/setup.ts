@@ -22,7 +22,6 @@ export interface RunRequest {
   agentId?: string;
   sessionId?: string;
   modelRef?: string;
-  autoApprove: boolean;
 }
 
 /** Everything a run needs, validated. */
@@ -34,7 +33,6 @@ export interface PreparedRun {
   session: SessionFile;
   tools: ToolPort;
   hooks: HookPort;
-  contextData: ContextData;
   /** Diagnostics to show before the run (a user tool replacing a built-in). */
   notices: string[];
   /** Stops spare workers and anything else the run started. */
@@ -77,7 +75,7 @@ export type Dialogs = Pick<FrontEnd, "confirm" | "notify">;
 
 /** Validates the request and builds the run; throws RiendaError before writing anything when refused. */
 export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise<PreparedRun> {
-  const config = loadConfig({ ...(request.configPath ? { flag: request.configPath } : {}), env: request.env, home: request.home });
+  const config = loadRequestConfig(request);
   const existing = request.sessionId
     ? openSession({ home: request.home, id: request.sessionId, workdir: request.workdir })
     : undefined;
@@ -93,9 +91,9 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
       existing.appendAgent(agent.id);
       existing.appendModel(model.ref);
     }
-    const contextData = prepared.bind(session);
+    prepared.bind(session);
     const { system, tools, hooks, notices, close } = prepared;
-    return { config, agent, model, system, session, tools, hooks, contextData, notices, close };
+    return { config, agent, model, system, session, tools, hooks, notices, close };
   } catch (error) {
     prepared.close();
     throw error;
@@ -104,8 +102,12 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
 
 /** Loads config, agent, model and extensions without touching any session; throws RiendaError when refused. */
 export async function prepareAgent(request: AgentRequest, dialogs: Dialogs): Promise<PreparedAgent> {
-  const config = loadConfig({ ...(request.configPath ? { flag: request.configPath } : {}), env: request.env, home: request.home });
-  return loadPreparedAgent(config, request, dialogs);
+  return loadPreparedAgent(loadRequestConfig(request), request, dialogs);
+}
+
+/** config.yaml as the request locates it: `--config`, else RIENDA_CONFIG, else ~/.rienda. */
+function loadRequestConfig(request: Pick<AgentRequest, "configPath" | "env" | "home">): LoadedConfig {
+  return loadConfig({ ...(request.configPath ? { flag: request.configPath } : {}), env: request.env, home: request.home });
 }
 
 async function loadPreparedAgent(config: LoadedConfig, request: AgentRequest, dialogs: Dialogs): Promise<PreparedAgent> {

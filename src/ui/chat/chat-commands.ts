@@ -3,7 +3,7 @@
  * backend and reports in a line or two. A refused change (unknown agent,
  * model or session) is shown as an error line and changes nothing.
  */
-import { isRiendaError, messageOf } from "../../errors.ts";
+import { userMessage } from "../../errors.ts";
 import type { ChatRenderer } from "./chat-renderer.ts";
 import type { ChatStyle } from "./chat-style.ts";
 import { CHAT_COMMANDS } from "./parse-input.ts";
@@ -35,7 +35,7 @@ export async function runChatCommand(name: string, argument: string, ctx: Comman
   try {
     return await dispatch(name, argument, ctx);
   } catch (error) {
-    ctx.renderer.paragraph(`error: ${isRiendaError(error) ? error.message : `internal error: ${messageOf(error)}`}`, (t) => ctx.style.error(t));
+    ctx.renderer.paragraph(`error: ${userMessage(error)}`, (t) => ctx.style.error(t));
     return "continue";
   }
 }
