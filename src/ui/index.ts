@@ -5,5 +5,5 @@
  * goes to stderr.
  * Must not run anything itself: it renders and asks, the caller decides.
  */
-export { answerConfirm, createTerminalFrontEnd, noticeLine, type TerminalFrontEndOptions, type TerminalStreams } from "./terminal-front-end.ts";
-export { createRunOutput, formatNotice, type RunOutput } from "./run-output.ts";
+export { answerConfirm, createTerminalFrontEnd, formatNotice, noticeLine, type TerminalFrontEndOptions, type TerminalStreams } from "./terminal-front-end.ts";
+export { createRunOutput, type RunOutput } from "./run-output.ts";

@@ -39,11 +39,6 @@ export class JsonPrinter {
     this.#write(event);
   }
 
-  /** A notice from the front end (ctx.notify) or the program. */
-  notice(message: string, extra: Record<string, string> = {}): void {
-    this.event({ type: "notice", message, ...extra } as EngineEvent);
-  }
-
   /** Emits an error event. */
   error(message: string): void {
     if (this.#ended) return;

@@ -8,7 +8,7 @@ import type { Usage } from "../providers/index.ts";
 import { JsonPrinter, type RunStartInfo } from "./json-printer.ts";
 import { PlainPrinter } from "./plain-printer.ts";
 import type { TextSink } from "./stream-writer.ts";
-import { noticeLine } from "./terminal-front-end.ts";
+import { formatNotice, noticeLine } from "./terminal-front-end.ts";
 
 /** Where a run reports. */
 export interface RunOutput {
@@ -50,10 +50,4 @@ function jsonOutput(printer: JsonPrinter): RunOutput {
       printer.end(reason, usage, reason === "interrupted" ? "the run was interrupted" : message);
     },
   };
-}
-
-/** One line for a notice: `title: body`, or whichever is present. */
-export function formatNotice(title: string, body: string): string {
-  if (title && body) return `${title}: ${body}`;
-  return title || body;
 }

@@ -42,8 +42,13 @@ export function createTerminalFrontEnd(options: TerminalFrontEndOptions): FrontE
 
 /** The one line a notice prints as. */
 export function noticeLine(prompt: Prompt): string {
-  const text = prompt.title && prompt.body ? `${prompt.title}: ${prompt.body}` : prompt.title || prompt.body;
-  return `notice: ${text}`;
+  return `notice: ${formatNotice(prompt.title, prompt.body)}`;
+}
+
+/** A notice's text: `title: body`, or whichever is present. */
+export function formatNotice(title: string, body: string): string {
+  if (title && body) return `${title}: ${body}`;
+  return title || body;
 }
 
 /**
