@@ -7,8 +7,7 @@
 import { join } from "node:path";
 import type { Agent } from "../agents/index.ts";
 import type { HookAnswer, HookPort, OutputObserver, ToolPort } from "../engine/index.ts";
-import { RiendaError } from "../errors.ts";
-import { discoverHooks, discoverTools, type ExtensionDiagnostic, type Hook, type HookPointName } from "../extensions/index.ts";
+import { discoverHooks, discoverTools, missingExtensionError, type Hook, type HookPointName } from "../extensions/index.ts";
 import { createRuntime } from "../runtime/index.ts";
 import { createToolRunner, type ContextData, type FrontEnd, type Tool, type ToolCallContext } from "../tools/index.ts";
 
@@ -41,12 +40,12 @@ export async function loadAgentExtensions(options: {
     ]);
     const tools = agent.tools.map((name) => {
       const tool = toolCatalog.tools.find((t) => t.name === name);
-      if (!tool) throw missing("tool", name, toolCatalog.diagnostics, toolCatalog.available);
+      if (!tool) throw missingExtensionError("tool", name, toolCatalog);
       return tool;
     });
     const hooks = agent.hooks.map((name) => {
       const hook = hookCatalog?.hooks.find((h) => h.name === name);
-      if (!hook) throw missing("hook", name, hookCatalog?.diagnostics ?? [], hookCatalog?.available ?? []);
+      if (!hook) throw missingExtensionError("hook", name, hookCatalog ?? { diagnostics: [], available: [] });
       return hook;
     });
     const notices = toolCatalog.diagnostics.filter((d) => agent.tools.includes(d.name)).map((d) => d.message);
@@ -123,11 +122,4 @@ function hookPort(hooks: Hook[], contextFor: ContextFor): HookPort {
       return result.ok ? { ok: true, value: result.value } : { ok: false, message: result.message };
     },
   };
-}
-
-function missing(kind: "tool" | "hook", name: string, diagnostics: ExtensionDiagnostic[], available: string[]): RiendaError {
-  const broken = diagnostics.find((d) => d.kind === kind && d.name === name && d.problem !== "replaces a built-in tool");
-  if (broken) return new RiendaError("extension", `${broken.message} (${broken.file})`);
-  const list = available.length > 0 ? available.join(", ") : "none installed";
-  return new RiendaError("extension", `unknown ${kind} "${name}" (available: ${list})`);
 }

@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig, locateConfig } from "../config/index.ts";
 import { RiendaError } from "../errors.ts";
-import { discoverTools, type ExtensionDiagnostic } from "../extensions/index.ts";
+import { discoverTools, missingExtensionError, type ExtensionDiagnostic } from "../extensions/index.ts";
 import { createRuntime } from "../runtime/index.ts";
 import { createToolRunner, type ContextData } from "../tools/index.ts";
 import { createTerminalFrontEnd } from "../ui/index.ts";
@@ -93,11 +93,7 @@ const run = defineCommand({
       const catalog = await discovering;
       printDiagnostics(catalog.diagnostics);
       const tool = catalog.tools.find((t) => t.name === name);
-      if (!tool) {
-        const broken = catalog.diagnostics.find((d) => d.kind === "tool" && d.name === name && d.problem !== "replaces a built-in tool");
-        if (broken) throw new RiendaError("extension", `${broken.message}`);
-        throw new RiendaError("extension", `unknown tool "${name}" (available: ${catalog.available.join(", ")})`);
-      }
+      if (!tool) throw missingExtensionError("tool", name, catalog);
       const data: ContextData = {
         workdir,
         session: { id: randomUUID(), agentId: "", modelId: "", workdir },
