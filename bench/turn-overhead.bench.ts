@@ -44,7 +44,7 @@ const tools: ToolPort = {
   has: (name) => name === "t",
   run: async (call) => ({ text: `result ${JSON.stringify(call.arguments)}`, isError: false }),
 };
-const noHooks: HookPort = { names: [], handles: () => false, call: async () => ({ ok: true, value: undefined }) };
+const noHooks: HookPort = { names: [], handles: () => false, call: async () => ({ kind: "returned", value: undefined }) };
 
 const model: ResolvedModel = {
   ref: "p/m", provider: "p", alias: "m", wireId: "m", protocol: "openai_chat_completions",

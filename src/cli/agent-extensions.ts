@@ -117,9 +117,16 @@ function hookPort(hooks: Hook[], contextFor: ContextFor): HookPort {
     handles: (name, point) => byName.get(name)?.points.includes(point) ?? false,
     async call(name, point, args, observer, signal): Promise<HookAnswer> {
       const hook = byName.get(name);
-      if (!hook) return { ok: false, message: `unknown hook "${name}"` };
+      if (!hook) return { kind: "failed", message: `unknown hook "${name}"` };
       const result = await hook.call(point, args, contextFor(observer, signal));
-      return result.ok ? { ok: true, value: result.value } : { ok: false, message: result.message };
+      switch (result.kind) {
+        case "returned":
+          return { kind: "returned", value: result.value };
+        case "failed":
+          return { kind: "failed", message: result.message };
+        case "interrupted":
+          return { kind: "interrupted" };
+      }
     },
   };
 }

@@ -3,106 +3,126 @@
  * hooks run in the agent's order, each sees the previous one's output, a
  * returned field replaces only itself, `null`/`undefined` keep the value, and
  * a throw or a malformed answer is a notice that counts as no opinion.
+ *
+ * An interrupted hook is not "no opinion": the chain stops and says so, and
+ * the caller must not use what the chain had so far as if every hook had
+ * seen it (an unredacted answer, an unfiltered tool result).
  */
-import type { HookPort, OutputObserver } from "./ports.ts";
+import type { HookArguments, HookPort, OutputObserver } from "./ports.ts";
 import type { EngineEvent, HookPoint, ToolCall } from "./types.ts";
+import { describeValue } from "../values.ts";
 
 /** Emits engine events; shared by every part of the loop. */
 export type Emit = (event: EngineEvent) => void;
 
-/** Runs every hook of a notification point (beforeRun, afterRun); answers are ignored. */
-export async function notifyHooks(
+/** What a handler may return at each point that takes an answer, once checked. */
+export interface HookReplies {
+  beforeModelRequest: { system?: string };
+  afterModelResponse: { text?: string; thinking?: string };
+  beforeToolExecute: { allow?: boolean; reason?: string; arguments?: object };
+  afterToolExecute: { text?: string; isError?: boolean };
+}
+
+/** Points whose answers count. */
+export type AnsweringPoint = keyof HookReplies;
+
+/**
+ * One hook's answer at one point, read: a checked reply, or one of three
+ * outcomes that must not be confused. "error" was already reported.
+ */
+export type HookVerdict<P extends AnsweringPoint> =
+  | { kind: "reply"; reply: HookReplies[P] }
+  | { kind: "no-opinion" }
+  | { kind: "error" }
+  | { kind: "interrupted" };
+
+/** The end of a chain: the value every hook agreed on, or an interruption before all had answered. */
+export type ChainResult<T> = { kind: "done"; value: T } | { kind: "interrupted" };
+
+/** Runs every hook of a notification point (beforeRun, afterRun); answers are ignored, an interrupt stops the chain. */
+export async function notifyHooks<P extends "beforeRun" | "afterRun">(
   hooks: HookPort,
-  point: "beforeRun" | "afterRun",
-  payload: object,
+  point: P,
+  payload: HookArguments[P][0],
   emit: Emit,
   signal: AbortSignal,
 ): Promise<void> {
   for (const name of hooks.names) {
     if (!hooks.handles(name, point)) continue;
-    const answer = await hooks.call(name, point, [payload], observerFor(name, point, emit), signal);
-    if (!answer.ok) reportFailure(emit, name, point, answer.message);
+    const args = [payload] as HookArguments[P];
+    const answer = await hooks.call(name, point, args, observerFor(name, point, emit), signal);
+    if (answer.kind === "interrupted") return;
+    if (answer.kind === "failed") reportFailure(emit, name, point, answer.message);
   }
 }
 
 /** beforeModelRequest: the system prompt for this turn only. */
 export async function chainBeforeModelRequest(
   hooks: HookPort,
-  payload: { system: string; model: string; messages: { role: string; text: string }[] },
+  payload: HookArguments["beforeModelRequest"][0],
   emit: Emit,
   signal: AbortSignal,
-): Promise<string> {
+): Promise<ChainResult<string>> {
   let system = payload.system;
   for (const name of hooks.names) {
-    const value = await ask(hooks, name, "beforeModelRequest", [{ ...payload, system }], emit, signal);
-    if (value === undefined) continue;
-    const problem = checkFields(value, { system: "string" });
-    if (problem) {
-      reportMalformed(emit, name, "beforeModelRequest", problem);
-      continue;
-    }
-    if (typeof value.system === "string" && value.system !== system) {
-      system = value.system;
+    const verdict = await ask(hooks, name, "beforeModelRequest", [{ ...payload, system }], emit, signal);
+    if (verdict.kind === "interrupted") return verdict;
+    if (verdict.kind !== "reply") continue;
+    const next = verdict.reply.system;
+    if (next !== undefined && next !== system) {
+      system = next;
       emit({ type: "hook", name, point: "beforeModelRequest", outcome: "changed" });
     }
   }
-  return system;
+  return { kind: "done", value: system };
 }
 
 /** afterModelResponse: text and thinking as they enter the conversation. */
 export async function chainAfterModelResponse(
   hooks: HookPort,
-  payload: { text: string; thinking: string; toolCalls: ToolCall[] },
+  payload: HookArguments["afterModelResponse"][0],
   emit: Emit,
   signal: AbortSignal,
-): Promise<{ text: string; thinking: string }> {
+): Promise<ChainResult<{ text: string; thinking: string }>> {
   let { text, thinking } = payload;
   for (const name of hooks.names) {
-    const value = await ask(hooks, name, "afterModelResponse", [{ text, thinking, toolCalls: payload.toolCalls }], emit, signal);
-    if (value === undefined) continue;
-    const problem = checkFields(value, { text: "string", thinking: "string" });
-    if (problem) {
-      reportMalformed(emit, name, "afterModelResponse", problem);
-      continue;
-    }
+    const verdict = await ask(hooks, name, "afterModelResponse", [{ text, thinking, toolCalls: payload.toolCalls }], emit, signal);
+    if (verdict.kind === "interrupted") return verdict;
+    if (verdict.kind !== "reply") continue;
+    const reply = verdict.reply;
     let changed = false;
-    if (typeof value.text === "string" && value.text !== text) [text, changed] = [value.text, true];
-    if (typeof value.thinking === "string" && value.thinking !== thinking) [thinking, changed] = [value.thinking, true];
+    if (reply.text !== undefined && reply.text !== text) [text, changed] = [reply.text, true];
+    if (reply.thinking !== undefined && reply.thinking !== thinking) [thinking, changed] = [reply.thinking, true];
     if (changed) emit({ type: "hook", name, point: "afterModelResponse", outcome: "changed" });
   }
-  return { text, thinking };
+  return { kind: "done", value: { text, thinking } };
 }
 
 /** The verdict of the beforeToolExecute chain for one call. */
-export type ToolVerdict = { allow: true; arguments: unknown } | { allow: false; reason: string; arguments: unknown };
+export type ToolVerdict =
+  | { kind: "allow"; arguments: unknown }
+  | { kind: "refuse"; reason: string; arguments: unknown }
+  | { kind: "interrupted" };
 
-/** beforeToolExecute: refusal (first one stops the chain) and argument rewrites. */
-export async function chainBeforeToolExecute(
-  hooks: HookPort,
-  call: ToolCall,
-  emit: Emit,
-  signal: AbortSignal,
-): Promise<ToolVerdict> {
+/** beforeToolExecute: refusal (the first one is final and ends the chain) and argument rewrites. */
+export async function chainBeforeToolExecute(hooks: HookPort, call: ToolCall, emit: Emit, signal: AbortSignal): Promise<ToolVerdict> {
   let args = call.arguments;
   for (const name of hooks.names) {
-    const value = await ask(hooks, name, "beforeToolExecute", [{ id: call.id, name: call.name, arguments: args }], emit, signal);
-    if (value === undefined) continue;
-    const problem = checkFields(value, { allow: "boolean", reason: "string", arguments: "object" });
-    if (problem) {
-      reportMalformed(emit, name, "beforeToolExecute", problem);
-      continue;
-    }
-    if (isPresent(value.arguments)) {
-      args = value.arguments;
+    const verdict = await ask(hooks, name, "beforeToolExecute", [{ id: call.id, name: call.name, arguments: args }], emit, signal);
+    if (verdict.kind === "interrupted") return verdict;
+    if (verdict.kind !== "reply") continue;
+    const reply = verdict.reply;
+    if (reply.arguments !== undefined) {
+      args = reply.arguments;
       emit({ type: "hook", name, point: "beforeToolExecute", outcome: "changed" });
     }
-    if (value.allow === false) {
-      const reason = typeof value.reason === "string" && value.reason !== "" ? value.reason : `refused by hook "${name}"`;
+    if (reply.allow === false) {
+      const reason = reply.reason !== undefined && reply.reason !== "" ? reply.reason : `refused by hook "${name}"`;
       emit({ type: "hook", name, point: "beforeToolExecute", outcome: "refused", message: reason });
-      return { allow: false, reason, arguments: args };
+      return { kind: "refuse", reason, arguments: args };
     }
   }
-  return { allow: true, arguments: args };
+  return { kind: "allow", arguments: args };
 }
 
 /** afterToolExecute: what the model reads. */
@@ -112,74 +132,75 @@ export async function chainAfterToolExecute(
   result: { text: string; isError: boolean },
   emit: Emit,
   signal: AbortSignal,
-): Promise<{ text: string; isError: boolean }> {
-  let current = { ...result };
+): Promise<ChainResult<{ text: string; isError: boolean }>> {
+  const current = { ...result };
   for (const name of hooks.names) {
-    const value = await ask(hooks, name, "afterToolExecute", [{ id: call.id, name: call.name, arguments: call.arguments }, { ...current }], emit, signal);
-    if (value === undefined) continue;
-    const problem = checkFields(value, { text: "string", isError: "boolean" });
-    if (problem) {
-      reportMalformed(emit, name, "afterToolExecute", problem);
-      continue;
-    }
+    const verdict = await ask(hooks, name, "afterToolExecute", [{ id: call.id, name: call.name, arguments: call.arguments }, { ...current }], emit, signal);
+    if (verdict.kind === "interrupted") return verdict;
+    if (verdict.kind !== "reply") continue;
+    const reply = verdict.reply;
     let changed = false;
-    if (typeof value.text === "string" && value.text !== current.text) [current.text, changed] = [value.text, true];
-    if (typeof value.isError === "boolean" && value.isError !== current.isError) [current.isError, changed] = [value.isError, true];
+    if (reply.text !== undefined && reply.text !== current.text) [current.text, changed] = [reply.text, true];
+    if (reply.isError !== undefined && reply.isError !== current.isError) [current.isError, changed] = [reply.isError, true];
     if (changed) emit({ type: "hook", name, point: "afterToolExecute", outcome: "changed" });
   }
-  return current;
+  return { kind: "done", value: current };
 }
 
 type FieldType = "string" | "boolean" | "object";
 
+/** The fields each answering point reads, with their types; anything else in an answer is ignored. */
+const REPLY_FIELDS: { [P in AnsweringPoint]: Record<keyof HookReplies[P], FieldType> } = {
+  beforeModelRequest: { system: "string" },
+  afterModelResponse: { text: "string", thinking: "string" },
+  beforeToolExecute: { allow: "boolean", reason: "string", arguments: "object" },
+  afterToolExecute: { text: "string", isError: "boolean" },
+};
+
 /**
- * Calls one hook at one point. Returns the answer as a record, or undefined
- * for "no opinion" (not implemented, returned null/undefined, failed, or not
- * an object — the last two reported).
+ * Calls one hook at one point and reads its answer. Not implemented,
+ * null or undefined: no opinion. A throw or a malformed answer: reported,
+ * then "error" (which the chains treat as no opinion). Cut short by an
+ * interrupt: "interrupted", never reported as a failure.
  */
-async function ask(
+async function ask<P extends AnsweringPoint>(
   hooks: HookPort,
   name: string,
-  point: HookPoint,
-  args: unknown[],
+  point: P,
+  args: HookArguments[P],
   emit: Emit,
   signal: AbortSignal,
-): Promise<Record<string, unknown> | undefined> {
-  if (!hooks.handles(name, point)) return undefined;
+): Promise<HookVerdict<P>> {
+  if (!hooks.handles(name, point)) return { kind: "no-opinion" };
   const answer = await hooks.call(name, point, args, observerFor(name, point, emit), signal);
-  if (!answer.ok) {
-    reportFailure(emit, name, point, answer.message);
-    return undefined;
+  switch (answer.kind) {
+    case "interrupted":
+      return { kind: "interrupted" };
+    case "failed":
+      reportFailure(emit, name, point, answer.message);
+      return { kind: "error" };
+    case "returned":
+      break;
   }
   const value = answer.value;
-  if (value === undefined || value === null) return undefined;
+  if (value === undefined || value === null) return { kind: "no-opinion" };
   if (typeof value !== "object" || Array.isArray(value)) {
-    reportMalformed(emit, name, point, `expected an object, got ${describe(value)}`);
-    return undefined;
+    reportMalformed(emit, name, point, `expected an object, got ${describeValue(value)}`);
+    return { kind: "error" };
   }
-  return value as Record<string, unknown>;
-}
-
-/** Checks that each known field, when present, has its type; returns the first problem. */
-function checkFields(value: Record<string, unknown>, fields: Record<string, FieldType>): string | undefined {
+  const fields: Record<string, FieldType> = REPLY_FIELDS[point];
+  const reply: Record<string, unknown> = {};
   for (const [key, type] of Object.entries(fields)) {
-    const field = value[key];
-    if (!isPresent(field)) continue;
+    const field = (value as Record<string, unknown>)[key];
+    if (field === undefined || field === null) continue;
     const ok = type === "object" ? typeof field === "object" && !Array.isArray(field) : typeof field === type;
-    if (!ok) return `${key} must be ${type === "object" ? "an object" : `a ${type}`}, got ${describe(field)}`;
+    if (!ok) {
+      reportMalformed(emit, name, point, `${key} must be ${type === "object" ? "an object" : `a ${type}`}, got ${describeValue(field)}`);
+      return { kind: "error" };
+    }
+    reply[key] = field;
   }
-  return undefined;
-}
-
-function isPresent(value: unknown): boolean {
-  return value !== undefined && value !== null;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  const type = typeof value;
-  return type === "object" ? "an object" : `a ${type}`;
+  return { kind: "reply", reply: reply as HookReplies[P] };
 }
 
 function reportFailure(emit: Emit, name: string, point: HookPoint, message: string): void {

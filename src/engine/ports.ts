@@ -5,7 +5,7 @@
  */
 import type { Message, ModelRequest, StopReason, StreamEvent, ToolSpec, Usage } from "../providers/index.ts";
 import type { ToolResult } from "../tools/types.ts";
-import type { EngineEvent, HookPoint, OutputStream, ToolCall } from "./types.ts";
+import type { EngineEvent, HookPoint, OutputStream, RunEndReason, ToolCall } from "./types.ts";
 
 /** Streams one model answer; retries are applied behind this port. */
 export interface ModelPort {
@@ -32,8 +32,26 @@ export interface ToolPort {
   run(call: ToolCall, observer: OutputObserver, signal: AbortSignal): Promise<ToolResult>;
 }
 
-/** A hook invocation's raw answer, before the engine interprets it. */
-export type HookAnswer = { ok: true; value: unknown } | { ok: false; message: string };
+/**
+ * How one hook invocation ended, before the engine gives the value a
+ * meaning (hook-chain.ts). "interrupted" is its own outcome: a hook the
+ * user's interrupt cut short has no opinion *and* did not finish, and the
+ * loop must not carry on as if it had (a redaction hook, say).
+ */
+export type HookAnswer =
+  | { kind: "returned"; value: unknown }
+  | { kind: "failed"; message: string }
+  | { kind: "interrupted" };
+
+/** The arguments each point's handler receives after `ctx` (hooks.md "The points"). */
+export interface HookArguments {
+  beforeRun: [{ sessionId: string; agentId: string; modelId: string }];
+  afterRun: [{ reason: RunEndReason }];
+  beforeModelRequest: [{ system: string; model: string; messages: { role: string; text: string }[] }];
+  afterModelResponse: [{ text: string; thinking: string; toolCalls: ToolCall[] }];
+  beforeToolExecute: [ToolCall];
+  afterToolExecute: [ToolCall, { text: string; isError: boolean }];
+}
 
 /** The hooks of the running agent, in the agent's order. */
 export interface HookPort {
@@ -42,10 +60,10 @@ export interface HookPort {
   /** Whether the hook implements the point (saves a fresh context when not). */
   handles(name: string, point: HookPoint): boolean;
   /** Calls `handler(ctx, payload[, result])` in a fresh context. Never throws. */
-  call(
+  call<P extends HookPoint>(
     name: string,
-    point: HookPoint,
-    args: unknown[],
+    point: P,
+    args: HookArguments[P],
     observer: OutputObserver,
     signal: AbortSignal,
   ): Promise<HookAnswer>;

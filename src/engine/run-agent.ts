@@ -68,9 +68,12 @@ async function loop(input: RunInput, usage: Usage): Promise<RunOutcome> {
     if (signal.aborted) return end("interrupted");
     const messages = historyForRequest(session.messages());
     // The hooks' snapshot of a long history is not free: build it only for hooks that read it.
-    const system = shapesRequests
-      ? await chainBeforeModelRequest(hooks, { system: input.system, model: model.ref, messages: snapshotForHooks(messages) }, emit, signal)
-      : input.system;
+    let system = input.system;
+    if (shapesRequests) {
+      const shaped = await chainBeforeModelRequest(hooks, { system, model: model.ref, messages: snapshotForHooks(messages) }, emit, signal);
+      if (shaped.kind === "interrupted") return end("interrupted");
+      system = shaped.value;
+    }
     if (signal.aborted) return end("interrupted");
 
     // Deltas are withheld while an afterModelResponse hook may still rewrite
@@ -90,7 +93,10 @@ async function loop(input: RunInput, usage: Usage): Promise<RunOutcome> {
     const parts = splitMessage(response.message);
     if (parts.text.trim() === "" && parts.toolCalls.length === 0) return end("error", "the model returned an empty answer");
 
-    const rewritten = await chainAfterModelResponse(hooks, parts, emit, signal);
+    const chained = await chainAfterModelResponse(hooks, parts, emit, signal);
+    // Hooks that did not all see the answer may not have redacted it yet: it is neither shown nor stored.
+    if (chained.kind === "interrupted") return end("interrupted");
+    const rewritten = chained.value;
     if (rewritesAnswers) {
       if (rewritten.thinking) emit({ type: "thinking_delta", thinking: rewritten.thinking });
       if (rewritten.text) emit({ type: "text_delta", text: rewritten.text });
@@ -143,6 +149,8 @@ function rewriteMessage(message: Message, original: { text: string; thinking: st
   let blocks: Block[] = message.blocks;
   if (next.thinking !== original.thinking) blocks = replaceKind(blocks, "thinking", next.thinking ? { type: "thinking", thinking: next.thinking } : undefined);
   if (next.text !== original.text) blocks = replaceKind(blocks, "text", next.text ? { type: "text", text: next.text } : undefined);
+  // A hook may empty the answer (hooks.md): it is stored as one empty text, so the turn still has its answer.
+  if (blocks.length === 0) blocks = [{ type: "text", text: "" }];
   return { role: "assistant", blocks };
 }
 

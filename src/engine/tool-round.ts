@@ -2,6 +2,9 @@
  * Executes the tool calls of one assistant message, strictly in order, each
  * through beforeToolExecute → checks → tool → afterToolExecute. Every call
  * gets a result in the session, even when the run is interrupted half-way.
+ * A refusal is final: the refused call's result is the reason, and no later
+ * hook (afterToolExecute included) is consulted for it. The `tool_call`
+ * event carries the arguments that ran, after any rewrite.
  */
 import type { ToolResultBlock } from "../providers/index.ts";
 import type { ToolResult } from "../tools/types.ts";
@@ -28,8 +31,13 @@ export async function runToolRound(
   const { emit, signal } = deps;
   const executed: ExecutedCall[] = [];
   for (const call of calls) {
-    emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
-    const result = signal.aborted ? interrupted() : await runOne(call, deps);
+    let result: ToolResult;
+    if (signal.aborted) {
+      announce(call, call.arguments, emit);
+      result = interrupted();
+    } else {
+      result = await runOne(call, deps);
+    }
     emit({ type: "tool_result", id: call.id, name: call.name, text: result.text, isError: result.isError });
     deps.session.appendMessage({ role: "user", blocks: [resultBlock(call.id, result)] });
     executed.push({ name: call.name, arguments: call.arguments, text: result.text, isError: result.isError });
@@ -43,14 +51,26 @@ async function runOne(
 ): Promise<ToolResult> {
   const { tools, hooks, emit, signal } = deps;
   const verdict = await chainBeforeToolExecute(hooks, call, emit, signal);
-  if (signal.aborted) return interrupted();
+  if (verdict.kind === "interrupted" || signal.aborted) {
+    announce(call, call.arguments, emit);
+    return interrupted();
+  }
+  announce(call, verdict.arguments, emit);
+  if (verdict.kind === "refuse") return { text: verdict.reason, isError: true };
   const effective: ToolCall = { ...call, arguments: verdict.arguments };
-  let result: ToolResult;
-  if (!verdict.allow) result = { text: verdict.reason, isError: true };
-  else if (!tools.has(call.name)) result = { text: `unknown tool "${call.name}"`, isError: true };
-  else result = await tools.run(effective, observerFor(call, emit), signal);
+  const result = tools.has(call.name)
+    ? await tools.run(effective, observerFor(call, emit), signal)
+    : { text: `unknown tool "${call.name}"`, isError: true };
   if (signal.aborted) return interrupted();
-  return chainAfterToolExecute(hooks, effective, result, emit, signal);
+  const after = await chainAfterToolExecute(hooks, effective, result, emit, signal);
+  // An afterToolExecute chain cut short may not have filtered the result yet: it is not what the model reads.
+  return after.kind === "interrupted" ? interrupted() : after.value;
+}
+
+/** The `tool_call` event, with the arguments that run (or would have run); `originalArguments` only when a hook rewrote the model's. */
+function announce(call: ToolCall, args: unknown, emit: Emit): void {
+  const rewritten = args !== call.arguments;
+  emit({ type: "tool_call", id: call.id, name: call.name, arguments: args, ...(rewritten ? { originalArguments: call.arguments } : {}) });
 }
 
 function interrupted(): ToolResult {

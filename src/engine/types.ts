@@ -54,7 +54,15 @@ export type EngineEvent =
       usage?: Usage;
       model?: string;
     }
-  | { type: "tool_call"; id: string; name: string; arguments: unknown }
+  | {
+      type: "tool_call";
+      id: string;
+      name: string;
+      /** The arguments the tool runs with: the model's, or a beforeToolExecute hook's rewrite of them. */
+      arguments: unknown;
+      /** The model's arguments, only when a hook rewrote them. */
+      originalArguments?: unknown;
+    }
   | { type: "tool_output"; id: string; name: string; stream: OutputStream; text: string }
   | { type: "tool_result"; id: string; name: string; text: string; isError: boolean }
   | { type: "hook"; name: string; point: HookPoint; outcome: HookOutcome; message?: string }

@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import type { ModuleShape, Runtime } from "../runtime/index.ts";
-import type { ToolCallContext } from "../tools/index.ts";
 import { HOOK_POINT_NAMES, isHookPoint } from "./hook-points.ts";
 import { diagnostic, listExtensionDirs } from "./list-extension-dirs.ts";
 import type { ExtensionDiagnostic, Hook, HookCallResult, HookCatalog, HookPointName } from "./types.ts";
@@ -44,22 +43,6 @@ export async function discoverHooks(options: DiscoverHooksOptions): Promise<Hook
   return { hooks, available: listing.entries.map((e) => e.name), diagnostics };
 }
 
-/**
- * Calls one point of a hook with `(payload[, result])`. A hook that does not
- * handle the point answers `{ ok: true, value: undefined }` without a context
- * being started.
- */
-export function callHook(
-  hook: Hook,
-  point: HookPointName,
-  payload: unknown,
-  result: unknown,
-  context: ToolCallContext,
-): Promise<HookCallResult> {
-  if (!hook.points.includes(point)) return Promise.resolve({ ok: true, value: undefined, type: "undefined" });
-  return hook.call(point, result === undefined ? [payload] : [payload, result], context);
-}
-
 function userHook(runtime: Runtime, name: string, file: string, points: HookPointName[]): Hook {
   return {
     name,
@@ -70,15 +53,15 @@ function userHook(runtime: Runtime, name: string, file: string, points: HookPoin
       switch (outcome.kind) {
         case "returned":
           if (outcome.type === "a Promise") {
-            return { ok: false, message: `${point} returned a Promise; handlers must be synchronous`, interrupted: false };
+            return { kind: "failed", message: `${point} returned a Promise; handlers must be synchronous` };
           }
-          return { ok: true, value: outcome.value, type: outcome.type };
+          return { kind: "returned", value: outcome.value, type: outcome.type };
         case "threw":
-          return { ok: false, message: outcome.message, interrupted: false };
+          return { kind: "failed", message: outcome.message };
         case "load-failed":
-          return { ok: false, message: `failed to load: ${outcome.message}`, interrupted: false };
+          return { kind: "failed", message: `failed to load: ${outcome.message}` };
         case "interrupted":
-          return { ok: false, message: "interrupted", interrupted: true };
+          return { kind: "interrupted" };
       }
     },
   };

@@ -8,7 +8,7 @@
  * modules asked for are loaded; every call runs in a fresh runtime context.
  * Must not apply hook semantics (chaining, allow/refuse): that is the engine's.
  */
-export { callHook, discoverHooks, type DiscoverHooksOptions } from "./discover-hooks.ts";
+export { discoverHooks, type DiscoverHooksOptions } from "./discover-hooks.ts";
 export { builtInTools, discoverTools, type DiscoverToolsOptions } from "./discover-tools.ts";
 export { HOOK_POINT_NAMES, isHookPoint } from "./hook-points.ts";
 export { missingExtensionError } from "./missing-extension-error.ts";

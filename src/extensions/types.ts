@@ -27,10 +27,15 @@ export interface ToolCatalog {
 /** The six points of hooks.md. */
 export type HookPointName = HookPoint;
 
-/** What one hook call came back with, before the engine applies any meaning to it. */
+/**
+ * What one hook call came back with, before the engine applies any meaning
+ * to it: a returned value (`type` as the runtime described it), a failure
+ * (threw, failed to load, returned a Promise), or an interruption.
+ */
 export type HookCallResult =
-  | { ok: true; value: unknown; type: string }
-  | { ok: false; message: string; interrupted: boolean };
+  | { kind: "returned"; value: unknown; type: string }
+  | { kind: "failed"; message: string }
+  | { kind: "interrupted" };
 
 /** A loaded hook: a module of handlers for some points. */
 export interface Hook {

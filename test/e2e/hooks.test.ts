@@ -134,19 +134,39 @@ describe("hooks", () => {
     expect(toolResultsOf(s.server.requests[1]!)[0]).toContain("repaired");
   });
 
-  test("a refusal carries its reason, stops the chain, and afterToolExecute still runs", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [deny, rec]" });
+  test("a refusal is final: it carries its reason, stops the chain, and afterToolExecute cannot turn it into a success", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [deny, rec, launder]" });
     s.inst.hook("deny", `module.exports = { beforeToolExecute() { return { allow: false, reason: "no shell today" }; } };`);
     s.inst.hook("rec", RECORDER);
+    s.inst.hook("launder", `module.exports = { afterToolExecute() { return { text: "it ran fine", isError: false }; } };`);
     s.inst.file("marker", "");
     s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm marker" } }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["no shell today"]);
     const points = logOf(s).map((l) => l.point);
     expect(points).not.toContain("beforeToolExecute");
-    expect(points).toContain("afterToolExecute");
-    expect(logOf(s).find((l) => l.point === "afterToolExecute")!.result).toEqual({ text: "no shell today", isError: true });
+    expect(points).not.toContain("afterToolExecute");
     expect(r.stderr).toContain("tool failed: no shell today");
+    expect(readFileSync(join(s.inst.workspace, "marker"), "utf8")).toBe("");
+  });
+
+  test("the tool line and the tool_call event show the arguments that ran after a rewrite; --json adds the model's", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [tame]" });
+    s.inst.hook("tame", `module.exports = { beforeToolExecute(ctx, call) { return { arguments: { command: "echo tamed" } }; } };`);
+    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo wild" } }] }, { text: "ok" });
+    const plain = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(plain.stderr).toContain("echo tamed");
+    expect(plain.stderr).not.toContain("echo wild");
+    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo wild" } }] }, { text: "ok" });
+    const json = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
+    const events = json.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(events.find((e) => e.type === "tool_call")).toEqual({
+      type: "tool_call",
+      id: "c1",
+      name: "shell",
+      arguments: { command: "echo tamed" },
+      originalArguments: { command: "echo wild" },
+    });
   });
 
   test("afterToolExecute rewrites what the model reads; the last writer wins and null keeps the value", async () => {
@@ -238,6 +258,48 @@ describe("hooks", () => {
     expect(r2.code).toBe(1);
     expect(r2.stderr).toContain('hook "typo"');
     expect(s.server.requests).toHaveLength(0);
+  });
+
+  test("an afterModelResponse hook that empties the answer does not fail the run; the session continues", async () => {
+    s = await scenario({ agentFrontmatter: "hooks: [hush]" });
+    s.inst.hook("hush", `module.exports = { afterModelResponse() { return { text: "" }; } };`);
+    s.server.script({ text: "the secret is 42" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.stderr).not.toContain("cannot store");
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain("secret");
+    const id = sessionIdFrom(r.stderr);
+    const stored = messageEntries(sessionFile(s.inst.home, id));
+    expect(stored.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(JSON.stringify(stored)).not.toContain("secret");
+    s.server.script({ text: "fine" });
+    const next = await s.inst.run(["run", "-s", id, "-p", "y"]);
+    expect(next.code).toBe(0);
+    expect(JSON.stringify(s.server.requests[1]!.body)).not.toContain("secret");
+  });
+
+  test("an interrupt while afterModelResponse runs prints and stores nothing of the answer", async () => {
+    s = await scenario({ agentFrontmatter: "hooks: [redact]" });
+    s.inst.hook(
+      "redact",
+      `module.exports = { afterModelResponse(ctx, r) { ctx.file.write("started", "1"); ctx.sleep(60000); return { text: r.text.replace("sk-live-999", "[redacted]") }; } };`,
+    );
+    s.server.script({ text: "the key is sk-live-999" });
+    const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
+    await waitFor(() => {
+      try {
+        return readFileSync(join(s!.inst.workspace, "started"), "utf8") === "1";
+      } catch {
+        return false;
+      }
+    }, 10_000, "the hook to start");
+    run.kill("SIGINT");
+    const r = await run.done;
+    expect(r.code).toBe(130);
+    expect(r.stdout + r.stderr).not.toContain("sk-live-999");
+    const stored = messageEntries(sessionFile(s.inst.home, sessionIdFrom(r.stderr)));
+    expect(JSON.stringify(stored)).not.toContain("sk-live-999");
+    expect(stored.map((m) => m.role)).toEqual(["user"]);
   });
 
   test("--json reports what hooks did", async () => {

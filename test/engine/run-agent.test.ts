@@ -78,6 +78,8 @@ function toolSet(impl: Record<string, (args: unknown) => ToolResult | Promise<To
 }
 
 type Handler = (...args: unknown[]) => unknown;
+/** Returned by a test handler: the call ends as an interrupted invocation does. */
+const INTERRUPTED = Symbol("interrupted");
 function hookSet(hooks: Record<string, Partial<Record<HookPoint, Handler>>>): HookPort & { log: string[] } {
   const log: string[] = [];
   return {
@@ -87,9 +89,10 @@ function hookSet(hooks: Record<string, Partial<Record<HookPoint, Handler>>>): Ho
     async call(name, point, args): Promise<HookAnswer> {
       log.push(`${name}.${point}`);
       try {
-        return { ok: true, value: hooks[name]![point]!({}, ...structuredClone(args)) };
+        const value = hooks[name]![point]!({}, ...structuredClone(args));
+        return value === INTERRUPTED ? { kind: "interrupted" } : { kind: "returned", value };
       } catch (e) {
-        return { ok: false, message: (e as Error).message };
+        return { kind: "failed", message: (e as Error).message };
       }
     },
   };
@@ -198,17 +201,109 @@ describe("runAgent", () => {
     expect(run.events).toContainEqual({ type: "hook", name: "redact", point: "afterModelResponse", outcome: "changed" });
   });
 
-  test("a refusal stops the chain, skips the tool, and afterToolExecute still runs", async () => {
+  test("a refusal is final: the tool is skipped and no later hook, afterToolExecute included, is consulted", async () => {
     const tools = toolSet({ shell: () => ({ text: "ran", isError: false }) });
     const hooks = hookSet({
       guard: { beforeToolExecute: () => ({ allow: false, reason: "not today" }) },
-      later: { beforeToolExecute: () => ({ arguments: { command: "ls" } }), afterToolExecute: (_c, _call, r) => ({ text: `${(r as { text: string }).text} (seen)` }) },
+      later: {
+        beforeToolExecute: () => ({ arguments: { command: "ls" } }),
+        afterToolExecute: () => ({ text: "all fine", isError: false }),
+      },
     });
-    const run = input({ modelPort: scriptedModel([{ calls: [{ id: "1", name: "shell", arguments: { command: "rm -rf /" } }] }, { text: "ok" }]), tools, hooks });
+    const session = memorySession();
+    const run = input({ modelPort: scriptedModel([{ calls: [{ id: "1", name: "shell", arguments: { command: "rm -rf /" } }] }, { text: "ok" }]), tools, hooks, session });
     await runAgent(run);
     expect(tools.calls).toHaveLength(0);
     expect(hooks.log).not.toContain("later.beforeToolExecute");
-    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({ text: "not today (seen)", isError: true });
+    expect(hooks.log).not.toContain("later.afterToolExecute");
+    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({ text: "not today", isError: true });
+    expect(session.stored[2]!.blocks).toEqual([
+      { type: "tool_result", toolResultCallId: "1", toolResult: [{ type: "text", text: "not today" }], toolResultIsError: true },
+    ]);
+  });
+
+  test("the tool_call event carries the arguments that ran, and the model's when a hook rewrote them", async () => {
+    const tools = toolSet({ echo: (a) => ({ text: JSON.stringify(a), isError: false }) });
+    const hooks = hookSet({ fix: { beforeToolExecute: (_c, call) => ((call as { id: string }).id === "1" ? { arguments: { safe: true } } : undefined) } });
+    const calls = [
+      { id: "1", name: "echo", arguments: { safe: false } },
+      { id: "2", name: "echo", arguments: { untouched: 1 } },
+    ];
+    const run = input({ modelPort: scriptedModel([{ calls }, { text: "ok" }]), tools, hooks });
+    await runAgent(run);
+    const announced = run.events.filter((e) => e.type === "tool_call");
+    expect(announced).toEqual([
+      { type: "tool_call", id: "1", name: "echo", arguments: { safe: true }, originalArguments: { safe: false } },
+      { type: "tool_call", id: "2", name: "echo", arguments: { untouched: 1 } },
+    ]);
+  });
+
+  test("an afterModelResponse hook may empty the answer: the run ends normally and the empty answer is stored", async () => {
+    const session = memorySession();
+    const hooks = hookSet({ hush: { afterModelResponse: () => ({ text: "" }) } });
+    const run = input({ modelPort: scriptedModel([{ text: "the secret is 42" }]), hooks, session });
+    const outcome = await runAgent(run);
+    expect(outcome.reason).toBe("end_turn");
+    expect(session.stored[1]).toEqual({ role: "assistant", blocks: [{ type: "text", text: "" }] });
+    expect(JSON.stringify(run.events)).not.toContain("secret");
+  });
+
+  test("an interrupt while afterModelResponse runs neither shows nor stores the answer the hooks had not finished with", async () => {
+    const controller = new AbortController();
+    const session = memorySession();
+    const hooks = hookSet({
+      redact: {
+        afterModelResponse: () => {
+          controller.abort();
+          return INTERRUPTED;
+        },
+      },
+      audit: { afterModelResponse: () => undefined },
+    });
+    const run = input({ modelPort: scriptedModel([{ text: "key sk-123" }]), hooks, session, signal: controller.signal });
+    const outcome = await runAgent(run);
+    expect(outcome.reason).toBe("interrupted");
+    expect(hooks.log).not.toContain("audit.afterModelResponse");
+    expect(JSON.stringify(run.events)).not.toContain("sk-123");
+    expect(JSON.stringify(session.stored)).not.toContain("sk-123");
+    expect(session.stored.map((m) => m.role)).toEqual(["user"]);
+  });
+
+  test("an interrupt while afterToolExecute runs stores the interrupted result, not the unfiltered one", async () => {
+    const controller = new AbortController();
+    const session = memorySession();
+    const tools = toolSet({ cat: () => ({ text: "password=hunter2", isError: false }) });
+    const hooks = hookSet({
+      filter: {
+        afterToolExecute: () => {
+          controller.abort();
+          return INTERRUPTED;
+        },
+      },
+    });
+    const run = input({ modelPort: scriptedModel([{ calls: [{ id: "1", name: "cat", arguments: {} }] }]), tools, hooks, session, signal: controller.signal });
+    const outcome = await runAgent(run);
+    expect(outcome.reason).toBe("interrupted");
+    expect(JSON.stringify(session.stored)).not.toContain("hunter2");
+    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({ text: INTERRUPTED_RESULT_TEXT, isError: true });
+  });
+
+  test("an interrupted beforeModelRequest hook ends the run before any request", async () => {
+    const controller = new AbortController();
+    const hooks = hookSet({
+      date: {
+        beforeModelRequest: () => {
+          controller.abort();
+          return INTERRUPTED;
+        },
+      },
+    });
+    const modelPort = scriptedModel([{ text: "never" }]);
+    const run = input({ modelPort, hooks, signal: controller.signal });
+    const outcome = await runAgent(run);
+    expect(outcome.reason).toBe("interrupted");
+    expect(modelPort.requests).toHaveLength(0);
+    expect(run.events.filter((e) => e.type === "notice")).toEqual([]);
   });
 
   test("argument rewrites reach the next hook and the tool, even repairing an unknown call", async () => {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { callHook, discoverHooks, discoverTools } from "../../src/extensions/index.ts";
+import { discoverHooks, discoverTools } from "../../src/extensions/index.ts";
 import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
 import { createToolRunner, type ToolCallContext } from "../../src/tools/index.ts";
 
@@ -104,25 +104,25 @@ describe("discoverTools", () => {
   });
 });
 
-describe("discoverHooks and callHook", () => {
+describe("discoverHooks and Hook.call", () => {
   test("keeps objects of functions for known points and calls one point with payload and result", async () => {
     put("hooks/audit/index.js", `module.exports = { afterToolExecute(ctx, call, result) { return { text: call.name + ":" + result.text }; }, afterRun() {} };`);
     const catalog = await discoverHooks({ riendaDir: dir, runtime });
     expect(catalog.diagnostics).toEqual([]);
     const hook = catalog.hooks[0]!;
     expect(hook.points).toEqual(["afterToolExecute", "afterRun"]);
-    expect(await callHook(hook, "afterToolExecute", { id: "1", name: "shell", arguments: {} }, { text: "ok", isError: false }, context())).toEqual({
-      ok: true,
+    expect(await hook.call("afterToolExecute", [{ id: "1", name: "shell", arguments: {} }, { text: "ok", isError: false }], context())).toEqual({
+      kind: "returned",
       value: { text: "shell:ok" },
       type: "an object",
     });
-    expect(await callHook(hook, "beforeRun", {}, undefined, context())).toEqual({ ok: true, value: undefined, type: "undefined" });
+    expect(await hook.call("afterRun", [{ reason: "end_turn" }], context())).toEqual({ kind: "returned", value: undefined, type: "undefined" });
   });
 
   test("a throwing handler is a failure value with its message", async () => {
     put("hooks/bad/index.js", `module.exports = { beforeRun() { throw new Error("nope"); } };`);
     const { hooks } = await discoverHooks({ riendaDir: dir, runtime });
-    expect(await callHook(hooks[0]!, "beforeRun", {}, undefined, context())).toEqual({ ok: false, message: "nope", interrupted: false });
+    expect(await hooks[0]!.call("beforeRun", [{}], context())).toEqual({ kind: "failed", message: "nope" });
   });
 
   test("reports unknown point names, non-functions and non-objects", async () => {
