@@ -71,6 +71,10 @@ describe("example tools through rienda tool run", () => {
     inst.file("docs/a.md", "  alpha\tbeta\n\ngamma  delta epsilon\n");
     const other = await tool("word-count", { path: "docs/a.md" });
     expect(other.stdout).toBe("5\n");
+    inst.file("empty.txt", "");
+    const empty = await tool("word-count", { path: "empty.txt" });
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toBe("0\n");
   });
 
   test("word-count on a missing file is an error result naming it", async () => {

@@ -163,5 +163,11 @@ describe("rienda init", () => {
     const r = await inst.run(["tool", "run", "word-count", "--args", '{"path":"notes.txt"}'], { env: CLEAN_ENV });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd()).toBe("4");
+    for (const [name, text] of [["empty.txt", ""], ["blank.txt", "  \n\t\n"]]) {
+      inst.file(name!, text!);
+      const empty = await inst.run(["tool", "run", "word-count", "--args", JSON.stringify({ path: name })], { env: CLEAN_ENV });
+      expect(empty.code).toBe(0);
+      expect(empty.stdout).toBe("0\n");
+    }
   });
 });
