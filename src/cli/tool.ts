@@ -100,7 +100,8 @@ const run = defineCommand({
         agent: { name: "", description: "", model: "", tools: [name], hooks: [], config: {}, systemPrompt: "" },
         config: configDocument,
       };
-      const frontEnd = createTerminalFrontEnd({ autoApprove: Boolean(args["auto-approve"]), signal: interrupt.signal });
+      const oneTerminal = Boolean(process.stdout.isTTY && process.stderr.isTTY);
+      const frontEnd = createTerminalFrontEnd({ autoApprove: Boolean(args["auto-approve"]), signal: interrupt.signal, echoProcessOutput: !oneTerminal });
       const result = await runner.runTool(tool, decoded, { data, frontEnd, signal: interrupt.signal });
       if (result.text !== "") process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
       process.exitCode = result.isError ? 1 : 0;

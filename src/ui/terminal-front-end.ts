@@ -15,6 +15,13 @@ export interface TerminalFrontEndOptions {
   signal?: AbortSignal;
   /** Defaults to the process's streams. */
   streams?: TerminalStreams;
+  /**
+   * Whether the output of commands a tool runs is echoed as it comes
+   * (default true). `rienda tool run` turns it off when stdout and stderr
+   * are the same terminal: the result printed afterwards usually carries
+   * that output, and a person would read it twice.
+   */
+  echoProcessOutput?: boolean;
 }
 
 /**
@@ -29,7 +36,7 @@ export function createTerminalFrontEnd(options: TerminalFrontEndOptions): FrontE
       streams.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
     },
     output(_stream, text) {
-      streams.stderr.write(text);
+      if (options.echoProcessOutput !== false) streams.stderr.write(text);
     },
     notify(prompt) {
       streams.stderr.write(`${noticeLine(prompt)}\n`);
