@@ -46,12 +46,14 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         settled = true;
         controller.signal.removeEventListener("abort", onAbort);
         active.delete(controller);
-        bridge?.close();
         // A context lives for one invocation only: nothing it left behind
         // survives. A worker that answered runs nothing more (it parks), so
-        // ending it can wait until no call runs; any other is ended now.
+        // ending it can wait until no call runs; any other is ended now,
+        // before its bridge closes (a context woken by the close gets an
+        // interruption error, but it must not run on at all).
         if ((reply as { parks?: boolean }).parks === true) pool.retire(worker);
         else worker.terminate();
+        bridge?.close();
         pool.release();
         resolve(reply);
       };

@@ -29,8 +29,12 @@ const INTERRUPT = 1;
 const LENGTH = 2;
 const STATUS = 3;
 const HEADER_BYTES = 16;
+const IDLE = 0;
 const REQUEST = 1;
+const RESPONSE = 2;
 const STATUS_TYPE_ERROR = 2;
+/** What a `ctx` call throws once the host stopped serving this context (it is being ended). */
+const INTERRUPTED = "the call was interrupted";
 
 type ContextData = {
   workdir: string;
@@ -243,6 +247,10 @@ function createMembers(buffer: SharedArrayBuffer) {
   const decoder = new TextDecoder();
 
   function call(op: string, ...args: unknown[]): unknown {
+    // A closed bridge (the call was interrupted) serves nothing: only an
+    // answer the host wrote may come back, never our own request.
+    const before = Atomics.load(words, STATE);
+    if (before !== IDLE && before !== RESPONSE) throw new Error(INTERRUPTED);
     const request = JSON.stringify([op, ...args]);
     let written: number;
     if (HEADER_BYTES + request.length * 3 <= buffer.byteLength) {
@@ -256,7 +264,9 @@ function createMembers(buffer: SharedArrayBuffer) {
     Atomics.store(words, LENGTH, written);
     Atomics.store(words, STATE, REQUEST);
     Atomics.notify(words, STATE);
-    while (Atomics.load(words, STATE) === REQUEST) Atomics.wait(words, STATE, REQUEST);
+    let state: number;
+    while ((state = Atomics.load(words, STATE)) === REQUEST) Atomics.wait(words, STATE, REQUEST);
+    if (state !== RESPONSE) throw new Error(INTERRUPTED);
     const length = Atomics.load(words, LENGTH);
     const status = Atomics.load(words, STATUS);
     // Copy out of shared memory first: decoding a view of it is not portable.

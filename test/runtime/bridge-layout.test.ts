@@ -11,7 +11,9 @@ test("the worker entry repeats the bridge layout exactly (it may not import it)"
   expect(constant("LENGTH")).toBe(layout.LENGTH);
   expect(constant("STATUS")).toBe(layout.STATUS);
   expect(constant("HEADER_BYTES")).toBe(layout.HEADER_BYTES);
+  expect(constant("IDLE")).toBe(layout.IDLE);
   expect(constant("REQUEST")).toBe(layout.REQUEST);
+  expect(constant("RESPONSE")).toBe(layout.RESPONSE);
   expect(constant("STATUS_TYPE_ERROR")).toBe(layout.STATUS_TYPE_ERROR);
   expect(worker).not.toMatch(/^\s*import\s/m);
 });

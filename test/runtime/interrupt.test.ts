@@ -63,6 +63,28 @@ describe("interrupts", () => {
     }
   });
 
+  test("a call interrupted while a ctx call waits does nothing after it", async () => {
+    const marker = join(box.workdir, "went-on");
+    const started = box.file("started", "");
+    const path = box.tool(
+      "goes-on",
+      `const fs = require('node:fs');
+       fs.rmSync(${JSON.stringify(started)});
+       let r;
+       try { r = ctx.system.exec('sleep 5'); } catch (e) { r = e.message; }
+       fs.writeFileSync(${JSON.stringify(marker)}, JSON.stringify(r));
+       return 'went on';`,
+    );
+    const controller = new AbortController();
+    const pending = runtime.invoke({ modulePath: path, exportName: "execute", args: [{}], context: box.context(controller.signal) });
+    await waitUntil(() => !existsSync(started));
+    await new Promise((r) => setTimeout(r, 50));
+    controller.abort();
+    expect(await pending).toEqual({ kind: "interrupted" });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(existsSync(marker) ? readFileSync(marker, "utf8") : "nothing").toBe("nothing");
+  });
+
   test("an already aborted signal starts nothing", async () => {
     const controller = new AbortController();
     controller.abort();
