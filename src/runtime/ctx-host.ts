@@ -5,6 +5,7 @@ import { CtxError } from "./ctx-error.ts";
 import { findExecutable } from "./find-executable.ts";
 import { createFileHost } from "./host-file.ts";
 import { httpFetch } from "./host-http.ts";
+import type { Cut } from "./bounded-text.ts";
 import { runProcess } from "./run-process.ts";
 import type { CtxHandler } from "./serve-bridge.ts";
 
@@ -14,6 +15,17 @@ export interface CtxScope {
   frontEnd: FrontEnd;
   /** Aborted when this invocation is interrupted: ends processes and requests at once. */
   signal: AbortSignal;
+}
+
+/**
+ * How much of each stream `ctx.system.exec` keeps for its result (its first
+ * and last halves); the live stream to the front end is never cut.
+ */
+export const EXEC_KEEP_CHARS = 8 * 1024 * 1024;
+
+/** Stands where `ctx.system.exec` cut text out of a stream, on its own line. */
+export function execCutMarker(dropped: number): string {
+  return `\n[output truncated: ${dropped} characters cut here]\n`;
 }
 
 /** Maps every `ctx` operation name to the code that performs it for one invocation. */
@@ -72,10 +84,17 @@ async function exec(scope: CtxScope, command: unknown, opts: unknown) {
       env,
       timeoutMs,
       signal: scope.signal,
+      maxCaptureChars: EXEC_KEEP_CHARS,
       onOutput: (stream, text) => scope.frontEnd.output(stream, text),
     });
-    return { code: result.code, stdout: result.stdout, stderr: result.stderr };
+    const stdout = withMarker(result.stdout, result.cut?.stdout);
+    const stderr = withMarker(result.stderr, result.cut?.stderr);
+    return result.cut ? { code: result.code, stdout, stderr, truncated: true } : { code: result.code, stdout, stderr };
   } catch (error) {
     throw new CtxError(`ctx.system.exec: cannot start the shell: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+function withMarker(text: string, cut: Cut | undefined): string {
+  return cut ? text.slice(0, cut.at) + execCutMarker(cut.dropped) + text.slice(cut.at) : text;
 }

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { BoundedText, type Cut } from "./bounded-text.ts";
 
 /** One shell command to run. */
 export interface ProcessRequest {
@@ -13,7 +14,10 @@ export interface ProcessRequest {
   signal?: AbortSignal;
   /** Live output, decoded as it arrives (invalid UTF-8 replaced). */
   onOutput?(stream: "stdout" | "stderr", text: string): void;
-  /** Keep at most this many characters of each stream in the result (streaming is never cut). */
+  /**
+   * Keep at most this many characters of each stream in the result: its
+   * first and its last half (streaming is never cut). Default: everything.
+   */
   maxCaptureChars?: number;
 }
 
@@ -21,8 +25,11 @@ export interface ProcessRequest {
 export interface ProcessResult {
   /** Exit code, or -1 when a signal (or the timeout) ended it. */
   code: number;
+  /** What was kept of each stream (all of it unless `cut` says otherwise). */
   stdout: string;
   stderr: string;
+  /** Where text was cut out of a stream kept past `maxCaptureChars`. */
+  cut?: { stdout?: Cut; stderr?: Cut };
   timedOut: boolean;
   /** True when the signal passed in the request ended it. */
   interrupted: boolean;
@@ -34,6 +41,9 @@ const PIPE_GRACE_MS = 200;
 /**
  * Runs `sh -c command` in its own process group, so that a timeout or an
  * interrupt can kill everything it started (children do not die with us).
+ * When the shell exits, the rest of its group is killed too: a command
+ * started in the background (`cmd &`) ends with the call. Only a process
+ * that leaves the group on purpose (`setsid cmd &`) outlives it.
  * Rejects only when the command cannot be started at all.
  */
 export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
@@ -49,7 +59,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
       detached: true,
     });
     const limit = request.maxCaptureChars ?? Number.POSITIVE_INFINITY;
-    const captured = { stdout: "", stderr: "" };
+    const captured = { stdout: new BoundedText(limit), stderr: new BoundedText(limit) };
     let timedOut = false;
     let interrupted = false;
     let exitCode: number | null = null;
@@ -85,13 +95,13 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
       stream.on("data", (chunk: Buffer) => {
         const text = decoder.decode(chunk, { stream: true });
         if (text === "") return;
-        if (captured[name].length < limit) captured[name] += text.slice(0, limit - captured[name].length);
+        captured[name].push(text);
         request.onOutput?.(name, text);
       });
       stream.on("close", () => {
         const rest = decoder.decode();
         if (rest !== "") {
-          if (captured[name].length < limit) captured[name] += rest;
+          captured[name].push(rest);
           request.onOutput?.(name, rest);
         }
         openStreams--;
@@ -107,10 +117,13 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
       if (graceTimer) clearTimeout(graceTimer);
       request.signal?.removeEventListener("abort", onAbort);
       const killed = exitSignal !== null || timedOut || interrupted;
+      const stdout = captured.stdout.kept();
+      const stderr = captured.stderr.kept();
       resolve({
         code: killed ? -1 : (exitCode ?? -1),
-        stdout: captured.stdout,
-        stderr: captured.stderr,
+        stdout: stdout.text,
+        stderr: stderr.text,
+        ...(stdout.cut || stderr.cut ? { cut: { ...(stdout.cut ? { stdout: stdout.cut } : {}), ...(stderr.cut ? { stderr: stderr.cut } : {}) } } : {}),
         timedOut,
         interrupted,
       });
@@ -126,11 +139,13 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
     child.on("exit", (code, signal) => {
       exitCode = code;
       exitSignal = signal;
+      // What the command left running in the background ends with it.
+      killGroup();
       if (openStreams === 0) {
         finish();
         return;
       }
-      // A background child may hold the pipes open forever; do not wait for it.
+      // A child that left the group (setsid) may hold the pipes open forever; do not wait for it.
       graceTimer = setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();

@@ -57,7 +57,8 @@ export function createShellTool(run: RunCommand): Tool {
           cwd,
           timeoutMs,
           signal: context.signal,
-          maxCaptureChars: RESULT_CAP_BYTES + 1,
+          // Head and tail of each stream; renderResult fits them into the cap.
+          maxCaptureChars: RESULT_CAP_BYTES,
           onOutput: (stream, text) => context.frontEnd.output(stream, text),
         });
       } catch (error) {
@@ -68,18 +69,92 @@ export function createShellTool(run: RunCommand): Tool {
   };
 }
 
-/** What the model reads for a finished command. */
-export function renderResult(result: ProcessResult, timeoutMs: number): ToolResult {
-  const sections: string[] = [];
-  const stdout = result.stdout.replace(/[\r\n]+$/, "");
-  const stderr = result.stderr.replace(/[\r\n]+$/, "");
-  if (stdout !== "") sections.push(stdout);
-  if (stderr !== "") sections.push(`stderr:\n${stderr}`);
-  if (result.interrupted) sections.push("command was interrupted");
-  else if (result.timedOut) sections.push(`command timed out after ${formatDuration(timeoutMs)}`);
-  else if (result.code > 0) sections.push(`command exited with code ${result.code}`);
-  else if (result.code < 0) sections.push("command terminated by a signal");
-  if (sections.length === 0) sections.push("(no output)");
+/** Stands, on its own line, where the middle of a long stream was left out. */
+export const SHELL_CUT_MARKER = "[output truncated]";
+
+/**
+ * What the model reads for a finished command: stdout, then `stderr:` and
+ * stderr, then how it ended. Within the 256 KiB cap as a whole: a stream too
+ * long keeps its head and its tail around a marker line, and the line that
+ * says how the command ended is always there (it says why it failed).
+ */
+export function renderResult(result: ProcessResult, timeoutMs: number, capBytes: number = RESULT_CAP_BYTES): ToolResult {
+  let status: string | undefined;
+  if (result.interrupted) status = "command was interrupted";
+  else if (result.timedOut) status = `command timed out after ${formatDuration(timeoutMs)}`;
+  else if (result.code > 0) status = `command exited with code ${result.code}`;
+  else if (result.code < 0) status = "command terminated by a signal";
   const isError = result.code !== 0 || result.timedOut || result.interrupted;
+
+  const stdout = streamText(result.stdout, result.cut?.stdout);
+  const stderr = streamText(result.stderr, result.cut?.stderr);
+  const stderrLabel = "stderr:\n";
+  const fixed = bytesOf([stderr.text !== "" ? stderrLabel : "", status ?? ""].join("")) + 2;
+  const budget = Math.max(0, capBytes - fixed);
+  const [outBudget, errBudget] = share(budget, bytesOf(stdout.text), bytesOf(stderr.text));
+
+  const sections: string[] = [];
+  const out = fit(stdout, outBudget);
+  const err = fit(stderr, errBudget);
+  if (out !== "") sections.push(out);
+  if (err !== "") sections.push(stderrLabel + err);
+  if (status) sections.push(status);
+  if (sections.length === 0) sections.push("(no output)");
   return { text: sections.join("\n"), isError };
+}
+
+interface Stream {
+  text: string;
+  /** Index where the process runner already left text out, if it did. */
+  cutAt?: number;
+}
+
+function streamText(text: string, cut: { at: number } | undefined): Stream {
+  const trimmed = text.replace(/[\r\n]+$/, "");
+  return cut && cut.at < trimmed.length ? { text: trimmed, cutAt: cut.at } : { text: trimmed };
+}
+
+/** Splits `budget` bytes between two streams: a short one keeps all it needs, the long one the rest. */
+function share(budget: number, a: number, b: number): [number, number] {
+  if (a + b <= budget) return [a, b];
+  const half = Math.floor(budget / 2);
+  if (a <= half) return [a, budget - a];
+  if (b <= half) return [budget - b, b];
+  return [half, budget - half];
+}
+
+/** The stream within `budget` bytes: whole, or head + marker line + tail. */
+function fit(stream: Stream, budget: number): string {
+  const marker = `\n${SHELL_CUT_MARKER}\n`;
+  if (stream.cutAt === undefined && bytesOf(stream.text) <= budget) return stream.text;
+  const room = Math.max(0, budget - bytesOf(marker));
+  let head: string;
+  let tail: string;
+  if (stream.cutAt !== undefined && bytesOf(stream.text) <= room) {
+    head = stream.text.slice(0, stream.cutAt);
+    tail = stream.text.slice(stream.cutAt);
+  } else {
+    const bytes = new TextEncoder().encode(stream.text);
+    head = prefix(bytes, Math.ceil(room / 2));
+    tail = suffix(bytes, Math.floor(room / 2));
+  }
+  return head + marker + tail;
+}
+
+/** The longest start of `bytes` within `n` bytes, not splitting a character. */
+function prefix(bytes: Uint8Array, n: number): string {
+  let end = Math.min(n, bytes.length);
+  while (end > 0 && end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end--;
+  return new TextDecoder().decode(bytes.subarray(0, end));
+}
+
+/** The longest end of `bytes` within `n` bytes, not splitting a character. */
+function suffix(bytes: Uint8Array, n: number): string {
+  let start = Math.max(0, bytes.length - n);
+  while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
+  return new TextDecoder().decode(bytes.subarray(start));
+}
+
+function bytesOf(text: string): number {
+  return new TextEncoder().encode(text).length;
 }

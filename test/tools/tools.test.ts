@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { capText, createShellTool, createToolRunner, resultFromValue, type Tool, type ToolCallContext } from "../../src/tools/index.ts";
 import { runProcess } from "../../src/runtime/index.ts";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 
 function context(signal = new AbortController().signal): ToolCallContext & { out: string[] } {
@@ -159,10 +160,46 @@ describe("the built-in shell tool", () => {
     expect(r).toEqual({ text: "before\ncommand timed out after 200ms", isError: true });
   });
 
-  test("output past 256 KiB is cut with the marker", async () => {
-    const r = await runner.runTool(shell, { command: "head -c 400000 /dev/zero | tr '\\0' a" }, context());
+  test("output past 256 KiB keeps its head and its tail around a marker line, within the cap", async () => {
+    const r = await runner.runTool(shell, { command: "printf START; head -c 400000 /dev/zero | tr '\\0' a; printf END" }, context());
     expect(r.isError).toBe(false);
-    expect(r.text.endsWith("\n[output truncated]")).toBe(true);
-    expect(r.text.length).toBe(256 * 1024 + "\n[output truncated]".length);
+    expect(new TextEncoder().encode(r.text).length).toBeLessThanOrEqual(256 * 1024);
+    expect(r.text.startsWith("STARTaaa")).toBe(true);
+    expect(r.text.endsWith("aaaEND")).toBe(true);
+    expect(r.text.split("\n")).toEqual([expect.stringMatching(/^STARTa+$/), "[output truncated]", expect.stringMatching(/^a+END$/)]);
+  });
+
+  test("a failing command with huge output still shows its stderr and its exit status", async () => {
+    const command = "head -c 600000 /dev/zero | tr '\\0' o; echo; echo 'fatal: the real reason' >&2; exit 3";
+    const r = await runner.runTool(shell, { command }, context());
+    expect(r.isError).toBe(true);
+    expect(new TextEncoder().encode(r.text).length).toBeLessThanOrEqual(256 * 1024);
+    expect(r.text).toContain("\n[output truncated]\n");
+    expect(r.text.endsWith("\nstderr:\nfatal: the real reason\ncommand exited with code 3")).toBe(true);
+    // And with both streams huge, both keep a head and a tail.
+    const both = await runner.runTool(shell, { command: "head -c 600000 /dev/zero | tr '\\0' o; head -c 600000 /dev/zero | tr '\\0' e >&2; echo LAST >&2; exit 2" }, context());
+    expect(new TextEncoder().encode(both.text).length).toBeLessThanOrEqual(256 * 1024);
+    expect(both.text.match(/\[output truncated\]/g)).toHaveLength(2);
+    expect(both.text).toMatch(/^o+\n\[output truncated\]\no+\nstderr:\ne+\n\[output truncated\]\ne+LAST\ncommand exited with code 2$/);
+  });
+
+  test("what a command starts in the background ends with the call", async () => {
+    const r = await runner.runTool(shell, { command: "sleep 60 & echo $!" }, context());
+    const pid = Number(r.text.trim());
+    let alive = true;
+    for (let i = 0; i < 500 && alive; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      alive = running(pid);
+    }
+    expect(alive).toBe(false);
   });
 });
+
+/** Whether a process exists and is not a zombie waiting to be reaped. */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
