@@ -1,5 +1,5 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { CtxError } from "./ctx-error.ts";
 import { listFiles, type ListedEntry } from "./list-files.ts";
 
@@ -37,7 +37,7 @@ export function createFileHost(workdir: string): FileHost {
       try {
         mkdirSync(dirname(abs), { recursive: true });
         if (optionOf(opts, "append") === true) appendFileSync(abs, data);
-        else writeFileSync(abs, data);
+        else replaceFile(abs, data);
       } catch (error) {
         throw fsError("write", path as string, error);
       }
@@ -59,6 +59,48 @@ export function createFileHost(workdir: string): FileHost {
       }
     },
   };
+}
+
+/**
+ * Writes the whole file so that a reader (or a crash) sees either the old
+ * content or the new one, never half of it: a temporary file in the same
+ * folder, flushed, then renamed over the target. The file keeps its mode; a
+ * symbolic link keeps pointing where it did (its target is replaced). A
+ * folder we may not create files in, though the file itself is writable,
+ * gets the plain in-place write rather than a failure.
+ */
+function replaceFile(path: string, data: string): void {
+  let target = path;
+  let mode = 0o666;
+  if (existsSync(path)) {
+    target = realpathSync(path);
+    mode = statSync(target).mode & 0o7777;
+  }
+  const temp = join(dirname(target), `.${basename(target)}.rienda-${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  let fd: number;
+  try {
+    fd = openSync(temp, "wx", mode);
+  } catch (error) {
+    const code = (error as { code?: string } | null)?.code;
+    if (code === "EACCES" || code === "EPERM" || code === "EROFS") {
+      writeFileSync(target, data);
+      return;
+    }
+    throw error;
+  }
+  try {
+    try {
+      const bytes = new TextEncoder().encode(data);
+      for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, target);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
 }
 
 function optionOf(opts: unknown, key: string): unknown {

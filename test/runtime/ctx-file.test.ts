@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { chmodSync, closeSync, lstatSync, openSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
 import { Sandbox } from "./support.ts";
@@ -44,6 +44,33 @@ describe("ctx.file", () => {
   test("write creates parent directories, truncates by default and appends on request", async () => {
     await run("ctx.file.write('a/b/c.txt', 'one'); ctx.file.write('a/b/c.txt', 'two'); ctx.file.write('a/b/c.txt', '+', { append: true });");
     expect(readFileSync(join(box.workdir, "a/b/c.txt"), "utf8")).toBe("two+");
+  });
+
+  test("a whole-file write replaces the file at once, keeping its mode and its links", async () => {
+    const path = box.file("kept.sh", "old content");
+    chmodSync(path, 0o750);
+    symlinkSync("kept.sh", join(box.workdir, "link.sh"));
+    // A reader that opened the file before the write sees the old content
+    // whole: the new content went to another file, renamed over this one.
+    const before = openSync(path, "r");
+    try {
+      await run("ctx.file.write('kept.sh', 'new content'); ctx.file.write('link.sh', 'through the link');");
+      expect(readFileSync(before, "utf8")).toBe("old content");
+    } finally {
+      closeSync(before);
+    }
+    expect(readFileSync(path, "utf8")).toBe("through the link");
+    expect(statSync(path).mode & 0o777).toBe(0o750);
+    expect(lstatSync(join(box.workdir, "link.sh")).isSymbolicLink()).toBe(true);
+    // Nothing temporary is left behind, and an append still appends in place.
+    const appendedTo = openSync(path, "r");
+    try {
+      await run("ctx.file.write('kept.sh', '!', { append: true });");
+      expect(readFileSync(appendedTo, "utf8")).toBe("through the link!");
+    } finally {
+      closeSync(appendedTo);
+    }
+    expect(readdirSync(box.workdir).sort()).toEqual(["kept.sh", "link.sh"]);
   });
 
   test("write refuses data that is not a string with a TypeError", async () => {
