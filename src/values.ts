@@ -62,3 +62,49 @@ export function describeYamlValue(value: unknown): string {
   if (typeof value === "object") return "a mapping";
   return typeof value;
 }
+
+/**
+ * The name of `known` a person most likely meant by `written`, for "did you
+ * mean": the one fewest edits away (case ignored), at most 2 edits and at
+ * most half of `written`, so a short name is not "corrected" into an
+ * unrelated one. Names whose digits differ are never suggested: `gpt-5` is
+ * another model than `gpt-4o`, not a typo of it. Undefined when nothing is
+ * that close, or `written` is known.
+ */
+export function closestName(written: string, known: readonly string[]): string | undefined {
+  const wanted = written.toLowerCase();
+  const limit = Math.min(2, Math.max(1, Math.floor(wanted.length / 2)));
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  const digits = (name: string) => name.replace(/\D/g, "");
+  for (const candidate of known) {
+    if (candidate === written) return undefined;
+    if (digits(candidate) !== digits(written)) continue;
+    const d = editDistance(wanted, candidate.toLowerCase(), limit);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** `did you mean "x"? ` when a name of `known` is close to `written`, else "": the start of a parenthesised hint. */
+export function didYouMean(written: string, known: readonly string[]): string {
+  const near = closestName(written, known);
+  return near === undefined ? "" : `did you mean "${near}"? `;
+}
+
+// Levenshtein distance; anything beyond `limit` reads as limit + 1.
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return Math.min(previous[b.length]!, limit + 1);
+}

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { Agent } from "../agents/index.ts";
 import type { HookAnswer, HookPort, OutputObserver, ToolPort } from "../engine/index.ts";
 import { discoverHooks, discoverTools, missingExtensionError, type Hook, type HookPointName } from "../extensions/index.ts";
+import { RiendaError } from "../errors.ts";
 import { createRuntime } from "../runtime/index.ts";
 import { createToolRunner, type ContextData, type FrontEnd, type Tool, type ToolCallContext } from "../tools/index.ts";
 
@@ -23,7 +24,7 @@ export interface AgentExtensions {
   close(): void;
 }
 
-/** Loads the agent's tools and hooks; throws a RiendaError naming the first missing or broken one. */
+/** Loads the agent's tools and hooks; throws a RiendaError naming every missing or broken one, a line each. */
 export async function loadAgentExtensions(options: {
   home: string;
   agent: Agent;
@@ -38,16 +39,19 @@ export async function loadAgentExtensions(options: {
       discoverTools({ riendaDir, runtime, runner, names: agent.tools }),
       agent.hooks.length > 0 ? discoverHooks({ riendaDir, runtime, names: agent.hooks }) : undefined,
     ]);
-    const tools = agent.tools.map((name) => {
+    const missing: RiendaError[] = [];
+    const tools = agent.tools.flatMap((name) => {
       const tool = toolCatalog.tools.find((t) => t.name === name);
-      if (!tool) throw missingExtensionError("tool", name, toolCatalog);
-      return tool;
+      if (!tool) missing.push(missingExtensionError("tool", name, toolCatalog));
+      return tool ? [tool] : [];
     });
-    const hooks = agent.hooks.map((name) => {
+    const hooks = agent.hooks.flatMap((name) => {
       const hook = hookCatalog?.hooks.find((h) => h.name === name);
-      if (!hook) throw missingExtensionError("hook", name, hookCatalog ?? { diagnostics: [], available: [] });
-      return hook;
+      if (!hook) missing.push(missingExtensionError("hook", name, hookCatalog ?? { diagnostics: [], available: [] }));
+      return hook ? [hook] : [];
     });
+    // Every missing or broken one at once: fixing them one run at a time is tedious.
+    if (missing.length > 0) throw new RiendaError("extension", missing.map((e) => e.message).join("\n"));
     const notices = toolCatalog.diagnostics.filter((d) => agent.tools.includes(d.name)).map((d) => d.message);
     runtime.setSpares(sparesFor(hooks));
     // The argument validator loads while the first request is out (the

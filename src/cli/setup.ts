@@ -7,11 +7,53 @@
 import { composeSystemPrompt, loadAgent, loadProjectInstructions, toAgentInfo, type Agent } from "../agents/index.ts";
 import { loadConfig, type LoadedConfig } from "../config/index.ts";
 import type { HookPort, ToolPort } from "../engine/index.ts";
-import { RiendaError } from "../errors.ts";
+import { isRiendaError, RiendaError } from "../errors.ts";
 import type { ResolvedModel } from "../providers/index.ts";
 import { createSession, openSession, type SessionFile } from "../sessions/index.ts";
 import type { ContextData, FrontEnd } from "../tools/types.ts";
-import { loadAgentExtensions, type AgentExtensions } from "./agent-extensions.ts";
+import { loadAgentExtensions } from "./agent-extensions.ts";
+
+/**
+ * The refusals met while setting a run up. Each check that does not depend
+ * on a failed one still runs, so the user fixes everything in one go, as
+ * with `rienda doctor`. Only RiendaErrors are collected; anything else is a
+ * bug and propagates as it is.
+ */
+class SetupProblems {
+  readonly #errors: RiendaError[] = [];
+
+  add(error: RiendaError): void {
+    this.#errors.push(error);
+  }
+
+  attempt<T>(check: () => T): T | undefined {
+    try {
+      return check();
+    } catch (error) {
+      if (!isRiendaError(error)) throw error;
+      this.add(error);
+      return undefined;
+    }
+  }
+
+  async attemptAsync<T>(check: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await check();
+    } catch (error) {
+      if (!isRiendaError(error)) throw error;
+      this.add(error);
+      return undefined;
+    }
+  }
+
+  /** Throws what was collected: one problem as it is, several as one error listing each on its own line. */
+  fail(): never {
+    const [first, ...rest] = this.#errors;
+    if (!first) throw new RiendaError("internal", "the run could not be set up, for no reason recorded");
+    if (rest.length === 0) throw first;
+    throw new RiendaError(first.code, this.#errors.map((e) => e.message).join("\n"), { cause: first });
+  }
+}
 
 /** What the user asked for on the command line. */
 export interface RunRequest {
@@ -73,16 +115,24 @@ export interface PreparedAgent {
 /** The parts of the front end the extensions use for confirm and notify. */
 export type Dialogs = Pick<FrontEnd, "confirm" | "notify">;
 
-/** Validates the request and builds the run; throws RiendaError before writing anything when refused. */
+/**
+ * Validates the request and builds the run; throws RiendaError before
+ * writing anything when refused, naming every problem found (one per line),
+ * not only the first.
+ */
 export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise<PreparedRun> {
-  const config = loadRequestConfig(request);
+  const problems: SetupProblems = new SetupProblems();
+  const config = problems.attempt(() => loadRequestConfig(request));
   const existing = request.sessionId
-    ? openSession({ home: request.home, id: request.sessionId, workdir: request.workdir })
+    ? problems.attempt(() => openSession({ home: request.home, id: request.sessionId!, workdir: request.workdir }))
     : undefined;
   const agentId = request.agentId ?? existing?.agent;
-  if (!agentId) throw new RiendaError("usage", "run: -a/--agent is required (the agents are the files of ~/.rienda/agents)");
+  if (!agentId) {
+    if (!request.sessionId) problems.add(new RiendaError("usage", "run: -a/--agent is required (the agents are the files of ~/.rienda/agents)"));
+    problems.fail();
+  }
   const modelRef = request.modelRef ?? (existing && !request.agentId ? existing.model : undefined);
-  const prepared = await loadPreparedAgent(config, { ...request, agentId, ...(modelRef !== undefined ? { modelRef } : {}) }, dialogs);
+  const prepared = await loadPreparedAgent(config, { ...request, agentId, ...(modelRef !== undefined ? { modelRef } : {}) }, dialogs, problems);
   try {
     // Nothing is written until every check above has passed.
     const { agent, model } = prepared;
@@ -93,7 +143,7 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     }
     prepared.bind(session);
     const { system, tools, hooks, notices, close } = prepared;
-    return { config, agent, model, system, session, tools, hooks, notices, close };
+    return { config: prepared.config, agent, model, system, session, tools, hooks, notices, close };
   } catch (error) {
     prepared.close();
     throw error;
@@ -102,7 +152,8 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
 
 /** Loads config, agent, model and extensions without touching any session; throws RiendaError when refused. */
 export async function prepareAgent(request: AgentRequest, dialogs: Dialogs): Promise<PreparedAgent> {
-  return loadPreparedAgent(loadRequestConfig(request), request, dialogs);
+  const problems: SetupProblems = new SetupProblems();
+  return loadPreparedAgent(problems.attempt(() => loadRequestConfig(request)), request, dialogs, problems);
 }
 
 /** config.yaml as the request locates it: `--config`, else RIENDA_CONFIG, else ~/.rienda. */
@@ -110,12 +161,28 @@ function loadRequestConfig(request: Pick<AgentRequest, "configPath" | "env" | "h
   return loadConfig({ ...(request.configPath ? { flag: request.configPath } : {}), env: request.env, home: request.home });
 }
 
-async function loadPreparedAgent(config: LoadedConfig, request: AgentRequest, dialogs: Dialogs): Promise<PreparedAgent> {
-  const agent = loadAgent(request.home, request.agentId);
-  const model = config.resolveModel(request.modelRef ?? agent.model);
-  const instructions = loadProjectInstructions(request.workdir);
-  const system = composeSystemPrompt(agent.systemPrompt, instructions?.text);
-  const extensions: AgentExtensions = await loadAgentExtensions({ home: request.home, agent, dialogs });
+/**
+ * The agent, its model, the project instructions and the extensions, each
+ * checked even when an earlier one failed (as far as it does not depend on
+ * it), so that one refusal names every problem; throws when there is any.
+ */
+async function loadPreparedAgent(
+  config: LoadedConfig | undefined,
+  request: AgentRequest,
+  dialogs: Dialogs,
+  problems: SetupProblems,
+): Promise<PreparedAgent> {
+  const agent = problems.attempt(() => loadAgent(request.home, request.agentId));
+  const modelRef = request.modelRef ?? agent?.model;
+  const model = config && modelRef !== undefined ? problems.attempt(() => config.resolveModel(modelRef)) : undefined;
+  // Boxed: "no instructions file" is undefined too.
+  const instructions = problems.attempt(() => ({ value: loadProjectInstructions(request.workdir) }));
+  const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs })) : undefined;
+  if (!config || !agent || !model || instructions === undefined || !extensions) {
+    extensions?.close();
+    problems.fail();
+  }
+  const system = composeSystemPrompt(agent.systemPrompt, instructions.value?.text);
   return {
     config,
     agent,

@@ -8,6 +8,7 @@ import type { ConfigProblem } from "./config-error.ts";
 import { isPlainObject } from "./expand-document.ts";
 import { formatKeyPath, type KeyPath } from "./key-path.ts";
 import type { UnsetVariable } from "./types.ts";
+import { didYouMean } from "../values.ts";
 
 // yaml.v3 read these as booleans for a bool field; a Go-era file may use them.
 const YAML11_TRUE = new Set(["y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE"]);
@@ -60,9 +61,7 @@ export class ConfigReader {
   knownKeys(map: Record<string, unknown>, known: readonly string[], path: KeyPath): void {
     for (const key of Object.keys(map)) {
       if (known.includes(key)) continue;
-      const near = closest(key, known);
-      const hint = near ? `did you mean "${near}"? ` : "";
-      this.problem([...path, key], `unknown key (${hint}known keys: ${known.join(", ")})`);
+      this.problem([...path, key], `unknown key (${didYouMean(key, known)}known keys: ${known.join(", ")})`);
     }
   }
 
@@ -138,31 +137,4 @@ export function describe(value: unknown): string {
   if (typeof value === "boolean") return `a boolean (${value})`;
   if (typeof value === "object") return "a mapping";
   return typeof value;
-}
-
-// The known key within edit distance 2 (or sharing a long prefix), for "did you mean".
-function closest(key: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of known) {
-    const d = distance(key.toLowerCase(), candidate);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 3;
 }

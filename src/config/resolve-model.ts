@@ -1,5 +1,6 @@
 /** Settling a `provider/alias` reference into everything an adapter needs. */
 import { RiendaError } from "../errors.ts";
+import { didYouMean } from "../values.ts";
 import type { ResolvedModel } from "../providers/types.ts";
 import { formatKeyPath } from "./key-path.ts";
 import { splitModelRef } from "./split-model-ref.ts";
@@ -15,13 +16,13 @@ export function resolveModel(providers: ReadonlyMap<string, ProviderSettings>, f
   if (!parts) throw new RiendaError("config", `model reference "${ref}" must have the form provider/alias`);
   const provider = providers.get(parts.provider);
   if (!provider) {
-    const known = [...providers.keys()].join(", ");
-    throw new RiendaError("config", `unknown provider "${parts.provider}" (providers in ${file}: ${known})`);
+    const known = [...providers.keys()];
+    throw new RiendaError("config", `unknown provider "${parts.provider}" (${didYouMean(parts.provider, known)}providers in ${file}: ${known.join(", ")})`);
   }
   const model = provider.models.get(parts.alias);
   if (!model) {
     const known = [...provider.models.keys()];
-    const hint = known.length > 0 ? `models: ${known.join(", ")}` : "it declares no models";
+    const hint = known.length > 0 ? `${didYouMean(parts.alias, known)}models: ${known.join(", ")}` : "it declares no models";
     throw new RiendaError("config", `unknown model "${parts.alias}" in provider "${parts.provider}" (${hint})`);
   }
   const modelsPath = formatKeyPath(["providers", provider.name, "models"]);

@@ -1,6 +1,7 @@
 /** Validation of one `providers.<name>` entry and its models. */
 import { isAbsolute, join, resolve } from "node:path";
 import type { ThinkingLevel } from "../providers/types.ts";
+import { didYouMean } from "../values.ts";
 import type { ConfigReader } from "./config-reader.ts";
 import { findPreset, isProtocolName, PRESETS, PROTOCOLS } from "./presets.ts";
 import type { ModelSettings, ProviderSettings } from "./types.ts";
@@ -40,11 +41,11 @@ export function validateProvider(reader: ConfigReader, name: string, value: unkn
       protocol = preset.protocol;
       presetUrl = preset.baseUrl;
     } else {
-      reader.problem([...path, "preset"], `unknown preset "${presetText}" (known presets: ${Object.keys(PRESETS).join(", ")})`);
+      reader.problem([...path, "preset"], `unknown preset "${presetText}" (${didYouMean(presetText, Object.keys(PRESETS))}known presets: ${Object.keys(PRESETS).join(", ")})`);
     }
   } else if (protocolText !== undefined) {
     if (isProtocolName(protocolText)) protocol = protocolText;
-    else reader.problem([...path, "protocol"], `unknown protocol "${protocolText}" (known protocols: ${PROTOCOLS.join(", ")})`);
+    else reader.problem([...path, "protocol"], `unknown protocol "${protocolText}" (${didYouMean(protocolText, PROTOCOLS)}known protocols: ${PROTOCOLS.join(", ")})`);
   } else {
     reader.problem(path, `needs either "protocol" (with "base_url") or "preset" (one of: ${Object.keys(PRESETS).join(", ")})`);
   }
@@ -183,7 +184,7 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
     if (levelText !== undefined) {
       const level = levelText.trim().toLowerCase();
       if ((THINKING_LEVELS as readonly string[]).includes(level)) model.thinkingLevel = level as ThinkingLevel;
-      else reader.problem([...modelPath, "thinking_level"], `unknown thinking level "${levelText}" (known levels: ${THINKING_LEVELS.join(", ")})`);
+      else reader.problem([...modelPath, "thinking_level"], `unknown thinking level "${levelText}" (${didYouMean(level, THINKING_LEVELS)}known levels: ${THINKING_LEVELS.join(", ")})`);
     }
     models.set(alias, model);
   }

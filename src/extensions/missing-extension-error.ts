@@ -1,18 +1,40 @@
 import { RiendaError } from "../errors.ts";
-import type { ExtensionDiagnostic } from "./types.ts";
+import { didYouMean } from "../values.ts";
+import type { ExtensionDiagnostic, ExtensionKind } from "./types.ts";
+
+/** What discovery knows about the names of one kind of extension. */
+export interface ExtensionNames {
+  diagnostics: readonly ExtensionDiagnostic[];
+  /** Every name installed or built in, loaded or not. */
+  available: readonly string[];
+}
 
 /**
  * Why a tool or hook asked for by name is not there: its own load problem
  * (with the file at fault) when it is installed but broken, else the names
  * that could be asked for instead.
  */
-export function missingExtensionError(
-  kind: "tool" | "hook",
-  name: string,
-  catalog: { diagnostics: readonly ExtensionDiagnostic[]; available: readonly string[] },
-): RiendaError {
-  const broken = catalog.diagnostics.find((d) => d.kind === kind && d.name === name && d.problem !== "replaces a built-in tool");
+export function missingExtensionError(kind: ExtensionKind, name: string, catalog: ExtensionNames): RiendaError {
+  const broken = brokenExtension(kind, name, catalog);
   if (broken) return new RiendaError("extension", `${broken.message} (${broken.file})`);
-  const list = catalog.available.length > 0 ? catalog.available.join(", ") : "none installed";
-  return new RiendaError("extension", `unknown ${kind} "${name}" (available: ${list})`);
+  return new RiendaError("extension", unknownExtensionMessage(kind, name, catalog));
+}
+
+/** The load problem of the installed extension `name`, if it is installed and does not load. */
+export function brokenExtension(kind: ExtensionKind, name: string, catalog: ExtensionNames): ExtensionDiagnostic | undefined {
+  return catalog.diagnostics.find((d) => d.kind === kind && d.name === name && d.problem !== "replaces a built-in tool");
+}
+
+/**
+ * `unknown tool "wrod-count" (did you mean "word-count"? available: shell,
+ * word-count; not loading: half)`: the closest name first, then what would
+ * work, apart from what is installed but broken (naming one of those would
+ * only trade this error for its load error).
+ */
+export function unknownExtensionMessage(kind: ExtensionKind, name: string, catalog: ExtensionNames): string {
+  const broken = new Set(catalog.available.filter((n) => brokenExtension(kind, n, catalog)));
+  const working = catalog.available.filter((n) => !broken.has(n));
+  const list = working.length > 0 ? working.join(", ") : broken.size > 0 ? "none" : "none installed";
+  const notLoading = broken.size > 0 ? `; not loading: ${[...broken].join(", ")}` : "";
+  return `unknown ${kind} "${name}" (${didYouMean(name, catalog.available)}available: ${list}${notLoading})`;
 }

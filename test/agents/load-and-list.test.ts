@@ -41,9 +41,16 @@ describe("loadAgent", () => {
     expect(() => loadAgent(h, "writer")).toThrow('unknown agent "writer" (available: coder, reviewer)');
   });
 
-  test("the list of available agents mentions broken files without naming them as available", () => {
+  test("the list of available agents names broken files apart, as not loading", () => {
     const h = home({ "coder.md": agent("a"), "broken.md": "no frontmatter" });
-    expect(() => loadAgent(h, "writer")).toThrow('unknown agent "writer" (available: coder; 1 more cannot be loaded, see "rienda doctor")');
+    expect(() => loadAgent(h, "writer")).toThrow('unknown agent "writer" (available: coder; not loading: broken, see "rienda doctor")');
+  });
+
+  test("a mistyped agent gets the closest name, broken ones included", () => {
+    const h = home({ "coder.md": agent("a"), "reviewer.md": agent("b"), "writer.md": "no frontmatter" });
+    expect(() => loadAgent(h, "reveiwer")).toThrow('unknown agent "reveiwer" (did you mean "reviewer"? available: coder, reviewer; not loading: writer, see "rienda doctor")');
+    expect(() => loadAgent(h, "witer")).toThrow('unknown agent "witer" (did you mean "writer"? available: coder, reviewer;');
+    expect(() => loadAgent(h, "planner")).toThrow('unknown agent "planner" (available: coder, reviewer;');
   });
 
   test("with no agents at all, says where to create one", () => {
@@ -192,6 +199,6 @@ describe("files that exist but cannot be read", () => {
 
   test("an unknown agent when every agent file is broken points to rienda doctor", () => {
     const h = home({ "broken.md": "nothing" });
-    expect(() => loadAgent(h, "coder")).toThrow(`unknown agent "coder" (no agent in ${join(h, ".rienda", "agents")} loads; see "rienda doctor")`);
+    expect(() => loadAgent(h, "coder")).toThrow(`unknown agent "coder" (no agent in ${join(h, ".rienda", "agents")} loads; not loading: broken, see "rienda doctor")`);
   });
 });

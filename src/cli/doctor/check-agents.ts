@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { Agent, AgentProblem } from "../../agents/index.ts";
 import { splitModelRef, type LoadedConfig } from "../../config/index.ts";
-import type { ExtensionDiagnostic, ExtensionKind } from "../../extensions/index.ts";
+import { brokenExtension, unknownExtensionMessage, type ExtensionDiagnostic, type ExtensionKind } from "../../extensions/index.ts";
 import type { Finding } from "./types.ts";
 
 /** One problem per line of each broken agent file. */
@@ -98,7 +98,7 @@ export function checkAgentExtensions(
       names.forEach((name, index) => {
         if (loaded.includes(name)) return;
         const list = `${kind}s`;
-        const broken = diagnostics.find((d) => d.kind === kind && d.name === name && d.problem !== "replaces a built-in tool");
+        const broken = brokenExtension(kind, name, { available, diagnostics });
         const finding: Finding = {
           severity: "problem",
           check: "agent",
@@ -107,7 +107,7 @@ export function checkAgentExtensions(
           name: agent.id,
           message: broken
             ? `${kind} "${name}" does not load: ${broken.problem}`
-            : `unknown ${kind} "${name}" (available: ${available.length > 0 ? available.join(", ") : "none installed"})`,
+            : unknownExtensionMessage(kind, name, { available, diagnostics }),
           hint: broken
             ? `fix ${broken.file} (see its own finding), or remove "${name}" from ${list}:`
             : `install it as ${extensionFile(riendaDir, kind, name)}, or remove "${name}" from ${list}:`,
