@@ -56,9 +56,12 @@ try {
   // 1. Continue a 10,000-message session: open, parse, build the active branch.
   const big = createSession({ home, workdir, agent: "coder", model: "local/llama" });
   for (let i = 0; i < 2500; i++) for (const m of turn(i)) big.appendMessage(m);
+  big.close();
   let count = 0;
   measure("continue-load 10,000 messages", 15, () => {
-    count = openSession({ home, id: big.id, workdir }).messages().length;
+    const opened = openSession({ home, id: big.id, workdir });
+    count = opened.messages().length;
+    opened.close();
   });
   if (count !== 10_000) throw new Error(`expected 10000 messages, got ${count}`);
   console.log(`  (file: ${(statSync(big.path).size / 1e6).toFixed(1)} MB)`);
@@ -79,6 +82,7 @@ try {
   for (let s = 0; s < 1000; s++) {
     const session = createSession({ home: listHome, workdir, agent: "coder", model: "local/llama" });
     for (let i = 0; i < 5; i++) for (const m of turn(i)) session.appendMessage(m);
+    session.close();
   }
   const indexPath = join(dirname(openSession({ home: listHome, id: listSessionsId(listHome), workdir }).path), ".index.json");
   let listed = 0;

@@ -153,7 +153,12 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
   let prepared: PreparedAgent;
   if (start.sessionId) {
     const existing = openSession({ home: start.home, id: start.sessionId, workdir: start.workdir });
-    prepared = await prepareAgent(agentRequest(start.agentId ?? existing.agent, start.modelRef ?? (start.agentId ? undefined : existing.model)), dialogs);
+    try {
+      prepared = await prepareAgent(agentRequest(start.agentId ?? existing.agent, start.modelRef ?? (start.agentId ? undefined : existing.model)), dialogs);
+    } catch (error) {
+      existing.close();
+      throw error;
+    }
     session = adopt(existing, prepared);
   } else {
     prepared = await prepareAgent(agentRequest(start.agentId!, start.modelRef), dialogs);
@@ -194,6 +199,7 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
       });
     },
     newSession() {
+      session?.close();
       session = undefined;
     },
     listSessions: () =>
@@ -206,12 +212,21 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
         messageCount: s.messageCount,
       })),
     async resume(id) {
-      const target = openSession({ home: start.home, id, workdir: start.workdir });
-      const next = await prepareAgent(agentRequest(target.agent, target.model), dialogs);
+      // The session open here is already ours (its lock is held): reopening it would meet our own lock.
+      const current = session;
+      const target = current?.id === id ? current : openSession({ home: start.home, id, workdir: start.workdir });
+      let next: PreparedAgent;
+      try {
+        next = await prepareAgent(agentRequest(target.agent, target.model), dialogs);
+      } catch (error) {
+        if (target !== current) target.close();
+        throw error;
+      }
       const previous = prepared;
       prepared = next;
       session = adopt(target, next);
       previous.close();
+      if (current && current !== target) current.close();
     },
     async switchAgent(id) {
       replace(await prepareAgent(agentRequest(id), dialogs));
@@ -225,7 +240,10 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
     hooks: () => [...prepared.hooks.names],
     history: () => session?.messages() ?? [],
     notices: () => prepared.notices,
-    close: () => prepared.close(),
+    close: () => {
+      prepared.close();
+      session?.close();
+    },
   };
 }
 

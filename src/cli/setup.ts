@@ -77,7 +77,7 @@ export interface PreparedRun {
   hooks: HookPort;
   /** Diagnostics to show before the run (a user tool replacing a built-in). */
   notices: string[];
-  /** Stops spare workers and anything else the run started. */
+  /** Stops spare workers and anything else the run started, and closes the session (releasing its lock). */
   close(): void;
 }
 
@@ -132,20 +132,33 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     problems.fail();
   }
   const modelRef = request.modelRef ?? (existing && !request.agentId ? existing.model : undefined);
-  const prepared = await loadPreparedAgent(config, { ...request, agentId, ...(modelRef !== undefined ? { modelRef } : {}) }, dialogs, problems);
+  let prepared: PreparedAgent;
+  try {
+    prepared = await loadPreparedAgent(config, { ...request, agentId, ...(modelRef !== undefined ? { modelRef } : {}) }, dialogs, problems);
+  } catch (error) {
+    existing?.close();
+    throw error;
+  }
+  let session: SessionFile | undefined = existing;
   try {
     // Nothing is written until every check above has passed.
     const { agent, model } = prepared;
-    const session = existing ?? createSession({ home: request.home, workdir: request.workdir, agent: agent.id, model: model.ref });
+    session ??= createSession({ home: request.home, workdir: request.workdir, agent: agent.id, model: model.ref });
     if (existing) {
       existing.appendAgent(agent.id);
       existing.appendModel(model.ref);
     }
     prepared.bind(session);
-    const { system, tools, hooks, notices, close } = prepared;
+    const { system, tools, hooks, notices } = prepared;
+    const opened = session;
+    const close = () => {
+      prepared.close();
+      opened.close();
+    };
     return { config: prepared.config, agent, model, system, session, tools, hooks, notices, close };
   } catch (error) {
     prepared.close();
+    session?.close();
     throw error;
   }
 }

@@ -5,6 +5,7 @@ import { messageOf, RiendaError } from "../errors.ts";
 import { encodeEntry } from "./encode-entry.ts";
 import { createIdGenerator } from "./new-id.ts";
 import { SessionFile } from "./session-file.ts";
+import { lockSession } from "./session-lock.ts";
 import { SessionTree } from "./session-tree.ts";
 import { SESSION_FORMAT_VERSION, type IdGenerator, type SessionHeader } from "./types.ts";
 import { workspaceDir } from "./workspace-dir.ts";
@@ -22,7 +23,8 @@ export interface CreateSessionOptions {
 /**
  * Creates `~/.rienda/sessions/<slug>-<hash8>/<id>.jsonl` (directories 0700,
  * file 0600) holding only the header line. The file is created exclusively,
- * so an existing session is never overwritten.
+ * so an existing session is never overwritten. The session is returned open
+ * (its lock held); close it to release the lock.
  */
 export function createSession(options: CreateSessionOptions): SessionFile {
   const { home, agent, model } = options;
@@ -50,15 +52,19 @@ export function createSession(options: CreateSessionOptions): SessionFile {
     };
     const path = join(dir, `${id}.jsonl`);
     const line = encodeEntry(header);
+    // Locked before it exists, so no other process can open it half-made.
+    const lock = lockSession(path, id);
     try {
       // "wx": never overwrite a session, even if an id repeats.
       writeFileSync(path, line, { flag: "wx", mode: 0o600 });
     } catch (error) {
+      lock.release();
       if ((error as { code?: unknown }).code === "EEXIST" && attempt < 3) continue;
       throw new RiendaError("session", `cannot create session file ${path}: ${messageOf(error)}`, { cause: error });
     }
     return new SessionFile({
       path,
+      lock,
       header,
       tree: new SessionTree(),
       validBytes: Buffer.byteLength(line),

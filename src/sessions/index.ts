@@ -3,10 +3,12 @@
  * `~/.rienda/sessions/<slug>-<hash8>/<id>.jsonl` (contract.md §6, the format
  * of Go Rienda, which must keep loading).
  *
- * Invariants: an entry is one whole line written by one append call; a torn
- * last line (crash) is ignored on load and cut before the next append; the
- * file is never rewritten, only appended to (and cut back to its last whole
- * entry); unknown entry kinds are ignored; directories 0700, files 0600.
+ * Invariants: one process at a time has a session open (a lock file beside
+ * it, stale locks of dead processes taken over); an entry is one whole line
+ * written by one append call; a torn last line (crash) is ignored on load
+ * and cut under the lock when the session is opened; the file is never
+ * rewritten, only appended to (and cut back to its last whole entry);
+ * unknown entry kinds are ignored; directories 0700, files 0600.
  *
  * Must not: import anything but errors and provider types, know about
  * agents, config or the run loop, or write a message that is not whole.

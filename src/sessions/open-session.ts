@@ -1,9 +1,11 @@
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { messageOf, RiendaError } from "../errors.ts";
+import { isFile } from "../values.ts";
 import { createIdGenerator } from "./new-id.ts";
-import { parseSessionBytes } from "./parse-session-bytes.ts";
+import { parseSessionBytes, type ParsedSession } from "./parse-session-bytes.ts";
 import { SessionFile } from "./session-file.ts";
+import { lockSession } from "./session-lock.ts";
 import type { IdGenerator } from "./types.ts";
 import { allWorkspaceDirs, workspaceDirs } from "./workspace-dir.ts";
 
@@ -21,24 +23,57 @@ export interface OpenSessionOptions {
 const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 /**
- * Opens a session by id: looked up in this workspace's directory, else in
- * any workspace directory. Unknown id → RiendaError `unknown session "x"`;
- * a broken file → RiendaError naming the file and the line.
+ * Opens a session by id for writing: looked up in this workspace's
+ * directory, else in any workspace directory. The session's lock is taken
+ * first (another live rienda holding it → RiendaError naming its pid), then
+ * the file is read and a torn tail cut, both under the lock. Unknown id →
+ * RiendaError `unknown session "x"`; a broken file → RiendaError naming the
+ * file and the line. Close the returned session to release the lock.
  */
 export function openSession(options: OpenSessionOptions): SessionFile {
   const path = findSessionFile(options.home, options.id, options.workdir);
-  let bytes: Uint8Array;
+  const lock = lockSession(path, options.id);
   try {
-    bytes = readFileSync(path);
+    const parsed = readRepaired(path, options.id);
+    if (parsed.header.id !== options.id) {
+      throw new RiendaError("session", `session file ${path} holds session "${parsed.header.id}", not "${options.id}"`);
+    }
+    return new SessionFile({ ...parsed, path, lock, ids: options.ids ?? createIdGenerator(), now: options.now ?? Date.now });
   } catch (error) {
-    if ((error as { code?: unknown }).code === "ENOENT") throw unknownSession(options.id);
-    throw new RiendaError("session", `cannot read session file ${path}: ${messageOf(error)}`, { cause: error });
+    lock.release();
+    throw error;
   }
-  const parsed = parseSessionBytes(bytes, path);
-  if (parsed.header.id !== options.id) {
-    throw new RiendaError("session", `session file ${path} holds session "${parsed.header.id}", not "${options.id}"`);
+}
+
+/**
+ * Reads and parses the file; a torn tail (a crash mid-write) is cut at once,
+ * and only if the file still has the size that was read, so nothing written
+ * after the read (by a program that ignores the lock) is ever cut.
+ */
+function readRepaired(path: string, id: string): ParsedSession {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(path, "r+");
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "ENOENT") throw unknownSession(id);
+      throw new RiendaError("session", `cannot open session file ${path}: ${messageOf(error)}`, { cause: error });
+    }
+    try {
+      const bytes = readFileSync(fd);
+      const parsed = parseSessionBytes(bytes, path);
+      if (!parsed.torn) return parsed;
+      if (fstatSync(fd).size !== bytes.length) continue;
+      ftruncateSync(fd, parsed.validBytes);
+      return { ...parsed, torn: false };
+    } catch (error) {
+      if (error instanceof RiendaError) throw error;
+      throw new RiendaError("session", `cannot read session file ${path}: ${messageOf(error)}`, { cause: error });
+    } finally {
+      closeSync(fd);
+    }
   }
-  return new SessionFile({ ...parsed, path, ids: options.ids ?? createIdGenerator(), now: options.now ?? Date.now });
+  throw new RiendaError("session", `session file ${path} kept changing while it was opened; is another program writing to it?`);
 }
 
 /** The path of a session's file, searched as openSession does; throws `unknown session`. */
@@ -52,12 +87,4 @@ export function findSessionFile(home: string, id: string, workdir?: string): str
 
 function unknownSession(id: string): RiendaError {
   return new RiendaError("session", `unknown session "${id}"`);
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -1,8 +1,9 @@
 /**
- * One open session: the loaded tree plus the appender. Every entry is one
- * whole line written by one append call; a torn tail left by a crash is cut
- * before the first append, and a failed append is cut before the next one,
- * so a new entry is never glued onto a broken line. The file is opened per
+ * One open session: the loaded tree plus the appender, holding the
+ * session's lock until `close()`. Every entry is one whole line written by
+ * one append call; a torn tail left by a crash was cut when the session was
+ * opened, and a failed append is cut before the next one, so a new entry is
+ * never glued onto a broken line. The file is opened per
  * append (no descriptor to close) and never created here: a file deleted
  * under a running session is an error, not a headerless new file.
  */
@@ -12,6 +13,7 @@ import { messageOf, RiendaError } from "../errors.ts";
 import type { Block, Message } from "../providers/types.ts";
 import { encodeEntry } from "./encode-entry.ts";
 import type { ParsedSession } from "./parse-session-bytes.ts";
+import type { SessionLock } from "./session-lock.ts";
 import { normalizeTitle } from "./session-title.ts";
 import type { BranchEntry, SessionTree } from "./session-tree.ts";
 import type { CompactionInput, IdGenerator, MessageMeta, SessionEntry, SessionHeader } from "./types.ts";
@@ -21,11 +23,13 @@ const APPEND_EXISTING = constants.O_WRONLY | constants.O_APPEND;
 /** What a SessionFile is made of; built by createSession and openSession. */
 export interface SessionFileParts extends ParsedSession {
   path: string;
+  /** The session's lock, released by `close()`. */
+  lock: SessionLock;
   ids: IdGenerator;
   now: () => number;
 }
 
-/** An open session file: read the conversation, append to it. Not safe for two writers at once. */
+/** An open session file: read the conversation, append to it. The lock keeps other processes from opening it meanwhile. */
 export class SessionFile {
   /** The session id (the file name without `.jsonl`). */
   readonly id: string;
@@ -36,6 +40,8 @@ export class SessionFile {
   readonly #tree: SessionTree;
   readonly #ids: IdGenerator;
   readonly #now: () => number;
+  readonly #lock: SessionLock;
+  #closed = false;
   #size: number;
   #repairTo: number | undefined;
   #needsNewline: boolean;
@@ -47,6 +53,7 @@ export class SessionFile {
     this.#tree = parts.tree;
     this.#ids = parts.ids;
     this.#now = parts.now;
+    this.#lock = parts.lock;
     this.#size = parts.validBytes;
     this.#repairTo = parts.torn ? parts.validBytes : undefined;
     this.#needsNewline = parts.needsNewline;
@@ -161,11 +168,18 @@ export class SessionFile {
     return id;
   }
 
+  /** Releases the lock; later appends are refused. Safe to call twice. */
+  close(): void {
+    this.#closed = true;
+    this.#lock.release();
+  }
+
   #timestamp(): string {
     return new Date(this.#now()).toISOString();
   }
 
   #write(entry: SessionEntry): void {
+    if (this.#closed) throw new RiendaError("session", `session ${this.id} was closed; it cannot be written to any more`);
     if ("id" in entry && this.#tree.has(entry.id)) throw new RiendaError("session", `session ${this.id} already has an entry "${entry.id}"`);
     const line = encodeEntry(entry);
     const bytes = Buffer.from(this.#needsNewline ? `\n${line}` : line);

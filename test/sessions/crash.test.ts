@@ -60,7 +60,11 @@ describe("crash safety with a real writer", () => {
         expect(text.endsWith("\n")).toBe(true);
         for (const line of text.slice(0, -1).split("\n")) expect(() => JSON.parse(line)).not.toThrow();
         previous = messages.length + 1;
-        expect(openSession({ home: t.home, id, workdir: t.workdir }).messages()).toHaveLength(previous);
+        session.close();
+        const reopened = openSession({ home: t.home, id, workdir: t.workdir });
+        expect(reopened.messages()).toHaveLength(previous);
+        // The next writer is another process: it must find the session free.
+        reopened.close();
       }
     });
   }

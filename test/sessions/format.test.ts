@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Message } from "../../src/providers/types.ts";
-import { createSession, openSession, workspaceDir } from "../../src/sessions/index.ts";
-import { steppingClock, steppingIds, tempHome } from "./helpers.ts";
+import { workspaceDir } from "../../src/sessions/index.ts";
+import { steppingClock, steppingIds, tempHome, createSession, openSession } from "./helpers.ts";
 
 const everyBlock: Message[] = [
   { role: "user", blocks: [{ type: "text", text: "count the words in README.md\nplease" }] },

@@ -7,8 +7,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { listSessions, openSession, workspaceHash } from "../../src/sessions/index.ts";
-import { tempHome } from "./helpers.ts";
+import { listSessions, workspaceHash } from "../../src/sessions/index.ts";
+import { tempHome, openSession } from "./helpers.ts";
 
 const ID = "01jq3v8m6w2k4x9c7b5pv3q2fm";
 const lines = (workdir: string) => [

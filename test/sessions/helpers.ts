@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createIdGenerator, type IdGenerator } from "../../src/sessions/index.ts";
+import * as sessions from "../../src/sessions/index.ts";
+import { createIdGenerator, type CreateSessionOptions, type IdGenerator, type OpenSessionOptions, type SessionFile } from "../../src/sessions/index.ts";
 
 /** A temp directory removed by `dispose`. */
 export function tempHome(): { home: string; workdir: string; dispose(): void } {
@@ -19,4 +20,25 @@ export function steppingClock(start = Date.UTC(2025, 0, 2, 3, 4, 5), step = 1000
 /** Ids from a stepping clock, so their order is the order of creation. */
 export function steppingIds(start?: number): IdGenerator {
   return createIdGenerator({ now: steppingClock(start, 1) });
+}
+
+/**
+ * createSession and openSession of the module, for tests that reopen a
+ * session to look at what was written: each open stands for a new process,
+ * so the copy this test still holds open (and its lock) is closed first.
+ */
+const held = new Map<string, SessionFile>();
+
+export function createSession(options: CreateSessionOptions): SessionFile {
+  return track(sessions.createSession(options));
+}
+
+export function openSession(options: OpenSessionOptions): SessionFile {
+  held.get(options.id)?.close();
+  return track(sessions.openSession(options));
+}
+
+function track(session: SessionFile): SessionFile {
+  held.set(session.id, session);
+  return session;
 }

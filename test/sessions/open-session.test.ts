@@ -2,8 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { RiendaError } from "../../src/errors.ts";
-import { createSession, openSession } from "../../src/sessions/index.ts";
-import { tempHome } from "./helpers.ts";
+import { tempHome, createSession, openSession } from "./helpers.ts";
 
 describe("opening a session", () => {
   let t: ReturnType<typeof tempHome>;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Message } from "../../src/providers/types.ts";
-import { createSession, listSessions, openSession } from "../../src/sessions/index.ts";
-import { tempHome } from "./helpers.ts";
+import { listSessions } from "../../src/sessions/index.ts";
+import { tempHome, createSession, openSession } from "./helpers.ts";
 
 const user = (text: string): Message => ({ role: "user", blocks: [{ type: "text", text }] });
 const assistant = (text: string): Message => ({ role: "assistant", blocks: [{ type: "text", text }] });

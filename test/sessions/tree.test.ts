@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync } from "node:fs";
 import type { Message } from "../../src/providers/types.ts";
-import { createSession, openSession, type SessionFile } from "../../src/sessions/index.ts";
-import { steppingClock, tempHome } from "./helpers.ts";
+import { type SessionFile } from "../../src/sessions/index.ts";
+import { steppingClock, tempHome, createSession, openSession } from "./helpers.ts";
 
 const user = (text: string): Message => ({ role: "user", blocks: [{ type: "text", text }] });
 const assistant = (text: string): Message => ({ role: "assistant", blocks: [{ type: "text", text }] });
@@ -11,7 +11,8 @@ const texts = (s: SessionFile) => s.messages().map((m) => (m.blocks[0] as { text
 describe("the conversation tree", () => {
   let t: ReturnType<typeof tempHome>;
   let s: SessionFile;
-  const reopen = () => openSession({ home: t.home, id: s.id, workdir: t.workdir });
+  // A reopen stands for the next process: later writes go through it, as they would there.
+  const reopen = () => (s = openSession({ home: t.home, id: s.id, workdir: t.workdir }));
   beforeEach(() => {
     t = tempHome();
     s = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/a", now: steppingClock() });
