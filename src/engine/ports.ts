@@ -83,6 +83,12 @@ export interface SessionPort {
   messages(): Message[];
   /** Appends one whole message; never a partial response. */
   appendMessage(message: Message, meta?: ResponseMeta): void;
+  /**
+   * Records that the run was interrupted where the conversation stands, so
+   * that later requests show the request as cut short and the next prompt as
+   * a message of its own.
+   */
+  appendInterruption(): void;
 }
 
 /**

@@ -5,7 +5,8 @@
  *
  * Invariants: the session receives only whole messages; every tool call gets
  * a result; a failing tool or hook never ends the run; an interrupt ends it
- * with reason "interrupted" and a consistent session.
+ * with reason "interrupted", a consistent session, and (once the prompt is
+ * stored) an interruption recorded where the conversation stopped.
  */
 import type { Block, Message, ResolvedModel, Usage } from "../providers/index.ts";
 import { historyForRequest, snapshotForHooks } from "./conversation.ts";
@@ -41,24 +42,29 @@ export interface RunInput {
 export async function runAgent(input: RunInput): Promise<RunOutcome> {
   const { hooks, emit, signal } = input;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  const progress = { promptStored: false };
   let outcome: RunOutcome;
   try {
-    outcome = await loop(input, usage);
+    outcome = await loop(input, usage, progress);
   } catch (error) {
     outcome = { reason: signal.aborted ? "interrupted" : "error", message: error instanceof Error ? error.message : String(error), usage };
   }
-  if (outcome.reason === "interrupted") outcome = { ...outcome, message: outcome.message ?? "the run was interrupted" };
+  if (outcome.reason === "interrupted") {
+    outcome = { ...outcome, message: outcome.message ?? "the run was interrupted" };
+    if (progress.promptStored) recordInterruption(input);
+  }
   await notifyHooks(hooks, "afterRun", { reason: outcome.reason }, emit, input.finalSignal ?? new AbortController().signal);
   return outcome;
 }
 
-async function loop(input: RunInput, usage: Usage): Promise<RunOutcome> {
+async function loop(input: RunInput, usage: Usage, progress: { promptStored: boolean }): Promise<RunOutcome> {
   const { hooks, emit, signal, session, model } = input;
   const end = (reason: RunEndReason, message?: string): RunOutcome => ({ reason, usage, ...(message ? { message } : {}) });
 
   await notifyHooks(hooks, "beforeRun", { sessionId: session.id, agentId: input.agentId, modelId: model.ref }, emit, signal);
   if (signal.aborted) return end("interrupted");
   session.appendMessage({ role: "user", blocks: [{ type: "text", text: input.prompt }] });
+  progress.promptStored = true;
 
   const guard = new LoopGuard();
   const rewritesAnswers = hooks.names.some((name) => hooks.handles(name, "afterModelResponse"));
@@ -123,6 +129,15 @@ async function loop(input: RunInput, usage: Usage): Promise<RunOutcome> {
     if (guard.record(executed)) {
       return end("error", `the model repeated the same tool calls with the same results ${IDENTICAL_ROUNDS_LIMIT} times in a row; stopping the run`);
     }
+  }
+}
+
+/** Writes the interruption into the session; a failed write is a notice, the run is over anyway. */
+function recordInterruption(input: RunInput): void {
+  try {
+    input.session.appendInterruption();
+  } catch (error) {
+    input.emit({ type: "notice", message: `could not record the interruption in the session: ${error instanceof Error ? error.message : String(error)}` });
   }
 }
 

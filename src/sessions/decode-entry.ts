@@ -89,6 +89,11 @@ export function decodeEntry(value: unknown, origin: LineOrigin): SessionEntry | 
       if (usage) entry.responseUsage = usage;
       return entry;
     }
+    case "interruption": {
+      const id = str(value.id);
+      if (id === "") return null;
+      return { kind: "interruption", id, parentId: parentOf(value), createdAt: str(value.createdAt) };
+    }
     case "leaf": {
       const target = value.targetId;
       return { kind: "leaf", targetId: typeof target === "string" && target !== "" ? target : null, createdAt: str(value.createdAt) };

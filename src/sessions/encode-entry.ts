@@ -38,6 +38,8 @@ function storedForm(entry: SessionHeader | SessionEntry): Record<string, unknown
       };
     case "leaf":
       return { kind: "leaf", targetId: entry.targetId, createdAt: entry.createdAt };
+    case "interruption":
+      return { kind: "interruption", id: entry.id, parentId: entry.parentId, createdAt: entry.createdAt };
     case "title":
       return { kind: "title", createdAt: entry.createdAt, title: entry.title };
     case "agent":

@@ -17,7 +17,7 @@ export { createSession, type CreateSessionOptions } from "./create-session.ts";
 export { openSession, findSessionFile, type OpenSessionOptions } from "./open-session.ts";
 export { listSessions, type ListSessionsOptions } from "./list-sessions.ts";
 export { SessionFile } from "./session-file.ts";
-export { compactionSummaryMessage, type BranchEntry } from "./session-tree.ts";
+export { compactionSummaryMessage, interruptionMessage, INTERRUPTION_TEXT, type BranchEntry } from "./session-tree.ts";
 export { createIdGenerator, idTime, type IdSources } from "./new-id.ts";
 export { normalizeTitle, TITLE_MAX_CHARS } from "./session-title.ts";
 export { sessionsRoot, workspaceDir, workspaceDirName, workspaceHash, workspaceSlug } from "./workspace-dir.ts";
@@ -27,6 +27,7 @@ export {
   type CompactionEntry,
   type CompactionInput,
   type IdGenerator,
+  type InterruptionEntry,
   type LeafEntry,
   type MessageEntry,
   type MessageMeta,

@@ -168,6 +168,17 @@ export class SessionFile {
     return id;
   }
 
+  /**
+   * Records that a run was interrupted at the active leaf (nothing before the
+   * first message). The leaf does not move; the history shows the interrupted
+   * request as answered by `interruptionMessage()`.
+   */
+  appendInterruption(): void {
+    const at = this.#tree.leafId;
+    if (at === null) return;
+    this.#write({ kind: "interruption", id: this.#ids(), parentId: at, createdAt: this.#timestamp() });
+  }
+
   /** Releases the lock; later appends are refused. Safe to call twice. */
   close(): void {
     this.#closed = true;

@@ -26,6 +26,8 @@ interface Node {
 export class SessionTree {
   readonly #nodes = new Map<string, Node>();
   readonly #selections: Array<AgentEntry | ModelEntry> = [];
+  /** Entries a run was interrupted at. */
+  readonly #interrupted = new Set<string>();
   #leaf: string | null = null;
   #explicitTitle: string | undefined;
   #firstPrompt: string | undefined;
@@ -55,6 +57,11 @@ export class SessionTree {
         return;
       case "title":
         this.#explicitTitle = normalizeTitle(entry.title);
+        return;
+      case "interruption":
+        if (entry.parentId !== null) this.#interrupted.add(entry.parentId);
+        // Rare enough to rebuild the cached history rather than patch it.
+        this.#messages = undefined;
         return;
       case "agent":
       case "model":
@@ -97,7 +104,8 @@ export class SessionTree {
   /**
    * The active branch as canonical messages, rebuilt from its newest
    * compaction: the summary as a leading user message, then the messages
-   * from the kept entry on. The caller must not mutate the messages.
+   * from the kept entry on, with `interruptionMessage()` after each user
+   * turn a run was interrupted at. The caller must not mutate the messages.
    */
   messages(): Message[] {
     if (this.#messages === undefined) this.#messages = this.#buildMessages();
@@ -175,8 +183,11 @@ export class SessionTree {
     }
     const messages: Message[] = summary === undefined ? [] : [compactionSummaryMessage(summary)];
     for (let i = start; i < nodes.length; i++) {
-      const message = nodes[i]!.message;
+      const node = nodes[i]!;
+      const message = node.message;
       if (message && message.blocks.length > 0) messages.push(message);
+      // Only a user turn left without an answer needs saying so; it also keeps the next prompt a message of its own.
+      if (this.#interrupted.has(node.id) && messages.at(-1)?.role === "user") messages.push(interruptionMessage());
     }
     return messages;
   }
@@ -212,4 +223,16 @@ export function compactionSummaryMessage(summary: string): Message {
       },
     ],
   };
+}
+
+/** Text of the answer that stands for an interrupted request in the history. */
+export const INTERRUPTION_TEXT = "[The user interrupted this request before it was finished. What follows is a new message.]";
+
+/**
+ * The assistant turn that the history shows after a request the user
+ * interrupted: the model learns that the request was cut short, and the next
+ * prompt stays a message of its own instead of being glued onto it.
+ */
+export function interruptionMessage(): Message {
+  return { role: "assistant", blocks: [{ type: "text", text: INTERRUPTION_TEXT }] };
 }

@@ -93,8 +93,23 @@ export interface CompactionEntry {
   responseUsage?: Usage;
 }
 
+/**
+ * Records that a run was interrupted at the entry `parentId` (the leaf when
+ * it stopped). Like a switch it hangs from an entry without becoming the
+ * leaf: the next message still names the interrupted prompt as its parent,
+ * so a reader that does not know this kind (Go Rienda) ignores it and loses
+ * nothing. The history sent to the model shows it after that entry (see
+ * `interruptionMessage`).
+ */
+export interface InterruptionEntry {
+  kind: "interruption";
+  id: string;
+  parentId: string | null;
+  createdAt: string;
+}
+
 /** Every entry kind this module understands (the header excepted). */
-export type SessionEntry = MessageEntry | LeafEntry | TitleEntry | AgentEntry | ModelEntry | CompactionEntry;
+export type SessionEntry = MessageEntry | LeafEntry | TitleEntry | AgentEntry | ModelEntry | CompactionEntry | InterruptionEntry;
 
 /** What `appendCompaction` needs. */
 export interface CompactionInput {

@@ -59,9 +59,18 @@ function scriptedModel(turns: Turn[], onRequest?: (r: ModelRequest) => void): Mo
   };
 }
 
-function memorySession(): SessionPort & { stored: Message[] } {
+function memorySession(): SessionPort & { stored: Message[]; interruptions: number[] } {
   const stored: Message[] = [];
-  return { id: "s1", stored, messages: () => structuredClone(stored), appendMessage: (m) => void stored.push(structuredClone(m)) };
+  const interruptions: number[] = [];
+  return {
+    id: "s1",
+    stored,
+    interruptions,
+    messages: () => structuredClone(stored),
+    appendMessage: (m) => void stored.push(structuredClone(m)),
+    // Where the interruption was recorded: after how many messages.
+    appendInterruption: () => void interruptions.push(stored.length),
+  };
 }
 
 function toolSet(impl: Record<string, (args: unknown) => ToolResult | Promise<ToolResult>>): ToolPort & { calls: { name: string; arguments: unknown }[] } {
@@ -355,5 +364,28 @@ describe("runAgent", () => {
     const results = session.stored.flatMap((m) => m.blocks).filter((b) => b.type === "tool_result");
     expect(results.map((b) => (b as { toolResultCallId: string }).toolResultCallId)).toEqual(["1", "2"]);
     expect(tools.calls.map((c) => c.name)).toEqual(["slow"]);
+    expect(session.interruptions).toEqual([4]);
+  });
+
+  test("an interrupt while the model answers records the interruption after the prompt; none before the prompt is stored", async () => {
+    const controller = new AbortController();
+    const session = memorySession();
+    const modelPort: ModelPort = {
+      async *stream(): AsyncIterable<StreamEvent> {
+        controller.abort();
+        yield { type: "error", failure: { kind: "aborted", message: "aborted", retryable: false } };
+      },
+    };
+    const outcome = await runAgent(input({ modelPort, session, signal: controller.signal }));
+    expect(outcome.reason).toBe("interrupted");
+    expect(session.stored.map((m) => m.role)).toEqual(["user"]);
+    expect(session.interruptions).toEqual([1]);
+
+    const early = new AbortController();
+    const untouched = memorySession();
+    const hooks = hookSet({ audit: { beforeRun: () => void early.abort() } });
+    expect((await runAgent(input({ modelPort: scriptedModel([]), session: untouched, hooks, signal: early.signal }))).reason).toBe("interrupted");
+    expect(untouched.stored).toEqual([]);
+    expect(untouched.interruptions).toEqual([]);
   });
 });
