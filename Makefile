@@ -56,6 +56,7 @@ bench: build
 
 demo: build
 	scripts/demo.sh
+	scripts/demo.sh skills
 
 clean:
 	rm -rf dist

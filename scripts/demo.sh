@@ -1,15 +1,25 @@
 #!/bin/sh
 # make demo: Rienda's whole job, offline. Installs examples/ into a
 # throwaway HOME, copies examples/workspace into a throwaway workspace, and
-# runs the example agent with `rienda run`. The model's side comes from
-# examples/replay/demo.yaml (protocol: replay), so no network and no API key
+# runs an example agent with `rienda run`. The model's side comes from
+# examples/replay/*.yaml (protocol: replay), so no network and no API key
 # are needed. The output shows the tool calls, the hooks at work and the
 # answer. Exits with the status of the run.
 #
-#   scripts/demo.sh                  uses dist/rienda (make build)
+#   scripts/demo.sh                  the demo agent: tools and hooks (uses dist/rienda, make build)
+#   scripts/demo.sh skills           the writer agent: an Agent Skill loaded on demand
 #   RIENDA_BINARY=/path/rienda scripts/demo.sh
 #   DEMO_KEEP=1 scripts/demo.sh      keeps the throwaway HOME and workspace
 set -eu
+
+example=${1:-demo}
+case $example in
+  demo | skills) ;;
+  *)
+    echo "demo: unknown example \"$example\" (examples: demo, skills)" >&2
+    exit 1
+    ;;
+esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 binary=${RIENDA_BINARY:-$root/dist/rienda}
@@ -32,12 +42,12 @@ workspace=$tmp/workspace
 # ~/.rienda as a user would have it after copying the examples in.
 mkdir -p "$rienda" "$workspace"
 chmod 700 "$rienda"
-cp -R "$examples/agents" "$examples/tools" "$examples/hooks" "$examples/replay" "$rienda/"
-# The script path made absolute (single-quoted YAML, quotes doubled), so the
+cp -R "$examples/agents" "$examples/tools" "$examples/hooks" "$examples/replay" "$examples/skills" "$rienda/"
+# The script paths made absolute (single-quoted YAML, quotes doubled), so the
 # config keeps working wherever it is copied.
-awk -v script="$rienda/replay/demo.yaml" '
-  BEGIN { gsub(/'"'"'/, "'"''"'", script) }
-  /^    script:/ { print "    script: '"'"'" script "'"'"'"; next }
+awk -v dir="$rienda/" '
+  BEGIN { gsub(/'"'"'/, "'"''"'", dir) }
+  /^    script:/ { print "    script: '"'"'" dir $2 "'"'"'"; next }
   { print }
 ' "$examples/config.yaml" >"$rienda/config.yaml"
 chmod 600 "$rienda/config.yaml"
@@ -47,8 +57,21 @@ cp -R "$examples/workspace/." "$workspace/"
 mkdir -p "$workspace/.cache"
 echo "stale build output" >"$workspace/.cache/build.log"
 
-prompt="Check the release notes: how long are they, which version do they describe, and clear the build cache."
-cat <<INTRO
+if [ "$example" = skills ]; then
+  agent=writer
+  prompt="Write the release notes of this version."
+  cat <<INTRO
+Rienda skills example (offline: the model's answers come from examples/replay/writer.yaml)
+  agent     examples/agents/writer.md (tools: json-field; skills: release-notes)
+  skill     examples/skills/release-notes (SKILL.md + references/style.md, loaded only when the model asks)
+stderr shows the skill tool calls; stdout shows the answer.
+
+\$ rienda run -a writer -p "$prompt"
+INTRO
+else
+  agent=demo
+  prompt="Check the release notes: how long are they, which version do they describe, and clear the build cache."
+  cat <<INTRO
 Rienda demo (offline: the model's answers come from examples/replay/demo.yaml)
   agent     examples/agents/demo.md (tools: word-count, json-field, shell, publish, release-tag; hooks: date, guard, redact)
   workspace $(ls "$workspace" | tr '\n' ' ')+ .cache/
@@ -56,19 +79,20 @@ stderr shows the tool calls, hook notices and failures; stdout shows the answer.
 
 \$ rienda run -a demo -p "$prompt"
 INTRO
+fi
 
 # stdin is not a terminal, so the guard's question is answered by the absence
 # of -y: no. RIENDA_CONFIG from the caller's environment must not leak in.
 set +e
 (
   unset RIENDA_CONFIG
-  cd "$workspace" && HOME="$home" "$binary" run -a demo -p "$prompt" </dev/null
+  cd "$workspace" && HOME="$home" "$binary" run -a "$agent" -p "$prompt" </dev/null
 )
 status=$?
 set -e
 
 echo
-if [ "$status" = 0 ] && [ -d "$workspace/.cache" ]; then
+if [ "$example" = demo ] && [ "$status" = 0 ] && [ -d "$workspace/.cache" ]; then
   echo "demo: .cache is still in the workspace (the guard hook stopped rm -rf)"
 fi
 echo "demo: rienda run exited with status $status"

@@ -8,6 +8,7 @@
 export type ErrorCode =
   | "config"
   | "agent"
+  | "skill"
   | "extension"
   | "usage"
   | "provider"

@@ -15,13 +15,14 @@ const ALLOWED: Record<string, string[]> = {
   providers: [],
   config: ["providers"],
   agents: ["providers", "tools"],
+  skills: ["agents", "tools"],
   sessions: ["providers"],
   tools: ["runtime"],
   runtime: ["tools"],
   extensions: ["runtime", "tools", "engine"],
   engine: ["providers", "sessions", "tools"],
   ui: ["engine", "tools", "providers"],
-  cli: ["ui", "engine", "extensions", "config", "agents", "runtime", "sessions", "tools", "providers"],
+  cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers"],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -3,12 +3,13 @@
  * and wrong types are errors, and every problem of the file is reported at
  * once, each line naming the file.
  */
-import { isScalar, LineCounter, parseAllDocuments, type Document } from "yaml";
 import { RiendaError } from "../errors.ts";
-import { splitFrontmatter } from "./split-frontmatter.ts";
+import { describeValue as describe, isPlainObject, readFrontmatter } from "./read-frontmatter.ts";
+import { isValidSkillName, SKILL_NAME_RULE } from "./skill-name.ts";
+import { AGENT_LAYOUT } from "./split-frontmatter.ts";
 import type { Agent } from "./types.ts";
 
-const KEYS = ["description", "model", "tools", "hooks", "config"] as const;
+const KEYS = ["description", "model", "tools", "hooks", "skills", "config"] as const;
 // tools.md "Name rules": the only names a tool or hook directory can have.
 const EXTENSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -18,24 +19,12 @@ export function parseAgent(id: string, text: string, file: string): Agent {
   const fail = (): never => {
     throw new RiendaError("agent", problems.map((p) => `${file}: ${p}`).join("\n"));
   };
-  const split = splitFrontmatter(text);
-  if (!split.ok) {
-    problems.push(split.problem);
+  const read = readFrontmatter(text, AGENT_LAYOUT);
+  if (!read.ok) {
+    problems.push(...read.problems);
     return fail();
   }
-  const yaml = parseFrontmatter(split.frontmatter, problems);
-  if (!yaml) return fail();
-  const { value: meta, doc } = yaml;
-  const sourceOf = (path: (string | number)[]): string | undefined => {
-    const node = doc.getIn(path, true);
-    return isScalar(node) && typeof node.source === "string" ? node.source : undefined;
-  };
-  // yaml.v3 read a number or boolean written for a string field as its text; so do we.
-  const text_ = (value: unknown, path: (string | number)[]): string | undefined => {
-    if (typeof value === "string") return value;
-    if (typeof value === "number" || typeof value === "boolean") return sourceOf(path) ?? String(value);
-    return undefined;
-  };
+  const { meta, body, text: text_ } = read.value;
 
   for (const key of Object.keys(meta)) {
     if (!(KEYS as readonly string[]).includes(key)) problems.push(`unknown key "${key}" in the frontmatter (known keys: ${KEYS.join(", ")})`);
@@ -61,61 +50,23 @@ export function parseAgent(id: string, text: string, file: string): Agent {
     else model = written;
   }
 
-  const tools = readNames(meta.tools, "tools", "tool", problems, text_);
-  const hooks = readNames(meta.hooks, "hooks", "hook", problems, text_);
+  const tools = readNames(meta.tools, "tools", "tool", [isExtensionName, EXTENSION_RULE], problems, text_);
+  const hooks = readNames(meta.hooks, "hooks", "hook", [isExtensionName, EXTENSION_RULE], problems, text_);
+  const skills = readNames(meta.skills, "skills", "skill", [isValidSkillName, SKILL_NAME_RULE], problems, text_);
   const config = readConfig(meta.config, problems);
 
   if (problems.length > 0) return fail();
-  return { id, file, description, model, tools, hooks, config, systemPrompt: split.body.trim() };
+  return { id, file, description, model, tools, hooks, skills, config, systemPrompt: body.trim() };
 }
 
-function parseFrontmatter(source: string, problems: string[]): { value: Record<string, unknown>; doc: Document.Parsed } | undefined {
-  const lines = new LineCounter();
-  const docs = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false, merge: true, uniqueKeys: true });
-  const first = Array.isArray(docs) ? docs[0] : undefined;
-  if (!Array.isArray(docs) || !first) {
-    problems.push('the frontmatter is empty; "description" and "model" are required');
-    return undefined;
-  }
-  for (const doc of docs) {
-    const error = doc.errors[0];
-    if (error) {
-      const { line, col } = lines.linePos(error.pos[0]);
-      // +1: the frontmatter starts on the file's second line.
-      const what =
-        error.code === "DUPLICATE_KEY"
-          ? `duplicate key ${JSON.stringify(source.slice(error.pos[0]).split(/[:\n]/, 1)[0]?.trim() ?? "")}`
-          : lowerFirst(error.message);
-      problems.push(`line ${line + 1}, column ${col}: invalid frontmatter: ${what}`);
-      return undefined;
-    }
-  }
-  if (docs.length > 1) {
-    problems.push(`line ${lines.linePos(docs[1]?.range[0] ?? 0).line + 1}: the frontmatter must hold a single YAML document`);
-    return undefined;
-  }
-  let value: unknown;
-  try {
-    value = first.toJS({ maxAliasCount: 100 });
-  } catch (error) {
-    problems.push(`invalid frontmatter: ${(error as Error).message}`);
-    return undefined;
-  }
-  if (value === null || value === undefined) {
-    problems.push('the frontmatter is empty; "description" and "model" are required');
-    return undefined;
-  }
-  if (!isPlainObject(value)) {
-    problems.push(`the frontmatter must be a mapping of keys (description, model, ...), not ${describe(value)}`);
-    return undefined;
-  }
-  return { value, doc: first };
-}
+const EXTENSION_RULE = '1 to 64 letters, digits, "_" or "-"';
+const isExtensionName = (name: string): boolean => EXTENSION_NAME.test(name);
 
 function readNames(
   value: unknown,
-  key: "tools" | "hooks",
-  kind: string,
+  key: "tools" | "hooks" | "skills",
+  kind: "tool" | "hook" | "skill",
+  [valid, rule]: [(name: string) => boolean, string],
   problems: string[],
   text: (value: unknown, path: (string | number)[]) => string | undefined,
 ): string[] {
@@ -128,7 +79,7 @@ function readNames(
   value.forEach((item, i) => {
     const name = text(item, [key, i])?.trim();
     if (name === undefined) problems.push(`${key}[${i}]: must be a ${kind} name, not ${describe(item)}`);
-    else if (!EXTENSION_NAME.test(name)) problems.push(`${key}[${i}]: "${name}" is not a valid ${kind} name (1 to 64 letters, digits, "_" or "-")`);
+    else if (!valid(name)) problems.push(`${key}[${i}]: "${name}" is not a valid ${kind} name (${rule})`);
     else if (names.includes(name)) problems.push(`${key}[${i}]: "${name}" is listed twice`);
     else names.push(name);
   });
@@ -155,23 +106,4 @@ function readConfig(value: unknown, problems: string[]): Record<string, Record<s
 function isModelRef(ref: string): boolean {
   const slash = ref.indexOf("/");
   return slash > 0 && ref.slice(0, slash).trim() !== "" && ref.slice(slash + 1).trim() !== "";
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-function describe(value: unknown): string {
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "string") return `a string (${JSON.stringify(value)})`;
-  if (typeof value === "number") return `a number (${value})`;
-  if (typeof value === "boolean") return `a boolean (${value})`;
-  if (value !== null && typeof value === "object") return "a mapping";
-  return "empty";
-}
-
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -10,6 +10,7 @@ export function toAgentInfo(agent: Agent): AgentInfo {
     model: agent.model,
     tools: [...agent.tools],
     hooks: [...agent.hooks],
+    skills: [...agent.skills],
     config: structuredClone(agent.config),
     systemPrompt: agent.systemPrompt,
   };

@@ -13,6 +13,8 @@ export interface Agent {
   tools: string[];
   /** Hook names, in the order they run, no duplicates. */
   hooks: string[];
+  /** Skill names (`~/.rienda/skills/<name>`), in the order written, no duplicates. */
+  skills: string[];
   /** Extension name -> settings (`ctx.agent.config`). */
   config: Record<string, Record<string, unknown>>;
   /** The body after the frontmatter, trimmed. */

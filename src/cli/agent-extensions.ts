@@ -29,6 +29,8 @@ export async function loadAgentExtensions(options: {
   home: string;
   agent: Agent;
   dialogs: Pick<FrontEnd, "confirm" | "notify">;
+  /** Tools that come with the agent's definition rather than its `tools:` (the `skill` tool), offered after those. */
+  builtIns?: readonly Tool[];
 }): Promise<AgentExtensions> {
   const { agent, dialogs } = options;
   const riendaDir = join(options.home, ".rienda");
@@ -56,7 +58,7 @@ export async function loadAgentExtensions(options: {
     runtime.setSpares(sparesFor(hooks));
     // The argument validator loads while the first request is out (the
     // request is on its way by then), not when the first tool call waits.
-    if (tools.length > 0) (setTimeout(() => runner.prepare(), 20) as { unref?(): void }).unref?.();
+    if (tools.length > 0 || (options.builtIns ?? []).length > 0) (setTimeout(() => runner.prepare(), 20) as { unref?(): void }).unref?.();
 
     let data: ContextData | undefined;
     const contextFor = (observer: OutputObserver, signal: AbortSignal): ToolCallContext => {
@@ -68,7 +70,7 @@ export async function loadAgentExtensions(options: {
       };
     };
     return {
-      tools: toolPort(tools, runner, contextFor),
+      tools: toolPort([...tools, ...(options.builtIns ?? [])], runner, contextFor),
       hooks: hookPort(hooks, contextFor),
       notices,
       bind: (next) => void (data = next),

@@ -12,6 +12,7 @@ export const commands: Record<string, LazyCommand> = {
   tool: () => import("./tool.ts").then((m) => m.default),
   init: () => import("./init.ts").then((m) => m.default),
   doctor: () => import("./doctor.ts").then((m) => m.default),
+  skill: () => import("./skill.ts").then((m) => m.default),
 };
 
 /** The command behind a bare `rienda`: the interactive chat. */

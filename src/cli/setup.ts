@@ -10,6 +10,7 @@ import type { HookPort, ToolPort } from "../engine/index.ts";
 import { isRiendaError, RiendaError } from "../errors.ts";
 import type { ResolvedModel } from "../providers/index.ts";
 import { createSession, openSession, type SessionFile } from "../sessions/index.ts";
+import { createSkillTool, loadSkills, SKILL_TOOL_NAME, withSkills, type Skill } from "../skills/index.ts";
 import type { ContextData, FrontEnd } from "../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
 
@@ -169,15 +170,25 @@ export async function prepareAgent(request: AgentRequest, dialogs: Dialogs): Pro
   return loadPreparedAgent(problems.attempt(() => loadRequestConfig(request)), request, dialogs, problems);
 }
 
+/** The agent's skills; an agent with skills cannot also name a tool `skill`, which they bring. */
+function loadAgentSkills(home: string, agent: Agent): Skill[] {
+  const skills = loadSkills(home, agent.skills);
+  if (skills.length > 0 && agent.tools.includes(SKILL_TOOL_NAME)) {
+    throw new RiendaError("agent", `${agent.file}: tools: "${SKILL_TOOL_NAME}" is the built-in tool of skills, given to every agent that declares skills; remove it from tools:`);
+  }
+  return skills;
+}
+
 /** config.yaml as the request locates it: `--config`, else RIENDA_CONFIG, else ~/.rienda. */
 function loadRequestConfig(request: Pick<AgentRequest, "configPath" | "env" | "home">): LoadedConfig {
   return loadConfig({ ...(request.configPath ? { flag: request.configPath } : {}), env: request.env, home: request.home });
 }
 
 /**
- * The agent, its model, the project instructions and the extensions, each
- * checked even when an earlier one failed (as far as it does not depend on
- * it), so that one refusal names every problem; throws when there is any.
+ * The agent, its model, its skills, the project instructions and the
+ * extensions, each checked even when an earlier one failed (as far as it
+ * does not depend on it), so that one refusal names every problem; throws
+ * when there is any.
  */
 async function loadPreparedAgent(
   config: LoadedConfig | undefined,
@@ -188,14 +199,16 @@ async function loadPreparedAgent(
   const agent = problems.attempt(() => loadAgent(request.home, request.agentId));
   const modelRef = request.modelRef ?? agent?.model;
   const model = config && modelRef !== undefined ? problems.attempt(() => config.resolveModel(modelRef)) : undefined;
+  const skills = agent ? problems.attempt(() => loadAgentSkills(request.home, agent)) : undefined;
   // Boxed: "no instructions file" is undefined too.
   const instructions = problems.attempt(() => ({ value: loadProjectInstructions(request.workdir) }));
-  const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs })) : undefined;
-  if (!config || !agent || !model || instructions === undefined || !extensions) {
+  const builtIns = skills && skills.length > 0 ? [createSkillTool(skills)] : [];
+  const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns })) : undefined;
+  if (!config || !agent || !model || !skills || instructions === undefined || !extensions) {
     extensions?.close();
     problems.fail();
   }
-  const system = composeSystemPrompt(agent.systemPrompt, instructions.value?.text);
+  const system = composeSystemPrompt(withSkills(agent.systemPrompt, skills), instructions.value?.text);
   return {
     config,
     agent,

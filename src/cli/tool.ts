@@ -97,7 +97,7 @@ const run = defineCommand({
       const data: ContextData = {
         workdir,
         session: { id: randomUUID(), agentId: "", modelId: "", workdir },
-        agent: { name: "", description: "", model: "", tools: [name], hooks: [], config: {}, systemPrompt: "" },
+        agent: { name: "", description: "", model: "", tools: [name], hooks: [], skills: [], config: {}, systemPrompt: "" },
         config: configDocument,
       };
       const oneTerminal = Boolean(process.stdout.isTTY && process.stderr.isTTY);

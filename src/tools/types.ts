@@ -24,6 +24,8 @@ export interface AgentInfo {
   model: string;
   tools: string[];
   hooks: string[];
+  /** The skills the agent declares (docs/skills.md). */
+  skills: string[];
   config: Record<string, unknown>;
   systemPrompt: string;
 }

@@ -155,6 +155,7 @@ describe("toAgentInfo", () => {
       model: "p/m",
       tools: ["shell"],
       hooks: ["guard"],
+      skills: [],
       config: { shell: { timeout: 5 } },
       systemPrompt: "Be brief.",
     });

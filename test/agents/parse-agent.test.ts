@@ -42,6 +42,7 @@ describe("parseAgent", () => {
       model: "openai/gpt-4o",
       tools: ["shell", "word-count"],
       hooks: ["guard", "date-injection"],
+      skills: [],
       config: { "word-count": { min_length: 3 } },
       systemPrompt: "You are a careful coding agent.\n\nAnswer briefly.",
     });
@@ -115,7 +116,7 @@ describe("parseAgent errors name the file and the problem", () => {
 
   test("unknown keys, listing the known ones", () => {
     expect(lines("---\ndescription: d\nmodel: p/m\ntemperature: 1\n---\n")).toEqual([
-      `${FILE}: unknown key "temperature" in the frontmatter (known keys: description, model, tools, hooks, config)`,
+      `${FILE}: unknown key "temperature" in the frontmatter (known keys: description, model, tools, hooks, skills, config)`,
     ]);
   });
 
@@ -153,7 +154,7 @@ describe("parseAgent errors name the file and the problem", () => {
 
   test("every problem is reported, one line each", () => {
     expect(lines("---\nmodel: gpt\ntool: [x]\n---\n")).toEqual([
-      `${FILE}: unknown key "tool" in the frontmatter (known keys: description, model, tools, hooks, config)`,
+      `${FILE}: unknown key "tool" in the frontmatter (known keys: description, model, tools, hooks, skills, config)`,
       `${FILE}: missing "description" (a non-empty text saying what the agent does)`,
       `${FILE}: model: must have the form provider/alias (got "gpt")`,
     ]);
@@ -163,6 +164,15 @@ describe("parseAgent errors name the file and the problem", () => {
 describe("splitFrontmatter", () => {
   test("returns the frontmatter text and the body", () => {
     expect(splitFrontmatter("---\na: 1\n---\nbody\n")).toEqual({ ok: true, frontmatter: "a: 1", body: "body\n" });
+  });
+
+  test("edge layouts: BOM and CRLF, trailing spaces, an empty frontmatter, a closing line at the end, a later --- in the body", () => {
+    expect(splitFrontmatter("\uFEFF---  \r\na: 1\r\nb: 2\r\n--- \r\nbody\r\n---\r\nmore")).toEqual({ ok: true, frontmatter: "a: 1\nb: 2", body: "body\n---\nmore" });
+    expect(splitFrontmatter("---\n---\n")).toEqual({ ok: true, frontmatter: "", body: "" });
+    expect(splitFrontmatter("---\na: 1\n---")).toEqual({ ok: true, frontmatter: "a: 1", body: "" });
+    expect(splitFrontmatter("---\na: 1\n").ok).toBe(false);
+    expect(splitFrontmatter("---").ok).toBe(false);
+    expect(splitFrontmatter("").ok).toBe(false);
   });
 });
 

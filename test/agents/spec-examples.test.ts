@@ -11,6 +11,7 @@ describe("agents from tools.md and hooks.md", () => {
       model: "openai/gpt-4o",
       tools: ["word-count"],
       hooks: [],
+      skills: [],
       config: {},
       systemPrompt: "",
     });

@@ -12,9 +12,9 @@ import { BINARY, Instance, type RunResult } from "../support/instance.ts";
 const SCRIPT = resolve(import.meta.dir, "../../scripts/demo.sh");
 
 /** Runs the demo with only the environment a shell would have; temp files go to `tmp`. */
-function demo(inst: Instance, tmp: string, extra: Record<string, string> = {}): Promise<RunResult> {
+function demo(inst: Instance, tmp: string, extra: Record<string, string> = {}, args: string[] = []): Promise<RunResult> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: inst.home, TMPDIR: tmp, LANG: "C.UTF-8", NO_COLOR: "1", RIENDA_BINARY: BINARY, ...extra };
-  const child = spawn("sh", [SCRIPT], { cwd: inst.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("sh", [SCRIPT, ...args], { cwd: inst.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -69,6 +69,24 @@ describe("scripts/demo.sh", () => {
     expect(r.stderr).toContain(`demo: kept ${join(tmp, kept!)}`);
     expect(readdirSync(join(tmp, kept!, "workspace")).sort()).toEqual([".cache", "notes.txt", "project.json"]);
     expect(readdirSync(join(tmp, kept!, "home/.rienda/sessions")).length).toBe(1);
+  });
+
+  test("the skills example shows the skill tool loading the skill and its style guide, and exits 0", async () => {
+    const r = await demo(inst, tmp, {}, ["skills"]);
+    expect(r.stderr).not.toContain("rienda:");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('$ rienda run -a writer -p "Write the release notes of this version."');
+    expect(r.stdout).toContain("**lighthouse 2.4.1**\n- Fixed the flicker in night mode\n- Made the start screen faster\n");
+    expect(r.stderr).toContain('tool: skill {"name":"release-notes"}\n');
+    expect(r.stderr).toContain('tool: skill {"name":"release-notes","file":"references/style.md"}\n');
+    expect(r.stdout).toEndWith("demo: rienda run exited with status 0\n");
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  test("an unknown example is named, with the ones there are, and exits 1", async () => {
+    const r = await demo(inst, tmp, {}, ["nope"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('demo: unknown example "nope" (examples: demo, skills)\n');
   });
 
   test("without a binary it says how to build one and exits 1", async () => {

@@ -31,7 +31,7 @@ interface JsonReport {
   healthy: boolean;
   problems: JsonFinding[];
   warnings: JsonFinding[];
-  checked: { config: string; configLoaded: boolean; agents: string[]; tools: string[]; hooks: string[]; workspace: string; instructions: string | null };
+  checked: { config: string; configLoaded: boolean; agents: string[]; tools: string[]; hooks: string[]; skills: string[]; workspace: string; instructions: string | null };
 }
 
 let inst: Instance;
@@ -83,8 +83,8 @@ describe("rienda doctor: healthy setups", () => {
     expect(summary(r)).toBe("healthy");
   });
 
-  test("with the examples installed: every tool and hook loads, healthy", async () => {
-    for (const dir of ["agents", "tools", "hooks", "replay"]) cpSync(join(EXAMPLES, dir), inst.riendaPath(dir), { recursive: true });
+  test("with the examples installed: every tool, hook and skill loads, healthy", async () => {
+    for (const dir of ["agents", "tools", "hooks", "replay", "skills"]) cpSync(join(EXAMPLES, dir), inst.riendaPath(dir), { recursive: true });
     inst.config(readFileSync(join(EXAMPLES, "config.yaml"), "utf8"));
     cpSync(join(EXAMPLES, "workspace"), inst.workspace, { recursive: true });
     const { r, report } = await doctorJson();
@@ -92,9 +92,10 @@ describe("rienda doctor: healthy setups", () => {
     expect(report.problems).toEqual([]);
     expect(report.warnings).toEqual([]);
     expect(report.healthy).toBe(true);
-    expect(report.checked.agents).toEqual(["demo"]);
+    expect(report.checked.agents).toEqual(["demo", "writer"]);
     expect(report.checked.tools).toEqual(["json-field", "publish", "release-tag", "shell", "word-count"]);
     expect(report.checked.hooks).toEqual(["date", "guard", "redact"]);
+    expect(report.checked.skills).toEqual(["release-notes"]);
   });
 });
 
@@ -188,7 +189,7 @@ describe("rienda doctor: agents", () => {
     const file = inst.agent("broken", "---\ndescription: x\nmodel: gpt-4o\ntemperature: 1\n---\nhi\n");
     const r = await doctor();
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`problem: ${file}: unknown key "temperature" in the frontmatter (known keys: description, model, tools, hooks, config)\n  fix: remove "temperature" from the frontmatter`);
+    expect(r.stdout).toContain(`problem: ${file}: unknown key "temperature" in the frontmatter (known keys: description, model, tools, hooks, skills, config)\n  fix: remove "temperature" from the frontmatter`);
     expect(r.stdout).toContain(`problem: ${file}: model: must have the form provider/alias (got "gpt-4o")\n`);
     expect(r.stdout).toContain("agents        good (and 1 that does not load)\n");
     expect(summary(r)).toBe("2 problems, 0 warnings");
@@ -356,6 +357,7 @@ describe("rienda doctor --json", () => {
       agents: ["coder"],
       tools: ["shell"],
       hooks: [],
+      skills: [],
       workspace: inst.workspace,
       instructions: null,
     });

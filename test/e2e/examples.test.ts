@@ -20,7 +20,7 @@ const DEMO_KEY = "sk-demo-4f9a2c7e1b8d6f3a0c5e9b2d";
 
 /** Copies examples/ into the instance as a user would: ~/.rienda gets the extensions, the workspace the project. */
 function installExamples(inst: Instance): void {
-  for (const dir of ["agents", "tools", "hooks", "replay"]) cpSync(join(EXAMPLES, dir), inst.riendaPath(dir), { recursive: true });
+  for (const dir of ["agents", "tools", "hooks", "replay", "skills"]) cpSync(join(EXAMPLES, dir), inst.riendaPath(dir), { recursive: true });
   const config = readFileSync(join(EXAMPLES, "config.yaml"), "utf8").replace(/^( {4}script:).*$/m, `$1 ${JSON.stringify(inst.riendaPath("replay/demo.yaml"))}`);
   inst.config(config);
   cpSync(join(EXAMPLES, "workspace"), inst.workspace, { recursive: true });
@@ -360,5 +360,32 @@ describe("the example hooks on a scripted provider", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain("tool failed");
     expect(r.stderr).toContain("rienda: run finished: end_turn\n");
+  });
+});
+
+describe("the skills example: the writer agent and the release-notes skill", () => {
+  let inst: Instance;
+  beforeEach(() => {
+    inst = new Instance();
+    installExamples(inst);
+  });
+  afterEach(() => inst.dispose());
+
+  test("loads the skill, reads its style guide and answers in that style, offline", async () => {
+    const r = await inst.run(["run", "-a", "writer", "-p", "Write the release notes of this version."]);
+    expect(r.stderr).not.toContain("rienda:");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("**lighthouse 2.4.1**\n- Fixed the flicker in night mode\n- Made the start screen faster\n");
+    expect(r.stderr).toContain('tool: skill {"name":"release-notes"}\n');
+    expect(r.stderr).toContain('tool: skill {"name":"release-notes","file":"references/style.md"}\n');
+    // The tool results stored in the session: the instructions with the file list, then the style guide.
+    const results = sessionLines(inst)
+      .filter((line) => line.kind === "message" && line.role === "user")
+      .flatMap((line) => (line.blocks as { type: string; toolResult?: { text: string }[] }[]).filter((b) => b.type === "tool_result"))
+      .map((b) => b.toolResult!.map((t) => t.text).join(""));
+    expect(results[0]).toStartWith("# Release notes\n");
+    expect(results[0]).toContain("- references/style.md");
+    expect(results[1]).toStartWith("# House style for release notes");
+    expect(results[2]).toBe('"2.4.1"');
   });
 });

@@ -8,7 +8,7 @@ import type { DoctorReport, Finding } from "./types.ts";
  */
 export function formatReport(report: DoctorReport): string {
   const { checked } = report;
-  const list = (check: "agent" | "tool" | "hook", names: readonly string[]) => {
+  const list = (check: "agent" | "tool" | "hook" | "skill", names: readonly string[]) => {
     const broken = new Set(report.problems.filter((f) => f.check === check && f.name !== undefined && !names.includes(f.name)).map((f) => f.name)).size;
     const shown = names.length > 0 ? names.join(", ") : "none";
     return broken > 0 ? `${shown} (and ${broken} that ${broken === 1 ? "does" : "do"} not load)` : shown;
@@ -18,6 +18,7 @@ export function formatReport(report: DoctorReport): string {
     `agents        ${list("agent", checked.agents)}`,
     `tools         ${list("tool", checked.tools)}`,
     `hooks         ${list("hook", checked.hooks)}`,
+    `skills        ${list("skill", checked.skills)}`,
     `instructions  ${checked.instructions ?? `none in ${checked.workspace}`}`,
   ];
   const findings = [...report.problems, ...report.warnings];

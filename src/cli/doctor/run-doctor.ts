@@ -12,6 +12,7 @@ import { messageOf } from "../../errors.ts";
 import { discoverHooks, discoverTools } from "../../extensions/index.ts";
 import { parseReplayScript } from "../../providers/index.ts";
 import { createRuntime } from "../../runtime/index.ts";
+import { listSkills } from "../../skills/index.ts";
 import { createToolRunner } from "../../tools/index.ts";
 import { checkAgentExtensions, checkAgentFiles, checkAgentModels } from "./check-agents.ts";
 import { checkConfig, type ConfigOutcome } from "./check-config.ts";
@@ -19,6 +20,7 @@ import { checkExtensions } from "./check-extensions.ts";
 import { checkInstructions, type InstructionsOutcome } from "./check-instructions.ts";
 import { checkReplayScripts, type ReplayScriptOutcome } from "./check-replay-scripts.ts";
 import { checkSessions, type ModeEntry } from "./check-sessions.ts";
+import { checkAgentSkills, checkSkillFolders } from "./check-skills.ts";
 import { checkVariables } from "./check-variables.ts";
 import { modelUsers } from "./model-users.ts";
 import type { DoctorReport, Finding } from "./types.ts";
@@ -43,6 +45,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const { config, outcome } = readConfig(location.path, location.source, () => loadConfig(loadOptions));
 
   const { agents, problems: agentProblems } = listAgents(options.home);
+  const { skills, problems: skillProblems } = listSkills(options.home);
   const runtime = createRuntime({ spareWorker: false });
   const [tools, hooks] = await Promise.all([
     discoverTools({ riendaDir, runtime, runner: createToolRunner() }),
@@ -64,7 +67,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       hook: { loaded: hooks.hooks.map((h) => h.name), available: hooks.available, diagnostics: hooks.diagnostics },
     }),
   );
+  findings.push(...checkAgentSkills(agents, riendaDir, skills, skillProblems));
   findings.push(...checkExtensions([...tools.diagnostics, ...hooks.diagnostics]));
+  findings.push(...checkSkillFolders(skillProblems));
   findings.push(...checkInstructions(instructions));
   findings.push(...checkSessions(sessionModes(join(riendaDir, "sessions"))));
 
@@ -79,6 +84,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       agents: agents.map((a) => a.id),
       tools: tools.tools.map((t) => t.name),
       hooks: hooks.hooks.map((h) => h.name),
+      skills: skills.map((s) => s.name),
       workspace: options.workdir,
       instructions: instructions.kind === "none" ? null : instructions.file,
     },

@@ -4,7 +4,7 @@
 export type Severity = "problem" | "warning";
 
 /** Which check produced a finding, in the order the checks run. */
-export type CheckName = "config" | "agent" | "tool" | "hook" | "instructions" | "sessions";
+export type CheckName = "config" | "agent" | "tool" | "hook" | "skill" | "instructions" | "sessions";
 
 /** One thing found wrong, with where it is and how to fix it. */
 export interface Finding {
@@ -16,7 +16,7 @@ export interface Finding {
   key?: string;
   /** 1-based line in the file, when known. */
   line?: number;
-  /** The agent id, tool, hook or environment variable the finding is about. */
+  /** The agent id, tool, hook, skill or environment variable the finding is about. */
   name?: string;
   /** What is wrong, without the file (the formatter adds it). */
   message: string;
@@ -36,6 +36,8 @@ export interface CheckedSummary {
   tools: string[];
   /** Names of the hooks that load. */
   hooks: string[];
+  /** Names of the skills that load. */
+  skills: string[];
   workspace: string;
   /** The AGENTS.md or CLAUDE.md found, if any. */
   instructions: string | null;

@@ -7,6 +7,7 @@ const checked = {
   agents: ["starter"],
   tools: ["shell", "word-count"],
   hooks: [],
+  skills: [],
   workspace: "/w",
   instructions: null,
 };
@@ -22,6 +23,7 @@ describe("formatReport", () => {
         "agents        starter",
         "tools         shell, word-count",
         "hooks         none",
+        "skills        none",
         "instructions  none in /w",
         "",
         "healthy",
@@ -37,6 +39,7 @@ describe("formatReport", () => {
       [
         "tools         shell (and 1 that does not load)",
         "hooks         none",
+        "skills        none",
         "instructions  none in /w",
         "",
         `problem: /h/.rienda/tools/t/index.js: tool "t": missing "execute" (a function)`,

@@ -1,0 +1,184 @@
+/**
+ * Agent Skills end to end: the skills an agent declares are listed in the
+ * system prompt of the first request (name and description only), the
+ * `skill` tool returns a skill's instructions or one of its files and
+ * nothing outside its folder, hooks gate its calls, a missing skill stops
+ * the run before any request, and doctor and `rienda skill list` report
+ * broken skills. Real public skills written for Claude load unchanged
+ * (test/fixtures/skills/ORIGIN.md).
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { cpSync, mkdirSync, symlinkSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { PROTOCOLS, scenario, systemOf, toolNamesOf, toolResultsOf, type Scenario } from "../support/scenario.ts";
+
+const FIXTURES = resolve(import.meta.dir, "../fixtures/skills");
+
+let s: Scenario | undefined;
+afterEach(async () => {
+  await s?.dispose();
+  s = undefined;
+});
+
+/** Copies the public skills of the fixtures into ~/.rienda/skills, unchanged. */
+function installPublicSkills(sc: Scenario): void {
+  for (const name of ["brand-guidelines", "theme-factory"]) cpSync(join(FIXTURES, name), sc.inst.riendaPath("skills", name), { recursive: true });
+}
+
+function skill(sc: Scenario, name: string, frontmatter: string, body: string): string {
+  return sc.inst.write(sc.inst.riendaPath("skills", name, "SKILL.md"), `---\n${frontmatter}\n---\n${body}`);
+}
+
+describe("skills in a run", () => {
+  for (const protocol of PROTOCOLS) {
+    test(`the first request lists the declared skills and offers the skill tool (${protocol})`, async () => {
+      s = await scenario({ protocol, agentFrontmatter: "skills: [theme-factory, brand-guidelines]", agentBody: "You style documents." });
+      installPublicSkills(s);
+      skill(s, "unused", "name: unused\ndescription: Not declared by the agent.", "secret body");
+      s.server.script({ text: "done" });
+      const r = await s.inst.run(["run", "-a", "coder", "-p", "style it"]);
+      expect(r.stderr).not.toContain("rienda:");
+      expect(r.code).toBe(0);
+      const system = systemOf(s.server.requests[0]!);
+      expect(system).toStartWith("You style documents.\n\n# Skills\n\n");
+      expect(system).toContain("\n- theme-factory: 用于为制品添加主题样式的工具包。");
+      expect(system).toContain("\n- brand-guidelines: Applies Anthropic's official brand colors and typography");
+      expect(system.indexOf("- theme-factory")).toBeLessThan(system.indexOf("- brand-guidelines"));
+      // Progressive disclosure: no body, and nothing of a skill the agent does not declare.
+      expect(system).not.toContain("Anthropic Brand Styling");
+      expect(system).not.toContain("unused");
+      expect(toolNamesOf(s.server.requests[0]!)).toEqual(["skill"]);
+    });
+  }
+
+  test("skill calls return the instructions with the file list, a file, and refuse a path out of the folder", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]\nskills: [theme-factory]" });
+    installPublicSkills(s);
+    s.inst.write(s.inst.riendaPath("secret.txt"), "top secret");
+    symlinkSync(s.inst.riendaPath("secret.txt"), s.inst.riendaPath("skills", "theme-factory", "themes", "leak.md"));
+    s.server.script(
+      {
+        toolCalls: [
+          { id: "c1", name: "skill", arguments: { name: "theme-factory" } },
+          { id: "c2", name: "skill", arguments: { name: "theme-factory", file: "themes/arctic-frost.md" } },
+          { id: "c3", name: "skill", arguments: { name: "theme-factory", file: "../../secret.txt" } },
+          { id: "c4", name: "skill", arguments: { name: "theme-factory", file: "themes/leak.md" } },
+          { id: "c5", name: "skill", arguments: { name: "brand-guidelines" } },
+        ],
+      },
+      { text: "styled" },
+    );
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "style it"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("styled\n");
+    expect(toolNamesOf(s.server.requests[0]!)).toEqual(["shell", "skill"]);
+    const [body, file, escape, link, undeclared] = toolResultsOf(s.server.requests[1]!);
+    expect(body).toStartWith("# 主题工厂技能\n\n本技能提供");
+    expect(body).toContain(`\n---\nSkill folder: ${s.inst.riendaPath("skills", "theme-factory")}\n`);
+    expect(body).toEndWith('Other files of the skill (read one with {"name": "theme-factory", "file": "<path>"}):\n- themes/arctic-frost.md');
+    expect(file).toStartWith("# Arctic Frost\n");
+    expect(file).toContain("`#4a6fa5`");
+    expect(escape).toBe('file "../../secret.txt" is outside the skill folder: only files inside it can be read');
+    expect(link).toBe('file "themes/leak.md" is a link to a place outside the skill folder: only files inside it can be read');
+    expect(undeclared).toContain('invalid arguments for tool "skill"');
+    expect(r.stderr).toContain('tool: skill {"name":"theme-factory"}\n');
+    expect(r.stderr).toContain("tool failed: file \"../../secret.txt\" is outside the skill folder");
+    expect(r.stderr).not.toContain("top secret");
+  });
+
+  test("hooks see skill calls and may refuse them", async () => {
+    s = await scenario({ agentFrontmatter: "skills: [brand-guidelines]\nhooks: [no-files]" });
+    installPublicSkills(s);
+    s.inst.hook(
+      "no-files",
+      `module.exports = { beforeToolExecute(ctx, call) { if (call.name === "skill" && call.arguments.file) return { allow: false, reason: "skill files are off" }; } };`,
+    );
+    s.server.script(
+      { toolCalls: [{ id: "a", name: "skill", arguments: { name: "brand-guidelines", file: "SKILL.md" } }, { id: "b", name: "skill", arguments: { name: "brand-guidelines" } }] },
+      { text: "ok" },
+    );
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--json"]);
+    expect(r.code).toBe(0);
+    const [refused, allowed] = toolResultsOf(s.server.requests[1]!);
+    expect(refused).toBe("skill files are off");
+    expect(allowed).toStartWith("# Anthropic Brand Styling");
+    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events).toContainEqual({ type: "hook", name: "no-files", point: "beforeToolExecute", outcome: "refused", message: "skill files are off" });
+  });
+
+  test("a missing skill stops the run before any request, listing the skills that exist", async () => {
+    s = await scenario({ agentFrontmatter: "skills: [brand-guidelines, pdf]" });
+    installPublicSkills(s);
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('rienda: unknown skill "pdf" (available: brand-guidelines, theme-factory)\n');
+    expect(s.server.requests).toEqual([]);
+  });
+
+  test("a broken skill stops the run, naming its file; an invalid name in skills: is an agent error", async () => {
+    s = await scenario({ agentFrontmatter: "skills: [notes]" });
+    const file = skill(s, "notes", "name: notes\ndescription: Notes.\nversion: 2", "body");
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`rienda: ${file}: unknown key "version" in the frontmatter (known keys: name, description, license, compatibility, metadata, allowed-tools)\n`);
+    s.inst.agent("coder", "---\ndescription: d\nmodel: p/m\nskills: [Notes]\n---\n");
+    const bad = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
+    expect(bad.stderr).toContain('skills[0]: "Notes" is not a valid skill name');
+    expect(s.server.requests).toEqual([]);
+  });
+
+  test("skills are never read from the workspace", async () => {
+    s = await scenario({ agentFrontmatter: "skills: [local]" });
+    s.inst.file(".rienda/skills/local/SKILL.md", "---\nname: local\ndescription: From the repository.\n---\nbody\n");
+    s.inst.file("skills/local/SKILL.md", "---\nname: local\ndescription: From the repository.\n---\nbody\n");
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unknown skill "local": there are no skills in');
+    expect(s.server.requests).toEqual([]);
+  });
+});
+
+describe("rienda skill list and doctor", () => {
+  test("skill list prints each skill with its description and folder, and broken ones on stderr", async () => {
+    s = await scenario();
+    installPublicSkills(s);
+    mkdirSync(s.inst.riendaPath("skills", "empty"));
+    const r = await s.inst.run(["skill", "list"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toStartWith(`brand-guidelines\n    Applies Anthropic's official brand colors`);
+    expect(r.stdout).toContain(`    source: ${s.inst.riendaPath("skills", "brand-guidelines")}\ntheme-factory\n`);
+    expect(r.stderr).toBe(`rienda: ${s.inst.riendaPath("skills", "empty")}: has no SKILL.md (a skill is a folder holding a SKILL.md)\n`);
+    const json = await s.inst.run(["skill", "list", "--json"]);
+    const parsed = JSON.parse(json.stdout) as { skills: { name: string; license?: string }[]; problems: { name: string }[] };
+    expect(parsed.skills.map((k) => [k.name, k.license])).toEqual([
+      ["brand-guidelines", "Complete terms in LICENSE.txt"],
+      ["theme-factory", "Complete terms in LICENSE.txt"],
+    ]);
+    expect(parsed.problems.map((p) => p.name)).toEqual(["empty"]);
+  });
+
+  test("doctor reports every broken skill with its file, and an agent naming a missing one", async () => {
+    s = await scenario({ agentFrontmatter: "skills: [brand-guidelines, ghost, wrong]" });
+    installPublicSkills(s);
+    const wrong = skill(s, "wrong", "name: right\ndescription: d", "");
+    const long = skill(s, "long", `name: long\ndescription: ${"x".repeat(1100)}`, "");
+    const r = await s.inst.run(["doctor"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("skills        brand-guidelines, theme-factory (and 2 that do not load)\n");
+    expect(r.stdout).toContain(`problem: ${wrong}: name: "right" must equal the folder's name "wrong"\n  fix: rename the folder or change name:`);
+    expect(r.stdout).toContain(`problem: ${long}: description: must be at most 1024 characters (it has 1100)\n`);
+    const agent = s.inst.riendaPath("agents", "coder.md");
+    expect(r.stdout).toContain(`problem: ${agent}: skills[1]: unknown skill "ghost" (available: brand-guidelines, theme-factory)\n`);
+    expect(r.stdout).toContain(`problem: ${agent}: skills[2]: skill "wrong" does not load (${wrong})\n`);
+    expect(r.stdout).toEndWith("4 problems, 0 warnings\n");
+  });
+
+  test("doctor is healthy with the public skills installed and declared", async () => {
+    s = await scenario({ agentFrontmatter: "skills: [brand-guidelines, theme-factory]" });
+    installPublicSkills(s);
+    const r = await s.inst.run(["doctor"]);
+    expect(r.stdout).toContain("skills        brand-guidelines, theme-factory\n");
+    expect(r.stdout).toEndWith("healthy\n");
+    expect(r.code).toBe(0);
+  });
+});
