@@ -14,7 +14,7 @@ export { listAgents } from "./list-agents.ts";
 export { loadAgent } from "./load-agent.ts";
 export { INSTRUCTION_FILES, loadProjectInstructions } from "./load-project-instructions.ts";
 export { parseAgent } from "./parse-agent.ts";
-export { describeValue, isPlainObject, readFrontmatter, type Frontmatter } from "./read-frontmatter.ts";
+export { readFrontmatter, type Frontmatter } from "./read-frontmatter.ts";
 export { isValidSkillName, SKILL_NAME_RULE } from "./skill-name.ts";
 export { AGENT_LAYOUT, splitFrontmatter, type FileLayout, type SplitFile } from "./split-frontmatter.ts";
 export { toAgentInfo } from "./to-agent-info.ts";

@@ -4,7 +4,8 @@
  * once, each line naming the file.
  */
 import { RiendaError } from "../errors.ts";
-import { describeValue as describe, isPlainObject, readFrontmatter } from "./read-frontmatter.ts";
+import { describeYamlValue as describe, isRecord as isPlainObject } from "../values.ts";
+import { readFrontmatter } from "./read-frontmatter.ts";
 import { isValidSkillName, SKILL_NAME_RULE } from "./skill-name.ts";
 import { AGENT_LAYOUT } from "./split-frontmatter.ts";
 import type { Agent } from "./types.ts";

@@ -5,6 +5,7 @@
  * What the keys mean is left to the caller.
  */
 import { isScalar, LineCounter, parseAllDocuments, type Document } from "yaml";
+import { describeYamlValue, isRecord } from "../values.ts";
 import { readSimpleFrontmatter } from "./simple-frontmatter.ts";
 import { splitFrontmatter, type FileLayout } from "./split-frontmatter.ts";
 
@@ -93,28 +94,11 @@ function parseYaml(source: string, problems: string[], required: readonly string
     problems.push(empty);
     return undefined;
   }
-  if (!isPlainObject(value)) {
-    problems.push(`the frontmatter must be a mapping of keys (${required.join(", ")}, ...), not ${describeValue(value)}`);
+  if (!isRecord(value)) {
+    problems.push(`the frontmatter must be a mapping of keys (${required.join(", ")}, ...), not ${describeYamlValue(value)}`);
     return undefined;
   }
   return { value, doc: first };
-}
-
-/** True for a plain `{}` mapping (what YAML mappings decode to), not an array or class instance. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-/** A decoded YAML value for a message: `a list`, `a string ("x")`, `a number (3)`, `a mapping`, `empty`. */
-export function describeValue(value: unknown): string {
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "string") return `a string (${JSON.stringify(value)})`;
-  if (typeof value === "number") return `a number (${value})`;
-  if (typeof value === "boolean") return `a boolean (${value})`;
-  if (value !== null && typeof value === "object") return "a mapping";
-  return "empty";
 }
 
 function quoteList(keys: readonly string[]): string {

@@ -3,8 +3,9 @@
  * format's keys and limits, unknown keys refused, every problem of the file
  * reported at once, each line naming the file.
  */
-import { describeValue, isPlainObject, isValidSkillName, readFrontmatter, SKILL_NAME_RULE, type Frontmatter } from "../agents/index.ts";
+import { isValidSkillName, readFrontmatter, SKILL_NAME_RULE, type Frontmatter } from "../agents/index.ts";
 import { RiendaError } from "../errors.ts";
+import { describeYamlValue as describeValue, isRecord } from "../values.ts";
 import type { Skill } from "./types.ts";
 
 const KEYS = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"] as const;
@@ -75,7 +76,7 @@ function optionalText(value: unknown, key: string, textOf: Frontmatter["text"], 
 function readMetadata(value: unknown, textOf: Frontmatter["text"], problems: string[]): Record<string, string> {
   const metadata: Record<string, string> = {};
   if (value === undefined || value === null) return metadata;
-  if (!isPlainObject(value)) {
+  if (!isRecord(value)) {
     problems.push(`metadata: must be a mapping of names to text (author: ana), not ${describeValue(value)}`);
     return metadata;
   }

@@ -80,7 +80,8 @@ describe("readSkillFile", () => {
 describe("loadSkills and listSkills", () => {
   test("a missing skill lists the ones that exist; a broken one names its file", () => {
     write(join(home, ".rienda", "skills", "broken", "SKILL.md"), "---\nname: other\ndescription: d\n---\n");
-    expect(() => loadSkills(home, ["pdf", "ghost"])).toThrow('unknown skill "ghost" (available: pdf; 1 more cannot be loaded, see "rienda doctor")');
+    expect(() => loadSkills(home, ["pdf", "ghost"])).toThrow('unknown skill "ghost" (available: pdf; not loading: broken, see "rienda doctor")');
+    expect(() => loadSkills(home, ["pdff"])).toThrow('unknown skill "pdff" (did you mean "pdf"? available: pdf; not loading: broken, see "rienda doctor")');
     expect(() => loadSkills(home, ["broken"])).toThrow(`${join(home, ".rienda", "skills", "broken", "SKILL.md")}: name: "other" must equal the folder's name "broken"`);
     const list = listSkills(home);
     expect(list.skills.map((s) => s.name)).toEqual(["pdf"]);
