@@ -54,7 +54,10 @@ export async function loadAgentExtensions(options: {
     });
     // Every missing or broken one at once: fixing them one run at a time is tedious.
     if (missing.length > 0) throw new RiendaError("extension", missing.map((e) => e.message).join("\n"));
-    const notices = toolCatalog.diagnostics.filter((d) => agent.tools.includes(d.name)).map((d) => d.message);
+    const notices = [
+      ...toolCatalog.diagnostics.filter((d) => agent.tools.includes(d.name)),
+      ...(hookCatalog?.diagnostics ?? []).filter((d) => d.warning && agent.hooks.includes(d.name)),
+    ].map((d) => d.message);
     runtime.setSpares(sparesFor(hooks));
     // The argument validator loads while the first request is out (the
     // request is on its way by then), not when the first tool call waits.

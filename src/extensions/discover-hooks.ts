@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { ModuleShape, Runtime } from "../runtime/index.ts";
+import { asyncProblem, promiseWarning } from "./async-functions.ts";
 import { HOOK_POINT_NAMES, isHookPoint } from "./hook-points.ts";
 import { diagnostic, listExtensionDirs } from "./list-extension-dirs.ts";
 import type { ExtensionDiagnostic, Hook, HookCallResult, HookCatalog, HookPointName } from "./types.ts";
@@ -38,6 +39,9 @@ export async function discoverHooks(options: DiscoverHooksOptions): Promise<Hook
       diagnostics.push(diagnostic("hook", entry.name, entry.file, points));
       continue;
     }
+    for (const point of points) {
+      if (outcome.shape.members[point]?.usesPromises) diagnostics.push({ ...diagnostic("hook", entry.name, entry.file, promiseWarning(point)), warning: true });
+    }
     hooks.push(userHook(runtime, entry.name, entry.file, points));
   }
   return { hooks, available: listing.entries.map((e) => e.name), diagnostics };
@@ -75,6 +79,7 @@ function checkHookShape(shape: ModuleShape): HookPointName[] | string {
   for (const [key, member] of Object.entries(shape.members)) {
     if (!isHookPoint(key)) problems.push(`unknown point "${key}" (points: ${HOOK_POINT_NAMES.join(", ")})`);
     else if (member.type !== "a function") problems.push(`"${key}" must be a function (it is ${member.type})`);
+    else if (member.async) problems.push(asyncProblem(key));
   }
   if (problems.length > 0) return problems.join("; ");
   return HOOK_POINT_NAMES.filter((p) => p in shape.members);

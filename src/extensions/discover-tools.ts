@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { ModuleShape, Runtime } from "../runtime/index.ts";
 import { createShellTool, type Tool, type ToolRunner } from "../tools/index.ts";
+import { asyncProblem, promiseWarning } from "./async-functions.ts";
 import { diagnostic, listExtensionDirs } from "./list-extension-dirs.ts";
 import type { ExtensionDiagnostic, ToolCatalog } from "./types.ts";
 import { userTool } from "./user-tool.ts";
@@ -48,7 +49,8 @@ export async function discoverTools(options: DiscoverToolsOptions): Promise<Tool
       diagnostics.push(diagnostic("tool", entry.name, entry.file, checked));
       continue;
     }
-    if (byName.get(entry.name)?.builtIn) diagnostics.push({ ...diagnostic("tool", entry.name, entry.file, "replaces a built-in tool"), message: `tool "${entry.name}" replaces a built-in tool` });
+    if (byName.get(entry.name)?.builtIn) diagnostics.push({ ...diagnostic("tool", entry.name, entry.file, "replaces a built-in tool"), message: `tool "${entry.name}" replaces a built-in tool`, warning: true });
+    if (outcome.shape.members.execute?.usesPromises) diagnostics.push({ ...diagnostic("tool", entry.name, entry.file, promiseWarning("execute")), warning: true });
     byName.set(entry.name, userTool(runtime, { name: entry.name, file: entry.file, ...checked }));
   }
 
@@ -78,6 +80,7 @@ async function checkToolShape(
     problems.push(parameters ? `"parameters" must be a JSON Schema object (it is ${parameters.type})` : 'missing "parameters" (a JSON Schema object)');
   }
   if (execute?.type !== "a function") problems.push(execute ? `"execute" must be a function (it is ${execute.type})` : 'missing "execute" (a function)');
+  else if (execute.async) problems.push(asyncProblem("execute"));
   if (problems.length > 0 || !schema) return problems.join("; ");
   return { description: text, parameters: schema };
 }

@@ -22,7 +22,7 @@ export function missingExtensionError(kind: ExtensionKind, name: string, catalog
 
 /** The load problem of the installed extension `name`, if it is installed and does not load. */
 export function brokenExtension(kind: ExtensionKind, name: string, catalog: ExtensionNames): ExtensionDiagnostic | undefined {
-  return catalog.diagnostics.find((d) => d.kind === kind && d.name === name && d.problem !== "replaces a built-in tool");
+  return catalog.diagnostics.find((d) => d.kind === kind && d.name === name && !d.warning);
 }
 
 /**

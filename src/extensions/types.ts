@@ -13,6 +13,12 @@ export interface ExtensionDiagnostic {
   problem: string;
   /** The line shown to users: `tool "<name>": <problem>`. */
   message: string;
+  /**
+   * The extension loaded and works, but something about it deserves a look
+   * (it replaces a built-in; a function of it seems to count on promises).
+   * Without it, the extension was skipped.
+   */
+  warning?: true;
 }
 
 /** The tools a process can offer. */

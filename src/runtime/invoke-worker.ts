@@ -323,12 +323,17 @@ function routeConsole(log: (...parts: unknown[]) => void): void {
 }
 
 function shapeOf(mod: unknown) {
-  const members: Record<string, { type: string; value?: unknown }> = {};
+  const members: Record<string, { type: string; value?: unknown; async?: true; usesPromises?: true }> = {};
   if (mod !== null && (typeof mod === "object" || typeof mod === "function")) {
     for (const key of Object.keys(mod as object)) {
       const value = (mod as Record<string, unknown>)[key];
-      const member: { type: string; value?: unknown } = { type: describeType(value) };
-      if (typeof value !== "function") {
+      const member: { type: string; value?: unknown; async?: true; usesPromises?: true } = { type: describeType(value) };
+      if (typeof value === "function") {
+        // Told apart here, where the function is: the host sees only this description.
+        const kind = (value as { constructor?: { name?: string } }).constructor?.name;
+        if (kind === "AsyncFunction" || kind === "AsyncGeneratorFunction") member.async = true;
+        else if (PROMISE_WORDS.test(functionSource(value))) member.usesPromises = true;
+      } else {
         try {
           member.value = fromJson(toJson(value) ?? "null");
         } catch {
@@ -339,6 +344,17 @@ function shapeOf(mod: unknown) {
     }
   }
   return { type: describeType(mod), members };
+}
+
+// Signs in a function's source that it counts on promises settling.
+const PROMISE_WORDS = /\bPromise\b|\.then\s*\(|\bawait\b/;
+
+function functionSource(fn: unknown): string {
+  try {
+    return Function.prototype.toString.call(fn);
+  } catch {
+    return "";
+  }
 }
 
 function describeType(value: unknown): string {

@@ -29,6 +29,10 @@ export type Outcome =
 export interface MemberShape {
   type: string;
   value?: unknown;
+  /** A function declared `async` (it always returns a Promise). */
+  async?: true;
+  /** A plain function whose source mentions `Promise`, `.then(` or `await`. */
+  usesPromises?: true;
 }
 
 /** What a module exports, as seen from a fresh context. */

@@ -11,6 +11,16 @@ const REPLACES_BUILT_IN = "replaces a built-in tool";
 /** One finding per diagnostic, in discovery order. */
 export function checkExtensions(diagnostics: readonly ExtensionDiagnostic[]): Finding[] {
   return diagnostics.map((d) => {
+    if (d.warning && d.problem !== REPLACES_BUILT_IN) {
+      return {
+        severity: "warning",
+        check: d.kind,
+        file: d.file,
+        name: d.name,
+        message: `${d.kind} "${d.name}": ${d.problem}`,
+        hint: "compute the result synchronously and return it; use ctx.http.fetch and ctx.system.exec instead of fetch or child_process callbacks (docs/tools.md)",
+      };
+    }
     if (d.problem === REPLACES_BUILT_IN) {
       return {
         severity: "warning",
@@ -44,6 +54,10 @@ export function extensionHint(kind: "tool" | "hook", problem: string): string {
     return `fix the error so the module loads (a syntax error, a failing require, or a throw at the top level)${again}`;
   }
   if (problem.startsWith("invalid name")) return 'rename the directory: 1 to 64 letters, digits, "_" or "-"';
+  if (problem.includes("is an async function")) {
+    const member = /^"([^"]*)"/.exec(problem)?.[1] ?? "execute";
+    return `remove "async" from ${member} and every "await" in it: ctx calls return their answers directly (docs/tools.md)`;
+  }
   if (kind === "hook") {
     const point = /^unknown point "([^"]*)"/.exec(problem);
     if (point) return `rename "${point[1]}" to one of ${HOOK_POINT_NAMES.join(", ")}, or remove it`;
