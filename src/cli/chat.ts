@@ -208,7 +208,7 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
         updatedAt: s.updatedAt,
         agent: s.agent,
         model: s.model,
-        title: s.title,
+        title: s.problem === null ? s.title : `! cannot be loaded: ${s.problem}`,
         messageCount: s.messageCount,
       })),
     async resume(id) {

@@ -29,6 +29,11 @@ export default defineCommand({
     if (parsed.json) process.stdout.write(`${JSON.stringify(sessions.map(jsonOf))}\n`);
     else if (sessions.length > 0) process.stdout.write(formatSessionTable(sessions));
     if (sessions.length === 0) process.stderr.write(`no sessions in this workspace (${workdir})\n`);
+    const broken = sessions.filter((s) => s.problem !== null).length;
+    if (broken > 0) {
+      const which = broken === 1 ? "1 session cannot be loaded" : `${broken} sessions cannot be loaded`;
+      process.stderr.write(`${which}: ${parsed.json ? 'its "problem" says why' : "its TITLE says why"}; rienda run -s ID names the file\n`);
+    }
   },
 });
 
@@ -44,6 +49,7 @@ function jsonOf(s: SessionSummary): Record<string, unknown> {
     messageCount: s.messageCount,
     workdir: s.workdir,
     path: s.path,
+    problem: s.problem,
   };
 }
 
@@ -51,7 +57,7 @@ function jsonOf(s: SessionSummary): Record<string, unknown> {
 export function formatSessionTable(sessions: SessionSummary[]): string {
   const rows = [
     ["ID", "UPDATED", "AGENT", "MODEL", "MESSAGES", "TITLE"],
-    ...sessions.map((s) => [s.id, localTime(s.updatedAt), oneLine(s.agent), oneLine(s.model), String(s.messageCount), oneLine(s.title)]),
+    ...sessions.map((s) => [s.id, localTime(s.updatedAt), oneLine(s.agent), oneLine(s.model), String(s.messageCount), titleCell(s)]),
   ];
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => displayWidth(r[col]!))));
   return rows
@@ -70,6 +76,11 @@ function localTime(iso: string): string {
   if (Number.isNaN(date.getTime())) return "-";
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** The title, or for a session that cannot be loaded, why (a row must not look continuable when it is not). */
+function titleCell(s: SessionSummary): string {
+  return s.problem === null ? oneLine(s.title) : `! cannot be loaded: ${oneLine(s.problem)}`;
 }
 
 function oneLine(text: string): string {

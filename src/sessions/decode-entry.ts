@@ -7,6 +7,7 @@
  */
 import { RiendaError } from "../errors.ts";
 import type { Block, StopReason, TextBlock, Usage } from "../providers/types.ts";
+import { headerValueProblem } from "./header-problem.ts";
 import { firstString, isRecord, str } from "./json-fields.ts";
 import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
 
@@ -25,16 +26,12 @@ export interface LineOrigin {
 
 /** Reads line 1; anything but a version-1 header is an error. */
 export function decodeHeader(value: unknown, path: string): SessionHeader {
-  const fail = (problem: string) => new RiendaError("session", `session file ${path}: ${problem}`);
-  if (!isRecord(value) || value.kind !== "header") throw fail("line 1 is not a session header");
-  if (value.version !== SESSION_FORMAT_VERSION) {
-    throw fail(`unsupported session format version ${JSON.stringify(value.version)} (this Rienda reads version ${SESSION_FORMAT_VERSION})`);
-  }
-  if (typeof value.id !== "string" || value.id === "") throw fail("the header has no session id");
+  const wrong = headerValueProblem(value);
+  if (wrong || !isRecord(value)) throw new RiendaError("session", `session file ${path}: ${wrong?.problem ?? "line 1 is not a session header"}`);
   return {
     kind: "header",
     version: SESSION_FORMAT_VERSION,
-    id: value.id,
+    id: str(value.id),
     createdAt: str(value.createdAt),
     agent: str(value.agent),
     model: str(value.model),

@@ -123,6 +123,7 @@ function toSummary(id: string, path: string, record: IndexRecord, stats: Stats):
     model: s.model ?? s.headerModel,
     title: s.title || s.firstPrompt || "",
     messageCount: s.messageCount,
+    problem: s.problem ?? null,
   };
 }
 

@@ -15,7 +15,8 @@ import type { ScanState } from "./scan-session.ts";
 
 /** File name of the index inside a workspace directory (dot-files are never sessions). */
 export const INDEX_FILE = ".index.json";
-const INDEX_VERSION = 1;
+// 2: states carry `lines` and `problem`; older records are rescanned.
+const INDEX_VERSION = 2;
 
 /** What the index remembers about one session file. */
 export interface IndexRecord {

@@ -9,6 +9,7 @@
  */
 import { RiendaError } from "../errors.ts";
 import { decodeEntry, decodeHeader } from "./decode-entry.ts";
+import { headerProblem } from "./header-problem.ts";
 import { SessionTree } from "./session-tree.ts";
 import type { SessionHeader } from "./types.ts";
 
@@ -31,10 +32,10 @@ export function parseSessionBytes(bytes: Uint8Array, path: string): ParsedSessio
   const decoder = new TextDecoder();
   const spans = lineSpans(bytes);
   const first = spans[0];
-  const headerValue = first ? parseJson(decoder.decode(bytes.subarray(first.start, first.end))) : INVALID;
-  if (first === undefined || headerValue === INVALID) {
-    throw new RiendaError("session", `session file ${path} has no complete header line (it was cut off while being created)`);
-  }
+  const firstText = first ? decoder.decode(bytes.subarray(first.start, first.end)) : undefined;
+  const headerValue = firstText === undefined ? INVALID : parseJson(firstText);
+  const wrong = headerProblem({ text: firstText, terminated: first?.terminated ?? false, more: spans.length > 1 }, headerValue, INVALID);
+  if (wrong || first === undefined) throw new RiendaError("session", `session file ${path}: ${wrong?.problem ?? "it is empty"}`);
   const header = decodeHeader(headerValue, path);
   const tree = new SessionTree();
   let validBytes = first.terminated ? first.end + 1 : first.end;

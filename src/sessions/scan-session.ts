@@ -9,6 +9,7 @@
  * grows by whole lines after it: that is what keeps the listing index cheap.
  */
 import { decodeBlocks } from "./decode-entry.ts";
+import { headerProblem } from "./header-problem.ts";
 import { firstString, isRecord, str } from "./json-fields.ts";
 import { INVALID, isBlank, lineSpans, parseJson, type LineSpan } from "./parse-session-bytes.ts";
 import { normalizeTitle, titleFromBlocks } from "./session-title.ts";
@@ -30,6 +31,14 @@ export interface ScanState {
   model: string | null;
   /** createdAt of the last entry that had one. */
   updatedAt: string | null;
+  /** Lines up to the scan's offset, for the line numbers of problems. */
+  lines: number;
+  /**
+   * Why loading the file would fail, as far as a scan can tell without
+   * decoding every entry (a header this version does not read, a line that
+   * is not JSON before the last one); null when it saw nothing wrong.
+   */
+  problem: string | null;
 }
 
 /** Where a scan stopped: `offset` is the end of the last whole entry, where the next scan resumes. */
@@ -46,7 +55,8 @@ const NAMING = ["title", "agent", "model"].map((k) => encoder.encode(`{"kind":"$
 /**
  * Scans `bytes` (the file from byte `base` on) starting from `prior`, or
  * from the header when there is no prior state. Returns null when the file
- * has no valid header (empty, cut off while being created, not a session).
+ * was cut off while being created (empty, or a partial first line); a file
+ * with any other header problem gets a state carrying the problem.
  */
 export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0): ScanResult | null {
   const decoder = new TextDecoder();
@@ -55,10 +65,15 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
   let index = 0;
   let state = prior;
   let offset = 0;
+  const startLines = state?.lines ?? 0;
   if (state === null) {
     const first = spans[0];
-    const header = first ? parseJson(text(first)) : INVALID;
-    if (!isRecord(header) || header.kind !== "header" || typeof header.id !== "string") return null;
+    const firstText = first ? text(first) : undefined;
+    const header = firstText === undefined ? INVALID : parseJson(firstText);
+    const wrong = headerProblem({ text: firstText, terminated: first?.terminated ?? false, more: spans.length > 1 }, header, INVALID);
+    if (wrong?.cutOff) return null;
+    // A header that does not name a session leaves nothing to read further: marked, and rescanned from the start when it changes.
+    if (!isRecord(header) || typeof header.id !== "string") return { state: { ...EMPTY_STATE, problem: wrong?.problem ?? "line 1 is not a session header" }, offset: 0 };
     state = {
       id: header.id,
       createdAt: str(header.createdAt),
@@ -71,6 +86,8 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
       agent: null,
       model: null,
       updatedAt: null,
+      lines: 1,
+      problem: wrong?.problem ?? null,
     };
     offset = first!.terminated ? first!.end + 1 : first!.end;
     index = 1;
@@ -82,6 +99,8 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
     const span = spans[i]!;
     if (isBlank(bytes, span)) continue;
     if (i < lastContent && span.terminated && startsWith(bytes, span.start, CANONICAL)) {
+      // Not decoded, but a line that does not end its object is surely not JSON.
+      if (state.problem === null && !endsObject(bytes, span)) state.problem = `line ${startLines + i + 1} is not valid JSON`;
       if (startsWith(bytes, span.start, MESSAGE)) {
         state.messageCount++;
         if (state.firstPrompt === null) firstPrompt(state, parseJson(text(span)));
@@ -95,11 +114,13 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
     const value = parseJson(text(span));
     // Only the last line can be torn (a crash mid-write): ignored, and the next scan reads it again.
     if (value === INVALID && i === lastContent) break;
+    if (value === INVALID && state.problem === null) state.problem = `line ${startLines + i + 1} is not valid JSON`;
     apply(state, value);
     if (isRecord(value) && value.kind === "message") state.messageCount++;
     offset = span.terminated ? span.end + 1 : span.end;
     lastAccepted = i;
   }
+  if (lastAccepted >= 0) state.lines = startLines + lastAccepted + 1;
   // The update time is that of the last whole entry carrying one (a few lines back at most).
   for (let i = lastAccepted; i >= index && i > lastAccepted - 64; i--) {
     const value = isBlank(bytes, spans[i]!) ? undefined : parseJson(text(spans[i]!));
@@ -132,6 +153,29 @@ function apply(state: ScanState, value: unknown): void {
 function firstPrompt(state: ScanState, value: unknown): void {
   if (!isRecord(value) || value.role !== "user" || !Array.isArray(value.blocks)) return;
   state.firstPrompt = titleFromBlocks(decodeBlocks(value.blocks)) ?? null;
+}
+
+const EMPTY_STATE: ScanState = {
+  id: "",
+  createdAt: "",
+  workdir: "",
+  headerAgent: "",
+  headerModel: "",
+  messageCount: 0,
+  firstPrompt: null,
+  title: null,
+  agent: null,
+  model: null,
+  updatedAt: null,
+  lines: 0,
+  problem: null,
+};
+
+/** Whether the line's last byte other than blanks is `}`. */
+function endsObject(bytes: Uint8Array, span: LineSpan): boolean {
+  let i = span.end - 1;
+  while (i >= span.start && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0d)) i--;
+  return i >= span.start && bytes[i] === 0x7d;
 }
 
 function startsWith(bytes: Uint8Array, at: number, prefix: Uint8Array): boolean {

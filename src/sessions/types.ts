@@ -135,6 +135,8 @@ export interface SessionSummary {
   title: string;
   /** Message entries in the file, every branch included. */
   messageCount: number;
+  /** Why the session cannot be loaded, as far as listing can tell; null when it saw nothing wrong. */
+  problem: string | null;
 }
 
 /** Returns a new id, sortable by creation time. */

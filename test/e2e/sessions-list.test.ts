@@ -94,6 +94,7 @@ describe("rienda sessions", () => {
       messageCount: 3,
       workdir: inst.workspace,
       path: inst.riendaPath("sessions", workspaceDirName(inst.workspace), "01jq0000000000000000000002.jsonl"),
+      problem: null,
     });
   });
 

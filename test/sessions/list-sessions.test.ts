@@ -45,6 +45,7 @@ describe("listing sessions", () => {
       model: "p/b",
       title: "created first, used last",
       messageCount: 2,
+      problem: null,
     });
   });
 
@@ -100,7 +101,7 @@ describe("listing sessions", () => {
     const index = join(dirname(s.path), ".index.json");
     writeFileSync(index, "{not json");
     expect(list()[0]!.title).toBe("hello");
-    expect(JSON.parse(readFileSync(index, "utf8")).version).toBe(1);
+    expect(JSON.parse(readFileSync(index, "utf8")).version).toBe(2);
     expect(statSync(index).mode & 0o777).toBe(0o600);
   });
 
@@ -119,13 +120,45 @@ describe("listing sessions", () => {
     expect(list()[0]!.title).toBe("real title");
   });
 
-  test("leaves out files that are not sessions and dot-files", () => {
+  test("leaves out files cut off while being created and dot-files; marks a file whose header is garbage", () => {
     const s = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/a" });
     writeFileSync(join(dirname(s.path), "notes.jsonl"), "hello\n");
     writeFileSync(join(dirname(s.path), "empty.jsonl"), "");
+    writeFileSync(join(dirname(s.path), "torn.jsonl"), '{"kind":"header","ver');
     writeFileSync(join(dirname(s.path), ".hidden.jsonl"), readFileSync(s.path));
     writeFileSync(join(dirname(s.path), "README.md"), "x");
-    expect(list().map((x) => x.id)).toEqual([s.id]);
+    const byId = new Map(list().map((x) => [x.id, x.problem]));
+    expect([...byId.keys()].sort()).toEqual(["notes", s.id].sort());
+    expect(byId.get(s.id)).toBeNull();
+    expect(byId.get("notes")).toBe('line 1 is not valid JSON, so it is not a session header (it begins "hello")');
+  });
+
+  test("marks sessions that cannot be loaded, saying why, without decoding every line", () => {
+    const dir = () => dirname(createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/a" }).path);
+    const good = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/a" });
+    good.appendMessage(user("fine"));
+    const torn = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/a" });
+    torn.appendMessage(user("first"));
+    appendFileSync(torn.path, '{"kind":"message","id":"x","role":"user","blo\n');
+    torn.appendMessage(user("after the damage"));
+    const foreign = join(dir(), "foreign.jsonl");
+    writeFileSync(foreign, '{"kind":"message","id":"a","role":"user","blocks":[]}\n');
+    const future = join(dir(), "future.jsonl");
+    writeFileSync(future, '{"kind":"header","version":7,"id":"future","agent":"coder","model":"p/a"}\n');
+    const problems = new Map(list().map((x) => [x.id, x.problem]));
+    expect(problems.get(good.id)).toBeNull();
+    expect(problems.get(torn.id)).toBe("line 3 is not valid JSON");
+    expect(problems.get("foreign")).toBe('line 1 is not a session header: its "kind" is "message" (a session file starts with {"kind":"header",...})');
+    expect(problems.get("future")).toBe("unsupported session format version 7 (this Rienda reads version 1)");
+    // Loading says the same, with the file.
+    expect(() => openSession({ home: t.home, id: torn.id })).toThrow(`session file ${torn.path}, line 3: not valid JSON`);
+    expect(() => openSession({ home: t.home, id: "foreign" })).toThrow(`session file ${foreign}: line 1 is not a session header: its "kind" is "message"`);
+    // A damaged line in what a file grew by is found too, with its line number.
+    good.appendMessage(user("more"));
+    list();
+    appendFileSync(good.path, "garbage\n");
+    good.appendMessage(user("after"));
+    expect(new Map(list().map((x) => [x.id, x.problem])).get(good.id)).toBe("line 4 is not valid JSON");
   });
 
   test("counts hand-written lines in any key order and ignores a torn tail", () => {

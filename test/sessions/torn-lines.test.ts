@@ -78,7 +78,7 @@ describe("torn lines", () => {
     const header = readFileSync(s.path);
     for (const keep of [0, 1, 20, header.length - 2]) {
       writeFileSync(s.path, header.subarray(0, keep));
-      expect(() => openSession({ home: t.home, id: s.id })).toThrow("has no complete header line");
+      expect(() => openSession({ home: t.home, id: s.id })).toThrow(keep === 0 ? `session file ${s.path}: it is empty (it was cut off while being created)` : `session file ${s.path}: it has no complete header line (it was cut off while being created)`);
       expect(listSessions({ home: t.home, workdir: t.workdir })).toEqual([]);
     }
   });
