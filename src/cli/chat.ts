@@ -18,6 +18,8 @@ import { createSession, listSessions, openSession, type SessionFile } from "../s
 import { createChatScreen, createChatStyle, type ChatBackend, type ChatScreen } from "../ui/chat/index.ts";
 import { VERSION } from "../version.ts";
 import { exitWhenFlushed } from "./exit.ts";
+import { INTERRUPTED_EXIT, interrupts } from "./interrupts.ts";
+import { untilInterrupted } from "./until-interrupted.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { runFlags } from "./run-flags.ts";
 import { createCompactor } from "./compactor.ts";
@@ -47,15 +49,21 @@ export default defineCommand({
   meta: { name: "rienda", description: "Chat with an agent in the terminal." },
   args: chatArgs,
   async run({ rawArgs, args }) {
+    const watcher = interrupts();
     let backend: ChatBackend | undefined;
     let code: number;
     try {
       code = await chat(rawArgs, args, (created) => (backend = created));
     } catch (error) {
-      const message = userMessage(error);
-      // Flag errors already name the command ("rienda: unknown option -x").
-      process.stderr.write(message.startsWith("rienda: ") ? `${message}\n` : `rienda: ${message}\n`);
-      code = 1;
+      if (watcher.interrupted) {
+        // A signal before the conversation started (setup, the agent picker).
+        code = watcher.cause === "SIGHUP" ? HANGUP_EXIT : watcher.exitCode;
+      } else {
+        const message = userMessage(error);
+        // Flag errors already name the command ("rienda: unknown option -x").
+        process.stderr.write(message.startsWith("rienda: ") ? `${message}\n` : `rienda: ${message}\n`);
+        code = 1;
+      }
     } finally {
       (backend as ChatBackend | undefined)?.close();
       if (process.stdin.isTTY) process.stdin.setRawMode(false);
@@ -63,6 +71,9 @@ export default defineCommand({
     await exitWhenFlushed(code);
   },
 });
+
+/** Exit status when the terminal hung up (SIGHUP): 128 + 1. */
+const HANGUP_EXIT = 129;
 
 /** Runs the chat; returns the exit code. `started` receives the backend so the caller can close it whatever happens. */
 async function chat(rawArgs: string[], parsed: ParsedArgs<typeof chatArgs>, started: (backend: ChatBackend) => void): Promise<number> {
@@ -95,31 +106,28 @@ async function chat(rawArgs: string[], parsed: ParsedArgs<typeof chatArgs>, star
       void exitWhenFlushed(130);
     },
   });
+  const watcher = interrupts();
   if (!start.sessionId && !start.agentId) {
-    const agentId = await pickAgent(start.home, screen);
+    const agentId = await untilInterrupted(pickAgent(start.home, screen), watcher.signal);
     if (agentId === undefined) return 0;
     start.agentId = agentId;
   }
-  const backend = await createChatBackend(start, screen.dialogs);
+  const backend = await untilInterrupted(createChatBackend(start, screen.dialogs), watcher.signal);
   started(backend);
-  const stop = () => screen.stop();
   // The terminal is gone: nothing can be shown or answered any more, and a
   // read or write on the dead terminal must not keep the process alive.
   // Tools and their process groups are ended; the session file holds only
   // whole entries, so it stays continuable.
   const hangUp = () => {
     backend.close();
-    process.exit(129);
+    process.exit(HANGUP_EXIT);
   };
-  const signals = ["SIGINT", "SIGTERM"] as const;
-  for (const signal of signals) process.on(signal, stop);
-  process.on("SIGHUP", hangUp);
+  const stopWatching = watcher.listen((cause) => (cause === "SIGHUP" ? hangUp() : screen.stop()));
   try {
     const end = await screen.run(backend, { resumed: start.sessionId !== undefined });
-    return end === "signal" ? 130 : 0;
+    return end === "signal" ? INTERRUPTED_EXIT : 0;
   } finally {
-    for (const signal of signals) process.off(signal, stop);
-    process.off("SIGHUP", hangUp);
+    stopWatching();
   }
 }
 

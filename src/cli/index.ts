@@ -1,20 +1,24 @@
 /**
  * The command line: one citty command per file, dispatched from here.
- * Owns turning failures into `rienda: <message>` and an exit code; nothing
+ * Owns turning failures into `rienda: <message>` and an exit code, and ends
+ * the process only once stdout and stderr are flushed (exit.ts); nothing
  * below the CLI ever calls process.exit or prints a stack.
  */
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { messageOf, userMessage } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { chatCommand, commands } from "./commands.ts";
+import { exitWhenFlushed, stdoutClosed, trackOutput } from "./exit.ts";
+import { STDOUT_CLOSED_EXIT } from "./interrupts.ts";
 
 const root = defineCommand({
   meta: { name: "rienda", version: VERSION, description: "A scriptable LLM agent harness." },
   subCommands: commands,
 });
 
-/** Runs the command line and sets process.exitCode; never throws. */
+/** Runs the command line and ends the process once its output has left; never throws. */
 export async function runCli(argv: string[]): Promise<void> {
+  trackOutput();
   try {
     if (argv.includes("--help") || argv.includes("-h")) {
       const [cmd, parent] = await resolveCommand(root, argv);
@@ -38,6 +42,8 @@ export async function runCli(argv: string[]): Promise<void> {
   } catch (error) {
     reportFailure(error);
   }
+  // Commands that run work end the process themselves; the others end here.
+  await exitWhenFlushed(stdoutClosed() ? STDOUT_CLOSED_EXIT : Number(process.exitCode ?? 0));
 }
 
 /** Prints a failure the way every command does and sets exit code 1. */

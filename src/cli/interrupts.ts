@@ -1,45 +1,91 @@
 /**
- * SIGINT/SIGTERM/SIGHUP for commands that run work: the first signal aborts
- * the run (tools stopped, stream cancelled, afterRun still runs); a second
- * one also aborts the final phase, and a third exits at once. SIGHUP (the
- * terminal went away) counts as an interrupt so that tools' processes are
- * ended instead of outliving the run.
+ * The process's one interrupt watcher, shared by every command that runs
+ * work (run, chat, tool run, the stdin prompt, setup). An interrupt is
+ * SIGINT, SIGTERM or SIGHUP (the terminal went away: tools' processes must
+ * not outlive it), or one the program reports itself: Ctrl-C pressed at a
+ * question on the terminal, or a stdout whose reader went away.
+ *
+ * The first interrupt aborts `signal` (setup, the model stream, tools, and
+ * afterRun hooks of a run that had already finished); the second also
+ * aborts `finalSignal` (the afterRun hooks of an interrupted run, cleanup);
+ * the third exits at once, whatever is still running or queued.
  */
 
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/** What interrupted. */
+export type InterruptCause = "SIGINT" | "SIGTERM" | "SIGHUP" | "ctrl-c" | "stdout-closed";
 
-/** Signals of one command run. */
+/** Exit status of a command ended by an interrupt (docs/cli.md). */
+export const INTERRUPTED_EXIT = 130;
+/** Exit status when stdout was closed: 128 + SIGPIPE, what a shell shows for a program its pipe ended. */
+export const STDOUT_CLOSED_EXIT = 141;
+
+/** The shared watcher. */
 export interface Interrupts {
-  /** Aborted by the first SIGINT/SIGTERM. */
+  /** Aborted by the first interrupt. */
   readonly signal: AbortSignal;
-  /** Aborted by the second one (afterRun hooks and cleanup). */
+  /** Aborted by the second. */
   readonly finalSignal: AbortSignal;
   /** Whether any interrupt arrived. */
   readonly interrupted: boolean;
-  /** Removes the handlers. */
-  dispose(): void;
+  /** How many arrived. */
+  readonly count: number;
+  /** What caused the first one. */
+  readonly cause: InterruptCause | undefined;
+  /** The exit status an interrupted command ends with: 141 when stdout was closed first, else 130. */
+  readonly exitCode: number;
+  /** Reports an interrupt that did not arrive as a signal. */
+  interrupt(cause: InterruptCause): void;
+  /** Calls `listener` after each interrupt has been counted; returns its remover. */
+  listen(listener: (cause: InterruptCause, count: number) => void): () => void;
 }
 
-/** Installs the handlers; `onHardExit` runs on the third signal. */
-export function watchInterrupts(onHardExit: () => void): Interrupts {
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+let shared: Interrupts | undefined;
+
+/** The watcher; the first call installs the signal handlers for the rest of the process. */
+export function interrupts(): Interrupts {
+  shared ??= createWatcher();
+  return shared;
+}
+
+function createWatcher(): Interrupts {
   const run = new AbortController();
   const final = new AbortController();
+  const listeners = new Set<(cause: InterruptCause, count: number) => void>();
   let count = 0;
-  const handler = (): void => {
+  let cause: InterruptCause | undefined;
+  const exitCode = (): number => (cause === "stdout-closed" ? STDOUT_CLOSED_EXIT : INTERRUPTED_EXIT);
+
+  const interrupt = (next: InterruptCause): void => {
     count++;
+    cause ??= next;
     if (count === 1) run.abort();
     else if (count === 2) final.abort();
-    else onHardExit();
+    else process.exit(exitCode());
+    for (const listener of [...listeners]) listener(next, count);
   };
-  for (const signal of SIGNALS) process.on(signal, handler);
+  for (const signal of SIGNALS) process.on(signal, () => interrupt(signal));
+
   return {
     signal: run.signal,
     finalSignal: final.signal,
     get interrupted() {
       return count > 0;
     },
-    dispose() {
-      for (const signal of SIGNALS) process.off(signal, handler);
+    get count() {
+      return count;
+    },
+    get cause() {
+      return cause;
+    },
+    get exitCode() {
+      return exitCode();
+    },
+    interrupt,
+    listen(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
   };
 }

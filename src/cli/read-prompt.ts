@@ -1,13 +1,18 @@
 import { RiendaError } from "../errors.ts";
+import { untilInterrupted } from "./until-interrupted.ts";
 
 /**
  * The prompt of `rienda run -p`: `-` reads all of stdin (the only time
  * stdin is read); anything else is the prompt itself. An empty prompt is
- * refused before any request.
+ * refused before any request. An interrupt ends the reading at once.
  */
-export async function readPrompt(value: string | undefined, stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
+export async function readPrompt(
+  value: string | undefined,
+  stdin: NodeJS.ReadableStream = process.stdin,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<string> {
   if (value === undefined) throw new RiendaError("usage", "run: -p/--prompt is required (use -p - to read the prompt from stdin)");
-  const prompt = value === "-" ? await readAll(stdin) : value;
+  const prompt = value === "-" ? await untilInterrupted(readAll(stdin), signal) : value;
   if (prompt.trim() === "") {
     throw new RiendaError("usage", value === "-" ? "run: the prompt read from stdin is empty" : "run: the prompt is empty");
   }

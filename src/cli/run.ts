@@ -1,14 +1,15 @@
 /**
  * `rienda run -a AGENT -p PROMPT`: one non-interactive run, the scripting
  * entry point (contract.md §4). Exit 0 on end_turn, 1 on any failure, 130
- * when interrupted; stdout carries only the answer (or only JSON events).
+ * when interrupted, 141 when stdout was closed; stdout carries only the
+ * answer (or only JSON events).
  */
 import { defineCommand } from "citty";
 import { runAgent, type RunOutcome } from "../engine/index.ts";
 import { userMessage } from "../errors.ts";
-import { createModelClient } from "../providers/index.ts";
-import { answerConfirm, createRunOutput } from "../ui/index.ts";
-import { watchInterrupts } from "./interrupts.ts";
+import { createModelClient, type Usage } from "../providers/index.ts";
+import { answerConfirm, createRunOutput, type RunOutput } from "../ui/index.ts";
+import { interrupts } from "./interrupts.ts";
 import { readPrompt } from "./read-prompt.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { runFlags } from "./run-flags.ts";
@@ -17,6 +18,7 @@ import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { createCompactor } from "./compactor.ts";
 import { exitWhenFlushed } from "./exit.ts";
+import { untilInterrupted } from "./until-interrupted.ts";
 
 const args = {
   agent: { type: "string", alias: "a", description: "Agent id (a file of ~/.rienda/agents)" },
@@ -25,38 +27,42 @@ const args = {
   json: { type: "boolean", description: "Print one JSON event per line on stdout" },
 } as const;
 
-/** Exit codes of `rienda run`. */
-const EXIT = { end_turn: 0, error: 1, interrupted: 130 } as const;
+/** Exit codes of `rienda run` besides the interrupts' (interrupts.ts). */
+const EXIT = { end_turn: 0, error: 1 } as const;
 
 export default defineCommand({
   meta: { name: "run", description: "Run an agent once, non-interactively." },
   args,
   async run({ rawArgs, args: parsed }) {
+    const watcher = interrupts();
     const output = createRunOutput(Boolean(parsed.json), process.stdout, process.stderr);
-    const interrupts = watchInterrupts(() => exitWhenFlushed(EXIT.interrupted));
     let prepared: PreparedRun | undefined;
     let code: number;
     try {
       assertKnownFlags(rawArgs, args, "rienda run");
       const workdir = resolveWorkdir(parsed.workdir);
-      const prompt = await readPrompt(parsed.prompt);
+      const prompt = await readPrompt(parsed.prompt, process.stdin, watcher.signal);
       const autoApprove = Boolean(parsed["auto-approve"]);
-      prepared = await prepareRun(
-        {
-          home: homeDir(),
-          env: process.env,
-          workdir,
-          ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
-          ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
-          ...(parsed.session !== undefined ? { sessionId: parsed.session } : {}),
-          ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
-        },
-        {
-          confirm: (prompt) => answerConfirm(prompt, { autoApprove, signal: interrupts.signal }),
-          notify: (notice) => output.notify(notice.title, notice.body),
-        },
+      prepared = await untilInterrupted(
+        prepareRun(
+          {
+            home: homeDir(),
+            env: process.env,
+            workdir,
+            signal: watcher.signal,
+            ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
+            ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
+            ...(parsed.session !== undefined ? { sessionId: parsed.session } : {}),
+            ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
+          },
+          {
+            confirm: (prompt) =>
+              answerConfirm(prompt, { autoApprove, signal: watcher.signal, onInterrupt: () => watcher.interrupt("ctrl-c") }),
+            notify: (notice) => output.notify(notice.title, notice.body),
+          },
+        ),
+        watcher.signal,
       );
-      if (interrupts.interrupted) throw interruptedBeforeStart();
       output.start({ sessionId: prepared.session.id, agent: prepared.agent.id, model: prepared.model.ref, workdir });
       for (const notice of prepared.notices) output.event({ type: "notice", message: notice });
       const modelPort = createModelClient();
@@ -77,23 +83,33 @@ export default defineCommand({
         hooks: prepared.hooks,
         session: prepared.session,
         emit: (event) => output.event(event),
-        signal: interrupts.signal,
-        finalSignal: interrupts.finalSignal,
+        signal: watcher.signal,
+        finalSignal: watcher.finalSignal,
       });
-      output.end(outcome.reason, outcome.usage, outcome.message);
-      code = EXIT[outcome.reason];
+      // An interrupt during the afterRun hooks of a finished run still ends it as interrupted.
+      code = watcher.interrupted || outcome.reason === "interrupted" ? endInterrupted(output, outcome.usage) : endFinished(output, outcome);
     } catch (error) {
-      const interrupted = interrupts.interrupted;
-      output.end(interrupted ? "interrupted" : "error", null, interrupted ? undefined : userMessage(error));
-      code = interrupted ? EXIT.interrupted : EXIT.error;
+      if (watcher.interrupted) code = endInterrupted(output, null);
+      else {
+        output.end("error", null, userMessage(error));
+        code = EXIT.error;
+      }
     } finally {
       prepared?.close();
-      interrupts.dispose();
     }
     await exitWhenFlushed(code);
   },
 });
 
-function interruptedBeforeStart(): Error {
-  return new Error("the run was interrupted");
+function endFinished(output: RunOutput, outcome: RunOutcome): number {
+  const reason = outcome.reason === "interrupted" ? "error" : outcome.reason;
+  output.end(reason, outcome.usage, outcome.message);
+  return EXIT[reason];
+}
+
+function endInterrupted(output: RunOutput, usage: Usage | null): number {
+  const watcher = interrupts();
+  // Nothing reaches a closed stdout any more; exitWhenFlushed says why on stderr.
+  if (watcher.cause !== "stdout-closed") output.end("interrupted", usage);
+  return watcher.exitCode;
 }

@@ -65,6 +65,8 @@ export interface RunRequest {
   agentId?: string;
   sessionId?: string;
   modelRef?: string;
+  /** An interrupt: once aborted, no session is created or written. */
+  signal?: AbortSignal;
 }
 
 /** Everything a run needs, validated. */
@@ -142,7 +144,8 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
   }
   let session: SessionFile | undefined = existing;
   try {
-    // Nothing is written until every check above has passed.
+    // Nothing is written until every check above has passed, nor after an interrupt.
+    if (request.signal?.aborted) throw new RiendaError("interrupted", "the run was interrupted");
     const { agent, model } = prepared;
     session ??= createSession({ home: request.home, workdir: request.workdir, agent: agent.id, model: model.ref });
     if (existing) {

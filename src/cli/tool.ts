@@ -2,7 +2,8 @@
  * `rienda tool list` and `rienda tool run NAME --args JSON [-C DIR] [-y]`:
  * the tools without a model. `run` prints only the result text on stdout;
  * exit 0, 1 when the result is an error or the request is refused, 130 when
- * interrupted (the worker and its processes are ended first).
+ * interrupted by SIGINT, SIGTERM, SIGHUP or Ctrl-C at a question (the
+ * worker and its processes are ended first).
  */
 import { defineCommand } from "citty";
 import { randomUUID } from "node:crypto";
@@ -11,12 +12,15 @@ import { join } from "node:path";
 import { loadConfig, locateConfig } from "../config/index.ts";
 import { RiendaError } from "../errors.ts";
 import { discoverTools, missingExtensionError, type ExtensionDiagnostic } from "../extensions/index.ts";
-import { createRuntime } from "../runtime/index.ts";
+import { createRuntime, type Runtime } from "../runtime/index.ts";
 import { createToolRunner, type ContextData } from "../tools/index.ts";
 import { createTerminalFrontEnd } from "../ui/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
+import { exitWhenFlushed } from "./exit.ts";
+import { interrupts } from "./interrupts.ts";
+import { untilInterrupted } from "./until-interrupted.ts";
 
 const listArgs = {} as const;
 
@@ -71,47 +75,58 @@ const run = defineCommand({
 
     // One spare: it boots while the tool's module is being looked at, and runs the call.
     const runtime = createRuntime();
-    const interrupt = new AbortController();
-    // The first signal ends the worker and kills its process groups, then exits at once.
-    const onSignal = () => {
-      interrupt.abort();
-      runtime.interrupt();
-      process.stderr.write("rienda: the tool run was interrupted\n");
-      process.exit(130);
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
+    const watcher = interrupts();
+    // An interrupt ends the worker and kills its process groups at once.
+    const stopOnInterrupt = watcher.listen(() => runtime.interrupt());
+    let code: number;
     try {
-      const runner = createToolRunner();
-      // The module loads in a worker meanwhile: read the config and load the
-      // argument validator on this thread in the meantime.
-      const discovering = discoverTools({ riendaDir: join(home, ".rienda"), runtime, runner, names: [name] });
-      // A config error below ends the command before this is awaited.
-      discovering.catch(() => undefined);
-      runner.prepare();
-      const configDocument = readConfigDocument(home);
-      const catalog = await discovering;
-      printDiagnostics(catalog.diagnostics);
-      const tool = catalog.tools.find((t) => t.name === name);
-      if (!tool) throw missingExtensionError("tool", name, catalog);
-      const data: ContextData = {
-        workdir,
-        session: { id: randomUUID(), agentId: "", modelId: "", workdir },
-        agent: { name: "", description: "", model: "", tools: [name], hooks: [], skills: [], config: {}, systemPrompt: "" },
-        config: configDocument,
-      };
-      const oneTerminal = Boolean(process.stdout.isTTY && process.stderr.isTTY);
-      const frontEnd = createTerminalFrontEnd({ autoApprove: Boolean(args["auto-approve"]), signal: interrupt.signal, echoProcessOutput: !oneTerminal });
-      const result = await runner.runTool(tool, decoded, { data, frontEnd, signal: interrupt.signal });
-      if (result.text !== "") process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
-      process.exitCode = result.isError ? 1 : 0;
+      code = await untilInterrupted(runOnce(name, decoded, workdir, home, runtime, Boolean(args["auto-approve"])), watcher.signal);
+    } catch (error) {
+      if (!watcher.interrupted) throw error;
+      if (watcher.cause !== "stdout-closed") process.stderr.write("rienda: the tool run was interrupted\n");
+      code = watcher.exitCode;
     } finally {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      await runtime.close();
+      stopOnInterrupt();
+      if (!watcher.interrupted) await runtime.close();
     }
+    await exitWhenFlushed(code);
   },
 });
+
+/** Finds the tool, runs it once and prints its result; returns the exit code. */
+async function runOnce(name: string, decoded: object, workdir: string, home: string, runtime: Runtime, autoApprove: boolean): Promise<number> {
+  const watcher = interrupts();
+  const runner = createToolRunner();
+  // The module loads in a worker meanwhile: read the config and load the
+  // argument validator on this thread in the meantime.
+  const discovering = discoverTools({ riendaDir: join(home, ".rienda"), runtime, runner, names: [name] });
+  // A config error below ends the command before this is awaited.
+  discovering.catch(() => undefined);
+  runner.prepare();
+  const configDocument = readConfigDocument(home);
+  const catalog = await discovering;
+  printDiagnostics(catalog.diagnostics);
+  const tool = catalog.tools.find((t) => t.name === name);
+  if (!tool) throw missingExtensionError("tool", name, catalog);
+  const data: ContextData = {
+    workdir,
+    session: { id: randomUUID(), agentId: "", modelId: "", workdir },
+    agent: { name: "", description: "", model: "", tools: [name], hooks: [], skills: [], config: {}, systemPrompt: "" },
+    config: configDocument,
+  };
+  // In a terminal (stdout and stderr both on it) command output is not echoed: the result usually carries it.
+  const oneTerminal = Boolean(process.stdout.isTTY && process.stderr.isTTY);
+  const frontEnd = createTerminalFrontEnd({
+    autoApprove,
+    signal: watcher.signal,
+    onInterrupt: () => watcher.interrupt("ctrl-c"),
+    echoProcessOutput: !oneTerminal,
+  });
+  const result = await runner.runTool(tool, decoded, { data, frontEnd, signal: watcher.signal });
+  if (watcher.interrupted) throw new RiendaError("interrupted", "the tool run was interrupted");
+  if (result.text !== "") process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+  return result.isError ? 1 : 0;
+}
 
 /** `rienda tool`: list or run the tools. */
 export default defineCommand({

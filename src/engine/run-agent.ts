@@ -53,8 +53,19 @@ export async function runAgent(input: RunInput): Promise<RunOutcome> {
     outcome = { ...outcome, message: outcome.message ?? "the run was interrupted" };
     if (progress.promptStored) recordInterruption(input);
   }
-  await notifyHooks(hooks, "afterRun", { reason: outcome.reason }, emit, input.finalSignal ?? new AbortController().signal);
+  await notifyHooks(hooks, "afterRun", { reason: outcome.reason }, emit, afterRunSignal(signal, input.finalSignal));
   return outcome;
+}
+
+/**
+ * What cuts the afterRun hooks short: after an interrupt, only the second
+ * one (the hooks still get to see the interrupted run); after a run that
+ * ended on its own, the first, so that an interrupt is never ignored while
+ * a hook takes its time.
+ */
+function afterRunSignal(signal: AbortSignal, finalSignal: AbortSignal | undefined): AbortSignal {
+  const final = finalSignal ?? new AbortController().signal;
+  return signal.aborted ? final : AbortSignal.any([signal, final]);
 }
 
 async function loop(input: RunInput, usage: Usage, progress: { promptStored: boolean }): Promise<RunOutcome> {

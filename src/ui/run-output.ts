@@ -1,7 +1,8 @@
 /**
  * The output of one `rienda run`, plain or `--json`, behind one interface so
  * the command does not care which. Plain: stdout carries only the answer.
- * JSON: stdout carries only events, run_start first and run_end last.
+ * JSON: stdout carries only events, run_start first and run_end last (the
+ * session id is in run_start; stderr stays quiet).
  */
 import type { EngineEvent, RunEndReason } from "../engine/index.ts";
 import type { Usage } from "../providers/index.ts";

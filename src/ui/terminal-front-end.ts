@@ -3,7 +3,7 @@ import type { FrontEnd, Prompt } from "../tools/types.ts";
 /** Where the terminal front end writes and reads. */
 export interface TerminalStreams {
   stderr: { write(text: string): unknown; isTTY?: boolean };
-  stdin: { isTTY?: boolean };
+  stdin: { isTTY?: boolean; on?(event: "data", listener: (chunk: Buffer | string) => void): unknown; off?(event: "data", listener: (chunk: Buffer | string) => void): unknown };
   stdout: { write: (...args: never[]) => unknown };
 }
 
@@ -13,6 +13,8 @@ export interface TerminalFrontEndOptions {
   autoApprove: boolean;
   /** An interrupt cancels a pending question (answered false). */
   signal?: AbortSignal;
+  /** Called when Ctrl-C is pressed at a question: it interrupts the command, it is not a "no". */
+  onInterrupt?: () => void;
   /** Defaults to the process's streams. */
   streams?: TerminalStreams;
   /**
@@ -42,7 +44,12 @@ export function createTerminalFrontEnd(options: TerminalFrontEndOptions): FrontE
       streams.stderr.write(`${noticeLine(prompt)}\n`);
     },
     confirm(prompt) {
-      return answerConfirm(prompt, { autoApprove: options.autoApprove, signal: options.signal, streams });
+      return answerConfirm(prompt, {
+        autoApprove: options.autoApprove,
+        streams,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}),
+      });
     },
   };
 }
@@ -61,32 +68,42 @@ export function formatNotice(title: string, body: string): string {
 /**
  * Answers a `ctx.confirm`: true with auto-approve; otherwise asks on the
  * terminal when stdin and stderr are both terminals; otherwise false (a
- * script never hangs waiting for a yes nobody can give).
+ * script never hangs waiting for a yes nobody can give). Ctrl-C at the
+ * question calls `onInterrupt` (and answers false): in a terminal Ctrl-C
+ * means "stop", as it does everywhere else; Esc or Enter mean "no".
  */
 export async function answerConfirm(
   prompt: Prompt,
-  options: { autoApprove: boolean; signal?: AbortSignal; streams?: TerminalStreams },
+  options: { autoApprove: boolean; signal?: AbortSignal; onInterrupt?: () => void; streams?: TerminalStreams },
 ): Promise<boolean> {
   if (options.autoApprove) return true;
   const streams = options.streams ?? defaultStreams();
   if (!streams.stdin.isTTY || !streams.stderr.isTTY || options.signal?.aborted) return false;
-  return askOnTerminal(prompt, streams, options.signal);
+  return askOnTerminal(prompt, streams, options.signal, options.onInterrupt);
 }
 
-async function askOnTerminal(prompt: Prompt, streams: TerminalStreams, signal: AbortSignal | undefined): Promise<boolean> {
+async function askOnTerminal(prompt: Prompt, streams: TerminalStreams, signal: AbortSignal | undefined, onInterrupt: (() => void) | undefined): Promise<boolean> {
   const { consola } = await import("consola");
   const message = prompt.body ? `${prompt.title}\n${prompt.body}` : prompt.title;
   // consola draws its prompt on stdout, which carries only results: send it to stderr meanwhile.
   const stdout = streams.stdout as { write: (...args: unknown[]) => unknown };
   const originalWrite = stdout.write;
   stdout.write = (...args: unknown[]) => (streams.stderr.write as (...a: unknown[]) => unknown)(...args);
+  // In raw mode Ctrl-C arrives as a byte, not as SIGINT; the prompt reads it as "cancel", as it does Esc.
+  let ctrlC = false;
+  const watchCtrlC = (chunk: Buffer | string): void => {
+    if (String(chunk).includes("\u0003")) ctrlC = true;
+  };
+  streams.stdin.on?.("data", watchCtrlC);
   try {
     const answer = await Promise.race([
       consola.prompt(message, { type: "confirm", initial: false, cancel: "null" }),
       new Promise<null>((resolve) => signal?.addEventListener("abort", () => resolve(null), { once: true })),
     ]);
+    if (ctrlC) onInterrupt?.();
     return answer === true;
   } finally {
+    streams.stdin.off?.("data", watchCtrlC);
     stdout.write = originalWrite;
   }
 }

@@ -1,0 +1,140 @@
+/**
+ * Output that arrives whole: a large answer piped to a reader that sleeps
+ * before reading reaches it entirely, plain and `--json`, from `rienda run`
+ * and `rienda tool run`; a reader that goes away ends the run at once.
+ * The pipes are real shell pipes (`bash -c 'rienda ... | (sleep 1; cat)'`).
+ */
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BINARY, type Instance } from "../support/instance.ts";
+import { scenario, type Scenario } from "../support/scenario.ts";
+
+setDefaultTimeout(120_000);
+
+let s: Scenario | undefined;
+afterEach(async () => {
+  await s?.dispose();
+  s = undefined;
+});
+
+/** A 3 MB answer of numbered lines, so a lost or reordered piece shows. */
+function bigText(bytes = 3 * 1024 * 1024): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const line = `line ${i} ${"x".repeat(90)}`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join("\n");
+}
+
+interface PipeResult {
+  /** Exit status of rienda (the left side of the pipe). */
+  code: number;
+  /** What the reader received. */
+  received: string;
+  stderr: string;
+}
+
+/** Runs `rienda ARGS | READER` in bash; the reader writes what it got to a file. */
+function pipeTo(inst: Instance, args: string[], reader: string): Promise<PipeResult> {
+  const out = join(inst.root, `received-${Math.random().toString(36).slice(2)}`);
+  const status = `${out}.status`;
+  const quoted = [BINARY, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
+  const script = `${quoted} 2>${out}.err | ${reader} > ${out}; echo "\${PIPESTATUS[0]}" > ${status}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", script], { cwd: inst.workspace, env: inst.env(), stdio: "ignore" });
+    child.on("error", reject);
+    child.on("close", () =>
+      resolve({
+        code: Number(readFileSync(status, "utf8").trim()),
+        received: existsSync(out) ? readFileSync(out, "utf8") : "",
+        stderr: existsSync(`${out}.err`) ? readFileSync(`${out}.err`, "utf8") : "",
+      }),
+    );
+  });
+}
+
+const SLOW_READER = "(sleep 1; cat)";
+
+describe("a slow reader gets the whole output", () => {
+  test("plain: a 3 MB answer arrives whole, run after run", async () => {
+    s = await scenario();
+    const text = bigText();
+    for (let i = 0; i < 3; i++) {
+      s.server.script({ text });
+      const r = await pipeTo(s.inst, ["run", "-a", "coder", "-p", "x"], SLOW_READER);
+      expect(r.code).toBe(0);
+      expect(r.received.length).toBe(text.length + 1);
+      expect(r.received).toBe(`${text}\n`);
+    }
+  });
+
+  test("--json: every event arrives, the last is run_end", async () => {
+    s = await scenario();
+    const text = bigText();
+    for (let i = 0; i < 3; i++) {
+      s.server.script({ text });
+      const r = await pipeTo(s.inst, ["run", "-a", "coder", "-p", "x", "--json"], SLOW_READER);
+      expect(r.code).toBe(0);
+      expect(r.received.endsWith("\n")).toBe(true);
+      const events = r.received.trim().split("\n").map((line) => JSON.parse(line) as { type: string; text?: string });
+      expect(events[0]!.type).toBe("run_start");
+      expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "end_turn" });
+      expect(events.find((e) => e.type === "message_end")!.text).toBe(text);
+      const streamed = events.filter((e) => e.type === "text_delta").map((e) => e.text).join("");
+      expect(streamed).toBe(text);
+    }
+  });
+
+  test("tool run: a result as large as the cap arrives whole", async () => {
+    s = await scenario();
+    // Just under the 256 KiB result cap: the whole text is the result.
+    const text = bigText(250 * 1024);
+    s.inst.tool(
+      "big",
+      `module.exports = { description: "big", parameters: { type: "object" }, execute() { return ${JSON.stringify(text)}; } };`,
+    );
+    for (let i = 0; i < 2; i++) {
+      const r = await pipeTo(s.inst, ["tool", "run", "big"], SLOW_READER);
+      expect(r.code).toBe(0);
+      expect(r.received).toBe(`${text}\n`);
+    }
+  });
+});
+
+describe("a reader that goes away", () => {
+  test("--json | head -1: the run stops at once, exit 141, no stack trace, session continuable", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    // Slow events: `head` has long exited when the next one is written.
+    s.server.script({ text: "working on it", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "touch tool-ran" } }], chunkDelayMs: 300 });
+    const r = await pipeTo(s.inst, ["run", "-a", "coder", "-p", "x", "--json"], "head -1");
+    expect(JSON.parse(r.received)).toMatchObject({ type: "run_start" });
+    expect(r.code).toBe(141);
+    expect(r.stderr).toContain("rienda: stdout was closed before everything was written (its reader went away)");
+    expect(r.stderr).not.toContain("EPIPE");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    // No tool ran and the model was not asked again.
+    expect(existsSync(join(s.inst.workspace, "tool-ran"))).toBe(false);
+    expect(s.server.requests).toHaveLength(1);
+    // The session stays consistent: it continues.
+    const id = (JSON.parse(r.received) as { sessionId: string }).sessionId;
+    s.server.script({ text: "continued" });
+    const next = await s.inst.run(["run", "-s", id, "-p", "again"]);
+    expect(next.stdout).toBe("continued\n");
+    expect(next.code).toBe(0);
+  });
+
+  test("plain | head -c 1: exit 141 once the answer cannot be written", async () => {
+    s = await scenario();
+    s.server.script({ text: bigText() });
+    const r = await pipeTo(s.inst, ["run", "-a", "coder", "-p", "x"], "head -c 1");
+    expect(r.received).toBe("l");
+    expect(r.code).toBe(141);
+    expect(r.stderr).toContain("rienda: stdout was closed before everything was written (its reader went away)");
+    expect(r.stderr).not.toContain("EPIPE");
+  });
+});
