@@ -108,7 +108,8 @@ async function loop(input: RunInput, usage: Usage, progress: { promptStored: boo
     const { response } = turn;
     addUsage(usage, response.usage);
     const parts = splitMessage(response.message);
-    if (parts.text.trim() === "" && parts.toolCalls.length === 0) return end("error", "the model returned an empty answer");
+    // An answer cut by max_tokens before any text (all thinking) is stored and ends the run as cut, not as empty.
+    if (parts.text.trim() === "" && parts.toolCalls.length === 0 && (response.stopReason !== "max_tokens" || response.message.blocks.length === 0)) return end("error", "the model returned an empty answer");
 
     const chained = await chainAfterModelResponse(hooks, parts, emit, signal);
     // Hooks that did not all see the answer may not have redacted it yet: it is neither shown nor stored.

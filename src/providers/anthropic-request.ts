@@ -8,7 +8,8 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
  * Builds a Messages API request (https://docs.anthropic.com/en/api/messages).
  * Tool results travel as `tool_result` blocks at the start of a user
  * message; thinking blocks go back only with their signature (Anthropic
- * rejects unsigned ones, e.g. from another protocol after a model switch);
+ * rejects unsigned ones, e.g. from another protocol after a model switch),
+ * redacted thinking with its encrypted data;
  * empty text blocks are dropped because the API refuses them.
  */
 export function buildAnthropicRequest(request: ModelRequest): HttpRequestSpec {
@@ -25,9 +26,13 @@ export function buildAnthropicRequest(request: ModelRequest): HttpRequestSpec {
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
   }
-  if (model.temperature !== undefined) body.temperature = model.temperature;
-  if (model.topP !== undefined) body.top_p = model.topP;
-  if (budget !== undefined) body.thinking = { type: "enabled", budget_tokens: budget };
+  // The API refuses sampling settings with thinking enabled; config validation warns about them.
+  if (budget === undefined) {
+    if (model.temperature !== undefined) body.temperature = model.temperature;
+    if (model.topP !== undefined) body.top_p = model.topP;
+  } else {
+    body.thinking = { type: "enabled", budget_tokens: budget };
+  }
   return { url: anthropicUrl(model.baseUrl), headers: requestHeaders(request, own), body };
 }
 
@@ -53,7 +58,9 @@ function anthropicMessage(message: Message): Record<string, unknown> {
     if (block.type === "text") {
       if (block.text !== "") content.push({ type: "text", text: block.text });
     } else if (block.type === "thinking") {
-      if (message.role === "assistant" && block.signature) content.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
+      if (message.role !== "assistant") continue;
+      if (block.redactedData) content.push({ type: "redacted_thinking", data: block.redactedData });
+      else if (block.signature) content.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
     } else if (block.type === "tool_call") {
       content.push({ type: "tool_use", id: block.toolCallId, name: block.toolCallName, input: objectInput(block.toolCallArguments) });
     }

@@ -10,7 +10,7 @@ interface AnthropicEvent {
   type?: string;
   index?: number;
   message?: { model?: string; usage?: unknown };
-  content_block?: { type?: string; id?: string; name?: string; text?: string; thinking?: string; signature?: string };
+  content_block?: { type?: string; id?: string; name?: string; text?: string; thinking?: string; signature?: string; data?: string };
   delta?: { type?: string; text?: string; thinking?: string; signature?: string; partial_json?: string; stop_reason?: string | null };
   usage?: unknown;
   error?: unknown;
@@ -21,13 +21,18 @@ interface AnthropicEvent {
  * (https://docs.anthropic.com/en/docs/build-with-claude/streaming) to
  * StreamEvents. The end is `message_stop`; an `error` event is a failure.
  * Each content block starts a new canonical block; `tool_use` input is
- * joined from `input_json_delta` pieces, thinking keeps its signature.
+ * joined from `input_json_delta` pieces, thinking keeps its signature and
+ * `redacted_thinking` its data. Blocks the API runs itself
+ * (`server_tool_use`, `mcp_tool_use` and their `*_tool_result` blocks) are
+ * left out: their input deltas never reach the tool-call builder, because
+ * only indexes opened by a `tool_use` block are calls for us to run.
  */
 export function createAnthropicStreamMapper(): StreamMapper {
   const builder = new ResponseBuilder();
   let model: string | undefined;
   let stopReason: string | undefined;
   let usage: AnthropicUsageCounters = {};
+  const toolUseKeys = new Set<string>();
 
   return {
     push(sse: SseEvent): StreamEvent[] {
@@ -47,7 +52,13 @@ export function createAnthropicStreamMapper(): StreamMapper {
             const fragment: { id?: string; name?: string } = {};
             if (block.id) fragment.id = block.id;
             if (block.name) fragment.name = block.name;
+            toolUseKeys.add(key);
             builder.toolCall(key, fragment);
+            return [];
+          }
+          toolUseKeys.delete(key);
+          if (block.type === "redacted_thinking") {
+            if (typeof block.data === "string" && block.data !== "") builder.thinkingData({ redactedData: block.data });
             return [];
           }
           if (block.type === "text") return builder.text(block.text ?? "");
@@ -63,15 +74,18 @@ export function createAnthropicStreamMapper(): StreamMapper {
           if (delta.type === "text_delta") return builder.text(delta.text ?? "");
           if (delta.type === "thinking_delta") return builder.thinking(delta.thinking ?? "");
           if (delta.type === "signature_delta") builder.signature(delta.signature ?? "");
-          else if (delta.type === "input_json_delta" && delta.partial_json) builder.toolCall(key, { arguments: delta.partial_json });
+          else if (delta.type === "input_json_delta" && delta.partial_json && toolUseKeys.has(key)) builder.toolCall(key, { arguments: delta.partial_json });
           return [];
         }
         case "message_delta":
           if (event.delta?.stop_reason) stopReason = event.delta.stop_reason;
           usage = mergeAnthropicUsage(usage, event.usage);
           return [];
-        case "message_stop":
-          return builder.finish(mapAnthropicStopReason(stopReason), mapAnthropicUsage(usage), model);
+        case "message_stop": {
+          const stop = mapAnthropicStopReason(stopReason);
+          // "tool_use" for a server-run tool alone leaves us nothing to run.
+          return builder.finish(stop === "tool_use" && !builder.hasToolCalls() ? "other" : stop, mapAnthropicUsage(usage), model);
+        }
         case "error":
           return [{ type: "error", failure: classifyStreamError(event) }];
         default:

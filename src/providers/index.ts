@@ -35,6 +35,7 @@ export type {
   StreamEvent,
   TextBlock,
   ThinkingBlock,
+  EncryptedReasoning,
   ThinkingLevel,
   ToolCallBlock,
   ToolResultBlock,

@@ -12,7 +12,8 @@ interface ChatChunk {
   usage?: unknown;
   choices?: Array<{
     delta?: {
-      content?: string | null;
+      /** A string; Mistral's Magistral models send a list of `text` and `thinking` parts instead. */
+      content?: string | ContentPart[] | null;
       reasoning_content?: string | null;
       reasoning?: string | null;
       tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }>;
@@ -25,7 +26,7 @@ interface ChatChunk {
  * Maps Chat Completions chunks to StreamEvents. The end is `data: [DONE]`;
  * a body that ends without it still counts as complete once a
  * `finish_reason` arrived (some local servers omit `[DONE]`), and as
- * truncated otherwise. Tool-call fragments are joined by their `index`.
+ * truncated otherwise. Tool-call fragments are joined as CallKeys says.
  */
 export function createOpenAIChatStreamMapper(): StreamMapper {
   const builder = new ResponseBuilder();
@@ -52,12 +53,14 @@ export function createOpenAIChatStreamMapper(): StreamMapper {
         const reasoning = delta.reasoning_content ?? delta.reasoning;
         if (typeof reasoning === "string") events.push(...builder.thinking(reasoning));
         if (typeof delta.content === "string") events.push(...builder.text(delta.content));
+        else if (Array.isArray(delta.content)) events.push(...contentParts(builder, delta.content));
         for (const call of delta.tool_calls ?? []) {
           const fragment: { id?: string; name?: string; arguments?: string } = {};
           if (call.id) fragment.id = call.id;
           if (call.function?.name) fragment.name = call.function.name;
           if (call.function?.arguments) fragment.arguments = call.function.arguments;
-          builder.toolCall(calls.keyOf(call.index ?? 0, call.id), fragment);
+          const index = typeof call.index === "number" ? call.index : undefined;
+          builder.toolCall(calls.keyOf(index, fragment.id, fragment.name), fragment);
         }
         if (choice.finish_reason) finishReason = choice.finish_reason;
       }
@@ -70,23 +73,63 @@ export function createOpenAIChatStreamMapper(): StreamMapper {
   };
 }
 
+/** A part of a list-shaped `content` (Mistral): visible text, or thinking made of text parts. */
+interface ContentPart {
+  type?: string;
+  text?: string;
+  thinking?: Array<{ type?: string; text?: string }> | string;
+}
+
+function contentParts(builder: ResponseBuilder, parts: ContentPart[]): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  for (const part of parts) {
+    if (part.type === "text" && typeof part.text === "string") events.push(...builder.text(part.text));
+    else if (part.type === "thinking") {
+      const pieces = typeof part.thinking === "string" ? [part.thinking] : (part.thinking ?? []).map((piece) => (typeof piece.text === "string" ? piece.text : ""));
+      for (const piece of pieces) events.push(...builder.thinking(piece));
+    }
+  }
+  return events;
+}
+
 /**
- * Keys tool-call fragments. Fragments are joined by `index`, but some
- * servers give every call the same index (or none); a new id at a known
- * index therefore starts a new call instead of gluing two together.
+ * Decides which call a tool-call fragment belongs to. Servers differ:
+ * OpenAI sends id and name once, then fragments by `index`; Qwen/DashScope
+ * repeat `"id": ""` on every fragment; Mistral sends whole calls without
+ * `index`; Ollama sends each whole call in one chunk; some servers give
+ * every call the same index. So a fragment belongs to the call at its
+ * index (or, without an index, to the newest call) unless it carries an id
+ * or a name that differ from that call's own: then it starts a new call.
+ * An empty id or name is no id or name at all.
  */
 class CallKeys {
-  private readonly current = new Map<number, { key: string; id: string | undefined }>();
+  private readonly atIndex = new Map<number, KnownCall>();
+  private readonly byId = new Map<string, KnownCall>();
+  private newest: KnownCall | undefined;
   private count = 0;
 
-  keyOf(index: number, id: string | undefined): string {
-    const known = this.current.get(index);
-    if (known && (id === undefined || known.id === undefined || known.id === id)) {
-      if (known.id === undefined && id !== undefined) known.id = id;
-      return known.key;
+  keyOf(index: number | undefined, id: string | undefined, name: string | undefined): string {
+    const byId = id === undefined ? undefined : this.byId.get(id);
+    if (byId) return byId.key;
+    const candidate = index === undefined ? this.newest : this.atIndex.get(index);
+    if (candidate && (id === undefined || candidate.id === undefined) && (name === undefined || candidate.name === undefined || candidate.name === name)) {
+      if (id !== undefined) {
+        candidate.id = id;
+        this.byId.set(id, candidate);
+      }
+      candidate.name ??= name;
+      return candidate.key;
     }
-    const key = `call-${this.count++}`;
-    this.current.set(index, { key, id });
-    return key;
+    const call: KnownCall = { key: `call-${this.count++}`, id, name };
+    if (index !== undefined) this.atIndex.set(index, call);
+    if (id !== undefined) this.byId.set(id, call);
+    this.newest = call;
+    return call.key;
   }
+}
+
+interface KnownCall {
+  key: string;
+  id: string | undefined;
+  name: string | undefined;
 }

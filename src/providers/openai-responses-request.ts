@@ -1,12 +1,12 @@
 import { encodeToolArguments } from "./parse-tool-arguments.ts";
 import { joinUrl, requestHeaders } from "./request-headers.ts";
-import type { HttpRequestSpec, ModelRequest } from "./types.ts";
+import type { EncryptedReasoning, HttpRequestSpec, ModelRequest, ResolvedModel } from "./types.ts";
 
 /**
  * Builds a Responses API request (https://platform.openai.com/docs/api-reference/responses/create).
- * `store: false`: the conversation is ours and is sent whole each time.
- * Reasoning is not sent back: without stored responses it could only
- * travel as encrypted content, which we do not request. Tools are sent
+ * `store: false`: the conversation is ours and is sent whole each time, so
+ * reasoning travels as encrypted content: requested with `include`, kept
+ * in the session and sent back as `reasoning` items. Tools are sent
  * with `strict: false` because strict mode demands schema shapes
  * (every property required, no extra keys) that user tools need not follow.
  */
@@ -18,6 +18,7 @@ export function buildOpenAIResponsesRequest(request: ModelRequest): HttpRequestS
   body.input = inputItems(request);
   body.store = false;
   body.stream = true;
+  if (asksForEncryptedReasoning(model)) body.include = ["reasoning.encrypted_content"];
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
       type: "function",
@@ -50,7 +51,13 @@ function inputItems(request: ModelRequest): Record<string, unknown>[] {
       text = [];
     };
     for (const block of message.blocks) {
-      if (block.type === "text") {
+      if (block.type === "thinking") {
+        // Only reasoning this protocol produced can go back; it must precede the items that followed it.
+        if (message.role === "assistant" && block.encryptedReasoning) {
+          flush();
+          items.push(reasoningItem(block.thinking, block.encryptedReasoning));
+        }
+      } else if (block.type === "text") {
         if (block.text !== "") text.push(block.text);
       } else if (block.type === "tool_call") {
         flush();
@@ -68,4 +75,25 @@ function inputItems(request: ModelRequest): Record<string, unknown>[] {
     flush();
   }
   return items;
+}
+
+/**
+ * Whether to ask for encrypted reasoning: OpenAI refuses the request
+ * ("Encrypted content is not supported with this model") for models that do
+ * not reason, so only models with a `thinking_level`, or whose id names a
+ * reasoning family (o1, o3, o4-mini, gpt-5, codex), ask for it.
+ */
+export function asksForEncryptedReasoning(model: ResolvedModel): boolean {
+  if (model.thinkingLevel !== undefined) return true;
+  const id = model.wireId.toLowerCase().replace(/^.*\//, "");
+  return /^(o\d|gpt-5|codex)/.test(id) || id.includes("codex");
+}
+
+function reasoningItem(summary: string, encrypted: EncryptedReasoning): Record<string, unknown> {
+  return {
+    type: "reasoning",
+    id: encrypted.id,
+    summary: summary === "" ? [] : [{ type: "summary_text", text: summary }],
+    encrypted_content: encrypted.content,
+  };
 }

@@ -12,7 +12,7 @@ interface ResponsesEvent {
   item_id?: string;
   output_index?: number;
   arguments?: string;
-  item?: { type?: string; id?: string; call_id?: string; name?: string; arguments?: string };
+  item?: { type?: string; id?: string; call_id?: string; name?: string; arguments?: string; encrypted_content?: string | null };
   response?: {
     model?: string;
     status?: string;
@@ -28,7 +28,9 @@ interface ResponsesEvent {
  * StreamEvents. The end is `response.completed` or `response.incomplete`;
  * `response.failed` and `error` are failures. Reasoning arrives as summary
  * text or, from open-weight servers, as raw reasoning text; both are
- * thinking. Function calls are keyed by their output item id.
+ * thinking. Each reasoning item is one thinking block, which keeps the
+ * item's id and `encrypted_content` (from `response.output_item.done`) to
+ * send back. Function calls are keyed by their output item id.
  */
 export function createOpenAIResponsesStreamMapper(): StreamMapper {
   const builder = new ResponseBuilder();
@@ -57,6 +59,7 @@ export function createOpenAIResponsesStreamMapper(): StreamMapper {
           return builder.thinking(separator + (event.delta ?? ""));
         }
         case "response.output_item.added":
+          if (event.item?.type === "reasoning") builder.beginBlock();
           if (event.item?.type === "function_call") {
             builder.toolCall(keyOf(event), withoutEmpty({ id: event.item.call_id, name: event.item.name, arguments: event.item.arguments }));
           }
@@ -68,6 +71,9 @@ export function createOpenAIResponsesStreamMapper(): StreamMapper {
           if (typeof event.arguments === "string") builder.toolCallArguments(keyOf(event), event.arguments);
           return [];
         case "response.output_item.done":
+          if (event.item?.type === "reasoning" && typeof event.item.id === "string" && typeof event.item.encrypted_content === "string" && event.item.encrypted_content !== "") {
+            builder.thinkingData({ encryptedReasoning: { id: event.item.id, content: event.item.encrypted_content } });
+          }
           if (event.item?.type === "function_call") {
             builder.toolCall(keyOf(event), withoutEmpty({ id: event.item.call_id, name: event.item.name }));
             if (typeof event.item.arguments === "string") builder.toolCallArguments(keyOf(event), event.item.arguments);

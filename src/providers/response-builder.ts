@@ -1,5 +1,5 @@
 import { parseToolArguments } from "./parse-tool-arguments.ts";
-import type { AssistantResponse, Block, StopReason, StreamEvent, Usage } from "./types.ts";
+import type { AssistantResponse, Block, EncryptedReasoning, StopReason, StreamEvent, ThinkingBlock, Usage } from "./types.ts";
 
 interface PendingCall {
   id: string;
@@ -9,8 +9,10 @@ interface PendingCall {
 
 type Part =
   | { type: "text"; text: string }
-  | { type: "thinking"; thinking: string; signature?: string }
+  | ThinkingPart
   | { type: "call"; call: PendingCall };
+
+type ThinkingPart = { type: "thinking"; thinking: string; signature?: string; redactedData?: string; encryptedReasoning?: EncryptedReasoning };
 
 /**
  * Assembles one assistant message from stream deltas, keeping blocks in the
@@ -53,6 +55,13 @@ export class ResponseBuilder {
     part.signature = (part.signature ?? "") + delta;
   }
 
+  /** Attaches what the protocol needs to take the current thinking block back (a new block after `beginBlock`). */
+  thinkingData(data: { redactedData?: string; encryptedReasoning?: EncryptedReasoning }): void {
+    const part = this.thinkingPart();
+    if (data.redactedData !== undefined) part.redactedData = data.redactedData;
+    if (data.encryptedReasoning !== undefined) part.encryptedReasoning = data.encryptedReasoning;
+  }
+
   /** Records a tool call fragment: any of id, name and an arguments piece. */
   toolCall(key: string, fragment: { id?: string; name?: string; arguments?: string }): void {
     let call = this.calls.get(key);
@@ -86,8 +95,8 @@ export class ResponseBuilder {
     for (const part of this.parts) {
       if (part.type === "text") blocks.push({ type: "text", text: part.text });
       else if (part.type === "thinking") {
-        if (part.thinking === "" && part.signature === undefined) continue;
-        blocks.push(part.signature === undefined ? { type: "thinking", thinking: part.thinking } : { type: "thinking", thinking: part.thinking, signature: part.signature });
+        const block = thinkingBlock(part);
+        if (block) blocks.push(block);
       } else {
         // A call id is required to pair the result; a server that omits it gets a stable one.
         const id = part.call.id || `call_${++unnamed}`;
@@ -107,12 +116,22 @@ export class ResponseBuilder {
     return this.parts[this.parts.length - 1];
   }
 
-  private thinkingPart(): { type: "thinking"; thinking: string; signature?: string } {
+  private thinkingPart(): ThinkingPart {
     const last = this.lastPart();
     if (last?.type === "thinking" && !this.split) return last;
-    const part: { type: "thinking"; thinking: string; signature?: string } = { type: "thinking", thinking: "" };
+    const part: ThinkingPart = { type: "thinking", thinking: "" };
     this.parts.push(part);
     this.split = false;
     return part;
   }
+}
+
+/** The stored block of a thinking part; none when it holds nothing at all. */
+function thinkingBlock(part: ThinkingPart): ThinkingBlock | undefined {
+  if (part.thinking === "" && part.signature === undefined && part.redactedData === undefined && part.encryptedReasoning === undefined) return undefined;
+  const block: ThinkingBlock = { type: "thinking", thinking: part.thinking };
+  if (part.signature !== undefined) block.signature = part.signature;
+  if (part.redactedData !== undefined) block.redactedData = part.redactedData;
+  if (part.encryptedReasoning !== undefined) block.encryptedReasoning = part.encryptedReasoning;
+  return block;
 }

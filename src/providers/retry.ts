@@ -33,8 +33,14 @@ export function backoffDelay(retry: number, random: () => number, policy: RetryP
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
-/** True when a response carries nothing to act on: no visible text and no tool call. */
+/**
+ * True when a response carries nothing to act on: no visible text and no
+ * tool call. An answer cut by `max_tokens` is not empty even then: a model
+ * that spent the whole budget thinking would do the same again, so asking
+ * again only pays for it five times.
+ */
 export function isEmptyAnswer(response: AssistantResponse): boolean {
+  if (response.stopReason === "max_tokens" && response.message.blocks.length > 0) return false;
   return !response.message.blocks.some((block) => block.type === "tool_call" || (block.type === "text" && block.text.trim() !== ""));
 }
 

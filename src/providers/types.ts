@@ -16,11 +16,25 @@ export interface TextBlock {
   text: string;
 }
 
-/** The assistant's reasoning. `signature` round-trips Anthropic's thinking signature (new). */
+/**
+ * The assistant's reasoning, with what its protocol needs to take it back
+ * (all new): Anthropic's `signature`, the encrypted `redactedData` of an
+ * Anthropic `redacted_thinking` block (whose `thinking` is empty), and the
+ * `encryptedReasoning` of an OpenAI Responses reasoning item, which a
+ * stateless conversation (`store: false`) must send back.
+ */
 export interface ThinkingBlock {
   type: "thinking";
   thinking: string;
   signature?: string;
+  redactedData?: string;
+  encryptedReasoning?: EncryptedReasoning;
+}
+
+/** A Responses reasoning item as the API wants it back: its id and `encrypted_content`. */
+export interface EncryptedReasoning {
+  id: string;
+  content: string;
 }
 
 /**

@@ -140,6 +140,11 @@ export function decodeBlocks(stored: unknown[]): Block[] {
         // Go Rienda stored the Anthropic signature as `thinkingSignature`.
         const signature = firstString(raw.signature, raw.thinkingSignature);
         if (signature !== undefined) block.signature = signature;
+        if (typeof raw.redactedData === "string" && raw.redactedData !== "") block.redactedData = raw.redactedData;
+        const encrypted = raw.encryptedReasoning;
+        if (isRecord(encrypted) && typeof encrypted.id === "string" && typeof encrypted.content === "string") {
+          block.encryptedReasoning = { id: encrypted.id, content: encrypted.content };
+        }
         blocks.push(block);
         break;
       }

@@ -80,7 +80,13 @@ function storedBlock(block: Block): Record<string, unknown> {
     case "text":
       return { type: "text", text: block.text };
     case "thinking":
-      return { type: "thinking", thinking: block.thinking, signature: block.signature };
+      return {
+        type: "thinking",
+        thinking: block.thinking,
+        signature: block.signature,
+        redactedData: block.redactedData,
+        encryptedReasoning: block.encryptedReasoning === undefined ? undefined : { id: block.encryptedReasoning.id, content: block.encryptedReasoning.content },
+      };
     case "tool_call":
       return {
         type: "tool_call",

@@ -76,6 +76,8 @@ export interface ScriptedTurn {
   reasoningField?: "reasoning_content" | "reasoning";
   /** Chat Completions only: leave out the final `data: [DONE]`. */
   omitDone?: boolean;
+  /** A whole recorded SSE body, sent byte for byte instead of an encoded turn (test/corpus). */
+  recorded?: string | Uint8Array;
 }
 
 /** The protocol a request spoke, from its path. */
@@ -182,6 +184,11 @@ export async function startProviderServer(): Promise<ProviderServer> {
     const turn = typeof source === "function" ? source(record) : source;
     if (turn.error) {
       sendError(res, record.protocol, turn.error);
+      return;
+    }
+    if (turn.recorded !== undefined) {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      res.end(turn.recorded);
       return;
     }
     const model = turn.model ?? (isRecord(body) && typeof body.model === "string" ? body.model : "scripted-model");
