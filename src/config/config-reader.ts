@@ -17,6 +17,8 @@ const YAML11_FALSE = new Set(["n", "N", "no", "No", "NO", "off", "Off", "OFF", "
 /** Validation state for one file. */
 export class ConfigReader {
   readonly problems: ConfigProblem[] = [];
+  /** Settings that load but do not do what they say (a file with only these is valid). */
+  readonly warnings: ConfigProblem[] = [];
 
   constructor(
     readonly file: string,
@@ -42,6 +44,14 @@ export class ConfigReader {
     const line = this.lineOf(path);
     if (line !== undefined) problem.line = line;
     this.problems.push(problem);
+  }
+
+  /** Records a warning at `path`. */
+  warning(path: KeyPath, message: string): void {
+    const warning: ConfigProblem = { file: this.file, path: formatKeyPath(path), message };
+    const line = this.lineOf(path);
+    if (line !== undefined) warning.line = line;
+    this.warnings.push(warning);
   }
 
   /** The problems in file order (stable: problems of one line keep the order they were found in). */

@@ -59,6 +59,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
       return structuredClone(extensionConfig);
     },
     unsetVariables: expanded.unset,
+    warnings: [...reader.warnings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
     resolveModel: (ref) => resolveModel(providers, file, ref),
     modelRefs: () => [...providers.values()].flatMap((p) => [...p.models.keys()].map((alias) => `${p.name}/${alias}`)),
   };

@@ -3,6 +3,7 @@
  * camelCase of the file's snake_case keys.
  */
 import type { ProtocolName, ResolvedModel, ThinkingLevel } from "../providers/types.ts";
+import type { ConfigProblem } from "./config-error.ts";
 
 /** Where the configuration path came from, in precedence order. */
 export type ConfigSource = "flag" | "env" | "home";
@@ -98,6 +99,8 @@ export interface LoadedConfig {
   readonly extensionConfig: Record<string, Record<string, unknown>>;
   /** Every unset `${NAME}` in the file (for `rienda doctor`). */
   unsetVariables: UnsetVariable[];
+  /** Settings that load but do not do what they say, in file order (for `rienda doctor`). */
+  warnings: ConfigProblem[];
   /** Settles `provider/alias` (split on the first "/"); throws RiendaError. */
   resolveModel(ref: string): ResolvedModel;
   /** Every `provider/alias` the file declares, in file order. */

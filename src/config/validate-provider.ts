@@ -57,7 +57,7 @@ export function validateProvider(reader: ConfigReader, name: string, value: unkn
   if (sessionHeader && !HEADER_NAME.test(sessionHeader)) {
     reader.problem([...path, "session_header"], `"${sessionHeader}" is not a valid HTTP header name`);
   }
-  const models = readModels(reader, map, path);
+  const models = readModels(reader, map, path, protocol);
   const apiKey = reader.string(map, "api_key", path) ?? "";
 
   if (reader.problems.length > problemsBefore || protocol === undefined) return undefined;
@@ -155,7 +155,7 @@ function readHeaders(reader: ConfigReader, map: Record<string, unknown>, path: s
   return headers;
 }
 
-function readModels(reader: ConfigReader, map: Record<string, unknown>, path: string[]): Map<string, ModelSettings> {
+function readModels(reader: ConfigReader, map: Record<string, unknown>, path: string[], protocol: ProviderSettings["protocol"] | undefined): Map<string, ModelSettings> {
   const at = [...path, "models"];
   const models = new Map<string, ModelSettings>();
   const written = reader.mapping(map.models, at);
@@ -186,9 +186,19 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
       if ((THINKING_LEVELS as readonly string[]).includes(level)) model.thinkingLevel = level as ThinkingLevel;
       else reader.problem([...modelPath, "thinking_level"], `unknown thinking level "${levelText}" (${didYouMean(level, THINKING_LEVELS)}known levels: ${THINKING_LEVELS.join(", ")})`);
     }
+    if (protocol === "anthropic") warnSamplingWithThinking(reader, model, modelPath);
     models.set(alias, model);
   }
   return models;
+}
+
+/** Anthropic refuses temperature and top_p with thinking enabled; the adapter leaves them out, and says so here. */
+function warnSamplingWithThinking(reader: ConfigReader, model: ModelSettings, modelPath: string[]): void {
+  if (model.thinkingMaxTokens === undefined) return;
+  for (const [key, value] of [["temperature", model.temperature], ["top_p", model.topP]] as const) {
+    if (value === undefined) continue;
+    reader.warning([...modelPath, key], `is not sent: Anthropic refuses ${key} when thinking is enabled (thinking_max_tokens is set); remove ${key}, or thinking_max_tokens to keep it`);
+  }
 }
 
 /** The Go original read 0 as "not set" for token counts; old files keep working. */

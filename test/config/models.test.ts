@@ -98,3 +98,20 @@ describe("model settings", () => {
     expect(ok.resolveModel("or/moonshotai/kimi-k2").wireId).toBe("moonshotai/kimi-k2");
   });
 });
+
+describe("warnings about settings that are not sent", () => {
+  const anthropic = (settings: string) => `providers:\n  claude:\n    preset: anthropic\n    models:\n      sonnet: ${settings}\n`;
+
+  test("temperature or top_p with Anthropic thinking load, with a warning per key naming why", () => {
+    const config = parse(anthropic("{ thinking_max_tokens: 2048, temperature: 0.2, top_p: 0.9 }"));
+    expect(config.warnings.map((w) => w.path)).toEqual(["providers.claude.models.sonnet.temperature", "providers.claude.models.sonnet.top_p"]);
+    expect(config.warnings[0]?.message).toContain("Anthropic refuses temperature when thinking is enabled");
+    expect(config.warnings[0]?.file).toBe(FILE);
+    expect(config.warnings[0]?.line).toBe(5);
+  });
+
+  test("no warning without thinking, or on other protocols", () => {
+    expect(parse(anthropic("{ temperature: 0.2 }")).warnings).toEqual([]);
+    expect(parse(withModel("{ thinking_max_tokens: 2048, temperature: 0.2 }")).warnings).toEqual([]);
+  });
+});

@@ -424,3 +424,14 @@ function snapshot(root: string): string[] {
     })
     .sort();
 }
+
+describe("rienda doctor: settings that are not sent", () => {
+  test("temperature with Anthropic thinking is a warning with its key, and the setup stays healthy", async () => {
+    inst.config("providers:\n  claude:\n    preset: anthropic\n    api_key: k\n    models:\n      sonnet:\n        thinking_max_tokens: 2048\n        temperature: 0.5\n");
+    const { r, report } = await doctorJson();
+    expect(r.code).toBe(0);
+    const warning = report.warnings.find((w) => w.key === "providers.claude.models.sonnet.temperature");
+    expect(warning).toMatchObject({ severity: "warning", check: "config", file: inst.riendaPath("config.yaml"), line: 8 });
+    expect(warning?.message).toContain("is not sent: Anthropic refuses temperature when thinking is enabled");
+  });
+});

@@ -20,6 +20,16 @@ export function checkConfig(outcome: ConfigOutcome): Finding[] {
   });
 }
 
+/** One warning per setting of a loaded file that does not do what it says (e.g. sampling with Anthropic thinking). */
+export function checkConfigWarnings(warnings: readonly ConfigProblem[]): Finding[] {
+  return warnings.map((w) => {
+    const finding: Finding = { severity: "warning", check: "config", file: w.file, message: w.message, hint: `edit "${w.path}" in ${w.file} (docs/providers.md, Model settings)` };
+    if (w.path !== "") finding.key = w.path;
+    if (w.line !== undefined) finding.line = w.line;
+    return finding;
+  });
+}
+
 function missingFinding(file: string, source: ConfigSource): Finding {
   const hint =
     source === "flag"

@@ -15,7 +15,7 @@ import { createRuntime } from "../../runtime/index.ts";
 import { listSkills } from "../../skills/index.ts";
 import { createToolRunner } from "../../tools/index.ts";
 import { checkAgentExtensions, checkAgentFiles, checkAgentModels } from "./check-agents.ts";
-import { checkConfig, type ConfigOutcome } from "./check-config.ts";
+import { checkConfig, checkConfigWarnings, type ConfigOutcome } from "./check-config.ts";
 import { checkExtensions } from "./check-extensions.ts";
 import { checkInstructions, type InstructionsOutcome } from "./check-instructions.ts";
 import { checkReplayScripts, type ReplayScriptOutcome } from "./check-replay-scripts.ts";
@@ -56,6 +56,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const findings: Finding[] = [...checkConfig(outcome)];
   if (config) {
     const users = modelUsers(agents, config.compaction);
+    findings.push(...checkConfigWarnings(config.warnings));
     findings.push(...checkVariables(config, users));
     findings.push(...checkReplayScripts(config.path, readReplayScripts(config), users));
   }
