@@ -2,18 +2,11 @@
 # only prerequisites (Bun comes from the npm package `bun`, pinned).
 BUN := node_modules/.bin/bun
 SOURCES := $(shell find src -name '*.ts') package.json
-# Worker entry files are extra entry points: the binary embeds them and
-# `new URL("./x.ts", import.meta.url)` finds them at run time.
-ENTRIES := src/main.ts $(wildcard src/runtime/*-worker.ts)
-# --splitting: each lazily imported command (and what only it uses, node:
-# built-ins included) is its own embedded chunk, loaded when that command
-# runs; one bundle would load all of them on every start (measured: rienda
-# --version 21 ms -> 14 ms).
-BUILD_FLAGS := --compile --splitting --minify --bytecode --format=esm \
-	--no-compile-autoload-dotenv --no-compile-autoload-bunfig \
-	--compile-autoload-package-json
+# The build flags, the entry points and what the binary records about its
+# build live in scripts/release/ (shared by `make build` and `make release`).
+BUILD_SCRIPTS := $(wildcard scripts/release/*.ts)
 
-.PHONY: all install build test test-unit test-e2e test-deno typecheck bench demo clean
+.PHONY: all install build release release-check test test-unit test-e2e test-deno typecheck bench demo clean FORCE
 
 all: build
 
@@ -25,9 +18,25 @@ node_modules/.installed: package.json package-lock.json
 
 build: dist/rienda
 
-dist/rienda: node_modules/.installed $(SOURCES) Makefile
-	@mkdir -p dist
-	$(BUN) build $(BUILD_FLAGS) $(ENTRIES) --outfile dist/rienda
+dist/rienda: node_modules/.installed $(SOURCES) $(BUILD_SCRIPTS) Makefile dist/build-info.json
+	$(BUN) scripts/release/compile.ts --outfile dist/rienda
+
+# The commit, its date and the Bun version, rewritten only when they change:
+# a new commit rebuilds the binary (rienda version names it), nothing else does.
+dist/build-info.json: FORCE | node_modules/.installed
+	@$(BUN) scripts/release/build-info.ts --write $@
+
+# Archives for every platform + SHA256SUMS in dist/release/ (docs/install.md).
+# Not part of `make test`: test/release/ builds one target (linux-x64).
+release: node_modules/.installed
+	rm -rf dist/release
+	$(BUN) scripts/release/main.ts --out dist/release
+
+# Runs every archive's binary where this machine can: linux-x64 natively,
+# linux-arm64 under qemu-user, the others checked for their executable format.
+release-check: release
+	@scripts/release/check-tools.sh
+	RIENDA_RELEASE_DIR=$(CURDIR)/dist/release $(BUN) test --timeout 120000 test/release/all-targets.test.ts
 
 # Unit and end-to-end tests in one run, e2e against the freshly built binary.
 test: build

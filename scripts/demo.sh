@@ -9,6 +9,7 @@
 #   scripts/demo.sh                  the demo agent: tools and hooks (uses dist/rienda, make build)
 #   scripts/demo.sh skills           the writer agent: an Agent Skill loaded on demand
 #   RIENDA_BINARY=/path/rienda scripts/demo.sh
+#   RIENDA_EXAMPLES=/path/examples   another examples/ (an unpacked release archive's)
 #   DEMO_KEEP=1 scripts/demo.sh      keeps the throwaway HOME and workspace
 set -eu
 
@@ -23,7 +24,7 @@ esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 binary=${RIENDA_BINARY:-$root/dist/rienda}
-examples=$root/examples
+examples=${RIENDA_EXAMPLES:-$root/examples}
 if [ ! -x "$binary" ]; then
   echo "demo: $binary is missing: run make build first" >&2
   exit 1

@@ -14,6 +14,11 @@ export function runtimeName(): string {
   return `node ${process.versions.node}`;
 }
 
+/** The Bun version running Rienda, or undefined under another runtime. */
+export function bunVersion(): string | undefined {
+  return typeof Bun !== "undefined" ? Bun.version : undefined;
+}
+
 /** Terminal display width of `text` (wide characters count twice). */
 export function displayWidth(text: string): number {
   if (typeof Bun !== "undefined" && Bun.stringWidth) return Bun.stringWidth(text);

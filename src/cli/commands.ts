@@ -13,6 +13,7 @@ export const commands: Record<string, LazyCommand> = {
   init: () => import("./init.ts").then((m) => m.default),
   doctor: () => import("./doctor.ts").then((m) => m.default),
   skill: () => import("./skill.ts").then((m) => m.default),
+  version: () => import("./version.ts").then((m) => m.default),
 };
 
 /** The command behind a bare `rienda`: the interactive chat. */
