@@ -12,6 +12,13 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A `{…}` mapping as YAML or JSON produces it: a plain object, not an instance of a class. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 /** Whether `path` names a regular file (following links); false when it cannot be read. */
 export function isFile(path: string): boolean {
   try {

@@ -1,31 +1,42 @@
 import { describe, expect, test } from "bun:test";
-import { closestName, didYouMean } from "../src/values.ts";
+import { tmpdir } from "node:os";
+import { describeValue, describeYamlValue, isFile, isPlainObject, isRecord } from "../src/values.ts";
 
-describe("closestName", () => {
-  const tools = ["shell", "word-count", "json-field", "release-tag"];
-
-  test("finds a name a typo or two away, ignoring case", () => {
-    expect(closestName("wrod-count", tools)).toBe("word-count");
-    expect(closestName("shel", tools)).toBe("shell");
-    expect(closestName("JSON-field", tools)).toBe("json-field");
-    expect(closestName("gaurd", ["date", "guard", "redact"])).toBe("guard");
+describe("values", () => {
+  test("describeValue names a JavaScript value's kind as messages do", () => {
+    const cases: [unknown, string][] = [
+      [undefined, "undefined"],
+      [null, "null"],
+      [[], "an array"],
+      [Promise.resolve(1), "a Promise"],
+      [{}, "an object"],
+      ["x", "a string"],
+      [1, "a number"],
+      [true, "a boolean"],
+      [1n, "a bigint"],
+      [() => 1, "a function"],
+    ];
+    for (const [value, words] of cases) expect(describeValue(value)).toBe(words);
   });
 
-  test("suggests nothing for a name that is known, far away, or short and different", () => {
-    expect(closestName("shell", tools)).toBeUndefined();
-    expect(closestName("ghost", tools)).toBeUndefined();
-    expect(closestName("ab", ["cd", "xy"])).toBeUndefined();
-    expect(closestName("x", [])).toBeUndefined();
+  test("describeYamlValue speaks YAML and shows scalars, cutting long strings", () => {
+    expect(describeYamlValue(null)).toBe("empty");
+    expect(describeYamlValue([1])).toBe("a list");
+    expect(describeYamlValue({ a: 1 })).toBe("a mapping");
+    expect(describeYamlValue(3)).toBe("a number (3)");
+    expect(describeYamlValue(false)).toBe("a boolean (false)");
+    expect(describeYamlValue("yes")).toBe('a string ("yes")');
+    expect(describeYamlValue("x".repeat(50))).toBe(`a string ("${"x".repeat(40)}…")`);
   });
 
-  test("a different number is another thing, not a typo", () => {
-    expect(closestName("gpt-5", ["gpt-4o", "o3"])).toBeUndefined();
-    expect(closestName("o1", ["o3"])).toBeUndefined();
-    expect(closestName("gtp-4o", ["gpt-4o", "o3"])).toBe("gpt-4o");
+  test("isRecord takes any non-array object; isPlainObject only mappings", () => {
+    expect([isRecord({}), isRecord([]), isRecord(null), isRecord(new Date())]).toEqual([true, false, false, true]);
+    expect([isPlainObject({}), isPlainObject(Object.create(null)), isPlainObject(new Date()), isPlainObject([])]).toEqual([true, true, false, false]);
   });
 
-  test("didYouMean is the start of a parenthesised hint, or nothing", () => {
-    expect(didYouMean("modles", ["models"])).toBe('did you mean "models"? ');
-    expect(didYouMean("zzz", ["models"])).toBe("");
+  test("isFile is true for a file only, false for a directory or nothing", () => {
+    expect(isFile(import.meta.path)).toBe(true);
+    expect(isFile(tmpdir())).toBe(false);
+    expect(isFile("/no/such/file")).toBe(false);
   });
 });

@@ -1,143 +1,19 @@
 /**
- * Compaction for a run (config.yaml `compaction`): before each request,
- * when the last reported prompt size (or the estimate of the history, if
- * larger) plus `reserve_tokens` exceeds the model's `context_window`, the
- * older turns are condensed by the compaction model (or the run's) and a
- * `compaction` entry is appended to the session; the session then rebuilds
- * the history as the summary followed by the kept turns.
+ * Wires config.yaml's `compaction:` block into the engine's compactor
+ * (engine/compactor.ts holds the logic): the settings, and the model
+ * resolver for `compaction.model`.
  */
 import type { LoadedConfig } from "../config/index.ts";
-import {
-  estimateTokens,
-  keptIndex,
-  needsCompaction,
-  SUMMARY_SYSTEM_PROMPT,
-  summaryRequestMessage,
-  summaryText,
-  type CompactionPort,
-  type ModelPort,
-} from "../engine/index.ts";
-import { messageOf } from "../errors.ts";
-import type { AssistantResponse, Message, ResolvedModel } from "../providers/index.ts";
-import { compactionSummaryMessage, type BranchEntry, type SessionFile } from "../sessions/index.ts";
+import { createCompactor as createEngineCompactor, type CompactableSession, type CompactionPort, type ModelPort } from "../engine/index.ts";
+import type { ResolvedModel } from "../providers/index.ts";
 
-/** Builds the compaction port of a run; none when compaction cannot apply. */
+/** The compaction port of a run; none when compaction cannot apply. */
 export function createCompactor(options: {
-  session: SessionFile;
+  session: CompactableSession;
   config: Pick<LoadedConfig, "compaction" | "resolveModel">;
   model: ResolvedModel;
   modelPort: ModelPort;
 }): CompactionPort | undefined {
-  const { session, model, modelPort } = options;
-  const settings = options.config.compaction;
-  if (!settings.enabled || model.contextWindow === undefined) return undefined;
-  // One failed attempt per run is enough: retrying before every request would
-  // stall each turn on a provider that cannot summarise right now.
-  let failed = false;
-  return {
-    async maybeCompact(emit, signal) {
-      if (failed) return;
-      const branch = session.branch();
-      const live = liveEntries(branch);
-      const summary = previousSummary(branch);
-      const tokens = promptTokens(live, summary);
-      if (!needsCompaction(settings, model.contextWindow, tokens)) return;
-      const messages = live.map((e) => e.message);
-      const kept = keptIndex(messages, settings.keepRecentTokens);
-      if (kept === undefined) return;
-      // What gets condensed: the previous summary, if any, and the turns before the kept one.
-      const older = [...(summary === undefined ? [] : [compactionSummaryMessage(summary)]), ...messages.slice(0, kept)];
-      let summaryModel: ResolvedModel;
-      try {
-        summaryModel = settings.model ? options.config.resolveModel(settings.model) : model;
-      } catch (error) {
-        emit({ type: "notice", message: `compaction skipped: ${messageOf(error)}` });
-        return;
-      }
-      const answer = await summarize(modelPort, summaryModel, older, session.id, emit, signal);
-      if (answer === undefined) {
-        failed = !signal.aborted;
-        return;
-      }
-      const text = summaryText(answer.message);
-      if (text === "") {
-        emit({ type: "notice", message: "compaction skipped: the model returned an empty summary" });
-        return;
-      }
-      session.appendCompaction({
-        summary: text,
-        keptId: live[kept]!.id,
-        tokensBefore: tokens,
-        ...(answer.responseModel ? { responseModel: answer.responseModel } : {}),
-        ...(answer.usage ? { responseUsage: answer.usage } : {}),
-      });
-      emit({ type: "notice", message: `compacted the conversation: ${older.length} messages (about ${tokens} tokens) condensed into a summary` });
-    },
-  };
-}
-
-type LiveEntry = { id: string; message: Message; inputTokens?: number };
-
-/** The message entries after the newest compaction's kept point, with their ids. */
-function liveEntries(branch: BranchEntry[]): LiveEntry[] {
-  let start = 0;
-  for (let i = branch.length - 1; i >= 0; i--) {
-    const entry = branch[i]!;
-    if (entry.kind !== "compaction") continue;
-    const kept = branch.findIndex((e) => e.id === entry.keptId);
-    start = kept !== -1 && kept < i ? kept : i + 1;
-    break;
-  }
-  return branch.slice(start).flatMap((e) =>
-    e.kind === "message"
-      ? [{ id: e.id, message: { role: e.role, blocks: e.blocks }, ...(e.responseUsage ? { inputTokens: e.responseUsage.inputTokens + e.responseUsage.outputTokens } : {}) }]
-      : [],
-  );
-}
-
-function previousSummary(branch: BranchEntry[]): string | undefined {
-  for (let i = branch.length - 1; i >= 0; i--) {
-    const entry = branch[i]!;
-    if (entry.kind === "compaction") return entry.summary;
-  }
-  return undefined;
-}
-
-/**
- * The size of the next prompt: what the provider reported for the newest
- * answer (its own tokens included) plus an estimate of what came after it;
- * an estimate of everything when no answer reported a size. Estimating only
- * the tail keeps this cheap before every request of a long session.
- */
-function promptTokens(live: LiveEntry[], summary: string | undefined): number {
-  let tail = 0;
-  for (let i = live.length - 1; i >= 0; i--) {
-    const reported = live[i]!.inputTokens;
-    if (reported !== undefined) return reported + tail;
-    tail += estimateTokens(live[i]!.message);
-  }
-  return tail + (summary === undefined ? 0 : estimateTokens(compactionSummaryMessage(summary)));
-}
-
-async function summarize(
-  modelPort: ModelPort,
-  model: ResolvedModel,
-  older: Message[],
-  sessionId: string,
-  emit: Parameters<CompactionPort["maybeCompact"]>[0],
-  signal: AbortSignal,
-): Promise<AssistantResponse | undefined> {
-  const request = { model, system: SUMMARY_SYSTEM_PROMPT, messages: [summaryRequestMessage(older)], tools: [], sessionId };
-  try {
-    for await (const event of modelPort.stream(request, signal)) {
-      if (event.type === "done") return event.response;
-      if (event.type === "error") {
-        if (!signal.aborted) emit({ type: "notice", message: `compaction failed, going on with the whole history: ${event.failure.message}` });
-        return undefined;
-      }
-    }
-  } catch (error) {
-    if (!signal.aborted) emit({ type: "notice", message: `compaction failed, going on with the whole history: ${messageOf(error)}` });
-  }
-  return undefined;
+  const { config, ...rest } = options;
+  return createEngineCompactor({ ...rest, policy: config.compaction, resolveModel: (ref) => config.resolveModel(ref) });
 }

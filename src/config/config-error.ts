@@ -11,7 +11,7 @@ export interface ConfigProblem {
 }
 
 /** `<file>: <key path>: <problem>`, the one-line form of a problem. */
-export function formatProblem(problem: ConfigProblem): string {
+function formatProblem(problem: ConfigProblem): string {
   return problem.path === "" ? `${problem.file}: ${problem.message}` : `${problem.file}: ${problem.path}: ${problem.message}`;
 }
 

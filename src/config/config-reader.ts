@@ -5,10 +5,9 @@
  * did for the Go original.
  */
 import type { ConfigProblem } from "./config-error.ts";
-import { isPlainObject } from "./expand-document.ts";
 import { formatKeyPath, type KeyPath } from "./key-path.ts";
 import type { UnsetVariable } from "./types.ts";
-import { didYouMean } from "../values.ts";
+import { describeYamlValue, didYouMean, isPlainObject } from "../values.ts";
 
 // yaml.v3 read these as booleans for a bool field; a Go-era file may use them.
 const YAML11_TRUE = new Set(["y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE"]);
@@ -63,7 +62,7 @@ export class ConfigReader {
   mapping(value: unknown, path: KeyPath): Record<string, unknown> | undefined {
     if (value === null || value === undefined) return {};
     if (isPlainObject(value)) return value;
-    this.problem(path, `must be a mapping (key: value pairs), not ${describe(value)}`);
+    this.problem(path, `must be a mapping (key: value pairs), not ${describeYamlValue(value)}`);
     return undefined;
   }
 
@@ -81,7 +80,7 @@ export class ConfigReader {
     if (value === null || value === undefined) return undefined;
     if (typeof value === "string") return value;
     if (typeof value === "number" || typeof value === "boolean") return this.sourceOf([...path, key]) ?? String(value);
-    this.problem([...path, key], `must be a string, not ${describe(value)}`);
+    this.problem([...path, key], `must be a string, not ${describeYamlValue(value)}`);
     return undefined;
   }
 
@@ -100,7 +99,7 @@ export class ConfigReader {
     const value = map[key];
     if (value === null || value === undefined) return undefined;
     if (typeof value !== "number" || !Number.isFinite(value)) {
-      this.problem([...path, key], `must be a number between ${min} and ${max}, not ${describe(value)}`);
+      this.problem([...path, key], `must be a number between ${min} and ${max}, not ${describeYamlValue(value)}`);
       return undefined;
     }
     if (value < min || value > max) {
@@ -117,7 +116,7 @@ export class ConfigReader {
     if (typeof value === "boolean") return value;
     if (typeof value === "string" && YAML11_TRUE.has(value)) return true;
     if (typeof value === "string" && YAML11_FALSE.has(value)) return false;
-    this.problem([...path, key], `must be true or false, not ${describe(value)}`);
+    this.problem([...path, key], `must be true or false, not ${describeYamlValue(value)}`);
     return undefined;
   }
 
@@ -131,20 +130,10 @@ export class ConfigReader {
     const value = map[key];
     if (value === null || value === undefined) return undefined;
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
-      this.problem([...path, key], typeof value === "number" ? message : `${message}, not ${describe(value)}`);
+      this.problem([...path, key], typeof value === "number" ? message : `${message}, not ${describeYamlValue(value)}`);
       return undefined;
     }
     return value;
   }
 }
 
-/** "a list", "a string \"x\"": how a wrong value is named in messages. */
-export function describe(value: unknown): string {
-  if (value === null || value === undefined) return "empty";
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "string") return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
-  if (typeof value === "number") return `a number (${value})`;
-  if (typeof value === "boolean") return `a boolean (${value})`;
-  if (typeof value === "object") return "a mapping";
-  return typeof value;
-}

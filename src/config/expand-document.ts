@@ -6,6 +6,7 @@
 import { expandEnv } from "./expand-env.ts";
 import { formatKeyPath } from "./key-path.ts";
 import type { UnsetVariable } from "./types.ts";
+import { isPlainObject } from "../values.ts";
 
 /** The expanded document, the variables that were unset, and malformed references. */
 export interface ExpandedDocument {
@@ -40,12 +41,5 @@ export function expandDocument(value: unknown, env: Readonly<Record<string, stri
     return node;
   };
   return { value: walk(value, []), unset, malformed };
-}
-
-/** True for `{…}` mappings as YAML produces them. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 

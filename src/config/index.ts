@@ -9,7 +9,7 @@
  * no network, no work at import time, no process globals (env and home are
  * parameters).
  */
-export { ConfigError, formatProblem, type ConfigProblem } from "./config-error.ts";
+export { ConfigError, type ConfigProblem } from "./config-error.ts";
 export { expandEnv, type Expansion } from "./expand-env.ts";
 export { loadConfig, parseConfig, type ParseConfigOptions } from "./load-config.ts";
 export { formatKeyPath, type KeyPath } from "./key-path.ts";

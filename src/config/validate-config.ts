@@ -1,7 +1,6 @@
 /** Validation of the whole document: top-level keys, providers, compaction, the `config` block. */
 import type { ConfigReader } from "./config-reader.ts";
-import { describe } from "./config-reader.ts";
-import { isPlainObject } from "./expand-document.ts";
+import { describeYamlValue, isPlainObject } from "../values.ts";
 import { splitModelRef } from "./split-model-ref.ts";
 import type { CompactionSettings, ProviderSettings } from "./types.ts";
 import { validateProvider, type PathBase } from "./validate-provider.ts";
@@ -28,7 +27,7 @@ export function validateConfig(reader: ConfigReader, document: unknown, base: Pa
   const providers = new Map<string, ProviderSettings>();
   const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, extensionConfig: {} };
   if (!isPlainObject(document)) {
-    reader.problem([], `must be a mapping with a "providers" key at the top, not ${describe(document)}`);
+    reader.problem([], `must be a mapping with a "providers" key at the top, not ${describeYamlValue(document)}`);
     return result;
   }
   reader.knownKeys(document, TOP_KEYS, []);
@@ -88,7 +87,7 @@ function readExtensionConfig(reader: ConfigReader, value: unknown): Record<strin
     if (isPlainObject(settings)) {
       Object.defineProperty(out, name, { value: settings, enumerable: true, writable: true, configurable: true });
     } else {
-      reader.problem(["config", name], `must be a mapping of settings for the extension "${name}" (write {} for none), not ${describe(settings)}`);
+      reader.problem(["config", name], `must be a mapping of settings for the extension "${name}" (write {} for none), not ${describeYamlValue(settings)}`);
     }
   }
   return out;

@@ -37,7 +37,7 @@ export function needsCompaction(policy: CompactionPolicy, contextWindow: number 
 }
 
 /** A user message that starts a turn: it carries text, not only tool results. */
-export function startsTurn(message: Message): boolean {
+function startsTurn(message: Message): boolean {
   return message.role === "user" && message.blocks.some((b) => b.type === "text");
 }
 

@@ -18,7 +18,7 @@ export interface DiscoverToolsOptions {
 }
 
 /** The built-in tools, wired to the runtime so an interrupt reaches their processes. */
-export function builtInTools(runtime: Runtime): Tool[] {
+function builtInTools(runtime: Runtime): Tool[] {
   return [createShellTool((request) => runtime.exec(request))];
 }
 

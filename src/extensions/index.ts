@@ -9,8 +9,7 @@
  * Must not apply hook semantics (chaining, allow/refuse): that is the engine's.
  */
 export { discoverHooks, type DiscoverHooksOptions } from "./discover-hooks.ts";
-export { builtInTools, discoverTools, type DiscoverToolsOptions } from "./discover-tools.ts";
+export { discoverTools, type DiscoverToolsOptions } from "./discover-tools.ts";
 export { HOOK_POINT_NAMES, isHookPoint } from "./hook-points.ts";
 export { brokenExtension, missingExtensionError, unknownExtensionMessage, type ExtensionNames } from "./missing-extension-error.ts";
-export { resultFromOutcome } from "./user-tool.ts";
 export type { ExtensionDiagnostic, ExtensionKind, Hook, HookCallResult, HookCatalog, HookPointName, ToolCatalog } from "./types.ts";

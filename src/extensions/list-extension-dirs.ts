@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtensionDiagnostic, ExtensionKind } from "./types.ts";
+import { isFile } from "../values.ts";
 
 /** One `<dir>/<name>/index.js` found on disk, not loaded yet. */
 export interface ExtensionEntry {
@@ -48,14 +49,6 @@ export function diagnostic(kind: ExtensionKind, name: string, file: string, prob
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
   } catch {
     return false;
   }

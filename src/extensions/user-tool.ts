@@ -20,7 +20,7 @@ export function userTool(
 }
 
 /** What the model reads for each way an invocation can end. */
-export function resultFromOutcome(name: string, outcome: Outcome): ToolResult {
+function resultFromOutcome(name: string, outcome: Outcome): ToolResult {
   switch (outcome.kind) {
     case "returned":
       return resultFromValue(outcome.value, outcome.type);

@@ -1,3 +1,5 @@
+import { isRecord } from "../values.ts";
+
 /** The parts of a provider's error payload that classification reads. */
 export interface ProviderErrorDetails {
   message?: string;
@@ -30,8 +32,4 @@ function pick(record: Record<string, unknown>): ProviderErrorDetails {
   if (typeof record.code === "string" && record.code !== "") details.code = record.code;
   else if (typeof record.code === "number") details.code = String(record.code);
   return details;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

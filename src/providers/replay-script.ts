@@ -1,6 +1,7 @@
 import { parse } from "yaml";
 import { parseToolArguments } from "./parse-tool-arguments.ts";
 import type { Usage } from "./types.ts";
+import { isRecord } from "../values.ts";
 
 /** One scripted assistant turn, validated. */
 export interface ReplayTurn {
@@ -73,10 +74,6 @@ function parseTurn(raw: unknown, where: string): ReplayTurn | string {
   }
   if ((turn.text ?? "").trim() === "" && turn.toolCalls.length === 0) return `${where}: needs text or tool_calls (an empty answer is never a valid turn)`;
   return turn;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isCount(value: unknown): value is number {

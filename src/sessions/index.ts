@@ -14,13 +14,13 @@
  * agents, config or the run loop, or write a message that is not whole.
  */
 export { createSession, type CreateSessionOptions } from "./create-session.ts";
-export { openSession, findSessionFile, type OpenSessionOptions } from "./open-session.ts";
+export { openSession, type OpenSessionOptions } from "./open-session.ts";
 export { listSessions, type ListSessionsOptions } from "./list-sessions.ts";
 export { SessionFile } from "./session-file.ts";
 export { compactionSummaryMessage, interruptionMessage, INTERRUPTION_TEXT, type BranchEntry } from "./session-tree.ts";
 export { createIdGenerator, idTime, type IdSources } from "./new-id.ts";
-export { normalizeTitle, TITLE_MAX_CHARS } from "./session-title.ts";
-export { sessionsRoot, workspaceDir, workspaceDirName, workspaceHash, workspaceSlug } from "./workspace-dir.ts";
+export { normalizeTitle } from "./session-title.ts";
+export { workspaceDir, workspaceDirName, workspaceHash, workspaceSlug } from "./workspace-dir.ts";
 export {
   SESSION_FORMAT_VERSION,
   type AgentEntry,

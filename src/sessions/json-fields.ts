@@ -1,9 +1,6 @@
 /** Reading fields of parsed JSON lines, which may hold anything. */
 
-/** A JSON object (not an array, not null). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export { isRecord } from "../values.ts";
 
 /** The first non-empty string among `values`. */
 export function firstString(...values: unknown[]): string | undefined {

@@ -14,7 +14,7 @@ import { isRecord } from "./json-fields.ts";
 import type { ScanState } from "./scan-session.ts";
 
 /** File name of the index inside a workspace directory (dot-files are never sessions). */
-export const INDEX_FILE = ".index.json";
+const INDEX_FILE = ".index.json";
 // 2: states carry `lines` and `problem`; older records are rescanned.
 const INDEX_VERSION = 2;
 

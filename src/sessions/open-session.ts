@@ -77,7 +77,7 @@ function readRepaired(path: string, id: string): ParsedSession {
 }
 
 /** The path of a session's file, searched as openSession does; throws `unknown session`. */
-export function findSessionFile(home: string, id: string, workdir?: string): string {
+function findSessionFile(home: string, id: string, workdir?: string): string {
   if (!SAFE_ID.test(id)) throw unknownSession(id);
   const inDirs = (dirs: string[]) => dirs.map((dir) => join(dir, `${id}.jsonl`)).find(isFile);
   const found = (workdir === undefined ? undefined : inDirs(workspaceDirs(home, workdir))) ?? inDirs(allWorkspaceDirs(home));

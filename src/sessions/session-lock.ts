@@ -38,7 +38,7 @@ const held = new Set<HeldLock>();
 let exitHookInstalled = false;
 
 /** The lock file of the session file `sessionPath` (`x/<id>.jsonl` → `x/<id>.lock`). */
-export function lockPathOf(sessionPath: string): string {
+function lockPathOf(sessionPath: string): string {
   return sessionPath.replace(/\.jsonl$/, "") + ".lock";
 }
 

@@ -1,7 +1,7 @@
 import type { Block, TextBlock } from "../providers/types.ts";
 
 /** Titles are one line of at most this many characters (code points). */
-export const TITLE_MAX_CHARS = 80;
+const TITLE_MAX_CHARS = 80;
 
 /** The title form of any text: its first non-blank line, trimmed, at most 80 characters. */
 export function normalizeTitle(text: string): string {

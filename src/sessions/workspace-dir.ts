@@ -11,7 +11,7 @@ const SLUG_MAX_BYTES = 100;
 const encoder = new TextEncoder();
 
 /** `<home>/.rienda/sessions`, the root of every workspace directory. */
-export function sessionsRoot(home: string): string {
+function sessionsRoot(home: string): string {
   return join(home, ".rienda", "sessions");
 }
 

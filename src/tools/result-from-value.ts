@@ -1,3 +1,4 @@
+import { describeValue } from "../values.ts";
 import type { ToolResult } from "./types.ts";
 
 const SHAPES = "a string or { text: string, isError?: boolean }";
@@ -14,7 +15,7 @@ export function resultFromValue(value: unknown, type: string): ToolResult {
     const { text, isError } = value as { text?: unknown; isError?: unknown };
     if (typeof text !== "string") return mistake("an object without a text string");
     if (isError !== undefined && isError !== null && typeof isError !== "boolean") {
-      return mistake(`an object whose isError is ${describe(isError)} instead of a boolean`);
+      return mistake(`an object whose isError is ${describeValue(isError)} instead of a boolean`);
     }
     return { text, isError: isError === true };
   }
@@ -24,11 +25,4 @@ export function resultFromValue(value: unknown, type: string): ToolResult {
 
 function mistake(what: string): ToolResult {
   return { text: `execute returned ${what}; it must return ${SHAPES}`, isError: true };
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  const t = typeof value;
-  return t === "object" ? "an object" : `a ${t}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { estimateTokens, keptIndex, needsCompaction, summaryRequestMessage, transcript } from "../../src/engine/index.ts";
+import { estimateTokens, keptIndex, needsCompaction, summaryRequestMessage, transcript } from "../../src/engine/compaction.ts";
 import type { Message } from "../../src/providers/index.ts";
 
 const user = (text: string): Message => ({ role: "user", blocks: [{ type: "text", text }] });

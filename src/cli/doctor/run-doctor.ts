@@ -24,6 +24,7 @@ import { checkAgentSkills, checkSkillFolders } from "./check-skills.ts";
 import { checkVariables } from "./check-variables.ts";
 import { modelUsers } from "./model-users.ts";
 import type { DoctorReport, Finding } from "./types.ts";
+import { isFile } from "../../values.ts";
 
 /** Where to look; nothing is read from the process. */
 export interface DoctorOptions {
@@ -180,13 +181,5 @@ function readdirOrEmpty(dir: string): string[] {
     return readdirSync(dir).sort();
   } catch {
     return [];
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
   }
 }
