@@ -22,7 +22,8 @@ const ALLOWED: Record<string, string[]> = {
   extensions: ["runtime", "tools", "engine"],
   engine: ["providers", "sessions", "tools"],
   ui: ["engine", "tools", "providers"],
-  cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers"],
+  mcp: ["config", "tools"],
+  cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp"],
 };
 
 function sourceFiles(dir: string): string[] {
@@ -68,6 +69,18 @@ describe("architecture", () => {
 
   test("the checker sees every folder of the layout", () => {
     const units = new Set(files.map(unitOf));
-    for (const folder of ["cli", "engine", "providers", "ui", "tools"]) expect(units.has(folder)).toBe(true);
+    for (const folder of ["cli", "engine", "providers", "ui", "tools", "mcp"]) expect(units.has(folder)).toBe(true);
+  });
+
+  test("the MCP SDK is imported only by mcp/, and there only lazily (import() or import type)", () => {
+    const offenders: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^;]*?from\s+["']@modelcontextprotocol\/sdk[^"']*["']/gm)) {
+        if (match[2] === undefined) offenders.push(`${relative(SRC, file)}: static import of the SDK`);
+      }
+      if (unitOf(file) !== "mcp" && text.includes("@modelcontextprotocol/sdk")) offenders.push(`${relative(SRC, file)}: uses the SDK outside mcp/`);
+    }
+    expect(offenders).toEqual([]);
   });
 });

@@ -13,6 +13,8 @@ import type { Agent } from "./types.ts";
 const KEYS = ["description", "model", "tools", "hooks", "skills", "config"] as const;
 // tools.md "Name rules": the only names a tool or hook directory can have.
 const EXTENSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+// docs/mcp.md: `server__*` in tools: stands for every tool of an MCP server.
+const MCP_SERVER_WILDCARD = /^[A-Za-z0-9_-]{1,62}__\*$/;
 
 /** Parses the text of `file` as agent `id`. Throws RiendaError (code "agent"), one line per problem. */
 export function parseAgent(id: string, text: string, file: string): Agent {
@@ -51,7 +53,7 @@ export function parseAgent(id: string, text: string, file: string): Agent {
     else model = written;
   }
 
-  const tools = readNames(meta.tools, "tools", "tool", [isExtensionName, EXTENSION_RULE], problems, text_);
+  const tools = readNames(meta.tools, "tools", "tool", [isToolName, EXTENSION_RULE], problems, text_);
   const hooks = readNames(meta.hooks, "hooks", "hook", [isExtensionName, EXTENSION_RULE], problems, text_);
   const skills = readNames(meta.skills, "skills", "skill", [isValidSkillName, SKILL_NAME_RULE], problems, text_);
   const config = readConfig(meta.config, problems);
@@ -62,6 +64,7 @@ export function parseAgent(id: string, text: string, file: string): Agent {
 
 const EXTENSION_RULE = '1 to 64 letters, digits, "_" or "-"';
 const isExtensionName = (name: string): boolean => EXTENSION_NAME.test(name);
+const isToolName = (name: string): boolean => EXTENSION_NAME.test(name) || MCP_SERVER_WILDCARD.test(name);
 
 function readNames(
   value: unknown,

@@ -6,9 +6,11 @@
  */
 import { join } from "node:path";
 import type { Agent } from "../agents/index.ts";
+import type { McpServerSettings } from "../config/index.ts";
 import type { HookAnswer, HookPort, OutputObserver, ToolPort } from "../engine/index.ts";
 import { discoverHooks, discoverTools, missingExtensionError, type Hook, type HookPointName } from "../extensions/index.ts";
 import { RiendaError } from "../errors.ts";
+import { resolveToolNames, serverList, serverPart, splitToolNames, startMcpServers, type McpServers } from "../mcp/index.ts";
 import { createRuntime } from "../runtime/index.ts";
 import { createToolRunner, type ContextData, type FrontEnd, type Tool, type ToolCallContext } from "../tools/index.ts";
 
@@ -20,8 +22,17 @@ export interface AgentExtensions {
   notices: string[];
   /** Sets the `ctx` data every later invocation receives (known once the session exists). */
   bind(data: ContextData): void;
-  /** Ends running invocations and the spare worker. */
-  close(): void;
+  /** Ends running invocations and the spare worker; resolves once the MCP servers have ended. */
+  close(): Promise<void>;
+}
+
+/** The MCP servers of config.yaml and where their processes run. */
+export interface McpSetup {
+  servers: ReadonlyMap<string, McpServerSettings>;
+  configPath: string;
+  /** The run's workspace: the cwd of a stdio server without its own. */
+  workdir: string;
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /** Loads the agent's tools and hooks; throws a RiendaError naming every missing or broken one, a line each. */
@@ -31,22 +42,48 @@ export async function loadAgentExtensions(options: {
   dialogs: Pick<FrontEnd, "confirm" | "notify">;
   /** Tools that come with the agent's definition rather than its `tools:` (the `skill` tool), offered after those. */
   builtIns?: readonly Tool[];
+  /** Absent: no MCP server is configured. */
+  mcp?: McpSetup;
 }): Promise<AgentExtensions> {
-  const { agent, dialogs } = options;
+  const { agent, dialogs, mcp } = options;
   const riendaDir = join(options.home, ".rienda");
+  const configured: ReadonlySet<string> = new Set(mcp?.servers.keys() ?? []);
+  const configPath = mcp?.configPath ?? "config.yaml";
   const runtime = createRuntime();
+  let servers: McpServers | undefined;
+  let starting: Promise<void> | undefined;
   try {
+    const split = splitToolNames(agent.tools, configured, configPath);
     const runner = createToolRunner();
+    // Only the servers this agent uses, all at once, while the tool modules load (the SDK loads only here).
+    starting =
+      mcp && split.servers.length > 0
+        ? startMcpServers(split.servers.map((name) => mcp.servers.get(name)!), { ...mcp, requireAll: false }).then((s) => void (servers = s))
+        : undefined;
     const [toolCatalog, hookCatalog] = await Promise.all([
-      discoverTools({ riendaDir, runtime, runner, names: agent.tools }),
+      discoverTools({ riendaDir, runtime, runner, names: split.userTools }),
       agent.hooks.length > 0 ? discoverHooks({ riendaDir, runtime, names: agent.hooks }) : undefined,
+      starting,
     ]);
-    const missing: RiendaError[] = [];
-    const tools = agent.tools.flatMap((name) => {
-      const tool = toolCatalog.tools.find((t) => t.name === name);
-      if (!tool) missing.push(missingExtensionError("tool", name, toolCatalog));
-      return tool ? [tool] : [];
-    });
+    const missing: RiendaError[] = (servers?.connections ?? []).flatMap((c) =>
+      c.state === "ready" ? [] : [new RiendaError("extension", `MCP server "${c.name}" failed to start: ${c.failure ?? "unknown reason"}`)],
+    );
+    const resolved = resolveToolNames(
+      agent.tools,
+      configured,
+      (name) => {
+        const tool = toolCatalog.tools.find((t) => t.name === name);
+        if (tool) return tool;
+        const error = missingExtensionError("tool", name, toolCatalog);
+        const server = serverPart(name);
+        if (server === undefined || toolCatalog.available.includes(name)) return error;
+        return new RiendaError("extension", `${error.message.replace(/\)$/, "")}; "${server}" is not an MCP server: ${serverList(configured, configPath)})`);
+      },
+      // A server that did not start is reported above, not once per tool.
+      (server) => (servers?.connections.find((c) => c.name === server)?.state === "ready" ? servers.toolsOf(server) : undefined),
+    );
+    const tools = resolved.tools;
+    missing.push(...resolved.missing);
     const hooks = agent.hooks.flatMap((name) => {
       const hook = hookCatalog?.hooks.find((h) => h.name === name);
       if (!hook) missing.push(missingExtensionError("hook", name, hookCatalog ?? { diagnostics: [], available: [] }));
@@ -57,7 +94,7 @@ export async function loadAgentExtensions(options: {
     const notices = [
       ...toolCatalog.diagnostics.filter((d) => agent.tools.includes(d.name)),
       ...(hookCatalog?.diagnostics ?? []).filter((d) => d.warning && agent.hooks.includes(d.name)),
-    ].map((d) => d.message);
+    ].map((d) => d.message).concat(servers?.notices ?? []);
     runtime.setSpares(sparesFor(hooks));
     // The argument validator loads while the first request is out (the
     // request is on its way by then), not when the first tool call waits.
@@ -77,10 +114,15 @@ export async function loadAgentExtensions(options: {
       hooks: hookPort(hooks, contextFor),
       notices,
       bind: (next) => void (data = next),
-      close: () => void runtime.close(),
+      close: async () => {
+        void runtime.close();
+        await servers?.close();
+      },
     };
   } catch (error) {
     void runtime.close();
+    await starting?.catch(() => undefined);
+    await servers?.close();
     throw error;
   }
 }

@@ -95,7 +95,7 @@ export default defineCommand({
         code = EXIT.error;
       }
     } finally {
-      prepared?.close();
+      await prepared?.close();
     }
     await exitWhenFlushed(code);
   },

@@ -80,8 +80,8 @@ export interface PreparedRun {
   hooks: HookPort;
   /** Diagnostics to show before the run (a user tool replacing a built-in). */
   notices: string[];
-  /** Stops spare workers and anything else the run started, and closes the session (releasing its lock). */
-  close(): void;
+  /** Stops spare workers and anything else the run started, and closes the session (releasing its lock); resolves once MCP servers have ended. */
+  close(): Promise<void>;
 }
 
 /** What `prepareAgent` needs: an agent (and optionally a model) without a session. */
@@ -111,8 +111,8 @@ export interface PreparedAgent {
   notices: string[];
   /** Sets the `ctx` data of every later tool and hook invocation to this session; returns it. */
   bind(session: SessionFile): ContextData;
-  /** Stops spare workers and anything else the agent started. */
-  close(): void;
+  /** Stops spare workers and anything else the agent started; resolves once MCP servers have ended. */
+  close(): Promise<void>;
 }
 
 /** The parts of the front end the extensions use for confirm and notify. */
@@ -155,13 +155,13 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     prepared.bind(session);
     const { system, tools, hooks, notices } = prepared;
     const opened = session;
-    const close = () => {
-      prepared.close();
+    const close = async () => {
+      await prepared.close();
       opened.close();
     };
     return { config: prepared.config, agent, model, system, session, tools, hooks, notices, close };
   } catch (error) {
-    prepared.close();
+    await prepared.close();
     session?.close();
     throw error;
   }
@@ -206,9 +206,10 @@ async function loadPreparedAgent(
   // Boxed: "no instructions file" is undefined too.
   const instructions = problems.attempt(() => ({ value: loadProjectInstructions(request.workdir) }));
   const builtIns = skills && skills.length > 0 ? [createSkillTool(skills)] : [];
-  const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns })) : undefined;
+  const mcp = config && config.mcpServers.size > 0 ? { servers: config.mcpServers, configPath: config.path, workdir: request.workdir, env: request.env } : undefined;
+  const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}) })) : undefined;
   if (!config || !agent || !model || !skills || instructions === undefined || !extensions) {
-    extensions?.close();
+    await extensions?.close();
     problems.fail();
   }
   const system = composeSystemPrompt(withSkills(agent.systemPrompt, skills), instructions.value?.text);

@@ -21,6 +21,7 @@ import { assertKnownFlags } from "./strict-args.ts";
 import { exitWhenFlushed } from "./exit.ts";
 import { interrupts } from "./interrupts.ts";
 import { untilInterrupted } from "./until-interrupted.ts";
+import { mcpListing, mcpServerOf, readOptionalConfig, runMcpTool } from "./tool-mcp.ts";
 
 const listArgs = {} as const;
 
@@ -46,6 +47,13 @@ const list = defineCommand({
         lines.push(`    ${tool.description.trim().split("\n")[0]}`);
         lines.push(`    source: ${tool.source}`);
       }
+      let config: ReturnType<typeof readOptionalConfig>;
+      try {
+        config = readOptionalConfig(homeDir());
+      } catch (error) {
+        process.stderr.write(`MCP servers not listed: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+      if (config && config.mcpServers.size > 0) lines.push(...(await mcpListing(config, process.cwd())));
       process.stdout.write(lines.length > 0 ? `${lines.join("\n")}\n` : "");
     } finally {
       await runtime.close();
@@ -72,6 +80,27 @@ const run = defineCommand({
     }
     const workdir = resolveWorkdir(args.workdir);
     const home = homeDir();
+    if (name.includes("__")) {
+      const config = readOptionalConfig(home);
+      const server = mcpServerOf(name, config);
+      if (config && server) {
+        const watcher = interrupts();
+        let code: number;
+        try {
+          // An interrupt cancels the call (the server gets notifications/cancelled); the server ends with Rienda.
+          const result = await runMcpTool({ name, server, config, args: decoded as Record<string, unknown>, workdir, autoApprove: Boolean(args["auto-approve"]), signal: watcher.signal });
+          if (watcher.interrupted) throw new RiendaError("interrupted", "the tool run was interrupted");
+          if (result.text !== "") process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+          code = result.isError ? 1 : 0;
+        } catch (error) {
+          if (!watcher.interrupted) throw error;
+          if (watcher.cause !== "stdout-closed") process.stderr.write("rienda: the tool run was interrupted\n");
+          code = watcher.exitCode;
+        }
+        await exitWhenFlushed(code);
+        return;
+      }
+    }
 
     // One spare: it boots while the tool's module is being looked at, and runs the call.
     const runtime = createRuntime();

@@ -17,12 +17,16 @@ export { locateConfig } from "./locate-config.ts";
 export { findPreset, PRESETS, PROTOCOLS } from "./presets.ts";
 export { splitModelRef, type ModelRef } from "./split-model-ref.ts";
 export { DEFAULT_COMPACTION } from "./validate-config.ts";
+export { DEFAULT_MCP_STARTUP_TIMEOUT_MS } from "./validate-mcp-servers.ts";
 export type {
   CompactionSettings,
   ConfigLocation,
   ConfigSource,
   LoadConfigOptions,
   LoadedConfig,
+  McpHttpServerSettings,
+  McpServerSettings,
+  McpStdioServerSettings,
   ModelSettings,
   Preset,
   ProviderSettings,

@@ -85,6 +85,37 @@ export interface CompactionSettings {
   model?: string;
 }
 
+/** Settings every MCP server has, whatever its transport (docs/mcp.md). */
+interface McpServerBase {
+  /** The key under `mcp_servers`; the prefix of its tools' names (`name__tool`). */
+  name: string;
+  /** How long starting it (process start, `initialize`, `tools/list`) may take. */
+  startupTimeoutMs: number;
+  /** Variables its fields refer to that were unset at load time: using the server fails then. */
+  unset: UnsetVariable[];
+}
+
+/** An MCP server Rienda starts as a process and talks to over stdin/stdout. */
+export interface McpStdioServerSettings extends McpServerBase {
+  transport: "stdio";
+  command: string;
+  args: string[];
+  /** Added to the few variables a server inherits (docs/mcp.md). */
+  env: Record<string, string>;
+  /** Absolute; absent: the workspace of the run. */
+  cwd?: string;
+}
+
+/** An MCP server reached over Streamable HTTP. */
+export interface McpHttpServerSettings extends McpServerBase {
+  transport: "http";
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** One entry of `mcp_servers:`. */
+export type McpServerSettings = McpStdioServerSettings | McpHttpServerSettings;
+
 /** A validated configuration file. */
 export interface LoadedConfig {
   /** Absolute path of the file that was read. */
@@ -95,6 +126,8 @@ export interface LoadedConfig {
   /** Providers by name, in file order. */
   providers: ReadonlyMap<string, ProviderSettings>;
   compaction: CompactionSettings;
+  /** The `mcp_servers:` block by name, in file order (empty when absent). */
+  mcpServers: ReadonlyMap<string, McpServerSettings>;
   /** The `config:` block, extension name -> settings; a fresh deep copy on every read. */
   readonly extensionConfig: Record<string, Record<string, unknown>>;
   /** Every unset `${NAME}` in the file (for `rienda doctor`). */

@@ -2,10 +2,11 @@
 import type { ConfigReader } from "./config-reader.ts";
 import { describeYamlValue, isPlainObject } from "../values.ts";
 import { splitModelRef } from "./split-model-ref.ts";
-import type { CompactionSettings, ProviderSettings } from "./types.ts";
+import type { CompactionSettings, McpServerSettings, ProviderSettings } from "./types.ts";
+import { validateMcpServers } from "./validate-mcp-servers.ts";
 import { validateProvider, type PathBase } from "./validate-provider.ts";
 
-const TOP_KEYS = ["providers", "compaction", "config"] as const;
+const TOP_KEYS = ["providers", "compaction", "config", "mcp_servers"] as const;
 const COMPACTION_KEYS = ["enabled", "reserve_tokens", "keep_recent_tokens", "model"] as const;
 
 /** Compaction settings of a file that declares none (the Go original's defaults). */
@@ -20,12 +21,13 @@ export interface ValidatedConfig {
   providers: Map<string, ProviderSettings>;
   compaction: CompactionSettings;
   extensionConfig: Record<string, Record<string, unknown>>;
+  mcpServers: Map<string, McpServerSettings>;
 }
 
 /** Validates the expanded document; the result is only meaningful when `reader.problems` is empty. */
 export function validateConfig(reader: ConfigReader, document: unknown, base: PathBase): ValidatedConfig {
   const providers = new Map<string, ProviderSettings>();
-  const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, extensionConfig: {} };
+  const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, extensionConfig: {}, mcpServers: new Map() };
   if (!isPlainObject(document)) {
     reader.problem([], `must be a mapping with a "providers" key at the top, not ${describeYamlValue(document)}`);
     return result;
@@ -45,6 +47,7 @@ export function validateConfig(reader: ConfigReader, document: unknown, base: Pa
 
   result.compaction = readCompaction(reader, document.compaction, providers, providerProblems || !written);
   result.extensionConfig = readExtensionConfig(reader, document.config);
+  result.mcpServers = validateMcpServers(reader, document.mcp_servers, base);
   return result;
 }
 

@@ -137,7 +137,8 @@ function resolveUserPath(written: string, base: PathBase): string {
   return isAbsolute(written) ? resolve(written) : resolve(base.configDir, written);
 }
 
-function readHeaders(reader: ConfigReader, map: Record<string, unknown>, path: string[]): Record<string, string> {
+/** `headers:` of a provider or an MCP server: names are HTTP tokens, values one line. */
+export function readHeaders(reader: ConfigReader, map: Record<string, unknown>, path: readonly string[]): Record<string, string> {
   const at = [...path, "headers"];
   const headers: Record<string, string> = {};
   const written = reader.mapping(map.headers, at);

@@ -22,7 +22,7 @@ export function createToolRunner(validator: ArgumentValidator = createArgumentVa
     async runTool(tool, rawArguments, context) {
       const decoded = decodeArguments(rawArguments);
       if (!decoded.ok) return { text: `invalid arguments for tool "${tool.name}": ${decoded.problem}`, isError: true };
-      const problems = await validator.check(tool.parameters, decoded.args);
+      const problems = await validator.check(tool.argumentSchema ?? tool.parameters, decoded.args);
       if (problems.length > 0) {
         return { text: `invalid arguments for tool "${tool.name}":\n${problems.map((p) => `- ${p}`).join("\n")}`, isError: true };
       }

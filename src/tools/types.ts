@@ -76,7 +76,13 @@ export interface Tool {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
-  /** Absolute path of the module, or "built-in". */
+  /**
+   * What the arguments are checked against when it is not `parameters`
+   * itself (an MCP server's schema that Rienda's validator cannot compile is
+   * still sent to the model, and the server checks the arguments).
+   */
+  argumentSchema?: Record<string, unknown>;
+  /** Absolute path of the module, "built-in", or the MCP server it belongs to. */
   source: string;
   builtIn: boolean;
   /** Runs one invocation with arguments already validated against `parameters`. */

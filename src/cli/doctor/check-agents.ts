@@ -82,6 +82,8 @@ export interface ExtensionInventory {
   /** Every name installed or built in, loaded or not. */
   available: readonly string[];
   diagnostics: readonly ExtensionDiagnostic[];
+  /** Names checked elsewhere (MCP tools), never reported here. */
+  elsewhere?: (name: string) => boolean;
 }
 
 /** A problem for each tool or hook an agent names that is not installed or does not load. */
@@ -94,9 +96,9 @@ export function checkAgentExtensions(
   for (const agent of agents) {
     for (const kind of ["tool", "hook"] as const) {
       const names = kind === "tool" ? agent.tools : agent.hooks;
-      const { loaded, available, diagnostics } = inventory[kind];
+      const { loaded, available, diagnostics, elsewhere } = inventory[kind];
       names.forEach((name, index) => {
-        if (loaded.includes(name)) return;
+        if (loaded.includes(name) || elsewhere?.(name)) return;
         const list = `${kind}s`;
         const broken = brokenExtension(kind, name, { available, diagnostics });
         const finding: Finding = {

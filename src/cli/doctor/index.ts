@@ -11,6 +11,7 @@
 export { agentHint, checkAgentExtensions, checkAgentFiles, checkAgentModels, type ExtensionInventory } from "./check-agents.ts";
 export { checkConfig, configHint, type ConfigOutcome } from "./check-config.ts";
 export { checkExtensions, extensionHint } from "./check-extensions.ts";
+export { checkAgentMcpTools, checkMcpServers, isMcpReference, mcpHint } from "./check-mcp-servers.ts";
 export { checkInstructions, type InstructionsOutcome } from "./check-instructions.ts";
 export { checkReplayScripts, type ReplayScriptOutcome } from "./check-replay-scripts.ts";
 export { checkSessions, type ModeEntry } from "./check-sessions.ts";

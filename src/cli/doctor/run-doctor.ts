@@ -11,6 +11,7 @@ import { ConfigError, loadConfig, locateConfig, type LoadedConfig } from "../../
 import { messageOf } from "../../errors.ts";
 import { discoverHooks, discoverTools } from "../../extensions/index.ts";
 import { parseReplayScript } from "../../providers/index.ts";
+import { startMcpServers, type McpServers } from "../../mcp/index.ts";
 import { createRuntime } from "../../runtime/index.ts";
 import { listSkills } from "../../skills/index.ts";
 import { createToolRunner } from "../../tools/index.ts";
@@ -18,6 +19,7 @@ import { checkAgentExtensions, checkAgentFiles, checkAgentModels } from "./check
 import { checkConfig, checkConfigWarnings, type ConfigOutcome } from "./check-config.ts";
 import { checkExtensions } from "./check-extensions.ts";
 import { checkInstructions, type InstructionsOutcome } from "./check-instructions.ts";
+import { checkAgentMcpTools, checkMcpServers, isMcpReference } from "./check-mcp-servers.ts";
 import { checkReplayScripts, type ReplayScriptOutcome } from "./check-replay-scripts.ts";
 import { checkSessions, type ModeEntry } from "./check-sessions.ts";
 import { checkAgentSkills, checkSkillFolders } from "./check-skills.ts";
@@ -48,9 +50,13 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const { agents, problems: agentProblems } = listAgents(options.home);
   const { skills, problems: skillProblems } = listSkills(options.home);
   const runtime = createRuntime({ spareWorker: false });
-  const [tools, hooks] = await Promise.all([
+  const [tools, hooks, servers] = await Promise.all([
     discoverTools({ riendaDir, runtime, runner: createToolRunner() }),
     discoverHooks({ riendaDir, runtime }),
+    // Every configured server is started, like a run would, and closed again.
+    config && config.mcpServers.size > 0
+      ? startMcpServers([...config.mcpServers.values()], { workdir: options.workdir, env: options.env, configPath: config.path, requireAll: false })
+      : undefined,
   ]).finally(() => runtime.close());
   const instructions = readInstructions(options.workdir);
 
@@ -65,10 +71,22 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   if (config) findings.push(...checkAgentModels(agents, config));
   findings.push(
     ...checkAgentExtensions(agents, riendaDir, {
-      tool: { loaded: tools.tools.map((t) => t.name), available: tools.available, diagnostics: tools.diagnostics },
+      tool: {
+        loaded: tools.tools.map((t) => t.name),
+        available: tools.available,
+        diagnostics: tools.diagnostics,
+        elsewhere: (name) => config !== undefined && isMcpReference(name, config),
+      },
       hook: { loaded: hooks.hooks.map((h) => h.name), available: hooks.available, diagnostics: hooks.diagnostics },
     }),
   );
+  if (config && servers) {
+    findings.push(...checkAgentMcpTools(agents, config, servers));
+    findings.push(...checkMcpServers(config, servers));
+  } else if (config) {
+    findings.push(...checkAgentMcpTools(agents, config, NO_SERVERS));
+  }
+  await servers?.close();
   findings.push(...checkAgentSkills(agents, riendaDir, skills, skillProblems));
   findings.push(...checkExtensions([...tools.diagnostics, ...hooks.diagnostics]));
   findings.push(...checkSkillFolders(skillProblems));
@@ -92,6 +110,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     },
   };
 }
+
+const NO_SERVERS: McpServers = { connections: [], toolsOf: () => [], notices: [], close: async () => undefined };
 
 function readConfig(
   path: string,

@@ -4,7 +4,7 @@
 export type Severity = "problem" | "warning";
 
 /** Which check produced a finding, in the order the checks run. */
-export type CheckName = "config" | "agent" | "tool" | "hook" | "skill" | "instructions" | "sessions";
+export type CheckName = "config" | "agent" | "tool" | "hook" | "skill" | "mcp" | "instructions" | "sessions";
 
 /** One thing found wrong, with where it is and how to fix it. */
 export interface Finding {

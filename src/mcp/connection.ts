@@ -1,0 +1,273 @@
+/**
+ * One configured MCP server as Rienda uses it: started (with its startup
+ * timeout), its tools listed, called, restarted once after a crash, closed.
+ * Every failure is a value or a RiendaError naming the server; the values of
+ * its `env` and `headers` never appear in a message.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpServerSettings } from "../config/index.ts";
+import { messageOf, RiendaError } from "../errors.ts";
+import type { ToolCallContext, ToolResult } from "../tools/index.ts";
+import { resultText, type McpCallResult } from "./result-text.ts";
+import { loadClientSdk, loadHttpClientTransport } from "./sdk.ts";
+import { serverEnvironment } from "./server-env.ts";
+import { StdioTransport } from "./stdio-transport.ts";
+import { VERSION } from "../version.ts";
+
+/** A tool as the server lists it. */
+export interface McpToolInfo {
+  /** The server's own name for it. */
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** Where the server runs. */
+export interface ConnectionOptions {
+  /** Default cwd of a stdio server: the run's workspace. */
+  workdir: string;
+  /** Rienda's environment (a stdio server inherits a few of its variables). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** config.yaml, for messages. */
+  configPath: string;
+}
+
+/** starting → ready; ready → crashed (the process or connection ended by itself) → ready again once; anything → closed. */
+export type ConnectionState = "idle" | "starting" | "ready" | "failed" | "crashed" | "closed";
+
+/** A call has no time limit, like a JavaScript tool's (the SDK's default is 60 s). */
+const NO_TIMEOUT_MS = 2_147_483_647;
+
+export class McpConnection {
+  state: ConnectionState = "idle";
+  tools: McpToolInfo[] = [];
+  /** Why the last start failed (for `tool list` and doctor). */
+  failure: string | undefined;
+
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private stdio: StdioTransport | undefined;
+  private restarted = false;
+  private readonly secrets: string[];
+  /** Calls in flight, newest last: a log message goes to the newest. */
+  private readonly active: ToolCallContext[] = [];
+
+  constructor(
+    readonly settings: McpServerSettings,
+    private readonly options: ConnectionOptions,
+  ) {
+    const values = settings.transport === "stdio" ? Object.values(settings.env) : Object.values(settings.headers);
+    // Longest first, so a secret containing another is hidden whole.
+    this.secrets = values.filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
+  }
+
+  get name(): string {
+    return this.settings.name;
+  }
+
+  /** How the server is reached, for listings: `stdio: node` or the URL. */
+  describe(): string {
+    return this.settings.transport === "stdio" ? `stdio: ${this.settings.command}` : `http: ${this.hide(this.settings.url)}`;
+  }
+
+  /**
+   * Starts the server and lists its tools within the startup timeout.
+   * Throws a RiendaError naming the server, with its stderr tail.
+   */
+  async start(): Promise<void> {
+    this.state = "starting";
+    const unset = this.settings.unset[0];
+    if (unset) {
+      this.state = "failed";
+      this.failure = `environment variable ${unset.variable} is not set (${this.options.configPath}: ${unset.path})`;
+      throw new RiendaError("extension", `MCP server "${this.name}": ${this.failure}`);
+    }
+    const timeoutMs = this.settings.startupTimeoutMs;
+    let phase = "start";
+    // The process starts before the SDK has loaded: both take time, so they overlap.
+    const transportReady = this.openTransport();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms (startup_timeout_ms) waiting for ${phase === "start" ? "the server to start" : `its answer to "${phase}"`}`)), timeoutMs);
+    });
+    try {
+      await Promise.race([
+        (async () => {
+          const [{ Client, types }, transport] = await Promise.all([loadClientSdk(), transportReady]);
+          const client = new Client({ name: "rienda", version: VERSION }, { capabilities: {} });
+          client.setNotificationHandler(types.LoggingMessageNotificationSchema, (notification) => {
+            const { level, logger, data } = notification.params;
+            const text = typeof data === "string" ? data : JSON.stringify(data);
+            this.active.at(-1)?.frontEnd.log(`[${level}]${logger ? ` ${logger}:` : ""} ${this.hide(text)}`);
+          });
+          client.onclose = () => {
+            if (this.state === "ready") this.state = "crashed";
+          };
+          // Protocol noise (a line that is not JSON-RPC, a response to nothing) is not the user's business.
+          client.onerror = () => undefined;
+          phase = "initialize";
+          await client.connect(transport, { timeout: NO_TIMEOUT_MS });
+          this.client = client;
+          phase = "tools/list";
+          this.tools = await listAllTools(client);
+        })(),
+        deadline,
+      ]);
+      this.state = "ready";
+      this.failure = undefined;
+    } catch (error) {
+      this.state = "failed";
+      this.failure = this.explainStartFailure(error);
+      await this.shutdown();
+      throw new RiendaError("extension", `MCP server "${this.name}" failed to start: ${this.failure}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Calls one tool (by the server's own name); never throws. */
+  async call(tool: string, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolResult> {
+    if (this.state === "crashed") {
+      const why = this.endedText();
+      if (this.restarted) return this.error(`stopped again${why}; it is restarted only once per run`);
+      this.restarted = true;
+      try {
+        await this.shutdown();
+        await this.start();
+      } catch {
+        return this.error(`stopped${why} and could not be restarted: ${this.failure ?? "unknown reason"}`);
+      }
+    }
+    const client = this.client;
+    if (this.state !== "ready" || !client) return this.error(this.failure ? `is not running: ${this.failure}` : "is not running");
+    if (context.signal.aborted) return { text: "the tool was interrupted", isError: true };
+    this.active.push(context);
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: context.signal,
+        timeout: NO_TIMEOUT_MS,
+        onprogress: (progress) => {
+          const total = progress.total !== undefined ? `/${progress.total}` : "";
+          const message = progress.message ? ` ${this.hide(progress.message)}` : "";
+          context.frontEnd.log(`progress ${progress.progress}${total}${message}`);
+        },
+      });
+      const converted = resultText(result as McpCallResult);
+      return { text: this.hide(converted.text), isError: converted.isError };
+    } catch (error) {
+      if (context.signal.aborted) return { text: "the tool was interrupted", isError: true };
+      // The connection's end is seen before the call's rejection (see client.onclose).
+      if ((this.state as ConnectionState) === "crashed") return this.error(`stopped during the call${this.endedText()}; the next call restarts it`);
+      return this.error(`error: ${this.hide(describeError(error))}`);
+    } finally {
+      this.active.splice(this.active.indexOf(context), 1);
+    }
+  }
+
+  /** Ends the connection and the server's processes. */
+  async close(): Promise<void> {
+    this.state = "closed";
+    await this.shutdown();
+  }
+
+  private async openTransport(): Promise<Transport> {
+    const s = this.settings;
+    if (s.transport === "stdio") {
+      const stdio = new StdioTransport({
+        command: s.command,
+        args: s.args,
+        env: serverEnvironment(this.options.env, s.env),
+        cwd: s.cwd ?? this.options.workdir,
+      });
+      this.stdio = stdio;
+      this.transport = stdio;
+      return stdio;
+    }
+    this.stdio = undefined;
+    const { StreamableHTTPClientTransport } = await loadHttpClientTransport();
+    const transport = new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: s.headers } });
+    this.transport = transport;
+    return transport;
+  }
+
+  private async shutdown(): Promise<void> {
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    this.transport = undefined;
+    try {
+      if (client) await client.close();
+      else if (transport) await transport.close();
+    } catch {
+      // Already gone.
+    }
+    this.stdio?.kill();
+  }
+
+  private explainStartFailure(error: unknown): string {
+    let text = this.hide(describeError(error));
+    const stdio = this.stdio;
+    if (stdio?.ended !== undefined && /Connection closed|not running/i.test(text)) text = `the server exited (${stdio.ended})`;
+    if (stdio?.garbage) {
+      const { first, count } = stdio.garbage;
+      text += `; it wrote ${count === 1 ? "a line" : `${count} lines`} to stdout that ${count === 1 ? "is" : "are"} not JSON-RPC, the first: ${JSON.stringify(this.hide(first))} (a stdio server must write only protocol messages to stdout, and its logs to stderr)`;
+    }
+    const tail = stdio?.stderr.lines();
+    if (tail) text += `\nstderr of "${this.name}":\n${indent(this.hide(tail))}`;
+    return text;
+  }
+
+  private endedText(): string {
+    const stdio = this.stdio;
+    if (!stdio) return "";
+    const tail = stdio.stderr.lines(5);
+    return `${stdio.ended ? ` (${stdio.ended})` : ""}${tail ? `; its stderr ends with:\n${indent(this.hide(tail))}` : ""}`;
+  }
+
+  private error(what: string): ToolResult {
+    return { text: `MCP server "${this.name}" ${what}`, isError: true };
+  }
+
+  /** The text with every env and header value of this server replaced. */
+  private hide(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) out = out.split(secret).join("***");
+    return out;
+  }
+}
+
+/** Every page of `tools/list`. */
+async function listAllTools(client: Client): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  // A server that keeps handing out cursors is cut off rather than followed forever.
+  for (let page = 0; page < 100; page++) {
+    const answer = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: NO_TIMEOUT_MS });
+    for (const tool of answer.tools) {
+      tools.push({ name: tool.name, description: tool.description ?? tool.title ?? "", inputSchema: tool.inputSchema as Record<string, unknown> });
+    }
+    cursor = answer.nextCursor;
+    if (!cursor) break;
+  }
+  return tools;
+}
+
+/** The SDK's message, with the HTTP status when the server answered with one. */
+function describeError(error: unknown): string {
+  const full = messageOf(error);
+  // The SDK's StreamableHTTPError, known by its message (class names do not survive minifying).
+  const isHttp = full.startsWith("Streamable HTTP error: ");
+  const message = full.replace(/^Streamable HTTP error: /, "");
+  const code = (error as { code?: unknown } | null)?.code;
+  if (isHttp && typeof code === "number" && code >= 100 && code <= 599) return `HTTP ${code}: ${message}`;
+  if (error instanceof Error && error.message === "fetch failed" && error.cause instanceof Error) return `cannot connect: ${error.cause.message}`;
+  return message;
+}
+
+function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");
+}

@@ -1,0 +1,16 @@
+/**
+ * MCP, both ways: MCP servers' tools as Rienda tools (stdio and Streamable
+ * HTTP, named `server__tool`), and Rienda's tools served to MCP clients
+ * (`rienda mcp serve`).
+ *
+ * Invariants: the SDK is loaded only when a server is started or served
+ * (sdk.ts), never by importing this folder; every stdio server runs in its
+ * own process group, ended when its connection closes and, at the latest,
+ * when Rienda's process exits; a server's `env` and `headers` values never
+ * appear in a message or result. Must not know about agents, sessions or
+ * hooks: calls arrive as `Tool.execute` through the one tool runner.
+ */
+export { McpConnection, type ConnectionOptions, type ConnectionState, type McpToolInfo } from "./connection.ts";
+export { resolveToolNames, serverList, splitToolNames, type ToolNameSplit } from "./select-tools.ts";
+export { startMcpServers, type McpServers } from "./servers.ts";
+export { isServerWildcard, mcpToolName, serverPart } from "./tool-name.ts";

@@ -1,0 +1,51 @@
+/**
+ * The official MCP SDK, loaded on first use only: it is large (zod schemas
+ * for the whole protocol), and a run or a `--version` without MCP servers
+ * must not pay for it. Nothing else in Rienda imports the SDK's code.
+ */
+import type * as ClientModule from "@modelcontextprotocol/sdk/client/index.js";
+import type * as HttpClientModule from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type * as ServerModule from "@modelcontextprotocol/sdk/server/index.js";
+import type * as StdioServerModule from "@modelcontextprotocol/sdk/server/stdio.js";
+import type * as HttpServerModule from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
+
+/** What the client side uses. */
+export interface ClientSdk {
+  Client: typeof ClientModule.Client;
+  types: typeof TypesModule;
+}
+
+let clientSdk: Promise<ClientSdk> | undefined;
+let httpClient: Promise<typeof HttpClientModule> | undefined;
+
+/** The client and the protocol's types. */
+export function loadClientSdk(): Promise<ClientSdk> {
+  return (clientSdk ??= Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/types.js")]).then(
+    ([client, types]) => ({ Client: client.Client, types }),
+  ));
+}
+
+/** The Streamable HTTP client transport (only servers with a `url` need it). */
+export function loadHttpClientTransport(): Promise<typeof HttpClientModule> {
+  return (httpClient ??= import("@modelcontextprotocol/sdk/client/streamableHttp.js"));
+}
+
+/** What `rienda mcp serve` uses. */
+export interface ServerSdk {
+  Server: typeof ServerModule.Server;
+  StdioServerTransport: typeof StdioServerModule.StdioServerTransport;
+  HttpServerTransport: typeof HttpServerModule.WebStandardStreamableHTTPServerTransport;
+  types: typeof TypesModule;
+}
+
+/** The server side and the protocol's types. */
+export async function loadServerSdk(): Promise<ServerSdk> {
+  const [server, stdio, http, types] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/index.js"),
+    import("@modelcontextprotocol/sdk/server/stdio.js"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
+  return { Server: server.Server, StdioServerTransport: stdio.StdioServerTransport, HttpServerTransport: http.WebStandardStreamableHTTPServerTransport, types };
+}

@@ -1,0 +1,194 @@
+/**
+ * The MCP stdio transport (newline-delimited JSON-RPC on the server's stdin
+ * and stdout), written here rather than taken from the SDK because Rienda
+ * needs three things the SDK's does not do: the server in its own process
+ * group (ended as a whole), its stderr kept as a tail instead of printed,
+ * and a record of what it wrote to stdout that is not JSON-RPC.
+ *
+ * The process is spawned when the transport is created, so a server boots
+ * while the SDK is still loading; messages that arrive before the client
+ * is attached are kept for it.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { forgetGroup, groupAlive, signalGroup, trackGroup } from "./process-groups.ts";
+import { StderrTail } from "./stderr-tail.ts";
+
+/** What starts a stdio server. */
+export interface StdioLaunch {
+  command: string;
+  args: readonly string[];
+  /** The whole environment of the process. */
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/** After stdin closes, how long a server may take to exit by itself before SIGTERM, then SIGKILL. */
+const EXIT_GRACE_MS = 200;
+const TERM_GRACE_MS = 300;
+
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly stderr = new StderrTail();
+  /** The first line on stdout that was not a JSON-RPC message, and how many there were. */
+  garbage: { first: string; count: number } | undefined;
+  /** How the process ended, once it has: `exit code 1`, `signal SIGSEGV`. */
+  ended: string | undefined;
+
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly spawned: Promise<void>;
+  private readonly exited: Promise<void>;
+  private pending: JSONRPCMessage[] | undefined = [];
+  private partial = "";
+  private readonly decoder = new TextDecoder();
+  private closing = false;
+  private closedNotified = false;
+
+  constructor(launch: StdioLaunch) {
+    this.child = spawn(launch.command, [...launch.args], {
+      cwd: launch.cwd,
+      env: launch.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    const pid = this.child.pid;
+    if (pid !== undefined) trackGroup(pid);
+    this.spawned = new Promise((resolve, reject) => {
+      this.child.once("spawn", () => resolve());
+      this.child.once("error", (error) => reject(new Error(`cannot start "${launch.command}": ${describeSpawnError(error, launch.command)}`)));
+    });
+    this.spawned.catch(() => undefined);
+    this.exited = new Promise((resolve) => {
+      this.child.once("exit", (code, signal) => {
+        this.ended = signal ? `signal ${signal}` : `exit code ${code ?? "unknown"}`;
+        resolve();
+        // A child the server left behind may hold stdout open: do not wait for it.
+        setTimeout(() => {
+          this.child.stdout.destroy();
+          this.child.stderr.destroy();
+          this.notifyClosed();
+        }, EXIT_GRACE_MS).unref();
+      });
+      this.child.once("error", () => resolve());
+    });
+    this.child.stdout.on("data", (chunk: Buffer) => this.read(chunk));
+    this.child.stderr.on("data", (chunk: Buffer) => this.stderr.push(chunk));
+    // A server that exits closes its pipes; writing to it then must not crash Rienda.
+    this.child.stdin.on("error", () => undefined);
+    this.child.on("close", () => this.notifyClosed());
+  }
+
+  async start(): Promise<void> {
+    await this.spawned;
+    const queued = this.pending ?? [];
+    this.pending = undefined;
+    for (const message of queued) this.onmessage?.(message);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closing || this.ended !== undefined || !this.child.stdin.writable) {
+      return Promise.reject(new Error("the server is not running"));
+    }
+    return new Promise((resolve) => {
+      if (this.child.stdin.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.child.stdin.once("drain", () => resolve());
+    });
+  }
+
+  /** Closes stdin, gives the server a moment to exit, then ends its whole process group. */
+  async close(): Promise<void> {
+    if (this.closing) return this.exited;
+    this.closing = true;
+    const pid = this.child.pid;
+    this.child.stdin.end();
+    await settleWithin(this.exited, EXIT_GRACE_MS);
+    if (pid !== undefined) {
+      if (groupAlive(pid)) {
+        signalGroup(pid, "SIGTERM");
+        await waitUntil(() => !groupAlive(pid), TERM_GRACE_MS);
+      }
+      if (groupAlive(pid)) signalGroup(pid, "SIGKILL");
+      forgetGroup(pid);
+    }
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+    this.notifyClosed();
+  }
+
+  /** Ends the process group at once (the server did not answer in time). */
+  kill(): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    signalGroup(pid, "SIGKILL");
+    forgetGroup(pid);
+  }
+
+  private read(chunk: Buffer): void {
+    this.partial += this.decoder.decode(chunk, { stream: true });
+    let newline = this.partial.indexOf("\n");
+    while (newline >= 0) {
+      const line = this.partial.slice(0, newline).replace(/\r$/, "");
+      this.partial = this.partial.slice(newline + 1);
+      if (line.trim() !== "") this.deliver(line);
+      newline = this.partial.indexOf("\n");
+    }
+  }
+
+  private deliver(line: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      message = undefined;
+    }
+    if (!isJsonRpc(message)) {
+      if (this.garbage) this.garbage.count++;
+      else this.garbage = { first: line.length > 200 ? `${line.slice(0, 200)}…` : line, count: 1 };
+      return;
+    }
+    if (this.pending) this.pending.push(message);
+    else this.onmessage?.(message);
+  }
+
+  private notifyClosed(): void {
+    if (this.closedNotified) return;
+    this.closedNotified = true;
+    const pid = this.child.pid;
+    // The leader is gone; anything it left in its group goes with it.
+    if (pid !== undefined && !this.closing) {
+      if (groupAlive(pid)) signalGroup(pid, "SIGKILL");
+      forgetGroup(pid);
+    }
+    this.onclose?.();
+  }
+}
+
+function isJsonRpc(value: unknown): value is JSONRPCMessage {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
+}
+
+function describeSpawnError(error: Error, command: string): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return `no such command (is "${command}" installed and on PATH, or is cwd wrong?)`;
+  if (code === "EACCES") return "permission denied (is it executable?)";
+  return error.message;
+}
+
+function settleWithin(promise: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+async function waitUntil(done: () => boolean, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!done() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+}

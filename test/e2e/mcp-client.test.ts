@@ -1,0 +1,259 @@
+/**
+ * MCP servers' tools in runs, against real servers: the reference
+ * server-everything and server-filesystem from node_modules, and the small
+ * test server of test/fixtures/mcp (crash, silence, garbage on stdout).
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { waitFor } from "../support/instance.ts";
+import { sessionFiles } from "../support/session-reader.ts";
+import { scenario, toolNamesOf, toolResultsOf, type Scenario } from "../support/scenario.ts";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const TEST_SERVER = join(ROOT, "test/fixtures/mcp/stdio-server.mjs");
+const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+const FILESYSTEM = join(ROOT, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+
+let s: Scenario | undefined;
+afterEach(async () => {
+  await s?.dispose();
+  s = undefined;
+});
+
+/** An `mcp_servers:` block; each entry is YAML flow text. */
+function servers(entries: Record<string, string>): string {
+  return ["mcp_servers:", ...Object.entries(entries).map(([name, body]) => `  ${name}: ${body}`)].join("\n");
+}
+
+function stdio(script: string, args: string[] = [], extra = ""): string {
+  return `{ command: node, args: ${JSON.stringify([script, ...args])}${extra} }`;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("MCP tools in a run", () => {
+  test("server-everything: the model sees server__tool names with the server's schema, and a call's result comes back", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [everything__echo, everything__get-sum]", configExtra: servers({ everything: stdio(EVERYTHING, ["stdio"]) }) });
+    s.server.script({ toolCalls: [{ id: "c1", name: "everything__get-sum", arguments: { a: 2, b: 40 } }] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "add"]);
+    expect(r.stderr).not.toContain("error");
+    expect(r.code).toBe(0);
+    expect(toolNamesOf(s.server.requests[0]!)).toEqual(["everything__echo", "everything__get-sum"]);
+    const tools = (s.server.requests[0]!.body as { tools: { function: { parameters: { properties: object; required: string[] } } }[] }).tools;
+    expect(Object.keys(tools[1]!.function.parameters.properties)).toEqual(["a", "b"]);
+    expect(tools[1]!.function.parameters.required).toEqual(["a", "b"]);
+    expect(toolResultsOf(s.server.requests[1]!)[0]).toContain("42");
+  });
+
+  test("server__* declares every tool of the server, in the server's order, names cleaned", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell, t__*]", configExtra: servers({ t: stdio(TEST_SERVER) }) });
+    s.server.script({ text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(toolNamesOf(s.server.requests[0]!)).toEqual(["shell", "t__echo", "t__fail", "t__mixed", "t__slow", "t__crash", "t__pid", "t__env", "t__big", "t__odd_name_with_chars"]);
+  });
+
+  test("arguments are checked against the server's schema before the server is called; isError and other content are honoured; results are capped", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: servers({ t: stdio(TEST_SERVER) }) });
+    s.server.script(
+      {
+        toolCalls: [
+          { id: "a", name: "t__echo", arguments: { text: 5 } },
+          { id: "b", name: "t__echo", arguments: { text: "hi" } },
+          { id: "c", name: "t__fail", arguments: {} },
+          { id: "d", name: "t__mixed", arguments: {} },
+          { id: "e", name: "t__big", arguments: {} },
+          { id: "f", name: "t__odd_name_with_chars", arguments: {} },
+        ],
+      },
+      { text: "done" },
+    );
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
+    expect(r.code).toBe(0);
+    const results = toolResultsOf(s.server.requests[1]!);
+    expect(results[0]).toBe('invalid arguments for tool "t__echo":\n- text: must be string');
+    expect(results[1]).toBe("echo: hi");
+    expect(results[2]).toBe("it failed on purpose");
+    expect(results[3]).toBe("a picture:\n[image: image/png, 8 bytes, not shown]\n[resource link: file:///tmp/report.txt (report)]");
+    expect(results[4]!.endsWith("\n[output truncated]")).toBe(true);
+    expect(results[4]!.length).toBeLessThan(300 * 1024);
+    expect(results[5]).toBe("odd.name/with:chars ran");
+    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; id?: string; isError?: boolean });
+    const errors = events.filter((e) => e.type === "tool_result").map((e) => [e.id, e.isError]);
+    expect(errors).toEqual([["a", true], ["b", false], ["c", true], ["d", false], ["e", false], ["f", false]]);
+  });
+
+  test("a beforeToolExecute refusal means the server is never called; afterToolExecute sees the result", async () => {
+    const log = join("/tmp", `mcp-hook-${process.pid}-${Date.now()}.log`);
+    s = await scenario({ agentFrontmatter: "tools: [t__*]\nhooks: [gate]", configExtra: servers({ t: stdio(TEST_SERVER, ["--log", log]) }) });
+    s.inst.hook(
+      "gate",
+      `module.exports = {
+        beforeToolExecute(ctx, call) { if (call.name === "t__pid") return { allow: false, reason: "no pids today" }; },
+        afterToolExecute(ctx, call, result) { if (call.name === "t__echo") return { text: result.text + " (seen by the hook)", isError: false }; },
+      };`,
+    );
+    s.server.script({ toolCalls: [{ id: "a", name: "t__pid", arguments: {} }, { id: "b", name: "t__echo", arguments: { text: "x" } }] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["no pids today", "echo: x (seen by the hook)"]);
+    expect(readFileSync(log, "utf8")).not.toContain("pid");
+  });
+
+  test("progress and log notifications show as tool output; Ctrl-C sends notifications/cancelled and ends the run", async () => {
+    const log = join("/tmp", `mcp-cancel-${process.pid}-${Date.now()}.log`);
+    s = await scenario({ agentFrontmatter: "tools: [t__slow]", configExtra: servers({ t: stdio(TEST_SERVER, ["--log", log]) }) });
+    s.server.script({ toolCalls: [{ id: "a", name: "t__slow", arguments: {} }] }, { text: "never" });
+    const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
+    await waitFor(() => run.stderr().includes("progress 2/3"), 20_000, "progress");
+    run.kill("SIGINT");
+    const r = await run.done;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain("[info] slow: working on it");
+    expect(r.stderr).toContain("progress 1/3 first step");
+    const events = readFileSync(log, "utf8");
+    expect(events).toMatch(/slow (\d+)\n[\s\S]*cancelled \1\n/);
+  });
+
+  test("a server that crashes mid-call: the call gets an error result naming it, the next call restarts it once", async () => {
+    const log = join("/tmp", `mcp-crash-${process.pid}-${Date.now()}.log`);
+    s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: servers({ t: stdio(TEST_SERVER, ["--log", log]) }) });
+    s.server.script(
+      { toolCalls: [{ id: "a", name: "t__pid", arguments: {} }, { id: "b", name: "t__crash", arguments: {} }, { id: "c", name: "t__pid", arguments: {} }] },
+      { toolCalls: [{ id: "d", name: "t__crash", arguments: {} }, { id: "e", name: "t__pid", arguments: {} }] },
+      { text: "done" },
+    );
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    const first = toolResultsOf(s.server.requests[1]!);
+    expect(first[1]).toContain('MCP server "t" stopped during the call (exit code 3)');
+    expect(first[1]).toContain("about to crash");
+    expect(first[2]).toMatch(/^\d+$/);
+    expect(first[2]).not.toBe(first[0]);
+    const second = toolResultsOf(s.server.requests[2]!).slice(3);
+    expect(second[0]).toContain('MCP server "t" stopped during the call');
+    expect(second[1]).toContain('MCP server "t" stopped again');
+    expect(readFileSync(log, "utf8").match(/^started/gm)?.length).toBe(2);
+  });
+
+  test("a server that never answers initialize fails the run before any request, naming it and quoting its stderr", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [t__echo]", configExtra: servers({ t: stdio(TEST_SERVER, ["--never-initialize"], ", startup_timeout_ms: 1500") }) });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('MCP server "t" failed to start: timed out after 1500 ms (startup_timeout_ms) waiting for its answer to "initialize"');
+    expect(r.stderr).toMatch(/test server \d+ starting/);
+    expect(s.server.requests.length).toBe(0);
+    expect(sessionFiles(s.inst.home)).toEqual([]);
+  });
+
+  test("a server that writes garbage to stdout is reported with the first line", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [t__echo]", configExtra: servers({ t: stdio(TEST_SERVER, ["--garbage"], ", startup_timeout_ms: 1500") }) });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('MCP server "t" failed to start');
+    expect(r.stderr).toContain('it wrote 2 lines to stdout that are not JSON-RPC, the first: "hello from a server that prints to stdout"');
+    expect(s.server.requests.length).toBe(0);
+  });
+
+  test("a command that does not exist, and a server that exits at once, fail before any request", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [a__x, b__*]", configExtra: servers({ a: "{ command: no-such-mcp-server }", b: "{ command: node, args: [-e, 'console.error(\"bad flag\"); process.exit(2)'] }" }) });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('MCP server "a" failed to start: cannot start "no-such-mcp-server": no such command');
+    expect(r.stderr).toContain('MCP server "b" failed to start: the server exited (exit code 2)');
+    expect(r.stderr).toContain("bad flag");
+    expect(s.server.requests.length).toBe(0);
+  });
+
+  test("naming an unknown server or a tool the server does not list fails before any request, listing what exists", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [t__nope]", configExtra: servers({ t: stdio(TEST_SERVER) }) });
+    let r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unknown tool "t__nope": MCP server "t" does not list it (its tools: t__echo, t__fail,');
+    s.inst.agent("coder", "---\ndescription: d\nmodel: p/m\ntools: [files__*]\n---\nx\n");
+    r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`unknown MCP server "files" in "files__*" (MCP servers in ${s.inst.riendaPath("config.yaml")}: t)`);
+    s.inst.agent("coder", "---\ndescription: d\nmodel: p/m\ntools: [files__read]\n---\nx\n");
+    r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unknown tool "files__read" (available: shell; "files" is not an MCP server: MCP servers in');
+    expect(s.server.requests.length).toBe(0);
+  });
+
+  test("only the servers the agent uses are started", async () => {
+    const log = join("/tmp", `mcp-used-${process.pid}-${Date.now()}.log`);
+    s = await scenario({ agentFrontmatter: "tools: [a__echo]", configExtra: servers({ a: stdio(TEST_SERVER), b: stdio(TEST_SERVER, ["--log", log]) }) });
+    s.server.script({ text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(log)).toBe(false);
+  });
+
+  test("the server's process group is ended when the run ends, and when it is interrupted", async () => {
+    for (const interrupt of [false, true]) {
+      const pidFile = join("/tmp", `mcp-child-${process.pid}-${Date.now()}.pid`);
+      s = await scenario({ agentFrontmatter: "tools: [t__slow]", configExtra: servers({ t: stdio(TEST_SERVER, ["--child", pidFile]) }) });
+      s.server.script(interrupt ? { toolCalls: [{ name: "t__slow", arguments: {} }] } : { text: "ok" }, { text: "never" });
+      const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
+      await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", 20_000, "child pid");
+      const child = Number(readFileSync(pidFile, "utf8"));
+      expect(alive(child)).toBe(true);
+      if (interrupt) {
+        await waitFor(() => run.stderr().includes("tool: t__slow"), 20_000, "tool call");
+        run.kill("SIGTERM");
+      }
+      const r = await run.done;
+      expect(r.code).toBe(interrupt ? 130 : 0);
+      await waitFor(() => !alive(child), 5000, "the server's child to end");
+      await s.dispose();
+      s = undefined;
+    }
+  });
+
+  test("env reaches the server, Rienda's own variables do not, and env values never appear in the session or output", async () => {
+    s = await scenario({
+      agentFrontmatter: "tools: [t__env]",
+      configExtra: servers({ t: stdio(TEST_SERVER, [], ', env: { SECRET_TOKEN: "${MY_TOKEN}" }') }),
+    });
+    s.server.script(
+      { toolCalls: [{ id: "a", name: "t__env", arguments: { name: "SECRET_TOKEN" } }, { id: "b", name: "t__env", arguments: { name: "OTHER_VAR" } }] },
+      { text: "done" },
+    );
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { env: { MY_TOKEN: "tok-12345-secret", OTHER_VAR: "visible" } });
+    expect(r.code).toBe(0);
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["SECRET_TOKEN=***", "OTHER_VAR=(unset)"]);
+    for (const file of sessionFiles(s.inst.home)) expect(readFileSync(file, "utf8")).not.toContain("tok-12345-secret");
+    expect(r.stdout + r.stderr).not.toContain("tok-12345-secret");
+  });
+
+  test("server-filesystem: list and read files of an allowed directory", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [fs__read_text_file, fs__list_directory]", configExtra: servers({ fs: "PLACEHOLDER" }) });
+    s.inst.file("notes/today.txt", "buy milk\n");
+    s.inst.config(readFileSync(s.inst.riendaPath("config.yaml"), "utf8").replace("PLACEHOLDER", stdio(FILESYSTEM, [s.inst.workspace])));
+    s.server.script(
+      {
+        toolCalls: [
+          { id: "a", name: "fs__list_directory", arguments: { path: join(s.inst.workspace, "notes") } },
+          { id: "b", name: "fs__read_text_file", arguments: { path: join(s.inst.workspace, "notes/today.txt") } },
+          { id: "c", name: "fs__read_text_file", arguments: { path: "/etc/passwd" } },
+        ],
+      },
+      { text: "done" },
+    );
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
+    expect(r.code).toBe(0);
+    const results = toolResultsOf(s.server.requests[1]!);
+    expect(results[0]).toContain("[FILE] today.txt");
+    expect(results[1]).toBe("buy milk\n");
+    expect(results[2]).toContain("Access denied");
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * MCP servers in `rienda tool list`, `rienda tool run` and `rienda doctor`,
+ * and a Streamable HTTP server that wants a header.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { waitFor } from "../support/instance.ts";
+import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const TEST_SERVER = join(ROOT, "test/fixtures/mcp/stdio-server.mjs");
+const HTTP_SERVER = join(ROOT, "test/fixtures/mcp/http-server.mjs");
+const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+
+let s: Scenario | undefined;
+let http: ChildProcess | undefined;
+afterEach(async () => {
+  http?.kill("SIGKILL");
+  http = undefined;
+  await s?.dispose();
+  s = undefined;
+});
+
+function servers(entries: Record<string, string>): string {
+  return ["mcp_servers:", ...Object.entries(entries).map(([name, body]) => `  ${name}: ${body}`)].join("\n");
+}
+
+function stdio(script: string, args: string[] = [], extra = ""): string {
+  return `{ command: node, args: ${JSON.stringify([script, ...args])}${extra} }`;
+}
+
+/** Starts the HTTP test server and resolves its MCP URL. */
+async function startHttpServer(token: string): Promise<string> {
+  const child = spawn("node", [HTTP_SERVER], { env: { ...process.env, MCP_TEST_TOKEN: token }, stdio: ["ignore", "pipe", "inherit"] });
+  http = child;
+  let out = "";
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
+  await waitFor(() => /listening \d+/.test(out), 20_000, "the HTTP server");
+  return `http://127.0.0.1:${/listening (\d+)/.exec(out)![1]}/mcp`;
+}
+
+describe("MCP in the tool commands", () => {
+  test("tool list shows each server with its state, and its tools under it", async () => {
+    s = await scenario({
+      configExtra: servers({ t: stdio(TEST_SERVER), broken: "{ command: node, args: [-e, 'console.error(\"no config\"); process.exit(1)'] }" }),
+    });
+    const r = await s.inst.run(["tool", "list"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("shell (built-in)");
+    expect(r.stdout).toContain("MCP server t (stdio: node): started, 9 tools\n  t__echo\n      Echoes the text.\n  t__fail\n");
+    expect(r.stdout).toContain('MCP server broken (stdio: node): failed to start: the server exited (exit code 1)\nstderr of "broken":\n  no config');
+  });
+
+  test("tool run calls one MCP tool without a model; isError gives exit 1; an unknown one lists the server's tools", async () => {
+    s = await scenario({ configExtra: servers({ t: stdio(TEST_SERVER), everything: stdio(EVERYTHING, ["stdio"]) }) });
+    let r = await s.inst.run(["tool", "run", "t__echo", "--args", '{"text":"hello"}']);
+    expect(r.stdout).toBe("echo: hello\n");
+    expect(r.code).toBe(0);
+    r = await s.inst.run(["tool", "run", "everything__get-sum", "--args", '{"a":1,"b":2}']);
+    expect(r.stdout).toContain("3");
+    expect(r.code).toBe(0);
+    r = await s.inst.run(["tool", "run", "t__fail"]);
+    expect(r.stdout).toBe("it failed on purpose\n");
+    expect(r.code).toBe(1);
+    r = await s.inst.run(["tool", "run", "t__echo", "--args", '{"text":1}']);
+    expect(r.stdout).toBe('invalid arguments for tool "t__echo":\n- text: must be string\n');
+    expect(r.code).toBe(1);
+    r = await s.inst.run(["tool", "run", "t__nope"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unknown tool "t__nope": MCP server "t" does not list it (its tools: t__echo, t__fail');
+  });
+
+  test("tool run: Ctrl-C cancels the call and exits 130", async () => {
+    const log = join("/tmp", `mcp-toolrun-${process.pid}-${Date.now()}.log`);
+    s = await scenario({ configExtra: servers({ t: stdio(TEST_SERVER, ["--log", log]) }) });
+    const run = s.inst.start(["tool", "run", "t__slow"]);
+    await waitFor(() => run.stderr().includes("progress 2/3"), 20_000, "progress");
+    run.kill("SIGINT");
+    const r = await run.done;
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe("");
+    expect(readFileSync(log, "utf8")).toMatch(/slow (\d+)\n[\s\S]*cancelled \1\n/);
+  });
+
+  test("a Streamable HTTP server gets the configured header; the token never shows", async () => {
+    const url = await startHttpServer("s3cret-token-value");
+    s = await scenario({
+      agentFrontmatter: "tools: [web__echo, web__rejected]",
+      configExtra: servers({ web: `{ url: "${url}", headers: { Authorization: "Bearer \${WEB_TOKEN}" } }` }),
+    });
+    s.server.script({ toolCalls: [{ id: "a", name: "web__echo", arguments: { text: "over http" } }, { id: "b", name: "web__rejected", arguments: {} }] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { env: { WEB_TOKEN: "s3cret-token-value" } });
+    expect(r.stderr).not.toContain("s3cret");
+    expect(r.code).toBe(0);
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["http echo: over http", "0"]);
+  });
+
+  test("a Streamable HTTP server that refuses the credentials fails the run before any request; tool list says so", async () => {
+    const url = await startHttpServer("right-token");
+    s = await scenario({
+      agentFrontmatter: "tools: [web__echo]",
+      configExtra: servers({ web: `{ url: "${url}", headers: { Authorization: "Bearer wrong-token" }, startup_timeout_ms: 5000 }` }),
+    });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('MCP server "web" failed to start:');
+    expect(r.stderr).toContain("401");
+    expect(r.stderr).not.toContain("wrong-token");
+    expect(s.server.requests.length).toBe(0);
+    const list = await s.inst.run(["tool", "list"]);
+    expect(list.stdout).toContain(`MCP server web (http: ${url}): failed to start:`);
+  });
+
+  test("doctor starts every configured server and reports the ones that fail, with a fix; agents naming missing MCP tools are problems", async () => {
+    s = await scenario({
+      agentFrontmatter: "tools: [t__echo, t__nope, slow__*, ghost__*]",
+      configExtra: servers({ t: stdio(TEST_SERVER), slow: stdio(TEST_SERVER, ["--never-initialize"], ", startup_timeout_ms: 1000"), missing: "{ command: no-such-mcp-binary }" }),
+    });
+    const r = await s.inst.run(["doctor"]);
+    expect(r.code).toBe(1);
+    const config = s.inst.riendaPath("config.yaml");
+    expect(r.stdout).toContain(`problem: ${config}: mcp_servers.slow: MCP server "slow" (stdio: node) failed to start: timed out after 1000 ms (startup_timeout_ms) waiting for its answer to "initialize"`);
+    expect(r.stdout).toContain("fix: raise startup_timeout_ms if the server is slow to start");
+    expect(r.stdout).toContain(`problem: ${config}: mcp_servers.missing: MCP server "missing" (stdio: no-such-mcp-binary) failed to start: cannot start "no-such-mcp-binary": no such command`);
+    expect(r.stdout).toContain("fix: install the server, or correct command (and cwd)");
+    expect(r.stdout).toContain('tools[1]: unknown tool "t__nope": MCP server "t" does not list it');
+    expect(r.stdout).toContain(`tools[3]: unknown MCP server "ghost" in "ghost__*" (MCP servers in ${config}: t, slow, missing)`);
+    expect(r.stdout).not.toContain("tools[0]");
+    expect(r.stdout).not.toContain("tools[2]");
+  });
+});
