@@ -1,6 +1,6 @@
 /** Validation of the `mcp_servers:` block: one stdio or Streamable HTTP server per entry (docs/mcp.md). */
+import { describeYamlValue as describe } from "../values.ts";
 import type { ConfigReader } from "./config-reader.ts";
-import { describe } from "./config-reader.ts";
 import type { KeyPath } from "./key-path.ts";
 import type { McpServerSettings } from "./types.ts";
 import { readHeaders, resolveUserPath, type PathBase } from "./validate-provider.ts";

@@ -131,7 +131,7 @@ function readScript(
 }
 
 /** `~` and `~/x` from home; relative paths from the configuration file's directory. */
-function resolveUserPath(written: string, base: PathBase): string {
+export function resolveUserPath(written: string, base: PathBase): string {
   if (written === "~") return base.home;
   if (written.startsWith("~/")) return join(base.home, written.slice(2));
   return isAbsolute(written) ? resolve(written) : resolve(base.configDir, written);
