@@ -72,9 +72,8 @@ export function formatArguments(args: unknown): string {
 
 /** A retry delay for people: "500ms", "1s", "1.5s". */
 export function formatDelay(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const seconds = Math.round(ms / 100) / 10;
-  return `${seconds}s`;
+  // One format for every wait, read by a person: seconds with one decimal ("0.6s", "2.0s").
+  return `${(Math.max(0, ms) / 1000).toFixed(1)}s`;
 }
 
 /** Prefixes every line, so each line of a several-problem error reads as one. */

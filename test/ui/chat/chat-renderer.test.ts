@@ -96,7 +96,7 @@ describe("rendering engine events in the chat", () => {
       { type: "hook", name: "guard", point: "beforeToolExecute", outcome: "refused", message: "refused by the user" },
       { type: "hook", name: "guard", point: "beforeToolExecute", outcome: "changed" },
     ], 60);
-    expect(out).toBe("  │ audit: start\ntransient error, retrying in 1s: HTTP 503\n  ⊘ hook guard refused the call: refused by the user\n");
+    expect(out).toBe("  │ audit: start\ntransient error, retrying in 1.0s: HTTP 503\n  ⊘ hook guard refused the call: refused by the user\n");
   });
 
   test("each turn ends with its duration and token usage, after the failure when there is one", () => {
@@ -118,12 +118,12 @@ describe("rendering engine events in the chat", () => {
       { type: "text_delta", text: "Whole answer." },
       end("Whole answer."),
     ], 80);
-    expect(out).toBe("Half an ans\ntransient error, retrying in 1s: stream cut (the answer above is discarded)\nWhole answer.\n");
+    expect(out).toBe("Half an ans\ntransient error, retrying in 1.0s: stream cut (the answer above is discarded)\nWhole answer.\n");
   });
 
   test("long notices and failures wrap at the terminal width", () => {
     const out = render([{ type: "retry", attempt: 1, delayMs: 500, message: "HTTP 503: the server is overloaded right now" }], 30);
-    expect(out).toBe("transient error, retrying in\n500ms: HTTP 503: the server is\noverloaded right now\n");
+    expect(out).toBe("transient error, retrying in\n0.5s: HTTP 503: the server is\noverloaded right now\n");
   });
 
   test("styles are applied (dim output, bold tool name) without breaking the line tracking", () => {
