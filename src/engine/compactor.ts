@@ -47,13 +47,20 @@ export function createCompactor(options: CompactorOptions): CompactionPort | und
   // One failed attempt per run is enough: retrying before every request would
   // stall each turn on a provider that cannot summarise right now.
   let failed = false;
+  // Entries never change, so each message is estimated once per run, however many requests follow.
+  const estimates = new Map<string, number>();
+  const estimate = (entry: LiveEntry) => {
+    let tokens = estimates.get(entry.id);
+    if (tokens === undefined) estimates.set(entry.id, (tokens = estimateTokens(entry.message)));
+    return tokens;
+  };
   return {
     async maybeCompact(emit, signal) {
       if (failed) return;
       const branch = session.branch();
       const live = liveEntries(branch);
       const summary = previousSummary(branch);
-      const tokens = promptTokens(live, summary);
+      const tokens = promptTokens(live, summary, estimate);
       if (!needsCompaction(policy, model.contextWindow, tokens)) return;
       const messages = live.map((e) => e.message);
       const kept = keptIndex(messages, policy.keepRecentTokens);
@@ -117,19 +124,28 @@ function previousSummary(branch: BranchEntry[]): string | undefined {
 }
 
 /**
- * The size of the next prompt: what the provider reported for the newest
- * answer (its own tokens included) plus an estimate of what came after it;
- * an estimate of everything when no answer reported a size. Estimating only
- * the tail keeps this cheap before every request of a long session.
+ * The size of the next prompt: the larger of what the provider reported for
+ * the newest answer (its own tokens included) plus an estimate of what came
+ * after it, and an estimate of the whole history. The estimate wins when it
+ * is larger because a server that under-reports (some local servers count
+ * only part of the prompt, or report nothing useful) must still get a
+ * history that fits its window; the reported size wins otherwise, since it
+ * counts what the estimate cannot see (the system prompt, tool definitions).
  */
-function promptTokens(live: LiveEntry[], summary: string | undefined): number {
+function promptTokens(live: LiveEntry[], summary: string | undefined, estimate: (entry: LiveEntry) => number): number {
+  let whole = summary === undefined ? 0 : estimateTokens(compactionSummaryMessage(summary));
   let tail = 0;
+  let reported: number | undefined;
   for (let i = live.length - 1; i >= 0; i--) {
-    const reported = live[i]!.inputTokens;
-    if (reported !== undefined) return reported + tail;
-    tail += estimateTokens(live[i]!.message);
+    const tokens = estimate(live[i]!);
+    whole += tokens;
+    if (reported === undefined) {
+      const size = live[i]!.inputTokens;
+      if (size !== undefined) reported = size + tail;
+      else tail += tokens;
+    }
   }
-  return tail + (summary === undefined ? 0 : estimateTokens(compactionSummaryMessage(summary)));
+  return Math.max(reported ?? 0, whole);
 }
 
 async function summarize(

@@ -103,3 +103,22 @@ describe("compaction", () => {
     expect(JSON.stringify(s.server.requests[2]!.body)).toContain("x".repeat(400));
   });
 });
+
+describe("compaction on a server that under-reports", () => {
+  test("a history whose estimate overflows the window is condensed even when the reported size is tiny", async () => {
+    s = await scenario({
+      modelExtra: "        context_window: 1000",
+      configExtra: "compaction: { enabled: true, reserve_tokens: 200, keep_recent_tokens: 50 }",
+    });
+    // About 4,000 characters of history (over 1,000 estimated tokens) that the server claims is 20 tokens.
+    const big = "z".repeat(2000);
+    s.server.script({ text: `long answer ${big}`, usage: { input: 10, output: 10 } });
+    const id = sessionIdFrom((await s.inst.run(["run", "-a", "coder", "-p", `long question ${big}`])).stderr);
+    s.server.script({ text: "SUMMARY of the long exchange." }, { text: "fits now" });
+    const r = await s.inst.run(["run", "-s", id, "-p", "next"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("compacted the conversation");
+    expect(s.server.requests).toHaveLength(3);
+    expect(JSON.stringify(s.server.requests[2]!.body)).not.toContain(big);
+  });
+});
