@@ -82,30 +82,36 @@ export async function answerConfirm(
   return askOnTerminal(prompt, streams, options.signal, options.onInterrupt);
 }
 
+/**
+ * The chat's own question (`? title`, the body, `[y/N]`, then the answer on
+ * the same line), so a confirm looks the same in `rienda run`, `rienda tool
+ * run` and the chat. It is drawn on stderr: stdout carries only results.
+ * The terminal is raw while the question is open, so Ctrl-C arrives as a
+ * key: it answers no and is passed on to `onInterrupt`.
+ */
 async function askOnTerminal(prompt: Prompt, streams: TerminalStreams, signal: AbortSignal | undefined, onInterrupt: (() => void) | undefined): Promise<boolean> {
-  const { consola } = await import("consola");
-  const message = prompt.body ? `${prompt.title}\n${prompt.body}` : prompt.title;
-  // consola draws its prompt on stdout, which carries only results: send it to stderr meanwhile.
-  const stdout = streams.stdout as { write: (...args: unknown[]) => unknown };
-  const originalWrite = stdout.write;
-  stdout.write = (...args: unknown[]) => (streams.stderr.write as (...a: unknown[]) => unknown)(...args);
-  // In raw mode Ctrl-C arrives as a byte, not as SIGINT; the prompt reads it as "cancel", as it does Esc.
+  // Loaded only when a question is asked: most runs never ask, and start faster without readline.
+  const [{ askYesNo }, { createChatStyle }] = await Promise.all([import("./chat/prompts.ts"), import("./chat/chat-style.ts")]);
+  const input = streams.stdin as NodeJS.ReadStream;
+  const output = streams.stderr as NodeJS.WriteStream;
   let ctrlC = false;
-  const watchCtrlC = (chunk: Buffer | string): void => {
-    if (String(chunk).includes("\u0003")) ctrlC = true;
+  const onKeypress = (_text: string | undefined, key: { name?: string; ctrl?: boolean } | undefined) => {
+    if (key?.ctrl && key.name === "c") ctrlC = true;
   };
-  streams.stdin.on?.("data", watchCtrlC);
+  input.on("keypress", onKeypress);
   try {
-    const answer = await Promise.race([
-      consola.prompt(message, { type: "confirm", initial: false, cancel: "null" }),
-      new Promise<null>((resolve) => signal?.addEventListener("abort", () => resolve(null), { once: true })),
-    ]);
+    const answer = await askYesNo({ input, output, style: createChatStyle(colorsWanted(output)) }, prompt.title, prompt.body, signal);
     if (ctrlC) onInterrupt?.();
-    return answer === true;
+    return answer;
   } finally {
-    streams.stdin.off?.("data", watchCtrlC);
-    stdout.write = originalWrite;
+    input.off("keypress", onKeypress);
+    if (input.isTTY) input.setRawMode(false);
   }
+}
+
+/** Colours on stderr: a terminal, and neither NO_COLOR nor TERM=dumb. */
+function colorsWanted(output: { isTTY?: boolean }): boolean {
+  return Boolean(output.isTTY) && process.env.NO_COLOR === undefined && process.env.TERM !== "dumb";
 }
 
 function defaultStreams(): TerminalStreams {
