@@ -72,7 +72,8 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
       return "continue";
     }
     case "model": {
-      const ref = argument || (await pickOne(ctx.io, "Switch to which model?", backend.listModels().map((m) => ({ value: m, label: m })), backend.status().model));
+      const current = backend.status().model;
+      const ref = argument || (await pickOne(ctx.io, "Switch to which model?", backend.listModels().map((m) => ({ value: m, label: m === current ? `${m} (current)` : m })), current));
       if (!ref) return "continue";
       await backend.switchModel(ref);
       renderer.line(style.ok(`model: ${backend.status().model}`));
@@ -140,7 +141,8 @@ async function pickSession(ctx: CommandContext): Promise<string | undefined> {
 }
 
 function agentChoices(backend: ChatBackend, width: number): Choice[] {
-  return backend.listAgents().map((a) => ({ value: a.id, label: truncateToWidth(`${a.id} — ${a.description}`, width - 6) }));
+  const current = backend.status().agent;
+  return backend.listAgents().map((a) => ({ value: a.id, label: truncateToWidth(`${a.id}${a.id === current ? " (current)" : ""} — ${a.description}`, width - 6) }));
 }
 
 /** The line shown after resuming, and the last steps of the conversation. */

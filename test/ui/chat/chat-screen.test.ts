@@ -188,7 +188,12 @@ describe("the chat screen", () => {
     await step("/sesions", "unknown command /sesions: did you mean /sessions?");
     await step("/agent ghost", 'error: unknown agent "ghost" (available: coder, planner)');
     await step("/agent planner", "agent: planner (model p/m)");
-    await step("/model p/n", "model: p/n");
+    input.send("/model\r");
+    await until(() => visible(output.text).includes("Switch to which model?"), "the model picker");
+    // The picker marks the model in use and starts on it.
+    expect(visible(output.text)).toContain("❯ p/m (current)\n  p/n\n");
+    input.send("\u001b[B\r");
+    await until(() => visible(output.text).includes("model: p/n"), "the switch");
     await step("/tools", "hooks: guard");
     await step("/new x", "usage: /new");
     await step("/new", "new session: your next message starts it");
@@ -197,6 +202,7 @@ describe("the chat screen", () => {
     input.send("/exit\r");
     expect(await done).toBe("quit");
     expect(calls).toEqual(["agent planner", "model p/n", "new", "resume s1"]);
+    expect(visible(output.text)).not.toContain("p/n (current)");
     expect(visible(output.text)).toContain("> earlier question");
   });
 
