@@ -14,6 +14,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { createAnthropicAdapter } from "./anthropic.ts";
+import { explainFailure } from "./explain-failure.ts";
 import { createOpenAIChatAdapter } from "./openai-chat.ts";
 import { createOpenAIResponsesAdapter } from "./openai-responses.ts";
 import { createReplayAdapter } from "./replay.ts";
@@ -86,11 +87,19 @@ export function streamModel(request: ModelRequest, options: StreamModelOptions =
   const factory = ADAPTERS[request.model.protocol];
   if (!factory) return unknownProtocol(request);
   const adapter = factory(deps);
-  return withRetries(() => adapter.stream(request, signal), signal, {
+  const events = withRetries(() => adapter.stream(request, signal), signal, {
     sleep: options.sleep ?? abortableSleep,
     random: options.random ?? Math.random,
     policy: { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy },
   });
+  return explained(events, request);
+}
+
+/** Names the provider and the config key to fix in the final failure. */
+async function* explained(events: AsyncIterable<StreamEvent>, request: ModelRequest): AsyncGenerator<StreamEvent> {
+  for await (const event of events) {
+    yield event.type === "error" ? { type: "error", failure: explainFailure(event.failure, request.model) } : event;
+  }
 }
 
 /** A model client bound to `options`: `stream(request, signal)`, the shape the engine's model port expects. */

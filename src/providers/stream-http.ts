@@ -1,5 +1,6 @@
 import { classifyHttpError } from "./classify-http-error.ts";
 import { classifyStreamError } from "./classify-stream-error.ts";
+import { describeNetworkError, isLocalUrl } from "./describe-network-error.ts";
 import { parseRetryAfter } from "./parse-retry-after.ts";
 import { abortedFailure, providerFailure } from "./provider-failure.ts";
 import { mapSseStream } from "./map-sse-stream.ts";
@@ -39,8 +40,11 @@ export async function* streamHttp(
   const failureOf = (error: unknown, midStream = false): ProviderFailure => {
     if (signal.aborted) return abortedFailure();
     if (timedOut) return providerFailure("timeout", `no data from ${spec.url} for ${Math.round(deps.idleTimeoutMs / 1000)}s`);
-    if (midStream) return providerFailure("truncated_stream", `the connection to ${spec.url} broke mid-answer: ${describe(error)}`);
-    return providerFailure("network", `cannot reach ${spec.url}: ${describe(error)}`);
+    const problem = describeNetworkError(error, spec.url);
+    if (midStream) return providerFailure("truncated_stream", `the connection to ${spec.url} broke mid-answer: ${problem.text}`);
+    // A local server that is not running will not start by itself within the backoff: one quick retry is enough.
+    const quick = problem.refused && isLocalUrl(spec.url) ? { maxAttempts: 2 } : {};
+    return providerFailure("network", `cannot reach ${spec.url}: ${problem.text}`, quick);
   };
   try {
     arm();
@@ -159,15 +163,4 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
   } finally {
     reader.cancel().catch(() => undefined);
   }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = (error as Error & { cause?: unknown }).cause;
-    const code = (error as Error & { code?: unknown }).code;
-    if (cause instanceof Error && cause.message && cause.message !== error.message) return `${error.message} (${cause.message})`;
-    if (typeof code === "string" && !error.message.includes(code)) return `${error.message} (${code})`;
-    return error.message;
-  }
-  return String(error);
 }

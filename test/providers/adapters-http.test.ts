@@ -112,7 +112,10 @@ for (const protocol of PROTOCOLS) {
       server.script({ error: { status: 400, message: "tools[0].parameters: invalid schema" } });
       const events = await collect(streamModel(request(protocol), noWait));
       expect(server.requests).toHaveLength(1);
-      expect(events).toEqual([{ type: "error", failure: { kind: "invalid_request", status: 400, retryable: false, message: "HTTP 400: tools[0].parameters: invalid schema" } }]);
+      const base = protocol === "anthropic" ? server.url : `${server.url}/v1`;
+      expect(events).toEqual([
+        { type: "error", failure: { kind: "invalid_request", status: 400, retryable: false, message: `provider "local" (${base}): HTTP 400: tools[0].parameters: invalid schema` } },
+      ]);
     });
 
     test("retries HTTP 503 and 429, then answers", async () => {
@@ -191,15 +194,34 @@ describe("any protocol", () => {
     expect(last?.type === "error" && last.failure.message.endsWith("(gave up after 5 attempts)")).toBe(true);
   });
 
-  test("reports a refused connection as a network error naming the URL, after retrying", async () => {
+  test("a refused connection to a local server: one quick retry, then says nothing listens there, in our words", async () => {
     const closed = await startProviderServer();
     const url = closed.url;
+    const port = new URL(url).port;
     await closed.close();
     const events = await collect(streamModel(request("openai_chat_completions", {}, `${url}/v1`), noWait));
-    expect(events.filter((event) => event.type === "retry")).toHaveLength(4);
+    expect(events.filter((event) => event.type === "retry")).toHaveLength(1);
     const last = events.at(-1);
     expect(last).toMatchObject({ type: "error", failure: { kind: "network", retryable: true } });
-    if (last?.type === "error") expect(last.failure.message).toStartWith(`cannot reach ${url}/v1/chat/completions: `);
+    if (last?.type !== "error") return;
+    expect(last.failure.message).toBe(
+      `provider "local" (${url}/v1): cannot reach ${url}/v1/chat/completions: connection refused: nothing is listening on 127.0.0.1:${port} (gave up after 2 attempts). ` +
+        "Start the model server, or set providers.local.base_url to where it listens",
+    );
+    expect(last.failure.message).not.toContain("Is the computer able");
+  });
+
+  test("a refused connection to a remote host keeps the whole retry schedule", async () => {
+    const refused = Object.assign(new TypeError("ECONNREFUSED: Unable to connect. Is the computer able to access the url?"), { code: "ECONNREFUSED" });
+    const events = await collect(
+      streamModel(request("openai_chat_completions", {}, "https://models.example.com/v1"), { ...noWait, fetch: () => Promise.reject(refused) }),
+    );
+    expect(events.filter((event) => event.type === "retry")).toHaveLength(4);
+    const last = events.at(-1);
+    if (last?.type !== "error") throw new Error("expected an error");
+    expect(last.failure.message).toContain("nothing is listening on models.example.com (gave up after 5 attempts)");
+    expect(last.failure.message).toContain("Check providers.local.base_url");
+    expect(last.failure.message).not.toContain("Is the computer able");
   });
 
   test("a 200 answer in JSON instead of an event stream is reported, and retried only when it is a transient error", async () => {
@@ -214,7 +236,7 @@ describe("any protocol", () => {
       failure: {
         kind: "invalid_request",
         retryable: false,
-        message: `${server.url}/v1/chat/completions answered with JSON instead of an event stream (does the server support "stream": true?)`,
+        message: `provider "local" (${server.url}/v1): ${server.url}/v1/chat/completions answered with JSON instead of an event stream (does the server support "stream": true?)`,
       },
     });
   });

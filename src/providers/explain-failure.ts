@@ -1,0 +1,54 @@
+import { isLocalUrl } from "./describe-network-error.ts";
+import type { ProviderFailure, ResolvedModel } from "./types.ts";
+
+/**
+ * The final failure of a model request as the user reads it: which
+ * provider failed, what it said, and which `config.yaml` key to look at
+ * when one can fix it. Interrupts are left as they are.
+ */
+export function explainFailure(failure: ProviderFailure, model: ResolvedModel): ProviderFailure {
+  if (failure.kind === "aborted" || model.protocol === "replay") return failure;
+  const label = model.baseUrl ? `provider "${model.provider}" (${model.baseUrl})` : `provider "${model.provider}"`;
+  const hint = hintFor(failure, model);
+  return { ...failure, message: `${label}: ${failure.message}${hint ? `. ${hint}` : ""}` };
+}
+
+function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undefined {
+  const provider = keyPart(model.provider);
+  const modelKey = `providers.${provider}.models.${keyPart(model.alias)}`;
+  switch (failure.kind) {
+    case "network":
+      if (/connection refused/.test(failure.message) && isLocalUrl(model.baseUrl)) {
+        return `${startHint(model.baseUrl)}, or set providers.${provider}.base_url to where it listens`;
+      }
+      return `Check providers.${provider}.base_url and your network (HTTPS_PROXY is honoured)`;
+    case "authentication":
+      return `Check providers.${provider}.api_key`;
+    case "context_length":
+      return `Set ${modelKey}.context_window so Rienda compacts the conversation before it gets this long`;
+    case "invalid_request":
+      if (failure.status === 404) return `Check providers.${provider}.base_url and the model id (${modelKey}.id, now "${model.wireId}")`;
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** How to start the local server that usually listens on this port. */
+function startHint(baseUrl: string): string {
+  let port = "";
+  try {
+    port = new URL(baseUrl).port;
+  } catch {
+    // keep the generic hint
+  }
+  if (port === "11434") return 'Start Ollama with "ollama serve"';
+  if (port === "1234") return 'Start LM Studio\'s server (Developer tab, or "lms server start")';
+  if (port === "8080") return 'Start llama.cpp with "llama-server -m <model.gguf> --port 8080 --jinja"';
+  return "Start the model server";
+}
+
+/** A key path segment as config.md writes it: bare when plain, quoted otherwise. */
+function keyPart(name: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name);
+}

@@ -1,0 +1,55 @@
+/**
+ * Provider failures as the user reads them (issue 10, "Honest endings"):
+ * they name the provider and the config key to fix, never the runtime's
+ * own wording, and a local server that is not running is reported after
+ * at most one quick retry.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { Instance } from "../support/instance.ts";
+import { startProviderServer } from "../support/provider-server.ts";
+import { scenario, type Scenario } from "../support/scenario.ts";
+
+let s: Scenario | undefined;
+let inst: Instance | undefined;
+afterEach(async () => {
+  await s?.dispose();
+  s = undefined;
+  inst?.dispose();
+  inst = undefined;
+});
+
+async function closedPort(): Promise<string> {
+  const server = await startProviderServer();
+  const port = new URL(server.url).port;
+  await server.close();
+  return port;
+}
+
+describe("provider errors", () => {
+  test("nothing listening on a local server: says so and how to fix it, after one quick retry", async () => {
+    const port = await closedPort();
+    inst = new Instance();
+    inst.config(`providers:\n  ollama:\n    preset: ollama\n    base_url: http://127.0.0.1:${port}/v1\n    models:\n      qwen: { id: "qwen3:8b" }\n`);
+    inst.agent("coder", "---\ndescription: A test agent.\nmodel: ollama/qwen\n---\nBe brief.\n");
+    const r = await inst.run(["run", "-a", "coder", "-p", "hello"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    const retries = r.stderr.split("\n").filter((line) => line.includes("retrying"));
+    expect(retries.length).toBeLessThanOrEqual(1);
+    const failure = r.stderr.split("\n").find((line) => line.startsWith("rienda: ")) ?? "";
+    expect(failure).toContain(`provider "ollama" (http://127.0.0.1:${port}/v1)`);
+    expect(failure).toContain(`connection refused: nothing is listening on 127.0.0.1:${port}`);
+    expect(failure).toContain("set providers.ollama.base_url to where it listens");
+    expect(r.stderr).not.toContain("Is the computer able to access the url");
+    expect(r.stderr).not.toContain("verbose: true");
+  });
+
+  test("a rejected key names the provider and providers.<name>.api_key", async () => {
+    s = await scenario();
+    s.server.script({ error: { status: 401, message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "hello"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`rienda: provider "p" (${s.server.url}/v1): HTTP 401: Incorrect API key provided. Check providers.p.api_key`);
+    expect(s.server.requests).toHaveLength(1);
+  });
+});
