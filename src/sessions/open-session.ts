@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { messageOf, RiendaError } from "../errors.ts";
 import { isFile } from "../values.ts";
+import { cutTornTail } from "./cut-torn-tail.ts";
 import { createIdGenerator } from "./new-id.ts";
 import { parseSessionBytes, type ParsedSession } from "./parse-session-bytes.ts";
 import { SessionFile } from "./session-file.ts";
@@ -63,8 +64,7 @@ function readRepaired(path: string, id: string): ParsedSession {
       const bytes = readFileSync(fd);
       const parsed = parseSessionBytes(bytes, path);
       if (!parsed.torn) return parsed;
-      if (fstatSync(fd).size !== bytes.length) continue;
-      ftruncateSync(fd, parsed.validBytes);
+      if (!cutTornTail(fd, bytes.length, parsed.validBytes)) continue;
       return { ...parsed, torn: false };
     } catch (error) {
       if (error instanceof RiendaError) throw error;

@@ -5,8 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { cutTornTail } from "../../src/sessions/cut-torn-tail.ts";
 import { createSession, openSession, type SessionFile } from "../../src/sessions/index.ts";
 import { tempHome } from "./helpers.ts";
 
@@ -97,5 +98,26 @@ describe("the session lock", () => {
     const reopened = keep(openSession({ home: t.home, id: s.id }));
     expect(statSync(s.path).size).toBe(whole);
     expect(reopened.messages()).toEqual([user("whole")]);
+  });
+
+  test("the torn tail is cut only if the file still has the size that was read", () => {
+    const s = createSession({ home: t.home, workdir: t.workdir, agent: "a", model: "p/m" });
+    s.appendMessage(user("whole"));
+    s.close();
+    const whole = statSync(s.path).size;
+    appendFileSync(s.path, '{"kind":"mess');
+    const read = statSync(s.path).size;
+    // Another writer (one that ignores the lock) appends between the read and the cut.
+    appendFileSync(s.path, 'age","id":"late"}\n');
+    const after = readFileSync(s.path);
+    const fd = openSync(s.path, "r+");
+    try {
+      expect(cutTornTail(fd, read, whole)).toBe(false);
+      expect(readFileSync(s.path)).toEqual(after);
+      expect(cutTornTail(fd, after.length, whole)).toBe(true);
+      expect(statSync(s.path).size).toBe(whole);
+    } finally {
+      closeSync(fd);
+    }
   });
 });
