@@ -8,7 +8,7 @@
  * Exit 0 when the user quits, 130 when a signal ends the chat, 1 when it
  * cannot start (no terminal, bad flags, unknown agent, ...).
  */
-import { defineCommand, type ParsedArgs } from "citty";
+import { defineCommand } from "citty";
 import { listAgents } from "../agents/index.ts";
 import { loadConfig } from "../config/index.ts";
 import { runAgent } from "../engine/index.ts";
@@ -48,20 +48,18 @@ interface ChatStart {
 export default defineCommand({
   meta: { name: "rienda", description: "Chat with an agent in the terminal." },
   args: chatArgs,
-  async run({ rawArgs, args }) {
+  async run({ rawArgs }) {
     const watcher = interrupts();
     let backend: ChatBackend | undefined;
     let code: number;
     try {
-      code = await chat(rawArgs, args, (created) => (backend = created));
+      code = await chat(rawArgs, (created) => (backend = created));
     } catch (error) {
       if (watcher.interrupted) {
         // A signal before the conversation started (setup, the agent picker).
         code = watcher.cause === "SIGHUP" ? HANGUP_EXIT : watcher.exitCode;
       } else {
-        const message = userMessage(error);
-        // Flag errors already name the command ("rienda: unknown option -x").
-        process.stderr.write(message.startsWith("rienda: ") ? `${message}\n` : `rienda: ${message}\n`);
+        process.stderr.write(`rienda: ${userMessage(error)}\n`);
         code = 1;
       }
     } finally {
@@ -76,8 +74,8 @@ export default defineCommand({
 const HANGUP_EXIT = 129;
 
 /** Runs the chat; returns the exit code. `started` receives the backend so the caller can close it whatever happens. */
-async function chat(rawArgs: string[], parsed: ParsedArgs<typeof chatArgs>, started: (backend: ChatBackend) => void): Promise<number> {
-  assertKnownFlags(rawArgs, chatArgs, "rienda");
+async function chat(rawArgs: string[], started: (backend: ChatBackend) => void): Promise<number> {
+  const parsed = assertKnownFlags(rawArgs, chatArgs, "rienda").values;
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new RiendaError("usage", "interactive chat needs a terminal; use rienda run -a AGENT -p PROMPT (see rienda run --help)");
   }

@@ -6,7 +6,6 @@
  * only: never writes a file, never sends a model request.
  */
 import { defineCommand } from "citty";
-import { RiendaError } from "../errors.ts";
 import { formatJson, formatReport, runDoctor } from "./doctor/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { homeDir } from "./home-dir.ts";
@@ -21,10 +20,8 @@ const args = {
 export default defineCommand({
   meta: { name: "doctor", description: "Check the config, agents, tools and hooks; print each problem with its file and a fix." },
   args,
-  async run({ rawArgs, args: parsed }) {
-    assertKnownFlags(rawArgs, args, "rienda doctor");
-    const extra = parsed._[0];
-    if (extra !== undefined) throw new RiendaError("usage", `rienda doctor: unexpected argument "${extra}" (see rienda doctor --help)`);
+  async run({ rawArgs }) {
+    const parsed = assertKnownFlags(rawArgs, args, "rienda doctor").values;
     const workdir = resolveWorkdir(parsed.workdir);
     const report = await runDoctor({
       home: homeDir(),

@@ -5,7 +5,7 @@
  * below the CLI ever calls process.exit or prints a stack.
  */
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
-import { messageOf, userMessage } from "../errors.ts";
+import { RiendaError, userMessage } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { chatCommand, commands } from "./commands.ts";
 import { exitWhenFlushed, stdoutClosed, trackOutput } from "./exit.ts";
@@ -20,10 +20,12 @@ const root = defineCommand({
 export async function runCli(argv: string[]): Promise<void> {
   trackOutput();
   try {
-    if (argv.includes("--help") || argv.includes("-h")) {
-      const [cmd, parent] = await resolveCommand(root, argv);
+    if (asksForHelp(argv)) {
+      const [cmd, path] = await resolveCommand(root, argv, []);
       // A bare `rienda` is the chat: the root's usage lists the chat's flags too.
       const shown = cmd === root ? { ...root, args: (await chatCommand()).args } : cmd;
+      // Usage lines name the whole command: "rienda tool run", not "tool run".
+      const parent = path.length > 0 ? defineCommand({ meta: { name: ["rienda", ...path.slice(0, -1)].join(" "), version: VERSION } }) : undefined;
       const usage = await renderUsage(shown, parent);
       process.stdout.write(`${process.stdout.isTTY ? usage : stripAnsi(usage)}\n`);
       return;
@@ -38,6 +40,7 @@ export async function runCli(argv: string[]): Promise<void> {
       await runCommand(await chatCommand(), { rawArgs: argv });
       return;
     }
+    await checkSubcommand(first, argv.slice(argv.indexOf(first) + 1));
     await runCommand(root, { rawArgs: argv });
   } catch (error) {
     reportFailure(error);
@@ -48,12 +51,26 @@ export async function runCli(argv: string[]): Promise<void> {
 
 /** Prints a failure the way every command does and sets exit code 1. */
 export function reportFailure(error: unknown): void {
-  const code = (error as { code?: unknown } | null)?.code;
-  // citty's own usage errors are meant for the user too, once their colours are gone.
-  const citty = code === "E_UNKNOWN_COMMAND" || code === "E_NO_COMMAND";
-  const message = citty ? stripAnsi(messageOf(error)) : userMessage(error);
-  process.stderr.write(`rienda: ${message}\n`);
+  process.stderr.write(`rienda: ${userMessage(error)}\n`);
   process.exitCode = 1;
+}
+
+/** `--help` or `-h` among the flags (not after `--`, where `-p -- -h` is a prompt). */
+function asksForHelp(argv: string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end === -1 ? argv : argv.slice(0, end)).some((token) => token === "--help" || token === "-h");
+}
+
+/** A command made of sub-commands (`rienda tool`) needs one of them, by its exact name. */
+async function checkSubcommand(name: string, rest: string[]): Promise<void> {
+  const command = (await commands[name]!()) as CommandDef;
+  const subs = await resolve(command.subCommands);
+  if (!subs) return;
+  const names = Object.keys(subs);
+  const listed = names.length === 2 ? names.join(" or ") : names.join(", ");
+  const sub = rest.find((token) => !token.startsWith("-"));
+  if (sub === undefined) throw new RiendaError("usage", `${name}: name a subcommand: ${listed} (see rienda ${name} --help)`);
+  if (!(sub in subs)) throw new RiendaError("usage", `${name}: unknown subcommand "${sub}" (${listed}; see rienda ${name} --help)`);
 }
 
 function stripAnsi(text: string): string {
@@ -71,14 +88,15 @@ function firstPositional(argv: string[]): string | undefined {
   return undefined;
 }
 
-async function resolveCommand(cmd: CommandDef, argv: string[], parent?: CommandDef): Promise<[CommandDef, CommandDef | undefined]> {
+/** The command `argv` names, with the names leading to it (["tool", "run"]). */
+async function resolveCommand(cmd: CommandDef, argv: string[], path: string[]): Promise<[CommandDef, string[]]> {
   const subs = await resolve(cmd.subCommands);
   const name = argv.find((a) => !a.startsWith("-"));
   if (subs && name !== undefined && name in subs) {
     const sub = await resolve(subs[name]);
-    return resolveCommand(sub as CommandDef, argv.slice(argv.indexOf(name) + 1), cmd);
+    return resolveCommand(sub as CommandDef, argv.slice(argv.indexOf(name) + 1), [...path, name]);
   }
-  return [cmd, parent];
+  return [cmd, path];
 }
 
 async function resolve<T>(value: T | Promise<T> | (() => T | Promise<T>)): Promise<T> {

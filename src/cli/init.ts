@@ -16,10 +16,8 @@ const args = {} as const;
 export default defineCommand({
   meta: { name: "init", description: "Create ~/.rienda with a starter config, agent and tool (never overwrites)." },
   args,
-  run({ rawArgs, args: parsed }) {
-    assertKnownFlags(rawArgs, args, "rienda init");
-    const extra = parsed._[0];
-    if (extra !== undefined) throw new RiendaError("usage", `rienda init: unexpected argument "${extra}" (see rienda init --help)`);
+  run({ rawArgs }) {
+    const parsed = assertKnownFlags(rawArgs, args, "rienda init").values;
     const report = installStarter(homeDir(), STARTER_FILES);
     process.stdout.write(formatReport(report));
     const configOverride = process.env.RIENDA_CONFIG;

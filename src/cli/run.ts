@@ -33,13 +33,14 @@ const EXIT = { end_turn: 0, error: 1 } as const;
 export default defineCommand({
   meta: { name: "run", description: "Run an agent once, non-interactively." },
   args,
-  async run({ rawArgs, args: parsed }) {
+  async run({ rawArgs }) {
     const watcher = interrupts();
-    const output = createRunOutput(Boolean(parsed.json), process.stdout, process.stderr);
+    // --json is looked at before the rest, so that even a refused command line ends with run_end.
+    const output = createRunOutput(wantsJson(rawArgs), process.stdout, process.stderr);
     let prepared: PreparedRun | undefined;
     let code: number;
     try {
-      assertKnownFlags(rawArgs, args, "rienda run");
+      const parsed = assertKnownFlags(rawArgs, args, "rienda run").values;
       const workdir = resolveWorkdir(parsed.workdir);
       const prompt = await readPrompt(parsed.prompt, process.stdin, watcher.signal);
       const autoApprove = Boolean(parsed["auto-approve"]);
@@ -100,6 +101,12 @@ export default defineCommand({
     await exitWhenFlushed(code);
   },
 });
+
+/** Whether the command line asks for JSON output (a `--json` before any `--`). */
+function wantsJson(rawArgs: string[]): boolean {
+  const end = rawArgs.indexOf("--");
+  return (end === -1 ? rawArgs : rawArgs.slice(0, end)).includes("--json");
+}
 
 function endFinished(output: RunOutput, outcome: RunOutcome): number {
   const reason = outcome.reason === "interrupted" ? "error" : outcome.reason;

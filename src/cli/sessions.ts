@@ -5,7 +5,6 @@
  * the table prints nothing and `--json` prints `[]`; stderr says so in both.
  */
 import { defineCommand } from "citty";
-import { RiendaError } from "../errors.ts";
 import { displayWidth } from "../platform.ts";
 import { listSessions, type SessionSummary } from "../sessions/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
@@ -20,10 +19,8 @@ const args = {
 export default defineCommand({
   meta: { name: "sessions", description: "List this workspace's sessions, newest first." },
   args,
-  run({ rawArgs, args: parsed }) {
-    assertKnownFlags(rawArgs, args, "rienda sessions");
-    const extra = parsed._[0];
-    if (extra !== undefined) throw new RiendaError("usage", `rienda sessions: unexpected argument "${extra}" (see rienda sessions --help)`);
+  run({ rawArgs }) {
+    const parsed = assertKnownFlags(rawArgs, args, "rienda sessions").values;
     const workdir = resolveWorkdir(parsed.workdir);
     const sessions = listSessions({ home: homeDir(), workdir });
     if (parsed.json) process.stdout.write(`${JSON.stringify(sessions.map(jsonOf))}\n`);

@@ -2,36 +2,119 @@ import type { ArgsDef } from "citty";
 import { RiendaError } from "../errors.ts";
 
 /**
- * citty accepts any flag; a typo in a script should fail loudly instead.
- * Checks every `-x` / `--name` token against the command's declared args and
- * rejects flags that take a value but got none.
+ * The command line of one command, read strictly: a script's typo or a
+ * prompt without quotes must fail loudly instead of being guessed at.
+ * citty's own parsing is too lenient for that (an unknown flag is taken,
+ * `-p=x` gives "=x", surplus words are dropped), so commands read their
+ * values from here.
+ *
+ * - `--name value`, `--name=value`, `-n value` and `-n=value` set a value;
+ *   the `=` forms take the rest of the token verbatim, so `--prompt=-x`
+ *   gives "-x". After a value flag, `--` says "the next token is the value
+ *   even though it starts with -": `-p -- -x` gives "-x".
+ * - A value flag followed by nothing, or by another flag, is an error that
+ *   says how to give a value starting with `-`.
+ * - `--flag` and `--no-flag` set booleans; a boolean takes no value.
+ * - A flag given twice, an unknown flag, and more words than the command
+ *   takes are errors. A lone `--` ends the flags: what follows are words.
  */
-export function assertKnownFlags(rawArgs: string[], args: ArgsDef, command: string): void {
-  const valueFlags = new Set<string>();
-  const booleanFlags = new Set<string>();
-  for (const [name, def] of Object.entries(args)) {
-    if (def.type === "positional") continue;
-    const names = [name, ...toList((def as { alias?: string | string[] }).alias)];
-    for (const n of names) (def.type === "boolean" ? booleanFlags : valueFlags).add(n);
-  }
-  for (let i = 0; i < rawArgs.length; i++) {
-    const token = rawArgs[i]!;
-    if (token === "--") return;
-    if (!token.startsWith("-") || token === "-") continue;
-    const [flag, inline] = splitFlag(token);
-    if (valueFlags.has(flag)) {
-      if (inline === undefined) {
-        const next = rawArgs[i + 1];
-        if (next === undefined || (next.startsWith("-") && next !== "-")) {
-          throw new RiendaError("usage", `${command}: option ${token} needs a value`);
-        }
-        i++;
-      }
+
+/** The values read for a command's declared args. */
+export type ArgValues<A extends ArgsDef> = {
+  [K in keyof A]?: A[K] extends { type: "boolean" } ? boolean : string;
+};
+
+/** What was read: named values and the words (positionals), in order. */
+export interface ParsedCommandLine<A extends ArgsDef> {
+  values: ArgValues<A>;
+  positionals: string[];
+}
+
+/**
+ * Reads `rawArgs` against `args` and refuses anything else; throws a usage
+ * RiendaError naming the token. `command` is the full command ("rienda run");
+ * it prefixes the messages without the program name (the CLI adds
+ * `rienda: `). A command takes as many words as it declares positional args.
+ */
+export function assertKnownFlags<A extends ArgsDef>(rawArgs: string[], args: A, command: string): ParsedCommandLine<A> {
+  const name = command.replace(/^rienda ?/, "");
+  const fail = (message: string): never => {
+    throw new RiendaError("usage", name ? `${name}: ${message}` : message);
+  };
+  const byFlag = new Map<string, { key: string; boolean: boolean }>();
+  let takesWords = 0;
+  for (const [key, def] of Object.entries(args)) {
+    if (def.type === "positional") {
+      takesWords++;
       continue;
     }
-    if (booleanFlags.has(flag) || (flag.startsWith("no-") && booleanFlags.has(flag.slice(3)))) continue;
-    throw new RiendaError("usage", `${command}: unknown option ${token} (see ${command} --help)`);
+    for (const flag of [key, ...toList((def as { alias?: string | string[] }).alias)]) byFlag.set(flag, { key, boolean: def.type === "boolean" });
   }
+
+  const values: Record<string, string | boolean> = {};
+  const given = new Map<string, string>();
+  const positionals: string[] = [];
+  const set = (key: string, token: string, value: string | boolean): void => {
+    const before = given.get(key);
+    if (before !== undefined) fail(`${before === token ? `option ${token}` : `options ${before} and ${token}`} given twice (see ${command} --help)`);
+    given.set(key, token);
+    values[key] = value;
+  };
+
+  for (let i = 0; i < rawArgs.length; i++) {
+    const token = rawArgs[i]!;
+    if (token === "--") {
+      positionals.push(...rawArgs.slice(i + 1));
+      break;
+    }
+    if (!token.startsWith("-") || token === "-") {
+      positionals.push(token);
+      continue;
+    }
+    const [flag, inline] = splitFlag(token);
+    const shown = token.slice(0, token.length - (inline === undefined ? 0 : inline.length + 1));
+    const known = byFlag.get(flag);
+    const negated = !known && flag.startsWith("no-") ? byFlag.get(flag.slice(3)) : undefined;
+    if (negated?.boolean) {
+      if (inline !== undefined) fail(`option ${shown} takes no value`);
+      set(negated.key, token, false);
+      continue;
+    }
+    if (!known) fail(`unknown option ${shown} (see ${command} --help)`);
+    if (known!.boolean) {
+      if (inline !== undefined) fail(`option ${shown} takes no value`);
+      set(known!.key, token, true);
+      continue;
+    }
+    if (inline !== undefined) {
+      set(known!.key, shown, inline);
+      continue;
+    }
+    let next = rawArgs[i + 1];
+    if (next === "--") {
+      next = rawArgs[i + 2];
+      if (next === undefined) fail(`option ${token} needs a value after --`);
+      i += 2;
+    } else {
+      if (next === undefined || (next.startsWith("-") && next !== "-")) {
+        const example = next === undefined || byFlag.has(splitFlag(next)[0]) ? "-x" : next;
+        fail(`option ${token} needs a value (for a value that starts with "-", write --${known!.key}=${example} or ${token} -- ${example})`);
+      }
+      i++;
+    }
+    set(known!.key, token, next!);
+  }
+
+  if (positionals.length > takesWords) {
+    const extra = positionals[takesWords]!;
+    const prompt = values.prompt;
+    const hint =
+      typeof prompt === "string" && prompt !== "-"
+        ? ` (a prompt of several words needs quotes: -p ${shellQuote([prompt, ...positionals.slice(takesWords)].join(" "))})`
+        : ` (see ${command} --help)`;
+    fail(`unexpected argument ${JSON.stringify(extra)}${hint}`);
+  }
+  return { values: values as ArgValues<A>, positionals };
 }
 
 function splitFlag(token: string): [string, string | undefined] {
@@ -43,4 +126,8 @@ function splitFlag(token: string): [string, string | undefined] {
 function toList(alias: string | string[] | undefined): string[] {
   if (alias === undefined) return [];
   return Array.isArray(alias) ? alias : [alias];
+}
+
+function shellQuote(text: string): string {
+  return /^[\w./:@%+,-]+$/.test(text) ? text : `"${text.replace(/(["\\$`])/g, "\\$1")}"`;
 }

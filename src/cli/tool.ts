@@ -64,9 +64,9 @@ const list = defineCommand({
 const run = defineCommand({
   meta: { name: "run", description: "Invoke one tool once, without a model, and print its result." },
   args: runArgs,
-  async run({ rawArgs, args }) {
-    assertKnownFlags(rawArgs, runArgs, "rienda tool run");
-    const name = args.name;
+  async run({ rawArgs }) {
+    const { values: args, positionals } = assertKnownFlags(rawArgs, runArgs, "rienda tool run");
+    const name = positionals[0];
     if (!name) throw new RiendaError("usage", "tool run: name the tool to run (see rienda tool list)");
     const rawArguments = args.args ?? "{}";
     let decoded: unknown;

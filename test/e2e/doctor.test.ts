@@ -324,7 +324,7 @@ describe("rienda doctor: workspace and sessions", () => {
   test("an unknown flag is refused", async () => {
     const r = await doctor(["--jsn"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("rienda doctor: unknown option --jsn");
+    expect(r.stderr).toContain("rienda: doctor: unknown option --jsn");
   });
 });
 

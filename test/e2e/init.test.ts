@@ -132,10 +132,10 @@ describe("rienda init", () => {
   test("unknown options and arguments are refused", async () => {
     const flag = await inst.run(["init", "--force"]);
     expect(flag.code).toBe(1);
-    expect(flag.stderr).toContain("rienda init: unknown option --force");
+    expect(flag.stderr).toContain("rienda: init: unknown option --force");
     const arg = await inst.run(["init", "now"]);
     expect(arg.code).toBe(1);
-    expect(arg.stderr).toContain('rienda init: unexpected argument "now"');
+    expect(arg.stderr).toContain(`rienda: init: unexpected argument "now"`);
   });
 
   test("warns when RIENDA_CONFIG points elsewhere, since the written config.yaml would not be read", async () => {
