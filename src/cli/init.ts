@@ -50,12 +50,19 @@ export function formatReport(report: InstallReport): string {
     ["rienda doctor", "checks the config, agents, tools and hooks"],
   ];
   const width = Math.max(...hints.map(([command]) => command.length));
+  const configPath = `${report.root}/config.yaml`;
   lines.push(
     "",
     "Next:",
     ...hints.map(([command, what]) => `  ${command.padEnd(width)}  ${what}`),
-    "Then give the agent a real model: set OPENAI_API_KEY or ANTHROPIC_API_KEY (or start",
-    `Ollama) and change "model:" in ${agentPath}. The tour: docs/getting-started.md`,
+    `Then give the agent a real model: in ${agentPath}, set "model:"`,
+    `to a model of ${configPath}, such as:`,
+    "  ollama/qwen3     Ollama on this machine (ollama serve; ollama pull qwen3:8b)",
+    "  local/default    any OpenAI-compatible server on this machine or your network",
+    `                   (llama.cpp, LM Studio, vLLM): set its address as base_url of "local"`,
+    "  openai/gpt-4o    with OPENAI_API_KEY set; anthropic/sonnet with ANTHROPIC_API_KEY",
+    "The first two need no internet. The tour: docs/getting-started.md; local servers:",
+    'docs/providers.md ("Local servers").',
   );
   return `${lines.join("\n")}\n`;
 }

@@ -3,6 +3,7 @@ import type { ModuleShape, Runtime } from "../runtime/index.ts";
 import { asyncProblem, promiseWarning } from "./async-functions.ts";
 import { HOOK_POINT_NAMES, isHookPoint } from "./hook-points.ts";
 import { diagnostic, listExtensionDirs } from "./list-extension-dirs.ts";
+import { loadProblem } from "./load-problem.ts";
 import type { ExtensionDiagnostic, Hook, HookCallResult, HookCatalog, HookPointName } from "./types.ts";
 
 /** Where and what to discover. */
@@ -31,7 +32,7 @@ export async function discoverHooks(options: DiscoverHooksOptions): Promise<Hook
     const outcome = inspected[i]!;
     if (outcome.kind === "interrupted") continue;
     if (outcome.kind === "load-failed") {
-      diagnostics.push(diagnostic("hook", entry.name, entry.file, `cannot load index.js: ${outcome.message}`));
+      diagnostics.push(diagnostic("hook", entry.name, entry.file, loadProblem(entry.file, outcome.message)));
       continue;
     }
     const points = checkHookShape(outcome.shape);

@@ -3,6 +3,7 @@ import type { ModuleShape, Runtime } from "../runtime/index.ts";
 import { createShellTool, type Tool, type ToolRunner } from "../tools/index.ts";
 import { asyncProblem, promiseWarning } from "./async-functions.ts";
 import { diagnostic, listExtensionDirs } from "./list-extension-dirs.ts";
+import { loadProblem } from "./load-problem.ts";
 import type { ExtensionDiagnostic, ToolCatalog } from "./types.ts";
 import { userTool } from "./user-tool.ts";
 
@@ -41,7 +42,7 @@ export async function discoverTools(options: DiscoverToolsOptions): Promise<Tool
     const outcome = inspected[i]!;
     if (outcome.kind === "interrupted") continue;
     if (outcome.kind === "load-failed") {
-      diagnostics.push(diagnostic("tool", entry.name, entry.file, `cannot load index.js: ${outcome.message}`));
+      diagnostics.push(diagnostic("tool", entry.name, entry.file, loadProblem(entry.file, outcome.message)));
       continue;
     }
     const checked = await checkToolShape(outcome.shape, runner);

@@ -391,8 +391,21 @@ function describeLoadError(error: unknown): string {
     const where = e.position && e.position.line ? ` (line ${e.position.line}, column ${e.position.column})` : "";
     return `SyntaxError: ${e.message}${where}`;
   }
+  if (e && (e as { code?: unknown }).code === "MODULE_NOT_FOUND") return describeMissingModule(e as { message?: string; requireStack?: unknown });
   if (e && e.name === "ResolveMessage") return stripHostPaths(String(e.message));
   return describeThrown(error);
+}
+
+/**
+ * "Cannot find module 'x' (required by /path/of/the/requiring/file.js)": the
+ * requiring file decides where the lookup went (its folder's node_modules,
+ * then those above), which discovery and `rienda doctor` report.
+ */
+function describeMissingModule(e: { message?: string; requireStack?: unknown }): string {
+  const first = stripHostPaths(String(e.message ?? "")).split("\n")[0]!;
+  const requirer = Array.isArray(e.requireStack) ? e.requireStack[0] : undefined;
+  if (typeof requirer !== "string" || stripHostPaths(requirer) !== requirer) return first;
+  return `${first} (required by ${requirer})`;
 }
 
 function describeThrown(error: unknown): string {

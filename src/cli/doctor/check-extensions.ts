@@ -3,6 +3,7 @@
  * exports the wrong shape is a problem; a user tool taking a built-in's
  * name is a warning (it works, but the built-in is gone).
  */
+import { dirname } from "node:path";
 import { HOOK_POINT_NAMES, type ExtensionDiagnostic } from "../../extensions/index.ts";
 import type { Finding } from "./types.ts";
 
@@ -37,7 +38,7 @@ export function checkExtensions(diagnostics: readonly ExtensionDiagnostic[]): Fi
       file: d.file,
       name: d.name,
       message: `${d.kind} "${d.name}": ${d.problem}`,
-      hint: [...new Set(splitProblems(d.problem).map((p) => extensionHint(d.kind, p)))].join("; "),
+      hint: [...new Set(splitProblems(d.problem).map((p) => extensionHint(d.kind, p, dirname(d.file))))].join("; "),
     };
   });
 }
@@ -47,8 +48,15 @@ function splitProblems(problem: string): string[] {
   return problem.startsWith("cannot load") ? [problem] : problem.split("; ");
 }
 
-/** A fix for one problem of a tool or hook module. */
-export function extensionHint(kind: "tool" | "hook", problem: string): string {
+/** A fix for one problem of a tool or hook module (`folder`: the extension's own). */
+export function extensionHint(kind: "tool" | "hook", problem: string, folder = `the ${kind}'s folder`): string {
+  const missingPackage = /^cannot load index\.js: require\("[^"]*"\) in (.+) found no package "([^"]+)" in /.exec(problem);
+  if (missingPackage) {
+    const [, by, name] = missingPackage;
+    // A package that needs another one: the folder's node_modules is incomplete.
+    const run = by!.startsWith("node_modules") ? `"npm install" in ${folder} (${folder}/node_modules is incomplete)` : `"npm install ${name}" in ${folder}`;
+    return `where the npm registry is reachable, run ${run}; for a machine without one, do that elsewhere and copy the folder, node_modules included (docs/tools.md, "Packages from npm")`;
+  }
   if (problem.startsWith("cannot load")) {
     const again = kind === "tool" ? "; rienda tool list shows the error again" : "";
     return `fix the error so the module loads (a syntax error, a failing require, or a throw at the top level)${again}`;

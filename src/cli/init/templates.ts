@@ -34,6 +34,18 @@ providers:
       qwen3:
         id: qwen3:8b
 
+  # Any other OpenAI-compatible model server, on this machine or on your
+  # network, no internet needed: llama.cpp (\`llama-server -m model.gguf
+  # --port 8080 --jinja\`), LM Studio (http://127.0.0.1:1234/v1), vLLM
+  # (http://HOST:8000/v1). Set base_url to its address and the id to the
+  # model it serves, then use model: local/default in an agent.
+  local:
+    protocol: openai_chat_completions
+    base_url: http://127.0.0.1:8080/v1
+    models:
+      default:
+        id: default # llama.cpp answers with its one model whatever the id
+
   # OpenAI: export OPENAI_API_KEY=sk-...
   openai:
     preset: openai

@@ -51,4 +51,12 @@ describe("extensionHint", () => {
     expect(extensionHint("tool", 'missing "parameters" (a JSON Schema object)')).toStartWith("add parameters:");
     expect(extensionHint("tool", 'invalid name (use 1 to 64 letters, digits, "_" or "-")')).toStartWith("rename the directory");
   });
+  test("a missing package: npm install it in the extension's folder, or copy the folder from a machine that did", () => {
+    const direct = 'cannot load index.js: require("left-pad") in index.js found no package "left-pad" in /t/pad/node_modules (nor in a node_modules folder above it)';
+    expect(extensionHint("tool", direct, "/t/pad")).toBe(
+      'where the npm registry is reachable, run "npm install left-pad" in /t/pad; for a machine without one, do that elsewhere and copy the folder, node_modules included (docs/tools.md, "Packages from npm")',
+    );
+    const nested = 'cannot load index.js: require("inner") in node_modules/wrap/index.js found no package "inner" in /t/pad/node_modules/wrap/node_modules (nor in a node_modules folder above it)';
+    expect(extensionHint("hook", nested, "/t/pad")).toStartWith('where the npm registry is reachable, run "npm install" in /t/pad (/t/pad/node_modules is incomplete);');
+  });
 });
