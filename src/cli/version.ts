@@ -3,7 +3,6 @@
  * (commit, its date, target, Bun). stdout only; exit 0.
  */
 import { defineCommand } from "citty";
-import { RiendaError } from "../errors.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { formatVersion, versionReport } from "./version-report.ts";
 
@@ -14,10 +13,8 @@ const args = {
 export default defineCommand({
   meta: { name: "version", description: "Print the version, commit, build date, target and Bun version." },
   args,
-  run({ rawArgs, args: parsed }) {
-    assertKnownFlags(rawArgs, args, "rienda version");
-    const extra = parsed._[0];
-    if (extra !== undefined) throw new RiendaError("usage", `rienda version: unexpected argument "${extra}" (see rienda version --help)`);
+  run({ rawArgs }) {
+    const parsed = assertKnownFlags(rawArgs, args, "rienda version").values;
     process.stdout.write(formatVersion(versionReport(), parsed.json === true));
   },
 });

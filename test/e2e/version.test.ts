@@ -62,6 +62,6 @@ describe("rienda version", () => {
     expect(flag.stderr).toContain("--jsn");
     const extra = await inst.run(["version", "now"]);
     expect(extra.code).toBe(1);
-    expect(extra.stderr).toBe('rienda: rienda version: unexpected argument "now" (see rienda version --help)\n');
+    expect(extra.stderr).toBe('rienda: version: unexpected argument "now" (see rienda version --help)\n');
   });
 });
