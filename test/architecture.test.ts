@@ -18,7 +18,7 @@ const ALLOWED: Record<string, string[]> = {
   skills: ["agents", "tools"],
   sessions: ["providers"],
   tools: ["runtime"],
-  runtime: ["tools"],
+  runtime: [],
   extensions: ["runtime", "tools", "engine"],
   engine: ["providers", "sessions", "tools"],
   ui: ["engine", "tools", "providers"],
@@ -60,6 +60,18 @@ describe("architecture", () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  test("dependencies point one way: no folder reaches itself through the table", () => {
+    const cycles: string[] = [];
+    const visit = (folder: string, path: string[]) => {
+      for (const next of ALLOWED[folder] ?? []) {
+        if (next === path[0]) cycles.push([...path, next].join(" -> "));
+        else if (!path.includes(next)) visit(next, [...path, next]);
+      }
+    };
+    for (const folder of Object.keys(ALLOWED)) visit(folder, [folder]);
+    expect(cycles).toEqual([]);
   });
 
   test("Bun.* is used only in platform.ts", () => {

@@ -5,14 +5,11 @@ import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
 import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "./types.ts";
 import { createWorkerPool, type FreshWorker } from "./worker-pool.ts";
 import { exitMessage, firstLine } from "./worker-failure.ts";
+import type { CallMessage, CallReply, WorkerMessage } from "./worker-messages.ts";
 import { workerUrl } from "./worker-url.ts";
 
 
-type WorkerReply =
-  | { kind: "returned"; value: unknown; type: string }
-  | { kind: "threw"; message: string }
-  | { kind: "load-failed"; message: string }
-  | { kind: "inspected"; shape: { type: string; members: Record<string, { type: string; value?: unknown }> } };
+type WorkerReply = CallReply;
 
 /** Discovery lanes: one worker per core loads modules one after another (measured best on two cores). */
 const INSPECT_LANES = 2;
@@ -32,7 +29,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
    * still seen: the bridge looks at the state word first).
    */
   function runWorker(
-    message: Record<string, unknown>,
+    message: CallMessage,
     fresh: FreshWorker,
     serve: (() => BridgeServer) | undefined,
     controller: AbortController,
@@ -51,7 +48,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         // ending it can wait until no call runs; any other is ended now,
         // before its bridge closes (a context woken by the close gets an
         // interruption error, but it must not run on at all).
-        if ((reply as { parks?: boolean }).parks === true) pool.retire(worker);
+        if ("parks" in reply && reply.parks === true) pool.retire(worker);
         else worker.terminate();
         bridge?.close();
         pool.release();
@@ -61,10 +58,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         bridge?.interrupt();
         settle({ kind: "interrupted" });
       };
-      worker.onmessage = (event: MessageEvent) => {
+      worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
         // A spare taken before it finished booting still says so first.
-        if ((event.data as { kind?: string } | null)?.kind === "ready") return;
-        settle(event.data as WorkerReply);
+        if (event.data.kind === "ready") return;
+        settle(event.data);
       };
       worker.onerror = (event: ErrorEvent) => {
         event.preventDefault();
@@ -81,7 +78,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       controller.signal.addEventListener("abort", onAbort, { once: true });
       active.add(controller);
       try {
-        worker.postMessage(fresh.prepared ? message : { ...message, buffer: fresh.buffer });
+        worker.postMessage(fresh.prepared ? message : ({ ...message, buffer: fresh.buffer } satisfies CallMessage));
       } catch (error) {
         // Arguments that cannot be cloned (a function, a symbol): the call cannot start.
         settle({ kind: "crashed", message: `the arguments cannot be passed to the context: ${error instanceof Error ? error.message : String(error)}` });

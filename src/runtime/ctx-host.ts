@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { FrontEnd, Prompt } from "../tools/types.ts";
+import type { FrontEnd, Prompt } from "./types.ts";
 import { CtxError } from "./ctx-error.ts";
 import { findExecutable } from "./find-executable.ts";
 import { createFileHost } from "./host-file.ts";

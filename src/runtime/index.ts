@@ -8,8 +8,23 @@
  * failures are Outcome values, never rejections; an interrupt ends the
  * worker (even a busy one) and kills the process groups it started, at once.
  * Must not know what a tool or a hook is, and must not import anything but
- * leaves and `tools/types` (for the shape of the call context).
+ * leaves: it owns the shape of the call context (`ctx` data, front end),
+ * which tools/ re-exports.
  */
 export { createRuntime } from "./create-runtime.ts";
 export { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
-export type { InspectOutcome, InvokeRequest, MemberShape, ModuleShape, Outcome, Runtime, RuntimeOptions } from "./types.ts";
+export type {
+  AgentInfo,
+  ContextData,
+  FrontEnd,
+  InspectOutcome,
+  InvocationContext,
+  InvokeRequest,
+  MemberShape,
+  ModuleShape,
+  Outcome,
+  Prompt,
+  Runtime,
+  RuntimeOptions,
+  SessionInfo,
+} from "./types.ts";

@@ -1,4 +1,5 @@
 import type { ModuleShape } from "./types.ts";
+import type { CallMessage, WorkerMessage } from "./worker-messages.ts";
 import type { FreshWorker } from "./worker-pool.ts";
 
 /** How looking at one module in a lane ended. */
@@ -43,10 +44,10 @@ export function openInspectLane(fresh: FreshWorker, onClose: () => void): Inspec
     if (pending) answer(reply);
     else failed ??= reply;
   };
-  worker.onmessage = (event: MessageEvent) => {
-    const data = event.data as { kind?: string; shape?: ModuleShape; message?: string } | null;
-    if (data?.kind === "inspected") answer({ kind: "inspected", shape: data.shape! });
-    else if (data?.kind === "load-failed" || data?.kind === "threw") answer({ kind: "load-failed", message: String(data.message) });
+  worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
+    const data = event.data;
+    if (data.kind === "inspected") answer({ kind: "inspected", shape: data.shape });
+    else if (data.kind === "load-failed" || data.kind === "threw") answer({ kind: "load-failed", message: data.message });
   };
   worker.onerror = (event: ErrorEvent) => {
     event.preventDefault();
@@ -75,7 +76,7 @@ export function openInspectLane(fresh: FreshWorker, onClose: () => void): Inspec
           signal.removeEventListener("abort", onAbort);
           resolve(reply);
         };
-        const message = { kind: "call", mode: "inspect", modulePath };
+        const message: CallMessage = { kind: "call", mode: "inspect", modulePath };
         worker.postMessage(first ? { ...message, buffer: fresh.buffer } : message);
         first = false;
       });

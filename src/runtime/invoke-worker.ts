@@ -13,7 +13,8 @@
  * worker.
  *
  * Invariants:
- * - No imports. A static import costs 1-4 ms per spawn (measured); the module
+ * - No imports but types (erased at build). A static import costs 1-4 ms
+ *   per spawn (measured); the module
  *   under test is loaded with the global `require`, which resolves `node:`
  *   built-ins and the module's own `node_modules`.
  * - Every `ctx` call is synchronous: the request is written into a shared
@@ -23,6 +24,9 @@
  * - Nothing the module does can reach the host except through that buffer
  *   and the single final message.
  */
+
+import type { CallMessage, CallReply, HostMessage } from "./worker-messages.ts";
+import type { ContextData, MemberShape, ModuleShape } from "./types.ts";
 
 const STATE = 0;
 const INTERRUPT = 1;
@@ -35,39 +39,6 @@ const RESPONSE = 2;
 const STATUS_TYPE_ERROR = 2;
 /** What a `ctx` call throws once the host stopped serving this context (it is being ended). */
 const INTERRUPTED = "the call was interrupted";
-
-type ContextData = {
-  workdir: string;
-  session: unknown;
-  agent: unknown;
-  config: unknown;
-};
-
-/** Sent to a spare as soon as it is spawned. */
-interface PrepareMessage {
-  kind: "prepare";
-  buffer: SharedArrayBuffer;
-  /** True for a spare, which has time to spend on warming up; false when the call follows at once. */
-  warm: boolean;
-  /** The `ctx` data the next call is expected to use. */
-  data?: ContextData;
-}
-
-/** The expected `ctx` data changed while the spare waited. */
-interface DataMessage {
-  kind: "data";
-  data: ContextData;
-}
-
-interface CallMessage {
-  kind: "call";
-  mode: "invoke" | "inspect";
-  modulePath: string;
-  exportName?: string;
-  args?: unknown[];
-  /** Absent when the worker was prepared with the right data. */
-  data?: ContextData;
-}
 
 type LoadFn = (path: string) => unknown;
 
@@ -101,7 +72,7 @@ let prepared: Context | undefined;
 let consoleSink: (...parts: unknown[]) => void = () => {};
 
 scope.onmessage = (event: MessageEvent) => {
-  const message = event.data as PrepareMessage | DataMessage | CallMessage;
+  const message = event.data as HostMessage;
   if (message.kind === "prepare") {
     prepare(message.buffer);
     if (message.warm && typeof loader === "function") warmUp(loader);
@@ -144,7 +115,7 @@ function prepare(buffer: SharedArrayBuffer): void {
 
 type Send = (message: unknown) => void;
 
-function start(init: CallMessage & { buffer?: SharedArrayBuffer }, load: LoadFn, send: Send = (m) => scope.postMessage(m)): void {
+function start(init: CallMessage, load: LoadFn, send: Send = (m) => scope.postMessage(m)): void {
   if (!members) prepare(init.buffer!);
   const reply = run(init, load);
   // Tells the host it may end this worker later (see park).
@@ -152,11 +123,7 @@ function start(init: CallMessage & { buffer?: SharedArrayBuffer }, load: LoadFn,
   post(reply, send);
 }
 
-type Reply = (
-  | { kind: "returned"; value: unknown; type: string }
-  | { kind: "threw" | "load-failed"; message: string }
-  | { kind: "inspected"; shape: ReturnType<typeof shapeOf> }
-) & { parks?: boolean };
+type Reply = CallReply;
 
 /** Loads the module and calls the export (or looks at it); the reply says how that went. */
 function run(init: CallMessage, load: LoadFn): Reply {
@@ -219,7 +186,8 @@ function warmUp(load: LoadFn): void {
   } catch {
     // Only a warm-up: a runtime without Module#_compile is a little slower.
   }
-  const data = { workdir: "", session: null, agent: null, config: { a: [1, "b", null, true, { c: 2 }] } };
+  // Shaped like real data only as far as the call path looks at it.
+  const data = { workdir: "", session: null, agent: null, config: { a: [1, "b", null, true, { c: 2 }] } } as unknown as ContextData;
   const dry = (mode: CallMessage["mode"], loadDry: LoadFn) =>
     start({ kind: "call", mode, modulePath: WARM_UP_ID, exportName: "execute", args: [{}], data }, loadDry, () => {});
   dry("invoke", () => warmModule);
@@ -322,12 +290,12 @@ function routeConsole(log: (...parts: unknown[]) => void): void {
   for (const name of ["log", "info", "warn", "error", "debug", "trace"]) c[name] = log;
 }
 
-function shapeOf(mod: unknown) {
-  const members: Record<string, { type: string; value?: unknown; async?: true; usesPromises?: true }> = {};
+function shapeOf(mod: unknown): ModuleShape {
+  const members: ModuleShape["members"] = {};
   if (mod !== null && (typeof mod === "object" || typeof mod === "function")) {
     for (const key of Object.keys(mod as object)) {
       const value = (mod as Record<string, unknown>)[key];
-      const member: { type: string; value?: unknown; async?: true; usesPromises?: true } = { type: describeType(value) };
+      const member: MemberShape = { type: describeType(value) };
       if (typeof value === "function") {
         // Told apart here, where the function is: the host sees only this description.
         const kind = (value as { constructor?: { name?: string } }).constructor?.name;

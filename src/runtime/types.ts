@@ -1,5 +1,67 @@
-import type { ToolCallContext } from "../tools/types.ts";
 import type { ProcessRequest, ProcessResult } from "./run-process.ts";
+
+/** `ctx.session`: the run a tool or hook is part of. */
+export interface SessionInfo {
+  id: string;
+  agentId: string;
+  modelId: string;
+  workdir: string;
+}
+
+/** `ctx.agent`: the agent's id, its whole frontmatter and its body. */
+export interface AgentInfo {
+  name: string;
+  description: string;
+  model: string;
+  tools: string[];
+  hooks: string[];
+  /** The skills the agent declares (docs/skills.md). */
+  skills: string[];
+  config: Record<string, unknown>;
+  systemPrompt: string;
+}
+
+/**
+ * The plain data behind `ctx` (tools.md "The context"): it is copied into
+ * every fresh context, so it must be JSON-serialisable.
+ */
+export interface ContextData {
+  workdir: string;
+  session: SessionInfo;
+  agent: AgentInfo;
+  config: Record<string, unknown>;
+}
+
+/** A question for `ctx.confirm` and a notice for `ctx.notify`. */
+export interface Prompt {
+  title: string;
+  body: string;
+}
+
+/**
+ * The front end an invocation talks to while it runs. Implementations decide
+ * how to show things (terminal, JSON events) and how `confirm` is answered
+ * (a terminal question, or the auto-approve setting).
+ */
+export interface FrontEnd {
+  /** `ctx.log` text, streamed live. */
+  log(text: string): void;
+  /** Live output of a process the invocation started. */
+  output(stream: "stdout" | "stderr", text: string): void;
+  /** `ctx.confirm`; resolves true on approval. */
+  confirm(prompt: Prompt): Promise<boolean>;
+  /** `ctx.notify`; must not block. */
+  notify(prompt: Prompt): void;
+}
+
+/** One invocation's surroundings (tools and hooks alike). */
+export interface InvocationContext {
+  data: ContextData;
+  frontEnd: FrontEnd;
+  /** Aborted when the run is interrupted. */
+  signal: AbortSignal;
+}
+
 
 /** One call of one exported function of a module, in a fresh context. */
 export interface InvokeRequest {
@@ -9,7 +71,7 @@ export interface InvokeRequest {
   exportName: string;
   /** Structured-cloneable arguments after `ctx`. */
   args: unknown[];
-  context: ToolCallContext;
+  context: InvocationContext;
 }
 
 /** How an invocation ended. Every failure is a value; `invoke` never rejects. */

@@ -1,4 +1,6 @@
 import { createBridgeBuffer } from "./bridge-layout.ts";
+import type { ContextData } from "./types.ts";
+import type { DataMessage, PrepareMessage, WorkerMessage } from "./worker-messages.ts";
 
 /** A worker nobody has used, with its shared buffer. */
 export interface FreshWorker {
@@ -7,7 +9,7 @@ export interface FreshWorker {
   /** Whether the worker already has the buffer; otherwise the call message carries it. */
   prepared: boolean;
   /** The `ctx` data the worker was prepared with (compared by identity); the call sends it otherwise. */
-  data: unknown;
+  data: ContextData | undefined;
 }
 
 /** Hands out fresh workers, keeping some booted in advance. */
@@ -29,7 +31,7 @@ export interface WorkerPool {
    * The `ctx` data the next calls will likely use: spares get a copy ahead,
    * so a call does not carry it. Treated as immutable (compared by identity).
    */
-  expect(data: unknown): void;
+  expect(data: ContextData): void;
   /** Stops the spares; take() still works (without a spare). */
   close(): void;
 }
@@ -71,7 +73,7 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
   let lastBusy = -Infinity;
   let running = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let expected: unknown;
+  let expected: ContextData | undefined;
   const retired: Refable[] = [];
   let sweeping = false;
   let closed = false;
@@ -91,14 +93,14 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
 
   const spawnSpare = (): Spare => {
     const spare = spawn();
-    spare.worker.onmessage = (event: MessageEvent) => {
-      if ((event.data as { kind?: string } | null)?.kind !== "ready") return;
+    spare.worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
+      if (event.data.kind !== "ready") return;
       if (booting !== spare) return;
       booting = undefined;
       refillWhenQuiet();
     };
     // The worker prepares everything that does not depend on the call now.
-    spare.worker.postMessage({ kind: "prepare", buffer: spare.buffer, warm: true, data: expected });
+    spare.worker.postMessage({ kind: "prepare", buffer: spare.buffer, warm: true, ...(expected ? { data: expected } : {}) } satisfies PrepareMessage);
     spare.worker.unref?.();
     spare.prepared = true;
     spare.data = expected;
@@ -109,7 +111,7 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
   const refresh = () => {
     for (const spare of idle) {
       if (spare.data === expected || expected === undefined) continue;
-      spare.worker.postMessage({ kind: "data", data: expected });
+      spare.worker.postMessage({ kind: "data", data: expected } satisfies DataMessage);
       spare.data = expected;
     }
   };
