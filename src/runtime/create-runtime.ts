@@ -211,6 +211,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       if (!closed) pool.setSpares(count);
     },
 
+    settled: () => pool.settled(),
+
     interrupt() {
       for (const controller of [...active]) controller.abort();
     },

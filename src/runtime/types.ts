@@ -141,6 +141,12 @@ export interface Runtime {
    * each start several invocations (hooks) wants more than one ready.
    */
   setSpares(count: number): void;
+  /**
+   * Resolves once the spare workers asked for are booted and prepared with
+   * the latest `ctx` data, so the next invocation runs in one (tests and
+   * benchmarks wait for this instead of sleeping).
+   */
+  settled(): Promise<void>;
   /** Ends every invocation and process in flight at once (each reports "interrupted"). */
   interrupt(): void;
   /** Interrupts what is running and stops the spare worker. */

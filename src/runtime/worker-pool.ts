@@ -32,6 +32,12 @@ export interface WorkerPool {
    * so a call does not carry it. Treated as immutable (compared by identity).
    */
   expect(data: ContextData): void;
+  /**
+   * Resolves once as many spares as asked for are booted and hold the
+   * expected data (at once after close). For tests and benchmarks, which must
+   * know that the next take() gets a prepared spare.
+   */
+  settled(): Promise<void>;
   /** Stops the spares; take() still works (without a spare). */
   close(): void;
 }
@@ -77,6 +83,14 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
   const retired: Refable[] = [];
   let sweeping = false;
   let closed = false;
+  const waiters: Array<() => void> = [];
+
+  const isSettled = () =>
+    closed || (running === 0 && !booting && !timer && idle.length >= target && idle.every((spare) => expected === undefined || spare.data === expected));
+  const wakeWaiters = () => {
+    if (waiters.length === 0 || !isSettled()) return;
+    for (const wake of waiters.splice(0)) wake();
+  };
 
   /** Ends the retired workers, unless a call has started since they were retired. */
   const sweep = () => {
@@ -117,7 +131,10 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
   };
 
   const refill = () => {
-    if (closed || booting || idle.length >= target) return;
+    if (closed || booting || idle.length >= target) {
+      wakeWaiters();
+      return;
+    }
     booting = spawnSpare();
     idle.push(booting);
   };
@@ -185,8 +202,16 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
       }
       refillWhenQuiet();
     },
+    settled() {
+      if (isSettled()) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        refillWhenQuiet();
+      });
+    },
     close() {
       closed = true;
+      for (const wake of waiters.splice(0)) wake();
       if (timer) clearTimeout(timer);
       timer = undefined;
       for (const spare of idle.splice(0)) spare.worker.terminate();

@@ -1,21 +1,28 @@
+/**
+ * Spare workers: booted ahead, prepared with the expected `ctx` data, and
+ * as fresh as a worker spawned for the call. Each test waits until the pool
+ * says its spares are ready (settled) and checks that the worker it took is
+ * a prepared spare, so none can pass by running on a freshly spawned worker.
+ */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
-import { createWorkerPool } from "../../src/runtime/worker-pool.ts";
+import { createRuntime, type ContextData, type Runtime } from "../../src/runtime/index.ts";
+import type { CallMessage, WorkerMessage } from "../../src/runtime/worker-messages.ts";
+import { createWorkerPool, type FreshWorker, type WorkerPool } from "../../src/runtime/worker-pool.ts";
 import { workerUrl } from "../../src/runtime/worker-url.ts";
-import type { ContextData } from "../../src/tools/index.ts";
 import { Sandbox } from "./support.ts";
 
 let box: Sandbox;
 let runtime: Runtime | undefined;
+let pool: WorkerPool | undefined;
 beforeEach(() => (box = new Sandbox()));
 afterEach(async () => {
   await runtime?.close();
   runtime = undefined;
+  pool?.close();
+  pool = undefined;
   box.dispose();
 });
-
-const idle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function dataFor(sessionId: string, config: Record<string, unknown> = {}): ContextData {
   return {
@@ -26,41 +33,115 @@ function dataFor(sessionId: string, config: Record<string, unknown> = {}): Conte
   };
 }
 
-describe("spare workers", () => {
-  test("each call sees its own ctx data, also when spares were prepared with other data", async () => {
-    runtime = createRuntime({ spareWorkers: 3 });
+/** Runs `execute` of a module in a worker taken from the pool, over the worker protocol; sends data only when given. */
+function callIn(fresh: FreshWorker, modulePath: string, data?: ContextData): Promise<WorkerMessage> {
+  return new Promise((resolve) => {
+    fresh.worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
+      if (event.data.kind === "ready") return;
+      fresh.worker.terminate();
+      resolve(event.data);
+    };
+    const message: CallMessage = { kind: "call", mode: "invoke", modulePath, exportName: "execute", args: [{}], ...(data ? { data } : {}) };
+    fresh.worker.postMessage(fresh.prepared ? message : { ...message, buffer: fresh.buffer });
+  });
+}
+
+describe("the worker pool", () => {
+  test("prepares spares with the expected ctx data, and tells idle spares when it changes", async () => {
+    pool = createWorkerPool(workerUrl(), { spares: 2, quietMs: 0 });
     const path = box.tool("who", "return ctx.session.id + ':' + JSON.stringify(ctx.config) + ':' + Object.isFrozen(ctx.config);");
-    const call = (data: ContextData) => runtime!.invoke({ modulePath: path, exportName: "execute", args: [{}], context: { ...box.context(), data } });
     const first = dataFor("first", { a: 1 });
     const second = dataFor("second", { b: [2] });
-    expect(await call(first)).toMatchObject({ value: 'first:{"a":1}:true' });
-    await idle(100); // spares boot and are prepared with `first`
-    expect(await call(first)).toMatchObject({ value: 'first:{"a":1}:true' });
-    expect(await call(second)).toMatchObject({ value: 'second:{"b":[2]}:true' });
-    await idle(100); // idle spares are told about `second`
-    expect(await call(second)).toMatchObject({ value: 'second:{"b":[2]}:true' });
-    expect(await call(first)).toMatchObject({ value: 'first:{"a":1}:true' });
+    pool.expect(first);
+    await pool.settled();
+    const spare = pool.take();
+    expect([spare.prepared, spare.data === first]).toEqual([true, true]);
+    // The call carries no data: what the spare was prepared with is used.
+    expect(await callIn(spare, path)).toMatchObject({ kind: "returned", value: 'first:{"a":1}:true' });
+    pool.release();
+    pool.expect(second);
+    await pool.settled();
+    const told = pool.take();
+    expect([told.prepared, told.data === second]).toEqual([true, true]);
+    expect(await callIn(told, path)).toMatchObject({ kind: "returned", value: 'second:{"b":[2]}:true' });
+    pool.release();
+    // Data sent with the call wins over the prepared copy.
+    await pool.settled();
+    const other = pool.take();
+    expect(other.prepared).toBe(true);
+    expect(await callIn(other, path, first)).toMatchObject({ kind: "returned", value: 'first:{"a":1}:true' });
+    pool.release();
   });
 
-  test("a spare is as fresh as a new worker: nothing of one call reaches the next", async () => {
-    runtime = createRuntime({ spareWorkers: 4 });
-    const path = box.module("state", "globalThis.n = (globalThis.n || 0) + 1; module.exports = { execute(ctx) { ctx.config.x = 1; return globalThis.n + ',' + typeof ctx.scratch + ',' + Object.keys(require.cache).filter((k) => !k.includes('invoke-worker')).length; } };");
-    const data = dataFor("s");
-    for (let i = 0; i < 6; i++) {
-      if (i === 3) await idle(100);
-      const outcome = await runtime.invoke({ modulePath: path, exportName: "execute", args: [{}], context: { ...box.context(), data } });
-      // The config is frozen, the module is the only one loaded, and its globals start over.
-      expect(outcome).toMatchObject({ kind: "returned", value: "1,undefined,1" });
+  test("a spare is as fresh as a new worker: globals, prototypes, built-ins and required files start over", async () => {
+    pool = createWorkerPool(workerUrl(), { spares: 3, quietMs: 0 });
+    box.module("state/lib", "let n = 0; module.exports = { next: () => ++n };");
+    const path = box.module(
+      "state",
+      `const fs = require('node:fs');
+       const lib = require('../state/lib/index.js');
+       module.exports = { execute(ctx) {
+         const seen = [globalThis.n, Object.prototype.polluted, [].push === Array.prototype.push && Array.prototype.push.name, fs.readFileSync.name, lib.next(), JSON.marker];
+         globalThis.n = (globalThis.n || 0) + 1;
+         Object.prototype.polluted = 'yes';
+         Array.prototype.push = function fake() { return 0; };
+         fs.readFileSync = function patched() { return 'patched'; };
+         JSON.marker = 'patched';
+         return JSON.stringify(seen);
+       } };`,
+    );
+    pool.expect(dataFor("s"));
+    for (let i = 0; i < 5; i++) {
+      await pool.settled();
+      const spare = pool.take();
+      expect(spare.prepared).toBe(true);
+      expect(await callIn(spare, path)).toMatchObject({ kind: "returned", value: JSON.stringify([null, null, "push", "readFileSync", 1, null]) });
+      pool.release();
     }
   });
 
-  test("setSpares changes how many are kept, and calls keep working at any count", async () => {
+  test("setSpares changes how many are kept ready", async () => {
+    pool = createWorkerPool(workerUrl(), { spares: 0, quietMs: 0 });
+    await pool.settled();
+    const none = pool.take();
+    expect(none.prepared).toBe(false);
+    none.worker.terminate();
+    pool.release();
+    for (const count of [3, 1]) {
+      pool.setSpares(count);
+      await pool.settled();
+      // Taken at once, one after another: exactly `count` are prepared, the next is spawned for the call.
+      const taken = Array.from({ length: count + 1 }, () => pool!.take());
+      expect(taken.map((t) => t.prepared)).toEqual([...Array(count).fill(true), false]);
+      expect(new Set(taken.map((t) => t.worker)).size).toBe(count + 1);
+      expect(new Set(taken.map((t) => t.buffer)).size).toBe(count + 1);
+      for (const t of taken) {
+        t.worker.terminate();
+        pool.release();
+      }
+    }
+  });
+
+  test("after close, take() still hands out workers, unprepared", async () => {
+    pool = createWorkerPool(workerUrl(), { spares: 2, quietMs: 0 });
+    await pool.settled();
+    pool.close();
+    await pool.settled();
+    const late = pool.take();
+    expect(late.prepared).toBe(false);
+    expect(await callIn(late, box.tool("late", "return 'still works';"), dataFor("late"))).toMatchObject({ value: "still works" });
+    pool.release();
+  });
+});
+
+describe("the runtime with spares", () => {
+  test("calls keep working at any spare count, including none", async () => {
     runtime = createRuntime({ spareWorker: false });
     const path = box.tool("n", "return args.n * 2;");
     const call = (n: number) => runtime!.invoke({ modulePath: path, exportName: "execute", args: [{ n }], context: box.context() });
     expect(await call(1)).toMatchObject({ value: 2 });
     runtime.setSpares(5);
-    await idle(100);
+    await runtime.settled();
     const results = [];
     for (let i = 0; i < 8; i++) results.push(await call(i));
     expect(results.map((r) => (r.kind === "returned" ? r.value : r))).toEqual([0, 2, 4, 6, 8, 10, 12, 14]);
@@ -70,43 +151,15 @@ describe("spare workers", () => {
 
   test("arguments that cannot be cloned are an error outcome, not a rejection", async () => {
     runtime = createRuntime();
+    await runtime.settled();
     const path = box.tool("fn", "return 'never';");
     const outcome = await runtime.invoke({ modulePath: path, exportName: "execute", args: [{ f: () => 1 }], context: box.context() });
     expect(outcome).toMatchObject({ kind: "threw", message: expect.stringContaining("cannot be passed") });
     // The runtime is still usable afterwards.
     expect(await runtime.invoke({ modulePath: box.tool("ok", "return 'ok';"), exportName: "execute", args: [{}], context: box.context() })).toMatchObject({ value: "ok" });
   });
-});
 
-describe("worker pool", () => {
-  test("keeps the asked number of spares booted, replaces taken ones, and stops them on close", async () => {
-    const pool = createWorkerPool(workerUrl(), { spares: 2, quietMs: 0 });
-    const taken = [pool.take(), pool.take(), pool.take()];
-    // Every take is a different worker, with its own buffer.
-    expect(new Set(taken.map((t) => t.worker)).size).toBe(3);
-    expect(new Set(taken.map((t) => t.buffer)).size).toBe(3);
-    // Nothing was prepared ahead for the very first takes: the call carries the buffer.
-    expect(taken[0]!.prepared).toBe(false);
-    for (const t of taken) {
-      t.worker.terminate();
-      pool.release();
-    }
-    await idle(300);
-    const spare = pool.take();
-    expect(spare.prepared).toBe(true);
-    spare.worker.terminate();
-    pool.release();
-    pool.close();
-    // After close, take() still hands out (unprepared) workers.
-    const late = pool.take();
-    expect(late.prepared).toBe(false);
-    late.worker.terminate();
-    pool.release();
-  });
-});
-
-describe("after the call", () => {
-  test("nothing the module left behind runs: no promise callback, no timer", async () => {
+  test("after the call nothing the module left behind runs: no promise callback, no timer (spawned worker and spare alike)", async () => {
     for (const spareWorkers of [0, 1]) {
       runtime = createRuntime({ spareWorkers });
       const path = box.tool(
@@ -116,13 +169,15 @@ describe("after the call", () => {
          setTimeout(() => fs.rmSync(args.late), 0);
          return 'done';`,
       );
+      const context = box.context();
       for (let i = 0; i < 3; i++) {
-        const soon = box.file(`soon${i}`, "");
-        const late = box.file(`late${i}`, "");
-        if (i > 0) await idle(100); // the spare is booted: the call runs in a prepared worker
-        const outcome = await runtime.invoke({ modulePath: path, exportName: "execute", args: [{ soon, late }], context: box.context() });
+        const soon = box.file(`soon${spareWorkers}-${i}`, "");
+        const late = box.file(`late${spareWorkers}-${i}`, "");
+        // With a spare, the call runs in a prepared one (settled: booted, holding this data).
+        await runtime.settled();
+        const outcome = await runtime.invoke({ modulePath: path, exportName: "execute", args: [{ soon, late }], context });
         expect(outcome).toMatchObject({ value: "done" });
-        await idle(50);
+        await new Promise((r) => setTimeout(r, 50));
         expect([spareWorkers, i, existsSync(soon), existsSync(late)]).toEqual([spareWorkers, i, true, true]);
       }
       await runtime.close();
