@@ -168,7 +168,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
               continue;
             }
             current ??= openInspectLane(pool.take(), () => pool.release());
-            const reply = await current.inspect(modulePath, inspectTimeoutMs, controller.signal);
+            let reply = await current.inspect(modulePath, inspectTimeoutMs, controller.signal);
+            if (reply.kind === "tainted") {
+              // An earlier module changed the lane's globals: this one starts over in a fresh worker.
+              current.close();
+              current = openInspectLane(pool.take(), () => pool.release());
+              reply = await current.inspect(modulePath, inspectTimeoutMs, controller.signal);
+            }
             if (reply.kind === "inspected") out[i] = { kind: "loaded", shape: reply.shape };
             else if (reply.kind === "load-failed") out[i] = reply;
             else {

@@ -10,6 +10,8 @@ export type LaneReply =
   | { kind: "crashed"; message: string }
   /** The module did not finish loading in time: the lane is over. */
   | { kind: "timeout" }
+  /** An earlier module of the lane changed what this one would see; it was not loaded: the lane is over. */
+  | { kind: "tainted" }
   | { kind: "interrupted" };
 
 /** One worker that loads modules one after another, for discovery only. */
@@ -48,6 +50,7 @@ export function openInspectLane(fresh: FreshWorker, onClose: () => void): Inspec
     const data = event.data;
     if (data.kind === "inspected") answer({ kind: "inspected", shape: data.shape });
     else if (data.kind === "load-failed" || data.kind === "threw") answer({ kind: "load-failed", message: data.message });
+    else if (data.kind === "tainted") answer({ kind: "tainted" });
   };
   worker.onerror = (event: ErrorEvent) => {
     event.preventDefault();

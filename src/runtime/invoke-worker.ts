@@ -45,9 +45,14 @@ type LoadFn = (path: string) => unknown;
 /** Deno cannot end a worker blocked in Atomics.wait (see park). */
 const CAN_PARK = !("Deno" in globalThis);
 
-// Our own references: a module loaded earlier in a discovery lane may replace the globals.
+// Our own references: a module loaded in a discovery lane may replace the globals.
 const toJson = JSON.stringify;
 const fromJson = JSON.parse;
+const keysOf = Object.keys;
+const ownKeys = Reflect.ownKeys;
+const describeOwn = Reflect.getOwnPropertyDescriptor;
+const protoOf = Object.getPrototypeOf;
+const isExtensible = Object.isExtensible;
 
 /** Id of the module compiled by warmUp; no file has it. */
 const WARM_UP_ID = "/rienda-warm-up.js";
@@ -66,6 +71,8 @@ const loader: LoadFn | Promise<LoadFn> =
     : import("node:module").then((m) => (m as { createRequire(from: string): LoadFn }).createRequire(import.meta.url));
 
 let members: Members | undefined;
+/** Set in a discovery lane once its first module is about to load. */
+let guard: WorldGuard | undefined;
 /** The `ctx` built ahead from the expected data; no code has seen it yet. */
 let prepared: Context | undefined;
 // Where console output goes: nowhere while inspecting, ctx.log while invoking.
@@ -88,12 +95,24 @@ scope.onmessage = (event: MessageEvent) => {
   // one after another; it never invokes anything.
   if (message.mode === "invoke") scope.onmessage = null;
   if (typeof loader === "function") {
-    start(message, loader);
+    begin(message, loader);
     if (message.mode === "invoke") park();
   } else {
-    void loader.then((load) => start(message, load));
+    void loader.then((load) => begin(message, load));
   }
 };
+
+/** A lane's modules must not see each other's changes: see WorldGuard. */
+function begin(message: CallMessage, load: LoadFn): void {
+  if (message.mode === "inspect") {
+    if (!guard) guard = createWorldGuard(load);
+    else if (guard.changed()) {
+      scope.postMessage({ kind: "tainted" } satisfies CallReply);
+      return;
+    } else guard.forgetLoadedFiles();
+  }
+  start(message, load);
+}
 
 /**
  * After its one call a worker runs nothing more: no timer, no promise
@@ -198,6 +217,145 @@ function warmUp(load: LoadFn): void {
   consoleSink = () => {};
 }
 
+/**
+ * A discovery lane loads several modules in one worker (a worker per module
+ * would cost 20 boots for 20 tools). So that one module's load cannot change
+ * how the next one is seen, the lane records, before its first module, the
+ * own properties (values, accessors, flags), prototype and extensibility of
+ * everything a module could reasonably patch: every global and its
+ * `prototype`, the members of namespaces (Intl, WebAssembly, ...) and their
+ * prototypes, the hidden intrinsics (iterator, generator, async and typed
+ * array prototypes), `process.env` and the common members of `process`,
+ * the CommonJS loader (`require`, `Module`, `Module.prototype`, the
+ * extensions table), and each `node:` built-in as it is first handed out.
+ * Before each later module the lane compares; any difference ends the
+ * lane's worker (the host loads the module again in a fresh one). Files
+ * loaded by a module are dropped from `require.cache` before the next one,
+ * so two tools sharing a file each get their own copy.
+ * Not watched (too costly to read, measured 3-8 ms): the members of `Bun`,
+ * `console` and the rest of `process`, and objects three steps or more from
+ * a global.
+ */
+interface WorldGuard {
+  changed(): boolean;
+  forgetLoadedFiles(): void;
+}
+
+type Print = unknown[];
+
+/** Members of process worth watching; reading all of them materialises lazy ones (slow). */
+const PROCESS_MEMBERS = ["cwd", "chdir", "exit", "nextTick", "emit", "on", "env", "argv", "execPath", "platform", "version", "versions", "exitCode", "emitWarning", "hrtime", "umask"];
+/** Globals whose members are not watched: reading them all costs milliseconds. */
+const UNWATCHED = new Set<unknown>(["Bun", "console", "process", "global", "globalThis", "self", "window"]);
+
+function printOf(target: object): Print {
+  const out: Print = [protoOf(target), isExtensible(target)];
+  let n = out.length;
+  const keys = ownKeys(target);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const d = describeOwn(target, key)!;
+    out[n++] = key;
+    out[n++] = d.value;
+    out[n++] = d.get;
+    out[n++] = d.set;
+    out[n++] = (d.writable ? 1 : 0) | (d.enumerable ? 2 : 0) | (d.configurable ? 4 : 0);
+  }
+  return out;
+}
+
+function samePrint(a: Print, b: Print): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const isObject = (value: unknown): value is object => value !== null && (typeof value === "object" || typeof value === "function");
+
+function dataValue(target: object, key: PropertyKey): unknown {
+  const d = describeOwn(target, key);
+  return d && "value" in d ? d.value : undefined;
+}
+
+function createWorldGuard(load: LoadFn): WorldGuard {
+  // Plain arrays and index loops: the checks must not go through anything a module can patch.
+  const targets: object[] = [];
+  const prints: Print[] = [];
+  const known = new WeakSet<object>();
+  const watch = (target: unknown) => {
+    if (!isObject(target) || known.has(target)) return;
+    known.add(target);
+    targets[targets.length] = target;
+    prints[prints.length] = printOf(target);
+  };
+  const watchWithPrototype = (target: unknown) => {
+    watch(target);
+    if (typeof target === "function") watch(dataValue(target, "prototype"));
+  };
+  watch(globalThis);
+  for (const key of ownKeys(globalThis)) {
+    if (UNWATCHED.has(key)) continue;
+    const value = dataValue(globalThis, key);
+    watchWithPrototype(value);
+    // A namespace (Intl, WebAssembly): its classes too.
+    if (isObject(value) && typeof value !== "function") for (const inner of ownKeys(value)) watchWithPrototype(dataValue(value, inner));
+  }
+  const hidden = [
+    protoOf([][Symbol.iterator]()),
+    protoOf(protoOf([][Symbol.iterator]())),
+    protoOf(new Map().entries()),
+    protoOf(new Set().values()),
+    protoOf(""[Symbol.iterator]()),
+    protoOf(/x/[Symbol.matchAll]("")),
+    protoOf(function* () {}),
+    protoOf(async function () {}),
+    protoOf(async function* () {}),
+    protoOf(Int8Array),
+  ];
+  for (const intrinsic of hidden) watchWithPrototype(intrinsic);
+  const proc = (globalThis as unknown as { process?: Record<string, unknown> }).process;
+  const processPrint = () => (proc ? PROCESS_MEMBERS.map((key) => describeOwn(proc, key)?.value ?? describeOwn(proc, key)?.get) : []);
+  const envPrint = () => (proc && isObject(proc.env) ? toJson(proc.env) : "");
+  const processBefore = processPrint();
+  const envBefore = envPrint();
+  const requireFn = (globalThis as { require?: unknown }).require;
+  watch(requireFn);
+  watch(isObject(requireFn) ? dataValue(requireFn, "extensions") : undefined);
+  let cache: Record<string, unknown> | undefined;
+  let cachedBefore: string[] = [];
+  try {
+    const Module = load("node:module") as { prototype: { require: (this: unknown, id: string) => unknown }; _extensions?: unknown; isBuiltin?(id: string): boolean };
+    watchWithPrototype(Module);
+    watch(Module._extensions);
+    // Each node: built-in is watched from the moment it is first handed out, untouched.
+    const original = Module.prototype.require;
+    const isBuiltin = (id: string) => id.startsWith("node:") || (Module.isBuiltin?.(id) ?? false);
+    Module.prototype.require = function (this: unknown, id: string) {
+      const exports = original.call(this, id);
+      if (typeof id === "string" && isBuiltin(id)) watchWithPrototype(exports);
+      return exports;
+    };
+    prints[targets.indexOf(Module.prototype)] = printOf(Module.prototype);
+    cache = isObject(requireFn) ? (dataValue(requireFn, "cache") as Record<string, unknown> | undefined) : undefined;
+    cachedBefore = cache ? keysOf(cache) : [];
+  } catch {
+    // A runtime without node:module: the globals are still watched.
+  }
+  return {
+    changed() {
+      for (let i = 0; i < targets.length; i++) if (!samePrint(printOf(targets[i]!), prints[i]!)) return true;
+      const processNow = processPrint();
+      for (let i = 0; i < processNow.length; i++) if (processNow[i] !== processBefore[i]) return true;
+      return envPrint() !== envBefore;
+    },
+    forgetLoadedFiles() {
+      if (!cache) return;
+      const keys = keysOf(cache);
+      for (let i = 0; i < keys.length; i++) if (cachedBefore.indexOf(keys[i]!) < 0) delete cache[keys[i]!];
+    },
+  };
+}
+
 function createContext(data: ContextData, m: Members) {
   return {
     workdir: data.workdir,
@@ -293,7 +451,10 @@ function routeConsole(log: (...parts: unknown[]) => void): void {
 function shapeOf(mod: unknown): ModuleShape {
   const members: ModuleShape["members"] = {};
   if (mod !== null && (typeof mod === "object" || typeof mod === "function")) {
-    for (const key of Object.keys(mod as object)) {
+    // Index loops: a module may have replaced the iterators for-of uses.
+    const keys = keysOf(mod as object);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
       const value = (mod as Record<string, unknown>)[key];
       const member: MemberShape = { type: describeType(value) };
       if (typeof value === "function") {

@@ -48,6 +48,8 @@ export type CallReply = (
   | { kind: "threw"; message: string }
   | { kind: "load-failed"; message: string }
   | { kind: "inspected"; shape: ModuleShape }
+  /** A discovery lane refused to load the next module: an earlier one changed what it would see. */
+  | { kind: "tainted" }
 ) & {
   /** The worker runs nothing more and blocks until ended, so the host may end it later. */
   parks?: boolean;

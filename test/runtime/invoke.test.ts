@@ -176,6 +176,41 @@ describe("inspectAll", () => {
     }
   });
 
+  test("no module's load changes how another one is seen, whichever lane it shares", async () => {
+    const shared = box.write(`${box.modules}/shared/lib.js`, "module.exports = { count: 0 };");
+    const source = `
+      const fs = require('node:fs');
+      const lib = require(${JSON.stringify(shared)});
+      const seen = {
+        proto: ({}).polluted, push: Array.prototype.push.name, fs: fs.readFileSync.name, env: process.env.RIENDA_TAINT_PROBE,
+        lib: lib.count++, json: JSON.parse.name, iter: [][Symbol.iterator]().next.name, leaked: typeof globalThis.leaked,
+        bigint: typeof BigInt.prototype.patched, intl: typeof Intl.Collator.prototype.patched,
+      };
+      const description = JSON.stringify(seen);
+      Object.prototype.polluted = 1;
+      Array.prototype.push = function fake() {};
+      fs.readFileSync = function fake() {};
+      process.env.RIENDA_TAINT_PROBE = 'leaked';
+      JSON.parse = function fake() {};
+      Object.getPrototypeOf([][Symbol.iterator]()).next = function fake() {};
+      globalThis.leaked = 1;
+      BigInt.prototype.patched = 1;
+      Intl.Collator.prototype.patched = 1;
+      Object.keys = () => [];
+      module.exports = { description, n: 1 };`;
+    // More modules than lanes: some lane loads several of them one after another.
+    const paths = Array.from({ length: 6 }, (_, i) => box.module(`patcher${i}`, source));
+    try {
+      const outcomes = await runtime.inspectAll(paths);
+      const pristine = JSON.stringify({ push: "push", fs: "readFileSync", lib: 0, json: "parse", iter: "next", leaked: "undefined", bigint: "undefined", intl: "undefined" });
+      for (const outcome of outcomes) {
+        expect(outcome).toEqual({ kind: "loaded", shape: { type: "an object", members: { description: { type: "a string", value: pristine }, n: { type: "a number", value: 1 } } } });
+      }
+    } finally {
+      delete process.env.RIENDA_TAINT_PROBE;
+    }
+  });
+
   test("an empty list needs no worker", async () => {
     expect(await runtime.inspectAll([])).toEqual([]);
   });
