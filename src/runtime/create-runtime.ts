@@ -168,12 +168,14 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
               continue;
             }
             current ??= openInspectLane(pool.take(), () => pool.release());
-            let reply = await current.inspect(modulePath, inspectTimeoutMs, controller.signal);
+            // Each lane takes the next module when free: with fewer modules left than lanes, this is likely its last.
+            const moreMayFollow = modulePaths.length - next >= INSPECT_LANES;
+            let reply = await current.inspect(modulePath, inspectTimeoutMs, controller.signal, moreMayFollow);
             if (reply.kind === "tainted") {
-              // An earlier module changed the lane's globals: this one starts over in a fresh worker.
+              // An earlier module changed the lane's globals (or nothing watched them): this one starts over in a fresh worker.
               current.close();
               current = openInspectLane(pool.take(), () => pool.release());
-              reply = await current.inspect(modulePath, inspectTimeoutMs, controller.signal);
+              reply = await current.inspect(modulePath, inspectTimeoutMs, controller.signal, moreMayFollow);
             }
             if (reply.kind === "inspected") out[i] = { kind: "loaded", shape: reply.shape };
             else if (reply.kind === "load-failed") out[i] = reply;

@@ -16,7 +16,8 @@ export type LaneReply =
 
 /** One worker that loads modules one after another, for discovery only. */
 export interface InspectLane {
-  inspect(modulePath: string, timeoutMs: number, signal: AbortSignal): Promise<LaneReply>;
+  /** `moreMayFollow`: whether this lane will likely be asked for another module after this one. */
+  inspect(modulePath: string, timeoutMs: number, signal: AbortSignal, moreMayFollow?: boolean): Promise<LaneReply>;
   /** Terminates the worker. */
   close(): void;
 }
@@ -67,7 +68,7 @@ export function openInspectLane(fresh: FreshWorker, onClose: () => void): Inspec
   };
 
   return {
-    inspect(modulePath, timeoutMs, signal) {
+    inspect(modulePath, timeoutMs, signal, moreMayFollow = true) {
       if (closed || signal.aborted) return Promise.resolve({ kind: "interrupted" });
       if (failed) return Promise.resolve(failed);
       return new Promise<LaneReply>((resolve) => {
@@ -79,7 +80,7 @@ export function openInspectLane(fresh: FreshWorker, onClose: () => void): Inspec
           signal.removeEventListener("abort", onAbort);
           resolve(reply);
         };
-        const message: CallMessage = { kind: "call", mode: "inspect", modulePath };
+        const message: CallMessage = { kind: "call", mode: "inspect", modulePath, moreMayFollow };
         worker.postMessage(first ? { ...message, buffer: fresh.buffer } : message);
         first = false;
       });

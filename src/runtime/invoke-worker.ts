@@ -53,6 +53,7 @@ const ownKeys = Reflect.ownKeys;
 const describeOwn = Reflect.getOwnPropertyDescriptor;
 const protoOf = Object.getPrototypeOf;
 const isExtensible = Object.isExtensible;
+const sameValue = Object.is;
 
 /** Id of the module compiled by warmUp; no file has it. */
 const WARM_UP_ID = "/rienda-warm-up.js";
@@ -71,8 +72,9 @@ const loader: LoadFn | Promise<LoadFn> =
     : import("node:module").then((m) => (m as { createRequire(from: string): LoadFn }).createRequire(import.meta.url));
 
 let members: Members | undefined;
-/** Set in a discovery lane once its first module is about to load. */
+/** Set in a discovery lane before its first module loads, when more may follow. */
 let guard: WorldGuard | undefined;
+let inspectedOne = false;
 /** The `ctx` built ahead from the expected data; no code has seen it yet. */
 let prepared: Context | undefined;
 // Where console output goes: nowhere while inspecting, ctx.log while invoking.
@@ -105,11 +107,14 @@ scope.onmessage = (event: MessageEvent) => {
 /** A lane's modules must not see each other's changes: see WorldGuard. */
 function begin(message: CallMessage, load: LoadFn): void {
   if (message.mode === "inspect") {
-    if (!guard) guard = createWorldGuard(load);
-    else if (guard.changed()) {
+    if (!inspectedOne) {
+      if (message.moreMayFollow) guard = createWorldGuard(load);
+    } else if (!guard || guard.changed()) {
+      // Nothing recorded the world before the first module, or it changed since.
       scope.postMessage({ kind: "tainted" } satisfies CallReply);
       return;
     } else guard.forgetLoadedFiles();
+    inspectedOne = true;
   }
   start(message, load);
 }
@@ -221,20 +226,23 @@ function warmUp(load: LoadFn): void {
  * A discovery lane loads several modules in one worker (a worker per module
  * would cost 20 boots for 20 tools). So that one module's load cannot change
  * how the next one is seen, the lane records, before its first module, the
- * own properties (values, accessors, flags), prototype and extensibility of
- * everything a module could reasonably patch: every global and its
- * `prototype`, the members of namespaces (Intl, WebAssembly, ...) and their
- * prototypes, the hidden intrinsics (iterator, generator, async and typed
- * array prototypes), `process.env` and the common members of `process`,
- * the CommonJS loader (`require`, `Module`, `Module.prototype`, the
- * extensions table), and each `node:` built-in as it is first handed out.
- * Before each later module the lane compares; any difference ends the
- * lane's worker (the host loads the module again in a fresh one). Files
- * loaded by a module are dropped from `require.cache` before the next one,
- * so two tools sharing a file each get their own copy.
- * Not watched (too costly to read, measured 3-8 ms): the members of `Bun`,
- * `console` and the rest of `process`, and objects three steps or more from
- * a global.
+ * own properties (values, accessors), prototype and extensibility of what a
+ * module could patch to affect another: the names on the global object
+ * (any global added or removed), which value the standard built-ins and a
+ * few others (`fetch`, timers, `require`, `process`, ...) hold, the
+ * members of the standard built-ins and of their prototypes (CORE_GLOBALS),
+ * the hidden intrinsics (iterator, generator,
+ * async function and typed array prototypes), `process.env` and the common
+ * members of `process`, the CommonJS loader (`require`, `Module`,
+ * `Module.prototype`, the extensions tables) and each `node:` built-in as it
+ * is first handed out. Before each later module the lane compares; any
+ * difference ends the lane's worker and the module loads in a fresh one.
+ * Files a module loaded are dropped from `require.cache` before the next
+ * one, so two tools sharing a file each get their own copy. Not watched,
+ * because reading them costs milliseconds per lane (measured: all globals'
+ * members 7-22 ms): the value of other globals, the members of the web
+ * classes (`Request`, ...), of `Bun` and `console`, the rest of `process`,
+ * and objects further away.
  */
 interface WorldGuard {
   changed(): boolean;
@@ -245,8 +253,10 @@ type Print = unknown[];
 
 /** Members of process worth watching; reading all of them materialises lazy ones (slow). */
 const PROCESS_MEMBERS = ["cwd", "chdir", "exit", "nextTick", "emit", "on", "env", "argv", "execPath", "platform", "version", "versions", "exitCode", "emitWarning", "hrtime", "umask"];
-/** Globals whose members are not watched: reading them all costs milliseconds. */
-const UNWATCHED = new Set<unknown>(["Bun", "console", "process", "global", "globalThis", "self", "window"]);
+/** The globals whose members (and whose prototype's members) a lane watches. */
+const CORE_GLOBALS = ["Object", "Function", "Array", "String", "Number", "Boolean", "Promise", "RegExp", "Date", "Error", "Map", "Set", "JSON", "Math", "Reflect"];
+/** Other globals a module may replace: which value they hold is watched, not their members. */
+const OTHER_GLOBALS = ["fetch", "setTimeout", "setInterval", "setImmediate", "clearTimeout", "queueMicrotask", "structuredClone", "require", "process", "console", "Bun", "Deno"];
 
 function printOf(target: object): Print {
   const out: Print = [protoOf(target), isExtensible(target)];
@@ -266,7 +276,8 @@ function printOf(target: object): Print {
 
 function samePrint(a: Print, b: Print): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  // Object.is: NaN (globalThis.NaN, Number.NaN) is the same as itself.
+  for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
   return true;
 }
 
@@ -292,14 +303,17 @@ function createWorldGuard(load: LoadFn): WorldGuard {
     watch(target);
     if (typeof target === "function") watch(dataValue(target, "prototype"));
   };
-  watch(globalThis);
-  for (const key of ownKeys(globalThis)) {
-    if (UNWATCHED.has(key)) continue;
-    const value = dataValue(globalThis, key);
-    watchWithPrototype(value);
-    // A namespace (Intl, WebAssembly): its classes too.
-    if (isObject(value) && typeof value !== "function") for (const inner of ownKeys(value)) watchWithPrototype(dataValue(value, inner));
-  }
+  // The global object: which names exist, and what the watched ones hold
+  // (reading every global's descriptor materialises lazy ones: ~1 ms each time).
+  const globalsPrint = (): Print => {
+    const out: Print = ownKeys(globalThis);
+    let n = out.length;
+    for (let i = 0; i < CORE_GLOBALS.length; i++) out[n++] = dataValue(globalThis, CORE_GLOBALS[i]!);
+    for (let i = 0; i < OTHER_GLOBALS.length; i++) out[n++] = dataValue(globalThis, OTHER_GLOBALS[i]!);
+    return out;
+  };
+  const globalsBefore = globalsPrint();
+  for (let i = 0; i < CORE_GLOBALS.length; i++) watchWithPrototype(dataValue(globalThis, CORE_GLOBALS[i]!));
   const hidden = [
     protoOf([][Symbol.iterator]()),
     protoOf(protoOf([][Symbol.iterator]())),
@@ -343,6 +357,7 @@ function createWorldGuard(load: LoadFn): WorldGuard {
   }
   return {
     changed() {
+      if (!samePrint(globalsPrint(), globalsBefore)) return true;
       for (let i = 0; i < targets.length; i++) if (!samePrint(printOf(targets[i]!), prints[i]!)) return true;
       const processNow = processPrint();
       for (let i = 0; i < processNow.length; i++) if (processNow[i] !== processBefore[i]) return true;

@@ -33,6 +33,12 @@ export interface CallMessage {
   data?: ContextData;
   /** Present when the worker was not prepared (spawned for this call). */
   buffer?: SharedArrayBuffer;
+  /**
+   * Inspect only: this worker may load more modules after this one (a
+   * discovery lane), so it records the world first (costs 2-5 ms); a worker
+   * that did not refuses a second module ("tainted").
+   */
+  moreMayFollow?: boolean;
 }
 
 export type HostMessage = PrepareMessage | DataMessage | CallMessage;

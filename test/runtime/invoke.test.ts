@@ -184,7 +184,7 @@ describe("inspectAll", () => {
       const seen = {
         proto: ({}).polluted, push: Array.prototype.push.name, fs: fs.readFileSync.name, env: process.env.RIENDA_TAINT_PROBE,
         lib: lib.count++, json: JSON.parse.name, iter: [][Symbol.iterator]().next.name, leaked: typeof globalThis.leaked,
-        bigint: typeof BigInt.prototype.patched, intl: typeof Intl.Collator.prototype.patched,
+        date: typeof Date.prototype.patched, promise: typeof Promise.patched, cached: typeof require('node:module').prototype.patched,
       };
       const description = JSON.stringify(seen);
       Object.prototype.polluted = 1;
@@ -194,15 +194,16 @@ describe("inspectAll", () => {
       JSON.parse = function fake() {};
       Object.getPrototypeOf([][Symbol.iterator]()).next = function fake() {};
       globalThis.leaked = 1;
-      BigInt.prototype.patched = 1;
-      Intl.Collator.prototype.patched = 1;
+      Date.prototype.patched = 1;
+      Promise.patched = 1;
+      require('node:module').prototype.patched = 1;
       Object.keys = () => [];
       module.exports = { description, n: 1 };`;
     // More modules than lanes: some lane loads several of them one after another.
     const paths = Array.from({ length: 6 }, (_, i) => box.module(`patcher${i}`, source));
     try {
       const outcomes = await runtime.inspectAll(paths);
-      const pristine = JSON.stringify({ push: "push", fs: "readFileSync", lib: 0, json: "parse", iter: "next", leaked: "undefined", bigint: "undefined", intl: "undefined" });
+      const pristine = JSON.stringify({ push: "push", fs: "readFileSync", lib: 0, json: "parse", iter: "next", leaked: "undefined", date: "undefined", promise: "undefined", cached: "undefined" });
       for (const outcome of outcomes) {
         expect(outcome).toEqual({ kind: "loaded", shape: { type: "an object", members: { description: { type: "a string", value: pristine }, n: { type: "a number", value: 1 } } } });
       }
