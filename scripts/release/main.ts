@@ -9,7 +9,9 @@
  * from one commit, the archives are identical: the executable is
  * (Bun's output depends only on the sources and the outfile's name), every
  * entry carries the commit's date, owner 0 and a normalised mode, and the
- * order is fixed. SHA256SUMS lists the archives this run built, sorted.
+ * order is fixed. install.sh is also put beside the archives, so a mirror
+ * or a USB stick holds all it takes (`sh install.sh .`), and SHA256SUMS
+ * lists it with the archives this run built, sorted by name.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -35,7 +37,7 @@ export function archiveName(target: Target): string {
   return `rienda-${pkg.version}-${target.name}`;
 }
 
-/** Builds `targets` into `out` and writes `out`/SHA256SUMS. */
+/** Builds `targets` into `out` and writes `out`/install.sh and `out`/SHA256SUMS. */
 export function release(targets: readonly Target[], out: string, info: BuildInfo = readBuildInfo()): BuiltArchive[] {
   if (info.date === null) throw new Error("no date to stamp the archives with: build from a git checkout or set SOURCE_DATE_EPOCH");
   const mtime = Math.floor(Date.parse(info.date) / 1000);
@@ -53,15 +55,22 @@ export function release(targets: readonly Target[], out: string, info: BuildInfo
       const archive = target.archive === "zip" ? zipArchive(entries, mtime) : gzipSync(tarArchive(entries, mtime), { level: 9 });
       const file = `${top}.${target.archive}`;
       writeFileSync(join(out, file), archive);
-      const sha256 = createHash("sha256").update(archive).digest("hex");
+      const sha256 = sha256Of(archive);
       built.push({ target: target.name, file, archiveBytes: archive.length, executableBytes: executable.length, sha256 });
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
   }
-  const sums = [...built].sort((a, b) => (a.file < b.file ? -1 : 1)).map((b) => `${b.sha256}  ${b.file}\n`);
+  const installer = readFileSync(join(ROOT, "scripts/install.sh"));
+  writeFileSync(join(out, "install.sh"), installer, { mode: 0o755 });
+  const listed = [...built.map((b) => ({ file: b.file, sha256: b.sha256 })), { file: "install.sh", sha256: sha256Of(installer) }];
+  const sums = listed.sort((a, b) => (a.file < b.file ? -1 : 1)).map((entry) => `${entry.sha256}  ${entry.file}\n`);
   writeFileSync(join(out, "SHA256SUMS"), sums.join(""));
   return built;
+}
+
+function sha256Of(data: Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
 }
 
 function megabytes(bytes: number): string {
@@ -81,7 +90,7 @@ if (import.meta.main) {
     for (const b of built) {
       process.stdout.write(`${join(out, b.file)}  ${megabytes(b.archiveBytes)} (executable ${megabytes(b.executableBytes)})\n`);
     }
-    process.stdout.write(`${join(out, "SHA256SUMS")}\n`);
+    process.stdout.write(`${join(out, "install.sh")}\n${join(out, "SHA256SUMS")}\n`);
   } catch (error) {
     process.stderr.write(`release: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

@@ -57,12 +57,10 @@ describe.skipIf(DIR === undefined)("every release archive", () => {
   beforeAll(() => (unpacked = mkdtempSync(join(tmpdir(), "rienda-release-check-"))));
   afterAll(() => rmSync(unpacked, { recursive: true, force: true }));
 
-  test("SHA256SUMS lists the six archives and each matches", () => {
+  test("SHA256SUMS lists the six archives and install.sh, and each matches", () => {
     const check = spawnSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: DIR, encoding: "utf8" });
     expect(check.stdout.trim().split("\n").sort()).toEqual(
-      Object.keys(FORMATS)
-        .map((t) => `rienda-${VERSION}-${t}.${t.startsWith("windows-") ? "zip" : "tar.gz"}: OK`)
-        .sort(),
+      [...Object.keys(FORMATS).map((t) => `rienda-${VERSION}-${t}.${t.startsWith("windows-") ? "zip" : "tar.gz"}: OK`), "install.sh: OK"].sort(),
     );
     expect(check.status).toBe(0);
   });

@@ -23,6 +23,12 @@ const ARCHIVE = `${NAME}.tar.gz`;
 const CAN_ISOLATE = spawnSync("unshare", ["-rn", "true"]).status === 0;
 const onLinuxX64 = process.platform === "linux" && process.arch === "x64";
 
+/** The archive's line of SHA256SUMS in `dir`. */
+function archiveSum(dir: string): string {
+  const line = readFileSync(join(dir, "SHA256SUMS"), "utf8").split("\n").find((l) => l.endsWith(`  ${ARCHIVE}`));
+  return line!.split(" ")[0]!;
+}
+
 let work: string;
 let first: string;
 
@@ -55,11 +61,12 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
   }, 180_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  test("SHA256SUMS lists the archive with its checksum, in sha256sum's format", () => {
+  test("SHA256SUMS lists the archive and install.sh, in sha256sum's format; install.sh is the repository's", () => {
     const check = spawnSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: first, encoding: "utf8" });
-    expect(check.stdout).toBe(`${ARCHIVE}: OK\n`);
-    expect(readFileSync(join(first, "SHA256SUMS"), "utf8")).toMatch(new RegExp(`^[0-9a-f]{64}  ${ARCHIVE.replace(/\./g, "\\.")}\n$`));
-    expect(readdirSync(first).sort()).toEqual(["SHA256SUMS", ARCHIVE]);
+    expect(check.stdout).toBe(`install.sh: OK\n${ARCHIVE}: OK\n`);
+    expect(readFileSync(join(first, "SHA256SUMS"), "utf8")).toMatch(new RegExp(`^[0-9a-f]{64}  install\\.sh\n[0-9a-f]{64}  ${ARCHIVE.replace(/\./g, "\\.")}\n$`));
+    expect(readdirSync(first).sort()).toEqual(["SHA256SUMS", "install.sh", ARCHIVE]);
+    expect(readFileSync(join(first, "install.sh"), "utf8")).toBe(readFileSync(join(ROOT, "scripts/install.sh"), "utf8"));
   });
 
   test("holds install.sh at the top, the binary, README, docs/ and examples/, owned by 0 and dated by the commit", () => {
@@ -106,7 +113,7 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
     const r = install([join(first, ARCHIVE)], home);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    const sum = readFileSync(join(first, "SHA256SUMS"), "utf8").split(" ")[0];
+    const sum = archiveSum(first);
     expect(r.stdout).toContain(`checked  ${ARCHIVE} (sha256 ${sum})\n`);
     expect(r.stdout).toContain(`installed rienda ${VERSION} to ${home}/.local/bin/rienda\n`);
     expect(r.stdout).toContain(`note: ${home}/.local/bin is not on your PATH`);
@@ -153,7 +160,8 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
     const home = join(work, "home-dir");
     mkdirSync(home);
     const prefix = join(work, "opt");
-    const r = install(["--prefix", prefix, first], home);
+    // As from a USB stick: the install.sh that sits beside the archives, run there.
+    const r = offline(["sh", "./install.sh", "--prefix", prefix, "."], { HOME: home }, first);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`installed rienda ${VERSION} to ${prefix}/bin/rienda\n`);
@@ -186,7 +194,7 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
       const r = install([source], home);
       expect(r.status).toBe(1);
       expect(r.stderr).toContain(`install.sh: checksum mismatch for ${join(mirror, ARCHIVE)}\n`);
-      expect(r.stderr).toContain(`  expected ${readFileSync(join(first, "SHA256SUMS"), "utf8").split(" ")[0]}\n`);
+      expect(r.stderr).toContain(`  expected ${archiveSum(first)}\n`);
       expect(r.stderr).toMatch(/ {2}actual {3}[0-9a-f]{64}\n/);
       expect(r.stderr).toContain("refusing to install: the archive is damaged or not the one published");
       expect(r.stdout).toBe("");
@@ -211,7 +219,7 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
     expect(r.stderr).toBe(`install.sh: nothing to check ${ARCHIVE} against: put SHA256SUMS next to it, or pass --sha256 HEX (from the release page)\n`);
     expect(readdirSync(home)).toEqual([]);
     // With the right checksum given, it installs.
-    const sum = readFileSync(join(first, "SHA256SUMS"), "utf8").split(" ")[0]!;
+    const sum = archiveSum(first);
     const ok = install(["--sha256", sum.toUpperCase(), join(lone, ARCHIVE)], home);
     expect(ok.status).toBe(0);
     expect(existsSync(join(home, ".local/bin/rienda"))).toBe(true);
