@@ -25,6 +25,7 @@ import { runFlags } from "./run-flags.ts";
 import { createCompactor } from "./compactor.ts";
 import { prepareAgent, type Dialogs, type PreparedAgent } from "./setup.ts";
 import { homeDir } from "./home-dir.ts";
+import { sessionWorkdir } from "./session-workdir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 
 /** The flags of a bare `rienda` (also shown by `rienda --help`). */
@@ -43,6 +44,8 @@ interface ChatStart {
   agentId?: string;
   modelRef?: string;
   sessionId?: string;
+  /** -C was given: a continued session runs there, not in its recorded workspace. */
+  workdirGiven: boolean;
 }
 
 export default defineCommand({
@@ -84,6 +87,7 @@ async function chat(rawArgs: string[], started: (backend: ChatBackend) => void):
     home: homeDir(),
     env: process.env,
     workdir: resolveWorkdir(parsed.workdir),
+    workdirGiven: parsed.workdir !== undefined,
     ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
     ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
     ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
@@ -157,9 +161,16 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
 
   let session: SessionFile | undefined;
   let prepared: PreparedAgent;
+  /** Shown once, with the first notices: the chat moved to the continued session's workspace. */
+  let movedNotice: string | undefined;
   if (start.sessionId) {
     const existing = openSession({ home: start.home, id: start.sessionId, workdir: start.workdir });
     try {
+      if (!start.workdirGiven) {
+        const moved = sessionWorkdir(existing, start.workdir);
+        start.workdir = moved.workdir;
+        movedNotice = moved.notice;
+      }
       prepared = await prepareAgent(agentRequest(start.agentId ?? existing.agent, start.modelRef ?? (start.agentId ? undefined : existing.model)), dialogs);
     } catch (error) {
       existing.close();
@@ -245,7 +256,11 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
     tools: () => prepared.tools.specs().map((t) => ({ name: t.name, description: t.description })),
     hooks: () => [...prepared.hooks.names],
     history: () => session?.messages() ?? [],
-    notices: () => prepared.notices,
+    notices() {
+      const notices = movedNotice ? [movedNotice, ...prepared.notices] : prepared.notices;
+      movedNotice = undefined;
+      return notices;
+    },
     close: () => {
       prepared.close();
       session?.close();

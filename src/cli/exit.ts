@@ -54,14 +54,15 @@ export async function exitWhenFlushed(code: number): Promise<never> {
   process.exit(watcher.count > before ? watcher.exitCode : code);
 }
 
-/** Resolves when `work` does or when the next interrupt arrives, whichever is first. */
-function untilNextInterrupt(work: Promise<unknown>): Promise<void> {
+/** Resolves when `work` settles or when the next interrupt arrives, whichever is first; never rejects. */
+export function untilNextInterrupt(work: Promise<unknown>): Promise<void> {
   return new Promise<void>((resolve) => {
     const stop = interrupts().listen(() => resolve());
-    void work.then(() => {
+    const done = (): void => {
       stop();
       resolve();
-    });
+    };
+    void work.then(done, done);
   });
 }
 

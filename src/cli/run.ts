@@ -7,7 +7,7 @@
 import { defineCommand } from "citty";
 import { runAgent, type RunOutcome } from "../engine/index.ts";
 import { userMessage } from "../errors.ts";
-import { createModelClient, type Usage } from "../providers/index.ts";
+import { createModelClient, type ResolvedModel, type Usage } from "../providers/index.ts";
 import { answerConfirm, createRunOutput, type RunOutput } from "../ui/index.ts";
 import { interrupts } from "./interrupts.ts";
 import { readPrompt } from "./read-prompt.ts";
@@ -17,7 +17,7 @@ import { prepareRun, type PreparedRun } from "./setup.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { createCompactor } from "./compactor.ts";
-import { exitWhenFlushed } from "./exit.ts";
+import { exitWhenFlushed, untilNextInterrupt } from "./exit.ts";
 import { untilInterrupted } from "./until-interrupted.ts";
 
 const args = {
@@ -27,8 +27,12 @@ const args = {
   json: { type: "boolean", description: "Print one JSON event per line on stdout" },
 } as const;
 
-/** Exit codes of `rienda run` besides the interrupts' (interrupts.ts). */
-const EXIT = { end_turn: 0, error: 1 } as const;
+/**
+ * Exit codes of `rienda run` besides the interrupts' (interrupts.ts). An
+ * answer cut at max_tokens is incomplete: a script must not take it for the
+ * answer, so it fails like any other run that did not do what was asked.
+ */
+const EXIT = { end_turn: 0, max_tokens: 1, error: 1 } as const;
 
 export default defineCommand({
   meta: { name: "run", description: "Run an agent once, non-interactively." },
@@ -51,6 +55,7 @@ export default defineCommand({
             env: process.env,
             workdir,
             signal: watcher.signal,
+            workdirGiven: parsed.workdir !== undefined,
             ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
             ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
             ...(parsed.session !== undefined ? { sessionId: parsed.session } : {}),
@@ -64,7 +69,7 @@ export default defineCommand({
         ),
         watcher.signal,
       );
-      output.start({ sessionId: prepared.session.id, agent: prepared.agent.id, model: prepared.model.ref, workdir });
+      output.start({ sessionId: prepared.session.id, agent: prepared.agent.id, model: prepared.model.ref, workdir: prepared.workdir });
       for (const notice of prepared.notices) output.event({ type: "notice", message: notice });
       const modelPort = createModelClient();
       const compactor = createCompactor({
@@ -88,7 +93,7 @@ export default defineCommand({
         finalSignal: watcher.finalSignal,
       });
       // An interrupt during the afterRun hooks of a finished run still ends it as interrupted.
-      code = watcher.interrupted || outcome.reason === "interrupted" ? endInterrupted(output, outcome.usage) : endFinished(output, outcome);
+      code = watcher.interrupted || outcome.reason === "interrupted" ? endInterrupted(output, outcome.usage) : endFinished(output, outcome, prepared.model);
     } catch (error) {
       if (watcher.interrupted) code = endInterrupted(output, null);
       else {
@@ -96,7 +101,8 @@ export default defineCommand({
         code = EXIT.error;
       }
     } finally {
-      await prepared?.close();
+      // Shutdown (MCP servers, workers, the session lock) is cut short by the next interrupt.
+      if (prepared) await untilNextInterrupt(prepared.close());
     }
     await exitWhenFlushed(code);
   },
@@ -108,9 +114,13 @@ function wantsJson(rawArgs: string[]): boolean {
   return (end === -1 ? rawArgs : rawArgs.slice(0, end)).includes("--json");
 }
 
-function endFinished(output: RunOutput, outcome: RunOutcome): number {
+function endFinished(output: RunOutput, outcome: RunOutcome, model: ResolvedModel | undefined): number {
   const reason = outcome.reason === "interrupted" ? "error" : outcome.reason;
-  output.end(reason, outcome.usage, outcome.message);
+  const message =
+    reason === "max_tokens" && model
+      ? `${outcome.message}; raise providers.${model.provider}.models.${model.alias}.max_tokens in config.yaml${model.maxTokens ? ` (now ${model.maxTokens})` : ""}, or ask for a shorter answer`
+      : outcome.message;
+  output.end(reason, outcome.usage, message);
   return EXIT[reason];
 }
 

@@ -13,6 +13,8 @@ import { createSession, openSession, type SessionFile } from "../sessions/index.
 import { createSkillTool, loadSkills, SKILL_TOOL_NAME, withSkills, type Skill } from "../skills/index.ts";
 import type { ContextData, FrontEnd } from "../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
+import { checkReplayScript } from "./check-replay-script.ts";
+import { sessionWorkdir } from "./session-workdir.ts";
 
 /**
  * The refusals met while setting a run up. Each check that does not depend
@@ -67,11 +69,15 @@ export interface RunRequest {
   modelRef?: string;
   /** An interrupt: once aborted, no session is created or written. */
   signal?: AbortSignal;
+  /** `workdir` was given with -C: a continued session runs there, not in its recorded workspace. */
+  workdirGiven?: boolean;
 }
 
 /** Everything a run needs, validated. */
 export interface PreparedRun {
   config: LoadedConfig;
+  /** The workspace the run uses: a continued session's own, unless -C said otherwise. */
+  workdir: string;
   agent: Agent;
   model: ResolvedModel;
   system: string;
@@ -129,6 +135,9 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
   const existing = request.sessionId
     ? problems.attempt(() => openSession({ home: request.home, id: request.sessionId!, workdir: request.workdir }))
     : undefined;
+  // A continued session goes on where it was started, unless -C says otherwise.
+  const moved = existing && !request.workdirGiven ? problems.attempt(() => sessionWorkdir(existing, request.workdir)) : undefined;
+  const workdir = moved?.workdir ?? request.workdir;
   const agentId = request.agentId ?? existing?.agent;
   if (!agentId) {
     if (!request.sessionId) problems.add(new RiendaError("usage", "run: -a/--agent is required (the agents are the files of ~/.rienda/agents)"));
@@ -137,7 +146,7 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
   const modelRef = request.modelRef ?? (existing && !request.agentId ? existing.model : undefined);
   let prepared: PreparedAgent;
   try {
-    prepared = await loadPreparedAgent(config, { ...request, agentId, ...(modelRef !== undefined ? { modelRef } : {}) }, dialogs, problems);
+    prepared = await loadPreparedAgent(config, { ...request, workdir, agentId, ...(modelRef !== undefined ? { modelRef } : {}) }, dialogs, problems);
   } catch (error) {
     existing?.close();
     throw error;
@@ -147,19 +156,20 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     // Nothing is written until every check above has passed, nor after an interrupt.
     if (request.signal?.aborted) throw new RiendaError("interrupted", "the run was interrupted");
     const { agent, model } = prepared;
-    session ??= createSession({ home: request.home, workdir: request.workdir, agent: agent.id, model: model.ref });
+    session ??= createSession({ home: request.home, workdir, agent: agent.id, model: model.ref });
     if (existing) {
       existing.appendAgent(agent.id);
       existing.appendModel(model.ref);
     }
     prepared.bind(session);
-    const { system, tools, hooks, notices } = prepared;
+    const { system, tools, hooks } = prepared;
+    const notices = moved?.notice ? [moved.notice, ...prepared.notices] : prepared.notices;
     const opened = session;
     const close = async () => {
       await prepared.close();
       opened.close();
     };
-    return { config: prepared.config, agent, model, system, session, tools, hooks, notices, close };
+    return { config: prepared.config, workdir, agent, model, system, session, tools, hooks, notices, close };
   } catch (error) {
     await prepared.close();
     session?.close();
@@ -182,6 +192,13 @@ function loadAgentSkills(home: string, agent: Agent): Skill[] {
   return skills;
 }
 
+/** The model `ref` names, refused when it cannot make a first request (a missing replay script). */
+function usableModel(config: LoadedConfig, ref: string): ResolvedModel {
+  const model = config.resolveModel(ref);
+  checkReplayScript(model, config.path);
+  return model;
+}
+
 /** config.yaml as the request locates it: `--config`, else RIENDA_CONFIG, else ~/.rienda. */
 function loadRequestConfig(request: Pick<AgentRequest, "configPath" | "env" | "home">): LoadedConfig {
   return loadConfig({ ...(request.configPath ? { flag: request.configPath } : {}), env: request.env, home: request.home });
@@ -201,7 +218,7 @@ async function loadPreparedAgent(
 ): Promise<PreparedAgent> {
   const agent = problems.attempt(() => loadAgent(request.home, request.agentId));
   const modelRef = request.modelRef ?? agent?.model;
-  const model = config && modelRef !== undefined ? problems.attempt(() => config.resolveModel(modelRef)) : undefined;
+  const model = config && modelRef !== undefined ? problems.attempt(() => usableModel(config, modelRef)) : undefined;
   const skills = agent ? problems.attempt(() => loadAgentSkills(request.home, agent)) : undefined;
   // Boxed: "no instructions file" is undefined too.
   const instructions = problems.attempt(() => ({ value: loadProjectInstructions(request.workdir) }));

@@ -5,7 +5,7 @@
  */
 import type { Message, ModelRequest, StopReason, StreamEvent, ToolSpec, Usage } from "../providers/index.ts";
 import type { ToolResult } from "../tools/types.ts";
-import type { EngineEvent, HookPoint, OutputStream, RunEndReason, ToolCall } from "./types.ts";
+import type { AfterRunReason, EngineEvent, HookPoint, OutputStream, ToolCall } from "./types.ts";
 
 /** Streams one model answer; retries are applied behind this port. */
 export interface ModelPort {
@@ -46,7 +46,7 @@ export type HookAnswer =
 /** The arguments each point's handler receives after `ctx` (hooks.md "The points"). */
 export interface HookArguments {
   beforeRun: [{ sessionId: string; agentId: string; modelId: string }];
-  afterRun: [{ reason: RunEndReason }];
+  afterRun: [{ reason: AfterRunReason }];
   beforeModelRequest: [{ system: string; model: string; messages: { role: string; text: string }[] }];
   afterModelResponse: [{ text: string; thinking: string; toolCalls: ToolCall[] }];
   beforeToolExecute: [ToolCall];

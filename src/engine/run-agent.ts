@@ -53,7 +53,8 @@ export async function runAgent(input: RunInput): Promise<RunOutcome> {
     outcome = { ...outcome, message: outcome.message ?? "the run was interrupted" };
     if (progress.promptStored) recordInterruption(input);
   }
-  await notifyHooks(hooks, "afterRun", { reason: outcome.reason }, emit, afterRunSignal(signal, input.finalSignal));
+  const reason = outcome.reason === "max_tokens" ? "error" : outcome.reason;
+  await notifyHooks(hooks, "afterRun", { reason }, emit, afterRunSignal(signal, input.finalSignal));
   return outcome;
 }
 
@@ -135,7 +136,12 @@ async function loop(input: RunInput, usage: Usage, progress: { promptStored: boo
       ...(response.responseModel ? { model: response.responseModel } : {}),
     });
 
-    if (parts.toolCalls.length === 0) return signal.aborted ? end("interrupted") : end("end_turn");
+    if (parts.toolCalls.length === 0) {
+      if (signal.aborted) return end("interrupted");
+      // The answer is stored and shown as it came, but it is not whole: say so.
+      if (response.stopReason === "max_tokens") return end("max_tokens", "the answer was cut short: the model reached its output limit (max_tokens)");
+      return end("end_turn");
+    }
     const executed = await runToolRound(parts.toolCalls, { tools: input.tools, hooks, session, emit, signal });
     if (signal.aborted) return end("interrupted");
     if (guard.record(executed)) {

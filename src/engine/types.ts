@@ -23,8 +23,14 @@ export const HOOK_POINTS: readonly HookPoint[] = [
   "afterRun",
 ];
 
-/** Why a run ended (also the `reason` given to afterRun hooks). */
-export type RunEndReason = "end_turn" | "interrupted" | "error";
+/**
+ * Why a run ended. `max_tokens`: the final answer was cut at the model's
+ * output limit, so it is incomplete (the CLI treats it as a failure).
+ */
+export type RunEndReason = "end_turn" | "max_tokens" | "interrupted" | "error";
+
+/** The `reason` afterRun hooks receive (hooks.md): a cut answer is an `error`. */
+export type AfterRunReason = "end_turn" | "interrupted" | "error";
 
 /** A tool call as the loop and the hooks see it. */
 export interface ToolCall {

@@ -37,6 +37,7 @@ function plainOutput(printer: PlainPrinter): RunOutput {
     end: (reason, _usage, message) => {
       if (reason === "interrupted") printer.failure("the run was interrupted");
       else if (reason === "error") printer.failure(message ?? "the run failed");
+      else if (reason === "max_tokens") printer.failure(message ?? "the answer was cut short at the model's output limit");
     },
   };
 }

@@ -1,0 +1,124 @@
+/**
+ * Honest endings: an answer cut at max_tokens says so and fails; a run that
+ * cannot make its first request leaves no session; `-s ID` continues where
+ * the session was started; `--json` keeps the session id in run_start.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Instance } from "../support/instance.ts";
+import { scenario, type Scenario } from "../support/scenario.ts";
+import { sessionFiles, sessionIdFrom } from "../support/session-reader.ts";
+
+let s: Scenario | undefined;
+let inst: Instance | undefined;
+afterEach(async () => {
+  await s?.dispose();
+  s = undefined;
+  inst?.dispose();
+  inst = undefined;
+});
+
+describe("an answer cut at max_tokens", () => {
+  test("plain: the partial answer on stdout, a notice naming the config key on stderr, exit 1", async () => {
+    s = await scenario({ agentFrontmatter: "hooks: [ending]" });
+    s.inst.hook("ending", `module.exports = { afterRun(ctx, event) { ctx.file.write("reason", event.reason); } };`);
+    s.server.script({ text: "The three steps are: first, open the", stopReason: "max_tokens" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "explain"]);
+    expect(r.stdout).toBe("The three steps are: first, open the\n");
+    expect(r.stderr).toContain(
+      "rienda: the answer was cut short: the model reached its output limit (max_tokens); raise providers.p.models.m.max_tokens in config.yaml, or ask for a shorter answer",
+    );
+    expect(r.code).toBe(1);
+    // afterRun hooks keep the three reasons of hooks.md: a cut answer is an error.
+    expect(readFileSync(join(s.inst.workspace, "reason"), "utf8")).toBe("error");
+  });
+
+  test("--json: run_end reason max_tokens with the message, exit 1", async () => {
+    s = await scenario({ modelExtra: "        max_tokens: 64" });
+    s.server.script({ text: "cut here", stopReason: "max_tokens" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "explain", "--json"]);
+    expect(r.code).toBe(1);
+    const events = r.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events.find((e) => e.type === "message_end")).toMatchObject({ text: "cut here", stopReason: "max_tokens" });
+    const end = events.at(-1)!;
+    expect(end).toMatchObject({ type: "run_end", reason: "max_tokens" });
+    expect(end.message).toBe(
+      "the answer was cut short: the model reached its output limit (max_tokens); raise providers.p.models.m.max_tokens in config.yaml (now 64), or ask for a shorter answer",
+    );
+    expect(events.some((e) => e.type === "error")).toBe(false);
+  });
+});
+
+describe("a run that fails before its first request", () => {
+  test("a missing replay script: exit 1 naming it, no session file", async () => {
+    inst = new Instance();
+    inst.config(["providers:", "  replay:", "    protocol: replay", "    script: replay/missing.yaml", "    models:", "      demo: {}", ""].join("\n"));
+    inst.agent("bot", ["---", "description: d", "model: replay/demo", "---", "hi", ""].join("\n"));
+    const r = await inst.run(["run", "-a", "bot", "-p", "hi"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`rienda: replay script ${inst.riendaPath("replay", "missing.yaml")} does not exist (providers.replay.script in ${inst.riendaPath("config.yaml")})`);
+    expect(r.stderr).not.toContain("session:");
+    expect(sessionFiles(inst.home)).toHaveLength(0);
+  });
+
+  test("a broken replay script: exit 1, no session file", async () => {
+    inst = new Instance();
+    inst.config(["providers:", "  replay:", "    protocol: replay", "    script: replay/broken.yaml", "    models:", "      demo: {}", ""].join("\n"));
+    inst.write(inst.riendaPath("replay", "broken.yaml"), "not: a list\n");
+    inst.agent("bot", ["---", "description: d", "model: replay/demo", "---", "hi", ""].join("\n"));
+    const r = await inst.run(["run", "-a", "bot", "-p", "hi"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("broken.yaml");
+    expect(sessionFiles(inst.home)).toHaveLength(0);
+  });
+});
+
+describe("-s ID from another directory", () => {
+  test("continues in the session's workspace and says so; -C runs it where it says", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    s.server.script({ text: "started" });
+    const first = await s.inst.run(["run", "-a", "coder", "-p", "one"]);
+    const id = sessionIdFrom(first.stderr);
+    const elsewhere = join(s.inst.root, "elsewhere");
+    mkdirSync(elsewhere);
+
+    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "touch here" } }] }, { text: "done" });
+    const second = await s.inst.run(["run", "-s", id, "-p", "two"], { cwd: elsewhere });
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(`continuing session ${id} in its workspace ${s.inst.workspace} (not the current directory; -C DIR runs it elsewhere)`);
+    expect(existsSync(join(s.inst.workspace, "here"))).toBe(true);
+    expect(existsSync(join(elsewhere, "here"))).toBe(false);
+
+    s.server.script({ toolCalls: [{ id: "c2", name: "shell", arguments: { command: "touch moved" } }] }, { text: "done" });
+    const third = await s.inst.run(["run", "-s", id, "-C", elsewhere, "-p", "three"], { cwd: elsewhere });
+    expect(third.code).toBe(0);
+    expect(third.stderr).not.toContain("continuing session");
+    expect(existsSync(join(elsewhere, "moved"))).toBe(true);
+  });
+
+  test("--json: run_start carries the session's workspace", async () => {
+    s = await scenario();
+    s.server.script({ text: "started" }, { text: "again" });
+    const id = sessionIdFrom((await s.inst.run(["run", "-a", "coder", "-p", "one"])).stderr);
+    const r = await s.inst.run(["run", "-s", id, "-p", "two", "--json"], { cwd: s.inst.root });
+    const start = JSON.parse(r.stdout.split("\n")[0]!) as { workdir: string };
+    expect(start.workdir).toBe(s.inst.workspace);
+  });
+});
+
+describe("--json and the session line", () => {
+  test("the session id is in run_start and stderr has no session: line, as cli.md says", async () => {
+    s = await scenario();
+    s.server.script({ text: "hello" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    const start = JSON.parse(r.stdout.split("\n")[0]!) as { type: string; sessionId: string };
+    expect(start.type).toBe("run_start");
+    const [file] = sessionFiles(s.inst.home);
+    expect(file!.endsWith(`${start.sessionId}.jsonl`)).toBe(true);
+    const doc = readFileSync(join(import.meta.dir, "../../docs/cli.md"), "utf8");
+    expect(doc).toContain("The session id is in `run_start`; stderr carries nothing a script");
+  });
+});
