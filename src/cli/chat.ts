@@ -62,7 +62,8 @@ export default defineCommand({
         // A signal before the conversation started (setup, the agent picker).
         code = watcher.cause === "SIGHUP" ? HANGUP_EXIT : watcher.exitCode;
       } else {
-        process.stderr.write(`rienda: ${userMessage(error)}\n`);
+        // One line per problem, each prefixed, as every command prints them.
+        process.stderr.write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
         code = 1;
       }
     } finally {

@@ -51,7 +51,8 @@ export async function runCli(argv: string[]): Promise<void> {
 
 /** Prints a failure the way every command does and sets exit code 1. */
 export function reportFailure(error: unknown): void {
-  process.stderr.write(`rienda: ${userMessage(error)}\n`);
+  // One line per problem, each prefixed, as `rienda run` prints them (config errors list several).
+  process.stderr.write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
   process.exitCode = 1;
 }
 

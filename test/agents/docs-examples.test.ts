@@ -51,7 +51,8 @@ describe("docs/agents.md", () => {
       message = (error as Error).message;
     }
     const quoted = message.replaceAll(join(dir, "coder.md"), "/home/ana/.rienda/agents/coder.md");
-    expect(texts.join("\n")).toContain(`rienda: ${quoted}\n`);
+    // Every line of a several-problem error is prefixed, as the command line prints it.
+    expect(texts.join("\n")).toContain(`${quoted.split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
 
     writeFileSync(join(dir, "coder.md"), "---\ndescription: d\nmodel: p/m\n---\n");
     writeFileSync(join(dir, "reviewer.md"), "---\ndescription: d\nmodel: p/m\n---\n");

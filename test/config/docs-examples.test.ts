@@ -62,7 +62,8 @@ describe("docs/config.md", () => {
 
   test("the quoted validation errors are what the code produces", () => {
     const base = "providers:\n  local:\n    preset: ollama\n    models:\n      llama: { temperature: 3 }\n    modles: {}\n";
-    expect(quoted).toContain(`rienda: ${thrown(() => load(base))}\n`);
+    // Each problem is a line of its own, each prefixed as the command line prints it.
+    expect(quoted).toContain(`${thrown(() => load(base)).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
     const duplicate = "providers:\n  local:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:8080/v1\n    models: { m: {} }\n    protocol: anthropic\n";
     expect(quoted).toContain(`rienda: ${thrown(() => load(duplicate))}\n`);
   });

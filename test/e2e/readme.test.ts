@@ -47,8 +47,8 @@ describe("README: five minutes", () => {
   }
 
   test("step 1: init, the offline run and doctor work as shown", async () => {
-    const commands = blocks("sh")[2]!;
-    expect(commands).toContain("rienda init");
+    const commands = blocks("sh").find((b) => b.startsWith("rienda init"));
+    expect(commands).toContain("rienda run -a starter -p hi");
     expect((await rienda(["init"])).code).toBe(0);
     const run = await rienda(["run", "-a", "starter", "-p", "hi"]);
     expect(run.code).toBe(0);

@@ -4,6 +4,7 @@
  * the answer on that line) and leaves nothing else drawn on the screen.
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { markedBlock } from "../support/doc-blocks.ts";
 import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
 import { hasTmux, Terminal } from "../support/tmux.ts";
 
@@ -39,6 +40,8 @@ test("rienda run asks as the chat does; y answers yes, Enter no, and nothing is 
   expect(await term.exitCode()).toBe(0);
   const screen = term.history();
   expect(screen).toContain("tool: publish {}\n? Publish\n  Push the current branch to origin?\n  [y/N] yes\nDone.");
+  // The question as docs/tools.md shows it.
+  expect(screen).toContain(markedBlock("docs/tools.md", "test/e2e/run-confirm-terminal.test.ts", "tools-confirm").trimEnd());
   // Asked once, drawn once: no redrawn frames or prompt-library leftovers.
   expect(screen.split("? Publish").length - 1).toBe(1);
   expect(screen.split("[y/N]").length - 1).toBe(1);
