@@ -235,6 +235,16 @@ describe("docs/hooks.md", () => {
   });
 });
 
+describe("docs/tools.md", () => {
+  test("tools-missing-package", async () => {
+    inst.config("providers:\n  r:\n    protocol: replay\n    script: x.yaml\n    models: { m: {} }\n");
+    inst.write(inst.riendaPath("x.yaml"), "- hi\n");
+    inst.tool("slug", 'const slugify = require("slugify");\nmodule.exports = { description: "d", parameters: { type: "object" }, execute(ctx, args) { return slugify(args.text); } };\n');
+    const r = await rienda(["doctor"]);
+    expect(asDocumented(r.stdout)).toContain(markedBlock("docs/tools.md", ME, "tools-missing-package"));
+  });
+});
+
 describe("docs/mcp.md", () => {
   test("mcp-unknown-key", async () => {
     inst.config("providers:\n  r:\n    protocol: replay\n    script: x.yaml\n    models: { m: {} }\nmcp_servers:\n  files:\n    command: npx\n    argz: []\n");
@@ -332,7 +342,7 @@ describe("the examples (docs/examples.md, docs/skills.md)", () => {
 
 test("the pages still have the blocks this file checks", () => {
   const names = new Set(
-    ["README.md", "docs/agents.md", "docs/cli.md", "docs/config.md", "docs/examples.md", "docs/getting-started.md", "docs/hooks.md", "docs/mcp.md", "docs/sessions.md", "docs/skills.md"].flatMap((doc) =>
+    ["README.md", "docs/agents.md", "docs/cli.md", "docs/tools.md", "docs/config.md", "docs/examples.md", "docs/getting-started.md", "docs/hooks.md", "docs/mcp.md", "docs/sessions.md", "docs/skills.md"].flatMap((doc) =>
       blocksOf(doc).flatMap((b) => (b.marker?.kind === "checked" && b.marker.test === ME ? [b.marker.name] : [])),
     ),
   );

@@ -78,16 +78,17 @@ const OUTPUT_LINE =
 
 /**
  * Whether `actual` is what `shown` shows. In `shown`: `01k…` stands for a
- * session id, `...` inside a line for any text, and a last line `…` for
- * more lines that the document leaves out.
+ * session id, `...` inside a line for any text, and a `…` ending the block
+ * (alone on its line, or after a space) for the rest, which the document
+ * leaves out.
  */
 export function matchesShown(actual: string, shown: string): boolean {
   let pattern = shown.replace(/\n$/, "");
-  const more = pattern.endsWith("\n…");
-  if (more) pattern = pattern.slice(0, -2);
+  const more = /(^|[\n ])…$/.test(pattern);
+  if (more) pattern = pattern.slice(0, -1);
   const escaped = pattern
     .split(/(01k…|\.\.\.)/)
     .map((part) => (part === "01k…" ? "[0-9a-z]{26}" : part === "..." ? ".*" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
     .join("");
-  return new RegExp(`^${escaped}${more ? "\\n[\\s\\S]*" : "\\n?"}$`).test(actual);
+  return new RegExp(`^${escaped}${more ? "[\\s\\S]*" : "\\n?"}$`).test(actual);
 }
