@@ -212,6 +212,7 @@ describe("docs/hooks.md", () => {
   test("hooks-unknown", async () => {
     const [typo, broken] = linesOf(markedBlock(DOC, ME, "hooks-unknown"));
     inst.config(REPLAY);
+    inst.write(inst.riendaPath("replay/x.yaml"), "- text: hello\n");
     for (const name of ["date", "guard", "redact"]) inst.hook(name, "module.exports = { beforeRun() {} };\n");
     inst.agent("coder", "---\ndescription: d\nmodel: r/m\nhooks: [gaurd]\n---\n");
     expect((await rienda(["run", "-a", "coder", "-p", "x"])).stderr).toBe(`${typo}\n`);
