@@ -138,3 +138,30 @@ describe("a reader that goes away", () => {
     expect(r.stderr).not.toContain("EPIPE");
   });
 });
+
+describe("a reader that never reads", () => {
+  test("SIGTERM while the last output waits for the reader ends the run at once, exit 130", async () => {
+    s = await scenario();
+    s.server.script({ text: bigText() });
+    // stdout is a pipe nobody reads: the answer stays queued until the signal.
+    const child = spawn(BINARY, ["run", "-a", "coder", "-p", "x"], { cwd: s.inst.workspace, env: s.inst.env(), stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.pause();
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const watchdog = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    const done = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
+    let exited = false;
+    void done.then(() => (exited = true));
+    await s.server.waitForClosed(1);
+    // Still running: the answer cannot leave.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(exited).toBe(false);
+    child.kill("SIGTERM");
+    child.stdout.resume();
+    const r = await done;
+    clearTimeout(watchdog);
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(130);
+    expect(stderr).toContain("session: ");
+  });
+});

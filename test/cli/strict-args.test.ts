@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import { assertKnownFlags } from "../../src/cli/strict-args.ts";
+
+const args = {
+  name: { type: "positional", required: false },
+  prompt: { type: "string", alias: "p" },
+  json: { type: "boolean" },
+  "auto-approve": { type: "boolean", alias: "y" },
+} as const;
+
+const read = (...raw: string[]) => assertKnownFlags(raw, args, "rienda run");
+const refusal = (...raw: string[]): string => {
+  try {
+    read(...raw);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error("not refused");
+};
+
+describe("assertKnownFlags", () => {
+  test("values in every accepted form", () => {
+    expect(read("-p", "hi").values.prompt).toBe("hi");
+    expect(read("--prompt", "hi").values.prompt).toBe("hi");
+    expect(read("--prompt=-x").values.prompt).toBe("-x");
+    expect(read("-p=x").values.prompt).toBe("x");
+    expect(read("-p=a=b").values.prompt).toBe("a=b");
+    expect(read("-p", "--", "-x").values.prompt).toBe("-x");
+    expect(read("-p", "-").values.prompt).toBe("-");
+    expect(read("--json", "-y").values).toEqual({ json: true, "auto-approve": true });
+    expect(read("--no-json").values.json).toBe(false);
+  });
+
+  test("words: as many as declared, after -- too", () => {
+    expect(read("tool").positionals).toEqual(["tool"]);
+    expect(read("--", "-tool").positionals).toEqual(["-tool"]);
+    expect(refusal("a", "b")).toBe('run: unexpected argument "b" (see rienda run --help)');
+    expect(refusal("a", "-p", "count", "the", "words")).toBe('run: unexpected argument "the" (a prompt of several words needs quotes: -p "count the words")');
+  });
+
+  test("refusals name the token and say what to do", () => {
+    expect(refusal("-x")).toBe("run: unknown option -x (see rienda run --help)");
+    expect(refusal("--bogus=1")).toBe("run: unknown option --bogus (see rienda run --help)");
+    expect(refusal("-p")).toBe('run: option -p needs a value (for a value that starts with "-", write --prompt=-x or -p -- -x)');
+    expect(refusal("-p", "-q")).toBe('run: option -p needs a value (for a value that starts with "-", write --prompt=-q or -p -- -q)');
+    expect(refusal("-p", "--json")).toBe('run: option -p needs a value (for a value that starts with "-", write --prompt=-x or -p -- -x)');
+    expect(refusal("-p", "--")).toBe("run: option -p needs a value after --");
+    expect(refusal("--json=yes")).toBe("run: option --json takes no value");
+    expect(refusal("-p", "a", "-p", "b")).toBe("run: option -p given twice (see rienda run --help)");
+    expect(refusal("-y", "--auto-approve")).toBe("run: options -y and --auto-approve given twice (see rienda run --help)");
+  });
+
+  test("the bare program name prefixes nothing", () => {
+    expect(() => assertKnownFlags(["-x"], {}, "rienda")).toThrow("unknown option -x (see rienda --help)");
+  });
+});
