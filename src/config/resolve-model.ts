@@ -3,6 +3,7 @@ import { RiendaError } from "../errors.ts";
 import { didYouMean } from "../values.ts";
 import type { ResolvedModel } from "../providers/types.ts";
 import { formatKeyPath } from "./key-path.ts";
+import { defaultPrices } from "./default-prices.ts";
 import { splitModelRef } from "./split-model-ref.ts";
 import type { ProviderSettings } from "./types.ts";
 
@@ -54,6 +55,9 @@ export function resolveModel(providers: ReadonlyMap<string, ProviderSettings>, f
   if (model.contextWindow !== undefined) resolved.contextWindow = model.contextWindow;
   if (model.thinkingLevel !== undefined) resolved.thinkingLevel = model.thinkingLevel;
   if (model.thinkingMaxTokens !== undefined) resolved.thinkingMaxTokens = model.thinkingMaxTokens;
+  if (model.cache !== undefined) resolved.cache = model.cache;
+  const prices = model.prices ?? defaultPrices(provider.preset, model.id);
+  if (prices !== undefined) resolved.prices = { ...prices };
   return resolved;
 }
 

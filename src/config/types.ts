@@ -2,7 +2,7 @@
  * Shapes of a loaded `config.yaml` (contract.md §2). Field names are the
  * camelCase of the file's snake_case keys.
  */
-import type { ProtocolName, ResolvedModel, ThinkingLevel } from "../providers/types.ts";
+import type { ModelPrices, ProtocolName, ResolvedModel, ThinkingLevel } from "../providers/types.ts";
 import type { ConfigProblem } from "./config-error.ts";
 
 /** Where the configuration path came from, in precedence order. */
@@ -44,6 +44,10 @@ export interface ModelSettings {
   contextWindow?: number;
   thinkingLevel?: ThinkingLevel;
   thinkingMaxTokens?: number;
+  /** `cache: false` turns prompt caching off; absent: on. */
+  cache?: boolean;
+  /** `cost:` as written (per million tokens). */
+  prices?: ModelPrices;
 }
 
 /**

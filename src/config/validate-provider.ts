@@ -1,13 +1,16 @@
 /** Validation of one `providers.<name>` entry and its models. */
 import { isAbsolute, join, resolve } from "node:path";
-import type { ThinkingLevel } from "../providers/types.ts";
+import type { ModelPrices, ThinkingLevel } from "../providers/types.ts";
 import { didYouMean } from "../values.ts";
 import type { ConfigReader } from "./config-reader.ts";
 import { findPreset, isProtocolName, PRESETS, PROTOCOLS } from "./presets.ts";
 import type { ModelSettings, ProviderSettings } from "./types.ts";
 
 const PROVIDER_KEYS = ["protocol", "preset", "base_url", "api_key", "headers", "session_header", "models", "script"] as const;
-const MODEL_KEYS = ["id", "max_tokens", "temperature", "top_p", "context_window", "thinking_level", "thinking_max_tokens"] as const;
+const MODEL_KEYS = ["id", "max_tokens", "temperature", "top_p", "context_window", "thinking_level", "thinking_max_tokens", "cache", "cost"] as const;
+const COST_KEYS = ["input", "output", "cache_read", "cache_write"] as const;
+/** A price per million tokens above this is a typo (the dearest models cost tens of dollars). */
+const MAX_PRICE = 10_000;
 const THINKING_LEVELS: readonly ThinkingLevel[] = ["minimal", "low", "medium", "high"];
 // RFC 9110 token: what an HTTP header name may contain.
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -187,10 +190,34 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
       if ((THINKING_LEVELS as readonly string[]).includes(level)) model.thinkingLevel = level as ThinkingLevel;
       else reader.problem([...modelPath, "thinking_level"], `unknown thinking level "${levelText}" (${didYouMean(level, THINKING_LEVELS)}known levels: ${THINKING_LEVELS.join(", ")})`);
     }
+    const cache = reader.boolean(settings, "cache", modelPath);
+    if (cache !== undefined) model.cache = cache;
+    const prices = readPrices(reader, settings.cost, [...modelPath, "cost"]);
+    if (prices) model.prices = prices;
     if (protocol === "anthropic") warnSamplingWithThinking(reader, model, modelPath);
     models.set(alias, model);
   }
   return models;
+}
+
+/** `cost: {input, output, cache_read, cache_write}` in dollars per million tokens; input and output are required. */
+function readPrices(reader: ConfigReader, value: unknown, path: string[]): ModelPrices | undefined {
+  if (value === null || value === undefined) return undefined;
+  const map = reader.mapping(value, path);
+  if (!map) return undefined;
+  reader.knownKeys(map, COST_KEYS, path);
+  const read = (key: string) => reader.numberBetween(map, key, path, 0, MAX_PRICE);
+  const input = read("input");
+  const output = read("output");
+  const cacheRead = read("cache_read");
+  const cacheWrite = read("cache_write");
+  const absent = (["input", "output"] as const).filter((key) => map[key] === undefined || map[key] === null);
+  if (absent.length > 0) reader.problem(path, `needs ${absent.join(" and ")} (dollars per million tokens); cache_read and cache_write are optional`);
+  if (input === undefined || output === undefined) return undefined;
+  const prices: ModelPrices = { input, output };
+  if (cacheRead !== undefined) prices.cacheRead = cacheRead;
+  if (cacheWrite !== undefined) prices.cacheWrite = cacheWrite;
+  return prices;
 }
 
 /** Anthropic refuses temperature and top_p with thinking enabled; the adapter leaves them out, and says so here. */

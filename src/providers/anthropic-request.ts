@@ -20,12 +20,14 @@ export function buildAnthropicRequest(request: ModelRequest): HttpRequestSpec {
   // Without an explicit max_tokens the budget must still fit below it, as the API requires.
   const maxTokens = model.maxTokens ?? (budget !== undefined && budget >= ANTHROPIC_DEFAULT_MAX_TOKENS ? budget + ANTHROPIC_DEFAULT_MAX_TOKENS : ANTHROPIC_DEFAULT_MAX_TOKENS);
   const body: Record<string, unknown> = { model: model.wireId, max_tokens: maxTokens };
-  if (request.system.trim() !== "") body.system = request.system;
-  body.messages = request.messages.map(anthropicMessage).filter((message) => (message.content as unknown[]).length > 0);
+  const cache = model.cache !== false;
+  const messages = request.messages.map(anthropicMessage).filter((message) => message.content.length > 0);
+  const tools = request.tools.map((tool): Record<string, unknown> => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+  if (cache) markCacheBreakpoints(tools, messages);
+  if (request.system.trim() !== "") body.system = cache ? [{ type: "text", text: request.system, cache_control: EPHEMERAL }] : request.system;
+  body.messages = messages;
   body.stream = true;
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
-  }
+  if (tools.length > 0) body.tools = tools;
   // The API refuses sampling settings with thinking enabled; config validation warns about them.
   if (budget === undefined) {
     if (model.temperature !== undefined) body.temperature = model.temperature;
@@ -42,7 +44,36 @@ export function anthropicUrl(baseUrl: string): string {
   return /\/v1$/.test(base) ? joinUrl(base, "messages") : joinUrl(base, "v1/messages");
 }
 
-function anthropicMessage(message: Message): Record<string, unknown> {
+const EPHEMERAL = Object.freeze({ type: "ephemeral" });
+
+/**
+ * Prompt caching (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching):
+ * the cache holds the prefix up to a `cache_control` breakpoint, in the
+ * order tools, system, messages; at most 4 breakpoints. We mark the last
+ * tool and the system prompt (stable for the whole run), and the last
+ * block of the two newest user messages: the newest writes this turn's
+ * prefix, and the one before it is exactly the prefix the previous request
+ * wrote, so it is read back however many blocks the last turn added.
+ */
+function markCacheBreakpoints(tools: Record<string, unknown>[], messages: AnthropicMessage[]): void {
+  const lastTool = tools[tools.length - 1];
+  if (lastTool) lastTool.cache_control = EPHEMERAL;
+  let marked = 0;
+  for (let i = messages.length - 1; i >= 0 && marked < 2; i--) {
+    const message = messages[i];
+    if (message?.role !== "user") continue;
+    const last = message.content[message.content.length - 1];
+    if (last) last.cache_control = EPHEMERAL;
+    marked++;
+  }
+}
+
+interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: Record<string, unknown>[];
+}
+
+function anthropicMessage(message: Message): AnthropicMessage {
   const content: Record<string, unknown>[] = [];
   if (message.role === "user") {
     for (const block of message.blocks) {

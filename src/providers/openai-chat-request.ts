@@ -1,4 +1,5 @@
 import { encodeToolArguments } from "./parse-tool-arguments.ts";
+import { promptCacheKey } from "./prompt-cache-key.ts";
 import { joinUrl, requestHeaders } from "./request-headers.ts";
 import type { Block, HttpRequestSpec, Message, ModelRequest } from "./types.ts";
 
@@ -26,6 +27,8 @@ export function buildOpenAIChatRequest(request: ModelRequest): HttpRequestSpec {
   if (model.temperature !== undefined) body.temperature = model.temperature;
   if (model.topP !== undefined) body.top_p = model.topP;
   if (model.thinkingLevel !== undefined) body.reasoning_effort = model.thinkingLevel;
+  const cacheKey = promptCacheKey(request);
+  if (cacheKey !== undefined) body.prompt_cache_key = cacheKey;
   return { url: joinUrl(model.baseUrl, "chat/completions"), headers: requestHeaders(request, auth), body };
 }
 

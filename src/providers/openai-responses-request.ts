@@ -1,4 +1,5 @@
 import { encodeToolArguments } from "./parse-tool-arguments.ts";
+import { promptCacheKey } from "./prompt-cache-key.ts";
 import { joinUrl, requestHeaders } from "./request-headers.ts";
 import type { EncryptedReasoning, HttpRequestSpec, ModelRequest, ResolvedModel } from "./types.ts";
 
@@ -32,6 +33,8 @@ export function buildOpenAIResponsesRequest(request: ModelRequest): HttpRequestS
   if (model.temperature !== undefined) body.temperature = model.temperature;
   if (model.topP !== undefined) body.top_p = model.topP;
   if (model.thinkingLevel !== undefined) body.reasoning = { effort: model.thinkingLevel, summary: "auto" };
+  const cacheKey = promptCacheKey(request);
+  if (cacheKey !== undefined) body.prompt_cache_key = cacheKey;
   return { url: joinUrl(model.baseUrl, "responses"), headers: requestHeaders(request, auth), body };
 }
 

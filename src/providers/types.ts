@@ -112,8 +112,24 @@ export interface ResolvedModel {
   contextWindow?: number;
   thinkingLevel?: ThinkingLevel;
   thinkingMaxTokens?: number;
+  /** Prompt caching (new): on unless `cache: false`. */
+  cache?: boolean;
+  /** Prices per million tokens (new), from `cost:` or the preset; absent: unknown. */
+  prices?: ModelPrices;
   /** Replay protocol only: the script file. */
   script?: string;
+}
+
+/**
+ * What a model costs, in US dollars per million tokens. Cached reads and
+ * cache writes are billed apart by providers that report them; without
+ * their own price they cost as much as plain input.
+ */
+export interface ModelPrices {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
 }
 
 /** Everything an adapter needs for one model request. */

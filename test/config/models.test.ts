@@ -83,7 +83,7 @@ describe("model settings", () => {
 
   test("an unknown model key is refused", () => {
     expect(linesOf(withModel("{ max_token: 10 }"))).toEqual([
-      `${AT}.max_token: unknown key (did you mean "max_tokens"? known keys: id, max_tokens, temperature, top_p, context_window, thinking_level, thinking_max_tokens)`,
+      `${AT}.max_token: unknown key (did you mean "max_tokens"? known keys: id, max_tokens, temperature, top_p, context_window, thinking_level, thinking_max_tokens, cache, cost)`,
     ]);
   });
 
@@ -113,5 +113,36 @@ describe("warnings about settings that are not sent", () => {
   test("no warning without thinking, or on other protocols", () => {
     expect(parse(anthropic("{ temperature: 0.2 }")).warnings).toEqual([]);
     expect(parse(withModel("{ thinking_max_tokens: 2048, temperature: 0.2 }")).warnings).toEqual([]);
+  });
+});
+
+describe("cache and cost", () => {
+  test("cache: false and cost are read; prices are per million tokens", () => {
+    const model = parse(withModel("{ cache: false, cost: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 } }")).resolveModel("local/llama");
+    expect(model.cache).toBe(false);
+    expect(model.prices).toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
+  });
+
+  test("a Go-era `cache: no` is a boolean too; no cost means no prices for a model without a preset table", () => {
+    const model = parse(withModel("{ cache: no }")).resolveModel("local/llama");
+    expect(model.cache).toBe(false);
+    expect(model.prices).toBeUndefined();
+  });
+
+  test("cost is strict: unknown keys, missing input or output, negative or non-number prices are refused", () => {
+    expect(linesOf(withModel("{ cost: { input: 1, output: 2, cached: 0.1 } }"))).toEqual([
+      `${AT}.cost.cached: unknown key (known keys: input, output, cache_read, cache_write)`,
+    ]);
+    expect(linesOf(withModel("{ cost: { input: 1 } }"))).toEqual([`${AT}.cost: needs output (dollars per million tokens); cache_read and cache_write are optional`]);
+    expect(linesOf(withModel("{ cost: { input: -1, output: 2 } }"))).toEqual([`${AT}.cost.input: must be between 0 and 10000`]);
+    expect(linesOf(withModel('{ cost: { input: "3", output: 2 } }'))[0]).toContain(`${AT}.cost.input: must be a number`);
+  });
+
+  test("presets price their known models; a dated id matches its family; config wins", () => {
+    const text = `providers:\n  claude:\n    preset: anthropic\n    models:\n      sonnet: { id: claude-sonnet-4-5-20250929 }\n      mine: { id: claude-sonnet-4-5, cost: { input: 1, output: 2 } }\n      odd: { id: claude-unknown-9 }\n`;
+    const config = parse(text);
+    expect(config.resolveModel("claude/sonnet").prices).toEqual({ input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 });
+    expect(config.resolveModel("claude/mine").prices).toEqual({ input: 1, output: 2 });
+    expect(config.resolveModel("claude/odd").prices).toBeUndefined();
   });
 });

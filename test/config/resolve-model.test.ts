@@ -40,6 +40,8 @@ describe("resolveModel", () => {
       baseUrl: "https://api.openai.com/v1",
       apiKey: "sk-env",
       headers: {},
+      // The openai preset's published price for gpt-4o (src/config/default-prices.ts).
+      prices: { input: 2.5, output: 10, cacheRead: 1.25 },
     });
   });
 

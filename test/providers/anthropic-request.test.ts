@@ -14,7 +14,7 @@ describe("Anthropic Messages request", () => {
   });
 
   test("authenticates with x-api-key and anthropic-version, streams, and defaults max_tokens to 8192", () => {
-    const spec = anthropic();
+    const spec = anthropic({ cache: false });
     expect(spec.url).toBe("https://api.anthropic.com/v1/messages");
     expect(spec.headers["x-api-key"]).toBe("sk-test");
     expect(spec.headers["anthropic-version"]).toBe("2023-06-01");
@@ -23,7 +23,7 @@ describe("Anthropic Messages request", () => {
   });
 
   test("puts tool results first in the user message, sends signed thinking back and drops unsigned thinking", () => {
-    expect(anthropic().body.messages).toEqual([
+    expect(anthropic({ cache: false }).body.messages).toEqual([
       { role: "user", content: [{ type: "text", text: "count words in notes.txt" }] },
       {
         role: "assistant",
@@ -48,7 +48,7 @@ describe("Anthropic Messages request", () => {
   });
 
   test("sends tools with input_schema, and no tools field when there are none", () => {
-    expect(anthropic().body.tools).toEqual([
+    expect(anthropic({ cache: false }).body.tools).toEqual([
       { name: "word-count", description: "Counts words in a file.", input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
     ]);
     expect("tools" in anthropic({}, []).body).toBe(false);
@@ -70,5 +70,44 @@ describe("Anthropic Messages request", () => {
     expect("x-api-key" in spec.headers).toBe(false);
     expect(spec.headers["anthropic-beta"]).toBe("interleaved-thinking-2025-05-14");
     expect(spec.headers["X-Session"]).toBe("sess-42");
+  });
+
+  describe("prompt caching (on unless cache: false)", () => {
+    const EPHEMERAL = { type: "ephemeral" };
+    type Body = { system: unknown; tools: Array<Record<string, unknown>>; messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
+
+    test("marks the last tool, the system prompt and the last block of the two newest user messages: four breakpoints", () => {
+      const body = anthropic().body as Body;
+      expect(body.system).toEqual([{ type: "text", text: "You are terse.", cache_control: EPHEMERAL }]);
+      expect(body.tools.at(-1)?.cache_control).toEqual(EPHEMERAL);
+      const marked = body.messages.flatMap((m, i) => m.content.flatMap((b, j) => (b.cache_control ? [`${i}.${j}`] : [])));
+      expect(marked).toEqual(["2.2", "4.0"]);
+      expect(JSON.stringify(body).split('"cache_control"').length - 1).toBe(4);
+    });
+
+    test("never more than four breakpoints, and the text and order of everything else unchanged", () => {
+      const cached = anthropic().body as Body;
+      const plain = anthropic({ cache: false }).body as Body;
+      const strip = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "cache_control" ? undefined : v)));
+      expect(strip(cached.messages)).toEqual(plain.messages);
+      expect(strip(cached.tools)).toEqual(plain.tools);
+    });
+
+    test("cache: false sends no cache_control and the system prompt as a plain string", () => {
+      const body = anthropic({ cache: false }).body;
+      expect(JSON.stringify(body)).not.toContain("cache_control");
+      expect(body.system).toBe("You are terse.");
+    });
+
+    test("the breakpoint of this turn's newest message is the older breakpoint of the next turn", () => {
+      const first = sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com" });
+      const next = { ...first, messages: [...first.messages, { role: "assistant" as const, blocks: [{ type: "text" as const, text: "ok" }] }, { role: "user" as const, blocks: [{ type: "text" as const, text: "more" }] }] };
+      const a = buildAnthropicRequest(first).body as Body;
+      const b = buildAnthropicRequest(next).body as Body;
+      const newestA = a.messages.length - 1;
+      expect(a.messages[newestA]?.content.at(-1)?.cache_control).toEqual(EPHEMERAL);
+      expect(b.messages[newestA]?.content.at(-1)?.cache_control).toEqual(EPHEMERAL);
+      expect(b.messages.at(-1)?.content.at(-1)?.cache_control).toEqual(EPHEMERAL);
+    });
   });
 });
