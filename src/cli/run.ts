@@ -93,7 +93,7 @@ export default defineCommand({
         finalSignal: watcher.finalSignal,
       });
       // An interrupt during the afterRun hooks of a finished run still ends it as interrupted.
-      code = watcher.interrupted || outcome.reason === "interrupted" ? endInterrupted(output, outcome.usage) : endFinished(output, outcome, prepared.model);
+      code = watcher.interrupted || outcome.reason === "interrupted" ? endInterrupted(output, outcome.usage, outcome.cost) : endFinished(output, outcome, prepared.model);
     } catch (error) {
       if (watcher.interrupted) code = endInterrupted(output, null);
       else {
@@ -120,13 +120,13 @@ function endFinished(output: RunOutput, outcome: RunOutcome, model: ResolvedMode
     reason === "max_tokens" && model
       ? `${outcome.message}; raise providers.${model.provider}.models.${model.alias}.max_tokens in config.yaml${model.maxTokens ? ` (now ${model.maxTokens})` : ""}, or ask for a shorter answer`
       : outcome.message;
-  output.end(reason, outcome.usage, message);
+  output.end(reason, outcome.usage, message, outcome.cost);
   return EXIT[reason];
 }
 
-function endInterrupted(output: RunOutput, usage: Usage | null): number {
+function endInterrupted(output: RunOutput, usage: Usage | null, cost?: number): number {
   const watcher = interrupts();
   // Nothing reaches a closed stdout any more; exitWhenFlushed says why on stderr.
-  if (watcher.cause !== "stdout-closed") output.end("interrupted", usage);
+  if (watcher.cause !== "stdout-closed") output.end("interrupted", usage, undefined, cost);
   return watcher.exitCode;
 }

@@ -44,6 +44,8 @@ function jsonOf(s: SessionSummary): Record<string, unknown> {
     model: s.model,
     title: s.title,
     messageCount: s.messageCount,
+    usage: s.usage,
+    cost: s.cost,
     workdir: s.workdir,
     path: s.path,
     problem: s.problem,
@@ -53,8 +55,8 @@ function jsonOf(s: SessionSummary): Record<string, unknown> {
 /** The plain listing: a header row, then one row per session; times in local time. */
 export function formatSessionTable(sessions: SessionSummary[]): string {
   const rows = [
-    ["ID", "UPDATED", "AGENT", "MODEL", "MESSAGES", "TITLE"],
-    ...sessions.map((s) => [s.id, localTime(s.updatedAt), oneLine(s.agent), oneLine(s.model), String(s.messageCount), titleCell(s)]),
+    ["ID", "UPDATED", "AGENT", "MODEL", "MESSAGES", "TOKENS", "COST", "TITLE"],
+    ...sessions.map((s) => [s.id, localTime(s.updatedAt), oneLine(s.agent), oneLine(s.model), String(s.messageCount), tokensCell(s), costCell(s.cost), titleCell(s)]),
   ];
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => displayWidth(r[col]!))));
   return rows
@@ -66,6 +68,24 @@ export function formatSessionTable(sessions: SessionSummary[]): string {
     )
     .map((line) => `${line}\n`)
     .join("");
+}
+
+/** Prompt tokens (cache reads included) / output tokens, in thousands past 10,000; "-" before any answer. */
+function tokensCell(s: SessionSummary): string {
+  const { inputTokens, outputTokens } = s.usage;
+  if (inputTokens === 0 && outputTokens === 0) return "-";
+  return `${compact(inputTokens)} in, ${compact(outputTokens)} out`;
+}
+
+function compact(n: number): string {
+  return n >= 10_000 ? `${Math.round(n / 1000)}k` : String(n);
+}
+
+/** Dollars with two significant decimals at least (small runs cost fractions of a cent); "-" when unknown. */
+export function costCell(cost: number | null): string {
+  if (cost === null) return "-";
+  if (cost === 0) return "$0";
+  return cost >= 1 ? `$${cost.toFixed(2)}` : `$${cost.toPrecision(2).replace(/0+$/, "").replace(/\.$/, "")}`;
 }
 
 function localTime(iso: string): string {

@@ -74,6 +74,8 @@ export interface ResponseMeta {
   responseModel?: string;
   responseStopReason?: StopReason;
   responseUsage?: Usage;
+  /** US dollars this answer cost (new), when the model's prices are known. */
+  responseCost?: number;
 }
 
 /** The conversation on disk. Every request is rebuilt from it. */

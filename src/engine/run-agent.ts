@@ -8,7 +8,7 @@
  * with reason "interrupted", a consistent session, and (once the prompt is
  * stored) an interruption recorded where the conversation stopped.
  */
-import type { Block, Message, ResolvedModel, Usage } from "../providers/index.ts";
+import { costOf, type Block, type Message, type ResolvedModel, type Usage } from "../providers/index.ts";
 import { historyForRequest, snapshotForHooks } from "./conversation.ts";
 import { chainAfterModelResponse, chainBeforeModelRequest, notifyHooks, type Emit } from "./hook-chain.ts";
 import { LoopGuard, IDENTICAL_ROUNDS_LIMIT } from "./loop-guard.ts";
@@ -42,13 +42,15 @@ export interface RunInput {
 export async function runAgent(input: RunInput): Promise<RunOutcome> {
   const { hooks, emit, signal } = input;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
-  const progress = { promptStored: false };
+  const progress: Progress = { promptStored: false };
   let outcome: RunOutcome;
   try {
     outcome = await loop(input, usage, progress);
   } catch (error) {
     outcome = { reason: signal.aborted ? "interrupted" : "error", message: error instanceof Error ? error.message : String(error), usage };
   }
+  // The run's cost is known when every answer's was (the model has prices).
+  if (progress.cost !== undefined) outcome = { ...outcome, cost: roundDollars(progress.cost) };
   if (outcome.reason === "interrupted") {
     outcome = { ...outcome, message: outcome.message ?? "the run was interrupted" };
     if (progress.promptStored) recordInterruption(input);
@@ -69,7 +71,14 @@ function afterRunSignal(signal: AbortSignal, finalSignal: AbortSignal | undefine
   return signal.aborted ? final : AbortSignal.any([signal, final]);
 }
 
-async function loop(input: RunInput, usage: Usage, progress: { promptStored: boolean }): Promise<RunOutcome> {
+/** What the loop leaves behind for the outcome, whatever way it ends. */
+interface Progress {
+  promptStored: boolean;
+  /** Dollars spent so far, when the model's prices are known. */
+  cost?: number;
+}
+
+async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<RunOutcome> {
   const { hooks, emit, signal, session, model } = input;
   const end = (reason: RunEndReason, message?: string): RunOutcome => ({ reason, usage, ...(message ? { message } : {}) });
 
@@ -108,6 +117,8 @@ async function loop(input: RunInput, usage: Usage, progress: { promptStored: boo
 
     const { response } = turn;
     addUsage(usage, response.usage);
+    const cost = model.prices && response.usage ? costOf(response.usage, model.prices) : undefined;
+    if (cost !== undefined) progress.cost = (progress.cost ?? 0) + cost;
     const parts = splitMessage(response.message);
     // An answer cut by max_tokens before any text (all thinking) is stored and ends the run as cut, not as empty.
     if (parts.text.trim() === "" && parts.toolCalls.length === 0 && (response.stopReason !== "max_tokens" || response.message.blocks.length === 0)) return end("error", "the model returned an empty answer");
@@ -125,6 +136,7 @@ async function loop(input: RunInput, usage: Usage, progress: { promptStored: boo
       responseStopReason: response.stopReason,
       ...(response.responseModel ? { responseModel: response.responseModel } : {}),
       ...(response.usage ? { responseUsage: response.usage } : {}),
+      ...(cost !== undefined ? { responseCost: cost } : {}),
     });
     emit({
       type: "message_end",
@@ -134,6 +146,7 @@ async function loop(input: RunInput, usage: Usage, progress: { promptStored: boo
       stopReason: response.stopReason,
       ...(response.usage ? { usage: response.usage } : {}),
       ...(response.responseModel ? { model: response.responseModel } : {}),
+      ...(cost !== undefined ? { cost } : {}),
     });
 
     if (parts.toolCalls.length === 0) {
@@ -207,4 +220,9 @@ function addUsage(total: Usage, add: Usage | undefined): void {
   for (const key of ["cacheReadTokens", "cacheWriteTokens", "reasoningTokens"] as const) {
     if (add[key] !== undefined) total[key] = (total[key] ?? 0) + add[key];
   }
+}
+
+/** Sums of float dollars drift; a millionth of a dollar is the unit costs are kept in. */
+function roundDollars(dollars: number): number {
+  return Math.round(dollars * 1_000_000) / 1_000_000;
 }

@@ -59,6 +59,8 @@ export type EngineEvent =
       stopReason: StopReason;
       usage?: Usage;
       model?: string;
+      /** US dollars, when the model's prices are known. */
+      cost?: number;
     }
   | {
       type: "tool_call";
@@ -81,4 +83,6 @@ export interface RunOutcome {
   message?: string;
   failure?: ProviderFailure;
   usage: Usage;
+  /** US dollars the run's answers cost, when the model's prices are known. */
+  cost?: number;
 }

@@ -37,6 +37,7 @@ export type {
   TextBlock,
   ThinkingBlock,
   EncryptedReasoning,
+  ModelPrices,
   ThinkingLevel,
   ToolCallBlock,
   ToolResultBlock,
@@ -44,6 +45,7 @@ export type {
   Usage,
 } from "./types.ts";
 export { backoffDelay, DEFAULT_RETRY_POLICY, isEmptyAnswer, type RetryPolicy } from "./retry.ts";
+export { costOf } from "./cost.ts";
 export { parseReplayScript, type ReplayTurn } from "./replay-script.ts";
 
 /** Every protocol a model may name in config, in the order docs list them. */

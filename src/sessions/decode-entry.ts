@@ -66,6 +66,7 @@ export function decodeEntry(value: unknown, origin: LineOrigin): SessionEntry | 
       }
       const usage = decodeUsage(value.responseUsage);
       if (usage) entry.responseUsage = usage;
+      if (typeof value.responseCost === "number" && Number.isFinite(value.responseCost) && value.responseCost >= 0) entry.responseCost = value.responseCost;
       return entry;
     }
     case "compaction": {

@@ -35,6 +35,7 @@ function storedForm(entry: SessionHeader | SessionEntry): Record<string, unknown
         responseModel: entry.responseModel,
         responseStopReason: entry.responseStopReason,
         responseUsage: entry.responseUsage === undefined ? undefined : storedUsage(entry.responseUsage),
+        responseCost: entry.responseCost,
       };
     case "leaf":
       return { kind: "leaf", targetId: entry.targetId, createdAt: entry.createdAt };

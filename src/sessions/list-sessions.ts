@@ -123,6 +123,8 @@ function toSummary(id: string, path: string, record: IndexRecord, stats: Stats):
     model: s.model ?? s.headerModel,
     title: s.title || s.firstPrompt || "",
     messageCount: s.messageCount,
+    usage: { ...(s.usage ?? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }) },
+    cost: s.cost ?? null,
     problem: s.problem ?? null,
   };
 }

@@ -31,6 +31,10 @@ export interface ScanState {
   model: string | null;
   /** createdAt of the last entry that had one. */
   updatedAt: string | null;
+  /** Token totals of every answer in the file (every branch), from their `responseUsage`. */
+  usage: UsageTotals;
+  /** Dollars of the answers that carry a `responseCost`; null when none does. */
+  cost: number | null;
   /** Lines up to the scan's offset, for the line numbers of problems. */
   lines: number;
   /**
@@ -39,6 +43,14 @@ export interface ScanState {
    * is not JSON before the last one); null when it saw nothing wrong.
    */
   problem: string | null;
+}
+
+/** Token sums of a session's answers. */
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
 }
 
 /** Where a scan stopped: `offset` is the end of the last whole entry, where the next scan resumes. */
@@ -51,6 +63,8 @@ const encoder = new TextEncoder();
 const MESSAGE = encoder.encode('{"kind":"message",');
 const CANONICAL = encoder.encode('{"kind":"');
 const NAMING = ["title", "agent", "model"].map((k) => encoder.encode(`{"kind":"${k}",`));
+// Our writer puts the response fields last, after the blocks: their tail is all a listing decodes.
+const RESPONSE_TAIL_BYTES = 400;
 
 /**
  * Scans `bytes` (the file from byte `base` on) starting from `prior`, or
@@ -86,6 +100,8 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
       agent: null,
       model: null,
       updatedAt: null,
+      usage: emptyUsage(),
+      cost: null,
       lines: 1,
       problem: wrong?.problem ?? null,
     };
@@ -104,6 +120,7 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
       if (startsWith(bytes, span.start, MESSAGE)) {
         state.messageCount++;
         if (state.firstPrompt === null) firstPrompt(state, parseJson(text(span)));
+        addResponse(state, responseTail(decoder.decode(bytes.subarray(Math.max(span.start, span.end - RESPONSE_TAIL_BYTES), span.end))));
       } else if (NAMING.some((p) => startsWith(bytes, span.start, p))) {
         apply(state, parseJson(text(span)));
       }
@@ -116,7 +133,10 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
     if (value === INVALID && i === lastContent) break;
     if (value === INVALID && state.problem === null) state.problem = `line ${startLines + i + 1} is not valid JSON`;
     apply(state, value);
-    if (isRecord(value) && value.kind === "message") state.messageCount++;
+    if (isRecord(value) && value.kind === "message") {
+      state.messageCount++;
+      addResponse(state, value);
+    }
     offset = span.terminated ? span.end + 1 : span.end;
     lastAccepted = i;
   }
@@ -155,6 +175,45 @@ function firstPrompt(state: ScanState, value: unknown): void {
   state.firstPrompt = titleFromBlocks(decodeBlocks(value.blocks)) ?? null;
 }
 
+/**
+ * The `responseUsage` and `responseCost` at the end of a message line,
+ * found without decoding its blocks. Quotes inside stored strings are
+ * escaped, so the unescaped key can only be the field itself.
+ */
+function responseTail(tail: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const usageAt = tail.lastIndexOf('"responseUsage":{');
+  if (usageAt >= 0) {
+    const start = usageAt + '"responseUsage":'.length;
+    const end = tail.indexOf("}", start);
+    if (end > start) out.responseUsage = parseJson(tail.slice(start, end + 1));
+  }
+  const cost = /"responseCost":([0-9.eE+-]+)/.exec(tail);
+  if (cost) out.responseCost = Number(cost[1]);
+  return out;
+}
+
+function addResponse(state: ScanState, value: unknown): void {
+  if (!isRecord(value)) return;
+  const usage = value.responseUsage;
+  if (isRecord(usage)) {
+    state.usage.inputTokens += count(usage.inputTokens);
+    state.usage.outputTokens += count(usage.outputTokens);
+    state.usage.cacheReadTokens += count(usage.cacheReadTokens);
+    state.usage.cacheWriteTokens += count(usage.cacheWriteTokens);
+  }
+  const cost = value.responseCost;
+  if (typeof cost === "number" && Number.isFinite(cost) && cost >= 0) state.cost = Math.round(((state.cost ?? 0) + cost) * 1_000_000) / 1_000_000;
+}
+
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+function emptyUsage(): UsageTotals {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+}
+
 const EMPTY_STATE: ScanState = {
   id: "",
   createdAt: "",
@@ -167,6 +226,8 @@ const EMPTY_STATE: ScanState = {
   agent: null,
   model: null,
   updatedAt: null,
+  usage: emptyUsage(),
+  cost: null,
   lines: 0,
   problem: null,
 };

@@ -113,6 +113,7 @@ export class SessionFile {
       responseModel: meta.responseModel,
       responseStopReason: meta.responseStopReason,
       responseUsage: meta.responseUsage,
+      ...(meta.responseCost !== undefined ? { responseCost: meta.responseCost } : {}),
     });
     return id;
   }

@@ -26,6 +26,8 @@ export interface MessageMeta {
   responseModel?: string;
   responseStopReason?: StopReason;
   responseUsage?: Usage;
+  /** US dollars the response cost (new), when the model's prices were known. */
+  responseCost?: number;
 }
 
 /** One message of the conversation tree. `parentId` is null for a root. */
@@ -135,6 +137,10 @@ export interface SessionSummary {
   title: string;
   /** Message entries in the file, every branch included. */
   messageCount: number;
+  /** Tokens of every answer in the file (every branch), from their stored usage (new). */
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number };
+  /** Dollars those answers cost, from their stored cost; null when none has one (new). */
+  cost: number | null;
   /** Why the session cannot be loaded, as far as listing can tell; null when it saw nothing wrong. */
   problem: string | null;
 }

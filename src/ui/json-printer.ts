@@ -47,11 +47,11 @@ export class JsonPrinter {
   }
 
   /** Emits run_end once; nothing is written after it. */
-  end(reason: RunEndReason, usage: Usage | null, message?: string): void {
+  end(reason: RunEndReason, usage: Usage | null, message?: string, cost?: number): void {
     if (this.#ended) return;
     this.#ensureStarted();
     this.#ended = true;
-    this.#write({ type: "run_end", reason, ...(message ? { message } : {}), usage });
+    this.#write({ type: "run_end", reason, ...(message ? { message } : {}), usage, ...(cost !== undefined ? { cost } : {}) });
   }
 
   #ensureStarted(): void {

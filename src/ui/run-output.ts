@@ -18,8 +18,8 @@ export interface RunOutput {
   event(event: EngineEvent): void;
   /** A `ctx.notify` notice. */
   notify(title: string, body: string): void;
-  /** The run ended; prints the failure line when there is one. */
-  end(reason: RunEndReason, usage: Usage | null, message?: string): void;
+  /** The run ended; prints the run's cost when known (plain: on stderr), then the failure line when there is one. */
+  end(reason: RunEndReason, usage: Usage | null, message?: string, cost?: number): void;
 }
 
 /** Builds the output for `--json` or plain mode. */
@@ -34,7 +34,8 @@ function plainOutput(printer: PlainPrinter): RunOutput {
     },
     event: (event) => printer.event(event),
     notify: (title, body) => printer.info(noticeLine({ title, body })),
-    end: (reason, _usage, message) => {
+    end: (reason, usage, message, cost) => {
+      if (cost !== undefined) printer.info(costLine(cost, usage));
       if (reason === "interrupted") printer.failure("the run was interrupted");
       else if (reason === "error") printer.failure(message ?? "the run failed");
       else if (reason === "max_tokens") printer.failure(message ?? "the answer was cut short at the model's output limit");
@@ -47,9 +48,18 @@ function jsonOutput(printer: JsonPrinter): RunOutput {
     start: (info) => printer.start(info),
     event: (event) => printer.event(event),
     notify: (title, body) => printer.event({ type: "notice", message: formatNotice(title, body), title, body } as EngineEvent),
-    end: (reason, usage, message) => {
+    end: (reason, usage, message, cost) => {
       if (reason === "error") printer.error(message ?? "the run failed");
-      printer.end(reason, usage, reason === "interrupted" ? "the run was interrupted" : message);
+      printer.end(reason, usage, reason === "interrupted" ? "the run was interrupted" : message, cost);
     },
   };
+}
+
+/** `cost: $0.0421 (48,210 tokens in, 41,900 of them from cache; 1,204 out)`. */
+export function costLine(cost: number, usage: Usage | null): string {
+  const dollars = cost >= 1 ? cost.toFixed(2) : cost === 0 ? "0" : cost.toPrecision(2);
+  if (!usage) return `cost: $${dollars}`;
+  const n = (value: number) => value.toLocaleString("en-US");
+  const cached = usage.cacheReadTokens ? `, ${n(usage.cacheReadTokens)} of them from cache` : "";
+  return `cost: $${dollars} (${n(usage.inputTokens)} tokens in${cached}; ${n(usage.outputTokens)} out)`;
 }

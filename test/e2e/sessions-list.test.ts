@@ -72,10 +72,10 @@ describe("rienda sessions", () => {
     expect(r.code).toBe(0);
     const rows = r.stdout.trimEnd().split("\n").map((l) => l.split(/ {2,}/));
     expect(rows).toEqual([
-      ["ID", "UPDATED", "AGENT", "MODEL", "MESSAGES", "TITLE"],
-      ["01jq0000000000000000000002", "2025-03-05 12:30", "writer", "openai/gpt-4o", "3", "Release notes"],
-      ["01jq0000000000000000000003", "2025-03-03 09:00", "coder", "local/llama", "1", "Third session"],
-      ["01jq0000000000000000000001", "2025-03-01 09:00", "coder", "local/llama", "2", "Fix the parser"],
+      ["ID", "UPDATED", "AGENT", "MODEL", "MESSAGES", "TOKENS", "COST", "TITLE"],
+      ["01jq0000000000000000000002", "2025-03-05 12:30", "writer", "openai/gpt-4o", "3", "-", "-", "Release notes"],
+      ["01jq0000000000000000000003", "2025-03-03 09:00", "coder", "local/llama", "1", "-", "-", "Third session"],
+      ["01jq0000000000000000000001", "2025-03-01 09:00", "coder", "local/llama", "2", "-", "-", "Fix the parser"],
     ]);
   });
 
@@ -92,6 +92,8 @@ describe("rienda sessions", () => {
       model: "openai/gpt-4o",
       title: "Release notes",
       messageCount: 3,
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      cost: null,
       workdir: inst.workspace,
       path: inst.riendaPath("sessions", workspaceDirName(inst.workspace), "01jq0000000000000000000002.jsonl"),
       problem: null,

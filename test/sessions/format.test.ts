@@ -12,6 +12,8 @@ const everyBlock: Message[] = [
     blocks: [
       { type: "thinking", thinking: "I should call the tool.", signature: "sig-abc" },
       { type: "thinking", thinking: "no signature here" },
+      { type: "thinking", thinking: "", redactedData: "EqkECkYIBxgCKkA8" },
+      { type: "thinking", thinking: "**Plan**", encryptedReasoning: { id: "rs_01", content: "gAAAAABp" } },
       { type: "text", text: "Let me look. «ünïcødé» 🚀" },
       { type: "tool_call", toolCallId: "call_1", toolCallName: "word-count", toolCallArguments: { path: "README.md", deep: [1, { x: null }] } },
       { type: "tool_call", toolCallId: "call_2", toolCallName: "shell", toolCallArguments: "not json {" },
@@ -83,7 +85,7 @@ describe("the session file format", () => {
     const s = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "local/llama" });
     s.appendMessage({ role: "user", blocks: [{ type: "text", text: "q" }] });
     const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 1, cacheWriteTokens: 2, reasoningTokens: 3 };
-    s.appendMessage({ role: "assistant", blocks: [{ type: "text", text: "a" }] }, { responseModel: "m", responseStopReason: "max_tokens", responseUsage: usage });
+    s.appendMessage({ role: "assistant", blocks: [{ type: "text", text: "a" }] }, { responseModel: "m", responseStopReason: "max_tokens", responseUsage: usage, responseCost: 0.001234 });
     const again = openSession({ home: t.home, id: s.id });
     const entry = again.branch()[1]!;
     expect(entry.kind).toBe("message");
@@ -91,6 +93,7 @@ describe("the session file format", () => {
     expect(entry.responseModel).toBe("m");
     expect(entry.responseStopReason).toBe("max_tokens");
     expect(entry.responseUsage).toEqual(usage);
+    expect(entry.responseCost).toBe(0.001234);
   });
 
   test("never writes properties that are not part of the format", () => {

@@ -45,8 +45,21 @@ describe("listing sessions", () => {
       model: "p/b",
       title: "created first, used last",
       messageCount: 2,
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      cost: null,
       problem: null,
     });
+  });
+
+  test("sums the tokens and cost of every answer, also when the listing index resumes a grown file", () => {
+    const s = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/a" });
+    s.appendMessage(user("question with \"responseUsage\":{\"inputTokens\":999} in it"));
+    s.appendMessage(assistant("one"), { responseUsage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 100 }, responseCost: 0.0012 });
+    expect(list()[0]).toMatchObject({ usage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 100 }, cost: 0.0012 });
+    s.appendMessage(user("more"));
+    s.appendMessage(assistant("two"), { responseUsage: { inputTokens: 1200, outputTokens: 30, cacheReadTokens: 1000 }, responseCost: 0.0008 });
+    s.appendMessage(assistant("three, no prices"), { responseUsage: { inputTokens: 10, outputTokens: 1 } });
+    expect(list()[0]).toMatchObject({ usage: { inputTokens: 2210, outputTokens: 81, cacheReadTokens: 1800, cacheWriteTokens: 100 }, cost: 0.002 });
   });
 
   test("orders sessions updated at the same moment by id, newest id first", () => {
@@ -101,7 +114,7 @@ describe("listing sessions", () => {
     const index = join(dirname(s.path), ".index.json");
     writeFileSync(index, "{not json");
     expect(list()[0]!.title).toBe("hello");
-    expect(JSON.parse(readFileSync(index, "utf8")).version).toBe(2);
+    expect(JSON.parse(readFileSync(index, "utf8")).version).toBe(3);
     expect(statSync(index).mode & 0o777).toBe(0o600);
   });
 
