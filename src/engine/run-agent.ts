@@ -49,7 +49,7 @@ export async function runAgent(input: RunInput): Promise<RunOutcome> {
   } catch (error) {
     outcome = { reason: signal.aborted ? "interrupted" : "error", message: error instanceof Error ? error.message : String(error), usage };
   }
-  // The run's cost is known when every answer's was (the model has prices).
+  // The run has a cost when its model has prices.
   if (progress.cost !== undefined) outcome = { ...outcome, cost: roundDollars(progress.cost) };
   if (outcome.reason === "interrupted") {
     outcome = { ...outcome, message: outcome.message ?? "the run was interrupted" };
