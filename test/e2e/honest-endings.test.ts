@@ -9,10 +9,14 @@ import { join } from "node:path";
 import { Instance } from "../support/instance.ts";
 import { scenario, type Scenario } from "../support/scenario.ts";
 import { sessionFiles, sessionIdFrom } from "../support/session-reader.ts";
+import { hasTmux, Terminal } from "../support/tmux.ts";
 
 let s: Scenario | undefined;
 let inst: Instance | undefined;
+let term: Terminal | undefined;
 afterEach(async () => {
+  term?.dispose();
+  term = undefined;
   await s?.dispose();
   s = undefined;
   inst?.dispose();
@@ -95,6 +99,23 @@ describe("-s ID from another directory", () => {
     expect(third.code).toBe(0);
     expect(third.stderr).not.toContain("continuing session");
     expect(existsSync(join(elsewhere, "moved"))).toBe(true);
+  });
+
+  test("the chat: rienda -s ID continues in the session's workspace and says so", async () => {
+    if (!hasTmux()) throw new Error("this test needs tmux (apt-get install -y tmux)");
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    s.server.script({ text: "started" });
+    const id = sessionIdFrom((await s.inst.run(["run", "-a", "coder", "-p", "one"])).stderr);
+    const elsewhere = join(s.inst.root, "elsewhere");
+    mkdirSync(elsewhere);
+    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "touch here" } }] }, { text: "done" });
+    term = Terminal.start(s.inst, { args: ["-s", id], cwd: elsewhere, width: 200 });
+    await term.waitFor(`continuing session ${id} in its workspace ${s.inst.workspace}`);
+    await term.waitForPrompt();
+    term.line("touch it");
+    await term.waitForPrompt(1);
+    expect(existsSync(join(s.inst.workspace, "here"))).toBe(true);
+    expect(existsSync(join(elsewhere, "here"))).toBe(false);
   });
 
   test("--json: run_start carries the session's workspace", async () => {
