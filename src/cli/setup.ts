@@ -5,7 +5,7 @@
  * be refused is checked before anything is written or sent.
  */
 import { composeSystemPrompt, loadAgent, loadProjectInstructions, toAgentInfo, type Agent } from "../agents/index.ts";
-import { loadConfig, type LoadedConfig } from "../config/index.ts";
+import { formatKeyPath, loadConfig, type LoadedConfig } from "../config/index.ts";
 import type { HookPort, ToolPort } from "../engine/index.ts";
 import { isRiendaError, RiendaError } from "../errors.ts";
 import type { ResolvedModel } from "../providers/index.ts";
@@ -199,6 +199,12 @@ function usableModel(config: LoadedConfig, ref: string): ResolvedModel {
   return model;
 }
 
+/** config.yaml's warnings about the settings of the model this run uses (a setting that is not sent). */
+function modelWarnings(config: LoadedConfig, model: ResolvedModel): string[] {
+  const own = formatKeyPath(["providers", model.provider, "models", model.alias]);
+  return config.warnings.filter((w) => w.path.startsWith(`${own}.`)).map((w) => `${w.file}: ${w.path}: ${w.message}`);
+}
+
 /** config.yaml as the request locates it: `--config`, else RIENDA_CONFIG, else ~/.rienda. */
 function loadRequestConfig(request: Pick<AgentRequest, "configPath" | "env" | "home">): LoadedConfig {
   return loadConfig({ ...(request.configPath ? { flag: request.configPath } : {}), env: request.env, home: request.home });
@@ -237,7 +243,7 @@ async function loadPreparedAgent(
     system,
     tools: extensions.tools,
     hooks: extensions.hooks,
-    notices: extensions.notices,
+    notices: [...modelWarnings(config, model), ...extensions.notices],
     bind(session) {
       const contextData: ContextData = {
         workdir: request.workdir,

@@ -40,5 +40,8 @@ describe("Anthropic thinking", () => {
     expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
     expect("temperature" in body).toBe(false);
     expect("top_p" in body).toBe(false);
+    // The run says so: a notice per setting that is not sent.
+    expect(r.stderr).toContain(`${s.inst.riendaPath("config.yaml")}: providers.p.models.m.temperature: is not sent: Anthropic refuses temperature when thinking is enabled`);
+    expect(r.stderr).toContain("providers.p.models.m.top_p: is not sent");
   });
 });
