@@ -54,12 +54,13 @@ export function createOpenAIChatStreamMapper(): StreamMapper {
         if (typeof reasoning === "string") events.push(...builder.thinking(reasoning));
         if (typeof delta.content === "string") events.push(...builder.text(delta.content));
         else if (Array.isArray(delta.content)) events.push(...contentParts(builder, delta.content));
-        for (const call of delta.tool_calls ?? []) {
+        for (const [position, call] of (delta.tool_calls ?? []).entries()) {
           const fragment: { id?: string; name?: string; arguments?: string } = {};
           if (call.id) fragment.id = call.id;
           if (call.function?.name) fragment.name = call.function.name;
           if (call.function?.arguments) fragment.arguments = call.function.arguments;
-          const index = typeof call.index === "number" ? call.index : undefined;
+          // Without an index (Mistral, Kimi), a fragment's place in the list stands for it.
+          const index = typeof call.index === "number" ? call.index : position;
           builder.toolCall(calls.keyOf(index, fragment.id, fragment.name), fragment);
         }
         if (choice.finish_reason) finishReason = choice.finish_reason;
@@ -98,20 +99,19 @@ function contentParts(builder: ResponseBuilder, parts: ContentPart[]): StreamEve
  * repeat `"id": ""` on every fragment; Mistral sends whole calls without
  * `index`; Ollama sends each whole call in one chunk; some servers give
  * every call the same index. So a fragment belongs to the call at its
- * index (or, without an index, to the newest call) unless it carries an id
- * or a name that differ from that call's own: then it starts a new call.
+ * index (without one, its place in the chunk's list) unless it carries an
+ * id or a name that differ from that call's own: then it starts a new call.
  * An empty id or name is no id or name at all.
  */
 class CallKeys {
   private readonly atIndex = new Map<number, KnownCall>();
   private readonly byId = new Map<string, KnownCall>();
-  private newest: KnownCall | undefined;
   private count = 0;
 
-  keyOf(index: number | undefined, id: string | undefined, name: string | undefined): string {
+  keyOf(index: number, id: string | undefined, name: string | undefined): string {
     const byId = id === undefined ? undefined : this.byId.get(id);
     if (byId) return byId.key;
-    const candidate = index === undefined ? this.newest : this.atIndex.get(index);
+    const candidate = this.atIndex.get(index);
     if (candidate && (id === undefined || candidate.id === undefined) && (name === undefined || candidate.name === undefined || candidate.name === name)) {
       if (id !== undefined) {
         candidate.id = id;
@@ -121,9 +121,8 @@ class CallKeys {
       return candidate.key;
     }
     const call: KnownCall = { key: `call-${this.count++}`, id, name };
-    if (index !== undefined) this.atIndex.set(index, call);
+    this.atIndex.set(index, call);
     if (id !== undefined) this.byId.set(id, call);
-    this.newest = call;
     return call.key;
   }
 }

@@ -82,4 +82,38 @@ describe("Chat Completions tool-call fragments", () => {
       { type: "tool_call", id: "b", name: "two", arguments: {} },
     ]);
   });
+
+  const chunk = (toolCalls: unknown[], finish: string | null = null) => ({ data: JSON.stringify({ choices: [{ delta: { tool_calls: toolCalls }, finish_reason: finish }] }) });
+  const callsOf = async (...chunks: Array<{ data: string }>) => {
+    const { createOpenAIChatStreamMapper } = await import("../../src/providers/openai-chat-stream.ts");
+    const mapper = createOpenAIChatStreamMapper();
+    for (const c of chunks) mapper.push(c);
+    return mapper.push({ data: "[DONE]" }).filter((event) => event.type === "tool_call");
+  };
+
+  test("without index, a fragment's place in the list says which call it continues (Kimi sends two calls, then both arguments)", async () => {
+    expect(
+      await callsOf(
+        chunk([{ id: "weather_0", type: "function", function: { name: "weather", arguments: "" } }, { id: "time_1", type: "function", function: { name: "time", arguments: "" } }]),
+        chunk([{ function: { arguments: '{"location":"San Francisco"}' } }, { function: { arguments: '{"zone":"UTC"}' } }]),
+      ),
+    ).toEqual([
+      { type: "tool_call", id: "weather_0", name: "weather", arguments: { location: "San Francisco" } },
+      { type: "tool_call", id: "time_1", name: "time", arguments: { zone: "UTC" } },
+    ]);
+  });
+
+  test("an empty id, or the same id or name again, continues the call; another name starts one", async () => {
+    expect(
+      await callsOf(
+        chunk([{ index: 0, id: "c1", function: { name: "weather", arguments: "" } }]),
+        chunk([{ index: 0, id: "", function: { arguments: '{"city":' } }]),
+        chunk([{ index: 0, id: "c1", function: { name: "weather", arguments: '"Oslo"}' } }]),
+        chunk([{ index: 0, function: { name: "time", arguments: "{}" } }]),
+      ),
+    ).toEqual([
+      { type: "tool_call", id: "c1", name: "weather", arguments: { city: "Oslo" } },
+      { type: "tool_call", id: "call_1", name: "time", arguments: {} },
+    ]);
+  });
 });

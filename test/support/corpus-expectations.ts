@@ -84,6 +84,13 @@ export const EXPECTED: Record<string, Expected> = {
     usage: { inputTokens: 92, outputTokens: 189 },
     model: "claude-sonnet-4-5-20250929",
   },
+  // server_tool_use web_fetch with its web_fetch_tool_result between two text blocks: no call for us.
+  "anthropic/web-fetch-tool.1.chunks.txt": {
+    calls: [],
+    stop: "end_turn",
+    usage: { inputTokens: 4230, outputTokens: 446 },
+    model: "claude-sonnet-4-20250514",
+  },
   // --- Chat Completions -----------------------------------------------------
   // Qwen / DashScope repeats "id": "" on every fragment after the first.
   "openai_chat_completions/alibaba-tool-call.chunks.txt": {
@@ -153,6 +160,20 @@ export const EXPECTED: Record<string, Expected> = {
     stop: "tool_use",
     model: "qwen2.5-coder:7b-instruct-q8_0",
   },
+  // Kimi (Moonshot): reasoning_content, usage both in the finishing choice and in a last chunk.
+  "openai_chat_completions/kimi-usage-live.chunks.txt": {
+    thinking: 'The user is asking me to reply with exactly "OK". This is a simple request with no ambiguity. I should just respond with "OK" and nothing else.',
+    text: "OK",
+    stop: "end_turn",
+    usage: { inputTokens: 90, outputTokens: 50, cacheReadTokens: 90, reasoningTokens: 33 },
+    model: "kimi-k3",
+  },
+  // vLLM: name alone in the first fragment, arguments in three, model "".
+  "openai_chat_completions/vllm-tool-call.chunks.txt": {
+    calls: [{ id: "chatcmpl-tool-ca99dda515524c6abe47d1ea22813507", name: "run_command", arguments: { command: "ls" } }],
+    stop: "tool_use",
+  },
+  "openai_chat_completions/ollama-text.chunks.txt": { text: "My name is Neo Vim.", stop: "end_turn", model: "qwen2.5-coder:7b-instruct-q8_0" },
   // --- Responses ------------------------------------------------------------
   "openai_responses/issue-19493-gpt-5.1-tool-call.chunks.txt": {
     calls: [{ id: "call_2FQdm3Br7Qb35YUBSkDR7kue", name: "get_weather", arguments: { city: "Beijing" } }],
