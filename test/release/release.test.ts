@@ -22,6 +22,8 @@ const ARCHIVE = `${NAME}.tar.gz`;
 /** Whether this machine lets an unprivileged process take a network namespace of its own. */
 const CAN_ISOLATE = spawnSync("unshare", ["-rn", "true"]).status === 0;
 const onLinuxX64 = process.platform === "linux" && process.arch === "x64";
+/** install.sh takes the baseline archive on a CPU without AVX2; the tests build only linux-x64. */
+const HAS_AVX2 = onLinuxX64 && readFileSync("/proc/cpuinfo", "utf8").includes(" avx2");
 
 /** The archive's line of SHA256SUMS in `dir`. */
 function archiveSum(dir: string): string {
@@ -161,7 +163,7 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
     mkdirSync(home);
     const prefix = join(work, "opt");
     // As from a USB stick: the install.sh that sits beside the archives, run there.
-    const r = offline(["sh", "./install.sh", "--prefix", prefix, "."], { HOME: home }, first);
+    const r = offline(["sh", "./install.sh", ...(HAS_AVX2 ? [] : ["--target", "linux-x64"]), "--prefix", prefix, "."], { HOME: home }, first);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`installed rienda ${VERSION} to ${prefix}/bin/rienda\n`);
@@ -236,6 +238,25 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
     const none = install([empty], home);
     expect(none.status).toBe(1);
     expect(none.stderr).toBe(`install.sh: no SHA256SUMS in ${empty}: copy it along with the archives (it is how they are checked)\n`);
+    expect(readdirSync(home)).toEqual([]);
+  });
+
+  test("another platform's archive is refused once unpacked: its executable does not run here; nothing is installed", () => {
+    // A stand-in for a macOS archive: a checksummed archive whose rienda is not a Linux executable.
+    const mirror = join(work, "foreign");
+    const top = `rienda-${VERSION}-darwin-arm64`;
+    mkdirSync(join(mirror, top), { recursive: true });
+    writeFileSync(join(mirror, top, "rienda"), Buffer.from([0xcf, 0xfa, 0xed, 0xfe, 0x0c, 0x00, 0x00, 0x01]), { mode: 0o755 });
+    expect(spawnSync("tar", ["-czf", `${top}.tar.gz`, top], { cwd: mirror }).status).toBe(0);
+    rmSync(join(mirror, top), { recursive: true });
+    const sum = spawnSync("sha256sum", [`${top}.tar.gz`], { cwd: mirror, encoding: "utf8" }).stdout;
+    writeFileSync(join(mirror, "SHA256SUMS"), sum);
+    const home = join(work, "home-foreign");
+    mkdirSync(home);
+    const r = install(["--target", "darwin-arm64", mirror], home);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toStartWith(`checked  ${top}.tar.gz`);
+    expect(r.stderr).toBe(`install.sh: the rienda in ${top}.tar.gz does not run on this machine (${spawnSync("uname", ["-sm"], { encoding: "utf8" }).stdout.trim()}): take the archive for linux-x64${HAS_AVX2 ? "" : "-baseline"} (docs/install.md)\n`);
     expect(readdirSync(home)).toEqual([]);
   });
 
