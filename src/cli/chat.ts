@@ -29,7 +29,7 @@ import { sessionWorkdir } from "./session-workdir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 
 /** The flags of a bare `rienda` (also shown by `rienda --help`). */
-export const chatArgs = {
+const chatArgs = {
   agent: { type: "string", alias: "a", description: "Agent id (without it, pick one from a list)" },
   continue: { type: "boolean", alias: "c", description: "Continue this workspace's latest session" },
   ...runFlags,

@@ -53,7 +53,7 @@ function jsonOf(s: SessionSummary): Record<string, unknown> {
 }
 
 /** The plain listing: a header row, then one row per session; times in local time. */
-export function formatSessionTable(sessions: SessionSummary[]): string {
+function formatSessionTable(sessions: SessionSummary[]): string {
   const rows = [
     ["ID", "UPDATED", "AGENT", "MODEL", "MESSAGES", "TOKENS", "COST", "TITLE"],
     ...sessions.map((s) => [s.id, localTime(s.updatedAt), oneLine(s.agent), oneLine(s.model), String(s.messageCount), tokensCell(s), costCell(s.cost), titleCell(s)]),

@@ -2,7 +2,7 @@ import { joinUrl, requestHeaders } from "./request-headers.ts";
 import type { HttpRequestSpec, Message, ModelRequest } from "./types.ts";
 
 /** `max_tokens` is required by the Messages API; this is used when the model sets none. */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
+const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
 /**
  * Builds a Messages API request (https://docs.anthropic.com/en/api/messages).

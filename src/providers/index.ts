@@ -44,12 +44,9 @@ export type {
   ToolSpec,
   Usage,
 } from "./types.ts";
-export { backoffDelay, DEFAULT_RETRY_POLICY, isEmptyAnswer, type RetryPolicy } from "./retry.ts";
+export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
 export { costOf } from "./cost.ts";
 export { parseReplayScript, type ReplayTurn } from "./replay-script.ts";
-
-/** Every protocol a model may name in config, in the order docs list them. */
-export const PROTOCOL_NAMES: readonly ProtocolName[] = ["openai_chat_completions", "openai_responses", "anthropic", "replay"];
 
 /** The protocol → adapter map: the one place that says who speaks what. */
 const ADAPTERS: Readonly<Record<ProtocolName, (deps: AdapterDeps) => ProtocolAdapter>> = {
@@ -60,7 +57,7 @@ const ADAPTERS: Readonly<Record<ProtocolName, (deps: AdapterDeps) => ProtocolAda
 };
 
 /** With no byte from the provider for this long, the attempt fails as a timeout (and is retried). */
-export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 /** Options of one model stream; everything but `signal` exists for tests. */
 export interface StreamModelOptions {

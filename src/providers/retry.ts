@@ -39,7 +39,7 @@ export function backoffDelay(retry: number, random: () => number, policy: RetryP
  * that spent the whole budget thinking would do the same again, so asking
  * again only pays for it five times.
  */
-export function isEmptyAnswer(response: AssistantResponse): boolean {
+function isEmptyAnswer(response: AssistantResponse): boolean {
   if (response.stopReason === "max_tokens" && response.message.blocks.length > 0) return false;
   return !response.message.blocks.some((block) => block.type === "tool_call" || (block.type === "text" && block.text.trim() !== ""));
 }

@@ -2,7 +2,7 @@
 export const RESULT_CAP_BYTES = 256 * 1024;
 
 /** Appended after a cut, on its own line. */
-export const TRUNCATION_MARKER = "\n[output truncated]";
+const TRUNCATION_MARKER = "\n[output truncated]";
 
 /**
  * Cuts `text` to at most `maxBytes` of UTF-8 without splitting a character,

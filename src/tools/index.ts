@@ -7,7 +7,7 @@
  * schema is compiled only when its tool is first called.
  * Must not know how user modules are loaded (that is extensions/ + runtime/).
  */
-export { capText, RESULT_CAP_BYTES, TRUNCATION_MARKER } from "./cap-text.ts";
+export { capText, RESULT_CAP_BYTES } from "./cap-text.ts";
 export { createArgumentValidator, type ArgumentValidator } from "./argument-validator.ts";
 export { resultFromValue } from "./result-from-value.ts";
 export { createToolRunner, type ToolRunner } from "./run-tool.ts";

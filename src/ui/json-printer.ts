@@ -8,7 +8,7 @@ import type { Usage } from "../providers/index.ts";
 import type { TextSink } from "./stream-writer.ts";
 
 /** Version of the `--json` event schema. */
-export const JSON_EVENTS_VERSION = 1;
+const JSON_EVENTS_VERSION = 1;
 
 /** Facts known when a run starts; absent when setup failed before them. */
 export interface RunStartInfo {

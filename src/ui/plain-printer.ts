@@ -65,7 +65,7 @@ export class PlainPrinter {
 }
 
 /** Arguments as one line of JSON; text that was not JSON is shown as sent. */
-export function formatArguments(args: unknown): string {
+function formatArguments(args: unknown): string {
   if (typeof args === "string") return args;
   return JSON.stringify(args) ?? "null";
 }
@@ -77,7 +77,7 @@ export function formatDelay(ms: number): string {
 }
 
 /** Prefixes every line, so each line of a several-problem error reads as one. */
-export function prefixLines(prefix: string, text: string): string {
+function prefixLines(prefix: string, text: string): string {
   return text
     .split("\n")
     .map((line) => `${prefix}${line}`)

@@ -26,7 +26,7 @@ export function checkAgentFiles(problems: readonly AgentProblem[]): Finding[] {
 }
 
 /** A fix for one problem of an agent file. */
-export function agentHint(message: string): string {
+function agentHint(message: string): string {
   const unknown = /^unknown key "([^"]*)"/.exec(message);
   if (unknown) return `remove "${unknown[1]}" from the frontmatter, or correct its spelling (the message lists the known keys)`;
   if (/^description:/.test(message)) return "add a one-line description: to the frontmatter";

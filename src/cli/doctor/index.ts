@@ -8,7 +8,7 @@
  * Must not write any file, call a tool's execute or a hook, or send a
  * model request.
  */
-export { agentHint, checkAgentExtensions, checkAgentFiles, checkAgentModels, type ExtensionInventory } from "./check-agents.ts";
+export { checkAgentExtensions, checkAgentFiles, checkAgentModels, type ExtensionInventory } from "./check-agents.ts";
 export { checkConfig, configHint, type ConfigOutcome } from "./check-config.ts";
 export { checkExtensions, extensionHint } from "./check-extensions.ts";
 export { checkAgentMcpTools, checkMcpServers, isMcpReference, mcpHint } from "./check-mcp-servers.ts";
