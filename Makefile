@@ -66,6 +66,7 @@ bench: build
 demo: build
 	scripts/demo.sh
 	scripts/demo.sh skills
+	scripts/demo.sh subagents
 
 clean:
 	rm -rf dist

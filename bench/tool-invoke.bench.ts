@@ -10,7 +10,7 @@ const dir = mkdtempSync(join(tmpdir(), "rienda-bench-"));
 const modulePath = join(dir, "index.js");
 writeFileSync(modulePath, `module.exports = { execute(ctx, args) { return "ok " + args.n; } };`);
 const frontEnd = { log() {}, output() {}, notify() {}, confirm: async () => false };
-const data = { workdir: dir, session: { id: "b", agentId: "", modelId: "", workdir: dir }, agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], config: {}, systemPrompt: "" }, config: {} };
+const data = { workdir: dir, session: { id: "b", agentId: "", modelId: "", workdir: dir }, agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" }, config: {} };
 const context = { data, frontEnd, signal: new AbortController().signal };
 
 async function measure(spareWorker: boolean, calls: number): Promise<number[]> {

@@ -8,6 +8,7 @@
 #
 #   scripts/demo.sh                  the demo agent: tools and hooks (uses dist/rienda, make build)
 #   scripts/demo.sh skills           the writer agent: an Agent Skill loaded on demand
+#   scripts/demo.sh subagents        the lead agent delegating a review to the reviewer agent
 #   RIENDA_BINARY=/path/rienda scripts/demo.sh
 #   RIENDA_EXAMPLES=/path/examples   another examples/ (an unpacked release archive's)
 #   DEMO_KEEP=1 scripts/demo.sh      keeps the throwaway HOME and workspace
@@ -15,9 +16,9 @@ set -eu
 
 example=${1:-demo}
 case $example in
-  demo | skills) ;;
+  demo | skills | subagents) ;;
   *)
-    echo "demo: unknown example \"$example\" (examples: demo, skills)" >&2
+    echo "demo: unknown example \"$example\" (examples: demo, skills, subagents)" >&2
     exit 1
     ;;
 esac
@@ -58,7 +59,18 @@ cp -R "$examples/workspace/." "$workspace/"
 mkdir -p "$workspace/.cache"
 echo "stale build output" >"$workspace/.cache/build.log"
 
-if [ "$example" = skills ]; then
+if [ "$example" = subagents ]; then
+  agent=lead
+  prompt="Get the release notes reviewed before we tag 2.4.1."
+  cat <<INTRO
+Rienda subagents example (offline: the models' answers come from examples/replay/lead.yaml and reviewer.yaml)
+  agent     examples/agents/lead.md (agents: reviewer), which delegates to
+            examples/agents/reviewer.md (its own model; tools: json-field, word-count)
+stderr shows the lead's tool calls, the reviewer's indented under its call; stdout shows the lead's answer.
+
+\$ rienda run -a lead -p "$prompt"
+INTRO
+elif [ "$example" = skills ]; then
   agent=writer
   prompt="Write the release notes of this version."
   cat <<INTRO

@@ -10,7 +10,7 @@ import { isValidSkillName, SKILL_NAME_RULE } from "./skill-name.ts";
 import { AGENT_LAYOUT } from "./split-frontmatter.ts";
 import type { Agent } from "./types.ts";
 
-const KEYS = ["description", "model", "tools", "hooks", "skills", "config"] as const;
+const KEYS = ["description", "model", "tools", "hooks", "skills", "agents", "config"] as const;
 // tools.md "Name rules": the only names a tool or hook directory can have.
 const EXTENSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 // docs/mcp.md: `server__*` in tools: stands for every tool of an MCP server.
@@ -56,20 +56,25 @@ export function parseAgent(id: string, text: string, file: string): Agent {
   const tools = readNames(meta.tools, "tools", "tool", [isToolName, EXTENSION_RULE], problems, text_);
   const hooks = readNames(meta.hooks, "hooks", "hook", [isExtensionName, EXTENSION_RULE], problems, text_);
   const skills = readNames(meta.skills, "skills", "skill", [isValidSkillName, SKILL_NAME_RULE], problems, text_);
+  const agents = readNames(meta.agents, "agents", "subagent", [isSubagentId, SUBAGENT_RULE], problems, text_);
   const config = readConfig(meta.config, problems);
 
   if (problems.length > 0) return fail();
-  return { id, file, description, model, tools, hooks, skills, config, systemPrompt: body.trim() };
+  return { id, file, description, model, tools, hooks, skills, agents, config, systemPrompt: body.trim() };
 }
 
 const EXTENSION_RULE = '1 to 64 letters, digits, "_" or "-"';
 const isExtensionName = (name: string): boolean => EXTENSION_NAME.test(name);
 const isToolName = (name: string): boolean => EXTENSION_NAME.test(name) || MCP_SERVER_WILDCARD.test(name);
+// A subagent is offered as the tool agent__<id>, and tool names are 1 to 64 of these characters.
+const SUBAGENT_ID = /^[A-Za-z0-9_-]{1,57}$/;
+const SUBAGENT_RULE = 'an agent id of 1 to 57 letters, digits, "_" or "-", as it becomes the tool name agent__<id>';
+const isSubagentId = (id: string): boolean => SUBAGENT_ID.test(id);
 
 function readNames(
   value: unknown,
-  key: "tools" | "hooks" | "skills",
-  kind: "tool" | "hook" | "skill",
+  key: "tools" | "hooks" | "skills" | "agents",
+  kind: "tool" | "hook" | "skill" | "subagent",
   [valid, rule]: [(name: string) => boolean, string],
   problems: string[],
   text: (value: unknown, path: (string | number)[]) => string | undefined,

@@ -11,6 +11,7 @@ export function toAgentInfo(agent: Agent): AgentInfo {
     tools: [...agent.tools],
     hooks: [...agent.hooks],
     skills: [...agent.skills],
+    agents: [...agent.agents],
     config: structuredClone(agent.config),
     systemPrompt: agent.systemPrompt,
   };

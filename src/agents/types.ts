@@ -15,6 +15,8 @@ export interface Agent {
   hooks: string[];
   /** Skill names (`~/.rienda/skills/<name>`), in the order written, no duplicates. */
   skills: string[];
+  /** Ids of the agents it may delegate to (docs/subagents.md), in the order written, no duplicates. */
+  agents: string[];
   /** Extension name -> settings (`ctx.agent.config`). */
   config: Record<string, Record<string, unknown>>;
   /** The body after the frontmatter, trimmed. */

@@ -136,7 +136,8 @@ async function chat(rawArgs: string[], started: (backend: ChatBackend) => void):
 
 /** The id of this workspace's most recent session; an error when there is none. */
 function latestSession(start: ChatStart): string {
-  const [latest] = listSessions({ home: start.home, workdir: start.workdir });
+  // A subagent's session is not one to continue: it belongs to its parent's run.
+  const [latest] = listSessions({ home: start.home, workdir: start.workdir }).filter((s) => s.parentSession === undefined);
   if (!latest) throw new RiendaError("session", `no session to continue in this workspace (${start.workdir})`);
   return latest.id;
 }
@@ -221,7 +222,9 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
       session = undefined;
     },
     listSessions: () =>
-      listSessions({ home: start.home, workdir: start.workdir }).map((s) => ({
+      listSessions({ home: start.home, workdir: start.workdir })
+        .filter((s) => s.parentSession === undefined)
+        .map((s) => ({
         id: s.id,
         updatedAt: s.updatedAt,
         agent: s.agent,

@@ -1,8 +1,10 @@
 /**
- * `rienda sessions [-C DIR] [--json]`: this workspace's sessions, newest
- * first. Plain output is a table on stdout (one session per line, the title
- * last so it may be long); `--json` prints one JSON array. With no sessions
- * the table prints nothing and `--json` prints `[]`; stderr says so in both.
+ * `rienda sessions [-C DIR] [--json] [--all]`: this workspace's sessions,
+ * newest first. Plain output is a table on stdout (one session per line, the
+ * title last so it may be long); `--json` prints one JSON array. With no
+ * sessions the table prints nothing and `--json` prints `[]`; stderr says so
+ * in both. Subagents' sessions are left out unless `--all`, which lists each
+ * right under the session that started it (docs/subagents.md).
  */
 import { defineCommand } from "citty";
 import { displayWidth } from "../platform.ts";
@@ -14,6 +16,7 @@ import { assertKnownFlags } from "./strict-args.ts";
 const args = {
   workdir: { type: "string", alias: "C", description: "Workspace whose sessions to list (default: the current directory)" },
   json: { type: "boolean", description: "Print one JSON array instead of a table" },
+  all: { type: "boolean", description: "Also list subagents' sessions, each under the session that started it" },
 } as const;
 
 export default defineCommand({
@@ -22,11 +25,12 @@ export default defineCommand({
   run({ rawArgs }) {
     const parsed = assertKnownFlags(rawArgs, args, "rienda sessions").values;
     const workdir = resolveWorkdir(parsed.workdir);
-    const sessions = listSessions({ home: homeDir(), workdir });
-    if (parsed.json) process.stdout.write(`${JSON.stringify(sessions.map(jsonOf))}\n`);
+    const listed = listSessions({ home: homeDir(), workdir });
+    const sessions = parsed.all ? underParents(listed) : listed.filter((s) => s.parentSession === undefined).map((s) => ({ session: s, depth: 0 }));
+    if (parsed.json) process.stdout.write(`${JSON.stringify(sessions.map(({ session }) => jsonOf(session)))}\n`);
     else if (sessions.length > 0) process.stdout.write(formatSessionTable(sessions));
     if (sessions.length === 0) process.stderr.write(`no sessions in this workspace (${workdir})\n`);
-    const broken = sessions.filter((s) => s.problem !== null).length;
+    const broken = sessions.filter(({ session }) => session.problem !== null).length;
     if (broken > 0) {
       const which = broken === 1 ? "1 session cannot be loaded" : `${broken} sessions cannot be loaded`;
       process.stderr.write(`${which}: ${parsed.json ? 'its "problem" says why' : "its TITLE says why"}; rienda run -s ID names the file\n`);
@@ -49,14 +53,46 @@ function jsonOf(s: SessionSummary): Record<string, unknown> {
     workdir: s.workdir,
     path: s.path,
     problem: s.problem,
+    ...(s.parentSession !== undefined ? { parentSession: s.parentSession, parentCallId: s.parentCallId ?? null } : {}),
   };
 }
 
-/** The plain listing: a header row, then one row per session; times in local time. */
-function formatSessionTable(sessions: SessionSummary[]): string {
+/** A session and how many subagent levels it is below a listed session. */
+interface ListedSession {
+  session: SessionSummary;
+  depth: number;
+}
+
+/**
+ * Every session, each subagent's right under the session that started it
+ * (in the order they were started); a session whose parent is not listed
+ * stays in the newest-first order at the top level.
+ */
+function underParents(sessions: SessionSummary[]): ListedSession[] {
+  const ids = new Set(sessions.map((s) => s.id));
+  const children = new Map<string, SessionSummary[]>();
+  for (const s of sessions) {
+    if (s.parentSession === undefined || !ids.has(s.parentSession)) continue;
+    children.set(s.parentSession, [...(children.get(s.parentSession) ?? []), s]);
+  }
+  const out: ListedSession[] = [];
+  const visit = (session: SessionSummary, depth: number, seen: Set<string>): void => {
+    if (seen.has(session.id)) return;
+    seen.add(session.id);
+    out.push({ session, depth });
+    const below = [...(children.get(session.id) ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const child of below) visit(child, depth + 1, seen);
+  };
+  const seen = new Set<string>();
+  for (const s of sessions) if (s.parentSession === undefined || !ids.has(s.parentSession)) visit(s, 0, seen);
+  return out;
+}
+
+/** The plain listing: a header row, then one row per session (a subagent's id indented under its parent's); times in local time. */
+function formatSessionTable(sessions: ListedSession[]): string {
   const rows = [
     ["ID", "UPDATED", "AGENT", "MODEL", "MESSAGES", "TOKENS", "COST", "TITLE"],
-    ...sessions.map((s) => [s.id, localTime(s.updatedAt), oneLine(s.agent), oneLine(s.model), String(s.messageCount), tokensCell(s), costCell(s.cost), titleCell(s)]),
+    ...sessions.map(({ session: s, depth }) => ["  ".repeat(depth) + s.id, localTime(s.updatedAt), oneLine(s.agent), oneLine(s.model), String(s.messageCount), tokensCell(s), costCell(s.cost), titleCell(s)]),
   ];
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => displayWidth(r[col]!))));
   return rows

@@ -6,7 +6,7 @@
  */
 import { composeSystemPrompt, loadAgent, loadProjectInstructions, toAgentInfo, type Agent } from "../agents/index.ts";
 import { formatKeyPath, loadConfig, type LoadedConfig } from "../config/index.ts";
-import type { HookPort, ToolPort } from "../engine/index.ts";
+import { withSubagents, type HookPort, type SubagentSpec, type ToolPort } from "../engine/index.ts";
 import { isRiendaError, RiendaError } from "../errors.ts";
 import type { ResolvedModel } from "../providers/index.ts";
 import { createSession, openSession, type SessionFile } from "../sessions/index.ts";
@@ -15,6 +15,7 @@ import type { ContextData, FrontEnd } from "../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
 import { checkReplayScript } from "./check-replay-script.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
+import { loadSubagents, subagentLauncher } from "./subagents.ts";
 
 /**
  * The refusals met while setting a run up. Each check that does not depend
@@ -71,6 +72,8 @@ export interface RunRequest {
   signal?: AbortSignal;
   /** `workdir` was given with -C: a continued session runs there, not in its recorded workspace. */
   workdirGiven?: boolean;
+  /** Aborted on a second interrupt: cuts afterRun hooks short, subagents' included. */
+  finalSignal?: AbortSignal;
 }
 
 /** Everything a run needs, validated. */
@@ -99,6 +102,8 @@ export interface AgentRequest {
   agentId: string;
   /** Overrides the agent's model. */
   modelRef?: string;
+  /** Aborted on a second interrupt: cuts subagents' afterRun hooks short. */
+  finalSignal?: AbortSignal;
 }
 
 /**
@@ -205,6 +210,48 @@ function modelWarnings(config: LoadedConfig, model: ResolvedModel): string[] {
   return config.warnings.filter((w) => w.path.startsWith(`${own}.`)).map((w) => `${w.file}: ${w.path}: ${w.message}`);
 }
 
+/**
+ * The agent's tools plus one per subagent. A child is prepared like this
+ * agent, with the same config, in the background once this agent is bound
+ * to a session (its tools and hooks load while the model thinks), and
+ * reused by every call to it.
+ */
+function subagentTools(
+  tools: ToolPort,
+  subagents: readonly SubagentSpec[],
+  context: { lineage: readonly string[]; config: LoadedConfig; request: AgentRequest; dialogs: Dialogs; parentSessionId: () => string },
+): { tools: ToolPort; warm(): void; close(): Promise<void> } {
+  if (subagents.length === 0) return { tools, warm: () => undefined, close: async () => undefined };
+  const { lineage, config, request } = context;
+  const maxDepth = config.subagents.maxDepth;
+  const launcher = subagentLauncher({
+    home: request.home,
+    workdir: request.workdir,
+    config,
+    dialogs: context.dialogs,
+    parentSessionId: context.parentSessionId,
+    // The child runs its own model: a -m of the parent does not reach it.
+    prepare: (agentId, dialogs) => {
+      const { modelRef: _parentModel, ...inherited } = request;
+      return loadPreparedAgent(config, { ...inherited, agentId }, dialogs, new SetupProblems(), lineage);
+    },
+  });
+  // Only children a call may start: none past the depth limit, none already running above.
+  const callable = subagents.map((s) => s.id).filter((id) => lineage.length <= maxDepth && !lineage.includes(id));
+  return {
+    tools: withSubagents(tools, {
+      agents: subagents,
+      lineage,
+      maxDepth,
+      launch: (agentId, call, emit) => launcher.launch(agentId, call, emit),
+      ...(request.finalSignal ? { finalSignal: request.finalSignal } : {}),
+    }),
+    // After the first request has left: preparing a child is CPU the request should not wait for.
+    warm: () => void (setTimeout(() => launcher.warm(callable), 20) as { unref?(): void }).unref?.(),
+    close: () => launcher.close(),
+  };
+}
+
 /** config.yaml as the request locates it: `--config`, else RIENDA_CONFIG, else ~/.rienda. */
 function loadRequestConfig(request: Pick<AgentRequest, "configPath" | "env" | "home">): LoadedConfig {
   return loadConfig({ ...(request.configPath ? { flag: request.configPath } : {}), env: request.env, home: request.home });
@@ -221,30 +268,42 @@ async function loadPreparedAgent(
   request: AgentRequest,
   dialogs: Dialogs,
   problems: SetupProblems,
+  above: readonly string[] = [],
 ): Promise<PreparedAgent> {
   const agent = problems.attempt(() => loadAgent(request.home, request.agentId));
   const modelRef = request.modelRef ?? agent?.model;
   const model = config && modelRef !== undefined ? problems.attempt(() => usableModel(config, modelRef)) : undefined;
   const skills = agent ? problems.attempt(() => loadAgentSkills(request.home, agent)) : undefined;
+  const subagents = agent ? problems.attempt(() => loadSubagents(request.home, agent)) : undefined;
   // Boxed: "no instructions file" is undefined too.
   const instructions = problems.attempt(() => ({ value: loadProjectInstructions(request.workdir) }));
   const builtIns = skills && skills.length > 0 ? [createSkillTool(skills)] : [];
   const mcp = config && config.mcpServers.size > 0 ? { servers: config.mcpServers, configPath: config.path, workdir: request.workdir, env: request.env } : undefined;
   const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}) })) : undefined;
-  if (!config || !agent || !model || !skills || instructions === undefined || !extensions) {
+  if (!config || !agent || !model || !skills || !subagents || instructions === undefined || !extensions) {
     await extensions?.close();
     problems.fail();
   }
   const system = composeSystemPrompt(withSkills(agent.systemPrompt, skills), instructions.value?.text);
+  let boundSession: string | undefined;
+  const delegation = subagentTools(extensions.tools, subagents, {
+    lineage: [...above, agent.id],
+    config,
+    request,
+    dialogs,
+    parentSessionId: () => boundSession ?? "",
+  });
   return {
     config,
     agent,
     model,
     system,
-    tools: extensions.tools,
+    tools: delegation.tools,
     hooks: extensions.hooks,
     notices: [...modelWarnings(config, model), ...extensions.notices],
     bind(session) {
+      boundSession = session.id;
+      delegation.warm();
       const contextData: ContextData = {
         workdir: request.workdir,
         session: { id: session.id, agentId: agent.id, modelId: model.ref, workdir: request.workdir },
@@ -254,6 +313,9 @@ async function loadPreparedAgent(
       extensions.bind(contextData);
       return contextData;
     },
-    close: () => extensions.close(),
+    close: async () => {
+      await delegation.close();
+      await extensions.close();
+    },
   };
 }

@@ -73,7 +73,7 @@ export async function runMcpTool(options: {
     const data: ContextData = {
       workdir,
       session: { id: randomUUID(), agentId: "", modelId: "", workdir },
-      agent: { name: "", description: "", model: "", tools: [name], hooks: [], skills: [], config: {}, systemPrompt: "" },
+      agent: { name: "", description: "", model: "", tools: [name], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
       config: config.document,
     };
     const frontEnd = createTerminalFrontEnd({ autoApprove: options.autoApprove, signal });

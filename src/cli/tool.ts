@@ -140,7 +140,7 @@ async function runOnce(name: string, decoded: object, workdir: string, home: str
   const data: ContextData = {
     workdir,
     session: { id: randomUUID(), agentId: "", modelId: "", workdir },
-    agent: { name: "", description: "", model: "", tools: [name], hooks: [], skills: [], config: {}, systemPrompt: "" },
+    agent: { name: "", description: "", model: "", tools: [name], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
     config: configDocument,
   };
   // In a terminal (stdout and stderr both on it) command output is not echoed: the result usually carries it.

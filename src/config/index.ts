@@ -20,6 +20,7 @@ export { DEFAULT_COMPACTION } from "./validate-config.ts";
 export { DEFAULT_MCP_STARTUP_TIMEOUT_MS } from "./validate-mcp-servers.ts";
 export type {
   CompactionSettings,
+  SubagentSettings,
   ConfigLocation,
   ConfigSource,
   LoadConfigOptions,

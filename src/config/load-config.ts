@@ -46,7 +46,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
   if (reader.problems.length > 0) throw new ConfigError(reader.sortedProblems());
 
   const document = expanded.value as Record<string, unknown>;
-  const { providers, compaction, extensionConfig, mcpServers } = valid;
+  const { providers, compaction, subagents, extensionConfig, mcpServers } = valid;
   return {
     path: file,
     source: options.source ?? "home",
@@ -56,6 +56,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
     providers,
     compaction,
     mcpServers,
+    subagents,
     get extensionConfig() {
       return structuredClone(extensionConfig);
     },

@@ -120,6 +120,12 @@ export interface McpHttpServerSettings extends McpServerBase {
 /** One entry of `mcp_servers:`. */
 export type McpServerSettings = McpStdioServerSettings | McpHttpServerSettings;
 
+/** The `subagents:` block with defaults filled in (docs/subagents.md). */
+export interface SubagentSettings {
+  /** How many levels of subagents may run below the agent of `rienda run`. */
+  maxDepth: number;
+}
+
 /** A validated configuration file. */
 export interface LoadedConfig {
   /** Absolute path of the file that was read. */
@@ -132,6 +138,7 @@ export interface LoadedConfig {
   compaction: CompactionSettings;
   /** The `mcp_servers:` block by name, in file order (empty when absent). */
   mcpServers: ReadonlyMap<string, McpServerSettings>;
+  subagents: SubagentSettings;
   /** The `config:` block, extension name -> settings; a fresh deep copy on every read. */
   readonly extensionConfig: Record<string, Record<string, unknown>>;
   /** Every unset `${NAME}` in the file (for `rienda doctor`). */

@@ -2,11 +2,15 @@
 import type { ConfigReader } from "./config-reader.ts";
 import { describeYamlValue, isPlainObject } from "../values.ts";
 import { splitModelRef } from "./split-model-ref.ts";
-import type { CompactionSettings, McpServerSettings, ProviderSettings } from "./types.ts";
+import type { CompactionSettings, McpServerSettings, ProviderSettings, SubagentSettings } from "./types.ts";
 import { validateMcpServers } from "./validate-mcp-servers.ts";
 import { validateProvider, type PathBase } from "./validate-provider.ts";
 
-const TOP_KEYS = ["providers", "compaction", "config", "mcp_servers"] as const;
+const TOP_KEYS = ["providers", "compaction", "subagents", "config", "mcp_servers"] as const;
+const SUBAGENT_KEYS = ["max_depth"] as const;
+
+/** Subagent settings of a file that declares none: a subagent's subagent's subagent may run, one more may not. */
+export const DEFAULT_SUBAGENTS: Readonly<SubagentSettings> = Object.freeze({ maxDepth: 3 });
 const COMPACTION_KEYS = ["enabled", "reserve_tokens", "keep_recent_tokens", "model"] as const;
 
 /** Compaction settings of a file that declares none (the Go original's defaults). */
@@ -20,6 +24,7 @@ export const DEFAULT_COMPACTION: Readonly<CompactionSettings> = Object.freeze({
 export interface ValidatedConfig {
   providers: Map<string, ProviderSettings>;
   compaction: CompactionSettings;
+  subagents: SubagentSettings;
   extensionConfig: Record<string, Record<string, unknown>>;
   mcpServers: Map<string, McpServerSettings>;
 }
@@ -27,7 +32,7 @@ export interface ValidatedConfig {
 /** Validates the expanded document; the result is only meaningful when `reader.problems` is empty. */
 export function validateConfig(reader: ConfigReader, document: unknown, base: PathBase): ValidatedConfig {
   const providers = new Map<string, ProviderSettings>();
-  const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, extensionConfig: {}, mcpServers: new Map() };
+  const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, subagents: { ...DEFAULT_SUBAGENTS }, extensionConfig: {}, mcpServers: new Map() };
   if (!isPlainObject(document)) {
     reader.problem([], `must be a mapping with a "providers" key at the top, not ${describeYamlValue(document)}`);
     return result;
@@ -46,9 +51,20 @@ export function validateConfig(reader: ConfigReader, document: unknown, base: Pa
   }
 
   result.compaction = readCompaction(reader, document.compaction, providers, providerProblems || !written);
+  result.subagents = readSubagents(reader, document.subagents);
   result.extensionConfig = readExtensionConfig(reader, document.config);
   result.mcpServers = validateMcpServers(reader, document.mcp_servers, base);
   return result;
+}
+
+function readSubagents(reader: ConfigReader, value: unknown): SubagentSettings {
+  const path = ["subagents"];
+  const settings: SubagentSettings = { ...DEFAULT_SUBAGENTS };
+  const map = reader.mapping(value, path);
+  if (!map) return settings;
+  reader.knownKeys(map, SUBAGENT_KEYS, path);
+  settings.maxDepth = reader.nonNegativeInteger(map, "max_depth", path) ?? settings.maxDepth;
+  return settings;
 }
 
 function readCompaction(

@@ -8,7 +8,8 @@ export { historyForRequest, snapshotForHooks, messageText, MISSING_RESULT_TEXT }
 export { INTERRUPTED_RESULT_TEXT } from "./tool-round.ts";
 export { IDENTICAL_ROUNDS_LIMIT } from "./loop-guard.ts";
 export type { Emit } from "./hook-chain.ts";
-export type { CompactionPort, HookAnswer, HookPort, ModelPort, OutputObserver, ResponseMeta, SessionPort, ToolPort } from "./ports.ts";
+export type { CompactionPort, HookAnswer, HookPort, ModelPort, OutputObserver, ResponseMeta, SessionPort, ToolPort, ToolRunResult } from "./ports.ts";
 export { createCompactor, type CompactableSession, type CompactorOptions } from "./compactor.ts";
 export type { CompactionPolicy } from "./compaction.ts";
+export { withSubagents, type ChildRun, type SubagentOptions, type SubagentSpec } from "./subagents.ts";
 export { HOOK_POINTS, type EngineEvent, type HookOutcome, type HookPoint, type OutputStream, type RunEndReason, type RunOutcome, type ToolCall } from "./types.ts";

@@ -16,6 +16,8 @@ export interface ModelPort {
 export interface OutputObserver {
   log(text: string): void;
   output(stream: Exclude<OutputStream, "log">, text: string): void;
+  /** Reports an event of a run nested in this invocation (a subagent's), passed on as it is. */
+  nested?(event: EngineEvent): void;
 }
 
 /** The tools of the running agent. */
@@ -29,7 +31,15 @@ export interface ToolPort {
    * or not matching the schema → error result), executes, caps the text.
    * Never throws; an interrupt resolves with an error result.
    */
-  run(call: ToolCall, observer: OutputObserver, signal: AbortSignal): Promise<ToolResult>;
+  run(call: ToolCall, observer: OutputObserver, signal: AbortSignal): Promise<ToolRunResult>;
+}
+
+/** A tool's result, with the model usage the call caused when it ran a model itself (a subagent). */
+export interface ToolRunResult extends ToolResult {
+  /** Added to the run's totals; counted even when the result is replaced (interrupt, hooks). */
+  usage?: Usage;
+  /** US dollars those requests cost, when their models' prices are known; added to the run's cost. */
+  cost?: number;
 }
 
 /**

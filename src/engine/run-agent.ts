@@ -155,7 +155,11 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
       if (response.stopReason === "max_tokens") return end("max_tokens", "the answer was cut short: the model reached its output limit (max_tokens)");
       return end("end_turn");
     }
-    const executed = await runToolRound(parts.toolCalls, { tools: input.tools, hooks, session, emit, signal });
+    const executed = await runToolRound(parts.toolCalls, { tools: input.tools, hooks, session, emit, signal, usage: (add, cost) => {
+        addUsage(usage, add);
+        if (cost !== undefined) progress.cost = (progress.cost ?? 0) + cost;
+      },
+    });
     if (signal.aborted) return end("interrupted");
     if (guard.record(executed)) {
       return end("error", `the model repeated the same tool calls with the same results ${IDENTICAL_ROUNDS_LIMIT} times in a row; stopping the run`);

@@ -9,6 +9,7 @@
 import type { ToolResultBlock } from "../providers/index.ts";
 import type { ToolResult } from "../tools/types.ts";
 import { chainAfterToolExecute, chainBeforeToolExecute, type Emit } from "./hook-chain.ts";
+import type { Usage } from "../providers/index.ts";
 import type { HookPort, OutputObserver, SessionPort, ToolPort } from "./ports.ts";
 import type { ToolCall } from "./types.ts";
 
@@ -23,10 +24,14 @@ export interface ExecutedCall {
   isError: boolean;
 }
 
-/** Runs every call in order; stops running tools (but still records results) once interrupted. */
+/**
+ * Runs every call in order; stops running tools (but still records results)
+ * once interrupted. `usage` receives the model usage of calls that ran a
+ * model (subagents).
+ */
 export async function runToolRound(
   calls: ToolCall[],
-  deps: { tools: ToolPort; hooks: HookPort; session: SessionPort; emit: Emit; signal: AbortSignal },
+  deps: { tools: ToolPort; hooks: HookPort; session: SessionPort; emit: Emit; signal: AbortSignal; usage?: (usage: Usage, cost?: number) => void },
 ): Promise<ExecutedCall[]> {
   const { emit, signal } = deps;
   const executed: ExecutedCall[] = [];
@@ -47,7 +52,7 @@ export async function runToolRound(
 
 async function runOne(
   call: ToolCall,
-  deps: { tools: ToolPort; hooks: HookPort; emit: Emit; signal: AbortSignal },
+  deps: { tools: ToolPort; hooks: HookPort; emit: Emit; signal: AbortSignal; usage?: (usage: Usage, cost?: number) => void },
 ): Promise<ToolResult> {
   const { tools, hooks, emit, signal } = deps;
   const verdict = await chainBeforeToolExecute(hooks, call, emit, signal);
@@ -58,9 +63,11 @@ async function runOne(
   announce(call, verdict.arguments, emit);
   if (verdict.kind === "refuse") return { text: verdict.reason, isError: true };
   const effective: ToolCall = { ...call, arguments: verdict.arguments };
-  const result = tools.has(call.name)
+  const ran = tools.has(call.name)
     ? await tools.run(effective, observerFor(call, emit), signal)
     : { text: `unknown tool "${call.name}"`, isError: true };
+  if (ran.usage) deps.usage?.(ran.usage, ran.cost);
+  const result: ToolResult = { text: ran.text, isError: ran.isError };
   if (signal.aborted) return interrupted();
   const after = await chainAfterToolExecute(hooks, effective, result, emit, signal);
   // An afterToolExecute chain cut short may not have filtered the result yet: it is not what the model reads.
@@ -87,5 +94,6 @@ function observerFor(call: ToolCall, emit: Emit): OutputObserver {
   return {
     log: (text) => emit({ type: "tool_output", id: call.id, name: call.name, stream: "log", text }),
     output: (stream, text) => emit({ type: "tool_output", id: call.id, name: call.name, stream, text }),
+    nested: (event) => emit(event),
   };
 }

@@ -46,8 +46,12 @@ export type HookOutcome = "changed" | "refused" | "error";
 /** Where live output came from. */
 export type OutputStream = "stdout" | "stderr" | "log";
 
-/** Everything the loop reports while a run goes on. */
-export type EngineEvent =
+/**
+ * Everything the loop reports while a run goes on. An event of a subagent's
+ * run carries `parent`: the id of the tool call that started that run
+ * (docs/subagents.md); the run's own events have none.
+ */
+export type EngineEvent = (
   | { type: "text_delta"; text: string }
   | { type: "thinking_delta"; thinking: string }
   | { type: "retry"; attempt: number; delayMs: number; message: string }
@@ -75,7 +79,10 @@ export type EngineEvent =
   | { type: "tool_result"; id: string; name: string; text: string; isError: boolean }
   | { type: "hook"; name: string; point: HookPoint; outcome: HookOutcome; message?: string }
   | { type: "hook_output"; name: string; point: HookPoint; stream: OutputStream; text: string }
-  | { type: "notice"; message: string };
+  | { type: "notice"; message: string; title?: string; body?: string }
+  | { type: "subagent_start"; sessionId: string; agent: string; model: string; workdir: string }
+  | { type: "subagent_end"; reason: RunEndReason; message?: string; usage: Usage; cost?: number }
+) & { parent?: string };
 
 /** How a run ended. `failure` is set when the reason is "error". */
 export interface RunOutcome {

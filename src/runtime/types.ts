@@ -17,6 +17,8 @@ export interface AgentInfo {
   hooks: string[];
   /** The skills the agent declares (docs/skills.md). */
   skills: string[];
+  /** The agents it may delegate to (docs/subagents.md). */
+  agents: string[];
   config: Record<string, unknown>;
   systemPrompt: string;
 }

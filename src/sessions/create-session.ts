@@ -18,6 +18,8 @@ export interface CreateSessionOptions {
   model: string;
   ids?: IdGenerator;
   now?: () => number;
+  /** A subagent's session: the session and tool call that start it, written in the header. */
+  parent?: { sessionId: string; callId: string };
 }
 
 /**
@@ -49,6 +51,7 @@ export function createSession(options: CreateSessionOptions): SessionFile {
       agent,
       model,
       workdir,
+      ...(options.parent ? { parentSession: options.parent.sessionId, parentCallId: options.parent.callId } : {}),
     };
     const path = join(dir, `${id}.jsonl`);
     const line = encodeEntry(header);

@@ -36,6 +36,8 @@ export function decodeHeader(value: unknown, path: string): SessionHeader {
     agent: str(value.agent),
     model: str(value.model),
     workdir: str(value.workdir),
+    ...(typeof value.parentSession === "string" && value.parentSession !== "" ? { parentSession: value.parentSession } : {}),
+    ...(typeof value.parentCallId === "string" && value.parentCallId !== "" ? { parentCallId: value.parentCallId } : {}),
   };
 }
 

@@ -23,6 +23,8 @@ function storedForm(entry: SessionHeader | SessionEntry): Record<string, unknown
         agent: entry.agent,
         model: entry.model,
         workdir: entry.workdir,
+        parentSession: entry.parentSession,
+        parentCallId: entry.parentCallId,
       };
     case "message":
       return {

@@ -43,6 +43,9 @@ export interface ScanState {
    * is not JSON before the last one); null when it saw nothing wrong.
    */
   problem: string | null;
+  /** A subagent's session: the header's parentSession and parentCallId (absent in older index records). */
+  parentSession?: string;
+  parentCallId?: string;
 }
 
 /** Token sums of a session's answers. */
@@ -104,6 +107,8 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
       cost: null,
       lines: 1,
       problem: wrong?.problem ?? null,
+      ...(typeof header.parentSession === "string" && header.parentSession !== "" ? { parentSession: header.parentSession } : {}),
+      ...(typeof header.parentCallId === "string" && header.parentCallId !== "" ? { parentCallId: header.parentCallId } : {}),
     };
     offset = first!.terminated ? first!.end + 1 : first!.end;
     index = 1;

@@ -19,6 +19,10 @@ export interface SessionHeader {
   model: string;
   /** Absolute path of the workspace. */
   workdir: string;
+  /** A subagent's session: the id of the session whose run started it (an addition to the Go format). */
+  parentSession?: string;
+  /** A subagent's session: the id of the tool call that started it, in the parent session. */
+  parentCallId?: string;
 }
 
 /** What is stored beside an assistant message about the response that produced it. */
@@ -143,6 +147,9 @@ export interface SessionSummary {
   cost: number | null;
   /** Why the session cannot be loaded, as far as listing can tell; null when it saw nothing wrong. */
   problem: string | null;
+  /** Set for a subagent's session: the session and tool call that started it. */
+  parentSession?: string;
+  parentCallId?: string;
 }
 
 /** Returns a new id, sortable by creation time. */

@@ -2,7 +2,9 @@
  * The plain output of `rienda run` (contract.md §4): stdout carries only the
  * assistant's text, each message whole and newline-terminated; everything
  * else (tool lines, live output, retries, notices) goes to stderr. Thinking
- * is never printed.
+ * is never printed. A subagent's lines are indented two spaces per level
+ * under the call that started it; its answer is the call's result, not
+ * printed.
  */
 import type { EngineEvent } from "../engine/index.ts";
 import { LineTracker, type TextSink } from "./stream-writer.ts";
@@ -11,6 +13,8 @@ import { LineTracker, type TextSink } from "./stream-writer.ts";
 export class PlainPrinter {
   readonly #out: LineTracker;
   readonly #err: LineTracker;
+  /** Call ids of the subagents running, outermost first (calls run one at a time, so this is a stack). */
+  readonly #running: string[] = [];
 
   constructor(stdout: TextSink, stderr: TextSink) {
     this.#out = new LineTracker(stdout);
@@ -29,33 +33,50 @@ export class PlainPrinter {
 
   /** Prints one engine event. */
   event(event: EngineEvent): void {
+    const indent = "  ".repeat(this.#level(event.parent));
+    const line = (text: string) => this.#err.line(indent === "" ? text : prefixLines(indent, text));
     switch (event.type) {
       case "message_end":
-        if (event.text !== "") this.#out.line(event.text);
+        if (event.text !== "" && event.parent === undefined) this.#out.line(event.text);
         break;
       case "tool_call":
-        this.#err.line(`tool: ${event.name} ${formatArguments(event.arguments)}`);
+        line(`tool: ${event.name} ${formatArguments(event.arguments)}`);
         break;
       case "tool_output":
       case "hook_output":
         // ctx.log writes lines; process output is passed through as it comes.
-        if (event.stream === "log") this.#err.line(event.text);
-        else this.#err.raw(event.text);
+        if (event.stream === "log") line(event.text);
+        else this.#err.rawIndented(event.text, indent);
         break;
       case "tool_result":
-        if (event.isError) this.#err.line(`tool failed: ${event.text}`);
+        if (event.isError) line(`tool failed: ${event.text}`);
         break;
       case "retry":
-        this.#err.line(`transient error, retrying in ${formatDelay(event.delayMs)}: ${event.message}`);
+        line(`transient error, retrying in ${formatDelay(event.delayMs)}: ${event.message}`);
         break;
       case "notice":
-        this.#err.line(event.message);
+        line(event.message);
         break;
+      case "subagent_start":
+        this.#running.push(event.parent ?? "");
+        break;
+      case "subagent_end": {
+        const at = this.#running.lastIndexOf(event.parent ?? "");
+        if (at !== -1) this.#running.splice(at);
+        break;
+      }
       case "text_delta":
       case "thinking_delta":
       case "hook":
         break;
     }
+  }
+
+  /** How deep an event's run is: 0 for the run's own, 1 for its subagent's, and so on. */
+  #level(parent: string | undefined): number {
+    if (parent === undefined) return 0;
+    // The innermost running subagent started by that call (ids may repeat across levels).
+    return this.#running.lastIndexOf(parent) + 1 || 1;
   }
 
   /** The final failure line. */

@@ -22,6 +22,19 @@ export class LineTracker {
     this.#atLineStart = text.endsWith("\n");
   }
 
+  /** Writes raw text with `indent` at the start of each of its lines (a subagent's live output). */
+  rawIndented(text: string, indent: string): void {
+    if (indent === "") return this.raw(text);
+    let out = "";
+    let atStart = this.#atLineStart;
+    for (const piece of text.split(/(?<=\n)/)) {
+      if (piece === "") continue;
+      out += (atStart ? indent : "") + piece;
+      atStart = piece.endsWith("\n");
+    }
+    this.raw(out);
+  }
+
   /** Writes one whole line, starting a new line first if needed. */
   line(text: string): void {
     this.raw(`${this.#atLineStart ? "" : "\n"}${text}${text.endsWith("\n") ? "" : "\n"}`);

@@ -156,6 +156,7 @@ describe("toAgentInfo", () => {
       tools: ["shell"],
       hooks: ["guard"],
       skills: [],
+      agents: [],
       config: { shell: { timeout: 5 } },
       systemPrompt: "Be brief.",
     });

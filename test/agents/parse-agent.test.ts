@@ -43,6 +43,7 @@ describe("parseAgent", () => {
       tools: ["shell", "word-count"],
       hooks: ["guard", "date-injection"],
       skills: [],
+      agents: [],
       config: { "word-count": { min_length: 3 } },
       systemPrompt: "You are a careful coding agent.\n\nAnswer briefly.",
     });
@@ -116,7 +117,7 @@ describe("parseAgent errors name the file and the problem", () => {
 
   test("unknown keys, listing the known ones", () => {
     expect(lines("---\ndescription: d\nmodel: p/m\ntemperature: 1\n---\n")).toEqual([
-      `${FILE}: unknown key "temperature" in the frontmatter (known keys: description, model, tools, hooks, skills, config)`,
+      `${FILE}: unknown key "temperature" in the frontmatter (known keys: description, model, tools, hooks, skills, agents, config)`,
     ]);
   });
 
@@ -154,7 +155,7 @@ describe("parseAgent errors name the file and the problem", () => {
 
   test("every problem is reported, one line each", () => {
     expect(lines("---\nmodel: gpt\ntool: [x]\n---\n")).toEqual([
-      `${FILE}: unknown key "tool" in the frontmatter (known keys: description, model, tools, hooks, skills, config)`,
+      `${FILE}: unknown key "tool" in the frontmatter (known keys: description, model, tools, hooks, skills, agents, config)`,
       `${FILE}: missing "description" (a non-empty text saying what the agent does)`,
       `${FILE}: model: must have the form provider/alias (got "gpt")`,
     ]);

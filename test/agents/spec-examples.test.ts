@@ -12,6 +12,7 @@ describe("agents from tools.md and hooks.md", () => {
       tools: ["word-count"],
       hooks: [],
       skills: [],
+      agents: [],
       config: {},
       systemPrompt: "",
     });

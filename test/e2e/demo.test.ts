@@ -83,10 +83,25 @@ describe("scripts/demo.sh", () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 
+  test("the subagents example shows the reviewer's tool calls under the lead's call, and exits 0", async () => {
+    const r = await demo(inst, tmp, {}, ["subagents"]);
+    expect(r.stderr).not.toContain("rienda:");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('$ rienda run -a lead -p "Get the release notes reviewed before we tag 2.4.1."');
+    expect(r.stdout).toContain("Handing the review to the reviewer.\nThe reviewer checked notes.txt: it describes 2.4.1");
+    expect(r.stdout).not.toContain("Problem: notes.txt holds a deploy key");
+    expect(r.stderr).toContain(
+      'tool: agent__reviewer {"prompt":"Review notes.txt in the workspace for the 2.4.1 release: version and length."}\n' +
+        '  tool: json-field {"path":"project.json","field":"version"}\n' +
+        '  tool: word-count {"path":"notes.txt"}\n',
+    );
+    expect(r.stdout).toEndWith("demo: rienda run exited with status 0\n");
+  });
+
   test("an unknown example is named, with the ones there are, and exits 1", async () => {
     const r = await demo(inst, tmp, {}, ["nope"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('demo: unknown example "nope" (examples: demo, skills)\n');
+    expect(r.stderr).toBe('demo: unknown example "nope" (examples: demo, skills, subagents)\n');
   });
 
   test("without a binary it says how to build one and exits 1", async () => {

@@ -131,9 +131,9 @@ describe("rienda sessions", () => {
   });
 
   test("an unknown option or a stray argument is refused with exit 1", async () => {
-    const flag = await inst.run(["sessions", "--all"]);
+    const flag = await inst.run(["sessions", "--every"]);
     expect(flag.code).toBe(1);
-    expect(flag.stderr).toContain("unknown option --all");
+    expect(flag.stderr).toContain("unknown option --every");
     const extra = await inst.run(["sessions", "now"]);
     expect(extra.code).toBe(1);
     expect(extra.stderr).toContain('unexpected argument "now"');

@@ -29,7 +29,7 @@ function context(): ToolCallContext {
     data: {
       workdir,
       session: { id: "s", agentId: "a", modelId: "m", workdir },
-      agent: { name: "a", description: "", model: "m", tools: [], hooks: [], skills: [], config: {}, systemPrompt: "" },
+      agent: { name: "a", description: "", model: "m", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
       config: {},
     },
     frontEnd: { log: () => {}, output: () => {}, notify: () => {}, confirm: async () => false },

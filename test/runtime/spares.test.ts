@@ -28,7 +28,7 @@ function dataFor(sessionId: string, config: Record<string, unknown> = {}): Conte
   return {
     workdir: box.workdir,
     session: { id: sessionId, agentId: "coder", modelId: "p/m", workdir: box.workdir },
-    agent: { name: "coder", description: "d", model: "p/m", tools: ["t"], hooks: [], skills: [], config: {}, systemPrompt: "be brief" },
+    agent: { name: "coder", description: "d", model: "p/m", tools: ["t"], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "be brief" },
     config,
   };
 }

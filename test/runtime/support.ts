@@ -65,7 +65,7 @@ export class Sandbox {
       data: {
         workdir: this.workdir,
         session: { id: "sess-1", agentId: "coder", modelId: "local/llama", workdir: this.workdir },
-        agent: { name: "coder", description: "d", model: "local/llama", tools: ["t"], hooks: [], skills: [], config: { t: { level: 2 } }, systemPrompt: "be brief" },
+        agent: { name: "coder", description: "d", model: "local/llama", tools: ["t"], hooks: [], skills: [], agents: [], config: { t: { level: 2 } }, systemPrompt: "be brief" },
         config: { config: { t: { min: 3 } } },
       },
       frontEnd: this.frontEnd(),

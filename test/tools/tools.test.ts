@@ -11,7 +11,7 @@ function context(signal = new AbortController().signal): ToolCallContext & { out
     data: {
       workdir: tmpdir(),
       session: { id: "s", agentId: "a", modelId: "m", workdir: tmpdir() },
-      agent: { name: "a", description: "", model: "m", tools: [], hooks: [], skills: [], config: {}, systemPrompt: "" },
+      agent: { name: "a", description: "", model: "m", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
       config: {},
     },
     frontEnd: { log: () => {}, output: (_s, t) => out.push(t), notify: () => {}, confirm: async () => false },

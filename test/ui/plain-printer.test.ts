@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import type { EngineEvent } from "../../src/engine/index.ts";
 import { formatDelay, PlainPrinter } from "../../src/ui/plain-printer.ts";
 
 describe("formatDelay", () => {
@@ -14,5 +15,52 @@ describe("PlainPrinter", () => {
     const printer = new PlainPrinter({ write: () => {} }, sink);
     printer.event({ type: "retry", attempt: 1, delayMs: 599, message: "HTTP 503: busy" });
     expect(err).toBe("transient error, retrying in 0.6s: HTTP 503: busy\n");
+  });
+});
+
+function printer(): { print(...events: EngineEvent[]): void; out: () => string; err: () => string } {
+  let out = "";
+  let err = "";
+  const p = new PlainPrinter({ write: (t: string) => void (out += t) }, { write: (t: string) => void (err += t) });
+  return { print: (...events) => events.forEach((e) => p.event(e)), out: () => out, err: () => err };
+}
+
+const usage = { inputTokens: 0, outputTokens: 0 };
+const start = (parent: string): EngineEvent => ({ type: "subagent_start", sessionId: "s", agent: "a", model: "p/m", workdir: "/w", parent });
+const end = (parent: string): EngineEvent => ({ type: "subagent_end", reason: "end_turn", usage, parent });
+
+describe("PlainPrinter and subagents", () => {
+  test("a subagent's lines are indented under the call, its answer is not printed", () => {
+    const p = printer();
+    p.print(
+      { type: "tool_call", id: "c1", name: "agent__reviewer", arguments: { prompt: "go" } },
+      start("c1"),
+      { type: "tool_call", id: "k1", name: "shell", arguments: { command: "ls" }, parent: "c1" },
+      { type: "tool_output", id: "k1", name: "shell", stream: "stdout", text: "a.txt\nb.t", parent: "c1" },
+      { type: "tool_output", id: "k1", name: "shell", stream: "stdout", text: "xt\n", parent: "c1" },
+      { type: "tool_result", id: "k1", name: "shell", text: "bad\nworse", isError: true, parent: "c1" },
+      { type: "message_end", text: "child answer", thinking: "", toolCalls: [], stopReason: "end_turn", parent: "c1" },
+      end("c1"),
+      { type: "tool_result", id: "c1", name: "agent__reviewer", text: "child answer", isError: false },
+      { type: "message_end", text: "parent answer", thinking: "", toolCalls: [], stopReason: "end_turn" },
+    );
+    expect(p.out()).toBe("parent answer\n");
+    expect(p.err()).toBe('tool: agent__reviewer {"prompt":"go"}\n  tool: shell {"command":"ls"}\n  a.txt\n  b.txt\n  tool failed: bad\n  worse\n');
+  });
+
+  test("levels follow the running subagents, even when call ids repeat across levels (replay ids)", () => {
+    const p = printer();
+    p.print(
+      { type: "tool_call", id: "replay_1_1", name: "agent__a", arguments: {} },
+      start("replay_1_1"),
+      { type: "tool_call", id: "replay_1_1", name: "agent__b", arguments: {}, parent: "replay_1_1" },
+      start("replay_1_1"),
+      { type: "tool_call", id: "replay_1_1", name: "echo", arguments: {}, parent: "replay_1_1" },
+      end("replay_1_1"),
+      { type: "tool_call", id: "replay_2_1", name: "echo", arguments: {}, parent: "replay_1_1" },
+      end("replay_1_1"),
+      { type: "tool_call", id: "replay_2_1", name: "echo", arguments: {} },
+    );
+    expect(p.err()).toBe("tool: agent__a {}\n  tool: agent__b {}\n    tool: echo {}\n  tool: echo {}\ntool: echo {}\n");
   });
 });

@@ -18,7 +18,7 @@ export function checkAgentFiles(problems: readonly AgentProblem[]): Finding[] {
       if (problem.id !== "") finding.name = problem.id;
       const at = /^line (\d+)/.exec(text);
       if (at) finding.line = Number(at[1]);
-      const key = /^((?:description|model|tools|hooks|config)(?:\[\d+\]|\.[^:\s]+)?): /.exec(text);
+      const key = /^((?:description|model|tools|hooks|skills|agents|config)(?:\[\d+\]|\.[^:\s]+)?): /.exec(text);
       if (key) finding.key = key[1]!;
       return finding;
     }),
@@ -33,7 +33,9 @@ function agentHint(message: string): string {
   if (/^model:/.test(message)) return "write model: as provider/alias, naming a model declared in config.yaml";
   if (/is listed twice/.test(message)) return "list each name once";
   if (/is not a valid (tool|hook) name/.test(message)) return 'use the directory name of the tool or hook (1 to 64 letters, digits, "_" or "-")';
-  if (/^(tools|hooks)/.test(message)) return "write the names as a YAML list, e.g. tools: [shell, word-count]";
+  if (/is not a valid skill name/.test(message)) return "use the skill's folder name: lowercase letters and digits, single hyphens between them";
+  if (/is not a valid subagent name/.test(message)) return 'name an agent whose id has only letters, digits, "_" or "-" (rename its file), so that agent__<id> is a valid tool name';
+  if (/^(tools|hooks|skills|agents)/.test(message)) return "write the names as a YAML list, e.g. tools: [shell, word-count]";
   if (/^config/.test(message)) return "write config: as a mapping of extension name to settings, {} for none";
   if (/duplicate key/.test(message)) return "keep one of the two keys and delete the other";
   if (/^line \d+/.test(message)) return "fix the frontmatter's YAML at that line";
@@ -123,4 +125,26 @@ export function checkAgentExtensions(
 
 function extensionFile(riendaDir: string, kind: ExtensionKind, name: string): string {
   return join(riendaDir, `${kind}s`, name, "index.js");
+}
+
+/** A problem for each agent named under `agents:` (a subagent) that does not exist or does not load. */
+export function checkAgentSubagents(agents: readonly Agent[], problems: readonly AgentProblem[]): Finding[] {
+  const findings: Finding[] = [];
+  const loaded = agents.map((a) => a.id);
+  for (const agent of agents) {
+    agent.agents.forEach((id, index) => {
+      if (loaded.includes(id)) return;
+      const broken = problems.find((p) => p.id === id);
+      findings.push({
+        severity: "problem",
+        check: "agent",
+        file: agent.file,
+        key: `agents[${index}]`,
+        name: agent.id,
+        message: broken ? `subagent "${id}" does not load (${broken.file})` : `unknown agent "${id}" (available: ${loaded.join(", ")})`,
+        hint: broken ? `fix ${broken.file} (see its own finding), or remove "${id}" from agents:` : `create it as ${id}.md beside ${agent.file}, or remove "${id}" from agents:`,
+      });
+    });
+  }
+  return findings;
 }

@@ -15,7 +15,7 @@ import { startMcpServers, type McpServers } from "../../mcp/index.ts";
 import { createRuntime } from "../../runtime/index.ts";
 import { listSkills } from "../../skills/index.ts";
 import { createToolRunner } from "../../tools/index.ts";
-import { checkAgentExtensions, checkAgentFiles, checkAgentModels } from "./check-agents.ts";
+import { checkAgentExtensions, checkAgentFiles, checkAgentModels, checkAgentSubagents } from "./check-agents.ts";
 import { checkConfig, checkConfigWarnings, type ConfigOutcome } from "./check-config.ts";
 import { checkExtensions } from "./check-extensions.ts";
 import { checkInstructions, type InstructionsOutcome } from "./check-instructions.ts";
@@ -88,6 +88,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   }
   await servers?.close();
   findings.push(...checkAgentSkills(agents, riendaDir, skills, skillProblems));
+  findings.push(...checkAgentSubagents(agents, agentProblems));
   findings.push(...checkExtensions([...tools.diagnostics, ...hooks.diagnostics]));
   findings.push(...checkSkillFolders(skillProblems));
   findings.push(...checkInstructions(instructions));

@@ -57,6 +57,8 @@ export class ChatRenderer {
   /** Renders one engine event. */
   event(event: EngineEvent): void {
     const s = this.#style;
+    // A subagent's answer is its tool call's result, not the assistant's text; its tool lines are shown.
+    if (event.parent !== undefined && (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "message_end")) return;
     switch (event.type) {
       case "text_delta":
         this.#streamed ||= event.text !== "";

@@ -1,0 +1,119 @@
+/**
+ * The composition side of subagents: which agents an agent may delegate to
+ * (checked before the run, like its tools), and preparing one child run per
+ * call: the child's own agent, model, tools, hooks and skills, its own
+ * session (whose header names the parent session and the call), its own
+ * model client and compactor. The policy (depth, cycles, events, results)
+ * is the engine's (engine/subagents.ts).
+ */
+import { loadAgent, type Agent } from "../agents/index.ts";
+import type { LoadedConfig } from "../config/index.ts";
+import type { ChildRun, Emit, SubagentSpec, ToolCall } from "../engine/index.ts";
+import { createModelClient } from "../providers/index.ts";
+import { createSession } from "../sessions/index.ts";
+import { formatNotice } from "../ui/index.ts";
+import { createCompactor } from "./compactor.ts";
+import type { Dialogs, PreparedAgent } from "./setup.ts";
+
+/** The agents `agent` declares under `agents:`, each loaded to check it and to read its description; throws RiendaError. */
+export function loadSubagents(home: string, agent: Agent): SubagentSpec[] {
+  return agent.agents.map((id) => ({ id, description: loadAgent(home, id).description }));
+}
+
+/** What launching a child needs from the parent's setup. */
+export interface LauncherOptions {
+  home: string;
+  workdir: string;
+  config: LoadedConfig;
+  /** The parent's confirm answers the child's `ctx.confirm` (so `-y` holds); notices are the child's own events. */
+  dialogs: Dialogs;
+  /** The parent's session, known once the parent is bound to one. */
+  parentSessionId(): string;
+  /** Prepares a child agent as a run prepares its agent (setup.ts), with these dialogs. */
+  prepare(agentId: string, dialogs: Dialogs): Promise<PreparedAgent>;
+}
+
+/** Runs children for one parent agent: each child agent is prepared once and reused by every call to it. */
+export interface SubagentLauncher {
+  /** The `launch` of engine/subagents.ts: one child run, in a new child session, per call. */
+  launch(agentId: string, call: ToolCall, emit: Emit): Promise<ChildRun>;
+  /**
+   * Starts preparing these children in the background (their tools and hooks
+   * load while the parent's model thinks), so that a call does not wait for
+   * it. A failure is kept for the call to report.
+   */
+  warm(agentIds: readonly string[]): void;
+  /** Ends every prepared child (workers, MCP servers); call when the parent is done. */
+  close(): Promise<void>;
+}
+
+/** Creates the launcher of one parent agent. */
+export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
+  const prepared = new Map<string, Promise<PreparedAgent>>();
+  // The child's notices go to the call running it; calls run one at a time.
+  let report: Emit = () => undefined;
+  const dialogs: Dialogs = {
+    confirm: options.dialogs.confirm,
+    notify: (notice) => report({ type: "notice", message: formatNotice(notice.title, notice.body), title: notice.title, body: notice.body }),
+  };
+  let closed = false;
+  const prepare = (agentId: string): Promise<PreparedAgent> => {
+    let found = prepared.get(agentId);
+    if (!found) {
+      found = options.prepare(agentId, dialogs);
+      // A background failure is reported by the call that needs the child, not as an unhandled rejection.
+      found.catch(() => undefined);
+      prepared.set(agentId, found);
+    }
+    return found;
+  };
+  return {
+    warm(agentIds) {
+      if (!closed) for (const id of agentIds) void prepare(id);
+    },
+    async close() {
+      closed = true;
+      const children = [...prepared.values()];
+      prepared.clear();
+      await Promise.all(children.map((child) => child.then((c) => c.close(), () => undefined)));
+    },
+    async launch(agentId, call, emit) {
+      let child: PreparedAgent;
+      try {
+        child = await prepare(agentId);
+      } catch (error) {
+        // Not kept: the next call tries again (the user may have fixed the file meanwhile).
+        prepared.delete(agentId);
+        throw error;
+      }
+      report = emit;
+      const session = createSession({
+        home: options.home,
+        workdir: options.workdir,
+        agent: child.agent.id,
+        model: child.model.ref,
+        parent: { sessionId: options.parentSessionId(), callId: call.id },
+      });
+      child.bind(session);
+      for (const notice of child.notices) emit({ type: "notice", message: notice });
+      const modelPort = createModelClient();
+      const compactor = createCompactor({ session, config: child.config, model: child.model, modelPort });
+      return {
+        input: {
+          system: child.system,
+          model: child.model,
+          agentId: child.agent.id,
+          modelPort,
+          tools: child.tools,
+          hooks: child.hooks,
+          session,
+          ...(compactor ? { compactor } : {}),
+        },
+        sessionId: session.id,
+        workdir: options.workdir,
+        // The child's workers stay for its next call; its session is done.
+        close: () => session.close(),
+      };
+    },
+  };
+}
