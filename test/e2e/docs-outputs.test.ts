@@ -339,11 +339,21 @@ describe("the examples (docs/examples.md, docs/skills.md)", () => {
     expect(command).toBe('$ rienda run -a writer -p "Write the release notes of this version."');
     expectShown(r.stdout, rest.join("\n"));
   });
+
+  test("examples-subagents and subagents-run (docs/subagents.md)", async () => {
+    installExamples();
+    const r = await together(["run", "-a", "lead", "-p", "Get the release notes reviewed before we tag 2.4.1."]);
+    expect(r.code).toBe(0);
+    expectShown(r.stdout, markedBlock("docs/examples.md", ME, "examples-subagents"));
+    const [command, ...rest] = markedBlock("docs/subagents.md", ME, "subagents-run").split("\n");
+    expect(command).toBe('$ rienda run -a lead -p "Get the release notes reviewed before we tag 2.4.1."');
+    expectShown(r.stdout, rest.join("\n"));
+  });
 });
 
 test("the pages still have the blocks this file checks", () => {
   const names = new Set(
-    ["README.md", "docs/agents.md", "docs/cli.md", "docs/tools.md", "docs/config.md", "docs/examples.md", "docs/getting-started.md", "docs/hooks.md", "docs/mcp.md", "docs/sessions.md", "docs/skills.md"].flatMap((doc) =>
+    ["README.md", "docs/agents.md", "docs/cli.md", "docs/tools.md", "docs/config.md", "docs/examples.md", "docs/getting-started.md", "docs/hooks.md", "docs/mcp.md", "docs/sessions.md", "docs/skills.md", "docs/subagents.md"].flatMap((doc) =>
       blocksOf(doc).flatMap((b) => (b.marker?.kind === "checked" && b.marker.test === ME ? [b.marker.name] : [])),
     ),
   );
