@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Agent } from "../agents/index.ts";
 import type { McpServerSettings } from "../config/index.ts";
 import type { HookAnswer, HookPort, OutputObserver, ToolPort } from "../engine/index.ts";
-import { discoverHooks, discoverTools, missingExtensionError, type Hook, type HookPointName } from "../extensions/index.ts";
+import { brokenExtension, discoverHooks, discoverTools, missingExtensionError, type ExtensionNames, type Hook, type HookPointName } from "../extensions/index.ts";
 import { RiendaError } from "../errors.ts";
 import { resolveToolNames, serverList, serverPart, splitToolNames, startMcpServers, type McpServers } from "../mcp/index.ts";
 import { createRuntime } from "../runtime/index.ts";
@@ -66,6 +66,12 @@ export async function loadAgentExtensions(options: {
       agent.hooks.length > 0 ? discoverHooks({ riendaDir, runtime, names: agent.hooks }) : undefined,
       starting,
     ]);
+    // A name that is neither loaded nor broken: only then is every installed
+    // module looked at, so the list of what exists can set the broken ones apart.
+    const anyUnknown = (kind: "tool" | "hook", loaded: readonly { name: string }[], catalog: ExtensionNames, names: readonly string[]) =>
+      names.some((n) => !loaded.some((e) => e.name === n) && !brokenExtension(kind, n, catalog));
+    const toolNames = anyUnknown("tool", toolCatalog.tools, toolCatalog, split.userTools) ? await discoverTools({ riendaDir, runtime, runner }) : toolCatalog;
+    const hookNames = hookCatalog && anyUnknown("hook", hookCatalog.hooks, hookCatalog, agent.hooks) ? await discoverHooks({ riendaDir, runtime }) : hookCatalog;
     const missing: RiendaError[] = (servers?.connections ?? []).flatMap((c) =>
       c.state === "ready" ? [] : [new RiendaError("extension", `MCP server "${c.name}" failed to start: ${c.failure ?? "unknown reason"}`)],
     );
@@ -75,7 +81,7 @@ export async function loadAgentExtensions(options: {
       (name) => {
         const tool = toolCatalog.tools.find((t) => t.name === name);
         if (tool) return tool;
-        const error = missingExtensionError("tool", name, toolCatalog);
+        const error = missingExtensionError("tool", name, toolNames);
         const server = serverPart(name);
         if (server === undefined || toolCatalog.available.includes(name)) return error;
         return new RiendaError("extension", `${error.message.replace(/\)$/, "")}; "${server}" is not an MCP server: ${serverList(configured, configPath)})`);
@@ -87,7 +93,7 @@ export async function loadAgentExtensions(options: {
     missing.push(...resolved.missing);
     const hooks = agent.hooks.flatMap((name) => {
       const hook = hookCatalog?.hooks.find((h) => h.name === name);
-      if (!hook) missing.push(missingExtensionError("hook", name, hookCatalog ?? { diagnostics: [], available: [] }));
+      if (!hook) missing.push(missingExtensionError("hook", name, hookNames ?? { diagnostics: [], available: [] }));
       return hook ? [hook] : [];
     });
     // Every missing or broken one at once: fixing them one run at a time is tedious.

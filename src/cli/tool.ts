@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig, locateConfig } from "../config/index.ts";
 import { RiendaError } from "../errors.ts";
-import { discoverTools, missingExtensionError, type ExtensionDiagnostic } from "../extensions/index.ts";
+import { brokenExtension, discoverTools, missingExtensionError, type ExtensionDiagnostic } from "../extensions/index.ts";
 import { createRuntime, type Runtime } from "../runtime/index.ts";
 import { createToolRunner, type ContextData } from "../tools/index.ts";
 import { createTerminalFrontEnd } from "../ui/index.ts";
@@ -136,7 +136,8 @@ async function runOnce(name: string, decoded: object, workdir: string, home: str
   const catalog = await discovering;
   printDiagnostics(catalog.diagnostics);
   const tool = catalog.tools.find((t) => t.name === name);
-  if (!tool) throw missingExtensionError("tool", name, catalog);
+  // Unknown (not merely broken): every installed tool is looked at, so the list names the broken ones apart.
+  if (!tool) throw missingExtensionError("tool", name, brokenExtension("tool", name, catalog) ? catalog : await discoverTools({ riendaDir: join(home, ".rienda"), runtime, runner }));
   const data: ContextData = {
     workdir,
     session: { id: randomUUID(), agentId: "", modelId: "", workdir },

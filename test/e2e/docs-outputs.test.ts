@@ -128,6 +128,7 @@ describe("docs/agents.md", () => {
     const [ghost, typo] = linesOf(markedBlock(DOC, ME, "agents-unknown-tool"));
     inst.agent("coder", "---\ndescription: d\nmodel: openai/gpt-4o\ntools: [shell, ghost]\n---\n");
     expect((await rienda(["run", "-a", "coder", "-p", "x"])).stderr).toBe(`${ghost}\n`);
+    inst.tool("half", "module.exports = { description: 'half' };\n");
     inst.agent("coder", "---\ndescription: d\nmodel: openai/gpt-4o\ntools: [wrod-count]\n---\n");
     expect((await rienda(["run", "-a", "coder", "-p", "x"])).stderr).toBe(`${typo}\n`);
   });
