@@ -69,7 +69,7 @@ describe("docs/chat.md", () => {
     term.keys("y");
     await term.waitForPrompt(2);
     term.line("/sessions");
-    await term.waitFor((t) => t.includes("what is in this worksp") && /\n>$/.test(t));
+    await term.waitFor((t) => t.includes("worksp…") && /\n>$/.test(t));
     expect(normalise(term.history())).toBe(normalise(markedBlock(DOC, ME, "chat-session").trimEnd()));
   });
 

@@ -257,11 +257,10 @@ describe("docs/mcp.md", () => {
 
 describe("docs/sessions.md", () => {
   test("sessions-table", async () => {
-    const dir = inst.riendaPath("sessions", "work-00000000");
     const header = (id: string, agent: string, model: string, at: string) =>
       JSON.stringify({ kind: "header", version: 1, id, createdAt: at, agent, model, workdir: inst.workspace });
-    const message = (id: string, parent: string | null, at: string, role: string, text: string) =>
-      JSON.stringify({ kind: "message", id, parentId: parent, createdAt: at, role, blocks: [{ type: "text", text }] });
+    const message = (id: string, parent: string | null, at: string, role: string, text: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ kind: "message", id, parentId: parent, createdAt: at, role, blocks: [{ type: "text", text }], ...extra });
     // The directory is found by the hash of the workspace's path: let a run create it, then fill it by hand.
     inst.config("providers:\n  r:\n    protocol: replay\n    script: x.yaml\n    models: { m: {} }\n");
     inst.write(inst.riendaPath("x.yaml"), "- hi\n");
@@ -270,17 +269,16 @@ describe("docs/sessions.md", () => {
     const real = execFileSync("sh", ["-c", `ls -d ${JSON.stringify(inst.riendaPath("sessions"))}/*/`], { encoding: "utf8" }).trim();
     rmSync(real, { recursive: true });
     mkdirSync(real, { recursive: true });
-    void dir;
     writeFileSync(
       join(real, "01jq0000000000000000000001.jsonl"),
-      [header("01jq0000000000000000000001", "coder", "local/llama", "2025-03-01T08:00:00Z"), message("a", null, "2025-03-01T08:00:00Z", "user", "Fix the parser"), message("b", "a", "2025-03-01T09:00:00Z", "assistant", "Done.")].join("\n") + "\n",
+      [header("01jq0000000000000000000001", "coder", "local/llama", "2025-03-01T08:00:00Z"), message("a", null, "2025-03-01T08:00:00Z", "user", "Fix the parser"), message("b", "a", "2025-03-01T09:00:00Z", "assistant", "Done.", { responseUsage: { inputTokens: 812, outputTokens: 44 } })].join("\n") + "\n",
     );
     writeFileSync(
       join(real, "01jq0000000000000000000002.jsonl"),
       [
         header("01jq0000000000000000000002", "writer", "openai/gpt-4o", "2025-03-02T09:00:00Z"),
         message("c", null, "2025-03-02T09:00:00Z", "user", "Draft the notes"),
-        message("d", "c", "2025-03-02T09:01:00Z", "assistant", "Drafted."),
+        message("d", "c", "2025-03-02T09:01:00Z", "assistant", "Drafted.", { responseUsage: { inputTokens: 48000, outputTokens: 1204 }, responseCost: 0.042 }),
         JSON.stringify({ kind: "title", createdAt: "2025-03-02T09:02:00Z", title: "Release notes" }),
         message("e", "d", "2025-03-05T12:30:00Z", "user", "Shorter, please"),
       ].join("\n") + "\n",
