@@ -50,6 +50,8 @@ export interface SubagentLauncher {
 /** Creates the launcher of one parent agent. */
 export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
   const prepared = new Map<string, Promise<PreparedAgent>>();
+  /** Children whose preparation has finished, so closing them does not wait on one still loading. */
+  const ready = new Map<string, PreparedAgent>();
   // The child's notices go to the call running it; calls run one at a time.
   let report: Emit = () => undefined;
   const dialogs: Dialogs = {
@@ -62,7 +64,13 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
     if (!found) {
       found = options.prepare(agentId, dialogs);
       // A background failure is reported by the call that needs the child, not as an unhandled rejection.
-      found.catch(() => undefined);
+      found.then(
+        (child) => {
+          if (closed) void child.close();
+          else ready.set(agentId, child);
+        },
+        () => undefined,
+      );
       prepared.set(agentId, found);
     }
     return found;
@@ -72,10 +80,12 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
       if (!closed) for (const id of agentIds) void prepare(id);
     },
     async close() {
+      // One still loading is closed when it is ready (above): an interrupt must not wait for a slow module.
       closed = true;
-      const children = [...prepared.values()];
+      const children = [...ready.values()];
+      ready.clear();
       prepared.clear();
-      await Promise.all(children.map((child) => child.then((c) => c.close(), () => undefined)));
+      await Promise.all(children.map((child) => child.close()));
     },
     async launch(agentId, call, emit) {
       let child: PreparedAgent;

@@ -91,6 +91,7 @@ async function runSubagent(agent: SubagentSpec, call: ToolCall, observer: Output
   if (options.lineage.length > options.maxDepth) {
     return fail(`subagents nest at most ${options.maxDepth} deep (subagents.max_depth in config.yaml), and "${agent.id}" would run ${options.lineage.length} below the top agent (${chain}); do this part yourself`);
   }
+  if (signal.aborted) return fail(`subagent "${agent.id}" was interrupted`);
   // Every event of the child carries this call's id; a grandchild's keeps its own parent.
   const report = (event: EngineEvent): void => observer.nested?.(event.parent === undefined ? { ...event, parent: call.id } : event);
   let child: ChildRun;

@@ -182,6 +182,30 @@ describe("a subagent call", () => {
     expect(r.stderr).toContain('tool failed: subagent "reviewer" failed:');
   });
 
+  test("the child has its own skills; a child that cannot be set up is an error result the parent reads", async () => {
+    const { inst, server } = await start({
+      lead: ["description: Leads.\nmodel: p/big\nagents: [writer, broken]", "You lead."],
+      writer: ["description: Writes.\nmodel: p/small\nskills: [style]", "You write."],
+      broken: ["description: Broken.\nmodel: p/small\ntools: [ghost]", "x"],
+    });
+    inst.write(inst.riendaPath("skills", "style", "SKILL.md"), "---\nname: style\ndescription: House style for release notes.\n---\nShort bullets.\n");
+    server.script(
+      { toolCalls: [{ id: "w1", name: "agent__writer", arguments: { prompt: "Write" } }, { id: "b1", name: "agent__broken", arguments: { prompt: "Do" } }] },
+      { toolCalls: [{ id: "s1", name: "skill", arguments: { name: "style" } }] },
+      { text: "written" },
+      { text: "done" },
+    );
+    const r = await inst.run(["run", "-a", "lead", "-p", "go"]);
+    expect(r.code).toBe(0);
+    expect(systemOf(server.requests[1]!)).toContain("You write.\n\n# Skills\n");
+    expect(systemOf(server.requests[1]!)).toContain("- style: House style for release notes.");
+    expect(toolNamesOf(server.requests[1]!)).toEqual(["skill"]);
+    expect(toolResultsOf(server.requests[2]!)[0]).toStartWith("Short bullets.");
+    const [written, broken] = toolResultsOf(server.requests[3]!);
+    expect(written).toBe("written");
+    expect(broken).toStartWith('subagent "broken" could not start: unknown tool "ghost"');
+  });
+
   test("bad arguments are an error result, and no child starts", async () => {
     const { inst, server } = await start({ lead: [LEAD, "You lead."], reviewer: [REVIEWER, "You review."] });
     server.script({ toolCalls: [{ id: "c1", name: "agent__reviewer", arguments: { task: "Review" } }] }, { text: "ok" });
