@@ -12,7 +12,15 @@ interface ResponsesEvent {
   item_id?: string;
   output_index?: number;
   arguments?: string;
-  item?: { type?: string; id?: string; call_id?: string; name?: string; arguments?: string; encrypted_content?: string | null };
+  item?: {
+    type?: string;
+    id?: string;
+    call_id?: string;
+    name?: string;
+    arguments?: string;
+    encrypted_content?: string | null;
+    summary?: Array<{ type?: string; text?: string }>;
+  };
   response?: {
     model?: string;
     status?: string;
@@ -37,6 +45,7 @@ export function createOpenAIResponsesStreamMapper(): StreamMapper {
   let model: string | undefined;
   // Reasoning summaries come in parts; a blank line keeps them apart in one thinking block.
   let lastSummaryKey: string | undefined;
+  const streamedReasoning = new Set<string>();
 
   const keyOf = (event: ResponsesEvent): string => event.item_id ?? event.item?.id ?? String(event.output_index ?? 0);
 
@@ -56,10 +65,15 @@ export function createOpenAIResponsesStreamMapper(): StreamMapper {
           const key = `${keyOf(event)}:${(event as { summary_index?: number }).summary_index ?? 0}`;
           const separator = lastSummaryKey !== undefined && lastSummaryKey !== key && type === "response.reasoning_summary_text.delta" ? "\n\n" : "";
           lastSummaryKey = key;
+          streamedReasoning.add(keyOf(event));
           return builder.thinking(separator + (event.delta ?? ""));
         }
         case "response.output_item.added":
-          if (event.item?.type === "reasoning") builder.beginBlock();
+          if (event.item?.type === "reasoning") {
+            // A new reasoning item is a new thinking block: no separator before its first part.
+            builder.beginBlock();
+            lastSummaryKey = undefined;
+          }
           if (event.item?.type === "function_call") {
             builder.toolCall(keyOf(event), withoutEmpty({ id: event.item.call_id, name: event.item.name, arguments: event.item.arguments }));
           }
@@ -70,15 +84,22 @@ export function createOpenAIResponsesStreamMapper(): StreamMapper {
         case "response.function_call_arguments.done":
           if (typeof event.arguments === "string") builder.toolCallArguments(keyOf(event), event.arguments);
           return [];
-        case "response.output_item.done":
-          if (event.item?.type === "reasoning" && typeof event.item.id === "string" && typeof event.item.encrypted_content === "string" && event.item.encrypted_content !== "") {
-            builder.thinkingData({ encryptedReasoning: { id: event.item.id, content: event.item.encrypted_content } });
+        case "response.output_item.done": {
+          const events: StreamEvent[] = [];
+          if (event.item?.type === "reasoning") {
+            // A server that sends the summary only with the finished item still gives us its text.
+            const summary = (event.item.summary ?? []).flatMap((part) => (typeof part.text === "string" && part.text !== "" ? [part.text] : [])).join("\n\n");
+            if (summary !== "" && !streamedReasoning.has(keyOf(event))) events.push(...builder.thinking(summary));
+            if (typeof event.item.id === "string" && typeof event.item.encrypted_content === "string" && event.item.encrypted_content !== "") {
+              builder.thinkingData({ encryptedReasoning: { id: event.item.id, content: event.item.encrypted_content } });
+            }
           }
           if (event.item?.type === "function_call") {
             builder.toolCall(keyOf(event), withoutEmpty({ id: event.item.call_id, name: event.item.name }));
             if (typeof event.item.arguments === "string") builder.toolCallArguments(keyOf(event), event.item.arguments);
           }
-          return [];
+          return events;
+        }
         case "response.completed":
         case "response.incomplete": {
           const response = event.response ?? {};

@@ -117,3 +117,28 @@ describe("Chat Completions tool-call fragments", () => {
     ]);
   });
 });
+
+describe("Responses reasoning items", () => {
+  test("each item is its own thinking block with its encrypted content; a summary sent only with the finished item is kept", async () => {
+    const { createOpenAIResponsesStreamMapper } = await import("../../src/providers/openai-responses-stream.ts");
+    const mapper = createOpenAIResponsesStreamMapper();
+    const push = (data: Record<string, unknown>) => mapper.push({ data: JSON.stringify(data) });
+    push({ type: "response.output_item.added", output_index: 0, item: { id: "rs_1", type: "reasoning", summary: [] } });
+    push({ type: "response.reasoning_summary_text.delta", item_id: "rs_1", summary_index: 0, delta: "First part." });
+    push({ type: "response.reasoning_summary_text.delta", item_id: "rs_1", summary_index: 1, delta: "Second part." });
+    push({ type: "response.output_item.done", output_index: 0, item: { id: "rs_1", type: "reasoning", encrypted_content: "enc-1", summary: [{ type: "summary_text", text: "First part." }, { type: "summary_text", text: "Second part." }] } });
+    push({ type: "response.output_item.added", output_index: 1, item: { id: "rs_2", type: "reasoning", summary: [] } });
+    push({ type: "response.output_item.done", output_index: 1, item: { id: "rs_2", type: "reasoning", encrypted_content: "enc-2", summary: [{ type: "summary_text", text: "Only at the end." }] } });
+    push({ type: "response.output_item.added", output_index: 2, item: { id: "rs_3", type: "reasoning", summary: [] } });
+    push({ type: "response.output_item.done", output_index: 2, item: { id: "rs_3", type: "reasoning", encrypted_content: "enc-3", summary: [] } });
+    push({ type: "response.output_text.delta", item_id: "msg_1", delta: "Answer." });
+    const done = push({ type: "response.completed", response: { status: "completed", usage: { input_tokens: 10, output_tokens: 5 } } }).at(-1);
+    if (done?.type !== "done") throw new Error("expected done");
+    expect(done.response.message.blocks).toEqual([
+      { type: "thinking", thinking: "First part.\n\nSecond part.", encryptedReasoning: { id: "rs_1", content: "enc-1" } },
+      { type: "thinking", thinking: "Only at the end.", encryptedReasoning: { id: "rs_2", content: "enc-2" } },
+      { type: "thinking", thinking: "", encryptedReasoning: { id: "rs_3", content: "enc-3" } },
+      { type: "text", text: "Answer." },
+    ]);
+  });
+});
