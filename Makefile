@@ -57,6 +57,14 @@ test-deno: install
 	@test -x .deno/node_modules/.bin/deno || npm install --prefix .deno --no-audit --no-fund --loglevel=error deno@$(DENO_VERSION)
 	RIENDA_BINARY=$(CURDIR)/scripts/rienda-deno.sh $(BUN) test --timeout 60000 $(DENO_E2E)
 
+# The official MCP conformance suite (server scenarios) against `rienda mcp
+# serve --http` (installed from the npm registry into .conformance/). Not
+# part of `make test`: Rienda serves tools only, so the resource, prompt,
+# completion, sampling and non-text content scenarios fail by design
+# (docs/mcp.md lists them).
+test-mcp-conformance: build
+	scripts/mcp-conformance.sh
+
 typecheck: install
 	node_modules/.bin/tsc -p .
 

@@ -14,6 +14,7 @@ export const commands: Record<string, LazyCommand> = {
   doctor: () => import("./doctor.ts").then((m) => m.default),
   skill: () => import("./skill.ts").then((m) => m.default),
   version: () => import("./version.ts").then((m) => m.default),
+  mcp: () => import("./mcp.ts").then((m) => m.default),
 };
 
 /** The command behind a bare `rienda`: the interactive chat. */

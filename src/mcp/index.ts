@@ -14,3 +14,5 @@ export { McpConnection, type ConnectionOptions, type ConnectionState, type McpTo
 export { resolveToolNames, serverList, splitToolNames, type ToolNameSplit } from "./select-tools.ts";
 export { startMcpServers, type McpServers } from "./servers.ts";
 export { isServerWildcard, mcpToolName, serverPart } from "./tool-name.ts";
+export { parseListenAddress, serveHttp, serveStdio, type HttpServing } from "./serve.ts";
+export type { ToolServerOptions } from "./tool-server.ts";

@@ -7,7 +7,7 @@ import type * as ClientModule from "@modelcontextprotocol/sdk/client/index.js";
 import type * as HttpClientModule from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type * as ServerModule from "@modelcontextprotocol/sdk/server/index.js";
 import type * as StdioServerModule from "@modelcontextprotocol/sdk/server/stdio.js";
-import type * as HttpServerModule from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type * as HttpServerModule from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
 
 /** What the client side uses. */
@@ -35,7 +35,7 @@ export function loadHttpClientTransport(): Promise<typeof HttpClientModule> {
 export interface ServerSdk {
   Server: typeof ServerModule.Server;
   StdioServerTransport: typeof StdioServerModule.StdioServerTransport;
-  HttpServerTransport: typeof HttpServerModule.WebStandardStreamableHTTPServerTransport;
+  HttpServerTransport: typeof HttpServerModule.StreamableHTTPServerTransport;
   types: typeof TypesModule;
 }
 
@@ -44,8 +44,8 @@ export async function loadServerSdk(): Promise<ServerSdk> {
   const [server, stdio, http, types] = await Promise.all([
     import("@modelcontextprotocol/sdk/server/index.js"),
     import("@modelcontextprotocol/sdk/server/stdio.js"),
-    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/types.js"),
   ]);
-  return { Server: server.Server, StdioServerTransport: stdio.StdioServerTransport, HttpServerTransport: http.WebStandardStreamableHTTPServerTransport, types };
+  return { Server: server.Server, StdioServerTransport: stdio.StdioServerTransport, HttpServerTransport: http.StreamableHTTPServerTransport, types };
 }

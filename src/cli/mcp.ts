@@ -1,0 +1,96 @@
+/**
+ * `rienda mcp serve [--tools a,b] [--http 127.0.0.1:PORT] [-C DIR]`: the
+ * user's JavaScript tools for any MCP client, over stdio or Streamable HTTP.
+ * Every discovered tool by default; `shell` only when `--tools` names it.
+ * Ends when the client closes stdin (stdio) or on SIGINT/SIGTERM, exit 0.
+ */
+import { defineCommand } from "citty";
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { RiendaError } from "../errors.ts";
+import { discoverTools, missingExtensionError } from "../extensions/index.ts";
+import { parseListenAddress, serveHttp, serveStdio, type ToolServerOptions } from "../mcp/index.ts";
+import { createRuntime } from "../runtime/index.ts";
+import { createToolRunner, type Tool } from "../tools/index.ts";
+import { exitWhenFlushed } from "./exit.ts";
+import { homeDir } from "./home-dir.ts";
+import { interrupts } from "./interrupts.ts";
+import { resolveWorkdir } from "./resolve-workdir.ts";
+import { assertKnownFlags } from "./strict-args.ts";
+import { readOptionalConfig } from "./tool-mcp.ts";
+
+const serveArgs = {
+  tools: { type: "string", description: "Comma-separated tools to serve (default: every tool of ~/.rienda/tools; shell only when named)" },
+  http: { type: "string", description: "Serve Streamable HTTP on HOST:PORT (loopback only) instead of stdio" },
+  workdir: { type: "string", alias: "C", description: "Workspace the tools work in (default: the current directory)" },
+} as const;
+
+const serve = defineCommand({
+  meta: { name: "serve", description: "Serve your tools to MCP clients (stdio, or Streamable HTTP with --http)." },
+  args: serveArgs,
+  async run({ rawArgs, args }) {
+    assertKnownFlags(rawArgs, serveArgs, "rienda mcp serve");
+    const address = args.http !== undefined ? parseListenAddress(args.http) : undefined;
+    const workdir = resolveWorkdir(args.workdir);
+    const home = homeDir();
+    const wanted = args.tools?.split(",").map((n) => n.trim()).filter((n) => n !== "");
+    if (wanted && wanted.length === 0) throw new RiendaError("usage", "mcp serve: --tools names no tool (write --tools a,b)");
+    const config = readOptionalConfig(home);
+    const runtime = createRuntime();
+    const runner = createToolRunner();
+    const catalog = await discoverTools({ riendaDir: join(home, ".rienda"), runtime, runner, ...(wanted ? { names: wanted } : {}) });
+    for (const d of catalog.diagnostics) process.stderr.write(`${d.message}\n`);
+    const tools = pickTools(catalog.tools, wanted, (name) => missingExtensionError("tool", name, catalog));
+    runner.prepare();
+
+    const serverSession = randomUUID();
+    const names = tools.map((t) => t.name);
+    const options: ToolServerOptions = {
+      tools,
+      runner,
+      contextData: (sessionId) => ({
+        workdir,
+        session: { id: sessionId ?? serverSession, agentId: "", modelId: "", workdir },
+        agent: { name: "", description: "", model: "", tools: names, hooks: [], skills: [], config: {}, systemPrompt: "" },
+        config: config?.document ?? {},
+      }),
+    };
+    const watcher = interrupts();
+    // Calls in flight end with their workers and processes.
+    const stopOnInterrupt = watcher.listen(() => runtime.interrupt());
+    try {
+      if (address) {
+        const serving = await serveHttp(options, address);
+        process.stderr.write(`rienda: serving ${names.length} tool${names.length === 1 ? "" : "s"} (${names.join(", ") || "none"}) at ${serving.url}\n`);
+        await new Promise((resolve) => watcher.signal.addEventListener("abort", resolve, { once: true }));
+        await serving.close();
+      } else {
+        await serveStdio(options, watcher.signal);
+      }
+    } finally {
+      stopOnInterrupt();
+      await runtime.close();
+    }
+    await exitWhenFlushed(0);
+  },
+});
+
+/** `rienda mcp`: Rienda as an MCP server. */
+export default defineCommand({
+  meta: { name: "mcp", description: "Serve your tools over the Model Context Protocol." },
+  subCommands: { serve },
+});
+
+/** The named tools in the order given (every missing one reported), or every tool but `shell`. */
+function pickTools(all: readonly Tool[], wanted: readonly string[] | undefined, missing: (name: string) => RiendaError): Tool[] {
+  if (!wanted) return all.filter((t) => t.name !== "shell");
+  const problems: string[] = [];
+  const picked: Tool[] = [];
+  for (const name of new Set(wanted)) {
+    const tool = all.find((t) => t.name === name);
+    if (tool) picked.push(tool);
+    else problems.push(missing(name).message);
+  }
+  if (problems.length > 0) throw new RiendaError("extension", problems.map((p) => `mcp serve: ${p}`).join("\n"));
+  return picked;
+}

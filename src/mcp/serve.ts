@@ -1,0 +1,156 @@
+/**
+ * `rienda mcp serve`'s transports: stdio (one client, on this process's
+ * stdin and stdout) or Streamable HTTP on a loopback address (one server
+ * per client session, told apart by the Mcp-Session-Id header).
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { RiendaError } from "../errors.ts";
+import { loadServerSdk } from "./sdk.ts";
+import { createToolServer, type ToolServerOptions } from "./tool-server.ts";
+
+/**
+ * Serves over stdin/stdout; resolves when the client has closed stdin and
+ * every request it sent has been answered (or cancelled), or at once when
+ * `signal` aborts.
+ */
+export async function serveStdio(options: ToolServerOptions, signal: AbortSignal): Promise<void> {
+  const sdk = await loadServerSdk();
+  const server = createToolServer(sdk, options);
+  const transport = new sdk.StdioServerTransport();
+  await server.connect(transport);
+  // A client that sends its last request and closes stdin at once still gets the answer.
+  const pending = new Set<string | number>();
+  let inputEnded = false;
+  let finish: () => void = () => undefined;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const settle = () => {
+    if (inputEnded && pending.size === 0) finish();
+  };
+  const receive = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ("method" in message && "id" in message) pending.add(message.id);
+    if ("method" in message && message.method === "notifications/cancelled") {
+      pending.delete((message.params as { requestId?: string | number } | undefined)?.requestId ?? "");
+    }
+    receive?.(message);
+    settle();
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage) => {
+    await send(message);
+    if (!("method" in message) && "id" in message && message.id !== undefined) pending.delete(message.id);
+    settle();
+  };
+  const ended = () => {
+    inputEnded = true;
+    settle();
+  };
+  server.onclose = finish;
+  process.stdin.once("end", ended);
+  process.stdin.once("close", ended);
+  signal.addEventListener("abort", finish, { once: true });
+  await finished;
+  await server.close().catch(() => undefined);
+}
+
+/** A running HTTP server. */
+export interface HttpServing {
+  /** `http://127.0.0.1:PORT/mcp`. */
+  url: string;
+  /** Stops accepting, closes every session. */
+  close(): Promise<void>;
+}
+
+/** Where `--http` may listen: loopback only, since whoever reaches the port runs the tools. */
+export function parseListenAddress(text: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text.trim());
+  const host = match ? (match[1] ?? match[2]!) : "";
+  const port = match ? Number(match[3]) : -1;
+  if (!match || port > 65535) throw new RiendaError("usage", `mcp serve: --http wants HOST:PORT, e.g. 127.0.0.1:8931 (got "${text}")`);
+  if (!isLoopbackHost(host)) {
+    throw new RiendaError("usage", `mcp serve: --http listens on loopback addresses only (127.0.0.1, ::1, localhost), not "${host}": whoever reaches the port runs your tools`);
+  }
+  return { host, port };
+}
+
+/** Serves Streamable HTTP at `/mcp` on host:port (port 0: any free one). */
+export async function serveHttp(options: ToolServerOptions, address: { host: string; port: number }): Promise<HttpServing> {
+  const sdk = await loadServerSdk();
+  const sessions = new Map<string, { transport: Transport & { handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> } }>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (path !== "/mcp") return void res.writeHead(404, { "content-type": "text/plain" }).end("not found: the MCP endpoint is /mcp\n");
+    // A web page must not reach the tools through the browser (DNS rebinding): loopback names only.
+    if (!isLoopbackHost(hostnameOf(req.headers.host)) || (req.headers.origin !== undefined && !isLoopbackHost(hostnameOf(req.headers.origin)))) {
+      return void jsonRpcError(res, 403, -32000, "Forbidden: only loopback hosts and origins may use this server");
+    }
+    const header = req.headers["mcp-session-id"];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+    if (sessionId !== undefined) {
+      const session = sessions.get(sessionId);
+      if (!session) return void jsonRpcError(res, 404, -32001, "Session not found");
+      return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== "POST") return void jsonRpcError(res, 400, -32000, "Bad Request: no Mcp-Session-Id header (send initialize first)");
+    // A request without a session starts one; the transport refuses anything but initialize.
+    const transport = new sdk.HttpServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, { transport }),
+      onsessionclosed: (id) => void sessions.delete(id),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    const server = createToolServer(sdk, options);
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, error instanceof Error ? error.message : String(error));
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", (error: NodeJS.ErrnoException) =>
+      reject(new RiendaError("usage", `mcp serve: cannot listen on ${address.host}:${address.port}: ${error.code === "EADDRINUSE" ? "the port is in use" : error.message}`)),
+    );
+    http.listen(address.port, address.host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  const host = address.host.includes(":") ? `[${address.host}]` : address.host;
+  return {
+    url: `http://${host}:${port}/mcp`,
+    async close() {
+      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+function isLoopbackHost(host: string | undefined): boolean {
+  return host === "localhost" || host === "::1" || (host !== undefined && /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host));
+}
+
+/** The host name of a Host header (`127.0.0.1:8931`, `[::1]:80`) or an Origin (`http://localhost:3000`). */
+function hostnameOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value.includes("://") ? value : `http://${value}`);
+    return url.hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    return undefined;
+  }
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}

@@ -1,0 +1,213 @@
+/**
+ * `rienda mcp serve`, driven by the official SDK's client: over stdio (the
+ * binary started by StdioClientTransport) and over Streamable HTTP.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { BINARY, Instance, waitFor, type Started } from "../support/instance.ts";
+
+let inst: Instance | undefined;
+let client: Client | undefined;
+let started: Started | undefined;
+afterEach(async () => {
+  await client?.close().catch(() => undefined);
+  client = undefined;
+  started?.kill("SIGKILL");
+  started = undefined;
+  inst?.dispose();
+  inst = undefined;
+});
+
+const GREET = `module.exports = {
+  description: "Greets someone.",
+  parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false },
+  execute(ctx, args) { ctx.log("greeting " + args.name); return "hello " + args.name + " in " + ctx.workdir; },
+};`;
+
+const FAIL = `module.exports = {
+  description: "Fails.",
+  parameters: { type: "object", properties: {} },
+  execute() { return { text: "no luck", isError: true }; },
+};`;
+
+const COUNTER = `let calls = 0;
+module.exports = {
+  description: "Counts its calls in this context.",
+  parameters: { type: "object", properties: {} },
+  execute() { globalThis.seen = (globalThis.seen || 0) + 1; calls++; return String(calls) + "/" + globalThis.seen; },
+};`;
+
+const ASK = `module.exports = {
+  description: "Asks before doing it.",
+  parameters: { type: "object", properties: {} },
+  execute(ctx) { return ctx.confirm({ title: "Delete it?", body: "the file x" }) ? "approved" : "refused"; },
+};`;
+
+const SLEEPER = `module.exports = {
+  description: "Starts a long command.",
+  parameters: { type: "object", properties: { pidFile: { type: "string" } }, required: ["pidFile"] },
+  execute(ctx, args) { ctx.system.exec("sleep 60 & echo $! > " + args.pidFile + "; wait"); return "finished"; },
+};`;
+
+function setup(): Instance {
+  const i = new Instance();
+  i.tool("greet", GREET);
+  i.tool("fail", FAIL);
+  i.tool("counter", COUNTER);
+  i.tool("ask", ASK);
+  i.tool("sleeper", SLEEPER);
+  return i;
+}
+
+async function connectStdio(i: Instance, args: string[] = [], capabilities: Record<string, unknown> = {}): Promise<Client> {
+  const c = new Client({ name: "test-client", version: "1.0.0" }, { capabilities });
+  const transport = new StdioClientTransport({ command: BINARY, args: ["mcp", "serve", ...args], env: i.env(), cwd: i.workspace, stderr: "pipe" });
+  await c.connect(transport);
+  return c;
+}
+
+function textOf(result: unknown): string {
+  return ((result as { content: { type: string; text: string }[] }).content ?? []).map((b) => b.text).join("");
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("rienda mcp serve over stdio", () => {
+  test("lists every tool but shell, with description and schema; calls run in the workspace; isError and bad arguments are tool errors", async () => {
+    inst = setup();
+    client = await connectStdio(inst);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["ask", "counter", "fail", "greet", "sleeper"]);
+    const greet = tools.find((t) => t.name === "greet")!;
+    expect(greet.description).toBe("Greets someone.");
+    expect(greet.inputSchema).toEqual({ type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false });
+    const ok = await client.callTool({ name: "greet", arguments: { name: "ana" } });
+    expect(textOf(ok)).toBe(`hello ana in ${inst.workspace}`);
+    expect(ok.isError).toBe(false);
+    const failed = await client.callTool({ name: "fail", arguments: {} });
+    expect(textOf(failed)).toBe("no luck");
+    expect(failed.isError).toBe(true);
+    const bad = await client.callTool({ name: "greet", arguments: { name: 3 } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toBe('invalid arguments for tool "greet":\n- name: must be string');
+    await expect(client.callTool({ name: "nope", arguments: {} })).rejects.toThrow('unknown tool "nope"');
+  });
+
+  test("each call runs in a fresh context", async () => {
+    inst = setup();
+    client = await connectStdio(inst);
+    expect(textOf(await client.callTool({ name: "counter", arguments: {} }))).toBe("1/1");
+    expect(textOf(await client.callTool({ name: "counter", arguments: {} }))).toBe("1/1");
+  });
+
+  test("ctx.log arrives as a log message and as progress when the client asks for progress", async () => {
+    inst = setup();
+    client = await connectStdio(inst);
+    const logs: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(`${n.params.level} ${n.params.logger}: ${String(n.params.data)}`));
+    const progress: string[] = [];
+    await client.callTool({ name: "greet", arguments: { name: "bo" } }, undefined, { onprogress: (p) => void progress.push(`${p.progress} ${p.message}`) });
+    expect(logs).toEqual(["info greet: greeting bo"]);
+    expect(progress).toEqual(["1 greeting bo"]);
+  });
+
+  test("--tools serves the named tools only, shell among them when named; an unknown name fails at start", async () => {
+    inst = setup();
+    client = await connectStdio(inst, ["--tools", "greet,shell"]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["greet", "shell"]);
+    const r = await inst.run(["mcp", "serve", "--tools", "greet,gret"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('mcp serve: unknown tool "gret"');
+    expect(r.stdout).toBe("");
+  });
+
+  test("ctx.confirm asks the client by elicitation when it can, and is refused (false) when it cannot", async () => {
+    inst = setup();
+    client = await connectStdio(inst);
+    expect(textOf(await client.callTool({ name: "ask", arguments: {} }))).toBe("refused");
+    await client.close();
+    const asked: string[] = [];
+    client = new Client({ name: "asking-client", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push((request.params as { message: string }).message);
+      return { action: "accept", content: { approve: true } };
+    });
+    await client.connect(new StdioClientTransport({ command: BINARY, args: ["mcp", "serve"], env: inst.env(), cwd: inst.workspace, stderr: "pipe" }));
+    expect(textOf(await client.callTool({ name: "ask", arguments: {} }))).toBe("approved");
+    expect(asked).toEqual(["Delete it?\n\nthe file x"]);
+  });
+
+  test("a cancelled call ends its worker and the processes it started; the server goes on", async () => {
+    inst = setup();
+    client = await connectStdio(inst);
+    const pidFile = join(inst.root, "sleep.pid");
+    const abort = new AbortController();
+    const call = client.callTool({ name: "sleeper", arguments: { pidFile } }, undefined, { signal: abort.signal });
+    call.catch(() => undefined);
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000, "the command to start");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(alive(pid)).toBe(true);
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    await waitFor(() => !alive(pid), 10_000, "the command to be killed");
+    expect(textOf(await client.callTool({ name: "greet", arguments: { name: "after" } }))).toContain("hello after");
+  });
+});
+
+describe("rienda mcp serve over stdio, by hand", () => {
+  test("requests piped in with stdin closed right after still get their answers, then the server exits 0", async () => {
+    inst = setup();
+    const lines = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "me", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "greet", arguments: { name: "pipe" } } },
+    ];
+    const r = await inst.run(["mcp", "serve", "--tools", "greet"], { stdin: lines.map((l) => JSON.stringify(l)).join("\n") + "\n" });
+    expect(r.code).toBe(0);
+    const messages = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id?: number; method?: string; result?: { content?: { text: string }[] } });
+    expect(messages.map((m) => m.method).filter(Boolean)).toEqual(["notifications/message"]);
+    const answers = messages.filter((m) => m.id !== undefined);
+    expect(answers.map((a) => a.id)).toEqual([1, 2]);
+    expect(answers[1]!.result!.content![0]!.text).toBe(`hello pipe in ${inst.workspace}`);
+  });
+});
+
+describe("rienda mcp serve --http", () => {
+  test("serves Streamable HTTP on a loopback port to the SDK's client", async () => {
+    inst = setup();
+    started = inst.start(["mcp", "serve", "--http", "127.0.0.1:0", "--tools", "greet"]);
+    await waitFor(() => /at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(started!.stderr()), 20_000, "the server");
+    const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(started.stderr())![1]!;
+    expect(started.stderr()).toContain("serving 1 tool (greet)");
+    client = new Client({ name: "http-client", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["greet"]);
+    expect(textOf(await client.callTool({ name: "greet", arguments: { name: "web" } }))).toBe(`hello web in ${inst.workspace}`);
+    await client.close();
+    client = undefined;
+    const forged = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", origin: "http://evil.example" }, body: "{}" });
+    expect(forged.status).toBe(403);
+    started.kill("SIGTERM");
+    const r = await started.done;
+    expect(r.code).toBe(0);
+  });
+
+  test("--http refuses an address that is not loopback", async () => {
+    inst = setup();
+    const r = await inst.run(["mcp", "serve", "--http", "0.0.0.0:8931"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('mcp serve: --http listens on loopback addresses only (127.0.0.1, ::1, localhost), not "0.0.0.0"');
+  });
+});
