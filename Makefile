@@ -6,7 +6,7 @@ SOURCES := $(shell find src -name '*.ts') package.json
 # build live in scripts/release/ (shared by `make build` and `make release`).
 BUILD_SCRIPTS := $(wildcard scripts/release/*.ts)
 
-.PHONY: all install build release release-check test test-unit test-e2e test-deno typecheck bench demo clean FORCE
+.PHONY: all install build release release-check test test-unit test-e2e test-deno test-mcp-conformance typecheck bench demo clean FORCE
 
 all: build
 
