@@ -51,7 +51,7 @@ const serve = defineCommand({
       contextData: (sessionId) => ({
         workdir,
         session: { id: sessionId ?? serverSession, agentId: "", modelId: "", workdir },
-        agent: { name: "", description: "", model: "", tools: names, hooks: [], skills: [], config: {}, systemPrompt: "" },
+        agent: { name: "", description: "", model: "", tools: names, hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
         config: config?.document ?? {},
       }),
     };

@@ -38,6 +38,9 @@ function validateServer(reader: ConfigReader, name: string, value: unknown, base
   if (!SERVER_NAME.test(name) || name.length > MAX_SERVER_NAME) {
     reader.problem(path, `"${name}" is not a valid server name (1 to ${MAX_SERVER_NAME} letters, digits, "-" or single "_" between them: its tools are named ${name}__<tool>)`);
   }
+  if (name === "agent") {
+    reader.problem(path, `"agent" cannot name an MCP server: tools named agent__<id> are an agent's subagents (docs/subagents.md); choose another name`);
+  }
   if (value === null || value === undefined) {
     reader.problem(path, 'needs either "command" (a server started as a process) or "url" (a Streamable HTTP server)');
     return undefined;

@@ -97,5 +97,6 @@ describe("mcp_servers", () => {
       expect(linesOf(`${MINIMAL}mcp_servers:\n  "${bad}": { command: x }\n`)[0]).toContain(`is not a valid server name`);
     }
     expect(parse(`${MINIMAL}mcp_servers:\n  my_files-2: { command: x }\n`).mcpServers.has("my_files-2")).toBe(true);
+    expect(linesOf(`${MINIMAL}mcp_servers:\n  agent: { command: x }\n`)[0]).toContain(`"agent" cannot name an MCP server: tools named agent__<id> are an agent's subagents`);
   });
 });
