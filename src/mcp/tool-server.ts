@@ -50,13 +50,15 @@ export function createToolServer(sdk: ServerSdk, options: ToolServerOptions): Se
     }
     const progressToken = extra._meta?.progressToken;
     let progress = 0;
+    // Sent as they come; the result waits for them, so that a client sees them before it.
+    const sending: Promise<void>[] = [];
     const send = (level: Level, logger: string, data: string): void => {
       if (LEVELS.indexOf(level) >= LEVELS.indexOf(minimum)) {
-        void extra.sendNotification({ method: "notifications/message", params: { level, logger, data } }).catch(() => undefined);
+        sending.push(extra.sendNotification({ method: "notifications/message", params: { level, logger, data } }).catch(() => undefined));
       }
       if (progressToken !== undefined) {
         progress++;
-        void extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress, message: data } }).catch(() => undefined);
+        sending.push(extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress, message: data } }).catch(() => undefined));
       }
     };
     const confirm = async (prompt: Prompt): Promise<boolean> => {
@@ -86,6 +88,7 @@ export function createToolServer(sdk: ServerSdk, options: ToolServerOptions): Se
       frontEnd,
       signal: extra.signal,
     });
+    await Promise.all(sending);
     return { content: [{ type: "text" as const, text: result.text }], isError: result.isError };
   });
 

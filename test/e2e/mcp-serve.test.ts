@@ -26,7 +26,12 @@ afterEach(async () => {
 const GREET = `module.exports = {
   description: "Greets someone.",
   parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false },
-  execute(ctx, args) { ctx.log("greeting " + args.name); return "hello " + args.name + " in " + ctx.workdir; },
+  execute(ctx, args) {
+    ctx.log("greeting " + args.name);
+    // Work after the log line: the SDK's client drops a progress notification that arrives in the same read as the result.
+    ctx.sleep(50);
+    return "hello " + args.name + " in " + ctx.workdir;
+  },
 };`;
 
 const FAIL = `module.exports = {
