@@ -1,4 +1,4 @@
-// Overhead of one fresh-context invocation of a trivial tool inside a running process, and RSS over 1,000 calls.
+// Overhead of one fresh-context invocation of a trivial tool inside a running process, and RSS over 10,000 calls.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,13 +36,13 @@ const mb = () => process.memoryUsage().rss / (1024 * 1024);
 collectGarbage();
 const before = mb();
 const samples: number[] = [];
-for (let i = 0; i < 1000; i++) {
+for (let i = 0; i < 10_000; i++) {
   await runtime.invoke({ modulePath, exportName: "execute", args: [{ n: i }], context });
-  if (i % 100 === 99) {
+  if (i % 1000 === 999) {
     collectGarbage();
     samples.push(mb() - before);
   }
 }
 await runtime.close();
-report("RSS growth after 1,000 invocations (per 100)", samples, "MB");
-console.log(`RSS growth after 1,000 invocations: ${samples[samples.length - 1]!.toFixed(1)} MB (from ${before.toFixed(1)} MB)`);
+report("RSS growth after 10,000 invocations (per 1,000)", samples, "MB");
+console.log(`RSS growth after 10,000 invocations: ${samples[samples.length - 1]!.toFixed(1)} MB (from ${before.toFixed(1)} MB)`);

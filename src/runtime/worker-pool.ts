@@ -1,4 +1,4 @@
-import { createBridgeBuffer } from "./bridge-layout.ts";
+import { createBridgeBuffer, HEADER_BYTES, INITIAL_BYTES } from "./bridge-layout.ts";
 import type { ContextData } from "./types.ts";
 import type { DataMessage, PrepareMessage, WorkerMessage } from "./worker-messages.ts";
 
@@ -73,6 +73,7 @@ const QUIET_MS = 3;
  */
 export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPool {
   const quietMs = options.quietMs ?? QUIET_MS;
+  const buffers = createBufferStore();
   const idle: Spare[] = [];
   let target = options.spares;
   let booting: Spare | undefined;
@@ -98,12 +99,13 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
     if (running === 0) for (const worker of retired.splice(0)) worker.terminate();
   };
 
-  const spawn = (): Spare => ({
-    worker: new Worker(url.href, { type: "module" } as WorkerOptions),
-    buffer: createBridgeBuffer(),
-    prepared: false,
-    data: undefined,
-  });
+  const spawn = (): Spare => {
+    const worker = new Worker(url.href, { type: "module" } as WorkerOptions);
+    const buffer = buffers.take();
+    // Only once the worker is gone for good can nothing write into its buffer anymore.
+    worker.addEventListener("close", () => buffers.give(buffer));
+    return { worker, buffer, prepared: false, data: undefined };
+  };
 
   const spawnSpare = (): Spare => {
     const spare = spawn();
@@ -217,6 +219,29 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
       for (const spare of idle.splice(0)) spare.worker.terminate();
       for (const worker of retired.splice(0)) worker.terminate();
       booting = undefined;
+    },
+  };
+}
+
+/** At most this many bridge buffers wait to be used again. */
+const KEPT_BUFFERS = 16;
+
+/**
+ * Bridge buffers of ended workers, used again. Measured with Bun 1.4: every
+ * growable SharedArrayBuffer that may grow to 1 GiB leaves about 10 KB of
+ * RSS behind when it is freed (10,000 invocations: +97 MB), whatever it
+ * held; one that is used again costs nothing more. A buffer that grew is
+ * not kept (it would hold its memory), nor more than KEPT_BUFFERS.
+ */
+function createBufferStore(): { take(): SharedArrayBuffer; give(buffer: SharedArrayBuffer): void } {
+  const free: SharedArrayBuffer[] = [];
+  return {
+    take: () => free.pop() ?? createBridgeBuffer(),
+    give(buffer) {
+      if (buffer.byteLength !== INITIAL_BYTES || free.length >= KEPT_BUFFERS) return;
+      // A fresh start: state IDLE, no interrupt, no payload.
+      new Uint8Array(buffer, 0, HEADER_BYTES).fill(0);
+      free.push(buffer);
     },
   };
 }

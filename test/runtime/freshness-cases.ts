@@ -56,6 +56,17 @@ export const FRESHNESS_CASES: FreshnessCase[] = [
     files: probe("typeof ctx.log.constructor('return globalThis')().leakedThroughCtx", "ctx.log.constructor('return globalThis')().leakedThroughCtx = 1"),
   },
   {
+    name: "the host's globals, reached through a built-in function",
+    files: probe(
+      "typeof require('node:fs').readFileSync.constructor('return globalThis')().leakedThroughBuiltIn",
+      "require('node:fs').readFileSync.constructor('return globalThis')().leakedThroughBuiltIn = 1",
+    ),
+  },
+  {
+    name: "a promise callback left behind that never ends",
+    files: probe("'called'", "Promise.resolve().then(() => { for (;;) {} })"),
+  },
+  {
     name: "a promise callback or timer left behind",
     leftover: true,
     files: probe(

@@ -122,6 +122,22 @@ describe("the worker pool", () => {
     }
   });
 
+  test("the bridge buffer of an ended worker is used again, clean (a freed 1 GiB-growable buffer costs RSS)", async () => {
+    pool = createWorkerPool(workerUrl(), { spares: 0, quietMs: 0 });
+    const first = pool.take();
+    new Int32Array(first.buffer, 0, 4).set([3, 1, 7, 2]);
+    const gone = new Promise((resolve) => first.worker.addEventListener("close", resolve));
+    first.worker.terminate();
+    pool.release();
+    await gone;
+    const second = pool.take();
+    expect(second.buffer).toBe(first.buffer);
+    expect([...new Int32Array(second.buffer, 0, 4)]).toEqual([0, 0, 0, 0]);
+    // And a call works over it.
+    expect(await callIn(second, box.tool("again", "ctx.sleep(1); return 'over a used buffer';"), dataFor("again"))).toMatchObject({ value: "over a used buffer" });
+    pool.release();
+  });
+
   test("after close, take() still hands out workers, unprepared", async () => {
     pool = createWorkerPool(workerUrl(), { spares: 2, quietMs: 0 });
     await pool.settled();

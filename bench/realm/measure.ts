@@ -1,0 +1,160 @@
+// One figure of one context design, in a process of its own (so RSS and cold
+// starts are its own): `bun bench/realm/measure.ts <workers|realms> <figure>`.
+// Prints one JSON line { samples: number[] } or { value: number }.
+// Figures: invoke (back to back), invoke-gap, hooks (3 hooks on both tool
+// points, back to back), hooks-gap (50 ms between tool calls), rss-run (peak
+// RSS of a shell call and a tool call with 3 hooks on both points),
+// rss-growth (10,000 invocations), discovery (runtime start to 20 modules inspected).
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { collectGarbage } from "../../src/platform.ts";
+import { createRuntime } from "../../src/runtime/index.ts";
+import type { InspectOutcome, InvokeRequest, Outcome } from "../../src/runtime/types.ts";
+import { createRealmRuntime } from "./realm-runtime.ts";
+
+const [design, figure] = process.argv.slice(2) as ["workers" | "realms", string];
+const start = performance.now();
+
+interface Design {
+  invoke(request: InvokeRequest): Promise<Outcome>;
+  inspectAll(paths: readonly string[]): Promise<InspectOutcome[]>;
+  settled(): Promise<void>;
+  exec(command: string): Promise<unknown>;
+  close(): void;
+}
+
+function open(spares: number): Design {
+  if (design === "workers") {
+    const runtime = createRuntime({ spareWorkers: spares });
+    return {
+      invoke: (r) => runtime.invoke(r),
+      inspectAll: (p) => runtime.inspectAll(p),
+      settled: () => runtime.settled(),
+      exec: (command) => runtime.exec({ command, cwd: dir }),
+      close: () => void runtime.close(),
+    };
+  }
+  const realms = createRealmRuntime();
+  // The realm design has no runtime.exec of its own in the prototype: the shell tool runs in this process either way.
+  const workers = createRuntime({ spareWorkers: 0 });
+  return {
+    invoke: (r) => realms.invoke(r),
+    inspectAll: (p) => realms.inspectAll(p),
+    settled: () => realms.settled(),
+    exec: (command) => workers.exec({ command, cwd: dir }),
+    close: () => {
+      realms.close();
+      void workers.close();
+    },
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "rienda-bench-realm-"));
+const toolPath = join(dir, "tool.js");
+writeFileSync(toolPath, `module.exports = { execute(ctx, args) { return "ok " + args.n; } };`);
+const hookPath = join(dir, "hook.js");
+writeFileSync(hookPath, `module.exports = { beforeToolExecute(ctx, e) { return undefined; }, afterToolExecute(ctx, e) { return undefined; } };`);
+const frontEnd = { log() {}, output() {}, notify() {}, confirm: async () => false };
+const data = {
+  workdir: dir,
+  session: { id: "b", agentId: "", modelId: "", workdir: dir },
+  agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], config: {}, systemPrompt: "" },
+  config: {},
+};
+const context = { data, frontEnd, signal: new AbortController().signal };
+const call = async (d: Design, modulePath: string, exportName: string, args: unknown[]) => {
+  const outcome = await d.invoke({ modulePath, exportName, args, context });
+  if (outcome.kind !== "returned") throw new Error(JSON.stringify(outcome));
+};
+/** A tool call with 3 hooks on beforeToolExecute and afterToolExecute: 7 invocations in a row. */
+const toolCallWithHooks = async (d: Design, n: number) => {
+  for (let h = 0; h < 3; h++) await call(d, hookPath, "beforeToolExecute", [{ tool: "t", args: { n } }]);
+  await call(d, toolPath, "execute", [{ n }]);
+  for (let h = 0; h < 3; h++) await call(d, hookPath, "afterToolExecute", [{ tool: "t", result: "ok" }]);
+};
+const gap = () => new Promise((r) => setTimeout(r, 50));
+const mb = () => process.memoryUsage().rss / (1024 * 1024);
+const out = (value: unknown) => console.log(JSON.stringify(value));
+
+switch (figure) {
+  case "invoke":
+  case "invoke-gap": {
+    const d = open(1);
+    await d.settled();
+    const samples: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      if (figure === "invoke-gap") await gap();
+      const t = performance.now();
+      await call(d, toolPath, "execute", [{ n: i }]);
+      samples.push(performance.now() - t);
+    }
+    d.close();
+    out({ samples: samples.slice(20) });
+    break;
+  }
+  case "hooks":
+  case "hooks-gap": {
+    // As a run with 3 hooks on both points sizes its spares: one per handler plus two, at most 8.
+    const d = open(8);
+    await d.settled();
+    const alone: number[] = [];
+    const withHooks: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      if (figure === "hooks-gap") await gap();
+      let t = performance.now();
+      await call(d, toolPath, "execute", [{ n: i }]);
+      alone.push(performance.now() - t);
+      if (figure === "hooks-gap") await gap();
+      t = performance.now();
+      await toolCallWithHooks(d, i);
+      withHooks.push(performance.now() - t);
+    }
+    d.close();
+    alone.sort((a, b) => a - b);
+    const base = alone[alone.length >> 1]!;
+    out({ samples: withHooks.slice(5).map((t) => t - base) });
+    break;
+  }
+  case "rss-run": {
+    const d = open(8);
+    await d.exec("echo hi");
+    await toolCallWithHooks(d, 0);
+    await gap();
+    await toolCallWithHooks(d, 1);
+    d.close();
+    out({ value: process.resourceUsage().maxRSS / 1024 });
+    break;
+  }
+  case "rss-growth": {
+    const d = open(1);
+    for (let i = 0; i < 200; i++) await call(d, toolPath, "execute", [{ n: i }]);
+    collectGarbage();
+    const before = mb();
+    for (let i = 0; i < 10_000; i++) await call(d, toolPath, "execute", [{ n: i }]);
+    collectGarbage();
+    out({ value: mb() - before, before });
+    d.close();
+    break;
+  }
+  case "discovery": {
+    const paths: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      mkdirSync(join(dir, `t${i}`));
+      const path = join(dir, `t${i}`, "index.js");
+      writeFileSync(path, `module.exports = { description: "Tool ${i}.", parameters: { type: "object", properties: { path: { type: "string" } } }, execute(ctx, a) { return a.path; } };`);
+      paths.push(path);
+    }
+    const t = performance.now();
+    const d = open(1);
+    const outcomes = await d.inspectAll(paths);
+    const elapsed = performance.now() - t;
+    if (outcomes.some((o) => o.kind !== "loaded")) throw new Error(JSON.stringify(outcomes));
+    d.close();
+    out({ value: elapsed, sinceProcessStart: performance.now() - start });
+    break;
+  }
+  default:
+    throw new Error(`unknown figure ${figure}`);
+}
+process.exit(0);
