@@ -59,7 +59,7 @@ const frontEnd = { log() {}, output() {}, notify() {}, confirm: async () => fals
 const data = {
   workdir: dir,
   session: { id: "b", agentId: "", modelId: "", workdir: dir },
-  agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], config: {}, systemPrompt: "" },
+  agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
   config: {},
 };
 const context = { data, frontEnd, signal: new AbortController().signal };
