@@ -20,6 +20,9 @@ export function readSkill(home: string, name: string): SkillOutcome {
   const file = join(dir, SKILL_FILE);
   let text: string;
   try {
+    // A pipe or device named SKILL.md would block the start of every run.
+    const kind = statSync(file);
+    if (!kind.isFile() && !kind.isDirectory()) return broken(name, file, `${file}: is not a regular file (a pipe, socket or device)`);
     text = readFileSync(file, "utf8");
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;

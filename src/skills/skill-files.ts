@@ -2,9 +2,12 @@
  * The files of a skill folder, and reading one of them without ever leaving
  * the folder: no absolute path, no `..` out of it, and no symbolic link
  * whose target lies outside it (the target is what is checked, not the name).
+ * Only regular files of at most a tool result's size are read: a FIFO or a
+ * device would block the run, and a huge file would be cut anyway.
  */
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { RESULT_CAP_BYTES } from "../tools/index.ts";
 import { SKILL_FILE } from "./skills-dir.ts";
 
 /** The most paths a listing shows; the rest are counted. */
@@ -68,6 +71,7 @@ export type SkillFileRead = { ok: true; text: string } | { ok: false; message: s
 export function readSkillFile(dir: string, path: string): SkillFileRead {
   const refuse = (message: string): SkillFileRead => ({ ok: false, message });
   if (path.trim() === "") return refuse("file must not be empty: give a path inside the skill folder, like references/guide.md");
+  if (path.includes("\0")) return refuse(`file ${JSON.stringify(path)} contains a NUL character, which no file name can hold: give a path inside the skill folder, like references/guide.md`);
   if (isAbsolute(path) || /^[A-Za-z]:[\\/]/.test(path)) return refuse(`file "${path}" is an absolute path: give a path inside the skill folder, like references/guide.md`);
   let root: string;
   try {
@@ -88,7 +92,12 @@ export function readSkillFile(dir: string, path: string): SkillFileRead {
   if (!inside(root, real)) return refuse(`file "${path}" is a link to a place outside the skill folder: only files inside it can be read`);
   let bytes: Uint8Array;
   try {
-    if (statSync(real).isDirectory()) return refuse(`"${path}" is a directory, not a file${suggestions(real, relative(root, real))}`);
+    const stat = statSync(real);
+    if (stat.isDirectory()) return refuse(`"${path}" is a directory, not a file${suggestions(real, relative(root, real))}`);
+    if (!stat.isFile()) return refuse(`file "${path}" is not a regular file (a pipe, socket or device), so it is not read`);
+    if (stat.size > RESULT_CAP_BYTES) {
+      return refuse(`file "${path}" is ${stat.size} bytes, more than the ${RESULT_CAP_BYTES / 1024} KiB a tool result holds; it can be used where it is (${real}), with a tool that reads part of it`);
+    }
     bytes = readFileSync(real);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;

@@ -8,7 +8,8 @@
  * (test/fixtures/skills/ORIGIN.md).
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, symlinkSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PROTOCOLS, scenario, systemOf, toolNamesOf, toolResultsOf, type Scenario } from "../support/scenario.ts";
 
@@ -83,6 +84,58 @@ describe("skills in a run", () => {
     expect(undeclared).toContain('invalid arguments for tool "skill"');
     expect(r.stderr).toContain('tool: skill {"name":"theme-factory"}\n');
     expect(r.stderr).toContain("tool failed: file \"../../secret.txt\" is outside the skill folder");
+    expect(r.stderr).not.toContain("top secret");
+  });
+
+  test("a skill written for Claude Code, Codex and Aider, with every optional key, loads unchanged", async () => {
+    const name = "web-research-and-source-triage";
+    s = await scenario({ agentFrontmatter: `skills: [${name}]` });
+    cpSync(join(FIXTURES, name), s.inst.riendaPath("skills", name), { recursive: true });
+    s.server.script({ toolCalls: [{ id: "a", name: "skill", arguments: { name } }, { id: "b", name: "skill", arguments: { name, file: "reference.md" } }] }, { text: "checked" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "is it true?"]);
+    expect(r.stderr).not.toContain("rienda:");
+    expect(r.code).toBe(0);
+    expect(systemOf(s.server.requests[0]!)).toContain(`\n- ${name}: Use when gathering current web evidence, comparing sources,`);
+    const [body, reference] = toolResultsOf(s.server.requests[1]!);
+    expect(body).toStartWith("# Web Research And Source Triage\n\n(Body replaced for the test:");
+    expect(body).toEndWith(`{"name": "${name}", "file": "<path>"}):\n- reference.md`);
+    expect(reference).toBe("# Reference\n\n(Replaced for the test.)\n");
+    const listed = JSON.parse((await s.inst.run(["skill", "list", "--json"])).stdout) as { skills: Record<string, unknown>[]; problems: unknown[] };
+    expect(listed.problems).toEqual([]);
+    expect(listed.skills[0]).toMatchObject({
+      name,
+      license: "MIT",
+      compatibility: "Tested with Claude Code, Codex, and Aider skill layouts",
+      allowedTools: ["Read", "Glob", "Grep", "WebFetch", "WebSearch"],
+      metadata: expect.objectContaining({ "agtmls-version": "0.0.4", "agtmls-requires-human-review": "true" }),
+    });
+    const doctor = await s.inst.run(["doctor"]);
+    expect(doctor.stdout).toEndWith("healthy\n");
+  });
+
+  test("a NUL byte, a pipe, a file too large and a way out of a linked skill folder are refused; the run goes on", async () => {
+    s = await scenario({ agentFrontmatter: "skills: [notes]" });
+    // The skill folder is a link (to a dotfiles checkout, say): inside means inside its target.
+    const real = s.inst.riendaPath("dotfiles", "notes");
+    s.inst.write(join(real, "SKILL.md"), "---\nname: notes\ndescription: Notes.\n---\nRead guide.md.\n");
+    s.inst.write(join(real, "guide.md"), "the guide");
+    s.inst.write(join(real, "big.txt"), "x".repeat(256 * 1024 + 1));
+    s.inst.write(s.inst.riendaPath("dotfiles", "secret.txt"), "top secret");
+    execFileSync("mkfifo", [join(real, "pipe")]);
+    mkdirSync(s.inst.riendaPath("skills"), { recursive: true });
+    symlinkSync(real, s.inst.riendaPath("skills", "notes"));
+    const calls = ["guide.md", "guide.md\0", "pipe", "big.txt", "../secret.txt"].map((file, i) => ({ id: `c${i}`, name: "skill", arguments: { name: "notes", file } }));
+    s.server.script({ toolCalls: calls }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("done\n");
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual([
+      "the guide",
+      'file "guide.md\\u0000" contains a NUL character, which no file name can hold: give a path inside the skill folder, like references/guide.md',
+      'file "pipe" is not a regular file (a pipe, socket or device), so it is not read',
+      `file "big.txt" is ${256 * 1024 + 1} bytes, more than the 256 KiB a tool result holds; it can be used where it is (${realpathSync(join(real, "big.txt"))}), with a tool that reads part of it`,
+      'file "../secret.txt" is outside the skill folder: only files inside it can be read',
+    ]);
     expect(r.stderr).not.toContain("top secret");
   });
 

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSkillTool, listSkillFiles, listSkills, loadSkills, readSkillFile } from "../../src/skills/index.ts";
-import type { ToolCallContext } from "../../src/tools/index.ts";
+import { RESULT_CAP_BYTES, type ToolCallContext } from "../../src/tools/index.ts";
 
 let home: string;
 let dir: string;
@@ -66,6 +67,23 @@ describe("readSkillFile", () => {
     expect(message("assets/logo.png")).toBe('file "assets/logo.png" is binary (6 bytes), not text; it can be used where it is, with the path the skill gives');
   });
 
+  test("a NUL byte, a pipe and a file larger than a tool result are refused with messages for the model", () => {
+    const message = (path: string) => {
+      const read = readSkillFile(dir, path);
+      return read.ok ? "" : read.message;
+    };
+    expect(message("references/guide.md\0.txt")).toBe('file "references/guide.md\\u0000.txt" contains a NUL character, which no file name can hold: give a path inside the skill folder, like references/guide.md');
+    execFileSync("mkfifo", [join(dir, "references", "pipe")]);
+    // Reading the pipe would block until a writer came: it is refused without opening it.
+    expect(message("references/pipe")).toBe('file "references/pipe" is not a regular file (a pipe, socket or device), so it is not read');
+    write(join(dir, "assets", "huge.txt"), "a".repeat(RESULT_CAP_BYTES + 1));
+    expect(message("assets/huge.txt")).toBe(
+      `file "assets/huge.txt" is ${RESULT_CAP_BYTES + 1} bytes, more than the 256 KiB a tool result holds; it can be used where it is (${realpathSync(join(dir, "assets", "huge.txt"))}), with a tool that reads part of it`,
+    );
+    write(join(dir, "assets", "just-fits.txt"), "a".repeat(RESULT_CAP_BYTES));
+    expect(readSkillFile(dir, "assets/just-fits.txt")).toEqual({ ok: true, text: "a".repeat(RESULT_CAP_BYTES) });
+  });
+
   test("a skill folder that is itself a link is confined to the link's target", () => {
     const real = join(home, "dotfiles", "skills", "notes");
     write(join(real, "SKILL.md"), "---\nname: notes\ndescription: Notes.\n---\nbody\n");
@@ -86,6 +104,14 @@ describe("loadSkills and listSkills", () => {
     const list = listSkills(home);
     expect(list.skills.map((s) => s.name)).toEqual(["pdf"]);
     expect(list.problems.map((p) => p.name)).toEqual(["broken"]);
+  });
+
+  test("a SKILL.md that is a pipe is a broken skill, not a run that hangs", () => {
+    const fifo = join(home, ".rienda", "skills", "piped");
+    mkdirSync(fifo);
+    execFileSync("mkfifo", [join(fifo, "SKILL.md")]);
+    expect(() => loadSkills(home, ["piped"])).toThrow(`${join(fifo, "SKILL.md")}: is not a regular file (a pipe, socket or device)`);
+    expect(listSkills(home).problems.map((p) => p.name)).toEqual(["piped"]);
   });
 
   test("a folder without SKILL.md is a problem; plain files and hidden folders are ignored", () => {
