@@ -4,6 +4,7 @@ import { didYouMean } from "../values.ts";
 import type { ResolvedModel } from "../providers/types.ts";
 import { formatKeyPath } from "./key-path.ts";
 import { defaultPrices } from "./default-prices.ts";
+import { sendsThinkingByDefault } from "./presets.ts";
 import { splitModelRef } from "./split-model-ref.ts";
 import type { ProviderSettings } from "./types.ts";
 
@@ -56,6 +57,8 @@ export function resolveModel(providers: ReadonlyMap<string, ProviderSettings>, f
   if (model.thinkingLevel !== undefined) resolved.thinkingLevel = model.thinkingLevel;
   if (model.thinkingMaxTokens !== undefined) resolved.thinkingMaxTokens = model.thinkingMaxTokens;
   if (model.cache !== undefined) resolved.cache = model.cache;
+  const sendThinking = model.sendThinking ?? sendsThinkingByDefault(provider.preset, provider.baseUrl);
+  if (sendThinking !== undefined && provider.protocol === "openai_chat_completions") resolved.sendThinking = sendThinking;
   const prices = model.prices ?? defaultPrices(provider.preset, model.id);
   if (prices !== undefined) resolved.prices = { ...prices };
   return resolved;

@@ -31,6 +31,8 @@ export interface LoadConfigOptions {
 export interface Preset {
   protocol: ProtocolName;
   baseUrl: string;
+  /** Default of the models' `send_thinking`: the service refuses tool-using turns without their reasoning. */
+  sendThinking?: boolean;
 }
 
 /** One model of a provider, as declared under `models:`. */
@@ -46,6 +48,8 @@ export interface ModelSettings {
   thinkingMaxTokens?: number;
   /** `cache: false` turns prompt caching off; absent: on. */
   cache?: boolean;
+  /** `send_thinking` as written; absent: the preset's default (off without one). */
+  sendThinking?: boolean;
   /** `cost:` as written (per million tokens). */
   prices?: ModelPrices;
 }

@@ -7,7 +7,7 @@ import { findPreset, isProtocolName, PRESETS, PROTOCOLS } from "./presets.ts";
 import type { ModelSettings, ProviderSettings } from "./types.ts";
 
 const PROVIDER_KEYS = ["protocol", "preset", "base_url", "api_key", "headers", "session_header", "models", "script"] as const;
-const MODEL_KEYS = ["id", "max_tokens", "temperature", "top_p", "context_window", "thinking_level", "thinking_max_tokens", "cache", "cost"] as const;
+const MODEL_KEYS = ["id", "max_tokens", "temperature", "top_p", "context_window", "thinking_level", "thinking_max_tokens", "cache", "send_thinking", "cost"] as const;
 const COST_KEYS = ["input", "output", "cache_read", "cache_write"] as const;
 /** A price per million tokens above this is a typo (the dearest models cost tens of dollars). */
 const MAX_PRICE = 10_000;
@@ -192,6 +192,13 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
     }
     const cache = reader.boolean(settings, "cache", modelPath);
     if (cache !== undefined) model.cache = cache;
+    const sendThinking = reader.boolean(settings, "send_thinking", modelPath);
+    if (sendThinking !== undefined) {
+      model.sendThinking = sendThinking;
+      if (protocol !== undefined && protocol !== "openai_chat_completions") {
+        reader.warning([...modelPath, "send_thinking"], `is only used by protocol "openai_chat_completions" (this provider uses ${protocol}); remove it`);
+      }
+    }
     const prices = readPrices(reader, settings.cost, [...modelPath, "cost"]);
     if (prices) model.prices = prices;
     if (protocol === "anthropic") warnSamplingWithThinking(reader, model, modelPath);

@@ -1,3 +1,4 @@
+import { EMPTY_ANSWER_TEXT, hasNoAnswer } from "./empty-answer.ts";
 import { joinUrl, requestHeaders } from "./request-headers.ts";
 import type { HttpRequestSpec, Message, ModelRequest } from "./types.ts";
 
@@ -10,7 +11,9 @@ const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
  * message; thinking blocks go back only with their signature (Anthropic
  * rejects unsigned ones, e.g. from another protocol after a model switch),
  * redacted thinking with its encrypted data;
- * empty text blocks are dropped because the API refuses them.
+ * empty text blocks are dropped because the API refuses them, and an
+ * answer left with no text and no call says so (EMPTY_ANSWER_TEXT), so
+ * user and assistant turns still alternate.
  */
 export function buildAnthropicRequest(request: ModelRequest): HttpRequestSpec {
   const { model } = request;
@@ -87,7 +90,8 @@ function anthropicMessage(message: Message): AnthropicMessage {
   }
   for (const block of message.blocks) {
     if (block.type === "text") {
-      if (block.text !== "") content.push({ type: "text", text: block.text });
+      // The API refuses text blocks that are empty or only whitespace.
+      if (block.text.trim() !== "") content.push({ type: "text", text: block.text });
     } else if (block.type === "thinking") {
       if (message.role !== "assistant") continue;
       if (block.redactedData) content.push({ type: "redacted_thinking", data: block.redactedData });
@@ -96,6 +100,8 @@ function anthropicMessage(message: Message): AnthropicMessage {
       content.push({ type: "tool_use", id: block.toolCallId, name: block.toolCallName, input: objectInput(block.toolCallArguments) });
     }
   }
+  // An answer with no text and no call (only thinking, or emptied by a hook) still takes its turn, after its thinking.
+  if (message.role === "assistant" && hasNoAnswer(message)) content.push({ type: "text", text: EMPTY_ANSWER_TEXT });
   return { role: message.role, content };
 }
 

@@ -1,3 +1,4 @@
+import { EMPTY_ANSWER_TEXT, hasNoAnswer } from "./empty-answer.ts";
 import { encodeToolArguments } from "./parse-tool-arguments.ts";
 import { promptCacheKey } from "./prompt-cache-key.ts";
 import { joinUrl, requestHeaders } from "./request-headers.ts";
@@ -5,8 +6,9 @@ import type { Block, HttpRequestSpec, Message, ModelRequest } from "./types.ts";
 
 /**
  * Builds a Chat Completions request (https://platform.openai.com/docs/api-reference/chat/create).
- * Thinking blocks are not sent back: most servers speaking this protocol
- * reject or ignore reasoning in input messages.
+ * Thinking is sent back only when the model says so (`sendThinking`, see
+ * reasoningToSendBack): most servers of this protocol reject or ignore
+ * reasoning in input messages.
  */
 export function buildOpenAIChatRequest(request: ModelRequest): HttpRequestSpec {
   const { model } = request;
@@ -35,22 +37,59 @@ export function buildOpenAIChatRequest(request: ModelRequest): HttpRequestSpec {
 function chatMessages(request: ModelRequest): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   if (request.system.trim() !== "") out.push({ role: "system", content: request.system });
+  const withReasoning = request.model.sendThinking === true ? reasoningToSendBack(request.messages) : new Set<Message>();
   for (const message of request.messages) {
-    if (message.role === "assistant") out.push(assistantMessage(message));
+    if (message.role === "assistant") out.push(assistantMessage(message, withReasoning.has(message)));
     else out.push(...userMessages(message));
   }
   return out;
 }
 
-function assistantMessage(message: Message): Record<string, unknown> {
+function assistantMessage(message: Message, withReasoning: boolean): Record<string, unknown> {
   const text = joinText(message.blocks);
   const calls = message.blocks.flatMap((block) =>
     block.type === "tool_call"
       ? [{ id: block.toolCallId, type: "function", function: { name: block.toolCallName, arguments: encodeToolArguments(block.toolCallArguments) } }]
       : [],
   );
-  const out: Record<string, unknown> = { role: "assistant", content: calls.length > 0 && text === "" ? null : text };
+  const content = calls.length > 0 ? (text === "" ? null : text) : hasNoAnswer(message) ? EMPTY_ANSWER_TEXT : text;
+  const out: Record<string, unknown> = { role: "assistant", content };
+  // An empty string too: DeepSeek refuses a tool-using turn's message without the field.
+  if (withReasoning) out.reasoning_content = message.blocks.flatMap((block) => (block.type === "thinking" ? [block.thinking] : [])).join("");
   if (calls.length > 0) out.tool_calls = calls;
+  return out;
+}
+
+/**
+ * The assistant messages whose thinking goes back as `reasoning_content`:
+ * those of every user turn (a prompt and all that answers it, tool rounds
+ * included) in which the model called a tool. DeepSeek's thinking mode
+ * refuses a request that lacks the reasoning of such a turn, in every later
+ * request, and ignores it for turns without calls
+ * (https://api-docs.deepseek.com/guides/thinking_mode); Kimi's thinking
+ * models refuse a tool-call message without it
+ * (https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model).
+ * Turns without calls send none, which saves their tokens.
+ */
+function reasoningToSendBack(messages: Message[]): Set<Message> {
+  const out = new Set<Message>();
+  let turn: Message[] = [];
+  let calledTools = false;
+  const close = () => {
+    if (calledTools) for (const message of turn) out.add(message);
+    turn = [];
+    calledTools = false;
+  };
+  for (const message of messages) {
+    if (message.role === "user") {
+      // Tool results continue the turn; text from the user starts a new one.
+      if (message.blocks.some((block) => block.type === "text" && block.text !== "")) close();
+      continue;
+    }
+    turn.push(message);
+    if (message.blocks.some((block) => block.type === "tool_call")) calledTools = true;
+  }
+  close();
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { EMPTY_ANSWER_TEXT, hasNoAnswer } from "./empty-answer.ts";
 import { encodeToolArguments } from "./parse-tool-arguments.ts";
 import { promptCacheKey } from "./prompt-cache-key.ts";
 import { joinUrl, requestHeaders } from "./request-headers.ts";
@@ -41,6 +42,13 @@ export function buildOpenAIResponsesRequest(request: ModelRequest): HttpRequestS
 function inputItems(request: ModelRequest): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   for (const message of request.messages) {
+    if (message.role === "assistant" && hasNoAnswer(message)) {
+      // Only thinking, or emptied by a hook: the turn stays, saying so. Its reasoning item is left out,
+      // because the API refuses a reasoning item without the item that followed it, and the model does
+      // not read reasoning from turns before the last prompt anyway.
+      items.push({ role: "assistant", content: [{ type: "output_text", text: EMPTY_ANSWER_TEXT }] });
+      continue;
+    }
     // Consecutive text blocks form one message; calls and results are items of their own, in order.
     let text: string[] = [];
     const flush = () => {

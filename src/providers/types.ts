@@ -114,6 +114,12 @@ export interface ResolvedModel {
   thinkingMaxTokens?: number;
   /** Prompt caching (new): on unless `cache: false`. */
   cache?: boolean;
+  /**
+   * Chat Completions only (new): send the model's own thinking back as
+   * `reasoning_content`, as DeepSeek and Kimi require within a tool-using
+   * turn; from `send_thinking`, or the preset's default.
+   */
+  sendThinking?: boolean;
   /** Prices per million tokens (new), from `cost:` or the preset; absent: unknown. */
   prices?: ModelPrices;
   /** Replay protocol only: the script file. */

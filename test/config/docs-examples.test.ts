@@ -10,7 +10,7 @@ import { parseConfig, type LoadedConfig } from "../../src/config/index.ts";
 
 const DOC = readFileSync(resolve(import.meta.dir, "../../docs/config.md"), "utf8");
 const FILE = "/home/ana/.rienda/config.yaml";
-const ENV = { OPENAI_API_KEY: "sk-o", ANTHROPIC_API_KEY: "sk-a", GITHUB_TOKEN: "gh" };
+const ENV = { OPENAI_API_KEY: "sk-o", ANTHROPIC_API_KEY: "sk-a", GITHUB_TOKEN: "gh", MOONSHOT_API_KEY: "sk-m", OPENROUTER_API_KEY: "sk-r" };
 
 function blocks(lang: string): string[] {
   return [...DOC.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1] ?? "");

@@ -83,7 +83,7 @@ describe("model settings", () => {
 
   test("an unknown model key is refused", () => {
     expect(linesOf(withModel("{ max_token: 10 }"))).toEqual([
-      `${AT}.max_token: unknown key (did you mean "max_tokens"? known keys: id, max_tokens, temperature, top_p, context_window, thinking_level, thinking_max_tokens, cache, cost)`,
+      `${AT}.max_token: unknown key (did you mean "max_tokens"? known keys: id, max_tokens, temperature, top_p, context_window, thinking_level, thinking_max_tokens, cache, send_thinking, cost)`,
     ]);
   });
 
@@ -144,5 +144,54 @@ describe("cache and cost", () => {
     expect(config.resolveModel("claude/sonnet").prices).toEqual({ input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 });
     expect(config.resolveModel("claude/mine").prices).toEqual({ input: 1, output: 2 });
     expect(config.resolveModel("claude/odd").prices).toBeUndefined();
+  });
+});
+
+describe("send_thinking", () => {
+  test("is on by default for the deepseek preset and the DeepSeek and Moonshot hosts, off elsewhere, and the model's own setting wins", () => {
+    const text = [
+      "providers:",
+      "  ds:",
+      "    preset: deepseek",
+      "    models:",
+      "      reasoner: { id: deepseek-reasoner }",
+      "      quiet: { id: deepseek-chat, send_thinking: false }",
+      "  kimi:",
+      "    protocol: openai_chat_completions",
+      "    base_url: https://api.moonshot.ai/v1",
+      "    models:",
+      "      k2: { id: kimi-k2-thinking }",
+      "  proxy:",
+      "    preset: deepseek",
+      "    base_url: https://gateway.example/deepseek",
+      "    models:",
+      "      r: { id: deepseek-reasoner }",
+      "  router:",
+      "    preset: openrouter",
+      "    models:",
+      "      plain: { id: some/model }",
+      "      kimi: { id: moonshotai/kimi-k2-thinking, send_thinking: true }",
+      "",
+    ].join("\n");
+    const config = parse(text);
+    expect(config.resolveModel("ds/reasoner").sendThinking).toBe(true);
+    expect(config.resolveModel("ds/quiet").sendThinking).toBe(false);
+    expect(config.resolveModel("kimi/k2")).toMatchObject({ sendThinking: true, baseUrl: "https://api.moonshot.ai/v1", protocol: "openai_chat_completions" });
+    expect(config.resolveModel("proxy/r").sendThinking).toBe(true);
+    expect("sendThinking" in config.resolveModel("router/plain")).toBe(false);
+    expect(config.resolveModel("router/kimi").sendThinking).toBe(true);
+    expect(config.warnings).toEqual([]);
+  });
+
+  test("on a protocol other than Chat Completions it loads with a warning and is not used", () => {
+    const config = parse("providers:\n  claude:\n    preset: anthropic\n    models:\n      opus: { send_thinking: true }\n");
+    expect(config.warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
+      'providers.claude.models.opus.send_thinking: is only used by protocol "openai_chat_completions" (this provider uses anthropic); remove it',
+    ]);
+    expect("sendThinking" in config.resolveModel("claude/opus")).toBe(false);
+  });
+
+  test("must be a boolean", () => {
+    expect(linesOf(withModel("{ send_thinking: 3 }"))[0]).toContain(`${AT}.send_thinking: must be`);
   });
 });

@@ -144,6 +144,31 @@ function nextRequest(protocol: ProtocolName, answer: Message, wireId = "model-x"
 }
 
 describe("what the next request sends back", () => {
+  test("Chat Completions with sendThinking (DeepSeek): the recorded reasoning goes back as reasoning_content beside the call", async () => {
+    const answer = await answerOf("openai_chat_completions", "deepseek-tool-call.chunks.txt");
+    const request = nextRequest("openai_chat_completions", answer, "deepseek-v4-flash");
+    request.model.sendThinking = true;
+    const body = buildOpenAIChatRequest(request).body as { messages: Array<Record<string, unknown>> };
+    expect(body.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+    expect(body.messages[1]).toEqual({
+      role: "assistant",
+      content: null,
+      reasoning_content: "The user asks about the weather in San Francisco. I should use the weather tool.",
+      tool_calls: [{ id: "call_00_IhCAliIHtM9gKpgfqbBV9873", type: "function", function: { name: "weather", arguments: '{"location":"San Francisco"}' } }],
+    });
+    // Without the setting the same answer goes back without its reasoning.
+    request.model.sendThinking = false;
+    expect(JSON.stringify(buildOpenAIChatRequest(request).body)).not.toContain("reasoning_content");
+  });
+
+  test("Chat Completions with sendThinking (Kimi): an answer without calls goes back without its reasoning", async () => {
+    const answer = await answerOf("openai_chat_completions", "kimi-usage-live.chunks.txt");
+    const request = nextRequest("openai_chat_completions", answer, "kimi-k2-thinking");
+    request.model.sendThinking = true;
+    const body = buildOpenAIChatRequest(request).body as { messages: Array<Record<string, unknown>> };
+    expect(body.messages[1]).toEqual({ role: "assistant", content: "OK" });
+  });
+
   test("Anthropic: both redacted_thinking blocks go back with their data, before the text", async () => {
     const answer = await answerOf("anthropic", "thinking-part-redacted-stream.cassette.yaml");
     const redacted = answer.blocks.filter((b): b is ThinkingBlock => b.type === "thinking" && b.redactedData !== undefined);
