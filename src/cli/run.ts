@@ -56,7 +56,6 @@ export default defineCommand({
             workdir,
             signal: watcher.signal,
             workdirGiven: parsed.workdir !== undefined,
-            finalSignal: watcher.finalSignal,
             ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
             ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
             ...(parsed.session !== undefined ? { sessionId: parsed.session } : {}),

@@ -72,8 +72,6 @@ export interface RunRequest {
   signal?: AbortSignal;
   /** `workdir` was given with -C: a continued session runs there, not in its recorded workspace. */
   workdirGiven?: boolean;
-  /** Aborted on a second interrupt: cuts afterRun hooks short, subagents' included. */
-  finalSignal?: AbortSignal;
 }
 
 /** Everything a run needs, validated. */
@@ -102,8 +100,6 @@ export interface AgentRequest {
   agentId: string;
   /** Overrides the agent's model. */
   modelRef?: string;
-  /** Aborted on a second interrupt: cuts subagents' afterRun hooks short. */
-  finalSignal?: AbortSignal;
 }
 
 /**
@@ -244,7 +240,6 @@ function subagentTools(
       lineage,
       maxDepth,
       launch: (agentId, call, emit) => launcher.launch(agentId, call, emit),
-      ...(request.finalSignal ? { finalSignal: request.finalSignal } : {}),
     }),
     // After the first request has left: preparing a child is CPU the request should not wait for.
     warm: () => void (setTimeout(() => launcher.warm(callable), 20) as { unref?(): void }).unref?.(),

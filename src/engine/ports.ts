@@ -29,9 +29,11 @@ export interface ToolPort {
   /**
    * Runs one call of a declared tool: validates the arguments (not an object,
    * or not matching the schema → error result), executes, caps the text.
-   * Never throws; an interrupt resolves with an error result.
+   * Never throws; an interrupt resolves with an error result. `finalSignal`
+   * is the run's (aborted by a second interrupt): a tool that runs a run of
+   * its own (a subagent) cuts that run's afterRun hooks short with it.
    */
-  run(call: ToolCall, observer: OutputObserver, signal: AbortSignal): Promise<ToolRunResult>;
+  run(call: ToolCall, observer: OutputObserver, signal: AbortSignal, finalSignal?: AbortSignal): Promise<ToolRunResult>;
 }
 
 /** A tool's result, with the model usage the call caused when it ran a model itself (a subagent). */

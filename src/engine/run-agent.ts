@@ -155,7 +155,7 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
       if (response.stopReason === "max_tokens") return end("max_tokens", "the answer was cut short: the model reached its output limit (max_tokens)");
       return end("end_turn");
     }
-    const executed = await runToolRound(parts.toolCalls, { tools: input.tools, hooks, session, emit, signal, usage: (add, cost) => {
+    const executed = await runToolRound(parts.toolCalls, { tools: input.tools, hooks, session, emit, signal, ...(input.finalSignal ? { finalSignal: input.finalSignal } : {}), usage: (add, cost) => {
         addUsage(usage, add);
         if (cost !== undefined) progress.cost = (progress.cost ?? 0) + cost;
       },

@@ -48,8 +48,6 @@ export interface SubagentOptions {
    * reads the message.
    */
   launch(agentId: string, call: ToolCall, emit: Emit): Promise<ChildRun>;
-  /** Cuts the children's afterRun hooks short, as the parent's (second interrupt). */
-  finalSignal?: AbortSignal;
 }
 
 /** The tool name of subagent `id`. */
@@ -73,14 +71,25 @@ export function withSubagents(base: ToolPort, options: SubagentOptions): ToolPor
   return {
     specs: () => [...base.specs(), ...specs],
     has: (name) => byName.has(name) || base.has(name),
-    run(call, observer, signal) {
+    run(call, observer, signal, finalSignal) {
       const agent = byName.get(call.name);
-      return agent ? runSubagent(agent, call, observer, signal, options) : base.run(call, observer, signal);
+      return agent ? runSubagent(agent, call, observer, { signal, finalSignal }, options) : base.run(call, observer, signal, finalSignal);
     },
   };
 }
 
-async function runSubagent(agent: SubagentSpec, call: ToolCall, observer: OutputObserver, signal: AbortSignal, options: SubagentOptions): Promise<ToolRunResult> {
+/**
+ * The parent run's signals: the first interrupt ends the child as it ends
+ * the parent, and the second cuts the child's afterRun hooks short as it
+ * cuts the parent's (in `rienda run` and in the chat alike).
+ */
+interface RunSignals {
+  signal: AbortSignal;
+  finalSignal: AbortSignal | undefined;
+}
+
+async function runSubagent(agent: SubagentSpec, call: ToolCall, observer: OutputObserver, signals: RunSignals, options: SubagentOptions): Promise<ToolRunResult> {
+  const { signal, finalSignal } = signals;
   const fail = (text: string): ToolRunResult => ({ text, isError: true });
   const prompt = promptOf(call.arguments);
   if (prompt === undefined) return fail(`invalid arguments for tool "${call.name}": expected {"prompt": "<the task>"} with a non-empty prompt`);
@@ -112,7 +121,7 @@ async function runSubagent(agent: SubagentSpec, call: ToolCall, observer: Output
         report(event);
       },
       signal,
-      ...(options.finalSignal ? { finalSignal: options.finalSignal } : {}),
+      ...(finalSignal ? { finalSignal } : {}),
     });
     const spent = { usage: outcome.usage as Usage, ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}) };
     report({ type: "subagent_end", reason: outcome.reason, ...(outcome.message ? { message: outcome.message } : {}), ...spent });

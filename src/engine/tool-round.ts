@@ -31,7 +31,7 @@ export interface ExecutedCall {
  */
 export async function runToolRound(
   calls: ToolCall[],
-  deps: { tools: ToolPort; hooks: HookPort; session: SessionPort; emit: Emit; signal: AbortSignal; usage?: (usage: Usage, cost?: number) => void },
+  deps: { tools: ToolPort; hooks: HookPort; session: SessionPort; emit: Emit; signal: AbortSignal; finalSignal?: AbortSignal; usage?: (usage: Usage, cost?: number) => void },
 ): Promise<ExecutedCall[]> {
   const { emit, signal } = deps;
   const executed: ExecutedCall[] = [];
@@ -52,7 +52,7 @@ export async function runToolRound(
 
 async function runOne(
   call: ToolCall,
-  deps: { tools: ToolPort; hooks: HookPort; emit: Emit; signal: AbortSignal; usage?: (usage: Usage, cost?: number) => void },
+  deps: { tools: ToolPort; hooks: HookPort; emit: Emit; signal: AbortSignal; finalSignal?: AbortSignal; usage?: (usage: Usage, cost?: number) => void },
 ): Promise<ToolResult> {
   const { tools, hooks, emit, signal } = deps;
   const verdict = await chainBeforeToolExecute(hooks, call, emit, signal);
@@ -64,7 +64,7 @@ async function runOne(
   if (verdict.kind === "refuse") return { text: verdict.reason, isError: true };
   const effective: ToolCall = { ...call, arguments: verdict.arguments };
   const ran = tools.has(call.name)
-    ? await tools.run(effective, observerFor(call, emit), signal)
+    ? await tools.run(effective, observerFor(call, emit), signal, deps.finalSignal)
     : { text: `unknown tool "${call.name}"`, isError: true };
   if (ran.usage) deps.usage?.(ran.usage, ran.cost);
   const result: ToolResult = { text: ran.text, isError: ran.isError };

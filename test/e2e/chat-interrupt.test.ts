@@ -83,6 +83,34 @@ describe("interrupting the chat", () => {
     expect(screen).toContain("Fresh answer.");
   });
 
+  test("a second Ctrl-C cuts a subagent's afterRun hook short, as it cuts the agent's own, and the chat goes on", async () => {
+    s = await scenario({ agentFrontmatter: "agents: [reviewer]\nhooks: [audit]" });
+    s.inst.hook("audit", AUDIT);
+    s.inst.agent("reviewer", "---\ndescription: Reviews.\nmodel: p/m\nhooks: [slow-end]\n---\nYou review.\n");
+    // Would never end on its own: only the second interrupt ends it.
+    s.inst.hook("slow-end", `module.exports = { afterRun(ctx, end) { ctx.file.write("child-after-run", end.reason); while (true) {} } };`);
+    s.server.script({ toolCalls: [{ id: "r1", name: "agent__reviewer", arguments: { prompt: "Review" } }] }, { text: "the review never finishes", hang: true }, { text: "Back again." });
+    term = Terminal.start(s.inst, { args: ["-a", "coder"] });
+    await term.waitForPrompt();
+    term.line("get it reviewed");
+    await s.server.waitForRequests(2);
+    term.keys("C-c");
+    const marker = join(s.inst.workspace, "child-after-run");
+    await waitFor(() => existsSync(marker) && readFileSync(marker, "utf8") !== "", 10_000, "the child's afterRun hook to start");
+    expect(readFileSync(marker, "utf8")).toBe("interrupted");
+    term.keys("C-c");
+    await term.waitForPrompt(1);
+    expect(term.screen()).toContain("interrupted\n─ ");
+    term.line("still there?");
+    const screen = await term.waitForPrompt(2);
+    term.keys("C-d");
+    expect(await term.exitCode()).toBe(0);
+    expect(screen).toContain("Back again.");
+    // The second interrupt cut the parent's afterRun short too (it had not started); the next turn's ran. The call got its error result.
+    expect(readFileSync(join(s.inst.workspace, "runs.log"), "utf8")).toBe("end_turn\n");
+    expect(toolResultsOf(s.server.requests[2]!)).toEqual(["the run was interrupted before this tool call finished"]);
+  });
+
   test("Ctrl-C clears typed text; twice at an empty prompt quits with exit 0", async () => {
     s = await scenario();
     term = Terminal.start(s.inst, { args: ["-a", "coder"] });
