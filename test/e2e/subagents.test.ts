@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { Instance, waitFor } from "../support/instance.ts";
 import { startProviderServer, type ProviderServer, type RecordedRequest } from "../support/provider-server.ts";
 import { systemOf, toolNamesOf, toolResultsOf } from "../support/scenario.ts";
-import { readEntries, sessionFiles, sessionIdFrom } from "../support/session-reader.ts";
+import { messageEntries, readEntries, sessionFile, sessionFiles, sessionIdFrom } from "../support/session-reader.ts";
 
 interface Setup {
   inst: Instance;
@@ -337,6 +337,48 @@ describe("interrupts and confirmations", () => {
     expect(r.stderr).toContain("rienda: the run was interrupted");
     await waitFor(() => !alive(pid), 5_000, "the child's process to die");
     expect(server.requests.length).toBe(2);
+
+    // Both sessions are consistent: every call has its result, the child's
+    // interruption is recorded, and the parent's call has an error result.
+    const parentId = sessionIdFrom(r.stderr);
+    const childFile = sessionFiles(inst.home).find((f) => !f.endsWith(`/${parentId}.jsonl`))!;
+    const childId = childFile.split("/").pop()!.replace(".jsonl", "");
+    const blocksOf = (file: string) => messageEntries(file).flatMap((e) => e.blocks as { type: string; toolResultCallId?: string; toolResultIsError?: boolean; toolResult?: { text: string }[] }[]);
+    const childResults = blocksOf(childFile).filter((b) => b.type === "tool_result");
+    expect(childResults.map((b) => [b.toolResultCallId, b.toolResultIsError, b.toolResult![0]!.text])).toEqual([["s1", true, "the run was interrupted before this tool call finished"]]);
+    expect(readEntries(childFile).at(-1)!.kind).toBe("interruption");
+    const parentResults = blocksOf(sessionFile(inst.home, parentId)).filter((b) => b.type === "tool_result");
+    expect(parentResults.map((b) => [b.toolResultCallId, b.toolResultIsError])).toEqual([["r1", true]]);
+
+    // Each can be continued: the parent with its agent, the child as a conversation with the reviewer.
+    server.reset();
+    server.script({ text: "parent goes on" }, { text: "child goes on" });
+    const parent = await inst.run(["run", "-s", parentId, "-p", "go on"]);
+    expect(parent.code).toBe(0);
+    expect(parent.stdout).toBe("parent goes on\n");
+    expect(toolResultsOf(server.requests[0]!)).toEqual(["the run was interrupted before this tool call finished"]);
+    const child = await inst.run(["run", "-s", childId, "-p", "go on"]);
+    expect(child.code).toBe(0);
+    expect(child.stdout).toBe("child goes on\n");
+    expect(modelOf(server.requests[1]!)).toBe("small-model");
+    expect(toolResultsOf(server.requests[1]!)).toEqual(["the run was interrupted before this tool call finished"]);
+  });
+
+  test("a second interrupt cuts a child's afterRun hook short in rienda run too", async () => {
+    const { inst, server } = await start({ lead: [LEAD, "You lead."], reviewer: [`${REVIEWER}\nhooks: [slow-end]`, "You review."] });
+    inst.hook("slow-end", `module.exports = { afterRun(ctx, end) { ctx.file.write("child-after-run", end.reason); while (true) {} } };`);
+    server.script({ toolCalls: [{ id: "r1", name: "agent__reviewer", arguments: { prompt: "Review" } }] }, { text: "never ends", hang: true });
+    const run = inst.start(["run", "-a", "lead", "-p", "go", "--json"]);
+    await server.waitForRequests(2);
+    run.kill("SIGINT");
+    const marker = join(inst.workspace, "child-after-run");
+    await waitFor(() => existsSync(marker) && readFileSync(marker, "utf8") !== "", 10_000, "the child's afterRun hook to start");
+    run.kill("SIGINT");
+    const r = await run.done;
+    expect(r.code).toBe(130);
+    const events = jsonEvents(r.stdout);
+    expect(events.find((e) => e.type === "subagent_end")).toMatchObject({ reason: "interrupted", parent: "r1" });
+    expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "interrupted" });
   });
 
   test("ctx.confirm in a child: -y approves, without it the answer is no", async () => {
