@@ -4,7 +4,8 @@
  * that agent on a prompt in a child session and answers with the child's
  * final text. The policy lives here, as one more implementation behind the
  * tool port: the depth limit and cycles (errors the model reads), how the
- * child's events reach the parent (each tagged with the call's id, its start
+ * child's events reach the parent (each tagged with the call's id, or the
+ * path of call ids from the top for a deeper run, its start
  * and end as subagent_start / subagent_end), what the parent reads, and the
  * usage added to the parent's totals. Preparing the child (config, model,
  * tools, hooks, skills, session) is the composition root's, behind `launch`.
@@ -14,6 +15,9 @@ import type { Emit } from "./hook-chain.ts";
 import type { OutputObserver, ToolPort, ToolRunResult } from "./ports.ts";
 import { runAgent, type RunInput } from "./run-agent.ts";
 import type { EngineEvent, ToolCall } from "./types.ts";
+
+/** Joins the call ids of a nested run's `parent`, from the top down. */
+const PARENT_PATH_SEPARATOR = "/";
 
 /** What a subagent's tool name starts with. */
 const SUBAGENT_TOOL_PREFIX = "agent__";
@@ -101,8 +105,9 @@ async function runSubagent(agent: SubagentSpec, call: ToolCall, observer: Output
     return fail(`subagents nest at most ${options.maxDepth} deep (subagents.max_depth in config.yaml), and "${agent.id}" would run ${options.lineage.length} below the top agent (${chain}); do this part yourself`);
   }
   if (signal.aborted) return fail(`subagent "${agent.id}" was interrupted`);
-  // Every event of the child carries this call's id; a grandchild's keeps its own parent.
-  const report = (event: EngineEvent): void => observer.nested?.(event.parent === undefined ? { ...event, parent: call.id } : event);
+  // Every event of the child carries this call's id; a grandchild's, the path of call ids down to it
+  // ("a/b"): providers' call ids repeat across levels (the replay provider's, Kimi's), paths do not.
+  const report = (event: EngineEvent): void => observer.nested?.({ ...event, parent: event.parent === undefined ? call.id : `${call.id}${PARENT_PATH_SEPARATOR}${event.parent}` });
   let child: ChildRun;
   try {
     child = await options.launch(agent.id, call, report);

@@ -48,7 +48,8 @@ export type OutputStream = "stdout" | "stderr" | "log";
 
 /**
  * Everything the loop reports while a run goes on. An event of a subagent's
- * run carries `parent`: the id of the tool call that started that run
+ * run carries `parent`: the id of the tool call that started that run, or
+ * for a run deeper down the ids of the calls from the top, joined by "/"
  * (docs/subagents.md); the run's own events have none.
  */
 export type EngineEvent = (

@@ -13,7 +13,7 @@ import { LineTracker, type TextSink } from "./stream-writer.ts";
 export class PlainPrinter {
   readonly #out: LineTracker;
   readonly #err: LineTracker;
-  /** Call ids of the subagents running, outermost first (calls run one at a time, so this is a stack). */
+  /** The `parent` of each subagent running, outermost first (calls run one at a time, so this is a stack). */
   readonly #running: string[] = [];
 
   constructor(stdout: TextSink, stderr: TextSink) {
@@ -75,7 +75,7 @@ export class PlainPrinter {
   /** How deep an event's run is: 0 for the run's own, 1 for its subagent's, and so on. */
   #level(parent: string | undefined): number {
     if (parent === undefined) return 0;
-    // The innermost running subagent started by that call (ids may repeat across levels).
+    // `parent` is unique among the runs in progress (a path of call ids below the first level).
     return this.#running.lastIndexOf(parent) + 1 || 1;
   }
 

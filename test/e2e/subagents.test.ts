@@ -146,6 +146,56 @@ describe("a subagent call", () => {
     expect(events.at(-1)).toEqual({ type: "run_end", reason: "end_turn", usage: { inputTokens: 350, outputTokens: 34 } });
   });
 
+  test("--json: a grandchild's parent is the path of call ids, unambiguous when ids repeat across levels", async () => {
+    const { inst, server } = await start({
+      a: ["description: Top.\nmodel: p/big\nagents: [b]", "A."],
+      b: ["description: Middle.\nmodel: p/small\nagents: [c]\ntools: [shell]", "B."],
+      c: ["description: Bottom.\nmodel: p/small\ntools: [shell]", "C."],
+    });
+    // The same call id at every level, as the replay provider (replay_1_1) and some providers give them.
+    server.script(
+      { toolCalls: [{ id: "x", name: "agent__b", arguments: { prompt: "b, go" } }] },
+      { toolCalls: [{ id: "x", name: "agent__c", arguments: { prompt: "c, go" } }] },
+      { toolCalls: [{ id: "x", name: "shell", arguments: { command: "echo from-c" } }] },
+      { text: "c done" },
+      { toolCalls: [{ id: "y", name: "shell", arguments: { command: "echo from-b" } }] },
+      { text: "b done" },
+      { text: "a done" },
+    );
+    const r = await inst.run(["run", "-a", "a", "-p", "go", "--json"]);
+    expect(r.code).toBe(0);
+    const events = jsonEvents(r.stdout);
+    const shape = events.filter((e) => ["tool_call", "subagent_start", "subagent_end"].includes(e.type as string)).map((e) => `${String(e.type)} ${String(e.name ?? e.agent ?? e.reason)}${e.parent ? ` <${String(e.parent)}>` : ""}`);
+    expect(shape).toEqual([
+      "tool_call agent__b",
+      "subagent_start b <x>",
+      "tool_call agent__c <x>",
+      "subagent_start c <x/x>",
+      "tool_call shell <x/x>",
+      "subagent_end end_turn <x/x>",
+      "tool_call shell <x>",
+      "subagent_end end_turn <x>",
+    ]);
+    expect(events.find((e) => e.type === "tool_output" && e.parent === "x/x")).toMatchObject({ text: "from-c\n" });
+    expect(events.find((e) => e.type === "tool_output" && e.parent === "x")).toMatchObject({ text: "from-b\n" });
+    // Plain output: each level under its call, the child's line after the grandchild's at the child's depth.
+    const plain = await (async () => {
+      server.reset();
+      server.script(
+        { toolCalls: [{ id: "x", name: "agent__b", arguments: { prompt: "b, go" } }] },
+        { toolCalls: [{ id: "x", name: "agent__c", arguments: { prompt: "c, go" } }] },
+        { toolCalls: [{ id: "x", name: "shell", arguments: { command: "echo from-c" } }] },
+        { text: "c done" },
+        { toolCalls: [{ id: "y", name: "shell", arguments: { command: "echo from-b" } }] },
+        { text: "b done" },
+        { text: "a done" },
+      );
+      return inst.run(["run", "-a", "a", "-p", "go"]);
+    })();
+    expect(plain.stdout).toBe("a done\n");
+    expect(plain.stderr).toContain('tool: agent__b {"prompt":"b, go"}\n  tool: agent__c {"prompt":"c, go"}\n    tool: shell {"command":"echo from-c"}\n    from-c\n  tool: shell {"command":"echo from-b"}\n  from-b\n');
+  });
+
   test("with prices, the child's cost is in its subagent_end and added to the parent's run_end", async () => {
     const { inst, server } = await start({ lead: [LEAD, "You lead."], reviewer: ["description: Reviews.\nmodel: p/small", "You review."] });
     // big: $10 / $20 per million tokens; small: $1 / $2.

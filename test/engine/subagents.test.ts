@@ -89,7 +89,7 @@ describe("withSubagents", () => {
     expect(events[0]).toEqual({ type: "subagent_start", sessionId: "child-1", agent: "reviewer", model: "p/small", workdir: "/w", parent: "c1" });
   });
 
-  test("an event already tagged by a grandchild's call keeps its own parent", async () => {
+  test("an event already tagged by a grandchild's call gets the path of call ids down to it", async () => {
     const opts = options({});
     const inner: SubagentOptions = {
       ...opts,
@@ -100,7 +100,7 @@ describe("withSubagents", () => {
     };
     const events: EngineEvent[] = [];
     await withSubagents(noTools, inner).run(call(), { log: () => undefined, output: () => undefined, nested: (e) => events.push(e) }, new AbortController().signal);
-    expect(events[0]).toEqual({ type: "notice", message: "from the grandchild", parent: "g1" });
+    expect(events[0]).toEqual({ type: "notice", message: "from the grandchild", parent: `${call().id}/g1` });
   });
 
   test("a cycle and the depth limit are error results, and nothing is launched", async () => {
