@@ -94,8 +94,8 @@ export class McpConnection {
     try {
       await Promise.race([
         (async () => {
-          const [{ Client, types }, transport] = await Promise.all([loadClientSdk(), transportReady]);
-          const client = new Client({ name: "rienda", version: VERSION }, { capabilities: {} });
+          const [{ Client, types, lazyValidator }, transport] = await Promise.all([loadClientSdk(), transportReady]);
+          const client = new Client({ name: "rienda", version: VERSION }, { capabilities: {}, jsonSchemaValidator: lazyValidator() });
           client.setNotificationHandler(types.LoggingMessageNotificationSchema, (notification) => {
             const { level, logger, data } = notification.params;
             const text = typeof data === "string" ? data : JSON.stringify(data);

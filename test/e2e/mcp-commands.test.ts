@@ -61,6 +61,10 @@ describe("MCP in the tool commands", () => {
     r = await s.inst.run(["tool", "run", "everything__get-sum", "--args", '{"a":1,"b":2}']);
     expect(r.stdout).toContain("3");
     expect(r.code).toBe(0);
+    // A tool with an output schema: the structured content is checked against it, the text is the result.
+    r = await s.inst.run(["tool", "run", "everything__get-structured-content", "--args", '{"location":"Chicago"}']);
+    expect(r.stdout).toBe('{"temperature":36,"conditions":"Light rain / drizzle","humidity":82}\n');
+    expect(r.code).toBe(0);
     r = await s.inst.run(["tool", "run", "t__fail"]);
     expect(r.stdout).toBe("it failed on purpose\n");
     expect(r.code).toBe(1);
