@@ -34,6 +34,7 @@ export function mcpHint(failure: string, transport: "stdio" | "http"): string {
   if (/timed out/.test(failure)) {
     return transport === "http" ? "check that the server at url is running and answers MCP requests, or raise startup_timeout_ms" : "raise startup_timeout_ms if the server is slow to start; otherwise run the command by hand to see what it waits for";
   }
+  if (/ECONNREFUSED|Unable to connect|cannot connect/i.test(failure)) return "start the server, or correct url: nothing answers there";
   if (/exited/.test(failure)) return "run the command by hand to see why it exits (its stderr is quoted above)";
   return transport === "http" ? "check url and headers (a 401 or 403 means the credentials are wrong)" : "run the command by hand to see what goes wrong";
 }
