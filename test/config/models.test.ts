@@ -195,3 +195,39 @@ describe("send_thinking", () => {
     expect(linesOf(withModel("{ send_thinking: 3 }"))[0]).toContain(`${AT}.send_thinking: must be`);
   });
 });
+
+describe("preset prices", () => {
+  function pricesOf(preset: string, id: string) {
+    return parse(`providers:\n  p:\n    preset: ${preset}\n    models:\n      m: { id: "${id}" }\n`).resolveModel("p/m").prices;
+  }
+
+  test("a listed id, or one with a snapshot date or -latest, has the vendor's price", () => {
+    expect(pricesOf("anthropic", "claude-opus-4-6")).toEqual({ input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5 });
+    expect(pricesOf("anthropic", "claude-opus-4-20250514")).toEqual({ input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 });
+    expect(pricesOf("anthropic", "claude-3-5-haiku-latest")).toEqual({ input: 0.8, output: 4, cacheWrite: 1, cacheRead: 0.08 });
+    expect(pricesOf("anthropic", "claude-sonnet-5")).toEqual({ input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.2 });
+    expect(pricesOf("openai", "gpt-4o-2024-08-06")).toEqual({ input: 2.5, output: 10, cacheRead: 1.25 });
+    expect(pricesOf("openai", "gpt-5-chat-latest")).toEqual({ input: 1.25, output: 10, cacheRead: 0.125 });
+    expect(pricesOf("openai", "GPT-4o-mini")).toEqual({ input: 0.15, output: 0.6, cacheRead: 0.075 });
+  });
+
+  test("a variant of a family is not given the family's price: no price is better than a wrong one", () => {
+    for (const [preset, id] of [
+      ["openai", "o3-mini"],
+      ["openai", "o3-pro"],
+      ["openai", "gpt-5-pro"],
+      ["openai", "gpt-4o-audio-preview"],
+      ["openai", "o4-mini-deep-research"],
+      ["anthropic", "claude-opus-4-9"],
+      ["anthropic", "claude-haiku-5-5"],
+      ["anthropic", "claude-opus-5-5"],
+    ] as const) {
+      expect([id, pricesOf(preset, id)]).toEqual([id, undefined]);
+    }
+  });
+
+  test("DeepSeek bills by the hour (peak and off-peak), so its preset names no price", () => {
+    expect(pricesOf("deepseek", "deepseek-chat")).toBeUndefined();
+    expect(pricesOf("deepseek", "deepseek-reasoner")).toBeUndefined();
+  });
+});
