@@ -51,7 +51,7 @@ export class McpConnection {
   private restarted = false;
   private readonly secrets: string[];
   /** Calls in flight, newest last: a log message goes to the newest. */
-  private readonly active: ToolCallContext[] = [];
+  private readonly active: { context: ToolCallContext; lastLog?: string }[] = [];
 
   constructor(
     readonly settings: McpServerSettings,
@@ -99,7 +99,10 @@ export class McpConnection {
           client.setNotificationHandler(types.LoggingMessageNotificationSchema, (notification) => {
             const { level, logger, data } = notification.params;
             const text = typeof data === "string" ? data : JSON.stringify(data);
-            this.active.at(-1)?.frontEnd.log(`[${level}]${logger ? ` ${logger}:` : ""} ${this.hide(text)}`);
+            const call = this.active.at(-1);
+            if (!call) return;
+            call.lastLog = text;
+            call.context.frontEnd.log(`[${level}]${logger ? ` ${logger}:` : ""} ${this.hide(text)}`);
           });
           client.onclose = () => {
             if (this.state === "ready") this.state = "crashed";
@@ -142,12 +145,15 @@ export class McpConnection {
     const client = this.client;
     if (this.state !== "ready" || !client) return this.error(this.failure ? `is not running: ${this.failure}` : "is not running");
     if (context.signal.aborted) return { text: "the tool was interrupted", isError: true };
-    this.active.push(context);
+    const call: { context: ToolCallContext; lastLog?: string } = { context };
+    this.active.push(call);
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         signal: context.signal,
         timeout: NO_TIMEOUT_MS,
         onprogress: (progress) => {
+          // A server that reports each log line as progress too (Rienda does) is shown once.
+          if (progress.message !== undefined && progress.message === call.lastLog) return;
           const total = progress.total !== undefined ? `/${progress.total}` : "";
           const message = progress.message ? ` ${this.hide(progress.message)}` : "";
           context.frontEnd.log(`progress ${progress.progress}${total}${message}`);
@@ -161,7 +167,7 @@ export class McpConnection {
       if ((this.state as ConnectionState) === "crashed") return this.error(`stopped during the call${this.endedText()}; the next call restarts it`);
       return this.error(`error: ${this.hide(describeError(error))}`);
     } finally {
-      this.active.splice(this.active.indexOf(context), 1);
+      this.active.splice(this.active.indexOf(call), 1);
     }
   }
 

@@ -216,3 +216,33 @@ describe("rienda mcp serve --http", () => {
     expect(r.stderr).toContain('mcp serve: --http listens on loopback addresses only (127.0.0.1, ::1, localhost), not "0.0.0.0"');
   });
 });
+
+describe("Rienda as the MCP server of Rienda", () => {
+  test("a run uses the tools another rienda serves, over stdio and over HTTP, with their log lines as tool output", async () => {
+    const { scenario, toolResultsOf } = await import("../support/scenario.ts");
+    inst = setup();
+    started = inst.start(["mcp", "serve", "--http", "127.0.0.1:0", "--tools", "greet"]);
+    await waitFor(() => /at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(started!.stderr()), 20_000, "the server");
+    const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(started.stderr())![1]!;
+    const s = await scenario({
+      agentFrontmatter: "tools: [local__greet, web__greet]",
+      configExtra: [
+        "mcp_servers:",
+        `  local: { command: ${JSON.stringify(BINARY)}, args: [mcp, serve, --tools, greet], env: { HOME: ${JSON.stringify(inst.home)} } }`,
+        `  web: { url: "${url}" }`,
+      ].join("\n"),
+    });
+    try {
+      s.server.script({ toolCalls: [{ id: "a", name: "local__greet", arguments: { name: "stdio" } }, { id: "b", name: "web__greet", arguments: { name: "http" } }] }, { text: "done" });
+      const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+      expect(r.code).toBe(0);
+      expect(toolResultsOf(s.server.requests[1]!)).toEqual([`hello stdio in ${s.inst.workspace}`, `hello http in ${inst.workspace}`]);
+      expect(r.stderr).toContain("[info] greet: greeting stdio");
+      expect(r.stderr).toContain("[info] greet: greeting http");
+      // The same line as progress is not shown twice.
+      expect(r.stderr).not.toContain("progress 1 greeting");
+    } finally {
+      await s.dispose();
+    }
+  });
+});
