@@ -3,7 +3,9 @@
 // In process: the child run alone (set up from the files, new session, one
 // tool call and its answer, closed) beside the same child run through the
 // parent's agent__reviewer tool (set up with the parent's config, child
-// session, events tagged and passed up), alternated.
+// session, events tagged and passed up), alternated; then a second call of
+// the same parent, whose child is already prepared (the difference is what
+// preparing the child when first called costs that call).
 // Whole process, compiled binary: `rienda run -a reviewer` beside
 // `rienda run -a lead`, whose model calls agent__reviewer and then answers;
 // that difference also holds the parent's own two model turns.
@@ -64,31 +66,40 @@ async function timeRun(agent: string): Promise<number> {
     if (outcome.reason !== "end_turn") throw new Error(`child alone: ${outcome.message}`);
     return performance.now() - start;
   };
-  const runNested = async (): Promise<number> => {
+  /** The first call (which prepares the child: children are prepared when first called) and a second one (which reuses it). */
+  const runNested = async (): Promise<[number, number]> => {
     server.reset();
     const lead = await prepareRun({ ...request, agentId: "lead" }, dialogs);
-    childTurns();
-    const start = performance.now();
-    const result = await lead.tools.run({ id: "r1", name: "agent__reviewer", arguments: { prompt: "review" } }, { log: () => undefined, output: () => undefined, nested: () => undefined }, signal);
-    const elapsed = performance.now() - start;
+    const call = async (): Promise<number> => {
+      childTurns();
+      const start = performance.now();
+      const result = await lead.tools.run({ id: "r1", name: "agent__reviewer", arguments: { prompt: "review" } }, { log: () => undefined, output: () => undefined, nested: () => undefined }, signal);
+      const elapsed = performance.now() - start;
+      if (result.isError) throw new Error(`subagent: ${result.text}`);
+      return elapsed;
+    };
+    const first = await call();
+    const second = await call();
     await lead.close();
-    if (result.isError) throw new Error(`subagent: ${result.text}`);
-    return elapsed;
+    return [first, second];
   };
   const alone: number[] = [];
   const nested: number[] = [];
+  const again: number[] = [];
   const diff: number[] = [];
   for (let i = 0; i < 45; i++) {
     const a = await runAlone();
-    const b = await runNested();
+    const [b, c] = await runNested();
     if (i < 5) continue;
     alone.push(a);
     nested.push(b);
+    again.push(c);
     diff.push(b - a);
   }
   report("in process: child run alone", alone, "ms");
-  report("in process: same run as an agent__ call", nested, "ms");
+  report("in process: same run as a first agent__ call", nested, "ms");
   report("  difference per alternated pair", diff, "ms");
+  report("in process: a second call (child prepared)", again, "ms");
 }
 
 const alone: number[] = [];

@@ -208,16 +208,15 @@ function modelWarnings(config: LoadedConfig, model: ResolvedModel): string[] {
 
 /**
  * The agent's tools plus one per subagent. A child is prepared like this
- * agent, with the same config, in the background once this agent is bound
- * to a session (its tools and hooks load while the model thinks), and
- * reused by every call to it.
+ * agent, with the same config, when the model first calls it (an agent
+ * never called costs nothing), and reused by every later call.
  */
 function subagentTools(
   tools: ToolPort,
   subagents: readonly SubagentSpec[],
   context: { lineage: readonly string[]; config: LoadedConfig; request: AgentRequest; dialogs: Dialogs; parentSessionId: () => string },
-): { tools: ToolPort; warm(): void; close(): Promise<void> } {
-  if (subagents.length === 0) return { tools, warm: () => undefined, close: async () => undefined };
+): { tools: ToolPort; close(): Promise<void> } {
+  if (subagents.length === 0) return { tools, close: async () => undefined };
   const { lineage, config, request } = context;
   const maxDepth = config.subagents.maxDepth;
   const launcher = subagentLauncher({
@@ -232,17 +231,13 @@ function subagentTools(
       return loadPreparedAgent(config, { ...inherited, agentId }, dialogs, new SetupProblems(), lineage);
     },
   });
-  // Only children a call may start: none past the depth limit, none already running above.
-  const callable = subagents.map((s) => s.id).filter((id) => lineage.length <= maxDepth && !lineage.includes(id));
   return {
     tools: withSubagents(tools, {
       agents: subagents,
       lineage,
       maxDepth,
-      launch: (agentId, call, emit) => launcher.launch(agentId, call, emit),
+      launch: (agentId, call, emit, signal) => launcher.launch(agentId, call, emit, signal),
     }),
-    // After the first request has left: preparing a child is CPU the request should not wait for.
-    warm: () => void (setTimeout(() => launcher.warm(callable), 20) as { unref?(): void }).unref?.(),
     close: () => launcher.close(),
   };
 }
@@ -298,7 +293,6 @@ async function loadPreparedAgent(
     notices: [...modelWarnings(config, model), ...extensions.notices],
     bind(session) {
       boundSession = session.id;
-      delegation.warm();
       const contextData: ContextData = {
         workdir: request.workdir,
         session: { id: session.id, agentId: agent.id, modelId: model.ref, workdir: request.workdir },

@@ -9,6 +9,7 @@
 import { loadAgent, type Agent } from "../agents/index.ts";
 import type { LoadedConfig } from "../config/index.ts";
 import type { ChildRun, Emit, SubagentSpec, ToolCall } from "../engine/index.ts";
+import { RiendaError } from "../errors.ts";
 import { createModelClient } from "../providers/index.ts";
 import { createSession } from "../sessions/index.ts";
 import { formatNotice } from "../ui/index.ts";
@@ -33,16 +34,13 @@ export interface LauncherOptions {
   prepare(agentId: string, dialogs: Dialogs): Promise<PreparedAgent>;
 }
 
-/** Runs children for one parent agent: each child agent is prepared once and reused by every call to it. */
+/**
+ * Runs children for one parent agent: each child agent is prepared when
+ * first called, and reused by every later call to it.
+ */
 export interface SubagentLauncher {
   /** The `launch` of engine/subagents.ts: one child run, in a new child session, per call. */
-  launch(agentId: string, call: ToolCall, emit: Emit): Promise<ChildRun>;
-  /**
-   * Starts preparing these children in the background (their tools and hooks
-   * load while the parent's model thinks), so that a call does not wait for
-   * it. A failure is kept for the call to report.
-   */
-  warm(agentIds: readonly string[]): void;
+  launch(agentId: string, call: ToolCall, emit: Emit, signal: AbortSignal): Promise<ChildRun>;
   /** Ends every prepared child (workers, MCP servers); call when the parent is done. */
   close(): Promise<void>;
 }
@@ -50,7 +48,7 @@ export interface SubagentLauncher {
 /** Creates the launcher of one parent agent. */
 export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
   const prepared = new Map<string, Promise<PreparedAgent>>();
-  /** Children whose preparation has finished, so closing them does not wait on one still loading. */
+  /** Children whose preparation has finished, so closing them does not wait on one still loading (after an interrupt). */
   const ready = new Map<string, PreparedAgent>();
   // The child's notices go to the call running it; calls run one at a time.
   let report: Emit = () => undefined;
@@ -63,7 +61,7 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
     let found = prepared.get(agentId);
     if (!found) {
       found = options.prepare(agentId, dialogs);
-      // A background failure is reported by the call that needs the child, not as an unhandled rejection.
+      // A failure is reported by the call awaiting it; one an interrupt no longer awaits must not be an unhandled rejection.
       found.then(
         (child) => {
           if (closed) void child.close();
@@ -76,9 +74,6 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
     return found;
   };
   return {
-    warm(agentIds) {
-      if (!closed) for (const id of agentIds) void prepare(id);
-    },
     async close() {
       // One still loading is closed when it is ready (above): an interrupt must not wait for a slow module.
       closed = true;
@@ -87,7 +82,7 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
       prepared.clear();
       await Promise.all(children.map((child) => child.close()));
     },
-    async launch(agentId, call, emit) {
+    async launch(agentId, call, emit, signal) {
       let child: PreparedAgent;
       try {
         child = await prepare(agentId);
@@ -96,6 +91,8 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
         prepared.delete(agentId);
         throw error;
       }
+      // Interrupted while the child loaded: the call is over, so no session is created for it.
+      if (signal.aborted || closed) throw new RiendaError("interrupted", "the run was interrupted");
       report = emit;
       const session = createSession({
         home: options.home,

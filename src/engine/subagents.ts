@@ -49,9 +49,10 @@ export interface SubagentOptions {
   /**
    * Prepares agent `agentId` for `call`; `emit` is where the child's own
    * reports (notices) go. Throws when the child cannot be set up; the model
-   * reads the message.
+   * reads the message. Once `signal` is aborted it creates nothing (no
+   * session) and throws: the call has already ended as interrupted.
    */
-  launch(agentId: string, call: ToolCall, emit: Emit): Promise<ChildRun>;
+  launch(agentId: string, call: ToolCall, emit: Emit, signal: AbortSignal): Promise<ChildRun>;
 }
 
 /** The tool name of subagent `id`. */
@@ -108,12 +109,15 @@ async function runSubagent(agent: SubagentSpec, call: ToolCall, observer: Output
   // Every event of the child carries this call's id; a grandchild's, the path of call ids down to it
   // ("a/b"): providers' call ids repeat across levels (the replay provider's, Kimi's), paths do not.
   const report = (event: EngineEvent): void => observer.nested?.({ ...event, parent: event.parent === undefined ? call.id : `${call.id}${PARENT_PATH_SEPARATOR}${event.parent}` });
-  let child: ChildRun;
+  let child: ChildRun | undefined;
   try {
-    child = await options.launch(agent.id, call, report);
+    // The child's tools may take their time to load: an interrupt does not wait for them (launch sees the signal and starts nothing).
+    child = await untilAborted(options.launch(agent.id, call, report, signal), signal);
   } catch (error) {
+    if (signal.aborted) return fail(`subagent "${agent.id}" was interrupted`);
     return fail(`subagent "${agent.id}" could not start: ${error instanceof Error ? error.message : String(error)}`);
   }
+  if (child === undefined) return fail(`subagent "${agent.id}" was interrupted`);
   try {
     const { input } = child;
     report({ type: "subagent_start", sessionId: child.sessionId, agent: input.agentId, model: input.model.ref, workdir: child.workdir });
@@ -146,4 +150,29 @@ function promptOf(args: unknown): string | undefined {
   const record = args as Record<string, unknown>;
   if (Object.keys(record).some((k) => k !== "prompt")) return undefined;
   return typeof record.prompt === "string" && record.prompt.trim() !== "" ? record.prompt : undefined;
+}
+
+/** `work`'s value, or undefined as soon as `signal` is aborted (a rejection of `work` after that is ignored). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.resolve(undefined);
+  }
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = (): void => {
+      work.catch(() => undefined);
+      resolve(undefined);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }

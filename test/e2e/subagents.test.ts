@@ -431,6 +431,32 @@ describe("interrupts and confirmations", () => {
     expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "interrupted" });
   });
 
+  test("a child is prepared only when called; Ctrl-C while its tools load ends the run at once, and no child session is left", async () => {
+    const { inst, server } = await start({
+      lead: ["description: Leads.\nmodel: p/big\nagents: [reviewer, idle]", "You lead."],
+      reviewer: ["description: Reviews.\nmodel: p/small\ntools: [stuck]", "You review."],
+      idle: ["description: Never called.\nmodel: p/small\ntools: [idle-tool]", "Idle."],
+    });
+    const loading = join(inst.root, "loading");
+    const idleLoaded = join(inst.root, "idle-loaded");
+    // The reviewer's tool never finishes loading (the load timeout is 10 s); the idle agent's tool says when it loads.
+    inst.tool("stuck", `require("node:fs").writeFileSync(${JSON.stringify(loading)}, "1"); while (true) {}`);
+    inst.tool("idle-tool", `require("node:fs").writeFileSync(${JSON.stringify(idleLoaded)}, "1"); module.exports = { description: "x", parameters: { type: "object" }, execute: () => "x" };`);
+    server.script({ toolCalls: [{ id: "r1", name: "agent__reviewer", arguments: { prompt: "Review" } }] });
+    const run = inst.start(["run", "-a", "lead", "-p", "go", "--json"]);
+    await waitFor(() => existsSync(loading), 10_000, "the reviewer's tool to start loading");
+    run.kill("SIGINT");
+    const r = await run.done;
+    expect(r.code).toBe(130);
+    const events = jsonEvents(r.stdout);
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ id: "r1", isError: true });
+    expect(events.some((e) => e.type === "subagent_start")).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "interrupted" });
+    // Only the parent's session: the interrupted call created none, and the agent never called was never prepared.
+    expect(sessionFiles(inst.home)).toHaveLength(1);
+    expect(existsSync(idleLoaded)).toBe(false);
+  });
+
   test("ctx.confirm in a child: -y approves, without it the answer is no", async () => {
     const { inst, server } = await start({
       lead: [LEAD, "You lead."],

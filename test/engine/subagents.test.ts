@@ -93,14 +93,31 @@ describe("withSubagents", () => {
     const opts = options({});
     const inner: SubagentOptions = {
       ...opts,
-      async launch(agentId, c, emit) {
+      async launch(agentId, c, emit, signal) {
         emit({ type: "notice", message: "from the grandchild", parent: "g1" });
-        return opts.launch(agentId, c, emit);
+        return opts.launch(agentId, c, emit, signal);
       },
     };
     const events: EngineEvent[] = [];
     await withSubagents(noTools, inner).run(call(), { log: () => undefined, output: () => undefined, nested: (e) => events.push(e) }, new AbortController().signal);
     expect(events[0]).toEqual({ type: "notice", message: "from the grandchild", parent: `${call().id}/g1` });
+  });
+
+  test("an interrupt while the child is still being prepared ends the call at once, as interrupted", async () => {
+    const controller = new AbortController();
+    let launchSignal: AbortSignal | undefined;
+    const slow: SubagentOptions = {
+      ...options({}),
+      launch(_agentId, _call, _emit, signal) {
+        launchSignal = signal;
+        // Never ready: a tool module that does not finish loading.
+        return new Promise<ChildRun>(() => undefined);
+      },
+    };
+    const running = withSubagents(noTools, slow).run(call(), { log: () => undefined, output: () => undefined }, controller.signal);
+    controller.abort();
+    expect(await running).toEqual({ text: 'subagent "reviewer" was interrupted', isError: true });
+    expect(launchSignal?.aborted).toBe(true);
   });
 
   test("a cycle and the depth limit are error results, and nothing is launched", async () => {
