@@ -110,6 +110,24 @@ describe("a subagent call", () => {
     expect(Object.keys(readEntries(files.find((f) => f.endsWith(`/${parentId}.jsonl`))!)[0]!)).toEqual(["kind", "version", "id", "createdAt", "agent", "model", "workdir"]);
   });
 
+  test("plain output: stdout is the parent's answer alone; nothing of the child's text or thinking is printed", async () => {
+    const { inst, server } = await start({ lead: [LEAD, "You lead."], reviewer: [REVIEWER, "You review."] });
+    server.script(
+      { text: "Delegating.", thinking: "lead-thinks", toolCalls: [{ id: "r1", name: "agent__reviewer", arguments: { prompt: "Review" } }] },
+      { text: "child-narrates", thinking: "child-thinks", toolCalls: [{ id: "s1", name: "shell", arguments: { command: "echo child-tool-output" } }] },
+      { text: "child-answer", thinking: "child-thinks-again" },
+      { text: "All good." },
+    );
+    const r = await inst.run(["run", "-a", "lead", "-p", "go"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Delegating.\nAll good.\n");
+    // stderr: the child's tool line and its output, indented; none of its words.
+    expect(r.stderr).toContain('tool: agent__reviewer {"prompt":"Review"}\n  tool: shell {"command":"echo child-tool-output"}\n  child-tool-output\n');
+    for (const word of ["child-narrates", "child-thinks", "child-answer", "lead-thinks"]) expect(r.stdout + r.stderr).not.toContain(word);
+    // The parent's model read the child's answer.
+    expect(toolResultsOf(server.requests[3]!)).toEqual(["child-answer"]);
+  });
+
   test("--json: the child's events carry parent, its start and end are subagent_start and subagent_end, usage adds up", async () => {
     const { inst, server } = await start({ lead: [LEAD, "You lead."], reviewer: [REVIEWER, "You review."] });
     server.script(

@@ -45,6 +45,10 @@ export class ChatRenderer {
   readonly #withOutput = new Set<string>();
   /** Answer text shown since the last whole message: a retry makes it void. */
   #streamed = false;
+  /** The `parent` of each subagent running, outermost first (calls run one at a time). */
+  readonly #running: string[] = [];
+  /** Two spaces per subagent level of the event being rendered. */
+  #indent = "";
   expandThinking: boolean;
 
   constructor(options: RendererOptions) {
@@ -59,6 +63,10 @@ export class ChatRenderer {
     const s = this.#style;
     // A subagent's answer is its tool call's result, not the assistant's text; its tool lines are shown.
     if (event.parent !== undefined && (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "message_end")) return;
+    // A subagent's lines are indented under the call that started it, as in plain output.
+    this.#indent = "  ".repeat(event.parent === undefined ? 0 : this.#running.lastIndexOf(event.parent) + 1 || 1);
+    // Call ids may repeat across levels: a subagent's are told apart by its parent.
+    const callKey = (id: string): string => (event.parent === undefined ? id : `${event.parent}:${id}`);
     switch (event.type) {
       case "text_delta":
         this.#streamed ||= event.text !== "";
@@ -72,19 +80,27 @@ export class ChatRenderer {
         this.closeBlock();
         break;
       case "tool_call": {
-        const parts = toolCallParts(event.name, event.arguments, this.#columns());
-        this.line(`${s.accent("•")} ${s.bold(parts.name)}${parts.args ? ` ${s.dim(parts.args)}` : ""}`);
+        const parts = toolCallParts(event.name, event.arguments, this.#columns() - this.#indent.length);
+        this.line(`${this.#indent}${s.accent("•")} ${s.bold(parts.name)}${parts.args ? ` ${s.dim(parts.args)}` : ""}`);
         break;
       }
       case "tool_output":
-        this.#output(event.id, logLine(event.stream, event.text));
+        this.#output(callKey(event.id), logLine(event.stream, event.text));
         break;
       case "hook_output":
         this.#output(`hook:${event.name}:${event.point}`, logLine(event.stream, event.text));
         break;
       case "tool_result":
-        this.#result(event.id, event.text, event.isError);
+        this.#result(callKey(event.id), event.text, event.isError);
         break;
+      case "subagent_start":
+        this.#running.push(event.parent ?? "");
+        break;
+      case "subagent_end": {
+        const at = this.#running.lastIndexOf(event.parent ?? "");
+        if (at !== -1) this.#running.splice(at);
+        break;
+      }
       case "retry":
         this.paragraph(
           `transient error, retrying in ${formatDelay(event.delayMs)}: ${event.message}${this.#streamed ? " (the answer above is discarded)" : ""}`,
@@ -141,6 +157,7 @@ export class ChatRenderer {
     this.line(s.dim(turnSummaryText(elapsedMs, outcome.usage)));
     this.#raw("\n");
     this.#withOutput.clear();
+    this.#running.length = 0;
   }
 
   #text(text: string): void {
@@ -172,7 +189,7 @@ export class ChatRenderer {
     if (this.#block.kind !== "output" || this.#block.key !== key) {
       this.closeBlock();
       const s = this.#style;
-      this.#block = { kind: "output", key, wrapper: new StreamWrapper({ width: () => this.#columns(), prefix: s.dim(OUTPUT_PREFIX), paint: (t) => s.dim(t) }) };
+      this.#block = { kind: "output", key, wrapper: new StreamWrapper({ width: () => this.#columns(), prefix: s.dim(this.#indent + OUTPUT_PREFIX), paint: (t) => s.dim(t) }) };
     }
     this.#withOutput.add(key);
     this.#raw(this.#block.wrapper.push(text));
@@ -182,14 +199,15 @@ export class ChatRenderer {
     const s = this.#style;
     this.closeBlock();
     const shown = this.#withOutput.has(id);
-    const width = this.#columns() - 4;
+    const indent = this.#indent;
+    const width = this.#columns() - 4 - indent.length;
     if (isError) {
       // Live output already showed the body; the last line says how it ended (exit code, timeout).
       const summary = (shown ? lastLineOf(text) : firstLineOf(text)) || "failed";
-      this.line(s.error(`  ✗ ${truncateToWidth(summary, width)}`));
+      this.line(s.error(`${indent}  ✗ ${truncateToWidth(summary, width)}`));
     } else if (!shown) {
       const summary = firstLineOf(text) || "(empty result)";
-      this.line(s.dim(`  ✓ ${truncateToWidth(summary, width)}`));
+      this.line(s.dim(`${indent}  ✓ ${truncateToWidth(summary, width)}`));
     }
   }
 

@@ -36,6 +36,27 @@ describe("rendering engine events in the chat", () => {
     expect(out).toBe('• shell {"command":"ls"}\n  │ a.txt\n  │ b.txt\nTwo files.\n');
   });
 
+  test("a subagent's tool lines, output and results are indented under the call; its words are not shown", () => {
+    const child = { parent: "x" };
+    const grandchild = { parent: "x/x" };
+    const out = render([
+      { type: "tool_call", id: "x", name: "agent__b", arguments: { prompt: "go" } },
+      { type: "subagent_start", sessionId: "s2", agent: "b", model: "p/m", workdir: "/w", ...child },
+      { type: "text_delta", text: "child words", ...child },
+      end("child words"),
+      { type: "tool_call", id: "x", name: "agent__c", arguments: { prompt: "on" }, ...child },
+      { type: "subagent_start", sessionId: "s3", agent: "c", model: "p/m", workdir: "/w", ...grandchild },
+      { type: "tool_call", id: "x", name: "shell", arguments: { command: "ls" }, ...grandchild },
+      { type: "tool_output", id: "x", name: "shell", stream: "stdout", text: "a.txt\n", ...grandchild },
+      { type: "tool_result", id: "x", name: "shell", text: "a.txt", isError: false, ...grandchild },
+      { type: "subagent_end", reason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 }, ...grandchild },
+      { type: "tool_result", id: "x", name: "agent__c", text: "c said so", isError: false, ...child },
+      { type: "subagent_end", reason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 }, ...child },
+      { type: "tool_result", id: "x", name: "agent__b", text: "b said so", isError: false },
+    ]);
+    expect(out).toBe('• agent__b {"prompt":"go"}\n  • agent__c {"prompt":"on"}\n    • shell {"command":"ls"}\n      │ a.txt\n    ✓ c said so\n  ✓ b said so\n');
+  });
+
   test("each ctx.log call is a line of its own", () => {
     const out = render([
       { type: "tool_call", id: "c1", name: "count", arguments: {} },
