@@ -146,6 +146,19 @@ export const EXPECTED: Record<string, Expected> = {
     usage: { inputTokens: 15, outputTokens: 78, reasoningTokens: 64 },
     model: "gpt-5-nano-2025-08-07",
   },
+  // xAI through the Vercel AI Gateway: finish_reason, a provider_metadata delta and usage in one chunk.
+  "openai_chat_completions/xai-gateway-finish-with-usage.chunks.txt": {
+    text: "OK",
+    stop: "end_turn",
+    usage: { inputTokens: 675, outputTokens: 1, cacheReadTokens: 674 },
+    model: "spacexai/grok-4.1-fast-non-reasoning",
+  },
+  // llama-server's last events: an empty delta with finish_reason and its timings, no usage (none was asked for).
+  "openai_chat_completions/llamacpp-finish-timings.chunks.txt": { text: "!", stop: "end_turn", model: "gpt-oss" },
+  // OpenRouter: keep-alive comments, reasoning (with reasoning_details), finish "length", then an error chunk (400).
+  "openai_chat_completions/openrouter-length-then-error.cassette.yaml": {
+    error: { kind: "other", retryable: false, messageIncludes: "Token limit reached" },
+  },
   "openai_chat_completions/deepseek-live-usage-length.chunks.txt": {
     text: "sanitized",
     stop: "max_tokens",
@@ -188,6 +201,14 @@ export const EXPECTED: Record<string, Expected> = {
     stop: "end_turn",
     usage: { inputTokens: 28, outputTokens: 21 },
     model: "grok-2-1212",
+  },
+  // Azure OpenAI: content_filters in the responses, arguments deltas carrying obfuscation padding.
+  "openai_responses/azure-tool-call.1.chunks.txt": {
+    text: "",
+    calls: [{ id: "call_H5DxLSFnsGhiROnUiDHmgyc8", name: "weather", arguments: { location: "San Francisco" } }],
+    stop: "tool_use",
+    usage: { inputTokens: 45, outputTokens: 24 },
+    model: "gpt-5.1",
   },
   "openai_responses/reasoning-encrypted-content.1.chunks.txt": {
     thinking: "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result by 3, and finally multiply that by 10, reporting the final product.",
