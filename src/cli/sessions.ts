@@ -66,7 +66,8 @@ interface ListedSession {
 /**
  * Every session, each subagent's right under the session that started it
  * (in the order they were started); a session whose parent is not listed
- * stays in the newest-first order at the top level.
+ * (deleted, or in a circle of hand-edited headers) stays in the newest-first
+ * order at the top level.
  */
 function underParents(sessions: SessionSummary[]): ListedSession[] {
   const ids = new Set(sessions.map((s) => s.id));
@@ -83,8 +84,21 @@ function underParents(sessions: SessionSummary[]): ListedSession[] {
     const below = [...(children.get(session.id) ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     for (const child of below) visit(child, depth + 1, seen);
   };
+  const byId = new Map(sessions.map((s) => [s.id, s]));
+  /** Whether following parents from `s` comes back round (hand-edited headers naming each other, or themselves). */
+  const inCircle = (s: SessionSummary): boolean => {
+    const met = new Set<string>();
+    for (let at: SessionSummary | undefined = s; at !== undefined; at = at.parentSession === undefined ? undefined : byId.get(at.parentSession)) {
+      if (met.has(at.id)) return true;
+      met.add(at.id);
+    }
+    return false;
+  };
   const seen = new Set<string>();
-  for (const s of sessions) if (s.parentSession === undefined || !ids.has(s.parentSession)) visit(s, 0, seen);
+  for (const s of sessions) {
+    // A circle has no top: its newest session stands for it, so no session is left out.
+    if (!seen.has(s.id) && (s.parentSession === undefined || !ids.has(s.parentSession) || inCircle(s))) visit(s, 0, seen);
+  }
   return out;
 }
 

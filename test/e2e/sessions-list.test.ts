@@ -21,6 +21,8 @@ interface HandSession {
   createdAt: string;
   /** Extra lines after the header, as objects (or raw strings). */
   lines: Array<Record<string, unknown> | string>;
+  /** A subagent's session: the session and call that started it. */
+  parent?: { session: string; call: string };
 }
 
 function message(id: string, parentId: string | null, createdAt: string, role: "user" | "assistant", text: string): Record<string, unknown> {
@@ -30,7 +32,16 @@ function message(id: string, parentId: string | null, createdAt: string, role: "
 describe("rienda sessions", () => {
   let inst: Instance;
   const write = (workspace: string, s: HandSession) => {
-    const header = { kind: "header", version: 1, id: s.id, createdAt: s.createdAt, agent: s.agent ?? "coder", model: s.model ?? "local/llama", workdir: workspace };
+    const header = {
+      kind: "header",
+      version: 1,
+      id: s.id,
+      createdAt: s.createdAt,
+      agent: s.agent ?? "coder",
+      model: s.model ?? "local/llama",
+      workdir: workspace,
+      ...(s.parent ? { parentSession: s.parent.session, parentCallId: s.parent.call } : {}),
+    };
     const body = [header, ...s.lines].map((l) => (typeof l === "string" ? l : `${JSON.stringify(l)}\n`)).join("");
     return inst.write(inst.riendaPath("sessions", workspaceDirName(workspace), `${s.id}.jsonl`), body);
   };
@@ -137,6 +148,34 @@ describe("rienda sessions", () => {
     const extra = await inst.run(["sessions", "now"]);
     expect(extra.code).toBe(1);
     expect(extra.stderr).toContain('unexpected argument "now"');
+  });
+
+  test("--all: a tree of subagents' sessions, a child whose parent is gone, and headers naming each other", async () => {
+    const child = (id: string, parent: string, day: string, text: string) =>
+      write(inst.workspace, { id, agent: "reviewer", createdAt: `2025-03-${day}T09:00:00Z`, parent: { session: parent, call: "r1" }, lines: [message("m1", null, `2025-03-${day}T09:00:01Z`, "user", text)] });
+    child("01jq0000000000000000000011", "01jq0000000000000000000001", "10", "Child one");
+    child("01jq0000000000000000000012", "01jq0000000000000000000011", "11", "Grandchild");
+    child("01jq0000000000000000000013", "01jq0000000000000000000001", "12", "Child two");
+    child("01jq0000000000000000000014", "01jq00000000000000000000ff", "13", "Orphan");
+    child("01jq0000000000000000000015", "01jq0000000000000000000016", "14", "Circle A");
+    child("01jq0000000000000000000016", "01jq0000000000000000000015", "15", "Circle B");
+    const plain = await inst.run(["sessions"]);
+    expect(plain.stdout.trim().split("\n").slice(1).map((l) => l.split(/\s+/)[0])).toEqual(["01jq0000000000000000000002", "01jq0000000000000000000003", "01jq0000000000000000000001"]);
+    const all = await inst.run(["sessions", "--all"]);
+    expect(all.code).toBe(0);
+    const rows = all.stdout.split("\n").slice(1, -1).map((l) => l.match(/^ *\S+/)![0]);
+    // Newest first at the top level (by their last entry), each child under its parent.
+    expect(rows).toEqual([
+      "01jq0000000000000000000016",
+      "  01jq0000000000000000000015",
+      "01jq0000000000000000000014",
+      "01jq0000000000000000000002",
+      "01jq0000000000000000000003",
+      "01jq0000000000000000000001",
+      "  01jq0000000000000000000011",
+      "    01jq0000000000000000000012",
+      "  01jq0000000000000000000013",
+    ]);
   });
 
   test("a file cut off while its header was written is left out instead of failing the listing", async () => {
