@@ -106,12 +106,16 @@ export class StdioTransport implements Transport {
     const pid = this.child.pid;
     this.child.stdin.end();
     await settleWithin(this.exited, EXIT_GRACE_MS);
-    if (pid !== undefined) {
-      if (groupAlive(pid)) {
-        signalGroup(pid, "SIGTERM");
-        await waitUntil(() => !groupAlive(pid), TERM_GRACE_MS);
+    if (pid !== undefined && groupAlive(pid)) {
+      signalGroup(pid, "SIGTERM");
+      if (this.ended === undefined) {
+        await settleWithin(this.exited, TERM_GRACE_MS);
+        if (this.ended === undefined) signalGroup(pid, "SIGKILL");
       }
-      if (groupAlive(pid)) signalGroup(pid, "SIGKILL");
+      // What the server left behind has had SIGTERM; whatever ignores it gets
+      // SIGKILL when Rienda exits (the group stays tracked). Not waited for
+      // here: a killed child stays a zombie until something reaps it.
+    } else if (pid !== undefined) {
       forgetGroup(pid);
     }
     this.child.stdout.destroy();
@@ -186,9 +190,4 @@ function settleWithin(promise: Promise<void>, ms: number): Promise<void> {
       resolve();
     });
   });
-}
-
-async function waitUntil(done: () => boolean, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!done() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
 }

@@ -30,12 +30,17 @@ function stdio(script: string, args: string[] = [], extra = ""): string {
   return `{ command: node, args: ${JSON.stringify([script, ...args])}${extra} }`;
 }
 
+/** Whether the process runs; a zombie (ended, waiting to be reaped by init) does not. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+  } catch {
+    return existsSync(`/proc/${pid}`);
   }
 }
 

@@ -80,12 +80,17 @@ function textOf(result: unknown): string {
   return ((result as { content: { type: string; text: string }[] }).content ?? []).map((b) => b.text).join("");
 }
 
+/** Whether the process runs; a zombie (ended, waiting to be reaped by init) does not. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+  } catch {
+    return existsSync(`/proc/${pid}`);
   }
 }
 
