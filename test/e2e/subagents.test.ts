@@ -502,7 +502,13 @@ describe("interrupts and confirmations", () => {
       lead: [`${LEAD}\nhooks: [no-review]`, "You lead."],
       reviewer: ["description: Reviews.\nmodel: p/small\nhooks: [stamp]", "You review."],
     });
-    inst.hook("no-review", `module.exports = { beforeToolExecute(ctx, call) { if (call.name === "agent__reviewer" && /secret/.test(call.arguments.prompt)) return { allow: false, reason: "not for the reviewer" }; } };`);
+    inst.hook(
+      "no-review",
+      `module.exports = {
+        beforeToolExecute(ctx, call) { if (call.name === "agent__reviewer" && /secret/.test(call.arguments.prompt)) return { allow: false, reason: "not for the reviewer" }; },
+        afterToolExecute(ctx, call, result) { if (call.name === "agent__reviewer") return { text: "reviewer says: " + result.text }; },
+      };`,
+    );
     inst.hook("stamp", `module.exports = { beforeModelRequest(ctx, req) { return { system: req.system + " [stamped]" }; } };`);
     server.script(
       { toolCalls: [{ id: "r1", name: "agent__reviewer", arguments: { prompt: "review the secret" } }, { id: "r2", name: "agent__reviewer", arguments: { prompt: "review the notes" } }] },
@@ -513,7 +519,8 @@ describe("interrupts and confirmations", () => {
     expect(r.code).toBe(0);
     expect(systemOf(server.requests[1]!)).toBe("You review. [stamped]");
     expect(systemOf(server.requests[2]!)).toBe("You lead.");
-    expect(toolResultsOf(server.requests[2]!)).toEqual(["not for the reviewer", "notes fine"]);
+    // A refusal is final (no afterToolExecute); the answer of the call that ran went through afterToolExecute.
+    expect(toolResultsOf(server.requests[2]!)).toEqual(["not for the reviewer", "reviewer says: notes fine"]);
   });
 });
 
