@@ -33,6 +33,23 @@ describe("the chat's display", () => {
     });
   }
 
+  test("a subagent's tool lines and output are indented under its call; its words are not shown", async () => {
+    s = await scenario({ agentFrontmatter: "agents: [reviewer]" });
+    s.inst.agent("reviewer", "---\ndescription: Reviews.\nmodel: p/m\ntools: [shell]\n---\nYou review.\n");
+    s.server.script(
+      { toolCalls: [{ id: "r1", name: "agent__reviewer", arguments: { prompt: "check" } }] },
+      { text: "reviewer-narrates", toolCalls: [{ id: "s1", name: "shell", arguments: { command: "echo checked-it" } }] },
+      { text: "reviewer-answer" },
+      { text: "All checked." },
+    );
+    term = Terminal.start(s.inst, { args: ["-a", "coder"], env: { NO_COLOR: "1" } });
+    await term.waitForPrompt();
+    term.line("check it");
+    const screen = await term.waitForPrompt(1);
+    expect(screen).toContain('• agent__reviewer {"prompt":"check"}\n  • shell {"command":"echo checked-it"}\n    │ checked-it\n  ✓ reviewer-answer\nAll checked.');
+    expect(screen).not.toContain("reviewer-narrates");
+  });
+
   test("a narrow terminal wraps answers and tool output between words", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
     const words = "Rienda keeps every conversation in an append-only file so that nothing is ever lost, even when the terminal is only thirty-two columns wide.";
