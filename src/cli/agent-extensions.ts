@@ -33,6 +33,8 @@ export interface McpSetup {
   /** The run's workspace: the cwd of a stdio server without its own. */
   workdir: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** An interrupt ends the servers' start. */
+  signal?: AbortSignal;
 }
 
 /** Loads the agent's tools and hooks; throws a RiendaError naming every missing or broken one, a line each. */

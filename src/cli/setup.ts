@@ -100,6 +100,8 @@ export interface AgentRequest {
   agentId: string;
   /** Overrides the agent's model. */
   modelRef?: string;
+  /** An interrupt: ends the start of MCP servers. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -268,7 +270,10 @@ async function loadPreparedAgent(
   // Boxed: "no instructions file" is undefined too.
   const instructions = problems.attempt(() => ({ value: loadProjectInstructions(request.workdir) }));
   const builtIns = skills && skills.length > 0 ? [createSkillTool(skills)] : [];
-  const mcp = config && config.mcpServers.size > 0 ? { servers: config.mcpServers, configPath: config.path, workdir: request.workdir, env: request.env } : undefined;
+  const mcp =
+    config && config.mcpServers.size > 0
+      ? { servers: config.mcpServers, configPath: config.path, workdir: request.workdir, env: request.env, ...(request.signal ? { signal: request.signal } : {}) }
+      : undefined;
   const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}) })) : undefined;
   if (!config || !agent || !model || !skills || !subagents || instructions === undefined || !extensions) {
     await extensions?.close();

@@ -63,7 +63,7 @@ export async function runMcpTool(options: {
   const { name, config, workdir, signal } = options;
   const runner = createToolRunner();
   runner.prepare();
-  const servers = await startMcpServers([options.server], { workdir, env: process.env, configPath: config.path, requireAll: true });
+  const servers = await startMcpServers([options.server], { workdir, env: process.env, configPath: config.path, requireAll: true, signal });
   try {
     const tools = servers.toolsOf(options.server.name);
     const tool = tools.find((t) => t.name === name);

@@ -31,6 +31,8 @@ export interface ConnectionOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** config.yaml, for messages. */
   configPath: string;
+  /** Aborting it ends a start in progress (an interrupt). */
+  signal?: AbortSignal;
 }
 
 /** starting → ready; ready → crashed (the process or connection ended by itself) → ready again once; anything → closed. */
@@ -88,8 +90,13 @@ export class McpConnection {
     // The process starts before the SDK has loaded: both take time, so they overlap.
     const transportReady = this.openTransport();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const signal = this.options.signal;
+    let onAbort: (() => void) | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms (startup_timeout_ms) waiting for ${phase === "start" ? "the server to start" : `its answer to "${phase}"`}`)), timeoutMs);
+      onAbort = () => reject(new Error("interrupted while it started"));
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener("abort", onAbort, { once: true });
     });
     try {
       await Promise.race([
@@ -126,6 +133,7 @@ export class McpConnection {
       throw new RiendaError("extension", `MCP server "${this.name}" failed to start: ${this.failure}`);
     } finally {
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
     }
   }
 

@@ -159,6 +159,21 @@ describe("MCP tools in a run", () => {
     expect(sessionFiles(s.inst.home)).toEqual([]);
   });
 
+  test("Ctrl-C while a server is still starting ends the run with 130 before any request, and the server with it", async () => {
+    const log = join("/tmp", `mcp-runint-${process.pid}-${Date.now()}.log`);
+    s = await scenario({ agentFrontmatter: "tools: [t__echo]", configExtra: servers({ t: stdio(TEST_SERVER, ["--never-initialize", "--log", log], ", startup_timeout_ms: 60000") }) });
+    const run = s.inst.start(["run", "-a", "coder", "-p", "x"], { killAfterMs: 30_000 });
+    await waitFor(() => existsSync(log) && readFileSync(log, "utf8").includes("started"), 20_000, "the server to start");
+    const pid = Number(/started (\d+)/.exec(readFileSync(log, "utf8"))![1]);
+    run.kill("SIGINT");
+    const r = await run.done;
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(130);
+    expect(s.server.requests.length).toBe(0);
+    expect(sessionFiles(s.inst.home)).toEqual([]);
+    await waitFor(() => !alive(pid), 5000, "the server to end");
+  });
+
   test("a server that writes garbage to stdout is reported with the first line", async () => {
     s = await scenario({ agentFrontmatter: "tools: [t__echo]", configExtra: servers({ t: stdio(TEST_SERVER, ["--garbage"], ", startup_timeout_ms: 1500") }) });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { waitFor } from "../support/instance.ts";
 import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
@@ -29,6 +29,20 @@ function servers(entries: Record<string, string>): string {
 
 function stdio(script: string, args: string[] = [], extra = ""): string {
   return `{ command: node, args: ${JSON.stringify([script, ...args])}${extra} }`;
+}
+
+/** Whether the process runs; a zombie (ended, waiting to be reaped) does not. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+  } catch {
+    return existsSync(`/proc/${pid}`);
+  }
 }
 
 /** Starts the HTTP test server and resolves its MCP URL. */
@@ -86,6 +100,20 @@ describe("MCP in the tool commands", () => {
     expect(r.code).toBe(130);
     expect(r.stdout).toBe("");
     expect(readFileSync(log, "utf8")).toMatch(/slow (\d+)\n[\s\S]*cancelled \1\n/);
+  });
+
+  test("tool run: Ctrl-C while the server is still starting ends the command with 130, and the server with it", async () => {
+    const log = join("/tmp", `mcp-startint-${process.pid}-${Date.now()}.log`);
+    s = await scenario({ configExtra: servers({ t: stdio(TEST_SERVER, ["--never-initialize", "--log", log], ", startup_timeout_ms: 60000") }) });
+    const run = s.inst.start(["tool", "run", "t__echo", "--args", '{"text":"x"}'], { killAfterMs: 30_000 });
+    await waitFor(() => existsSync(log) && readFileSync(log, "utf8").includes("started"), 20_000, "the server to start");
+    const pid = Number(/started (\d+)/.exec(readFileSync(log, "utf8"))![1]);
+    run.kill("SIGINT");
+    const r = await run.done;
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain("interrupted");
+    await waitFor(() => !alive(pid), 5000, "the server to end");
   });
 
   test("a Streamable HTTP server gets the configured header; the token never shows", async () => {
