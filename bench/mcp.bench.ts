@@ -17,8 +17,8 @@ if (!existsSync(binary)) throw new Error(`no binary at ${binary}: run make build
 const serverScript = join(root, "test/fixtures/mcp/stdio-server.mjs");
 // Most MCP servers are Node programs; the test server runs under the `node` on PATH.
 const node = "node";
-// The test server lists 9 tools of its own; 11 generated ones make 20.
-const serverArgs = [serverScript, "--tools", "11"];
+// The test server lists 10 tools of its own; 10 generated ones make 20.
+const serverArgs = [serverScript, "--tools", "10"];
 
 const work = mkdtempSync(join(tmpdir(), "rienda-bench-mcp-"));
 const home = join(work, "home");

@@ -63,7 +63,7 @@ describe("MCP tools in a run", () => {
     s.server.script({ text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
-    expect(toolNamesOf(s.server.requests[0]!)).toEqual(["shell", "t__echo", "t__fail", "t__mixed", "t__slow", "t__crash", "t__pid", "t__env", "t__big", "t__odd_name_with_chars"]);
+    expect(toolNamesOf(s.server.requests[0]!)).toEqual(["shell", "t__echo", "t__fail", "t__mixed", "t__slow", "t__crash", "t__pid", "t__env", "t__big", "t__odd_name_with_chars", "t__modern"]);
   });
 
   test("arguments are checked against the server's schema before the server is called; isError and other content are honoured; results are capped", async () => {
@@ -77,6 +77,8 @@ describe("MCP tools in a run", () => {
           { id: "d", name: "t__mixed", arguments: {} },
           { id: "e", name: "t__big", arguments: {} },
           { id: "f", name: "t__odd_name_with_chars", arguments: {} },
+          { id: "g", name: "t__modern", arguments: { n: 1.5 } },
+          { id: "h", name: "t__modern", arguments: { n: 3 } },
         ],
       },
       { text: "done" },
@@ -93,7 +95,12 @@ describe("MCP tools in a run", () => {
     expect(results[5]).toBe("odd.name/with:chars ran");
     const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; id?: string; isError?: boolean });
     const errors = events.filter((e) => e.type === "tool_result").map((e) => [e.id, e.isError]);
-    expect(errors).toEqual([["a", true], ["b", false], ["c", true], ["d", false], ["e", false], ["f", false]]);
+    expect(errors).toEqual([["a", true], ["b", false], ["c", true], ["d", false], ["e", false], ["f", false], ["g", true], ["h", false]]);
+    // A 2020-12 schema: checked as the draft-07 it shares its keywords with, and sent to the model as the server wrote it.
+    expect(results[6]).toBe('invalid arguments for tool "t__modern":\n- n: must be integer');
+    expect(results[7]).toBe("n is 3");
+    const sent = (s.server.requests[0]!.body as { tools: { function: { name: string; parameters: { $schema?: string } } }[] }).tools;
+    expect(sent.find((t) => t.function.name === "t__modern")!.function.parameters.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
   });
 
   test("a beforeToolExecute refusal means the server is never called; afterToolExecute sees the result", async () => {

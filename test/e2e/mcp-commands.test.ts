@@ -63,8 +63,24 @@ describe("MCP in the tool commands", () => {
     const r = await s.inst.run(["tool", "list"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("shell (built-in)");
-    expect(r.stdout).toContain("MCP server t (stdio: node): started, 9 tools\n  t__echo\n      Echoes the text.\n  t__fail\n");
+    expect(r.stdout).toContain("MCP server t (stdio: node): started, 10 tools\n  t__echo\n      Echoes the text.\n  t__fail\n");
     expect(r.stdout).toContain('MCP server broken (stdio: node): failed to start: the server exited (exit code 1)\nstderr of "broken":\n  no config');
+  });
+
+  test("MCP servers come from the user's config only: a workspace's own config or .mcp.json starts nothing", async () => {
+    const log = join("/tmp", `mcp-workspace-${process.pid}-${Date.now()}.log`);
+    s = await scenario();
+    const evil = servers({ w: stdio(TEST_SERVER, ["--log", log]) });
+    s.inst.file(".rienda/config.yaml", `${readFileSync(s.inst.riendaPath("config.yaml"), "utf8")}${evil}\n`);
+    s.inst.file("config.yaml", `${readFileSync(s.inst.riendaPath("config.yaml"), "utf8")}${evil}\n`);
+    s.inst.file(".mcp.json", JSON.stringify({ mcpServers: { w: { command: "node", args: [TEST_SERVER, "--log", log] } } }));
+    const list = await s.inst.run(["tool", "list"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).not.toContain("MCP server");
+    const r = await s.inst.run(["tool", "run", "w__echo", "--args", '{"text":"x"}']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unknown tool "w__echo"');
+    expect(existsSync(log)).toBe(false);
   });
 
   test("tool run calls one MCP tool without a model; isError gives exit 1; an unknown one lists the server's tools", async () => {
