@@ -5,11 +5,12 @@ import type { Tool, ToolCallContext, ToolResult } from "./types.ts";
 /** Runs tools the one way every tool is run. */
 export interface ToolRunner {
   /**
-   * Validates the arguments, runs the tool and caps the text. `rawArguments`
-   * is JSON text when it is a string, else an already decoded value. Never
+   * Validates the arguments, runs the tool and caps the text. `args` are the
+   * decoded arguments, exactly as hooks saw them; a string (text the model
+   * sent that was not a JSON object) is refused, never decoded here. Never
    * throws: every failure is an error result.
    */
-  runTool(tool: Tool, rawArguments: unknown, context: ToolCallContext): Promise<ToolResult>;
+  runTool(tool: Tool, args: unknown, context: ToolCallContext): Promise<ToolResult>;
   /** Why `parameters` is not an acceptable JSON Schema, or undefined (for discovery; compiles nothing). */
   schemaProblem(parameters: unknown): Promise<string | undefined>;
   /** Loads the argument validator in the background (call while waiting for something else). */
@@ -19,8 +20,8 @@ export interface ToolRunner {
 /** Creates a runner with its own schema cache. */
 export function createToolRunner(validator: ArgumentValidator = createArgumentValidator()): ToolRunner {
   return {
-    async runTool(tool, rawArguments, context) {
-      const decoded = decodeArguments(rawArguments);
+    async runTool(tool, args, context) {
+      const decoded = decodeArguments(args);
       if (!decoded.ok) return { text: `invalid arguments for tool "${tool.name}": ${decoded.problem}`, isError: true };
       const problems = await validator.check(tool.argumentSchema ?? tool.parameters, decoded.args);
       if (problems.length > 0) {
@@ -42,19 +43,26 @@ export function createToolRunner(validator: ArgumentValidator = createArgumentVa
 
 type Decoded = { ok: true; args: Record<string, unknown> } | { ok: false; problem: string };
 
-function decodeArguments(raw: unknown): Decoded {
-  let value = raw;
-  if (typeof raw === "string") {
+/**
+ * The arguments as an object, or why they are not one. A string is what the
+ * model sent when it was not JSON, or JSON text encoded as a JSON string
+ * (arguments encoded twice). Decoding it here would run the tool with
+ * arguments no beforeToolExecute hook has seen (a guard reads the string,
+ * finds no `command`, allows it), so it is refused and the model told why.
+ */
+function decodeArguments(args: unknown): Decoded {
+  if (typeof args === "string") {
     try {
-      value = JSON.parse(raw === "" ? "{}" : raw);
+      JSON.parse(args);
     } catch (error) {
       return { ok: false, problem: `not valid JSON (${error instanceof Error ? error.message : String(error)})` };
     }
+    return { ok: false, problem: "expected a JSON object, got a string holding JSON (the arguments were encoded twice; send the object itself)" };
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { ok: false, problem: `expected a JSON object, got ${kindOf(value)}` };
+  if (args === null || typeof args !== "object" || Array.isArray(args)) {
+    return { ok: false, problem: `expected a JSON object, got ${kindOf(args)}` };
   }
-  return { ok: true, args: value as Record<string, unknown> };
+  return { ok: true, args: args as Record<string, unknown> };
 }
 
 function kindOf(value: unknown): string {

@@ -150,6 +150,21 @@ describe("hooks", () => {
     expect(readFileSync(join(s.inst.workspace, "marker"), "utf8")).toBe("");
   });
 
+  test("arguments encoded twice (JSON text in a JSON string) cannot slip past the guard: the tool never runs them", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [guard]" });
+    s.inst.hook("guard", GUARD);
+    s.inst.file("victim/keep.txt", "precious");
+    // The guard reads call.arguments.command, finds a string instead, and allows the call.
+    const twice = JSON.stringify(JSON.stringify({ command: "rm -rf victim" }));
+    s.server.script({ toolCalls: [{ id: "c1", name: "shell", rawArguments: twice }] }, { text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(s.inst.workspace, "victim", "keep.txt"), "utf8")).toBe("precious");
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual([
+      'invalid arguments for tool "shell": expected a JSON object, got a string holding JSON (the arguments were encoded twice; send the object itself)',
+    ]);
+  });
+
   test("the tool line and the tool_call event show the arguments that ran after a rewrite; --json adds the model's", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [tame]" });
     s.inst.hook("tame", `module.exports = { beforeToolExecute(ctx, call) { return { arguments: { command: "echo tamed" } }; } };`);

@@ -85,10 +85,20 @@ describe("runTool", () => {
 
   test("arguments that are not a JSON object are refused without running the tool", async () => {
     const tool = fakeTool(async () => ({ text: "ran", isError: false }));
-    expect(await runner.runTool(tool, "[1,2]", context())).toEqual({ text: 'invalid arguments for tool "fake": expected a JSON object, got an array', isError: true });
+    expect(await runner.runTool(tool, [1, 2], context())).toEqual({ text: 'invalid arguments for tool "fake": expected a JSON object, got an array', isError: true });
     const bad = await runner.runTool(tool, "{oops", context());
     expect(bad.isError).toBe(true);
     expect(bad.text).toStartWith('invalid arguments for tool "fake": not valid JSON');
+    expect(tool.calls).toBe(0);
+  });
+
+  test("JSON text in a string (arguments encoded twice) is refused, never decoded: hooks saw a string", async () => {
+    const tool = fakeTool(async () => ({ text: "ran", isError: false }), schema);
+    const r = await runner.runTool(tool, '{"path":"a"}', context());
+    expect(r).toEqual({
+      text: 'invalid arguments for tool "fake": expected a JSON object, got a string holding JSON (the arguments were encoded twice; send the object itself)',
+      isError: true,
+    });
     expect(tool.calls).toBe(0);
   });
 
@@ -102,9 +112,9 @@ describe("runTool", () => {
     expect(tool.calls).toBe(0);
   });
 
-  test("matching arguments (JSON text or a value) reach execute, and the text is capped", async () => {
+  test("matching arguments reach execute, and the text is capped", async () => {
     const tool = fakeTool(async (args) => ({ text: String(args.path).repeat(300 * 1024), isError: false }), schema);
-    const r = await runner.runTool(tool, '{"path":"a"}', context());
+    const r = await runner.runTool(tool, { path: "a" }, context());
     expect(r.text.endsWith("\n[output truncated]")).toBe(true);
     expect(r.text.length).toBe(256 * 1024 + "\n[output truncated]".length);
     expect((await runner.runTool(tool, { path: "" }, context())).text).toBe("");
