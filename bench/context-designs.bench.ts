@@ -26,6 +26,7 @@ for (const [figure, name] of [
   ["invoke-gap", "invoke trivial tool, 50 ms apart"],
   ["hooks", "3 hooks x 2 points per tool call, back to back"],
   ["hooks-gap", "3 hooks x 2 points per tool call, 50 ms apart"],
+  ["runaway", "interrupt of a for (;;) {} call to its outcome"],
 ] as const) {
   for (const design of designs) report(`${name} (${label[design]})`, measure(design, figure).samples!, "ms");
 }

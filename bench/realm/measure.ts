@@ -154,6 +154,31 @@ switch (figure) {
     out({ value: elapsed, sinceProcessStart: performance.now() - start });
     break;
   }
+  case "runaway": {
+    // A call stuck in for (;;) {} is interrupted: time until its outcome, then the next call must work.
+    const spinPath = join(dir, "spin.js");
+    writeFileSync(spinPath, `module.exports = { execute(ctx) { ctx.log("spinning"); for (;;) {} } };`);
+    const d = open(1);
+    await d.settled();
+    const samples: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const controller = new AbortController();
+      let started!: () => void;
+      const spinning = new Promise<void>((r) => (started = r));
+      const pending = d.invoke({ modulePath: spinPath, exportName: "execute", args: [{}], context: { ...context, frontEnd: { ...frontEnd, log: () => started() }, signal: controller.signal } });
+      await spinning;
+      await new Promise((r) => setTimeout(r, 20));
+      const t = performance.now();
+      controller.abort();
+      const outcome = await pending;
+      samples.push(performance.now() - t);
+      if (outcome.kind !== "interrupted") throw new Error(JSON.stringify(outcome));
+      await call(d, toolPath, "execute", [{ n: i }]);
+    }
+    d.close();
+    out({ samples });
+    break;
+  }
   default:
     throw new Error(`unknown figure ${figure}`);
 }

@@ -124,12 +124,11 @@ export function createRealmRuntime(): RealmRuntime {
       return { kind: "threw", message: String(reply.message) };
     },
     async inspectAll(paths) {
-      const out: InspectOutcome[] = [];
-      for (const modulePath of paths) {
-        const reply = await runOne({ kind: "call", mode: "inspect", modulePath }, undefined, undefined);
-        out.push(reply.kind === "inspected" ? { kind: "loaded", shape: reply.shape as never } : { kind: "load-failed", message: String(reply.message) });
-      }
-      return out;
+      // One message for all (each module still gets a realm of its own); a module that hangs would need the per-module path.
+      const reply = (await runOne({ kind: "inspect-all", paths: [...paths] }, undefined, undefined)) as Reply & { replies?: Reply[] };
+      return (reply.replies ?? []).map((r) =>
+        r.kind === "inspected" ? { kind: "loaded", shape: r.shape as never } : { kind: "load-failed", message: String(r.message) },
+      );
     },
     async settled() {
       await current().ready;

@@ -357,7 +357,13 @@ function warmUp(): void {
 }
 
 (globalThis as unknown as { onmessage: (event: MessageEvent) => void }).onmessage = (event: MessageEvent) => {
-  const message = event.data as { kind: "init"; buffer: SharedArrayBuffer } | CallMessage;
+  const message = event.data as { kind: "init"; buffer: SharedArrayBuffer } | { kind: "inspect-all"; paths: string[] } | CallMessage;
+  if (message.kind === "inspect-all") {
+    // Discovery: every module in a realm of its own, all in one message.
+    postMessage({ kind: "inspected-all", replies: message.paths.map((modulePath) => run({ kind: "call", mode: "inspect", modulePath })) });
+    setImmediate(() => postMessage({ kind: "idle" }));
+    return;
+  }
   if (message.kind === "init") {
     buffer = message.buffer;
     words = new Int32Array(buffer, 0, 4);
