@@ -100,7 +100,10 @@ scope.onmessage = (event: MessageEvent) => {
     begin(message, loader);
     if (message.mode === "invoke") park();
   } else {
-    void loader.then((load) => begin(message, load));
+    void loader.then((load) => {
+      begin(message, load);
+      if (message.mode === "invoke") park();
+    });
   }
 };
 
@@ -128,11 +131,21 @@ function begin(message: CallMessage, load: LoadFn): void {
  */
 function park(): void {
   if (CAN_PARK) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+  // Deno: the worker ends itself, which drops what the module queued
+  // (measured: a promise callback left behind would otherwise still run).
+  else (globalThis as { close?(): void }).close?.();
 }
 
 /** Everything that depends only on the shared buffer (a worker spawned for a call at once gets it with the call). */
 function prepare(buffer: SharedArrayBuffer): void {
   members = createMembers(buffer);
+  // Deno's process.env is the process's own environment, shared by every
+  // worker: a module setting a variable would change it for the next call
+  // (and for the commands Rienda starts). Each context gets a copy.
+  if (!CAN_PARK) {
+    const proc = (globalThis as { process?: { env?: unknown } }).process;
+    if (proc && proc.env) proc.env = { ...(proc.env as Record<string, string>) };
+  }
   // Module code may print at load time too: to the front end, never to our stdout.
   routeConsole((...parts) => consoleSink(...parts));
 }
