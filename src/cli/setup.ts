@@ -30,6 +30,11 @@ class SetupProblems {
     this.#errors.push(error);
   }
 
+  /** Whether any refusal was collected, including ones no later step depends on (a continued session's missing workspace). */
+  get any(): boolean {
+    return this.#errors.length > 0;
+  }
+
   attempt<T>(check: () => T): T | undefined {
     try {
       return check();
@@ -275,7 +280,8 @@ async function loadPreparedAgent(
       ? { servers: config.mcpServers, configPath: config.path, workdir: request.workdir, env: request.env, ...(request.signal ? { signal: request.signal } : {}) }
       : undefined;
   const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}) })) : undefined;
-  if (!config || !agent || !model || !skills || !subagents || instructions === undefined || !extensions) {
+  // Every refusal counts, also those met before this function (in the same `problems`) that nothing here needs.
+  if (problems.any || !config || !agent || !model || !skills || !subagents || instructions === undefined || !extensions) {
     await extensions?.close();
     problems.fail();
   }

@@ -4,7 +4,7 @@
  * the session was started; `--json` keeps the session id in run_start.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Instance } from "../support/instance.ts";
 import { scenario, type Scenario } from "../support/scenario.ts";
@@ -99,6 +99,32 @@ describe("-s ID from another directory", () => {
     expect(third.code).toBe(0);
     expect(third.stderr).not.toContain("continuing session");
     expect(existsSync(join(elsewhere, "moved"))).toBe(true);
+  });
+
+  test("a recorded workspace that no longer exists is refused, asking for -C; nothing is sent or written", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    const gone = join(s.inst.root, "gone");
+    mkdirSync(gone);
+    s.server.script({ text: "started" });
+    const id = sessionIdFrom((await s.inst.run(["run", "-a", "coder", "-p", "one"], { cwd: gone })).stderr);
+    rmSync(gone, { recursive: true });
+    const file = sessionFiles(s.inst.home)[0]!;
+    const before = readFileSync(file, "utf8");
+
+    for (const json of [false, true]) {
+      const r = await s.inst.run(["run", "-s", id, "-p", "two", ...(json ? ["--json"] : [])]);
+      expect(r.code).toBe(1);
+      const message = `session ${id} was started in ${gone}, which no longer exists; continue it elsewhere with -C DIR`;
+      if (json) expect(r.stdout.trim().split("\n").at(-1)).toBe(JSON.stringify({ type: "run_end", reason: "error", message, usage: null }));
+      else expect(r.stderr).toBe(`rienda: ${message}\n`);
+    }
+    expect(s.server.requests).toHaveLength(1);
+    expect(readFileSync(file, "utf8")).toBe(before);
+
+    s.server.script({ text: "moved on" });
+    const moved = await s.inst.run(["run", "-s", id, "-p", "two", "-C", s.inst.workspace]);
+    expect(moved.code).toBe(0);
+    expect(moved.stdout).toBe("moved on\n");
   });
 
   test("the chat: rienda -s ID continues in the session's workspace and says so", async () => {
