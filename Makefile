@@ -52,7 +52,8 @@ test-e2e: build
 # against the same black-box e2e tests as the binary. Not part of `make test`.
 DENO_VERSION := 2.9.6
 DENO_E2E := test/e2e/run-basics.test.ts test/e2e/run-tools.test.ts test/e2e/hooks.test.ts \
-	test/e2e/run-interrupt.test.ts test/e2e/tool-run.test.ts test/e2e/sessions-run.test.ts
+	test/e2e/run-interrupt.test.ts test/e2e/tool-run.test.ts test/e2e/sessions-run.test.ts \
+	test/e2e/mcp-client.test.ts test/e2e/mcp-serve.test.ts
 test-deno: install
 	@test -x .deno/node_modules/.bin/deno || npm install --prefix .deno --no-audit --no-fund --loglevel=error deno@$(DENO_VERSION)
 	RIENDA_BINARY=$(CURDIR)/scripts/rienda-deno.sh $(BUN) test --timeout 60000 $(DENO_E2E)
