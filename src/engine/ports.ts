@@ -98,11 +98,11 @@ export interface SessionPort {
   /** Appends one whole message; never a partial response. */
   appendMessage(message: Message, meta?: ResponseMeta): void;
   /**
-   * Records that the run was interrupted where the conversation stands, so
-   * that later requests show the request as cut short and the next prompt as
-   * a message of its own.
+   * Records that the run was interrupted (or, with `"error"`, failed) where
+   * the conversation stands, so that later requests show the request as cut
+   * short and the next prompt as a message of its own.
    */
-  appendInterruption(): void;
+  appendInterruption(reason?: "error"): void;
 }
 
 /**

@@ -54,6 +54,9 @@ export async function runAgent(input: RunInput): Promise<RunOutcome> {
   if (outcome.reason === "interrupted") {
     outcome = { ...outcome, message: outcome.message ?? "the run was interrupted" };
     if (progress.promptStored) recordInterruption(input);
+  } else if (outcome.reason === "error" && progress.promptStored) {
+    // A failed request left unanswered must not be glued onto the next prompt either.
+    recordInterruption(input, "error");
   }
   const reason = outcome.reason === "max_tokens" ? "error" : outcome.reason;
   await notifyHooks(hooks, "afterRun", { reason }, emit, afterRunSignal(signal, input.finalSignal));
@@ -167,10 +170,10 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
   }
 }
 
-/** Writes the interruption into the session; a failed write is a notice, the run is over anyway. */
-function recordInterruption(input: RunInput): void {
+/** Writes the interruption (or the failure) into the session; a failed write is a notice, the run is over anyway. */
+function recordInterruption(input: RunInput, reason?: "error"): void {
   try {
-    input.session.appendInterruption();
+    input.session.appendInterruption(reason);
   } catch (error) {
     input.emit({ type: "notice", message: `could not record the interruption in the session: ${error instanceof Error ? error.message : String(error)}` });
   }

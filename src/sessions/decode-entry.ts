@@ -92,7 +92,9 @@ export function decodeEntry(value: unknown, origin: LineOrigin): SessionEntry | 
     case "interruption": {
       const id = str(value.id);
       if (id === "") return null;
-      return { kind: "interruption", id, parentId: parentOf(value), createdAt: str(value.createdAt) };
+      const entry: SessionEntry = { kind: "interruption", id, parentId: parentOf(value), createdAt: str(value.createdAt) };
+      if (value.reason === "error") entry.reason = "error";
+      return entry;
     }
     case "leaf": {
       const target = value.targetId;

@@ -42,7 +42,7 @@ function storedForm(entry: SessionHeader | SessionEntry): Record<string, unknown
     case "leaf":
       return { kind: "leaf", targetId: entry.targetId, createdAt: entry.createdAt };
     case "interruption":
-      return { kind: "interruption", id: entry.id, parentId: entry.parentId, createdAt: entry.createdAt };
+      return { kind: "interruption", id: entry.id, parentId: entry.parentId, createdAt: entry.createdAt, ...(entry.reason ? { reason: entry.reason } : {}) };
     case "title":
       return { kind: "title", createdAt: entry.createdAt, title: entry.title };
     case "agent":

@@ -17,7 +17,7 @@ export { createSession, type CreateSessionOptions } from "./create-session.ts";
 export { openSession, type OpenSessionOptions } from "./open-session.ts";
 export { listSessions, type ListSessionsOptions } from "./list-sessions.ts";
 export { SessionFile } from "./session-file.ts";
-export { compactionSummaryMessage, interruptionMessage, INTERRUPTION_TEXT, type BranchEntry } from "./session-tree.ts";
+export { compactionSummaryMessage, FAILED_REQUEST_TEXT, interruptionMessage, INTERRUPTION_TEXT, type BranchEntry } from "./session-tree.ts";
 export { createIdGenerator, idTime, type IdSources } from "./new-id.ts";
 export { normalizeTitle } from "./session-title.ts";
 export { workspaceDir, workspaceDirName, workspaceHash, workspaceSlug } from "./workspace-dir.ts";
@@ -28,6 +28,7 @@ export {
   type CompactionInput,
   type IdGenerator,
   type InterruptionEntry,
+  type InterruptionReason,
   type LeafEntry,
   type MessageEntry,
   type MessageMeta,

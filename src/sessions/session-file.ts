@@ -16,7 +16,7 @@ import type { ParsedSession } from "./parse-session-bytes.ts";
 import type { SessionLock } from "./session-lock.ts";
 import { normalizeTitle } from "./session-title.ts";
 import type { BranchEntry, SessionTree } from "./session-tree.ts";
-import type { CompactionInput, IdGenerator, MessageMeta, SessionEntry, SessionHeader } from "./types.ts";
+import type { CompactionInput, IdGenerator, InterruptionReason, MessageMeta, SessionEntry, SessionHeader } from "./types.ts";
 
 const APPEND_EXISTING = constants.O_WRONLY | constants.O_APPEND;
 
@@ -174,10 +174,10 @@ export class SessionFile {
    * first message). The leaf does not move; the history shows the interrupted
    * request as answered by `interruptionMessage()`.
    */
-  appendInterruption(): void {
+  appendInterruption(reason?: InterruptionReason): void {
     const at = this.#tree.leafId;
     if (at === null) return;
-    this.#write({ kind: "interruption", id: this.#ids(), parentId: at, createdAt: this.#timestamp() });
+    this.#write({ kind: "interruption", id: this.#ids(), parentId: at, createdAt: this.#timestamp(), ...(reason ? { reason } : {}) });
   }
 
   /** Releases the lock; later appends are refused. Safe to call twice. */

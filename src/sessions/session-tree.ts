@@ -10,7 +10,7 @@ import { RiendaError } from "../errors.ts";
 import type { Message } from "../providers/types.ts";
 import type { PassThroughEntry } from "./decode-entry.ts";
 import { titleFromBlocks, normalizeTitle } from "./session-title.ts";
-import type { AgentEntry, CompactionEntry, MessageEntry, ModelEntry, SessionEntry } from "./types.ts";
+import type { AgentEntry, CompactionEntry, InterruptionReason, MessageEntry, ModelEntry, SessionEntry } from "./types.ts";
 
 /** A node of the tree as the active branch lists it. */
 export type BranchEntry = MessageEntry | CompactionEntry;
@@ -27,7 +27,8 @@ export class SessionTree {
   readonly #nodes = new Map<string, Node>();
   readonly #selections: Array<AgentEntry | ModelEntry> = [];
   /** Entries a run was interrupted at. */
-  readonly #interrupted = new Set<string>();
+  /** Entry id → why the request that stopped there was cut short (undefined: the user interrupted it). */
+  readonly #interrupted = new Map<string, InterruptionReason | undefined>();
   #leaf: string | null = null;
   #explicitTitle: string | undefined;
   #firstPrompt: string | undefined;
@@ -59,7 +60,7 @@ export class SessionTree {
         this.#explicitTitle = normalizeTitle(entry.title);
         return;
       case "interruption":
-        if (entry.parentId !== null) this.#interrupted.add(entry.parentId);
+        if (entry.parentId !== null) this.#interrupted.set(entry.parentId, entry.reason);
         // Rare enough to rebuild the cached history rather than patch it.
         this.#messages = undefined;
         return;
@@ -187,7 +188,7 @@ export class SessionTree {
       const message = node.message;
       if (message && message.blocks.length > 0) messages.push(message);
       // Only a user turn left without an answer needs saying so; it also keeps the next prompt a message of its own.
-      if (this.#interrupted.has(node.id) && messages.at(-1)?.role === "user") messages.push(interruptionMessage());
+      if (this.#interrupted.has(node.id) && messages.at(-1)?.role === "user") messages.push(interruptionMessage(this.#interrupted.get(node.id)));
     }
     return messages;
   }
@@ -228,11 +229,14 @@ export function compactionSummaryMessage(summary: string): Message {
 /** Text of the answer that stands for an interrupted request in the history. */
 export const INTERRUPTION_TEXT = "[The user interrupted this request before it was finished. What follows is a new message.]";
 
+/** Text of the answer that stands for a request whose run failed (a provider error after retries, the loop guard, ...). */
+export const FAILED_REQUEST_TEXT = "[This request failed before it was finished: the run ended with an error. What follows is a new message.]";
+
 /**
  * The assistant turn that the history shows after a request the user
  * interrupted: the model learns that the request was cut short, and the next
  * prompt stays a message of its own instead of being glued onto it.
  */
-export function interruptionMessage(): Message {
-  return { role: "assistant", blocks: [{ type: "text", text: INTERRUPTION_TEXT }] };
+export function interruptionMessage(reason?: InterruptionReason): Message {
+  return { role: "assistant", blocks: [{ type: "text", text: reason === "error" ? FAILED_REQUEST_TEXT : INTERRUPTION_TEXT }] };
 }

@@ -112,7 +112,12 @@ export interface InterruptionEntry {
   id: string;
   parentId: string | null;
   createdAt: string;
+  /** `error`: the run failed (provider error after retries, loop guard, ...) rather than being interrupted by the user. */
+  reason?: InterruptionReason;
 }
+
+/** Why a request was cut short: absent, the user interrupted it. */
+export type InterruptionReason = "error";
 
 /** Every entry kind this module understands (the header excepted). */
 export type SessionEntry = MessageEntry | LeafEntry | TitleEntry | AgentEntry | ModelEntry | CompactionEntry | InterruptionEntry;

@@ -54,3 +54,27 @@ describe("an interrupted prompt", () => {
     });
   }
 });
+
+describe("a prompt whose run failed", () => {
+  for (const protocol of PROTOCOLS) {
+    test(`is shown as failed and the next prompt is a separate message (${protocol})`, async () => {
+      s = await scenario({ protocol });
+      s.server.script({ error: { status: 400, message: "bad request" } });
+      const r = await s.inst.run(["run", "-a", "coder", "-p", "delete every file"]);
+      expect(r.code).toBe(1);
+      const id = sessionIdFrom(r.stderr);
+      const entries = readEntries(sessionFile(s.inst.home, id));
+      const prompt = entries.find((e) => e.kind === "message")!;
+      expect(entries.find((e) => e.kind === "interruption")).toMatchObject({ parentId: prompt.id, reason: "error" });
+
+      s.server.script({ text: "ok, nothing deleted" });
+      const next = await s.inst.run(["run", "-s", id, "-p", "never mind"]);
+      expect(next.code).toBe(0);
+      const turns = turnsOf(s.server.requests[1]!.body);
+      expect(turns.map((t) => t.role)).toEqual(["user", "assistant", "user"]);
+      expect(turns[0]!.text).toBe("delete every file");
+      expect(turns[1]!.text).toBe("[This request failed before it was finished: the run ended with an error. What follows is a new message.]");
+      expect(turns[2]!.text).toBe("never mind");
+    });
+  }
+});

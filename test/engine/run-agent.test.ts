@@ -59,17 +59,19 @@ function scriptedModel(turns: Turn[], onRequest?: (r: ModelRequest) => void): Mo
   };
 }
 
-function memorySession(): SessionPort & { stored: Message[]; interruptions: number[] } {
+function memorySession(): SessionPort & { stored: Message[]; interruptions: number[]; failures: number[] } {
   const stored: Message[] = [];
   const interruptions: number[] = [];
+  const failures: number[] = [];
   return {
     id: "s1",
     stored,
     interruptions,
+    failures,
     messages: () => structuredClone(stored),
     appendMessage: (m) => void stored.push(structuredClone(m)),
-    // Where the interruption was recorded: after how many messages.
-    appendInterruption: () => void interruptions.push(stored.length),
+    // Where the interruption (or the failure) was recorded: after how many messages.
+    appendInterruption: (reason) => void (reason === "error" ? failures : interruptions).push(stored.length),
   };
 }
 
@@ -387,5 +389,14 @@ describe("runAgent", () => {
     expect((await runAgent(input({ modelPort: scriptedModel([]), session: untouched, hooks, signal: early.signal }))).reason).toBe("interrupted");
     expect(untouched.stored).toEqual([]);
     expect(untouched.interruptions).toEqual([]);
+  });
+
+  test("a run that fails after storing its prompt records the failure there, so the next prompt is not glued onto it", async () => {
+    const session = memorySession();
+    const outcome = await runAgent(input({ modelPort: scriptedModel([{ fail: "bad request" }]), session }));
+    expect(outcome.reason).toBe("error");
+    expect(session.stored.map((m) => m.role)).toEqual(["user"]);
+    expect(session.failures).toEqual([1]);
+    expect(session.interruptions).toEqual([]);
   });
 });

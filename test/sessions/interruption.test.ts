@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import type { Message } from "../../src/providers/types.ts";
-import { interruptionMessage, INTERRUPTION_TEXT, type SessionFile } from "../../src/sessions/index.ts";
+import { FAILED_REQUEST_TEXT, interruptionMessage, INTERRUPTION_TEXT, type SessionFile } from "../../src/sessions/index.ts";
 import { createSession, openSession, tempHome } from "./helpers.ts";
 
 const user = (text: string): Message => ({ role: "user", blocks: [{ type: "text", text }] });
@@ -65,6 +65,18 @@ describe("interruptions", () => {
       { role: "user", blocks: [{ type: "text", text: "delete every file" }] },
       { role: "user", blocks: [{ type: "text", text: "never mind" }] },
     ]);
+  });
+
+  test("a failed request is recorded with reason error and shown as failed, not as interrupted by the user", () => {
+    const prompt = s.appendMessage(user("delete every file"));
+    s.appendInterruption("error");
+    s.appendMessage(user("never mind"));
+    s.close();
+    const entry = readFileSync(s.path, "utf8").trim().split("\n").map((l) => JSON.parse(l)).find((l) => l.kind === "interruption");
+    expect(entry).toMatchObject({ parentId: prompt, reason: "error" });
+    expect(openSession({ home: t.home, id: s.id }).messages()).toEqual([user("delete every file"), interruptionMessage("error"), user("never mind")]);
+    expect(interruptionMessage("error").blocks).toEqual([{ type: "text", text: FAILED_REQUEST_TEXT }]);
+    expect(FAILED_REQUEST_TEXT).toContain("failed");
   });
 
   test("no interruption is recorded before the first message", () => {
