@@ -118,6 +118,11 @@ export class McpConnection {
           client.onerror = () => undefined;
           phase = "initialize";
           await client.connect(transport, { timeout: NO_TIMEOUT_MS });
+          // The deadline or an interrupt may have ended this start meanwhile.
+          if (this.state !== "starting") {
+            await client.close().catch(() => undefined);
+            return;
+          }
           this.client = client;
           phase = "tools/list";
           this.tools = await listAllTools(client);
