@@ -73,7 +73,20 @@ export async function* streamHttp(
       yield { type: "error", failure: classifyHttpError(response.status, text, parseRetryAfter(response.headers)) };
       return;
     }
-    if ((response.headers.get("content-type") ?? "").includes("application/json")) {
+    const contentType = (response.headers.get("content-type") ?? "").toLowerCase();
+    if (contentType.includes("text/html")) {
+      // A web page (a proxy's login, an app on that port, a base_url missing /v1) never turns into a stream: no retry.
+      let text = "";
+      try {
+        text = await readCapped(response, MAX_ERROR_BODY_BYTES);
+      } catch (error) {
+        yield { type: "error", failure: failureOf(error) };
+        return;
+      }
+      yield { type: "error", failure: htmlInsteadOfStream(spec.url, text) };
+      return;
+    }
+    if (contentType.includes("application/json")) {
       // Some servers answer 200 with a JSON error, or ignore `stream: true`.
       let text = "";
       try {
@@ -144,6 +157,13 @@ function jsonInsteadOfStream(url: string, text: string): ProviderFailure {
     // not JSON after all: described below
   }
   return providerFailure("invalid_request", `${url} answered with JSON instead of an event stream (does the server support "stream": true?)`, { retryable: false });
+}
+
+function htmlInsteadOfStream(url: string, html: string): ProviderFailure {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1];
+  const text = (title ?? html.replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim();
+  const shown = text.length > 120 ? `${text.slice(0, 120)}…` : text;
+  return providerFailure("invalid_request", `${url} answered with a web page instead of an event stream${shown ? ` ("${shown}")` : ""}`, { status: 200, retryable: false });
 }
 
 async function readCapped(response: Response, maxBytes: number): Promise<string> {

@@ -52,4 +52,17 @@ describe("provider errors", () => {
     expect(r.stderr).toContain(`rienda: provider "p" (${s.server.url}/v1): HTTP 401: Incorrect API key provided. Check providers.p.api_key`);
     expect(s.server.requests).toHaveLength(1);
   });
+
+  test("a web page answering 200 (a proxy's login, an app on that port) fails at once naming base_url, without retries", async () => {
+    s = await scenario();
+    const page = "<!doctype html><html><head><title>Sign in - Corporate Proxy</title></head><body><form>...</form></body></html>";
+    s.server.script({ error: { status: 200, body: page, headers: { "content-type": "text/html; charset=utf-8" } } });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "hello"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain("retrying");
+    expect(r.stderr).toContain(
+      `rienda: provider "p" (${s.server.url}/v1): ${s.server.url}/v1/chat/completions answered with a web page instead of an event stream ("Sign in - Corporate Proxy"). Check providers.p.base_url: it must be the API's address (often ending in /v1), not a web page\n`,
+    );
+    expect(s.server.requests).toHaveLength(1);
+  });
 });
