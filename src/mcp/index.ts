@@ -14,5 +14,10 @@ export { McpConnection, type ConnectionOptions, type ConnectionState, type McpTo
 export { resolveToolNames, serverList, splitToolNames, type ToolNameSplit } from "./select-tools.ts";
 export { startMcpServers, type McpServers } from "./servers.ts";
 export { isServerWildcard, mcpToolName, serverPart } from "./tool-name.ts";
-export { parseListenAddress, serveHttp, serveStdio, type HttpServing } from "./serve.ts";
+export { parseListenAddress } from "./listen-address.ts";
+export type { HttpServing } from "./serve.ts";
 export type { ToolServerOptions } from "./tool-server.ts";
+
+// Serving loads node:http and the SDK's server side: only `rienda mcp serve` pays for them.
+export const serveStdio: typeof import("./serve.ts").serveStdio = async (...args) => (await import("./serve.ts")).serveStdio(...args);
+export const serveHttp: typeof import("./serve.ts").serveHttp = async (...args) => (await import("./serve.ts")).serveHttp(...args);

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { RiendaError } from "../errors.ts";
+import { isLoopbackHost } from "./listen-address.ts";
 import { loadServerSdk } from "./sdk.ts";
 import { createToolServer, type ToolServerOptions } from "./tool-server.ts";
 
@@ -63,18 +64,6 @@ export interface HttpServing {
   url: string;
   /** Stops accepting, closes every session. */
   close(): Promise<void>;
-}
-
-/** Where `--http` may listen: loopback only, since whoever reaches the port runs the tools. */
-export function parseListenAddress(text: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text.trim());
-  const host = match ? (match[1] ?? match[2]!) : "";
-  const port = match ? Number(match[3]) : -1;
-  if (!match || port > 65535) throw new RiendaError("usage", `mcp serve: --http wants HOST:PORT, e.g. 127.0.0.1:8931 (got "${text}")`);
-  if (!isLoopbackHost(host)) {
-    throw new RiendaError("usage", `mcp serve: --http listens on loopback addresses only (127.0.0.1, ::1, localhost), not "${host}": whoever reaches the port runs your tools`);
-  }
-  return { host, port };
 }
 
 /** Serves Streamable HTTP at `/mcp` on host:port (port 0: any free one). */
@@ -134,10 +123,6 @@ export async function serveHttp(options: ToolServerOptions, address: { host: str
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
-}
-
-function isLoopbackHost(host: string | undefined): boolean {
-  return host === "localhost" || host === "::1" || (host !== undefined && /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host));
 }
 
 /** The host name of a Host header (`127.0.0.1:8931`, `[::1]:80`) or an Origin (`http://localhost:3000`). */
