@@ -1,5 +1,5 @@
 import { EMPTY_ANSWER_TEXT, hasNoAnswer } from "./empty-answer.ts";
-import { joinUrl, requestHeaders } from "./request-headers.ts";
+import { joinUrl, requestHeaders, splitQuery } from "./request-headers.ts";
 import type { HttpRequestSpec, Message, ModelRequest } from "./types.ts";
 
 /** `max_tokens` is required by the Messages API; this is used when the model sets none. */
@@ -43,8 +43,8 @@ export function buildAnthropicRequest(request: ModelRequest): HttpRequestSpec {
 
 /** `{base}/v1/messages`, or `{base}/messages` when the base already ends in `/v1` (contract §7). */
 export function anthropicUrl(baseUrl: string): string {
-  const base = baseUrl.replace(/\/+$/, "");
-  return /\/v1$/.test(base) ? joinUrl(base, "messages") : joinUrl(base, "v1/messages");
+  const base = splitQuery(baseUrl).head.replace(/\/+$/, "");
+  return joinUrl(baseUrl, /\/v1$/.test(base) ? "messages" : "v1/messages");
 }
 
 const EPHEMERAL = Object.freeze({ type: "ephemeral" });

@@ -1,4 +1,5 @@
 import { isLocalUrl } from "./describe-network-error.ts";
+import { shownUrl } from "./shown-url.ts";
 import type { ProviderFailure, ResolvedModel } from "./types.ts";
 
 /**
@@ -8,7 +9,7 @@ import type { ProviderFailure, ResolvedModel } from "./types.ts";
  */
 export function explainFailure(failure: ProviderFailure, model: ResolvedModel): ProviderFailure {
   if (failure.kind === "aborted" || model.protocol === "replay") return failure;
-  const label = model.baseUrl ? `provider "${model.provider}" (${model.baseUrl})` : `provider "${model.provider}"`;
+  const label = model.baseUrl ? `provider "${model.provider}" (${shownUrl(model.baseUrl)})` : `provider "${model.provider}"`;
   const hint = hintFor(failure, model);
   return { ...failure, message: `${label}: ${failure.message}${hint ? `. ${hint}` : ""}` };
 }

@@ -18,7 +18,14 @@ export function requestHeaders(request: ModelRequest, protocolHeaders: Record<st
   return Object.fromEntries([...merged.values()]);
 }
 
-/** `base` + `path` with exactly one slash between them. */
+/** `base` + `path` with exactly one slash between them; a query of `base` (`?api-version=…`) stays at the end. */
 export function joinUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+  const { head, query } = splitQuery(base);
+  return `${head.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}${query}`;
+}
+
+/** A URL cut before its `?` or `#`: the part paths are appended to, and the rest. */
+export function splitQuery(url: string): { head: string; query: string } {
+  const at = url.search(/[?#]/);
+  return at === -1 ? { head: url, query: "" } : { head: url.slice(0, at), query: url.slice(at) };
 }

@@ -4,6 +4,7 @@ import { describeNetworkError, isLocalUrl } from "./describe-network-error.ts";
 import { parseRetryAfter } from "./parse-retry-after.ts";
 import { abortedFailure, providerFailure } from "./provider-failure.ts";
 import { mapSseStream } from "./map-sse-stream.ts";
+import { shownUrl } from "./shown-url.ts";
 import type { AdapterDeps, HttpRequestSpec, ProviderFailure, StreamEvent, StreamMapper } from "./types.ts";
 
 /** Error bodies are read up to this size; the message needs only the start. */
@@ -36,15 +37,17 @@ export async function* streamHttp(
     }, deps.idleTimeoutMs);
   };
   const onAbort = () => controller.abort();
+  // Messages name the URL without the credentials it may carry.
+  const url = shownUrl(spec.url);
   signal.addEventListener("abort", onAbort, { once: true });
   const failureOf = (error: unknown, midStream = false): ProviderFailure => {
     if (signal.aborted) return abortedFailure();
-    if (timedOut) return providerFailure("timeout", `no data from ${spec.url} for ${Math.round(deps.idleTimeoutMs / 1000)}s`);
+    if (timedOut) return providerFailure("timeout", `no data from ${url} for ${Math.round(deps.idleTimeoutMs / 1000)}s`);
     const problem = describeNetworkError(error, spec.url);
-    if (midStream) return providerFailure("truncated_stream", `the connection to ${spec.url} broke mid-answer: ${problem.text}`);
+    if (midStream) return providerFailure("truncated_stream", `the connection to ${url} broke mid-answer: ${problem.text}`);
     // A local server that is not running will not start by itself within the backoff: one quick retry is enough.
     const quick = problem.refused && isLocalUrl(spec.url) ? { maxAttempts: 2 } : {};
-    return providerFailure("network", `cannot reach ${spec.url}: ${problem.text}`, quick);
+    return providerFailure("network", `cannot reach ${url}: ${problem.text}`, quick);
   };
   try {
     arm();
@@ -83,7 +86,7 @@ export async function* streamHttp(
         yield { type: "error", failure: failureOf(error) };
         return;
       }
-      yield { type: "error", failure: htmlInsteadOfStream(spec.url, text) };
+      yield { type: "error", failure: htmlInsteadOfStream(url, text) };
       return;
     }
     if (contentType.includes("application/json")) {
@@ -95,11 +98,11 @@ export async function* streamHttp(
         yield { type: "error", failure: failureOf(error) };
         return;
       }
-      yield { type: "error", failure: jsonInsteadOfStream(spec.url, text) };
+      yield { type: "error", failure: jsonInsteadOfStream(url, text) };
       return;
     }
     if (!response.body) {
-      yield { type: "error", failure: providerFailure("truncated_stream", `${spec.url} answered without a body`) };
+      yield { type: "error", failure: providerFailure("truncated_stream", `${url} answered without a body`) };
       return;
     }
     let ended = false;

@@ -5,6 +5,7 @@
  * at most one quick retry.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { Instance } from "../support/instance.ts";
 import { startProviderServer } from "../support/provider-server.ts";
 import { scenario, type Scenario } from "../support/scenario.ts";
@@ -42,6 +43,29 @@ describe("provider errors", () => {
     expect(failure).toContain("set providers.ollama.base_url to where it listens");
     expect(r.stderr).not.toContain("Is the computer able to access the url");
     expect(r.stderr).not.toContain("verbose: true");
+  });
+
+  test("credentials written into base_url never appear in messages, plain or --json", async () => {
+    const port = await closedPort();
+    inst = new Instance();
+    inst.config(`providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: http://ana:pw-SECRET-1@127.0.0.1:${port}/v1?key=SECRET-2\n    models: { m: {} }\n`);
+    inst.agent("coder", "---\ndescription: A test agent.\nmodel: p/m\n---\nBe brief.\n");
+    for (const json of [false, true]) {
+      const r = await inst.run(["run", "-a", "coder", "-p", "hello", ...(json ? ["--json"] : [])]);
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).not.toContain("SECRET");
+      expect(r.stdout + r.stderr).toContain(`(http://ana:***@127.0.0.1:${port}/v1?key=***): cannot reach http://ana:***@127.0.0.1:${port}/v1/chat/completions?key=***`);
+    }
+  });
+
+  test("a query in base_url stays at the end of the request URL", async () => {
+    s = await scenario();
+    s.inst.config(readFileSync(s.inst.riendaPath("config.yaml"), "utf8").replace(`${s.server.url}/v1`, `${s.server.url}/v1?api-version=preview`));
+    s.server.script({ text: "fine" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "hello"]);
+    expect(r.stdout).toBe("fine\n");
+    expect(s.server.requests[0]!.path).toBe("/v1/chat/completions");
+    expect(s.server.requests[0]!.query).toBe("?api-version=preview");
   });
 
   test("a rejected key names the provider and providers.<name>.api_key", async () => {

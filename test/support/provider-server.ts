@@ -89,6 +89,8 @@ export interface RecordedRequest {
   index: number;
   method: string;
   path: string;
+  /** The query string, `?` included; empty when there is none. */
+  query: string;
   protocol: WireProtocol | undefined;
   /** Header names lower-cased. */
   headers: Record<string, string>;
@@ -150,10 +152,12 @@ export async function startProviderServer(): Promise<ProviderServer> {
       // keep the raw text
     }
     const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const query = (req.url ?? "").slice(path.length);
     const record: RecordedRequest = {
       index: requests.length + 1,
       method: req.method ?? "GET",
       path,
+      query,
       protocol: protocolOf(path),
       headers: Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")])),
       body,
