@@ -62,6 +62,8 @@ export function validateProvider(reader: ConfigReader, name: string, value: unkn
   }
   const models = readModels(reader, map, path, protocol);
   const apiKey = reader.string(map, "api_key", path) ?? "";
+  // A key pasted with its line ending (a file saved on Windows keeps "\r" through $(cat ...)) would make every request fail as unreachable.
+  if (/[\r\n\0]/.test(apiKey)) reader.problem([...path, "api_key"], "must not contain line breaks (was the key copied with its line ending?)");
 
   if (reader.problems.length > problemsBefore || protocol === undefined) return undefined;
   const settings: ProviderSettings = {

@@ -130,6 +130,12 @@ describe("providers: api_key, headers, session_header, models", () => {
     ]);
   });
 
+  test("an api_key with a line ending, written or from the environment, is refused without showing the key", () => {
+    const expected = [`${FILE}: providers.p.api_key: must not contain line breaks (was the key copied with its line ending?)`];
+    expect(linesOf(provider('preset: openai\napi_key: "sk-live-1\\r"'))).toEqual(expected);
+    expect(linesOf(provider("preset: openai\napi_key: ${KEY}"), { KEY: "sk-live-1\r\n" })).toEqual(expected);
+  });
+
   test("headers must be a mapping", () => {
     expect(linesOf(provider("preset: openai\nheaders: [X-A]"))).toEqual([`${FILE}: providers.p.headers: must be a mapping (key: value pairs), not a list`]);
   });
