@@ -39,6 +39,28 @@ const GUARD = `module.exports = {
 `;
 
 describe("confirmations in the chat", () => {
+  test("a subagent's ctx.confirm is asked in the chat and its notice shown; the answer reaches the child", async () => {
+    s = await scenario({ agentFrontmatter: "agents: [publisher]" });
+    s.inst.agent("publisher", "---\ndescription: Publishes.\nmodel: p/m\ntools: [publish]\n---\nYou publish.\n");
+    s.inst.tool("publish", PUBLISH);
+    s.server.script(
+      { toolCalls: [{ id: "p1", name: "agent__publisher", arguments: { prompt: "publish" } }] },
+      { toolCalls: [{ id: "x1", name: "publish", arguments: {} }] },
+      { text: "published it" },
+      { text: "Done." },
+    );
+    term = Terminal.start(s.inst, { args: ["-a", "coder"], env: { NO_COLOR: "1" } });
+    await term.waitForPrompt();
+    term.line("get it published");
+    await term.waitFor("[y/N]");
+    expect(term.screen()).toContain("? Publish\n  Push the current branch?\n  [y/N]");
+    term.keys("y");
+    const screen = await term.waitForPrompt(1);
+    expect(screen).toContain("! publish: branch pushed");
+    expect(toolResultsOf(s.server.requests[2]!)).toEqual(["pushed"]);
+    expect(toolResultsOf(s.server.requests[3]!)).toEqual(["published it"]);
+  });
+
   test("a tool's confirm answered yes, then one answered no; each waits for the answer", async () => {
     s = await scenario({ agentFrontmatter: "tools: [publish]" });
     s.inst.tool("publish", PUBLISH);
