@@ -57,6 +57,11 @@ export function parseAgent(id: string, text: string, file: string): Agent {
   const hooks = readNames(meta.hooks, "hooks", "hook", [isExtensionName, EXTENSION_RULE], problems, text_);
   const skills = readNames(meta.skills, "skills", "skill", [isValidSkillName, SKILL_NAME_RULE], problems, text_);
   const agents = readNames(meta.agents, "agents", "subagent", [isSubagentId, SUBAGENT_RULE], problems, text_);
+  // Two tools of one name would reach the model (which providers refuse), one of them unreachable.
+  agents.forEach((id, i) => {
+    const tool = `${SUBAGENT_TOOL_PREFIX}${id}`;
+    if (tools.includes(tool)) problems.push(`agents[${i}]: "${id}" becomes the tool ${tool}, which tools: lists too; rename that tool, or remove one of the two`);
+  });
   const config = readConfig(meta.config, problems);
 
   if (problems.length > 0) return fail();
@@ -66,7 +71,9 @@ export function parseAgent(id: string, text: string, file: string): Agent {
 const EXTENSION_RULE = '1 to 64 letters, digits, "_" or "-"';
 const isExtensionName = (name: string): boolean => EXTENSION_NAME.test(name);
 const isToolName = (name: string): boolean => EXTENSION_NAME.test(name) || MCP_SERVER_WILDCARD.test(name);
-// A subagent is offered as the tool agent__<id>, and tool names are 1 to 64 of these characters.
+/** What a subagent's tool name starts with: agent `id` is offered as the tool agent__<id>. */
+const SUBAGENT_TOOL_PREFIX = "agent__";
+// Tool names are 1 to 64 of these characters.
 const SUBAGENT_ID = /^[A-Za-z0-9_-]{1,57}$/;
 const SUBAGENT_RULE = 'an agent id of 1 to 57 letters, digits, "_" or "-", as it becomes the tool name agent__<id>';
 const isSubagentId = (id: string): boolean => SUBAGENT_ID.test(id);

@@ -355,6 +355,18 @@ describe("limits", () => {
     expect(sessionFiles(inst.home)).toEqual([]);
   });
 
+  test("a tool of the same name as a subagent's tool (agent__<id>) is refused before any request, in run and doctor", async () => {
+    const { inst, server } = await start({ lead: ["description: Leads.\nmodel: p/big\ntools: [agent__reviewer]\nagents: [reviewer]", "x"], reviewer: [REVIEWER, "x"] });
+    inst.tool("agent__reviewer", `module.exports = { description: "mine", parameters: { type: "object" }, execute: () => "mine" };`);
+    const file = inst.riendaPath("agents", "lead.md");
+    const r = await inst.run(["run", "-a", "lead", "-p", "go"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`rienda: ${file}: agents[0]: "reviewer" becomes the tool agent__reviewer, which tools: lists too; rename that tool, or remove one of the two\n`);
+    expect(server.requests).toHaveLength(0);
+    const doctor = await inst.run(["doctor"]);
+    expect(doctor.stdout).toContain(`problem: ${file}: agents[0]: "reviewer" becomes the tool agent__reviewer, which tools: lists too; rename that tool, or remove one of the two\n  fix: rename the tool (its folder in ~/.rienda/tools), or remove one of the two names\n`);
+  });
+
   test("an agent id that cannot be a tool name is refused in agents:", async () => {
     const { inst } = await start({ lead: ["description: Leads.\nmodel: p/big\nagents: [Code Reviewer]", "x"] });
     const r = await inst.run(["run", "-a", "lead", "-p", "go"]);
