@@ -14,9 +14,44 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
  * Sends one streaming request and maps its SSE body through `mapper`. Never
  * throws: every outcome ends in exactly one `done` or `error` event. The
  * request is cancelled at once when `signal` aborts, when no byte arrives
- * for `idleTimeoutMs`, or when the consumer stops iterating.
+ * for `idleTimeoutMs`, or when the consumer stops iterating. A failure's
+ * message never carries the request's credentials, even when the server
+ * echoes them back (a proxy quoting the key it refused).
  */
 export async function* streamHttp(
+  spec: HttpRequestSpec,
+  mapper: StreamMapper,
+  deps: Pick<AdapterDeps, "fetch" | "idleTimeoutMs">,
+  signal: AbortSignal,
+): AsyncGenerator<StreamEvent> {
+  const secrets = credentialsOf(spec.headers);
+  for await (const event of streamOnce(spec, mapper, deps, signal)) {
+    yield event.type === "error" && secrets.length > 0 ? { ...event, failure: { ...event.failure, message: hide(event.failure.message, secrets) } } : event;
+  }
+}
+
+/** Headers that never carry a secret; every other value (auth, a gateway's key) is hidden from messages. */
+const PLAIN_HEADERS = new Set(["content-type", "accept", "anthropic-version", "anthropic-beta", "user-agent"]);
+
+/** The secret values among `headers` (of `Bearer <token>`, the token); short values are left alone (they would hide ordinary words). */
+function credentialsOf(headers: Record<string, string>): string[] {
+  const found = new Set<string>();
+  for (const [name, value] of Object.entries(headers)) {
+    if (PLAIN_HEADERS.has(name.toLowerCase())) continue;
+    const secret = /^(?:Bearer|Basic|Token)\s+(.+)$/i.exec(value.trim())?.[1] ?? value.trim();
+    if (secret.length >= 8) found.add(secret);
+  }
+  // Longest first, so that a secret containing another is hidden whole.
+  return [...found].sort((a, b) => b.length - a.length);
+}
+
+function hide(message: string, secrets: readonly string[]): string {
+  let shown = message;
+  for (const secret of secrets) shown = shown.split(secret).join("***");
+  return shown;
+}
+
+async function* streamOnce(
   spec: HttpRequestSpec,
   mapper: StreamMapper,
   deps: Pick<AdapterDeps, "fetch" | "idleTimeoutMs">,

@@ -58,6 +58,24 @@ describe("provider errors", () => {
     }
   });
 
+  test("a server that echoes the key or a header value it refused never gets them printed", async () => {
+    s = await scenario({ providerExtra: '    headers: { X-Gateway-Token: "gw-SECRET-12345" }' });
+    s.server.script(
+      { error: { status: 503, message: "upstream refused Authorization: Bearer test-key (gateway token gw-SECRET-12345)" } },
+      { error: { status: 401, message: "Incorrect API key provided: test-key" } },
+    );
+    for (const json of [false, true]) {
+      if (json) s.server.script({ error: { status: 401, message: "Incorrect API key provided: test-key" } });
+      const r = await s.inst.run(["run", "-a", "coder", "-p", "hello", ...(json ? ["--json"] : [])]);
+      expect(r.code).toBe(1);
+      const out = r.stdout + r.stderr;
+      expect(out).not.toContain("test-key");
+      expect(out).not.toContain("SECRET");
+      expect(out).toContain("Incorrect API key provided: ***");
+      if (!json) expect(r.stderr).toContain("upstream refused Authorization: Bearer *** (gateway token ***)");
+    }
+  });
+
   test("a query in base_url stays at the end of the request URL", async () => {
     s = await scenario();
     s.inst.config(readFileSync(s.inst.riendaPath("config.yaml"), "utf8").replace(`${s.server.url}/v1`, `${s.server.url}/v1?api-version=preview`));
