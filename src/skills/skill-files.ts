@@ -13,10 +13,19 @@ import { SKILL_FILE } from "./skills-dir.ts";
 /** The most paths a listing shows; the rest are counted. */
 export const MAX_LISTED_FILES = 200;
 
+/**
+ * The most entries a listing looks at: a skill shipping a dependency tree
+ * (scripts/node_modules) must not cost every `skill` call a walk of tens of
+ * thousands of files (about 100 ms per 50,000) on the run's thread.
+ */
+const MAX_WALKED_ENTRIES = 5000;
+
 /** What a listing found: relative paths with "/" separators, sorted, and how many more there were. */
 export interface SkillFileList {
   files: string[];
   more: number;
+  /** The walk stopped at its limit: `more` is a lower bound. */
+  cut?: boolean;
 }
 
 /**
@@ -33,7 +42,10 @@ export function listSkillFiles(dir: string): SkillFileList {
   }
   const files: string[] = [];
   let more = 0;
+  let walked = 0;
+  let cut = false;
   const walk = (absolute: string, prefix: string): void => {
+    if (cut) return;
     let names: string[];
     try {
       names = readdirSync(absolute).sort();
@@ -42,6 +54,10 @@ export function listSkillFiles(dir: string): SkillFileList {
     }
     for (const name of names) {
       if (name.startsWith(".")) continue;
+      if (++walked > MAX_WALKED_ENTRIES) {
+        cut = true;
+        return;
+      }
       const path = join(absolute, name);
       const shown = prefix === "" ? name : `${prefix}/${name}`;
       let isFile = false;
@@ -61,7 +77,7 @@ export function listSkillFiles(dir: string): SkillFileList {
     }
   };
   walk(root, "");
-  return { files, more };
+  return cut ? { files, more, cut } : { files, more };
 }
 
 /** A file's text, or why it cannot be given. */
@@ -114,9 +130,9 @@ function inside(root: string, path: string): boolean {
 
 /** " (files: a, b, ...)" for a message about a path that is not there. */
 function suggestions(dir: string, prefix = ""): string {
-  const { files, more } = listSkillFiles(dir);
+  const { files, more, cut } = listSkillFiles(dir);
   if (files.length === 0) return prefix === "" ? " (it has no files besides SKILL.md)" : " (it holds no files)";
   const shown = files.slice(0, 20).map((f) => (prefix === "" ? f : `${prefix}/${f}`));
   const rest = files.length - shown.length + more;
-  return ` (files: ${shown.join(", ")}${rest > 0 ? `, and ${rest} more` : ""})`;
+  return ` (files: ${shown.join(", ")}${rest > 0 || cut ? `, and ${cut ? "at least " : ""}${rest} more` : ""})`;
 }

@@ -46,13 +46,13 @@ export function createSkillTool(skills: readonly Skill[]): Tool {
 
 /** The body of SKILL.md, then where the skill lives and what else it holds. */
 function instructions(skill: Skill): string {
-  const { files, more } = listSkillFiles(skill.dir);
+  const { files, more, cut } = listSkillFiles(skill.dir);
   const lines = [skill.body === "" ? "(SKILL.md has no instructions besides its description)" : skill.body, "", "---", `Skill folder: ${skill.dir}`];
   if (files.length === 0) lines.push("The skill has no other files.");
   else {
     lines.push(`Other files of the skill (read one with {"name": ${JSON.stringify(skill.name)}, "file": "<path>"}):`);
     lines.push(...files.map((f) => `- ${f}`));
-    if (more > 0) lines.push(`- ... and ${more} more`);
+    if (more > 0 || cut) lines.push(`- ... and ${cut ? "at least " : ""}${more} more`);
   }
   return lines.join("\n");
 }

@@ -36,6 +36,23 @@ describe("listSkillFiles", () => {
   });
 });
 
+describe("listSkillFiles of a heavy skill", () => {
+  test("a folder of thousands of files (a dependency tree) is walked only so far, and the listing says so", async () => {
+    for (let d = 0; d < 60; d++) {
+      mkdirSync(join(dir, "scripts", "node_modules", `p${d}`), { recursive: true });
+      for (let f = 0; f < 100; f++) writeFileSync(join(dir, "scripts", "node_modules", `p${d}`, `f${f}.js`), "");
+    }
+    const listed = listSkillFiles(dir);
+    expect(listed.files).toHaveLength(200);
+    expect(listed.cut).toBe(true);
+    expect(listed.more).toBeGreaterThan(0);
+    expect(listed.more).toBeLessThan(6000 - 200);
+    const tool = createSkillTool(loadSkills(home, ["pdf"]));
+    const body = await tool.execute({ name: "pdf" }, { signal: new AbortController().signal } as ToolCallContext);
+    expect(body.text).toEndWith(`\n- ... and at least ${listed.more} more`);
+  });
+});
+
 describe("readSkillFile", () => {
   test("reads a file inside the folder", () => {
     expect(readSkillFile(dir, "references/guide.md")).toEqual({ ok: true, text: "# Guide\nstep one\n" });
