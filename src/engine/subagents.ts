@@ -11,6 +11,7 @@
  * tools, hooks, skills, session) is the composition root's, behind `launch`.
  */
 import type { Usage } from "../providers/index.ts";
+import { capText } from "../tools/index.ts";
 import type { Emit } from "./hook-chain.ts";
 import type { OutputObserver, ToolPort, ToolRunResult } from "./ports.ts";
 import { runAgent, type RunInput } from "./run-agent.ts";
@@ -134,10 +135,11 @@ async function runSubagent(agent: SubagentSpec, call: ToolCall, observer: Output
     });
     const spent = { usage: outcome.usage as Usage, ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}) };
     report({ type: "subagent_end", reason: outcome.reason, ...(outcome.message ? { message: outcome.message } : {}), ...spent });
-    if (outcome.reason === "end_turn") return { text: answer.trim() === "" ? `subagent "${agent.id}" answered with no text` : answer, isError: answer.trim() === "", ...spent };
+    // The answer is a tool result like any other: capped at 256 KiB (tools.md "Output cap").
+    if (outcome.reason === "end_turn") return { text: answer.trim() === "" ? `subagent "${agent.id}" answered with no text` : capText(answer), isError: answer.trim() === "", ...spent };
     if (outcome.reason === "interrupted") return { text: `subagent "${agent.id}" was interrupted`, isError: true, ...spent };
     if (outcome.reason === "max_tokens") {
-      return { text: `subagent "${agent.id}" reached its output limit (max_tokens); its answer, cut short:\n${answer}`, isError: true, ...spent };
+      return { text: capText(`subagent "${agent.id}" reached its output limit (max_tokens); its answer, cut short:\n${answer}`), isError: true, ...spent };
     }
     return { text: `subagent "${agent.id}" failed: ${outcome.message ?? "the run failed"}`, isError: true, ...spent };
   } finally {

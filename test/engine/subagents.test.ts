@@ -11,6 +11,7 @@ import {
   type ToolPort,
 } from "../../src/engine/index.ts";
 import type { Message, ModelRequest, ResolvedModel, StreamEvent } from "../../src/providers/index.ts";
+import { capText, RESULT_CAP_BYTES } from "../../src/tools/index.ts";
 
 const model = (ref: string): ResolvedModel => ({ ref, provider: "p", alias: ref, wireId: ref, protocol: "openai_chat_completions", baseUrl: "http://127.0.0.1:1", apiKey: "", headers: {} });
 
@@ -87,6 +88,14 @@ describe("withSubagents", () => {
     expect(events.every((e) => e.parent === "c1")).toBe(true);
     expect(events.filter((e) => !e.type.endsWith("_delta")).map((e) => e.type)).toEqual(["subagent_start", "message_end", "tool_call", "tool_result", "message_end", "subagent_end"]);
     expect(events[0]).toEqual({ type: "subagent_start", sessionId: "child-1", agent: "reviewer", model: "p/small", workdir: "/w", parent: "c1" });
+  });
+
+  test("a child's answer longer than a tool result may be is capped like any tool's", async () => {
+    const long = "x".repeat(RESULT_CAP_BYTES + 1000);
+    const result = await withSubagents(noTools, options({ child: [{ text: long }] })).run(call(), { log: () => undefined, output: () => undefined }, new AbortController().signal);
+    expect(result.text).toBe(capText(long));
+    expect(result.text.length).toBeLessThan(long.length);
+    expect(result.text).toEndWith("[output truncated]");
   });
 
   test("an event already tagged by a grandchild's call gets the path of call ids down to it", async () => {
