@@ -51,12 +51,14 @@ export async function loadAgentExtensions(options: {
   const riendaDir = join(options.home, ".rienda");
   const configured: ReadonlySet<string> = new Set(mcp?.servers.keys() ?? []);
   const configPath = mcp?.configPath ?? "config.yaml";
-  // No tool and no hook of the agent can run in a worker: booting a spare would be wasted (an agent that only delegates, or only has skills).
-  const runtime = createRuntime(agent.tools.length === 0 && agent.hooks.length === 0 ? { spareWorker: false } : {});
+  const split = splitToolNames(agent.tools, configured, configPath);
+  // No tool and no hook of the agent can run in a worker: booting a spare would be wasted (an agent that only
+  // delegates, only has skills, or only uses MCP servers, whose start it would slow down).
+  const workers = split.userTools.length > 0 || agent.hooks.length > 0;
+  const runtime = createRuntime(workers ? {} : { spareWorker: false });
   let servers: McpServers | undefined;
   let starting: Promise<void> | undefined;
   try {
-    const split = splitToolNames(agent.tools, configured, configPath);
     const runner = createToolRunner();
     // Only the servers this agent uses, all at once, while the tool modules load (the SDK loads only here).
     starting =
@@ -104,7 +106,7 @@ export async function loadAgentExtensions(options: {
       ...toolCatalog.diagnostics.filter((d) => agent.tools.includes(d.name)),
       ...(hookCatalog?.diagnostics ?? []).filter((d) => d.warning && agent.hooks.includes(d.name)),
     ].map((d) => d.message).concat(servers?.notices ?? []);
-    if (tools.length > 0 || hooks.length > 0) runtime.setSpares(sparesFor(hooks));
+    if (workers) runtime.setSpares(sparesFor(hooks));
     // The argument validator loads while the first request is out (the
     // request is on its way by then), not when the first tool call waits.
     if (tools.length > 0 || (options.builtIns ?? []).length > 0) (setTimeout(() => runner.prepare(), 20) as { unref?(): void }).unref?.();

@@ -153,7 +153,11 @@ describe("MCP tools in a run", () => {
     const second = toolResultsOf(s.server.requests[2]!).slice(3);
     expect(second[0]).toContain('MCP server "t" stopped during the call');
     expect(second[1]).toContain('MCP server "t" stopped again');
-    expect(readFileSync(log, "utf8").match(/^started/gm)?.length).toBe(2);
+    const events = readFileSync(log, "utf8");
+    expect(events.match(/^started/gm)?.length).toBe(2);
+    // One initialize per start, saying who the client is.
+    expect(events.match(/^initialize /gm)?.length).toBe(2);
+    expect(events).toContain('initialize {"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"rienda","version":');
   });
 
   test("a server that never answers initialize fails the run before any request, naming it and quoting its stderr", async () => {
