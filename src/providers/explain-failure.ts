@@ -29,8 +29,8 @@ function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undef
       return `Set ${modelKey}.context_window so Rienda compacts the conversation before it gets this long`;
     case "invalid_request":
       if (failure.status === 404) return `Check providers.${provider}.base_url and the model id (${modelKey}.id, now "${model.wireId}")`;
-      // A 200 that is not the API: a web page answered (stream-http.ts).
-      if (failure.status === 200) return `Check providers.${provider}.base_url: it must be the API's address (often ending in /v1), not a web page`;
+      // A 200 that is not the API: a web page or some other body answered (stream-http.ts).
+      if (failure.status === 200) return `Check providers.${provider}.base_url: it must be the address of the API (often ending in /v1)`;
       return undefined;
     default:
       return undefined;

@@ -141,12 +141,25 @@ async function* streamOnce(
       return;
     }
     let ended = false;
+    // The start of the body and whether it held any event: a body with none is not a cut stream but something else.
+    const seen = { head: "", events: 0 };
+    const counting: StreamMapper = {
+      push: (event) => {
+        seen.events++;
+        return mapper.push(event);
+      },
+      end: () => mapper.end(),
+    };
     try {
-      for await (const event of mapSseStream(chunksOf(response.body, arm, controller.signal), mapper)) {
+      for await (const event of mapSseStream(chunksOf(response.body, arm, controller.signal, seen), counting)) {
         const terminal = event.type === "done" || event.type === "error";
         // A body that ended because we were aborted is not the provider's truncation.
         if (terminal && signal.aborted) break;
         ended = terminal;
+        if (event.type === "error" && seen.events === 0 && seen.head.trim() !== "") {
+          yield { type: "error", failure: notAStream(url, seen.head) };
+          return;
+        }
         yield event;
       }
     } catch (error) {
@@ -167,7 +180,8 @@ async function* streamOnce(
  * against the abort signal makes cancellation immediate even where a runtime
  * would let a pending read linger after the fetch was aborted.
  */
-async function* chunksOf(body: ReadableStream<Uint8Array>, onChunk: () => void, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+async function* chunksOf(body: ReadableStream<Uint8Array>, onChunk: () => void, signal: AbortSignal, seen: { head: string }): AsyncGenerator<Uint8Array> {
+  const decoder = new TextDecoder();
   const reader = body.getReader();
   const aborted = new Promise<never>((_, reject) => {
     const fail = () => reject(new Error("aborted"));
@@ -180,11 +194,34 @@ async function* chunksOf(body: ReadableStream<Uint8Array>, onChunk: () => void, 
       const { done, value } = await Promise.race([reader.read(), aborted]);
       if (done) return;
       onChunk();
+      if (value && seen.head.length < HEAD_CHARS) seen.head += decoder.decode(value.subarray(0, HEAD_CHARS), { stream: true });
       if (value && value.byteLength > 0) yield value;
     }
   } finally {
     reader.cancel().catch(() => undefined);
   }
+}
+
+/** How much of a body that is not an event stream is kept to describe it. */
+const HEAD_CHARS = 2048;
+
+/**
+ * A 200 body without a single event (a JSON error under an event-stream
+ * type, a plain-text "404 page not found"): what the server said, at once,
+ * instead of five retries of a "cut" stream that never was one.
+ */
+function notAStream(url: string, head: string): ProviderFailure {
+  if (head.trimStart().startsWith("{")) {
+    try {
+      const payload = JSON.parse(head) as { error?: unknown };
+      if (payload && typeof payload === "object" && payload.error !== undefined && payload.error !== null) return classifyStreamError(payload);
+    } catch {
+      // cut or not JSON: quoted below
+    }
+  }
+  const text = head.replace(/\s+/g, " ").trim();
+  const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return providerFailure("invalid_request", `${url} answered with something that is not an event stream: "${shown}"`, { status: 200, retryable: false });
 }
 
 function jsonInsteadOfStream(url: string, text: string): ProviderFailure {

@@ -76,6 +76,24 @@ describe("provider errors", () => {
     }
   });
 
+  test("a 200 body holding no event at all says what the server said, at once", async () => {
+    s = await scenario();
+    const sse = { "content-type": "text/event-stream" };
+    s.server.script(
+      { error: { status: 200, body: '{"error":{"message":"model \'wire-model\' not found, try pulling it first"}}', headers: sse } },
+      { error: { status: 200, body: "404 page not found", headers: { "content-type": "text/plain" } } },
+    );
+    const json = await s.inst.run(["run", "-a", "coder", "-p", "hello"]);
+    expect(json.code).toBe(1);
+    expect(json.stderr).not.toContain("retrying");
+    expect(json.stderr).toContain("model 'wire-model' not found, try pulling it first");
+    const text = await s.inst.run(["run", "-a", "coder", "-p", "hello"]);
+    expect(text.code).toBe(1);
+    expect(text.stderr).not.toContain("retrying");
+    expect(text.stderr).toContain(`${s.server.url}/v1/chat/completions answered with something that is not an event stream: "404 page not found". Check providers.p.base_url`);
+    expect(s.server.requests).toHaveLength(2);
+  });
+
   test("a query in base_url stays at the end of the request URL", async () => {
     s = await scenario();
     s.inst.config(readFileSync(s.inst.riendaPath("config.yaml"), "utf8").replace(`${s.server.url}/v1`, `${s.server.url}/v1?api-version=preview`));
@@ -103,7 +121,7 @@ describe("provider errors", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain("retrying");
     expect(r.stderr).toContain(
-      `rienda: provider "p" (${s.server.url}/v1): ${s.server.url}/v1/chat/completions answered with a web page instead of an event stream ("Sign in - Corporate Proxy"). Check providers.p.base_url: it must be the API's address (often ending in /v1), not a web page\n`,
+      `rienda: provider "p" (${s.server.url}/v1): ${s.server.url}/v1/chat/completions answered with a web page instead of an event stream ("Sign in - Corporate Proxy"). Check providers.p.base_url: it must be the address of the API (often ending in /v1)\n`,
     );
     expect(s.server.requests).toHaveLength(1);
   });
