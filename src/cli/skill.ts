@@ -28,6 +28,7 @@ const list = defineCommand({
         ...(s.compatibility !== undefined ? { compatibility: s.compatibility } : {}),
         metadata: s.metadata,
         allowedTools: s.allowedTools,
+        ignoredKeys: s.ignoredKeys,
       }));
       process.stdout.write(`${JSON.stringify({ skills: shown, problems: problems.map((p) => ({ name: p.name, file: p.file, message: p.message })) })}\n`);
     } else {

@@ -9,6 +9,23 @@ import { describeYamlValue as describeValue, isRecord } from "../values.ts";
 import type { Skill } from "./types.ts";
 
 const KEYS = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"] as const;
+/**
+ * Keys outside the format that Claude Code documents for its own skills
+ * (and a top-level `version`, common in public skills). A skill written for
+ * it must load unchanged, so these are accepted and ignored, each reported
+ * by doctor as a warning; any other unknown key is still refused.
+ */
+const OTHER_HARNESS_KEYS = [
+  "argument-hint",
+  "disable-model-invocation",
+  "user-invocable",
+  "model",
+  "effort",
+  "context",
+  "agent",
+  "hooks",
+  "version",
+] as const;
 const MAX_DESCRIPTION = 1024;
 const MAX_COMPATIBILITY = 500;
 
@@ -28,8 +45,11 @@ export function parseSkill(folder: string, dir: string, file: string, text: stri
   }
   const { meta, body, text: textOf } = read.value;
 
+  const ignoredKeys: string[] = [];
   for (const key of Object.keys(meta)) {
-    if (!(KEYS as readonly string[]).includes(key)) problems.push(`unknown key "${key}" in the frontmatter (known keys: ${KEYS.join(", ")})`);
+    if ((KEYS as readonly string[]).includes(key)) continue;
+    if ((OTHER_HARNESS_KEYS as readonly string[]).includes(key)) ignoredKeys.push(key);
+    else problems.push(`unknown key "${key}" in the frontmatter (known keys: ${KEYS.join(", ")})`);
   }
 
   let name = "";
@@ -60,7 +80,7 @@ export function parseSkill(folder: string, dir: string, file: string, text: stri
   const allowedTools = readAllowedTools(meta["allowed-tools"], textOf, problems);
 
   if (problems.length > 0) return fail();
-  const skill: Skill = { name, description, dir, file, body: body.trim(), metadata, allowedTools };
+  const skill: Skill = { name, description, dir, file, body: body.trim(), metadata, allowedTools, ignoredKeys };
   if (license !== undefined) skill.license = license;
   if (compatibility !== undefined) skill.compatibility = compatibility;
   return skill;

@@ -18,6 +18,8 @@ export interface Skill {
   metadata: Record<string, string>;
   /** The format's experimental `allowed-tools`; read and checked, not acted on (the agent declares its tools). */
   allowedTools: string[];
+  /** Keys of another harness's own (Claude Code's `model`, `argument-hint`, ...) present in the frontmatter: accepted, not acted on. */
+  ignoredKeys: string[];
 }
 
 /** A skill folder that could not be loaded; `message` is the whole `<file>: <problem>` text, a line per problem. */

@@ -113,6 +113,28 @@ describe("skills in a run", () => {
     expect(doctor.stdout).toEndWith("healthy\n");
   });
 
+  test("a skill with Claude Code's own keys loads unchanged: the keys are ignored, listed, and a doctor warning", async () => {
+    s = await scenario({ agentFrontmatter: "skills: [fix-issue]" });
+    const file = skill(
+      s,
+      "fix-issue",
+      "name: fix-issue\ndescription: Fixes a GitHub issue by number.\nargument-hint: '[issue-number]'\ndisable-model-invocation: true\nmodel: sonnet\nversion: 1.0.0",
+      "Read the issue, then fix it.\n",
+    );
+    s.server.script({ toolCalls: [{ id: "a", name: "skill", arguments: { name: "fix-issue" } }] }, { text: "fixed" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "fix 12"]);
+    expect(r.stderr).not.toContain("rienda:");
+    expect(r.code).toBe(0);
+    expect(systemOf(s.server.requests[0]!)).toContain("\n- fix-issue: Fixes a GitHub issue by number.");
+    expect(toolResultsOf(s.server.requests[1]!)[0]).toStartWith("Read the issue, then fix it.");
+    const listed = JSON.parse((await s.inst.run(["skill", "list", "--json"])).stdout) as { skills: Record<string, unknown>[] };
+    expect(listed.skills[0]).toMatchObject({ name: "fix-issue", ignoredKeys: ["argument-hint", "disable-model-invocation", "model", "version"] });
+    const doctor = await s.inst.run(["doctor"]);
+    expect(doctor.code).toBe(0);
+    expect(doctor.stdout).toContain(`warning: ${file}: model: a key other harnesses use (Claude Code), outside the Agent Skills format; Rienda ignores it\n`);
+    expect(doctor.stdout).toEndWith("healthy (4 warnings)\n");
+  });
+
   test("a NUL byte, a pipe, a file too large and a way out of a linked skill folder are refused; the run goes on", async () => {
     s = await scenario({ agentFrontmatter: "skills: [notes]" });
     // The skill folder is a link (to a dotfiles checkout, say): inside means inside its target.
@@ -170,10 +192,10 @@ describe("skills in a run", () => {
 
   test("a broken skill stops the run, naming its file; an invalid name in skills: is an agent error", async () => {
     s = await scenario({ agentFrontmatter: "skills: [notes]" });
-    const file = skill(s, "notes", "name: notes\ndescription: Notes.\nversion: 2", "body");
+    const file = skill(s, "notes", "name: notes\ndescription: Notes.\ntemperature: 2", "body");
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`rienda: ${file}: unknown key "version" in the frontmatter (known keys: name, description, license, compatibility, metadata, allowed-tools)\n`);
+    expect(r.stderr).toBe(`rienda: ${file}: unknown key "temperature" in the frontmatter (known keys: name, description, license, compatibility, metadata, allowed-tools)\n`);
     s.inst.agent("coder", "---\ndescription: d\nmodel: p/m\nskills: [Notes]\n---\n");
     const bad = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
     expect(bad.stderr).toContain('skills[0]: "Notes" is not a valid skill name');

@@ -47,7 +47,16 @@ describe("parseSkill", () => {
       compatibility: "Requires pdftotext",
       metadata: { author: "example-org", version: "1.0", build: "7" },
       allowedTools: ["Bash(pdftotext:*)", "Read"],
+      ignoredKeys: [],
     });
+  });
+
+  test("keys of Claude Code's own skills are accepted and listed as ignored; any other unknown key is refused", () => {
+    const text = "---\nname: pdf\ndescription: d\nargument-hint: '[file]'\ndisable-model-invocation: true\nmodel: haiku\nversion: 1.2.0\n---\nbody\n";
+    expect(parseSkill("pdf", DIR, FILE, text).ignoredKeys).toEqual(["argument-hint", "disable-model-invocation", "model", "version"]);
+    expect(problems("---\nname: pdf\ndescription: d\nmodle: haiku\n---\n")).toEqual([
+      `${FILE}: unknown key "modle" in the frontmatter (known keys: name, description, license, compatibility, metadata, allowed-tools)`,
+    ]);
   });
 
   test("allowed-tools may be a list, and the optional keys may be absent", () => {
@@ -67,9 +76,9 @@ describe("parseSkill", () => {
   });
 
   test("reports every problem at once: unknown keys, missing name, long description, bad metadata", () => {
-    const text = ["---", "description: " + "x".repeat(1025), "model: sonnet", "metadata:", "  tags: [a, b]", "compatibility: ''", "allowed-tools: 3", "---", ""].join("\n");
+    const text = ["---", "description: " + "x".repeat(1025), "temperature: 1", "metadata:", "  tags: [a, b]", "compatibility: ''", "allowed-tools: 3", "---", ""].join("\n");
     expect(problems(text)).toEqual([
-      `${FILE}: unknown key "model" in the frontmatter (known keys: name, description, license, compatibility, metadata, allowed-tools)`,
+      `${FILE}: unknown key "temperature" in the frontmatter (known keys: name, description, license, compatibility, metadata, allowed-tools)`,
       `${FILE}: missing "name" (the skill's name, equal to its folder's: "pdf")`,
       `${FILE}: description: must be at most 1024 characters (it has 1025)`,
       `${FILE}: compatibility: must be 1 to 500 characters (it has 0)`,

@@ -24,6 +24,21 @@ export function checkSkillFolders(problems: readonly SkillProblem[]): Finding[] 
   );
 }
 
+/** A warning for each key of another harness's own that a skill carries: it loads, but Rienda does not act on the key. */
+export function checkSkillIgnoredKeys(skills: readonly Skill[]): Finding[] {
+  return skills.flatMap((skill) =>
+    skill.ignoredKeys.map((key): Finding => ({
+      severity: "warning",
+      check: "skill",
+      file: skill.file,
+      name: skill.name,
+      key,
+      message: "a key other harnesses use (Claude Code), outside the Agent Skills format; Rienda ignores it",
+      hint: `nothing to do for the skill to work here; remove "${key}" if the skill is only used with Rienda (docs/skills.md)`,
+    })),
+  );
+}
+
 /** A fix for one problem of a skill folder. */
 export function skillHint(message: string): string {
   const unknown = /^unknown key "([^"]*)"/.exec(message);

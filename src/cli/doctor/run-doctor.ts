@@ -22,7 +22,7 @@ import { checkInstructions, type InstructionsOutcome } from "./check-instruction
 import { checkAgentMcpTools, checkMcpServers, isMcpReference } from "./check-mcp-servers.ts";
 import { checkReplayScripts, type ReplayScriptOutcome } from "./check-replay-scripts.ts";
 import { checkSessions, type ModeEntry } from "./check-sessions.ts";
-import { checkAgentSkills, checkSkillFolders } from "./check-skills.ts";
+import { checkAgentSkills, checkSkillFolders, checkSkillIgnoredKeys } from "./check-skills.ts";
 import { checkVariables } from "./check-variables.ts";
 import { modelUsers } from "./model-users.ts";
 import type { DoctorReport, Finding } from "./types.ts";
@@ -91,6 +91,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   findings.push(...checkAgentSubagents(agents, agentProblems));
   findings.push(...checkExtensions([...tools.diagnostics, ...hooks.diagnostics]));
   findings.push(...checkSkillFolders(skillProblems));
+  findings.push(...checkSkillIgnoredKeys(skills));
   findings.push(...checkInstructions(instructions));
   findings.push(...checkSessions(sessionModes(join(riendaDir, "sessions"))));
 
