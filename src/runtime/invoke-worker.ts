@@ -470,10 +470,48 @@ function createMembers(buffer: SharedArrayBuffer) {
   };
 }
 
-/** console output of a module would land on our stdout; send it to the front end instead. */
+/**
+ * console output of a module would land on our stdout; send it to the front
+ * end instead. The same for `process.stdout.write` / `process.stderr.write`
+ * (a worker's streams are the process's own file descriptors): a tool, or a
+ * package it uses, writing there would otherwise corrupt the answer a
+ * script captures and the `--json` stream. The streams are patched when a
+ * module first reads them, since creating them costs every call time.
+ */
 function routeConsole(log: (...parts: unknown[]) => void): void {
   const c = console as unknown as Record<string, unknown>;
   for (const name of ["log", "info", "warn", "error", "debug", "trace"]) c[name] = log;
+  const proc = (globalThis as { process?: object }).process;
+  if (!proc) return;
+  for (const name of ["stdout", "stderr"]) {
+    const own = Object.getOwnPropertyDescriptor(proc, name);
+    const found = own ?? Object.getOwnPropertyDescriptor(Object.getPrototypeOf(proc) as object, name);
+    if (!found || (own && !own.configurable)) continue;
+    let stream: { write?: unknown } | undefined;
+    Object.defineProperty(proc, name, {
+      configurable: true,
+      enumerable: found.enumerable ?? true,
+      get() {
+        if (stream === undefined) {
+          stream = (found.get ? found.get.call(proc) : found.value) as { write?: unknown } | undefined;
+          if (stream) stream.write = streamWriter(log);
+        }
+        return stream;
+      },
+    });
+  }
+}
+
+/** A `write(chunk, [encoding], [callback])` that hands the text to `log`, one line break at the end dropped (log lines get their own). */
+function streamWriter(log: (text: string) => void): (...args: unknown[]) => boolean {
+  const decoder = new TextDecoder();
+  return (chunk: unknown, ...rest: unknown[]) => {
+    const text = typeof chunk === "string" ? chunk : chunk instanceof Uint8Array ? decoder.decode(chunk) : String(chunk);
+    if (text !== "") log(text.endsWith("\n") ? text.slice(0, -1) : text);
+    const callback = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+    callback?.();
+    return true;
+  };
 }
 
 function shapeOf(mod: unknown): ModuleShape {

@@ -140,6 +140,36 @@ describe("rienda run with tools", () => {
   });
 });
 
+describe("stdout carries only the answer", () => {
+  test("process.stdout.write and process.stderr.write of a tool or a hook reach the front end as log lines, never stdout", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [noisy]\nhooks: [loud]" });
+    s.inst.tool(
+      "noisy",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute() { process.stdout.write("tool-out\\n"); process.stderr.write(Buffer.from("tool-err")); return "result"; } };`,
+    );
+    s.inst.hook("loud", `module.exports = { beforeToolExecute() { process.stdout.write("hook-out\\n"); } };`);
+    s.server.script({ toolCalls: [{ id: "a", name: "noisy", arguments: {} }] }, { text: "the answer" });
+    const plain = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toBe("the answer\n");
+    expect(plain.stderr).toContain("hook-out\n");
+    expect(plain.stderr).toContain("tool-out\ntool-err\n");
+
+    s.server.script({ toolCalls: [{ id: "b", name: "noisy", arguments: {} }] }, { text: "the answer" });
+    const json = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
+    const events = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; text?: string; stream?: string });
+    expect(events.filter((e) => e.type === "tool_output").map((e) => [e.stream, e.text])).toEqual([
+      ["log", "tool-out"],
+      ["log", "tool-err"],
+    ]);
+    expect(events.find((e) => e.type === "hook_output")).toMatchObject({ stream: "log", text: "hook-out" });
+
+    const direct = await s.inst.run(["tool", "run", "noisy"]);
+    expect(direct).toMatchObject({ code: 0, stdout: "result\n" });
+    expect(direct.stderr).toContain("tool-out\ntool-err\n");
+  });
+});
+
 describe("live output of tools in plain mode", () => {
   test("ctx.log writes whole lines on stderr; process output passes through as it comes", async () => {
     s = await scenario({ agentFrontmatter: "tools: [chatty]" });
