@@ -74,7 +74,9 @@ function replaceFile(path: string, data: string): void {
   let mode = 0o666;
   if (existsSync(path)) {
     target = realpathSync(path);
-    mode = statSync(target).mode & 0o7777;
+    const stat = statSync(target);
+    if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    mode = stat.mode & 0o7777;
   }
   const temp = join(dirname(target), `.${basename(target)}.rienda-${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   let fd: number;

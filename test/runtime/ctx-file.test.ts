@@ -71,6 +71,10 @@ describe("ctx.file", () => {
       closeSync(appendedTo);
     }
     expect(readdirSync(box.workdir).sort()).toEqual(["kept.sh", "link.sh"]);
+    // A folder is not replaced by a file.
+    box.file("folder/inside.txt", "x");
+    expect(await run("return ctx.file.write('folder', 'x');")).toEqual({ threw: 'ctx.file.write: is a directory: "folder"' });
+    expect(readFileSync(join(box.workdir, "folder/inside.txt"), "utf8")).toBe("x");
   });
 
   test("write refuses data that is not a string with a TypeError", async () => {
