@@ -2,7 +2,7 @@
  * Shapes of a loaded `config.yaml` (contract.md §2). Field names are the
  * camelCase of the file's snake_case keys.
  */
-import type { ModelPrices, ProtocolName, ResolvedModel, ThinkingLevel } from "../providers/types.ts";
+import type { ModelPrices, ProtocolName, RequestRules, ResolvedModel, ThinkingLevel } from "../providers/types.ts";
 import type { ConfigProblem } from "./config-error.ts";
 
 /** Where the configuration path came from, in precedence order. */
@@ -52,6 +52,8 @@ export interface ModelSettings {
   sendThinking?: boolean;
   /** `cost:` as written (per million tokens). */
   prices?: ModelPrices;
+  /** `request_rules` as written; absent: `auto`. */
+  requestRules?: RequestRules;
 }
 
 /**

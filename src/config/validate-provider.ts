@@ -1,17 +1,24 @@
 /** Validation of one `providers.<name>` entry and its models. */
 import { isAbsolute, join, resolve } from "node:path";
-import type { ModelPrices, ThinkingLevel } from "../providers/types.ts";
+import { planSettings } from "../providers/index.ts";
+import type { ModelPrices, ProtocolName, RequestRules, ThinkingLevel } from "../providers/types.ts";
 import { didYouMean } from "../values.ts";
 import type { ConfigReader } from "./config-reader.ts";
 import { findPreset, isProtocolName, PRESETS, PROTOCOLS } from "./presets.ts";
 import type { ModelSettings, ProviderSettings } from "./types.ts";
 
 const PROVIDER_KEYS = ["protocol", "preset", "base_url", "api_key", "headers", "session_header", "models", "script"] as const;
-const MODEL_KEYS = ["id", "max_tokens", "temperature", "top_p", "context_window", "thinking_level", "thinking_max_tokens", "cache", "send_thinking", "cost"] as const;
+const MODEL_KEYS = ["id", "max_tokens", "temperature", "top_p", "context_window", "thinking_level", "thinking_max_tokens", "cache", "send_thinking", "cost", "request_rules"] as const;
 const COST_KEYS = ["input", "output", "cache_read", "cache_write"] as const;
 /** A price per million tokens above this is a typo (the dearest models cost tens of dollars). */
 const MAX_PRICE = 10_000;
 const THINKING_LEVELS: readonly ThinkingLevel[] = ["minimal", "low", "medium", "high"];
+const REQUEST_RULES: readonly RequestRules[] = ["auto", "as_written", "claude_adaptive", "openai_reasoning"];
+/** The protocols each forced set of rules belongs to. */
+const RULES_PROTOCOLS: Readonly<Partial<Record<RequestRules, readonly ProtocolName[]>>> = {
+  claude_adaptive: ["anthropic"],
+  openai_reasoning: ["openai_chat_completions", "openai_responses"],
+};
 // RFC 9110 token: what an HTTP header name may contain.
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -203,7 +210,9 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
     }
     const prices = readPrices(reader, settings.cost, [...modelPath, "cost"]);
     if (prices) model.prices = prices;
-    if (protocol === "anthropic") warnSamplingWithThinking(reader, model, modelPath);
+    const rules = readRequestRules(reader, settings, modelPath, protocol);
+    if (rules !== undefined) model.requestRules = rules;
+    if (protocol !== undefined) warnSettingsNotSent(reader, model, protocol, modelPath);
     models.set(alias, model);
   }
   return models;
@@ -229,13 +238,41 @@ function readPrices(reader: ConfigReader, value: unknown, path: string[]): Model
   return prices;
 }
 
-/** Anthropic refuses temperature and top_p with thinking enabled; the adapter leaves them out, and says so here. */
-function warnSamplingWithThinking(reader: ConfigReader, model: ModelSettings, modelPath: string[]): void {
-  if (model.thinkingMaxTokens === undefined) return;
-  for (const [key, value] of [["temperature", model.temperature], ["top_p", model.topP]] as const) {
-    if (value === undefined) continue;
-    reader.warning([...modelPath, key], `is not sent: Anthropic refuses ${key} when thinking is enabled (thinking_max_tokens is set); remove ${key}, or thinking_max_tokens to keep it`);
+/** `request_rules`: one of REQUEST_RULES; a forced set of rules only on the protocols it belongs to. */
+function readRequestRules(reader: ConfigReader, settings: Record<string, unknown>, modelPath: string[], protocol: ProtocolName | undefined): RequestRules | undefined {
+  const text = reader.string(settings, "request_rules", modelPath);
+  if (text === undefined) return undefined;
+  const at = [...modelPath, "request_rules"];
+  const value = text.trim().toLowerCase();
+  if (!(REQUEST_RULES as readonly string[]).includes(value)) {
+    reader.problem(at, `unknown request rules "${text}" (${didYouMean(value, REQUEST_RULES)}known: ${REQUEST_RULES.join(", ")})`);
+    return undefined;
   }
+  const rules = value as RequestRules;
+  const protocols = RULES_PROTOCOLS[rules];
+  if (protocols && protocol !== undefined && !protocols.includes(protocol)) {
+    reader.problem(at, `"${rules}" is for protocol ${protocols.join(" or ")} (this provider uses ${protocol}); use auto or as_written`);
+    return undefined;
+  }
+  return rules;
+}
+
+/**
+ * Settings the model's rules keep off the wire or change (settings-plan.ts,
+ * the same plan the request builders follow) load with a warning each, which
+ * `rienda doctor` lists and a run of the model repeats on stderr.
+ */
+function warnSettingsNotSent(reader: ConfigReader, model: ModelSettings, protocol: ProtocolName, modelPath: string[]): void {
+  const plan = planSettings({
+    protocol,
+    wireId: model.id,
+    temperature: model.temperature,
+    topP: model.topP,
+    thinkingLevel: model.thinkingLevel,
+    thinkingMaxTokens: model.thinkingMaxTokens,
+    requestRules: model.requestRules,
+  });
+  for (const notice of plan.notices) reader.warning([...modelPath, notice.key], notice.message);
 }
 
 /** The Go original read 0 as "not set" for token counts; old files keep working. */

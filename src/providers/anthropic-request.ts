@@ -1,5 +1,6 @@
 import { EMPTY_ANSWER_TEXT, hasNoAnswer } from "./empty-answer.ts";
 import { joinUrl, requestHeaders, splitQuery } from "./request-headers.ts";
+import { planSettings } from "./settings-plan.ts";
 import type { HttpRequestSpec, Message, ModelRequest } from "./types.ts";
 
 /** `max_tokens` is required by the Messages API; this is used when the model sets none. */
@@ -20,7 +21,8 @@ export function buildAnthropicRequest(request: ModelRequest): HttpRequestSpec {
   const own: Record<string, string> = { "anthropic-version": "2023-06-01" };
   if (model.apiKey) own["x-api-key"] = model.apiKey;
   const budget = model.thinkingMaxTokens;
-  // Without an explicit max_tokens the budget must still fit below it, as the API requires.
+  // Without an explicit max_tokens the budget must still fit below it, as the API requires; with
+  // adaptive thinking (which counts toward max_tokens too) the budget still sizes the room left for it.
   const maxTokens = model.maxTokens ?? (budget !== undefined && budget >= ANTHROPIC_DEFAULT_MAX_TOKENS ? budget + ANTHROPIC_DEFAULT_MAX_TOKENS : ANTHROPIC_DEFAULT_MAX_TOKENS);
   const body: Record<string, unknown> = { model: model.wireId, max_tokens: maxTokens };
   const cache = model.cache !== false;
@@ -31,13 +33,12 @@ export function buildAnthropicRequest(request: ModelRequest): HttpRequestSpec {
   body.messages = messages;
   body.stream = true;
   if (tools.length > 0) body.tools = tools;
-  // The API refuses sampling settings with thinking enabled; config validation warns about them.
-  if (budget === undefined) {
-    if (model.temperature !== undefined) body.temperature = model.temperature;
-    if (model.topP !== undefined) body.top_p = model.topP;
-  } else {
-    body.thinking = { type: "enabled", budget_tokens: budget };
-  }
+  // What the model's generation takes (settings-plan.ts); config validation warns about the rest.
+  const plan = planSettings(model);
+  if (plan.temperature !== undefined) body.temperature = plan.temperature;
+  if (plan.topP !== undefined) body.top_p = plan.topP;
+  if (plan.thinking !== undefined) body.thinking = plan.thinking;
+  if (plan.effort !== undefined) body.output_config = { effort: plan.effort };
   return { url: anthropicUrl(model.baseUrl), headers: requestHeaders(request, own), body };
 }
 

@@ -38,6 +38,7 @@ export type {
   ThinkingBlock,
   EncryptedReasoning,
   ModelPrices,
+  RequestRules,
   ThinkingLevel,
   ToolCallBlock,
   ToolResultBlock,
@@ -46,6 +47,7 @@ export type {
 } from "./types.ts";
 export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
 export { costOf } from "./cost.ts";
+export { planSettings } from "./settings-plan.ts";
 export { parseReplayScript, type ReplayTurn } from "./replay-script.ts";
 
 /** The protocol → adapter map: the one place that says who speaks what. */

@@ -6,6 +6,8 @@ export interface AnthropicUsageCounters {
   output_tokens?: number;
   cache_read_input_tokens?: number;
   cache_creation_input_tokens?: number;
+  /** `output_tokens_details.thinking_tokens` (Claude 4.7 and later report it): the part of the output spent thinking. */
+  thinking_tokens?: number;
 }
 
 /**
@@ -19,6 +21,7 @@ export function mapAnthropicUsage(counters: AnthropicUsageCounters): Usage {
   const usage: Usage = { inputTokens: (counters.input_tokens ?? 0) + cacheRead + cacheWrite, outputTokens: counters.output_tokens ?? 0 };
   if (cacheRead > 0) usage.cacheReadTokens = cacheRead;
   if (cacheWrite > 0) usage.cacheWriteTokens = cacheWrite;
+  if (counters.thinking_tokens !== undefined && counters.thinking_tokens > 0) usage.reasoningTokens = counters.thinking_tokens;
   return usage;
 }
 
@@ -30,5 +33,8 @@ export function mergeAnthropicUsage(counters: AnthropicUsageCounters, wire: unkn
     const value = (wire as Record<string, unknown>)[key];
     if (typeof value === "number" && Number.isFinite(value)) next[key] = value;
   }
+  const details = (wire as Record<string, unknown>).output_tokens_details;
+  const thinking = typeof details === "object" && details !== null ? (details as Record<string, unknown>).thinking_tokens : undefined;
+  if (typeof thinking === "number" && Number.isFinite(thinking)) next.thinking_tokens = thinking;
   return next;
 }

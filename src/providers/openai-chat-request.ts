@@ -2,6 +2,7 @@ import { EMPTY_ANSWER_TEXT, hasNoAnswer } from "./empty-answer.ts";
 import { encodeToolArguments } from "./parse-tool-arguments.ts";
 import { promptCacheKey } from "./prompt-cache-key.ts";
 import { joinUrl, requestHeaders } from "./request-headers.ts";
+import { planSettings } from "./settings-plan.ts";
 import type { Block, HttpRequestSpec, Message, ModelRequest } from "./types.ts";
 
 /**
@@ -25,10 +26,12 @@ export function buildOpenAIChatRequest(request: ModelRequest): HttpRequestSpec {
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     }));
   }
-  if (model.maxTokens !== undefined) body.max_tokens = model.maxTokens;
-  if (model.temperature !== undefined) body.temperature = model.temperature;
-  if (model.topP !== undefined) body.top_p = model.topP;
-  if (model.thinkingLevel !== undefined) body.reasoning_effort = model.thinkingLevel;
+  // What the model takes (settings-plan.ts); config validation warns about the rest.
+  const plan = planSettings(model);
+  if (model.maxTokens !== undefined) body[plan.maxCompletionTokens ? "max_completion_tokens" : "max_tokens"] = model.maxTokens;
+  if (plan.temperature !== undefined) body.temperature = plan.temperature;
+  if (plan.topP !== undefined) body.top_p = plan.topP;
+  if (plan.reasoningEffort !== undefined) body.reasoning_effort = plan.reasoningEffort;
   const cacheKey = promptCacheKey(request);
   if (cacheKey !== undefined) body.prompt_cache_key = cacheKey;
   return { url: joinUrl(model.baseUrl, "chat/completions"), headers: requestHeaders(request, auth), body };

@@ -2,7 +2,8 @@ import { EMPTY_ANSWER_TEXT, hasNoAnswer } from "./empty-answer.ts";
 import { encodeToolArguments } from "./parse-tool-arguments.ts";
 import { promptCacheKey } from "./prompt-cache-key.ts";
 import { joinUrl, requestHeaders } from "./request-headers.ts";
-import type { EncryptedReasoning, HttpRequestSpec, ModelRequest, ResolvedModel } from "./types.ts";
+import { planSettings } from "./settings-plan.ts";
+import type { EncryptedReasoning, HttpRequestSpec, ModelRequest } from "./types.ts";
 
 /**
  * Builds a Responses API request (https://platform.openai.com/docs/api-reference/responses/create).
@@ -11,6 +12,9 @@ import type { EncryptedReasoning, HttpRequestSpec, ModelRequest, ResolvedModel }
  * in the session and sent back as `reasoning` items. Tools are sent
  * with `strict: false` because strict mode demands schema shapes
  * (every property required, no extra keys) that user tools need not follow.
+ * Encrypted reasoning is asked for only from models that reason: OpenAI
+ * refuses the request ("Encrypted content is not supported with this
+ * model") from those that do not (settings-plan.ts decides which).
  */
 export function buildOpenAIResponsesRequest(request: ModelRequest): HttpRequestSpec {
   const { model } = request;
@@ -20,7 +24,9 @@ export function buildOpenAIResponsesRequest(request: ModelRequest): HttpRequestS
   body.input = inputItems(request);
   body.store = false;
   body.stream = true;
-  if (asksForEncryptedReasoning(model)) body.include = ["reasoning.encrypted_content"];
+  // What the model takes (settings-plan.ts); config validation warns about the rest.
+  const plan = planSettings(model);
+  if (plan.reasons === true) body.include = ["reasoning.encrypted_content"];
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
       type: "function",
@@ -31,9 +37,9 @@ export function buildOpenAIResponsesRequest(request: ModelRequest): HttpRequestS
     }));
   }
   if (model.maxTokens !== undefined) body.max_output_tokens = model.maxTokens;
-  if (model.temperature !== undefined) body.temperature = model.temperature;
-  if (model.topP !== undefined) body.top_p = model.topP;
-  if (model.thinkingLevel !== undefined) body.reasoning = { effort: model.thinkingLevel, summary: "auto" };
+  if (plan.temperature !== undefined) body.temperature = plan.temperature;
+  if (plan.topP !== undefined) body.top_p = plan.topP;
+  if (plan.reasoningEffort !== undefined) body.reasoning = { effort: plan.reasoningEffort, summary: "auto" };
   const cacheKey = promptCacheKey(request);
   if (cacheKey !== undefined) body.prompt_cache_key = cacheKey;
   return { url: joinUrl(model.baseUrl, "responses"), headers: requestHeaders(request, auth), body };
@@ -86,18 +92,6 @@ function inputItems(request: ModelRequest): Record<string, unknown>[] {
     flush();
   }
   return items;
-}
-
-/**
- * Whether to ask for encrypted reasoning: OpenAI refuses the request
- * ("Encrypted content is not supported with this model") for models that do
- * not reason, so only models with a `thinking_level`, or whose id names a
- * reasoning family (o1, o3, o4-mini, gpt-5, codex), ask for it.
- */
-export function asksForEncryptedReasoning(model: ResolvedModel): boolean {
-  if (model.thinkingLevel !== undefined) return true;
-  const id = model.wireId.toLowerCase().replace(/^.*\//, "");
-  return /^(o\d|gpt-5|codex)/.test(id) || id.includes("codex");
 }
 
 function reasoningItem(summary: string, encrypted: EncryptedReasoning): Record<string, unknown> {

@@ -93,6 +93,14 @@ export interface ToolSpec {
 /** Effort levels accepted by `thinking_level`. */
 export type ThinkingLevel = "minimal" | "low" | "medium" | "high";
 
+/**
+ * `request_rules` (new): whose request rules a model follows. `auto` reads
+ * them from the model id; `as_written` sends every setting as written;
+ * `claude_adaptive` and `openai_reasoning` force the rules of Claude 4.7+
+ * and of OpenAI's reasoning models on an id Rienda cannot place.
+ */
+export type RequestRules = "auto" | "as_written" | "claude_adaptive" | "openai_reasoning";
+
 /** A model settled from config: where to send requests and how. */
 export interface ResolvedModel {
   /** `provider/alias`, as the user wrote it. */
@@ -114,6 +122,8 @@ export interface ResolvedModel {
   thinkingMaxTokens?: number;
   /** Prompt caching (new): on unless `cache: false`. */
   cache?: boolean;
+  /** `request_rules` (new); absent: `auto`. */
+  requestRules?: RequestRules;
   /**
    * Chat Completions only (new): send the model's own thinking back as
    * `reasoning_content`, as DeepSeek and Kimi require within a tool-using

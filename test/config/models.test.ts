@@ -83,7 +83,7 @@ describe("model settings", () => {
 
   test("an unknown model key is refused", () => {
     expect(linesOf(withModel("{ max_token: 10 }"))).toEqual([
-      `${AT}.max_token: unknown key (did you mean "max_tokens"? known keys: id, max_tokens, temperature, top_p, context_window, thinking_level, thinking_max_tokens, cache, send_thinking, cost)`,
+      `${AT}.max_token: unknown key (did you mean "max_tokens"? known keys: id, max_tokens, temperature, top_p, context_window, thinking_level, thinking_max_tokens, cache, send_thinking, cost, request_rules)`,
     ]);
   });
 
@@ -113,6 +113,52 @@ describe("warnings about settings that are not sent", () => {
   test("no warning without thinking, or on other protocols", () => {
     expect(parse(anthropic("{ temperature: 0.2 }")).warnings).toEqual([]);
     expect(parse(withModel("{ thinking_max_tokens: 2048, temperature: 0.2 }")).warnings).toEqual([]);
+  });
+});
+
+describe("model rules: a Go-era model block on current and older models", () => {
+  const claude = (id: string, settings: string) => `providers:\n  claude:\n    preset: anthropic\n    models:\n      m: { id: ${id}, ${settings} }\n`;
+  const warningsOf = (text: string) => parse(text).warnings.map((w) => `${w.path}: ${w.message}`);
+
+  test("on Claude Sonnet 5 a budget and sampling settings load with a warning each, naming the model and the HTTP 400 they would cause", () => {
+    const warnings = warningsOf(claude("claude-sonnet-5", "thinking_max_tokens: 4096, temperature: 0.3, top_p: 0.9"));
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toStartWith("providers.claude.models.m.thinking_max_tokens: is not sent as a budget: Claude Sonnet 5 thinks adaptively and refuses a thinking budget (HTTP 400)");
+    expect(warnings[1]).toStartWith("providers.claude.models.m.temperature: is not sent: Claude Sonnet 5 refuses sampling settings (HTTP 400)");
+    expect(warnings[2]).toStartWith("providers.claude.models.m.top_p: is not sent");
+  });
+
+  test("on Claude 3.7 and 4.x the same block warns only where the API refuses it", () => {
+    expect(warningsOf(claude("claude-3-7-sonnet-20250219", "temperature: 0.3, top_p: 0.9"))).toEqual([]);
+    expect(warningsOf(claude("claude-sonnet-4-5", "temperature: 0.3, top_p: 0.9"))).toEqual([
+      "providers.claude.models.m.top_p: is not sent: Claude Sonnet 4.5 refuses temperature and top_p together (HTTP 400), so only temperature is sent; remove one of them",
+    ]);
+    expect(warningsOf(claude("claude-haiku-4-5", "thinking_level: high"))[0]).toContain("Claude Haiku 4.5 takes no effort setting");
+    expect(warningsOf(claude("claude-opus-4-6", "thinking_level: high"))).toEqual([]);
+  });
+
+  test("OpenAI reasoning models: sampling settings are not sent, minimal is low on gpt-5.1 and later", () => {
+    const text = "providers:\n  openai:\n    preset: openai\n    models:\n      g: { id: gpt-5.1, temperature: 0.2, thinking_level: minimal }\n      old: { id: gpt-4o, thinking_level: high }\n";
+    expect(warningsOf(text)).toEqual([
+      "providers.openai.models.g.temperature: is not sent: gpt-5.1 is a reasoning model and refuses temperature (HTTP 400); remove temperature",
+      'providers.openai.models.g.thinking_level: is sent as low: gpt-5.1 refuses "minimal" (HTTP 400); its efforts start at low (or none, which turns reasoning off)',
+      "providers.openai.models.old.thinking_level: is not sent: gpt-4o does not reason and refuses a reasoning effort (HTTP 400); remove thinking_level",
+    ]);
+  });
+
+  test("request_rules is read, strict, and only forces rules on their own protocol", () => {
+    const forced = parse(claude("house-model", "request_rules: claude_adaptive, temperature: 0.3"));
+    expect(forced.resolveModel("claude/m").requestRules).toBe("claude_adaptive");
+    expect(forced.warnings.map((w) => w.path)).toEqual(["providers.claude.models.m.temperature"]);
+    expect(parse(claude("claude-sonnet-5", "request_rules: as_written, temperature: 0.3")).warnings).toEqual([]);
+    expect("requestRules" in parse(claude("claude-sonnet-5", "request_rules: auto")).resolveModel("claude/m")).toBe(false);
+    expect(linesOf(withModel("{ request_rules: claude_adaptiv }"))).toEqual([
+      `${AT}.request_rules: unknown request rules "claude_adaptiv" (did you mean "claude_adaptive"? known: auto, as_written, claude_adaptive, openai_reasoning)`,
+    ]);
+    expect(linesOf(withModel("{ request_rules: claude_adaptive }"))).toEqual([
+      `${AT}.request_rules: "claude_adaptive" is for protocol anthropic (this provider uses openai_chat_completions); use auto or as_written`,
+    ]);
+    expect(linesOf(claude("x", "request_rules: openai_reasoning"))[0]).toContain('"openai_reasoning" is for protocol openai_chat_completions or openai_responses');
   });
 });
 

@@ -50,6 +50,13 @@ export const EXPECTED: Record<string, Expected> = {
     stop: "end_turn",
     usage: { inputTokens: 69, outputTokens: 53 },
   },
+  // Claude Sonnet 5 (adaptive thinking, display summarized): the summary as thinking, its signature kept; thinking tokens reported apart.
+  "anthropic/claude-sonnet-5-reasoning-summarized.chunks.txt": {
+    thinking: "I'm working through the Euclidean algorithm to find the GCD of 1071 and 462, applying successive division until I reach a remainder of zero, which gives me 21 as the greatest common divisor.",
+    stop: "end_turn",
+    usage: { inputTokens: 47, outputTokens: 373, reasoningTokens: 62 },
+    model: "claude-sonnet-5",
+  },
   "anthropic/issue-10781.1.chunks.txt": {
     text: "Let me check.",
     calls: [{ id: "toolu_01Ni1uw4HXYxUhc4iFMqx7yY", name: "get_weather", arguments: { city: "San Francisco" } }],
