@@ -39,7 +39,15 @@ export function buildAnthropicRequest(request: ModelRequest): HttpRequestSpec {
   if (plan.topP !== undefined) body.top_p = plan.topP;
   if (plan.thinking !== undefined) body.thinking = plan.thinking;
   if (plan.effort !== undefined) body.output_config = { effort: plan.effort };
-  return { url: anthropicUrl(model.baseUrl), headers: requestHeaders(request, own), body };
+  return { url: anthropicUrl(model.baseUrl), headers: withBetas(requestHeaders(request, own), plan.betas ?? []), body };
+}
+
+/** Adds `betas` to the `anthropic-beta` header, keeping those the provider's `headers` name. */
+function withBetas(headers: Record<string, string>, betas: string[]): Record<string, string> {
+  if (betas.length === 0) return headers;
+  const name = Object.keys(headers).find((key) => key.toLowerCase() === "anthropic-beta") ?? "anthropic-beta";
+  const written = (headers[name] ?? "").split(",").map((beta) => beta.trim()).filter((beta) => beta !== "");
+  return { ...headers, [name]: [...new Set([...written, ...betas])].join(",") };
 }
 
 /** `{base}/v1/messages`, or `{base}/messages` when the base already ends in `/v1` (contract §7). */

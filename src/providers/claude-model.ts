@@ -12,7 +12,9 @@
  *   non-default `temperature`, `top_p` or `top_k`.
  *
  * Effort (`output_config.effort`) is taken by Opus 4.5 and every model from
- * 4.6 on; Sonnet 4.5, Haiku 4.5 and older refuse it.
+ * 4.6 on; Sonnet 4.5, Haiku 4.5 and older refuse it. From Fable 5.1, Opus
+ * 5.5, Sonnet 5.5 and Haiku 5.5 on, thinking is "preserved": a thinking block
+ * sent back is checked against everything before it.
  */
 
 /** How a model thinks: with a budget only, either way, or adaptively only. */
@@ -29,6 +31,8 @@ export interface ClaudeRules {
   /** Whether `output_config.effort` is accepted. */
   effort: boolean;
   sampling: ClaudeSampling;
+  /** Thinking blocks are bound to what preceded them (preserved thinking). */
+  preservedThinking: boolean;
 }
 
 const FAMILIES = "opus|sonnet|haiku|fable|mythos";
@@ -48,7 +52,7 @@ export function claudeRules(wireId: string): ClaudeRules | undefined {
   const at = lower.lastIndexOf("claude-");
   if (at < 0) return undefined;
   const rest = lower.slice(at + "claude-".length);
-  if (rest.startsWith("mythos-preview")) return { name: "Claude Mythos Preview", thinking: "both", effort: true, sampling: "none" };
+  if (rest.startsWith("mythos-preview")) return { name: "Claude Mythos Preview", thinking: "both", effort: true, sampling: "none", preservedThinking: false };
   let family: string;
   let major: number;
   let minor: number;
@@ -67,13 +71,16 @@ export function claudeRules(wireId: string): ClaudeRules | undefined {
   }
   const name = `Claude ${family.charAt(0).toUpperCase()}${family.slice(1)} ${minor === 0 ? major : `${major}.${minor}`}`;
   const version = major * 100 + minor;
-  if (version >= 407 || family === "fable" || family === "mythos") return { name, thinking: "adaptive", effort: true, sampling: "none" };
-  if (version === 406) return { name, thinking: "both", effort: true, sampling: "one" };
-  if (version >= 401) return { name, thinking: "budget", effort: family === "opus" && version === 405, sampling: "one" };
-  return { name, thinking: "budget", effort: false, sampling: "any" };
+  if (version >= 407 || family === "fable" || family === "mythos") {
+    const preservedThinking = family === "fable" || family === "mythos" ? version >= 501 : version >= 505;
+    return { name, thinking: "adaptive", effort: true, sampling: "none", preservedThinking };
+  }
+  if (version === 406) return { name, thinking: "both", effort: true, sampling: "one", preservedThinking: false };
+  if (version >= 401) return { name, thinking: "budget", effort: family === "opus" && version === 405, sampling: "one", preservedThinking: false };
+  return { name, thinking: "budget", effort: false, sampling: "any", preservedThinking: false };
 }
 
 /** The rules `request_rules: claude_adaptive` asks for: those of Claude 4.7 and later. */
 export function adaptiveClaudeRules(wireId: string): ClaudeRules {
-  return { name: `${wireId} (request_rules: claude_adaptive)`, thinking: "adaptive", effort: true, sampling: "none" };
+  return { name: `${wireId} (request_rules: claude_adaptive)`, thinking: "adaptive", effort: true, sampling: "none", preservedThinking: false };
 }

@@ -34,6 +34,8 @@ export interface SettingsPlan {
   maxCompletionTokens?: boolean;
   /** Responses: the model reasons (ask for encrypted reasoning). */
   reasons?: boolean;
+  /** Anthropic: beta features the request uses (`anthropic-beta`). */
+  betas?: string[];
   notices: SettingNotice[];
 }
 
@@ -76,8 +78,18 @@ function planAnthropic(model: PlannedSettings): SettingsPlan {
     else plan.notices.push({ key: "thinking_level", message: `is not sent: ${rules.name} takes no effort setting (Anthropic refuses it); thinking_max_tokens sets its thinking` });
   }
   addSampling(plan, model, rules.sampling, plan.thinking !== undefined, rules);
+  if (rules.preservedThinking) {
+    // A thinking block whose prefix changed (compaction summarised what came before it, AGENTS.md or the
+    // tools changed before a -s continuation) is dropped instead of failing every later request with a 400.
+    // These models think adaptively by default, so stating it changes nothing else.
+    plan.thinking = { ...(plan.thinking ?? { type: "adaptive" }), block_binding: { prefix_mismatch_behavior: "drop_block" } };
+    plan.betas = [THINKING_BINDING_BETA];
+  }
   return plan;
 }
+
+/** The beta that lets a request choose what happens to thinking blocks whose prefix changed. */
+const THINKING_BINDING_BETA = "thinking-binding-controls-2026-08-01";
 
 /** Anthropic has no "minimal": its lowest effort is "low". */
 function anthropicEffort(level: ThinkingLevel): AnthropicEffort {

@@ -129,6 +129,9 @@ describe("thinking of a current Claude model", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Both echoed.\n");
     expect(r.stdout + r.stderr).not.toContain("First file read");
+    // Preserved thinking: a block whose prefix changed is dropped by the API instead of failing the request.
+    expect(bodyOf(1).thinking).toEqual({ type: "adaptive", block_binding: { prefix_mismatch_behavior: "drop_block" } });
+    expect(server!.requests[1]!.headers["anthropic-beta"]).toBe("thinking-binding-controls-2026-08-01");
     const messages = bodyOf(1).messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
     expect(messages[1]).toEqual({
       role: "assistant",

@@ -43,7 +43,12 @@ describe("Claude model ids", () => {
       ["claude-fable-5-1", "Claude Fable 5.1", "adaptive", true, "none"],
       ["anthropic/claude-sonnet-4.5", "Claude Sonnet 4.5", "budget", false, "one"],
     ] as const;
-    for (const [id, name, thinking, effort, sampling] of rows) expect([id, claudeRules(id)]).toEqual([id, { name, thinking, effort, sampling }]);
+    const preserved = new Set(["claude-sonnet-5-5", "claude-haiku-5-5", "claude-fable-5-1"]);
+    for (const [id, name, thinking, effort, sampling] of rows) {
+      expect([id, claudeRules(id)]).toEqual([id, { name, thinking, effort, sampling, preservedThinking: preserved.has(id) }]);
+    }
+    expect(claudeRules("claude-opus-5-5")?.preservedThinking).toBe(true);
+    expect(claudeRules("claude-fable-5")?.preservedThinking).toBe(false);
   });
 
   test("ids that name no Claude model Rienda knows have no rules", () => {
@@ -53,7 +58,7 @@ describe("Claude model ids", () => {
 
 describe("Anthropic requests per generation", () => {
   test("Claude 4.7 and later: a thinking budget becomes adaptive thinking, sampling settings are left out", () => {
-    for (const wireId of ["claude-sonnet-5", "claude-sonnet-5-5", "claude-opus-4-7", "claude-opus-5", "claude-fable-5-1", "claude-haiku-5-5"]) {
+    for (const wireId of ["claude-sonnet-5", "claude-opus-4-7", "claude-opus-5", "claude-fable-5"]) {
       const body = anthropic({ wireId, ...GO_ERA });
       expect(body.thinking).toEqual({ type: "adaptive", display: "summarized" });
       expect(["temperature", "top_p", "top_k", "output_config"].filter((key) => key in body)).toEqual([]);
@@ -61,6 +66,24 @@ describe("Anthropic requests per generation", () => {
       expect(body.max_tokens).toBe(8192);
     }
     expect(anthropic({ wireId: "claude-sonnet-5", thinkingMaxTokens: 16000 }).max_tokens).toBe(24192);
+  });
+
+  test("preserved thinking (Fable 5.1, Opus, Sonnet and Haiku 5.5): thinking blocks whose prefix changed are dropped, not a 400", () => {
+    for (const wireId of ["claude-sonnet-5-5", "claude-opus-5-5", "claude-fable-5-1", "claude-haiku-5-5"]) {
+      const spec = buildAnthropicRequest(sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com", wireId, ...GO_ERA }));
+      expect(spec.body.thinking).toEqual({ type: "adaptive", display: "summarized", block_binding: { prefix_mismatch_behavior: "drop_block" } });
+      expect(spec.headers["anthropic-beta"]).toBe("thinking-binding-controls-2026-08-01");
+      expect("temperature" in spec.body).toBe(false);
+    }
+    // With no thinking settings the binding is still chosen; the model thinks adaptively by default anyway.
+    const plain = buildAnthropicRequest(sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com", wireId: "claude-sonnet-5-5" }));
+    expect(plain.body.thinking).toEqual({ type: "adaptive", block_binding: { prefix_mismatch_behavior: "drop_block" } });
+    // A beta the provider's headers name is kept beside it.
+    const both = buildAnthropicRequest(sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com", wireId: "claude-opus-5-5", headers: { "Anthropic-Beta": "context-1m" } }));
+    expect(both.headers["Anthropic-Beta"]).toBe("context-1m,thinking-binding-controls-2026-08-01");
+    expect("anthropic-beta" in both.headers).toBe(false);
+    // Older generations get no beta header.
+    expect("anthropic-beta" in buildAnthropicRequest(sampleRequest({ protocol: "anthropic", wireId: "claude-sonnet-5" })).headers).toBe(false);
   });
 
   test("Claude 4.7 and later: thinking_level is the effort, with adaptive thinking; minimal is low", () => {
