@@ -3,7 +3,8 @@
  * rules"). OpenAI's reasoning models (o1, o3, o4-mini, codex-mini and the
  * gpt-5 family) refuse `temperature` and `top_p` and, on Chat Completions,
  * `max_tokens` (they take `max_completion_tokens`). From gpt-5.1 on the
- * lowest effort is `none` and `minimal` is refused; gpt-5-pro takes only
+ * lowest effort is `none` and `minimal` is refused; gpt-5.1 and later
+ * default to `none`, where sampling settings are taken; gpt-5-pro takes only
  * `high`. Models that do not reason (gpt-4o, gpt-4.1, the gpt-5 chat
  * models) refuse any reasoning effort.
  */
@@ -18,6 +19,11 @@ export interface OpenAIRules {
   refusedEfforts: readonly string[];
   /** Reasoning models only: the one effort value the model takes, when it takes only one. */
   onlyEffort?: string;
+  /**
+   * Reasoning models whose default effort is `none` (gpt-5.1 and later,
+   * the plain models): with no effort set they take `temperature` and `top_p`.
+   */
+  samplingWithoutEffort?: boolean;
 }
 
 /**
@@ -32,7 +38,11 @@ export function openAIRules(wireId: string): OpenAIRules | undefined {
   if (/^gpt-5(\.\d+)?-chat/.test(id) || /^(gpt-4|gpt-3\.5|chatgpt-4o)/.test(id)) return { name, reasoning: false, refusedEfforts: [] };
   if (/^gpt-5-pro/.test(id)) return { name, reasoning: true, refusedEfforts: [], onlyEffort: "high" };
   const point = /^gpt-5\.(\d+)/.exec(id);
-  if (point && Number(point[1]) >= 1) return { name, reasoning: true, refusedEfforts: ["minimal"] };
+  if (point && Number(point[1]) >= 1) {
+    const rules: OpenAIRules = { name, reasoning: true, refusedEfforts: ["minimal"] };
+    if (/^gpt-5\.\d+(-\d{4}-\d{2}-\d{2})?$/.test(id)) rules.samplingWithoutEffort = true;
+    return rules;
+  }
   if (/^(o\d|gpt-5|codex)/.test(id) || id.includes("codex")) return { name, reasoning: true, refusedEfforts: [] };
   return undefined;
 }

@@ -137,7 +137,15 @@ function planOpenAI(model: PlannedSettings): SettingsPlan {
   plan.reasons = true;
   plan.maxCompletionTokens = true;
   for (const [key, value] of [["temperature", model.temperature], ["top_p", model.topP]] as const) {
-    if (value !== undefined) plan.notices.push({ key, message: `is not sent: ${rules.name} is a reasoning model and refuses ${key} (HTTP 400); remove ${key}` });
+    if (value === undefined) continue;
+    if (rules.samplingWithoutEffort && level === undefined) {
+      // Its default effort is none, where sampling settings are taken.
+      if (key === "temperature") plan.temperature = value;
+      else plan.topP = value;
+    } else {
+      const why = rules.samplingWithoutEffort ? ` with a reasoning effort set (thinking_level)` : "";
+      plan.notices.push({ key, message: `is not sent: ${rules.name} is a reasoning model and refuses ${key}${why} (HTTP 400); remove ${key}` });
+    }
   }
   if (level !== undefined) {
     if (rules.onlyEffort !== undefined && level !== rules.onlyEffort) {

@@ -140,7 +140,7 @@ describe("model rules: a Go-era model block on current and older models", () => 
   test("OpenAI reasoning models: sampling settings are not sent, minimal is low on gpt-5.1 and later", () => {
     const text = "providers:\n  openai:\n    preset: openai\n    models:\n      g: { id: gpt-5.1, temperature: 0.2, thinking_level: minimal }\n      old: { id: gpt-4o, thinking_level: high }\n";
     expect(warningsOf(text)).toEqual([
-      "providers.openai.models.g.temperature: is not sent: gpt-5.1 is a reasoning model and refuses temperature (HTTP 400); remove temperature",
+      "providers.openai.models.g.temperature: is not sent: gpt-5.1 is a reasoning model and refuses temperature with a reasoning effort set (thinking_level) (HTTP 400); remove temperature",
       'providers.openai.models.g.thinking_level: is sent as low: gpt-5.1 refuses "minimal" (HTTP 400); its efforts start at low (or none, which turns reasoning off)',
       "providers.openai.models.old.thinking_level: is not sent: gpt-4o does not reason and refuses a reasoning effort (HTTP 400); remove thinking_level",
     ]);

@@ -177,6 +177,18 @@ describe("OpenAI requests", () => {
     expect("temperature" in r).toBe(false);
   });
 
+  test("gpt-5.1 and later default to effort none, where they take temperature and top_p; with an effort they refuse them", () => {
+    expect(chat({ wireId: "gpt-5.2", temperature: 0.3, topP: 0.9 })).toMatchObject({ temperature: 0.3, top_p: 0.9 });
+    const withEffort = chat({ wireId: "gpt-5.2", temperature: 0.3, thinkingLevel: "high" });
+    expect("temperature" in withEffort).toBe(false);
+    expect(planSettings({ protocol: "openai_chat_completions", wireId: "gpt-5.2", temperature: 0.3, thinkingLevel: "high" }).notices[0]?.message).toBe(
+      "is not sent: gpt-5.2 is a reasoning model and refuses temperature with a reasoning effort set (thinking_level) (HTTP 400); remove temperature",
+    );
+    // gpt-5 (default effort medium) and the codex and mini variants Rienda has no default for: never.
+    expect("temperature" in chat({ wireId: "gpt-5", temperature: 0.3 })).toBe(false);
+    expect("temperature" in chat({ wireId: "gpt-5.1-codex", temperature: 0.3 })).toBe(false);
+  });
+
   test("gpt-5.1 and later refuse minimal: it is sent as low; gpt-5-pro takes only high", () => {
     expect(chat({ wireId: "gpt-5.2", thinkingLevel: "minimal" }).reasoning_effort).toBe("low");
     expect(responses({ wireId: "gpt-5.1", thinkingLevel: "minimal" }).reasoning).toEqual({ effort: "low", summary: "auto" });
