@@ -196,6 +196,8 @@ async function ask<P extends AnsweringPoint>(
     const ok = type === "object" ? typeof field === "object" && !Array.isArray(field) : typeof field === type;
     if (!ok) {
       reportMalformed(emit, name, point, `${key} must be ${type === "object" ? "an object" : `a ${type}`}, got ${describeValue(field)}`);
+      // A refusal stands beside a malformed field (a reason that is not a string): a guard must not fail open on a slip in its answer.
+      if (point === "beforeToolExecute" && (value as Record<string, unknown>).allow === false) return { kind: "reply", reply: { allow: false } as HookReplies[P] };
       return { kind: "error" };
     }
     reply[key] = field;

@@ -233,6 +233,21 @@ describe("runAgent", () => {
     ]);
   });
 
+  test("allow: false beside a malformed field still refuses (with the default reason), reported as malformed", async () => {
+    const tools = toolSet({ shell: () => ({ text: "ran", isError: false }) });
+    const hooks = hookSet({
+      guard: { beforeToolExecute: () => ({ allow: false, reason: { why: "an object, not a string" } }) },
+      later: { beforeToolExecute: () => ({ arguments: { command: "ls" } }) },
+    });
+    const run = input({ modelPort: scriptedModel([{ calls: [{ id: "1", name: "shell", arguments: { command: "rm -rf /" } }] }, { text: "ok" }]), tools, hooks });
+    await runAgent(run);
+    expect(tools.calls).toHaveLength(0);
+    expect(hooks.log).not.toContain("later.beforeToolExecute");
+    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({ text: 'refused by hook "guard"', isError: true });
+    const notices = run.events.filter((e) => e.type === "notice").map((e) => (e as { message: string }).message);
+    expect(notices).toEqual(['hook "guard" returned an invalid value from beforeToolExecute: reason must be a string, got an object']);
+  });
+
   test("the tool_call event carries the arguments that ran, and the model's when a hook rewrote them", async () => {
     const tools = toolSet({ echo: (a) => ({ text: JSON.stringify(a), isError: false }) });
     const hooks = hookSet({ fix: { beforeToolExecute: (_c, call) => ((call as { id: string }).id === "1" ? { arguments: { safe: true } } : undefined) } });
