@@ -180,15 +180,8 @@ function hookPort(hooks: Hook[], contextFor: ContextFor): HookPort {
     async call(name, point, args, observer, signal): Promise<HookAnswer> {
       const hook = byName.get(name);
       if (!hook) return { kind: "failed", message: `unknown hook "${name}"` };
-      const result = await hook.call(point, args, contextFor(observer, signal));
-      switch (result.kind) {
-        case "returned":
-          return { kind: "returned", value: result.value };
-        case "failed":
-          return { kind: "failed", message: result.message };
-        case "interrupted":
-          return { kind: "interrupted" };
-      }
+      // Its answer already is the port's: returned (the runtime's description of the value aside), failed or interrupted.
+      return hook.call(point, args, contextFor(observer, signal));
     },
   };
 }
