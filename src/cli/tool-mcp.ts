@@ -2,11 +2,9 @@
  * The MCP half of `rienda tool list` and `rienda tool run`: servers come
  * from the user's config.yaml only (none when there is no such file).
  */
-import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { loadConfig, locateConfig, type LoadedConfig, type McpServerSettings } from "../config/index.ts";
-import { RiendaError } from "../errors.ts";
-import { serverPart, startMcpServers } from "../mcp/index.ts";
+import { serverPart, startMcpServers, unlistedToolError } from "../mcp/index.ts";
 import { createToolRunner, type ContextData, type ToolResult } from "../tools/index.ts";
 import { createTerminalFrontEnd } from "../ui/index.ts";
 
@@ -55,27 +53,20 @@ export async function runMcpTool(options: {
   name: string;
   server: McpServerSettings;
   config: LoadedConfig;
+  /** The call's `ctx` data (its workspace is the server's cwd when it has none of its own). */
+  data: ContextData;
   args: Record<string, unknown>;
-  workdir: string;
   autoApprove: boolean;
   signal: AbortSignal;
 }): Promise<ToolResult> {
-  const { name, config, workdir, signal } = options;
+  const { name, config, data, signal } = options;
   const runner = createToolRunner();
   runner.prepare();
-  const servers = await startMcpServers([options.server], { workdir, env: process.env, configPath: config.path, requireAll: true, signal });
+  const servers = await startMcpServers([options.server], { workdir: data.workdir, env: process.env, configPath: config.path, requireAll: true, signal });
   try {
     const tools = servers.toolsOf(options.server.name);
     const tool = tools.find((t) => t.name === name);
-    if (!tool) {
-      throw new RiendaError("extension", `unknown tool "${name}": MCP server "${options.server.name}" does not list it (its tools: ${tools.map((t) => t.name).join(", ") || "none"})`);
-    }
-    const data: ContextData = {
-      workdir,
-      session: { id: randomUUID(), agentId: "", modelId: "", workdir },
-      agent: { name: "", description: "", model: "", tools: [name], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
-      config: config.document,
-    };
+    if (!tool) throw unlistedToolError(name, options.server.name, tools);
     const frontEnd = createTerminalFrontEnd({ autoApprove: options.autoApprove, signal });
     return await runner.runTool(tool, options.args, { data, frontEnd, signal });
   } finally {

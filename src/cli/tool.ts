@@ -7,19 +7,18 @@
  */
 import { defineCommand } from "citty";
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig, locateConfig } from "../config/index.ts";
+import type { LoadedConfig } from "../config/index.ts";
 import { RiendaError } from "../errors.ts";
 import { brokenExtension, discoverTools, missingExtensionError, type ExtensionDiagnostic } from "../extensions/index.ts";
 import { createRuntime, type Runtime } from "../runtime/index.ts";
-import { createToolRunner, type ContextData } from "../tools/index.ts";
+import { createToolRunner, type ContextData, type ToolResult } from "../tools/index.ts";
 import { createTerminalFrontEnd } from "../ui/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { exitWhenFlushed } from "./exit.ts";
-import { interrupts } from "./interrupts.ts";
+import { interrupts, type Interrupts } from "./interrupts.ts";
 import { untilInterrupted } from "./until-interrupted.ts";
 import { mcpListing, mcpServerOf, readOptionalConfig, runMcpTool } from "./tool-mcp.ts";
 
@@ -80,50 +79,44 @@ const run = defineCommand({
     }
     const workdir = resolveWorkdir(args.workdir);
     const home = homeDir();
+    const autoApprove = Boolean(args["auto-approve"]);
     if (name.includes("__")) {
       const config = readOptionalConfig(home);
       const server = mcpServerOf(name, config);
       if (config && server) {
         const watcher = interrupts();
-        let code: number;
-        try {
-          // An interrupt cancels the call (the server gets notifications/cancelled); the server ends with Rienda.
-          const result = await runMcpTool({ name, server, config, args: decoded as Record<string, unknown>, workdir, autoApprove: Boolean(args["auto-approve"]), signal: watcher.signal });
-          if (watcher.interrupted) throw new RiendaError("interrupted", "the tool run was interrupted");
-          if (result.text !== "") process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
-          code = result.isError ? 1 : 0;
-        } catch (error) {
-          if (!watcher.interrupted) throw error;
-          if (watcher.cause !== "stdout-closed") process.stderr.write("rienda: the tool run was interrupted\n");
-          code = watcher.exitCode;
-        }
+        // An interrupt cancels the call (the server gets notifications/cancelled); the server ends with Rienda.
+        const data = toolRunData(name, workdir, config.document);
+        const code = await printResult(runMcpTool({ name, server, config, data, args: decoded as Record<string, unknown>, autoApprove, signal: watcher.signal }), watcher);
         await exitWhenFlushed(code);
         return;
       }
+      // Not an MCP tool: the config just read serves as ctx.config, rather than being read again.
+      return runJavaScriptTool(name, decoded, workdir, home, autoApprove, () => config);
     }
-
-    // One spare: it boots while the tool's module is being looked at, and runs the call.
-    const runtime = createRuntime();
-    const watcher = interrupts();
-    // An interrupt ends the worker and kills its process groups at once.
-    const stopOnInterrupt = watcher.listen(() => runtime.interrupt());
-    let code: number;
-    try {
-      code = await untilInterrupted(runOnce(name, decoded, workdir, home, runtime, Boolean(args["auto-approve"])), watcher.signal);
-    } catch (error) {
-      if (!watcher.interrupted) throw error;
-      if (watcher.cause !== "stdout-closed") process.stderr.write("rienda: the tool run was interrupted\n");
-      code = watcher.exitCode;
-    } finally {
-      stopOnInterrupt();
-      if (!watcher.interrupted) await runtime.close();
-    }
-    await exitWhenFlushed(code);
+    return runJavaScriptTool(name, decoded, workdir, home, autoApprove, () => readOptionalConfig(home));
   },
 });
 
-/** Finds the tool, runs it once and prints its result; returns the exit code. */
-async function runOnce(name: string, decoded: object, workdir: string, home: string, runtime: Runtime, autoApprove: boolean): Promise<number> {
+/** Runs the user tool (or `shell`) `name` once in a fresh worker, prints its result and exits. */
+async function runJavaScriptTool(name: string, decoded: object, workdir: string, home: string, autoApprove: boolean, readConfig: () => LoadedConfig | undefined): Promise<void> {
+  // One spare: it boots while the tool's module is being looked at, and runs the call.
+  const runtime = createRuntime();
+  const watcher = interrupts();
+  // An interrupt ends the worker and kills its process groups at once.
+  const stopOnInterrupt = watcher.listen(() => runtime.interrupt());
+  let code: number;
+  try {
+    code = await printResult(untilInterrupted(runOnce(name, decoded, workdir, home, runtime, autoApprove, readConfig), watcher.signal), watcher);
+  } finally {
+    stopOnInterrupt();
+    if (!watcher.interrupted) await runtime.close();
+  }
+  await exitWhenFlushed(code);
+}
+
+/** Finds the tool and runs it once. */
+async function runOnce(name: string, decoded: object, workdir: string, home: string, runtime: Runtime, autoApprove: boolean, readConfig: () => LoadedConfig | undefined): Promise<ToolResult> {
   const watcher = interrupts();
   const runner = createToolRunner();
   // The module loads in a worker meanwhile: read the config and load the
@@ -132,18 +125,13 @@ async function runOnce(name: string, decoded: object, workdir: string, home: str
   // A config error below ends the command before this is awaited.
   discovering.catch(() => undefined);
   runner.prepare();
-  const configDocument = readConfigDocument(home);
+  // ctx.config: the config document when there is a config file; none is needed to run a tool.
+  const configDocument = readConfig()?.document ?? {};
   const catalog = await discovering;
   printDiagnostics(catalog.diagnostics);
   const tool = catalog.tools.find((t) => t.name === name);
   // Unknown (not merely broken): every installed tool is looked at, so the list names the broken ones apart.
   if (!tool) throw missingExtensionError("tool", name, brokenExtension("tool", name, catalog) ? catalog : await discoverTools({ riendaDir: join(home, ".rienda"), runtime, runner }));
-  const data: ContextData = {
-    workdir,
-    session: { id: randomUUID(), agentId: "", modelId: "", workdir },
-    agent: { name: "", description: "", model: "", tools: [name], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
-    config: configDocument,
-  };
   // In a terminal (stdout and stderr both on it) command output is not echoed: the result usually carries it.
   const oneTerminal = Boolean(process.stdout.isTTY && process.stderr.isTTY);
   const frontEnd = createTerminalFrontEnd({
@@ -152,10 +140,35 @@ async function runOnce(name: string, decoded: object, workdir: string, home: str
     onInterrupt: () => watcher.interrupt("ctrl-c"),
     echoProcessOutput: !oneTerminal,
   });
-  const result = await runner.runTool(tool, decoded, { data, frontEnd, signal: watcher.signal });
-  if (watcher.interrupted) throw new RiendaError("interrupted", "the tool run was interrupted");
-  if (result.text !== "") process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
-  return result.isError ? 1 : 0;
+  return runner.runTool(tool, decoded, { data: toolRunData(name, workdir, configDocument), frontEnd, signal: watcher.signal });
+}
+
+/** The `ctx` data of a call without agent or session: a session id of its own, the config document. */
+function toolRunData(name: string, workdir: string, config: Record<string, unknown>): ContextData {
+  return {
+    workdir,
+    session: { id: randomUUID(), agentId: "", modelId: "", workdir },
+    agent: { name: "", description: "", model: "", tools: [name], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
+    config,
+  };
+}
+
+/**
+ * Prints the result text on stdout and answers the exit status: 0, 1 for
+ * an error result, the interrupt's own once interrupted (with a line on
+ * stderr unless stdout is gone).
+ */
+async function printResult(running: Promise<ToolResult>, watcher: Interrupts): Promise<number> {
+  try {
+    const result = await running;
+    if (watcher.interrupted) throw new RiendaError("interrupted", "the tool run was interrupted");
+    if (result.text !== "") process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+    return result.isError ? 1 : 0;
+  } catch (error) {
+    if (!watcher.interrupted) throw error;
+    if (watcher.cause !== "stdout-closed") process.stderr.write("rienda: the tool run was interrupted\n");
+    return watcher.exitCode;
+  }
 }
 
 /** `rienda tool`: list or run the tools. */
@@ -166,13 +179,6 @@ export default defineCommand({
 
 function riendaDir(): string {
   return join(homeDir(), ".rienda");
-}
-
-/** ctx.config: the config document when there is a config file; none is needed to run a tool. */
-function readConfigDocument(home: string): Record<string, unknown> {
-  const location = locateConfig({ env: process.env, home });
-  if (location.source === "home" && !existsSync(location.path)) return {};
-  return loadConfig({ env: process.env, home }).document;
 }
 
 function printDiagnostics(diagnostics: readonly ExtensionDiagnostic[]): void {

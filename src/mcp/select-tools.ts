@@ -73,10 +73,13 @@ export function resolveToolNames(
     }
     const tool = tools.find((t) => t.name === name);
     if (tool) pick(tool);
-    else {
-      const listed = tools.length > 0 ? tools.map((t) => t.name).join(", ") : "none";
-      missing.push(new RiendaError("extension", `unknown tool "${name}": MCP server "${server}" does not list it (its tools: ${listed})`));
-    }
+    else missing.push(unlistedToolError(name, server, tools));
   }
   return { tools: [...picked.values()], missing };
+}
+
+/** `name` is not among the tools server `server` lists. */
+export function unlistedToolError(name: string, server: string, tools: readonly Tool[]): RiendaError {
+  const listed = tools.length > 0 ? tools.map((t) => t.name).join(", ") : "none";
+  return new RiendaError("extension", `unknown tool "${name}": MCP server "${server}" does not list it (its tools: ${listed})`);
 }
