@@ -7,22 +7,15 @@ import { join } from "node:path";
 import type { Agent, AgentProblem } from "../../agents/index.ts";
 import { splitModelRef, type LoadedConfig } from "../../config/index.ts";
 import { brokenExtension, unknownExtensionMessage, type ExtensionDiagnostic, type ExtensionKind } from "../../extensions/index.ts";
+import { fileProblemFindings } from "./file-problem-findings.ts";
 import type { Finding } from "./types.ts";
+
+/** The frontmatter keys of an agent file, as its problems name them. */
+const AGENT_KEYS = ["description", "model", "tools", "hooks", "skills", "agents", "config"];
 
 /** One problem per line of each broken agent file. */
 export function checkAgentFiles(problems: readonly AgentProblem[]): Finding[] {
-  return problems.flatMap((problem) =>
-    problem.message.split("\n").map((line) => {
-      const text = line.startsWith(`${problem.file}: `) ? line.slice(problem.file.length + 2) : line;
-      const finding: Finding = { severity: "problem", check: "agent", file: problem.file, message: text, hint: agentHint(text) };
-      if (problem.id !== "") finding.name = problem.id;
-      const at = /^line (\d+)/.exec(text);
-      if (at) finding.line = Number(at[1]);
-      const key = /^((?:description|model|tools|hooks|skills|agents|config)(?:\[\d+\]|\.[^:\s]+)?): /.exec(text);
-      if (key) finding.key = key[1]!;
-      return finding;
-    }),
-  );
+  return problems.flatMap((problem) => fileProblemFindings("agent", { file: problem.file, name: problem.id, message: problem.message }, AGENT_KEYS, agentHint));
 }
 
 /** A fix for one problem of an agent file. */

@@ -6,22 +6,15 @@
 import { join } from "node:path";
 import type { Agent } from "../../agents/index.ts";
 import { SKILL_FILE, type Skill, type SkillProblem } from "../../skills/index.ts";
+import { fileProblemFindings } from "./file-problem-findings.ts";
 import type { Finding } from "./types.ts";
+
+/** The frontmatter keys of a SKILL.md, as its problems name them. */
+const SKILL_KEYS = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
 
 /** One problem per line of each broken skill. */
 export function checkSkillFolders(problems: readonly SkillProblem[]): Finding[] {
-  return problems.flatMap((problem) =>
-    problem.message.split("\n").map((line) => {
-      const text = line.startsWith(`${problem.file}: `) ? line.slice(problem.file.length + 2) : line;
-      const finding: Finding = { severity: "problem", check: "skill", file: problem.file, message: text, hint: skillHint(text) };
-      if (problem.name !== "") finding.name = problem.name;
-      const at = /^line (\d+)/.exec(text);
-      if (at) finding.line = Number(at[1]);
-      const key = /^((?:name|description|license|compatibility|metadata|allowed-tools)(?:\[\d+\]|\.[^:\s]+)?): /.exec(text);
-      if (key) finding.key = key[1]!;
-      return finding;
-    }),
-  );
+  return problems.flatMap((problem) => fileProblemFindings("skill", problem, SKILL_KEYS, skillHint));
 }
 
 /** A warning for each key of another harness's own that a skill carries: it loads, but Rienda does not act on the key. */
