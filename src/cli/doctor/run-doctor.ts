@@ -80,12 +80,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       hook: { loaded: hooks.hooks.map((h) => h.name), available: hooks.available, diagnostics: hooks.diagnostics },
     }),
   );
-  if (config && servers) {
-    findings.push(...checkAgentMcpTools(agents, config, servers));
-    findings.push(...checkMcpServers(config, servers));
-  } else if (config) {
-    findings.push(...checkAgentMcpTools(agents, config, NO_SERVERS));
-  }
+  if (config) findings.push(...checkAgentMcpTools(agents, config, servers ?? NO_SERVERS));
+  if (config && servers) findings.push(...checkMcpServers(config, servers));
   await servers?.close();
   findings.push(...checkAgentSkills(agents, riendaDir, skills, skillProblems));
   findings.push(...checkAgentSubagents(agents, agentProblems));
