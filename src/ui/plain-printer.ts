@@ -8,13 +8,13 @@
  */
 import type { EngineEvent } from "../engine/index.ts";
 import { LineTracker, type TextSink } from "./stream-writer.ts";
+import { SubagentLevels } from "./subagent-levels.ts";
 
 /** Renders engine events as plain text. */
 export class PlainPrinter {
   readonly #out: LineTracker;
   readonly #err: LineTracker;
-  /** The `parent` of each subagent running, outermost first (calls run one at a time, so this is a stack). */
-  readonly #running: string[] = [];
+  readonly #levels = new SubagentLevels();
 
   constructor(stdout: TextSink, stderr: TextSink) {
     this.#out = new LineTracker(stdout);
@@ -33,7 +33,7 @@ export class PlainPrinter {
 
   /** Prints one engine event. */
   event(event: EngineEvent): void {
-    const indent = "  ".repeat(this.#level(event.parent));
+    const indent = "  ".repeat(this.#levels.level(event.parent));
     const line = (text: string) => this.#err.line(indent === "" ? text : prefixLines(indent, text));
     switch (event.type) {
       case "message_end":
@@ -58,25 +58,14 @@ export class PlainPrinter {
         line(event.message);
         break;
       case "subagent_start":
-        this.#running.push(event.parent ?? "");
+      case "subagent_end":
+        this.#levels.follow(event);
         break;
-      case "subagent_end": {
-        const at = this.#running.lastIndexOf(event.parent ?? "");
-        if (at !== -1) this.#running.splice(at);
-        break;
-      }
       case "text_delta":
       case "thinking_delta":
       case "hook":
         break;
     }
-  }
-
-  /** How deep an event's run is: 0 for the run's own, 1 for its subagent's, and so on. */
-  #level(parent: string | undefined): number {
-    if (parent === undefined) return 0;
-    // `parent` is unique among the runs in progress (a path of call ids below the first level).
-    return this.#running.lastIndexOf(parent) + 1 || 1;
   }
 
   /** The final failure line. */

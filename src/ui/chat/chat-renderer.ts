@@ -11,6 +11,7 @@
 import { stripAnsi } from "consola/utils";
 import type { EngineEvent, OutputStream, RunOutcome } from "../../engine/index.ts";
 import { formatDelay } from "../plain-printer.ts";
+import { SubagentLevels } from "../subagent-levels.ts";
 import type { ChatStyle } from "./chat-style.ts";
 import { firstLineOf, lastLineOf, toolCallParts, turnSummaryText, wordCount } from "./format-lines.ts";
 import { StreamWrapper, truncateToWidth, wrapText } from "./wrap-text.ts";
@@ -45,8 +46,7 @@ export class ChatRenderer {
   readonly #withOutput = new Set<string>();
   /** Answer text shown since the last whole message: a retry makes it void. */
   #streamed = false;
-  /** The `parent` of each subagent running, outermost first (calls run one at a time). */
-  readonly #running: string[] = [];
+  readonly #levels = new SubagentLevels();
   /** Two spaces per subagent level of the event being rendered. */
   #indent = "";
   expandThinking: boolean;
@@ -64,7 +64,7 @@ export class ChatRenderer {
     // A subagent's answer is its tool call's result, not the assistant's text; its tool lines are shown.
     if (event.parent !== undefined && (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "message_end")) return;
     // A subagent's lines are indented under the call that started it, as in plain output.
-    this.#indent = "  ".repeat(event.parent === undefined ? 0 : this.#running.lastIndexOf(event.parent) + 1 || 1);
+    this.#indent = "  ".repeat(this.#levels.level(event.parent));
     // Call ids may repeat across levels: a subagent's are told apart by its parent.
     const callKey = (id: string): string => (event.parent === undefined ? id : `${event.parent}:${id}`);
     switch (event.type) {
@@ -94,13 +94,9 @@ export class ChatRenderer {
         this.#result(callKey(event.id), event.text, event.isError);
         break;
       case "subagent_start":
-        this.#running.push(event.parent ?? "");
+      case "subagent_end":
+        this.#levels.follow(event);
         break;
-      case "subagent_end": {
-        const at = this.#running.lastIndexOf(event.parent ?? "");
-        if (at !== -1) this.#running.splice(at);
-        break;
-      }
       case "retry":
         this.paragraph(
           `transient error, retrying in ${formatDelay(event.delayMs)}: ${event.message}${this.#streamed ? " (the answer above is discarded)" : ""}`,
@@ -157,7 +153,7 @@ export class ChatRenderer {
     this.line(s.dim(turnSummaryText(elapsedMs, outcome.usage)));
     this.#raw("\n");
     this.#withOutput.clear();
-    this.#running.length = 0;
+    this.#levels.clear();
   }
 
   #text(text: string): void {
