@@ -92,19 +92,14 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
     // A header that does not name a session leaves nothing to read further: marked, and rescanned from the start when it changes.
     if (!isRecord(header) || typeof header.id !== "string") return { state: { ...EMPTY_STATE, problem: wrong?.problem ?? "line 1 is not a session header" }, offset: 0 };
     state = {
+      ...EMPTY_STATE,
       id: header.id,
       createdAt: str(header.createdAt),
       workdir: str(header.workdir),
       headerAgent: str(header.agent),
       headerModel: str(header.model),
-      messageCount: 0,
-      firstPrompt: null,
-      title: null,
-      agent: null,
-      model: null,
-      updatedAt: null,
+      // Its own: the totals are added to in place.
       usage: emptyUsage(),
-      cost: null,
       lines: 1,
       problem: wrong?.problem ?? null,
       ...(typeof header.parentSession === "string" && header.parentSession !== "" ? { parentSession: header.parentSession } : {}),
