@@ -12,6 +12,7 @@ import { discoverTools, missingExtensionError } from "../extensions/index.ts";
 import { parseListenAddress, serveHttp, serveStdio, type ToolServerOptions } from "../mcp/index.ts";
 import { createRuntime } from "../runtime/index.ts";
 import { createToolRunner, type Tool } from "../tools/index.ts";
+import { agentlessContext } from "./agentless-context.ts";
 import { exitWhenFlushed } from "./exit.ts";
 import { homeDir } from "./home-dir.ts";
 import { interrupts } from "./interrupts.ts";
@@ -48,12 +49,7 @@ const serve = defineCommand({
     const options: ToolServerOptions = {
       tools,
       runner,
-      contextData: (sessionId) => ({
-        workdir,
-        session: { id: sessionId ?? serverSession, agentId: "", modelId: "", workdir },
-        agent: { name: "", description: "", model: "", tools: names, hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
-        config: config?.document ?? {},
-      }),
+      contextData: (sessionId) => agentlessContext(workdir, sessionId ?? serverSession, names, config?.document ?? {}),
     };
     const watcher = interrupts();
     // Calls in flight end with their workers and processes.

@@ -12,8 +12,9 @@ import type { LoadedConfig } from "../config/index.ts";
 import { RiendaError } from "../errors.ts";
 import { brokenExtension, discoverTools, missingExtensionError, type ExtensionDiagnostic } from "../extensions/index.ts";
 import { createRuntime, type Runtime } from "../runtime/index.ts";
-import { createToolRunner, type ContextData, type ToolResult } from "../tools/index.ts";
+import { createToolRunner, type ToolResult } from "../tools/index.ts";
 import { createTerminalFrontEnd } from "../ui/index.ts";
+import { agentlessContext } from "./agentless-context.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
@@ -86,7 +87,7 @@ const run = defineCommand({
       if (config && server) {
         const watcher = interrupts();
         // An interrupt cancels the call (the server gets notifications/cancelled); the server ends with Rienda.
-        const data = toolRunData(name, workdir, config.document);
+        const data = agentlessContext(workdir, randomUUID(), [name], config.document);
         const code = await printResult(runMcpTool({ name, server, config, data, args: decoded as Record<string, unknown>, autoApprove, signal: watcher.signal }), watcher);
         await exitWhenFlushed(code);
         return;
@@ -140,17 +141,7 @@ async function runOnce(name: string, decoded: object, workdir: string, home: str
     onInterrupt: () => watcher.interrupt("ctrl-c"),
     echoProcessOutput: !oneTerminal,
   });
-  return runner.runTool(tool, decoded, { data: toolRunData(name, workdir, configDocument), frontEnd, signal: watcher.signal });
-}
-
-/** The `ctx` data of a call without agent or session: a session id of its own, the config document. */
-function toolRunData(name: string, workdir: string, config: Record<string, unknown>): ContextData {
-  return {
-    workdir,
-    session: { id: randomUUID(), agentId: "", modelId: "", workdir },
-    agent: { name: "", description: "", model: "", tools: [name], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
-    config,
-  };
+  return runner.runTool(tool, decoded, { data: agentlessContext(workdir, randomUUID(), [name], configDocument), frontEnd, signal: watcher.signal });
 }
 
 /**
