@@ -85,10 +85,9 @@ export async function loadAgentExtensions(options: {
       (name) => {
         const tool = toolCatalog.tools.find((t) => t.name === name);
         if (tool) return tool;
-        const error = missingExtensionError("tool", name, toolNames);
+        // A name like server__tool may have meant an MCP server's tool.
         const server = serverPart(name);
-        if (server === undefined || toolCatalog.available.includes(name)) return error;
-        return new RiendaError("extension", `${error.message.replace(/\)$/, "")}; "${server}" is not an MCP server: ${serverList(configured, configPath)})`);
+        return missingExtensionError("tool", name, toolNames, server === undefined ? undefined : `"${server}" is not an MCP server: ${serverList(configured, configPath)}`);
       },
       // A server that did not start is reported above, not once per tool.
       (server) => (servers?.connections.find((c) => c.name === server)?.state === "ready" ? servers.toolsOf(server) : undefined),

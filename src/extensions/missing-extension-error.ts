@@ -14,10 +14,10 @@ export interface ExtensionNames {
  * (with the file at fault) when it is installed but broken, else the names
  * that could be asked for instead.
  */
-export function missingExtensionError(kind: ExtensionKind, name: string, catalog: ExtensionNames): RiendaError {
+export function missingExtensionError(kind: ExtensionKind, name: string, catalog: ExtensionNames, aside?: string): RiendaError {
   const broken = brokenExtension(kind, name, catalog);
   if (broken) return new RiendaError("extension", `${broken.message} (${broken.file})`);
-  return new RiendaError("extension", unknownExtensionMessage(kind, name, catalog));
+  return new RiendaError("extension", unknownExtensionMessage(kind, name, catalog, aside));
 }
 
 /** The load problem of the installed extension `name`, if it is installed and does not load. */
@@ -29,12 +29,13 @@ export function brokenExtension(kind: ExtensionKind, name: string, catalog: Exte
  * `unknown tool "wrod-count" (did you mean "word-count"? available: shell,
  * word-count; not loading: half)`: the closest name first, then what would
  * work, apart from what is installed but broken (naming one of those would
- * only trade this error for its load error).
+ * only trade this error for its load error). `aside` is said last, inside
+ * the parentheses (what else the name could have meant).
  */
-export function unknownExtensionMessage(kind: ExtensionKind, name: string, catalog: ExtensionNames): string {
+export function unknownExtensionMessage(kind: ExtensionKind, name: string, catalog: ExtensionNames, aside?: string): string {
   const broken = new Set(catalog.available.filter((n) => brokenExtension(kind, n, catalog)));
   const working = catalog.available.filter((n) => !broken.has(n));
   const list = working.length > 0 ? working.join(", ") : broken.size > 0 ? "none" : "none installed";
   const notLoading = broken.size > 0 ? `; not loading: ${[...broken].join(", ")}` : "";
-  return `unknown ${kind} "${name}" (${didYouMean(name, catalog.available)}available: ${list}${notLoading})`;
+  return `unknown ${kind} "${name}" (${didYouMean(name, catalog.available)}available: ${list}${notLoading}${aside ? `; ${aside}` : ""})`;
 }

@@ -11,7 +11,7 @@
  * hooks: calls arrive as `Tool.execute` through the one tool runner.
  */
 export { McpConnection, type ConnectionOptions, type ConnectionState, type McpToolInfo } from "./connection.ts";
-export { resolveToolNames, serverList, splitToolNames, unlistedToolError, type ToolNameSplit } from "./select-tools.ts";
+export { resolveToolNames, serverList, splitToolNames, unknownServerError, unlistedToolError, type ToolNameSplit } from "./select-tools.ts";
 export { startMcpServers, type McpServers } from "./servers.ts";
 export { isServerWildcard, mcpToolName, serverPart } from "./tool-name.ts";
 export { parseListenAddress } from "./listen-address.ts";

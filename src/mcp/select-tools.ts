@@ -27,12 +27,17 @@ export function splitToolNames(names: readonly string[], configured: ReadonlySet
     if (server !== undefined && configured.has(server)) {
       if (!servers.includes(server)) servers.push(server);
     } else if (isServerWildcard(name)) {
-      throw new RiendaError("extension", `unknown MCP server "${server}" in "${name}" (${serverList(configured, configPath)})`);
+      throw unknownServerError(name, server!, configured, configPath);
     } else {
       userTools.push(name);
     }
   }
   return { userTools, servers };
+}
+
+/** `name` is `server__*` (or `server__tool`) for a server config.yaml does not declare. */
+export function unknownServerError(name: string, server: string, configured: ReadonlySet<string>, configPath: string): RiendaError {
+  return new RiendaError("extension", `unknown MCP server "${server}" in "${name}" (${serverList(configured, configPath)})`);
 }
 
 /** "MCP servers in <file>: a, b", or that there are none. */

@@ -5,7 +5,7 @@
  */
 import type { Agent } from "../../agents/index.ts";
 import type { LoadedConfig } from "../../config/index.ts";
-import { isServerWildcard, serverList, serverPart, type McpServers } from "../../mcp/index.ts";
+import { isServerWildcard, serverPart, unknownServerError, unlistedToolError, type McpServers } from "../../mcp/index.ts";
 import type { Finding } from "./types.ts";
 
 /** A problem for each server that did not start. */
@@ -55,17 +55,17 @@ export function checkAgentMcpTools(agents: readonly Agent[], config: Pick<Loaded
       const server = serverPart(name)!;
       const at = { severity: "problem" as const, check: "agent" as const, file: agent.file, key: `tools[${index}]`, name: agent.id };
       if (!configured.has(server)) {
-        findings.push({ ...at, message: `unknown MCP server "${server}" in "${name}" (${serverList(configured, config.path)})`, hint: `declare "${server}" under mcp_servers in ${config.path}, or remove "${name}" from tools:` });
+        findings.push({ ...at, message: unknownServerError(name, server, configured, config.path).message, hint: `declare "${server}" under mcp_servers in ${config.path}, or remove "${name}" from tools:` });
         return;
       }
       const connection = servers.connections.find((c) => c.name === server);
       // A server that did not start has its own finding.
       if (connection?.state !== "ready" || isServerWildcard(name)) return;
-      const tools = servers.toolsOf(server).map((t) => t.name);
-      if (tools.includes(name)) return;
+      const tools = servers.toolsOf(server);
+      if (tools.some((t) => t.name === name)) return;
       findings.push({
         ...at,
-        message: `unknown tool "${name}": MCP server "${server}" does not list it (its tools: ${tools.join(", ") || "none"})`,
+        message: unlistedToolError(name, server, tools).message,
         hint: `write one of the listed names, or ${server}__* for all of them`,
       });
     });
