@@ -14,6 +14,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { createAnthropicAdapter } from "./anthropic.ts";
+import { isLocalUrl } from "./describe-network-error.ts";
 import { explainFailure } from "./explain-failure.ts";
 import { createOpenAIChatAdapter } from "./openai-chat.ts";
 import { createOpenAIResponsesAdapter } from "./openai-responses.ts";
@@ -74,6 +75,18 @@ export interface StreamModelOptions {
 }
 
 /**
+ * The standard fetch, except that a server on this machine (localhost,
+ * 127.x, ::1) is reached directly, never through HTTP_PROXY/HTTPS_PROXY:
+ * a proxy cannot reach the user's loopback, and the failure then read
+ * "nothing is listening on 127.0.0.1:11434" while Ollama ran. Go Rienda
+ * (Go's net/http) never proxied loopback either. `proxy: false` is Bun's
+ * switch for one request; other runtimes ignore the field.
+ */
+function directForLoopback(input: string, init: RequestInit): Promise<Response> {
+  return fetch(input, isLocalUrl(input) ? ({ ...init, proxy: false } as RequestInit) : init);
+}
+
+/**
  * Streams one model answer for `request` with the protocol of
  * `request.model`, retrying as contract §7 says. Never throws; the last
  * event is always exactly one `done` or `error`.
@@ -81,7 +94,7 @@ export interface StreamModelOptions {
 export function streamModel(request: ModelRequest, options: StreamModelOptions = {}): AsyncIterable<StreamEvent> {
   const signal = options.signal ?? new AbortController().signal;
   const deps: AdapterDeps = {
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    fetch: options.fetch ?? directForLoopback,
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     readTextFile: options.readTextFile ?? ((path) => readFile(path, "utf8")),
   };

@@ -104,6 +104,18 @@ describe("provider errors", () => {
     expect(s.server.requests[0]!.query).toBe("?api-version=preview");
   });
 
+  test("a server on this machine is reached directly, whatever HTTP_PROXY says", async () => {
+    const deadProxy = `http://127.0.0.1:${await closedPort()}`;
+    s = await scenario();
+    s.server.script({ text: "direct" }, { text: "direct again" });
+    for (const name of ["HTTP_PROXY", "http_proxy"]) {
+      const r = await s.inst.run(["run", "-a", "coder", "-p", "hello"], { env: { [name]: deadProxy } });
+      expect(r.stderr).not.toContain("retrying");
+      expect(r.code).toBe(0);
+    }
+    expect(s.server.requests).toHaveLength(2);
+  });
+
   test("a rejected key names the provider and providers.<name>.api_key", async () => {
     s = await scenario();
     s.server.script({ error: { status: 401, message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } });
