@@ -2,7 +2,10 @@
  * Every stdio MCP server runs in its own process group (so a server's own
  * children end with it). The groups still alive are killed when Rienda's
  * process exits, however it exits: a normal end, an error, a signal handler
- * calling process.exit. Only SIGKILL of Rienda itself escapes this; the
+ * calling process.exit, and a signal no handler of Rienda takes (`rienda
+ * tool list` and `doctor` keep the default action of Ctrl-C, which ends a
+ * process without its exit hooks: the groups are killed first, then the
+ * signal is raised again). Only SIGKILL of Rienda itself escapes this; the
  * servers then see their stdin close, which the MCP stdio transport treats
  * as the end of the session.
  */
@@ -15,10 +18,25 @@ export function trackGroup(pgid: number): void {
   live.add(pgid);
   if (installed) return;
   installed = true;
-  process.on("exit", () => {
-    for (const group of live) signalGroup(group, "SIGKILL");
-    live.clear();
-  });
+  process.on("exit", killLive);
+  for (const signal of SIGNALS) {
+    const onSignal = (): void => {
+      // Another listener (the interrupt watcher of run, chat, tool run) owns the signal and ends through process.exit.
+      if (process.listenerCount(signal) > 1) return;
+      killLive();
+      process.removeListener(signal, onSignal);
+      // The default action, as if no listener had been there: the process dies of the signal.
+      process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
+}
+
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+function killLive(): void {
+  for (const group of live) signalGroup(group, "SIGKILL");
+  live.clear();
 }
 
 /** The group has ended (or was killed on purpose). */

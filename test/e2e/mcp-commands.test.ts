@@ -132,6 +132,29 @@ describe("MCP in the tool commands", () => {
     await waitFor(() => !alive(pid), 5000, "the server to end");
   });
 
+  for (const [command, signal] of [
+    [["tool", "list"], "SIGINT"],
+    [["doctor"], "SIGTERM"],
+  ] as const) {
+    test(`${command.join(" ")}: ${signal} while a server starts ends the server's whole process group too`, async () => {
+      const pidFile = join("/tmp", `mcp-listint-${process.pid}-${Date.now()}.pid`);
+      s = await scenario({ configExtra: servers({ t: stdio(TEST_SERVER, ["--never-initialize", "--child", pidFile], ", startup_timeout_ms: 60000") }) });
+      const run = s.inst.start([...command], { killAfterMs: 30_000 });
+      await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", 20_000, "the server's child to start");
+      // The server's own child (same process group) does not end when the server's stdin closes.
+      const child = Number(readFileSync(pidFile, "utf8"));
+      try {
+        run.kill(signal);
+        const r = await run.done;
+        // The default action of the signal, as before: the command dies of it.
+        expect(r.signal).toBe(signal);
+        await waitFor(() => !alive(child), 5000, "the server's child to end");
+      } finally {
+        if (alive(child)) process.kill(child, "SIGKILL");
+      }
+    });
+  }
+
   test("a Streamable HTTP server gets the configured header; the token never shows", async () => {
     const url = await startHttpServer("s3cret-token-value");
     s = await scenario({
