@@ -13,13 +13,6 @@ export function mcpToolName(server: string, tool: string): string {
   return `${server}${MCP_SEPARATOR}${tool}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, MAX_NAME);
 }
 
-/** A `tools:` entry that names an MCP server's tool (`files__read_file`) or all of them (`files__*`). */
-export interface McpToolRef {
-  server: string;
-  /** The full name as written, or "*" for every tool of the server. */
-  name: string;
-}
-
 /** The server part of `name` when it has one (`files` of `files__read_file`), else undefined. */
 export function serverPart(name: string): string | undefined {
   const at = name.indexOf(MCP_SEPARATOR);
