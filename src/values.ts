@@ -19,6 +19,25 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
+/** The credential in a header value: the token of `Bearer <token>` (or `Basic`, `Token`), else the whole value, trimmed. */
+export function headerSecret(value: string): string {
+  const trimmed = value.trim();
+  return /^(?:Bearer|Basic|Token)\s+(.+)$/i.exec(trimmed)?.[1] ?? trimmed;
+}
+
+/**
+ * `text` with every one of `secrets` shown as `***`, the longest first so
+ * that a secret containing another is hidden whole: what a server echoes
+ * back (a key it refused) never reaches a message.
+ */
+export function hideSecrets(text: string, secrets: readonly string[]): string {
+  let shown = text;
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (secret !== "") shown = shown.split(secret).join("***");
+  }
+  return shown;
+}
+
 /** Whether `path` names a regular file (following links); false when it cannot be read. */
 export function isFile(path: string): boolean {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
-import { describeValue, describeYamlValue, isFile, isPlainObject, isRecord } from "../src/values.ts";
+import { describeValue, describeYamlValue, headerSecret, hideSecrets, isFile, isPlainObject, isRecord } from "../src/values.ts";
 
 describe("values", () => {
   test("describeValue names a JavaScript value's kind as messages do", () => {
@@ -38,5 +38,17 @@ describe("values", () => {
     expect(isFile(import.meta.path)).toBe(true);
     expect(isFile(tmpdir())).toBe(false);
     expect(isFile("/no/such/file")).toBe(false);
+  });
+
+  test("headerSecret is the token of an authorization scheme, else the whole value", () => {
+    expect(headerSecret("Bearer abc-123")).toBe("abc-123");
+    expect(headerSecret(" basic dXNlcjpwYXNz ")).toBe("dXNlcjpwYXNz");
+    expect(headerSecret("Token t0k")).toBe("t0k");
+    expect(headerSecret("sk-plain-key")).toBe("sk-plain-key");
+  });
+
+  test("hideSecrets shows each secret as *** , a longer one whole even when it holds a shorter one", () => {
+    expect(hideSecrets("key sk-long-secret refused (sk-long)", ["sk-long", "sk-long-secret"])).toBe("key *** refused (***)");
+    expect(hideSecrets("nothing to hide", ["", "absent"])).toBe("nothing to hide");
   });
 });

@@ -13,6 +13,7 @@ import { resultText, type McpCallResult } from "./result-text.ts";
 import { loadClientSdk, loadHttpClientTransport } from "./sdk.ts";
 import { serverEnvironment } from "./server-env.ts";
 import { StdioTransport } from "./stdio-transport.ts";
+import { headerSecret, hideSecrets } from "../values.ts";
 import { VERSION } from "../version.ts";
 
 /** A tool as the server lists it. */
@@ -59,9 +60,9 @@ export class McpConnection {
     readonly settings: McpServerSettings,
     private readonly options: ConnectionOptions,
   ) {
-    const values = settings.transport === "stdio" ? Object.values(settings.env) : Object.values(settings.headers);
-    // Longest first, so a secret containing another is hidden whole.
-    this.secrets = values.filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
+    // A header's value, and its token alone (`Bearer <token>`): a server may quote either back.
+    const values = settings.transport === "stdio" ? Object.values(settings.env) : Object.values(settings.headers).flatMap((v) => [v, headerSecret(v)]);
+    this.secrets = [...new Set(values)].filter((v) => v.length >= 4);
   }
 
   get name(): string {
@@ -250,9 +251,7 @@ export class McpConnection {
 
   /** The text with every env and header value of this server replaced. */
   private hide(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) out = out.split(secret).join("***");
-    return out;
+    return hideSecrets(text, this.secrets);
   }
 }
 

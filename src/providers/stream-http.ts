@@ -6,6 +6,7 @@ import { abortedFailure, providerFailure } from "./provider-failure.ts";
 import { mapSseStream } from "./map-sse-stream.ts";
 import { shownUrl } from "./shown-url.ts";
 import type { AdapterDeps, HttpRequestSpec, ProviderFailure, StreamEvent, StreamMapper } from "./types.ts";
+import { headerSecret, hideSecrets } from "../values.ts";
 
 /** Error bodies are read up to this size; the message needs only the start. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -26,7 +27,7 @@ export async function* streamHttp(
 ): AsyncGenerator<StreamEvent> {
   const secrets = credentialsOf(spec.headers);
   for await (const event of streamOnce(spec, mapper, deps, signal)) {
-    yield event.type === "error" && secrets.length > 0 ? { ...event, failure: { ...event.failure, message: hide(event.failure.message, secrets) } } : event;
+    yield event.type === "error" && secrets.length > 0 ? { ...event, failure: { ...event.failure, message: hideSecrets(event.failure.message, secrets) } } : event;
   }
 }
 
@@ -38,17 +39,10 @@ function credentialsOf(headers: Record<string, string>): string[] {
   const found = new Set<string>();
   for (const [name, value] of Object.entries(headers)) {
     if (PLAIN_HEADERS.has(name.toLowerCase())) continue;
-    const secret = /^(?:Bearer|Basic|Token)\s+(.+)$/i.exec(value.trim())?.[1] ?? value.trim();
+    const secret = headerSecret(value);
     if (secret.length >= 8) found.add(secret);
   }
-  // Longest first, so that a secret containing another is hidden whole.
-  return [...found].sort((a, b) => b.length - a.length);
-}
-
-function hide(message: string, secrets: readonly string[]): string {
-  let shown = message;
-  for (const secret of secrets) shown = shown.split(secret).join("***");
-  return shown;
+  return [...found];
 }
 
 async function* streamOnce(

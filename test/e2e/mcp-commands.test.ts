@@ -46,8 +46,8 @@ function alive(pid: number): boolean {
 }
 
 /** Starts the HTTP test server and resolves its MCP URL. */
-async function startHttpServer(token: string): Promise<string> {
-  const child = spawn("node", [HTTP_SERVER], { env: { ...process.env, MCP_TEST_TOKEN: token }, stdio: ["ignore", "pipe", "inherit"] });
+async function startHttpServer(token: string, env: Record<string, string> = {}): Promise<string> {
+  const child = spawn("node", [HTTP_SERVER], { env: { ...process.env, MCP_TEST_TOKEN: token, ...env }, stdio: ["ignore", "pipe", "inherit"] });
   http = child;
   let out = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
@@ -182,6 +182,26 @@ describe("MCP in the tool commands", () => {
     expect(s.server.requests.length).toBe(0);
     const list = await s.inst.run(["tool", "list"]);
     expect(list.stdout).toContain(`MCP server web (http: ${url}): failed to start:`);
+  });
+
+  test("a server quoting the bare token it refused (no Bearer before it) never gets it printed, in run, tool list and doctor", async () => {
+    const url = await startHttpServer("right-token", { MCP_TEST_QUOTE_TOKEN: "1" });
+    s = await scenario({
+      agentFrontmatter: "tools: [web__echo]",
+      configExtra: servers({ web: `{ url: "${url}", headers: { Authorization: "Bearer \${WEB_TOKEN}" }, startup_timeout_ms: 5000 }` }),
+    });
+    const env = { WEB_TOKEN: "quoted-wrong-token" };
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('MCP server "web" failed to start:');
+    expect(r.stderr).toContain("token *** is not valid");
+    expect(r.stderr).not.toContain("quoted-wrong-token");
+    const list = await s.inst.run(["tool", "list"], { env });
+    expect(list.stdout).toContain("MCP server web");
+    expect(list.stdout + list.stderr).not.toContain("quoted-wrong-token");
+    const doctor = await s.inst.run(["doctor"], { env });
+    expect(doctor.stdout).toContain('MCP server "web"');
+    expect(doctor.stdout + doctor.stderr).not.toContain("quoted-wrong-token");
   });
 
   test("doctor starts every configured server and reports the ones that fail, with a fix; agents naming missing MCP tools are problems", async () => {
