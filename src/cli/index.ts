@@ -30,7 +30,8 @@ export async function runCli(argv: string[]): Promise<void> {
       process.stdout.write(`${process.stdout.isTTY ? usage : stripAnsi(usage)}\n`);
       return;
     }
-    const first = firstPositional(argv);
+    const at = firstPositionalIndex(argv);
+    const first = at === undefined ? undefined : argv[at];
     if (first !== undefined && !(first in commands)) {
       process.stderr.write(`rienda: unknown command "${first}" (see rienda --help)\n`);
       process.exitCode = 1;
@@ -40,8 +41,12 @@ export async function runCli(argv: string[]): Promise<void> {
       await runCommand(await chatCommand(), { rawArgs: argv });
       return;
     }
-    await checkSubcommand(first, argv.slice(argv.indexOf(first) + 1));
-    await runCommand(root, { rawArgs: argv });
+    // Flags written before the command (`rienda --config X run ...`) are the command's own:
+    // the command reads them, strictly, as if written after its name.
+    const rest = argv.slice(at! + 1);
+    const named = (await checkSubcommand(first, rest)) + 1;
+    const ordered = [first, ...rest.slice(0, named), ...argv.slice(0, at), ...rest.slice(named)];
+    await runCommand(root, { rawArgs: ordered });
   } catch (error) {
     reportFailure(error);
   }
@@ -62,28 +67,32 @@ function asksForHelp(argv: string[]): boolean {
   return (end === -1 ? argv : argv.slice(0, end)).some((token) => token === "--help" || token === "-h");
 }
 
-/** A command made of sub-commands (`rienda tool`) needs one of them, by its exact name. */
-async function checkSubcommand(name: string, rest: string[]): Promise<void> {
+/**
+ * A command made of sub-commands (`rienda tool`) needs one of them, by its exact name.
+ * Returns where in `rest` the sub-command is named, -1 for a command without any.
+ */
+async function checkSubcommand(name: string, rest: string[]): Promise<number> {
   const command = (await commands[name]!()) as CommandDef;
   const subs = await resolve(command.subCommands);
-  if (!subs) return;
+  if (!subs) return -1;
   const names = Object.keys(subs);
   const listed = names.length === 2 ? names.join(" or ") : names.join(", ");
   const sub = rest.find((token) => !token.startsWith("-"));
   if (sub === undefined) throw new RiendaError("usage", `${name}: name a subcommand: ${listed} (see rienda ${name} --help)`);
   if (!(sub in subs)) throw new RiendaError("usage", `${name}: unknown subcommand "${sub}" (${listed}; see rienda ${name} --help)`);
+  return rest.indexOf(sub);
 }
 
 function stripAnsi(text: string): string {
   return text.replace(/\u001b\[[0-9;]*m/g, "");
 }
 
-/** The first argument that is not a flag; the root has no value flags of its own. */
-function firstPositional(argv: string[]): string | undefined {
+/** Where the first argument that is not a flag (or a flag's value) is; the chat's value flags are skipped. */
+function firstPositionalIndex(argv: string[]): number | undefined {
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
-    if (token === "--") return argv[i + 1];
-    if (!token.startsWith("-")) return token;
+    if (token === "--") return i + 1 < argv.length ? i + 1 : undefined;
+    if (!token.startsWith("-")) return i;
     if (/^-(a|s|m|C)$|^--(agent|session|model|workdir|config)$/.test(token)) i++;
   }
   return undefined;

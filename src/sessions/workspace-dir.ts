@@ -1,7 +1,8 @@
 /**
  * Where a workspace's sessions live: `~/.rienda/sessions/<slug>-<hash8>/`.
- * The slug and hash follow the earlier Go Rienda byte for byte, so its
- * directories are found again unchanged.
+ * The slug and hash are those of contract §6, read literally; a directory
+ * spelled otherwise (an earlier build trimmed the leading `-`) is still
+ * found by its hash.
  */
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
@@ -16,15 +17,13 @@ function sessionsRoot(home: string): string {
 }
 
 /**
- * The readable part of a workspace directory name: letters (any script),
- * digits and `_` survive, every run of other characters becomes one `-`,
- * leading and trailing `-` are dropped, and the result is cut to 100 bytes
- * on a character boundary (then trailing `-`/`_` dropped, as Go Rienda did).
+ * The readable part of a workspace directory name (contract §6): letters
+ * (any script), digits and `_` survive, every run of other characters
+ * becomes one `-` (so an absolute path starts with `-`), and the result is
+ * cut to at most 100 bytes on a character boundary.
  */
 export function workspaceSlug(workdir: string): string {
-  const slug = resolve(workdir)
-    .replace(/[^\p{L}\p{Nd}_]+/gu, "-")
-    .replace(/^-+|-+$/g, "");
+  const slug = resolve(workdir).replace(/[^\p{L}\p{Nd}_]+/gu, "-");
   if (encoder.encode(slug).length <= SLUG_MAX_BYTES) return slug;
   let cut = "";
   let bytes = 0;
@@ -34,7 +33,7 @@ export function workspaceSlug(workdir: string): string {
     cut += char;
     bytes += size;
   }
-  return cut.replace(/[-_]+$/, "");
+  return cut;
 }
 
 /** First 8 hex digits of the sha256 of the absolute workspace path. */
@@ -42,9 +41,9 @@ export function workspaceHash(workdir: string): string {
   return createHash("sha256").update(resolve(workdir)).digest("hex").slice(0, 8);
 }
 
-/** `<slug>-<hash8>`; a workspace whose slug is empty (`/`) gets `root-<hash8>`. */
+/** `<slug>-<hash8>` (`/` gives `--<hash8>`). */
 export function workspaceDirName(workdir: string): string {
-  return `${workspaceSlug(workdir) || "root"}-${workspaceHash(workdir)}`;
+  return `${workspaceSlug(workdir)}-${workspaceHash(workdir)}`;
 }
 
 /** The directory new sessions of `workdir` are created in. */
@@ -55,7 +54,7 @@ export function workspaceDir(home: string, workdir: string): string {
 /**
  * Every existing directory holding sessions of `workdir`: the canonical one
  * and any other spelling of the slug with the same hash (a slug kept with
- * its leading `-`, say). The hash alone identifies the workspace.
+ * no leading `-`, as earlier builds wrote it). The hash alone identifies the workspace.
  */
 export function workspaceDirs(home: string, workdir: string): string[] {
   const root = sessionsRoot(home);

@@ -258,7 +258,7 @@ describe("rienda doctor: tools and hooks", () => {
     agent("coder", "model: local/llama\ntools: [shell]");
     const r = await doctor();
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`warning: ${shell}: tool "shell" replaces the built-in tool of that name\n`);
+    expect(r.stdout).toContain(`warning: ${shell}: tool "shell" replaces a built-in tool\n`);
     expect(summary(r)).toBe("healthy (1 warning)");
   });
 

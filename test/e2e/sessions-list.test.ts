@@ -10,7 +10,7 @@ import { Instance } from "../support/instance.ts";
 
 /** The workspace directory name of §6: slug of letters/digits/_ joined by "-", then the sha256 prefix. */
 function workspaceDirName(path: string): string {
-  const slug = path.replace(/[^\p{L}\p{Nd}_]+/gu, "-").replace(/^-+|-+$/g, "");
+  const slug = path.replace(/[^\p{L}\p{Nd}_]+/gu, "-");
   return `${slug}-${createHash("sha256").update(path).digest("hex").slice(0, 8)}`;
 }
 

@@ -4,12 +4,13 @@ import { workspaceDirName, workspaceHash, workspaceSlug } from "../../src/sessio
 const encoder = new TextEncoder();
 
 describe("workspace directory names", () => {
-  test("turn the path into a slug of letters, digits and _ joined by single dashes, then the hash", () => {
-    expect(workspaceDirName("/home/eduardo/projects/myproject")).toBe("home-eduardo-projects-myproject-2c9fad78");
-    expect(workspaceSlug("/home/user/my_project")).toBe("home-user-my_project");
-    expect(workspaceSlug("/home/user/My.Project")).toBe("home-user-My-Project");
-    expect(workspaceSlug("/tmp/ws one")).toBe("tmp-ws-one");
-    expect(workspaceSlug("/a/ -- /b/")).toBe("a-b");
+  test("turn every run of characters other than letters, digits and _ into one dash (contract §6), then the hash", () => {
+    expect(workspaceDirName("/home/eduardo/projects/myproject")).toBe("-home-eduardo-projects-myproject-2c9fad78");
+    expect(workspaceSlug("/home/user/my_project")).toBe("-home-user-my_project");
+    expect(workspaceSlug("/home/user/My.Project")).toBe("-home-user-My-Project");
+    expect(workspaceSlug("/tmp/ws one")).toBe("-tmp-ws-one");
+    expect(workspaceSlug("/a/ -- /b/")).toBe("-a-b");
+    expect(workspaceSlug("/srv/site.")).toBe("-srv-site-");
   });
 
   test("hash the absolute path with sha256 and keep 8 hex digits", () => {
@@ -24,8 +25,8 @@ describe("workspace directory names", () => {
   });
 
   test("keep letters and digits of any script", () => {
-    expect(workspaceDirName("/home/user/proyectos/año")).toBe("home-user-proyectos-año-b101626c");
-    expect(workspaceSlug("/srv/数据/٣")).toBe("srv-数据-٣");
+    expect(workspaceDirName("/home/user/proyectos/año")).toBe("-home-user-proyectos-año-b101626c");
+    expect(workspaceSlug("/srv/数据/٣")).toBe("-srv-数据-٣");
   });
 
   test("separate paths whose slugs collide by the hash", () => {
@@ -33,11 +34,11 @@ describe("workspace directory names", () => {
     expect(workspaceDirName("/p/my-project")).not.toBe(workspaceDirName("/p/my/project"));
   });
 
-  test("cap the slug at 100 bytes without a trailing dash", () => {
-    const slug = workspaceSlug(`/home/user/${"very-long-segment/".repeat(20)}`);
-    expect(encoder.encode(slug).length).toBeLessThanOrEqual(100);
-    expect(slug.startsWith("home-user-very-long-segment-very")).toBe(true);
-    expect(slug.endsWith("-")).toBe(false);
+  test("cap the slug at 100 bytes: the first 100 of the literal slug", () => {
+    const path = `/home/user/${"very-long-segment/".repeat(20)}`;
+    const slug = workspaceSlug(path);
+    expect(slug).toBe(path.replace(/\/$/, "").replace(/[^A-Za-z0-9_]+/g, "-").slice(0, 100));
+    expect(encoder.encode(slug).length).toBe(100);
   });
 
   test("cut long non-ASCII slugs on a character boundary", () => {
@@ -45,11 +46,11 @@ describe("workspace directory names", () => {
     const bytes = encoder.encode(slug).length;
     expect(bytes).toBeLessThanOrEqual(100);
     expect(bytes).toBeGreaterThan(95);
-    expect(slug).toBe(`a-${"测试".repeat(16)}`);
+    expect(slug).toBe(`-a-${"测试".repeat(16)}`);
     expect(slug.includes("\uFFFD")).toBe(false);
   });
 
-  test("name the root workspace root-<hash>", () => {
-    expect(workspaceDirName("/")).toBe("root-8a5edab2");
+  test("name the root workspace by its one dash", () => {
+    expect(workspaceDirName("/")).toBe("--8a5edab2");
   });
 });

@@ -28,7 +28,7 @@ export function checkExtensions(diagnostics: readonly ExtensionDiagnostic[]): Fi
         check: d.kind,
         file: d.file,
         name: d.name,
-        message: `${d.kind} "${d.name}" replaces the built-in tool of that name`,
+        message: `${d.kind} "${d.name}" replaces a built-in tool`,
         hint: `nothing to do if that is what you want; otherwise rename the directory of ${d.file} to keep the built-in`,
       };
     }

@@ -23,7 +23,7 @@ describe("checkExtensions", () => {
   test("a user tool replacing a built-in is a warning", () => {
     const [finding] = checkExtensions([diagnostic("tool", "shell", "replaces a built-in tool")]);
     expect(finding!.severity).toBe("warning");
-    expect(finding!.message).toBe('tool "shell" replaces the built-in tool of that name');
+    expect(finding!.message).toBe('tool "shell" replaces a built-in tool');
   });
 
   test("several shape problems get one fix each, once", () => {

@@ -1,0 +1,107 @@
+/**
+ * Statements of the spec pages checked word for word against the binary,
+ * where an earlier reading of ours had drifted from the literal text:
+ * the session directory's slug (contract §6), the shell-override diagnostic
+ * in doctor (contract §5), and options written before the command (§1, §4).
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { scenario, type Scenario } from "../support/scenario.ts";
+import { sessionIdFrom } from "../support/session-reader.ts";
+
+let s: Scenario | undefined;
+afterEach(async () => {
+  await s?.dispose();
+  s = undefined;
+});
+
+/** §6 read literally: runs of characters other than letters/digits/_ become "-", at most 100 bytes; then "-" and hash8. */
+function literalDirName(workspace: string): string {
+  const slug = Buffer.from(workspace.replace(/[^A-Za-z0-9_]+/g, "-")).subarray(0, 100).toString();
+  return `${slug}-${createHash("sha256").update(workspace).digest("hex").slice(0, 8)}`;
+}
+
+describe("session directory (contract §6)", () => {
+  test("a run stores its session under the literal slug of the workspace path and its hash8", async () => {
+    s = await scenario();
+    s.server.script({ text: "hi" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "hello"]);
+    expect(r.code).toBe(0);
+    const id = sessionIdFrom(r.stderr);
+    const dir = literalDirName(s.inst.workspace);
+    expect(dir.startsWith("-")).toBe(true);
+    expect(readdirSync(s.inst.riendaPath("sessions"))).toEqual([dir]);
+    expect(existsSync(s.inst.riendaPath("sessions", dir, `${id}.jsonl`))).toBe(true);
+  });
+
+  test("a long workspace path is cut to 100 bytes of slug", async () => {
+    s = await scenario();
+    const deep = join(s.inst.workspace, ...Array.from({ length: 8 }, (_, i) => `segment-number-${i}`));
+    mkdirSync(deep, { recursive: true });
+    s.server.script({ text: "hi" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "hello", "-C", deep]);
+    expect(r.code).toBe(0);
+    const [dir] = readdirSync(s.inst.riendaPath("sessions"));
+    expect(dir).toBe(literalDirName(deep));
+    expect(Buffer.byteLength(dir!) - "-12345678".length).toBe(100);
+  });
+
+  test("sessions kept under a slug without its leading dash (earlier builds) are still listed and continued", async () => {
+    s = await scenario();
+    s.server.script({ text: "first" }, { text: "second" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "hello"]);
+    const id = sessionIdFrom(r.stderr);
+    const literal = s.inst.riendaPath("sessions", literalDirName(s.inst.workspace));
+    renameSync(literal, s.inst.riendaPath("sessions", literalDirName(s.inst.workspace).slice(1)));
+    const listed = await s.inst.run(["sessions"]);
+    expect(listed.stdout).toContain(id);
+    const again = await s.inst.run(["run", "-s", id, "-p", "more"]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe("second\n");
+    expect(JSON.stringify(s.server.requests[1]!.body)).toContain("first");
+  });
+});
+
+describe("a user tool named shell (contract §5)", () => {
+  test("doctor reports it with the diagnostic's words: tool \"shell\" replaces a built-in tool", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    s.inst.tool("shell", 'module.exports = { description: "mine", parameters: { type: "object" }, execute() { return "x"; } };');
+    const doctor = await s.inst.run(["doctor"]);
+    expect(doctor.stdout).toContain('tool "shell" replaces a built-in tool');
+    const list = await s.inst.run(["tool", "list"]);
+    expect(list.stderr).toContain('tool "shell" replaces a built-in tool');
+  });
+});
+
+describe("options written before the command", () => {
+  test("rienda --config PATH run ... reads that config, as rienda run --config PATH does", async () => {
+    s = await scenario();
+    const config = s.inst.riendaPath("config.yaml");
+    const elsewhere = join(s.inst.root, "elsewhere.yaml");
+    renameSync(config, elsewhere);
+    s.server.script({ text: "from elsewhere" });
+    const r = await s.inst.run(["--config", elsewhere, "run", "-a", "coder", "-p", "hello"]);
+    expect(r.stderr).not.toContain("internal error");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("from elsewhere\n");
+  });
+
+  test("rienda -C DIR tool run NAME takes the workspace given before the command", async () => {
+    s = await scenario();
+    const other = join(s.inst.root, "other");
+    mkdirSync(other);
+    const r = await s.inst.run(["-C", other, "tool", "run", "shell", "--args", '{"command":"pwd"}']);
+    expect(r.stderr).not.toContain("internal error");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${other}\n`);
+  });
+
+  test("an option the command does not take is refused by name, never an internal error", async () => {
+    s = await scenario();
+    const r = await s.inst.run(["-a", "coder", "sessions"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("rienda: sessions: unknown option -a (see rienda sessions --help)\n");
+  });
+});
