@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startProviderServer } from "../test/support/provider-server.ts";
+import { msToFirstRequest } from "./support/first-request.ts";
 import { report } from "./support/report.ts";
 
 const root = resolve(import.meta.dir, "..");
@@ -32,17 +33,7 @@ writeFileSync(join(home, ".rienda/agents/all.md"), `---\ndescription: all tools\
 writeFileSync(join(home, ".rienda/agents/one.md"), `---\ndescription: one tool\nmodel: p/m\ntools: [tool-01]\n---\nBench.\n`);
 const env = { PATH: process.env.PATH ?? "", HOME: home };
 
-/** Spawns a run and resolves with ms from spawn to the first request, and the run's exit. */
-async function timeToFirstRequest(agent: string): Promise<number> {
-  server.reset();
-  server.script({ text: "ok" });
-  const start = performance.now();
-  const child = spawn(binary, ["run", "-a", agent, "-p", "hi"], { env, cwd: work, stdio: "ignore" });
-  await server.waitForRequests(1, 10_000);
-  const elapsed = performance.now() - start;
-  await new Promise((r) => child.on("close", r));
-  return elapsed;
-}
+const timeToFirstRequest = (agent: string) => msToFirstRequest(server, { binary, env, cwd: work }, ["run", "-a", agent, "-p", "hi"]);
 
 for (const agent of ["all", "one"]) {
   const samples: number[] = [];
@@ -65,15 +56,7 @@ for (const agent of ["all", "one"]) {
   }
   writeFileSync(join(dir, `${id}.jsonl`), lines.join("\n") + "\n", { mode: 0o600 });
   const samples: number[] = [];
-  for (let i = 0; i < 12; i++) {
-    server.reset();
-    server.script({ text: "ok" });
-    const start = performance.now();
-    const child = spawn(binary, ["run", "-s", id, "-p", "and now?"], { env, cwd: work, stdio: "ignore" });
-    await server.waitForRequests(1, 10_000);
-    samples.push(performance.now() - start);
-    await new Promise((r) => child.on("close", r));
-  }
+  for (let i = 0; i < 12; i++) samples.push(await msToFirstRequest(server, { binary, env, cwd: work }, ["run", "-s", id, "-p", "and now?"]));
   report("continue a 10,000-message session to first request", samples.slice(2), "ms");
 }
 

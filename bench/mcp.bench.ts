@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startProviderServer } from "../test/support/provider-server.ts";
+import { msToFirstRequest } from "./support/first-request.ts";
 import { report } from "./support/report.ts";
 
 const root = resolve(import.meta.dir, "..");
@@ -87,15 +88,8 @@ function serverStart(): Promise<number> {
 }
 
 /** ms from spawning `rienda run -a agent` to the provider's first request. */
-async function firstRequest(bin: string, agent: string): Promise<number> {
-  provider.reset();
-  provider.script({ text: "ok" });
-  const start = performance.now();
-  const child = spawn(bin, ["run", "-a", agent, "-p", "hi"], { env: agent === "plain" ? plainEnv : env, cwd: work, stdio: "ignore" });
-  await provider.waitForRequests(1, 20_000);
-  const elapsed = performance.now() - start;
-  await new Promise((r) => child.on("close", r));
-  return elapsed;
+function firstRequest(bin: string, agent: string): Promise<number> {
+  return msToFirstRequest(provider, { binary: bin, env: agent === "plain" ? plainEnv : env, cwd: work }, ["run", "-a", agent, "-p", "hi"], 20_000);
 }
 
 function version(bin: string): number {

@@ -4,12 +4,12 @@
 // start to the first provider request for an agent declaring 10 skills
 // beside the same agent declaring none, runs alternated so both see the
 // same machine load.
-import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createSkillTool, loadSkills, withSkills } from "../src/skills/index.ts";
 import { startProviderServer } from "../test/support/provider-server.ts";
+import { msToFirstRequest } from "./support/first-request.ts";
 import { report } from "./support/report.ts";
 
 const root = resolve(import.meta.dir, "..");
@@ -55,16 +55,7 @@ writeFileSync(join(home, ".rienda/agents/none.md"), `---\ndescription: no skills
 writeFileSync(join(home, ".rienda/agents/ten.md"), `---\ndescription: ten skills\nmodel: p/m\ntools: [shell]\nskills: [${names.join(", ")}]\n---\nBench.\n`);
 const env = { PATH: process.env.PATH ?? "", HOME: home };
 
-async function timeToFirstRequest(agent: string): Promise<number> {
-  server.reset();
-  server.script({ text: "ok" });
-  const start = performance.now();
-  const child = spawn(binary, ["run", "-a", agent, "-p", "hi"], { env, cwd: work, stdio: "ignore" });
-  await server.waitForRequests(1, 10_000);
-  const elapsed = performance.now() - start;
-  await new Promise((r) => child.on("close", r));
-  return elapsed;
-}
+const timeToFirstRequest = (agent: string) => msToFirstRequest(server, { binary, env, cwd: work }, ["run", "-a", agent, "-p", "hi"]);
 
 const agents = ["none", "one", "ten"] as const;
 const samples: Record<(typeof agents)[number], number[]> = { none: [], one: [], ten: [] };
