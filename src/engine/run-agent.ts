@@ -123,6 +123,8 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     const cost = model.prices && response.usage ? costOf(response.usage, model.prices) : undefined;
     if (cost !== undefined) progress.cost = (progress.cost ?? 0) + cost;
     const parts = splitMessage(response.message);
+    // A refusal with nothing to show is not an "empty answer" (asking again gets the same refusal).
+    if (response.stopReason === "refusal" && parts.text.trim() === "" && parts.toolCalls.length === 0) return end("error", REFUSAL);
     // An answer cut by max_tokens before any text (all thinking) is stored and ends the run as cut, not as empty.
     if (parts.text.trim() === "" && parts.toolCalls.length === 0 && (response.stopReason !== "max_tokens" || response.message.blocks.length === 0)) return end("error", "the model returned an empty answer");
 
@@ -156,6 +158,8 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
       if (signal.aborted) return end("interrupted");
       // The answer is stored and shown as it came, but it is not whole: say so.
       if (response.stopReason === "max_tokens") return end("max_tokens", "the answer was cut short: the model reached its output limit (max_tokens)");
+      // Stored and shown as it came, like a cut answer, but not what was asked for: a script must not take it for the answer.
+      if (response.stopReason === "refusal") return end("error", `${REFUSAL}; the text before it is printed and stored`);
       return end("end_turn");
     }
     const executed = await runToolRound(parts.toolCalls, { tools: input.tools, hooks, session, emit, signal, ...(input.finalSignal ? { finalSignal: input.finalSignal } : {}), usage: (add, cost) => {
@@ -169,6 +173,9 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     }
   }
 }
+
+/** Why a run whose final answer the provider ended as a refusal fails. */
+const REFUSAL = "the provider ended the answer as a refusal (the model declined, or a content filter stopped it)";
 
 /** Writes the interruption (or the failure) into the session; a failed write is a notice, the run is over anyway. */
 function recordInterruption(input: RunInput, reason?: "error"): void {

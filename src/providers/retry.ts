@@ -37,10 +37,12 @@ export function backoffDelay(retry: number, random: () => number, policy: RetryP
  * True when a response carries nothing to act on: no visible text and no
  * tool call. An answer cut by `max_tokens` is not empty even then: a model
  * that spent the whole budget thinking would do the same again, so asking
- * again only pays for it five times.
+ * again only pays for it five times. Nor is a refusal.
  */
 function isEmptyAnswer(response: AssistantResponse): boolean {
   if (response.stopReason === "max_tokens" && response.message.blocks.length > 0) return false;
+  // A refusal is an answer: asked again, the model (or the filter) refuses again.
+  if (response.stopReason === "refusal") return false;
   return !response.message.blocks.some((block) => block.type === "tool_call" || (block.type === "text" && block.text.trim() !== ""));
 }
 

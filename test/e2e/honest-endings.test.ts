@@ -54,6 +54,39 @@ describe("an answer cut at max_tokens", () => {
   });
 });
 
+describe("an answer the provider ends as a refusal", () => {
+  const chunk = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "wire-model", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const anthropic = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+
+  test("cut by a content filter: the text is printed and stored, but the run fails (exit 1) saying why", async () => {
+    s = await scenario();
+    s.server.script({ recorded: chunk({ role: "assistant", content: "Here is how to" }) + chunk({}, "content_filter") + "data: [DONE]\n\n" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
+    expect(r.code).toBe(1);
+    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; reason?: string; message?: string; stopReason?: string; text?: string });
+    expect(events.find((e) => e.type === "message_end")).toMatchObject({ text: "Here is how to", stopReason: "refusal" });
+    expect(events.at(-1)).toMatchObject({
+      type: "run_end",
+      reason: "error",
+      message: "the provider ended the answer as a refusal (the model declined, or a content filter stopped it); the text before it is printed and stored",
+    });
+  });
+
+  test("a refusal with no text is not retried as an empty answer", async () => {
+    s = await scenario({ protocol: "anthropic" });
+    const message = { id: "m1", type: "message", role: "assistant", content: [], model: "wire-model", stop_reason: null, usage: { input_tokens: 5, output_tokens: 1 } };
+    s.server.script({
+      recorded: anthropic("message_start", { message }) + anthropic("message_delta", { delta: { stop_reason: "refusal" }, usage: { output_tokens: 1 } }) + anthropic("message_stop", {}),
+    });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain("retrying");
+    expect(r.stderr).toContain("rienda: the provider ended the answer as a refusal (the model declined, or a content filter stopped it)\n");
+    expect(s.server.requests).toHaveLength(1);
+  });
+});
+
 describe("a run that fails before its first request", () => {
   test("a missing replay script: exit 1 naming it, no session file", async () => {
     inst = new Instance();
