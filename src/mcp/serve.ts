@@ -15,8 +15,9 @@ import { createToolServer, type ToolServerOptions } from "./tool-server.ts";
 
 /**
  * Serves over stdin/stdout; resolves when the client has closed stdin and
- * every request it sent has been answered (or cancelled), or at once when
- * `signal` aborts.
+ * every request it sent has been answered (or cancelled), when the client
+ * process has gone away with requests unanswered, or at once when `signal`
+ * aborts. The caller ends the calls still running.
  */
 export async function serveStdio(options: ToolServerOptions, signal: AbortSignal): Promise<void> {
   const sdk = await loadServerSdk();
@@ -46,17 +47,29 @@ export async function serveStdio(options: ToolServerOptions, signal: AbortSignal
     if (!("method" in message) && "id" in message && message.id !== undefined) pending.delete(message.id);
     settle();
   };
+  // A client that dies mid-call closes stdin as one saying goodbye does, but
+  // nobody will read the answers: once the process that started Rienda is
+  // gone (Rienda was handed to another parent), the calls end with it.
+  const parent = process.ppid;
+  let watch: ReturnType<typeof setInterval> | undefined;
   const ended = () => {
     inputEnded = true;
     settle();
+    watch ??= setInterval(() => {
+      if (process.ppid !== parent) finish();
+    }, CLIENT_WATCH_MS);
   };
   server.onclose = finish;
   process.stdin.once("end", ended);
   process.stdin.once("close", ended);
   signal.addEventListener("abort", finish, { once: true });
   await finished;
+  clearInterval(watch);
   await server.close().catch(() => undefined);
 }
+
+/** How often, once stdin has closed with calls in flight, Rienda looks whether the client is still there. */
+const CLIENT_WATCH_MS = 200;
 
 /** A running HTTP server. */
 export interface HttpServing {

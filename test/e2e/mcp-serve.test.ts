@@ -3,6 +3,7 @@
  * binary started by StdioClientTransport) and over Streamable HTTP.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -191,6 +192,33 @@ describe("rienda mcp serve over stdio, by hand", () => {
     const answers = messages.filter((m) => m.id !== undefined);
     expect(answers.map((a) => a.id)).toEqual([1, 2]);
     expect(answers[1]!.result!.content![0]!.text).toBe(`hello pipe in ${inst.workspace}`);
+  });
+});
+
+describe("rienda mcp serve over stdio, a client that dies", () => {
+  test("a client killed mid-call: the call's processes end and so does the server", async () => {
+    inst = setup();
+    const pidFile = join(inst.root, "sleep.pid");
+    const serveFile = join(inst.root, "serve.pid");
+    // The client starts the server, asks for a long call, and is killed without a word.
+    const client = `
+      const { spawn } = require("node:child_process");
+      const { writeFileSync } = require("node:fs");
+      const server = spawn(process.argv[1], ["mcp", "serve"], { stdio: ["pipe", "pipe", "ignore"] });
+      writeFileSync(${JSON.stringify(serveFile)}, String(server.pid));
+      const send = (m) => server.stdin.write(JSON.stringify(m) + "\\n");
+      send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sleeper", arguments: { pidFile: ${JSON.stringify(pidFile)} } } });
+      setInterval(() => {}, 1000);`;
+    const dying = spawn("node", ["-e", client, BINARY], { cwd: inst.workspace, env: inst.env(), stdio: "ignore" });
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000, "the command to start");
+    const sleeper = Number(readFileSync(pidFile, "utf8"));
+    const server = Number(readFileSync(serveFile, "utf8"));
+    expect(alive(sleeper)).toBe(true);
+    dying.kill("SIGKILL");
+    await waitFor(() => !alive(sleeper), 10_000, "the call's command to end");
+    await waitFor(() => !alive(server), 10_000, "the server to end");
   });
 });
 
