@@ -43,6 +43,8 @@ export class StdioTransport implements Transport {
   private readonly spawned: Promise<void>;
   private readonly exited: Promise<void>;
   private pending: JSONRPCMessage[] | undefined = [];
+  /** Messages that arrived after a notification not yet handled (see `hand`). */
+  private handing: JSONRPCMessage[] | undefined;
   private partial = "";
   private readonly decoder = new TextDecoder();
   private closing = false;
@@ -86,7 +88,7 @@ export class StdioTransport implements Transport {
     await this.spawned;
     const queued = this.pending ?? [];
     this.pending = undefined;
-    for (const message of queued) this.onmessage?.(message);
+    for (const message of queued) this.hand(message);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -155,11 +157,46 @@ export class StdioTransport implements Transport {
       return;
     }
     if (this.pending) this.pending.push(message);
-    else this.onmessage?.(message);
+    else this.hand(message);
+  }
+
+  /**
+   * Hands `message` to the client in arrival order. The SDK's client handles
+   * a notification a microtask later but a response at once (dropping the
+   * request's progress handler): a progress notification read in the same
+   * chunk as its call's result would be lost. So after a notification, what
+   * follows it waits for the next turn of the event loop.
+   */
+  private hand(message: JSONRPCMessage): void {
+    if (this.handing) {
+      this.handing.push(message);
+      return;
+    }
+    this.onmessage?.(message);
+    if (isNotification(message)) this.handing = [];
+    else return;
+    const drain = (): void => {
+      const queue = this.handing ?? [];
+      while (queue.length > 0) {
+        const next = queue.shift()!;
+        this.onmessage?.(next);
+        if (isNotification(next) && queue.length > 0) {
+          setTimeout(drain, 0);
+          return;
+        }
+      }
+      this.handing = undefined;
+    };
+    setTimeout(drain, 0);
   }
 
   private notifyClosed(): void {
     if (this.closedNotified) return;
+    // What the server wrote before it ended reaches the client first.
+    if (this.handing) {
+      setTimeout(() => this.notifyClosed(), 0);
+      return;
+    }
     this.closedNotified = true;
     const pid = this.child.pid;
     // The leader is gone; anything it left in its group goes with it.
@@ -173,6 +210,10 @@ export class StdioTransport implements Transport {
 
 function isJsonRpc(value: unknown): value is JSONRPCMessage {
   return value !== null && typeof value === "object" && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
+}
+
+function isNotification(message: JSONRPCMessage): boolean {
+  return "method" in message && !("id" in message);
 }
 
 function describeSpawnError(error: Error, command: string): string {

@@ -135,6 +135,15 @@ describe("MCP tools in a run", () => {
     expect(events).toMatch(/slow (\d+)\n[\s\S]*cancelled \1\n/);
   });
 
+  test("a progress notification that arrives in the same read as its call's result is still shown", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [t__quick]", configExtra: servers({ t: stdio(TEST_SERVER, ["--more"]) }) });
+    s.server.script({ toolCalls: [{ id: "a", name: "t__quick", arguments: {} }] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("tool: t__quick {}\nprogress 1/1 all at once\n");
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["quick answer"]);
+  });
+
   test("a server that crashes mid-call: the call gets an error result naming it, the next call restarts it once", async () => {
     const log = join("/tmp", `mcp-crash-${process.pid}-${Date.now()}.log`);
     s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: servers({ t: stdio(TEST_SERVER, ["--log", log]) }) });
