@@ -120,6 +120,36 @@ describe("MCP tools in a run", () => {
     expect(readFileSync(log, "utf8")).not.toContain("pid");
   });
 
+  test("a subagent uses MCP tools of its own: its hooks gate them, its events in --json carry parent, its usage adds up, and its server ends with the run", async () => {
+    s = await scenario({ agentFrontmatter: "agents: [helper]", configExtra: servers({ t: stdio(TEST_SERVER) }) });
+    s.inst.agent("helper", "---\ndescription: Answers with the server's pid.\nmodel: p/m\ntools: [t__pid, t__echo]\nhooks: [tag]\n---\nHelp.\n");
+    s.inst.hook(
+      "tag",
+      `module.exports = {
+        beforeToolExecute(ctx, call) { if (call.name === "t__echo") return { allow: false, reason: "no echo in the child" }; },
+        afterToolExecute(ctx, call, result) { return { text: "tagged " + result.text }; },
+      };`,
+    );
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "agent__helper", arguments: { prompt: "pid?" } }], usage: { input: 10, output: 1 } },
+      { toolCalls: [{ id: "k1", name: "t__pid", arguments: {} }, { id: "k2", name: "t__echo", arguments: { text: "x" } }], usage: { input: 20, output: 2 } },
+      { text: "the pid", usage: { input: 30, output: 3 } },
+      { text: "done", usage: { input: 40, output: 4 } },
+    );
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; parent?: string; name?: string; text?: string; usage?: { inputTokens: number } });
+    const childResults = events.filter((e) => e.type === "tool_result" && e.parent === "c1");
+    expect(childResults.map((e) => e.name)).toEqual(["t__pid", "t__echo"]);
+    expect(childResults[0]!.text).toMatch(/^tagged \d+$/);
+    expect(childResults[1]!.text).toBe("no echo in the child");
+    expect(events.find((e) => e.type === "subagent_start")?.parent).toBe("c1");
+    expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "end_turn", usage: { inputTokens: 100, outputTokens: 10 } });
+    expect(toolResultsOf(s.server.requests[3]!)).toEqual(["the pid"]);
+    const pid = Number(childResults[0]!.text!.slice("tagged ".length));
+    await waitFor(() => !alive(pid), 5000, "the child's MCP server to end");
+  });
+
   test("progress and log notifications show as tool output; Ctrl-C sends notifications/cancelled and ends the run", async () => {
     const log = join("/tmp", `mcp-cancel-${process.pid}-${Date.now()}.log`);
     s = await scenario({ agentFrontmatter: "tools: [t__slow]", configExtra: servers({ t: stdio(TEST_SERVER, ["--log", log]) }) });
