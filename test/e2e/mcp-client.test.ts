@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { waitFor } from "../support/instance.ts";
 import { sessionFiles } from "../support/session-reader.ts";
 import { scenario, toolNamesOf, toolResultsOf, type Scenario } from "../support/scenario.ts";
+import { processRunning } from "../support/processes.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const TEST_SERVER = join(ROOT, "test/fixtures/mcp/stdio-server.mjs");
@@ -28,20 +29,6 @@ function servers(entries: Record<string, string>): string {
 
 function stdio(script: string, args: string[] = [], extra = ""): string {
   return `{ command: node, args: ${JSON.stringify([script, ...args])}${extra} }`;
-}
-
-/** Whether the process runs; a zombie (ended, waiting to be reaped by init) does not. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
-  } catch {
-    return existsSync(`/proc/${pid}`);
-  }
 }
 
 describe("MCP tools in a run", () => {
@@ -147,7 +134,7 @@ describe("MCP tools in a run", () => {
     expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "end_turn", usage: { inputTokens: 100, outputTokens: 10 } });
     expect(toolResultsOf(s.server.requests[3]!)).toEqual(["the pid"]);
     const pid = Number(childResults[0]!.text!.slice("tagged ".length));
-    await waitFor(() => !alive(pid), 5000, "the child's MCP server to end");
+    await waitFor(() => !processRunning(pid), 5000, "the child's MCP server to end");
   });
 
   test("progress and log notifications show as tool output; Ctrl-C sends notifications/cancelled and ends the run", async () => {
@@ -221,7 +208,7 @@ describe("MCP tools in a run", () => {
     expect(r.code).toBe(130);
     expect(s.server.requests.length).toBe(0);
     expect(sessionFiles(s.inst.home)).toEqual([]);
-    await waitFor(() => !alive(pid), 5000, "the server to end");
+    await waitFor(() => !processRunning(pid), 5000, "the server to end");
   });
 
   test("a server that writes garbage to stdout is reported with the first line", async () => {
@@ -276,14 +263,14 @@ describe("MCP tools in a run", () => {
       const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
       await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", 20_000, "child pid");
       const child = Number(readFileSync(pidFile, "utf8"));
-      expect(alive(child)).toBe(true);
+      expect(processRunning(child)).toBe(true);
       if (interrupt) {
         await waitFor(() => run.stderr().includes("tool: t__slow"), 20_000, "tool call");
         run.kill("SIGTERM");
       }
       const r = await run.done;
       expect(r.code).toBe(interrupt ? 130 : 0);
-      await waitFor(() => !alive(child), 5000, "the server's child to end");
+      await waitFor(() => !processRunning(child), 5000, "the server's child to end");
       await s.dispose();
       s = undefined;
     }

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { waitFor } from "../support/instance.ts";
 import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
+import { processRunning } from "../support/processes.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const TEST_SERVER = join(ROOT, "test/fixtures/mcp/stdio-server.mjs");
@@ -29,20 +30,6 @@ function servers(entries: Record<string, string>): string {
 
 function stdio(script: string, args: string[] = [], extra = ""): string {
   return `{ command: node, args: ${JSON.stringify([script, ...args])}${extra} }`;
-}
-
-/** Whether the process runs; a zombie (ended, waiting to be reaped) does not. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
-  } catch {
-    return existsSync(`/proc/${pid}`);
-  }
 }
 
 /** Starts the HTTP test server and resolves its MCP URL. */
@@ -129,7 +116,7 @@ describe("MCP in the tool commands", () => {
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(r.stderr).toContain("interrupted");
-    await waitFor(() => !alive(pid), 5000, "the server to end");
+    await waitFor(() => !processRunning(pid), 5000, "the server to end");
   });
 
   for (const [command, signal] of [
@@ -148,9 +135,9 @@ describe("MCP in the tool commands", () => {
         const r = await run.done;
         // The default action of the signal, as before: the command dies of it.
         expect(r.signal).toBe(signal);
-        await waitFor(() => !alive(child), 5000, "the server's child to end");
+        await waitFor(() => !processRunning(child), 5000, "the server's child to end");
       } finally {
-        if (alive(child)) process.kill(child, "SIGKILL");
+        if (processRunning(child)) process.kill(child, "SIGKILL");
       }
     });
   }

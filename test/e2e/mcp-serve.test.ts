@@ -11,6 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { BINARY, Instance, waitFor, type Started } from "../support/instance.ts";
+import { processRunning } from "../support/processes.ts";
 
 let inst: Instance | undefined;
 let client: Client | undefined;
@@ -79,20 +80,6 @@ async function connectStdio(i: Instance, args: string[] = [], capabilities: Reco
 
 function textOf(result: unknown): string {
   return ((result as { content: { type: string; text: string }[] }).content ?? []).map((b) => b.text).join("");
-}
-
-/** Whether the process runs; a zombie (ended, waiting to be reaped by init) does not. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
-  } catch {
-    return existsSync(`/proc/${pid}`);
-  }
 }
 
 describe("rienda mcp serve over stdio", () => {
@@ -169,10 +156,10 @@ describe("rienda mcp serve over stdio", () => {
     call.catch(() => undefined);
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000, "the command to start");
     const pid = Number(readFileSync(pidFile, "utf8"));
-    expect(alive(pid)).toBe(true);
+    expect(processRunning(pid)).toBe(true);
     abort.abort();
     await expect(call).rejects.toThrow();
-    await waitFor(() => !alive(pid), 10_000, "the command to be killed");
+    await waitFor(() => !processRunning(pid), 10_000, "the command to be killed");
     expect(textOf(await client.callTool({ name: "greet", arguments: { name: "after" } }))).toContain("hello after");
   });
 });

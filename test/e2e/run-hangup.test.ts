@@ -6,6 +6,7 @@ import { waitFor } from "../support/instance.ts";
 import { scenario, type Scenario } from "../support/scenario.ts";
 import { sessionFiles } from "../support/session-reader.ts";
 import { hasTmux, Terminal } from "../support/tmux.ts";
+import { processRunning } from "../support/processes.ts";
 
 setDefaultTimeout(60_000);
 
@@ -15,15 +16,6 @@ afterEach(async () => {
   s = undefined;
 });
 
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
-
 test("closing the terminal of a run kills the running command and the session continues", async () => {
   if (!hasTmux()) throw new Error("this test needs tmux (apt-get install -y tmux)");
   s = await scenario({ agentFrontmatter: "tools: [shell]" });
@@ -32,9 +24,9 @@ test("closing the terminal of a run kills the running command and the session co
   const pidFile = join(s.inst.workspace, "child.pid");
   await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 15_000, "the command to start");
   const child = Number(readFileSync(pidFile, "utf8").trim());
-  expect(running(child)).toBe(true);
+  expect(processRunning(child)).toBe(true);
   term.dispose();
-  await waitFor(() => !running(child), 10_000, "the command to be killed");
+  await waitFor(() => !processRunning(child), 10_000, "the command to be killed");
   const [file] = sessionFiles(s.inst.home);
   const id = file!.split("/").pop()!.replace(".jsonl", "");
   s.server.script({ text: "continued" });

@@ -3,22 +3,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../support/instance.ts";
 import { scenario, type Scenario } from "../support/scenario.ts";
+import { processRunning } from "../support/processes.ts";
 
 let s: Scenario | undefined;
 afterEach(async () => {
   await s?.dispose();
   s = undefined;
 });
-
-/** Running, as opposed to gone or a zombie waiting for init to reap it. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 describe("interrupting rienda run", () => {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -56,11 +47,11 @@ describe("interrupting rienda run", () => {
     const pidFile = join(s.inst.workspace, "child.pid");
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000, "the command to start");
     const pid = Number(readFileSync(pidFile, "utf8").trim());
-    expect(alive(pid)).toBe(true);
+    expect(processRunning(pid)).toBe(true);
     run.kill("SIGINT");
     const r = await run.done;
     expect(r.code).toBe(130);
-    await waitFor(() => !alive(pid), 5_000, "the child to die");
+    await waitFor(() => !processRunning(pid), 5_000, "the child to die");
   });
 
   test("a tool blocked in ctx.sleep is cut short", async () => {

@@ -13,6 +13,7 @@ import { BINARY, waitFor, type RunResult } from "../support/instance.ts";
 import { scenario, type Scenario } from "../support/scenario.ts";
 import { sessionFiles } from "../support/session-reader.ts";
 import { hasTmux, Terminal } from "../support/tmux.ts";
+import { processRunning } from "../support/processes.ts";
 
 setDefaultTimeout(60_000);
 
@@ -24,15 +25,6 @@ afterEach(async () => {
   await s?.dispose();
   s = undefined;
 });
-
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 describe("signals at every stage of rienda run", () => {
   test("one SIGINT ends -p - while stdin is still open", async () => {
@@ -97,13 +89,13 @@ describe("rienda tool run", () => {
     const pidFile = join(s.inst.workspace, "bg.pid");
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000, "the command to start");
     const background = Number(readFileSync(pidFile, "utf8").trim());
-    expect(running(background)).toBe(true);
+    expect(processRunning(background)).toBe(true);
     child.kill("SIGHUP");
     const r = await child.done;
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(r.stderr).toContain("rienda: the tool run was interrupted");
-    await waitFor(() => !running(background), 5_000, "the background child to die");
+    await waitFor(() => !processRunning(background), 5_000, "the background child to die");
   });
 });
 

@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
 import { Sandbox } from "./support.ts";
+import { processRunning } from "../support/processes.ts";
 
 let runtime: Runtime;
 let box: Sandbox;
@@ -36,15 +37,6 @@ afterAll(async () => {
 });
 beforeEach(() => (box = new Sandbox()));
 afterEach(() => box.dispose());
-
-/** Whether a process exists and is not a zombie waiting to be reaped. */
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 /** Polls until the condition holds, for at most 5 s (the assertion after it says what failed). */
 async function until(condition: () => boolean): Promise<void> {
@@ -101,9 +93,9 @@ describe("ctx.system.exec", () => {
     const background = Number(r.stdout.trim());
     const daemon = Number(readFileSync(join(box.workdir, "daemon.pid"), "utf8").trim());
     try {
-      await until(() => !running(background));
-      expect(running(background)).toBe(false);
-      expect(running(daemon)).toBe(true);
+      await until(() => !processRunning(background));
+      expect(processRunning(background)).toBe(false);
+      expect(processRunning(daemon)).toBe(true);
     } finally {
       try {
         process.kill(daemon, "SIGKILL");

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { capText, createShellTool, createToolRunner, resultFromValue, type Tool, type ToolCallContext } from "../../src/tools/index.ts";
 import { runProcess } from "../../src/runtime/index.ts";
-import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { processRunning } from "../support/processes.ts";
 
 function context(signal = new AbortController().signal): ToolCallContext & { out: string[] } {
   const out: string[] = [];
@@ -199,17 +199,8 @@ describe("the built-in shell tool", () => {
     let alive = true;
     for (let i = 0; i < 500 && alive; i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      alive = running(pid);
+      alive = processRunning(pid);
     }
     expect(alive).toBe(false);
   });
 });
-
-/** Whether a process exists and is not a zombie waiting to be reaped. */
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
