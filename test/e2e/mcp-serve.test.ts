@@ -202,10 +202,10 @@ describe("rienda mcp serve over stdio, a client that dies", () => {
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000, "the command to start");
     const sleeper = Number(readFileSync(pidFile, "utf8"));
     const server = Number(readFileSync(serveFile, "utf8"));
-    expect(alive(sleeper)).toBe(true);
+    expect(processRunning(sleeper)).toBe(true);
     dying.kill("SIGKILL");
-    await waitFor(() => !alive(sleeper), 10_000, "the call's command to end");
-    await waitFor(() => !alive(server), 10_000, "the server to end");
+    await waitFor(() => !processRunning(sleeper), 10_000, "the call's command to end");
+    await waitFor(() => !processRunning(server), 10_000, "the server to end");
   });
 });
 
