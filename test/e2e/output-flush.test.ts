@@ -139,6 +139,24 @@ describe("a reader that goes away", () => {
   });
 });
 
+describe("a reader of stderr that goes away", () => {
+  test("does not stop the run: the answer arrives whole on stdout, exit 0", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    // The command's stderr lines outlast the 10 bytes the reader takes before it leaves.
+    s.server.script({ toolCalls: [{ name: "shell", arguments: { command: "for i in $(seq 1 5000); do echo noise $i >&2; done" } }] }, { text: "the whole answer" });
+    const inst = s.inst;
+    const stdout = await new Promise<string>((resolve, reject) => {
+      const child = spawn("bash", ["-c", `'${BINARY}' run -a coder -p x 2> >(head -c 10 >/dev/null); echo "exit=$?"`], { cwd: inst.workspace, env: inst.env(), stdio: ["ignore", "pipe", "ignore"] });
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+      child.on("error", reject);
+      child.on("close", () => resolve(out));
+    });
+    expect(stdout).toBe("the whole answer\nexit=0\n");
+    expect(s.server.requests).toHaveLength(2);
+  });
+});
+
 describe("a reader that never reads", () => {
   test("SIGTERM while the last output waits for the reader ends the run at once, exit 130", async () => {
     s = await scenario();
