@@ -6,7 +6,7 @@
  */
 import type { ConfigProblem } from "./config-error.ts";
 import { formatKeyPath, type KeyPath } from "./key-path.ts";
-import type { UnsetVariable } from "./types.ts";
+import type { ExpandedVariable, UnsetVariable } from "./types.ts";
 import { describeYamlValue, didYouMean, isPlainObject } from "../values.ts";
 
 // yaml.v3 read these as booleans for a bool field; a Go-era file may use them.
@@ -25,6 +25,7 @@ export class ConfigReader {
     private readonly keyOrder: (path: KeyPath) => string[],
     private readonly lineOf: (path: KeyPath) => number | undefined,
     private readonly unset: readonly UnsetVariable[],
+    private readonly expanded: readonly ExpandedVariable[] = [],
   ) {}
 
   /** The entries of `map` (found at `path`) in the order the file lists them. */
@@ -122,8 +123,12 @@ export class ConfigReader {
 
   /** Unset variables referred to at `path` or below it. */
   unsetUnder(path: KeyPath): UnsetVariable[] {
-    const prefix = formatKeyPath(path);
-    return this.unset.filter((u) => u.path === prefix || u.path.startsWith(`${prefix}.`) || u.path.startsWith(`${prefix}[`));
+    return this.unset.filter(under(path));
+  }
+
+  /** Variables whose values went into strings at `path` or below it. */
+  expandedUnder(path: KeyPath): ExpandedVariable[] {
+    return this.expanded.filter(under(path));
   }
 
   private integer(map: Record<string, unknown>, key: string, path: KeyPath, min: number, message: string): number | undefined {
@@ -137,3 +142,8 @@ export class ConfigReader {
   }
 }
 
+/** Whether a recorded key path is `path` or lies below it. */
+function under(path: KeyPath): (item: { path: string }) => boolean {
+  const prefix = formatKeyPath(path);
+  return (item) => item.path === prefix || item.path.startsWith(`${prefix}.`) || item.path.startsWith(`${prefix}[`);
+}

@@ -5,19 +5,22 @@
  */
 import { expandEnv } from "./expand-env.ts";
 import { formatKeyPath } from "./key-path.ts";
-import type { UnsetVariable } from "./types.ts";
+import type { ExpandedVariable, UnsetVariable } from "./types.ts";
 import { isPlainObject } from "../values.ts";
 
 /** The expanded document, the variables that were unset, and malformed references. */
 export interface ExpandedDocument {
   value: unknown;
   unset: UnsetVariable[];
+  /** Every variable whose value went into a string, where. */
+  expanded: ExpandedVariable[];
   malformed: { path: (string | number)[]; message: string }[];
 }
 
 /** Returns a new tree; `value` is not modified. */
 export function expandDocument(value: unknown, env: Readonly<Record<string, string | undefined>>): ExpandedDocument {
   const unset: UnsetVariable[] = [];
+  const expanded: ExpandedVariable[] = [];
   const malformed: { path: (string | number)[]; message: string }[] = [];
   const walk = (node: unknown, path: (string | number)[]): unknown => {
     if (typeof node === "string") {
@@ -27,6 +30,7 @@ export function expandDocument(value: unknown, env: Readonly<Record<string, stri
         return node;
       }
       for (const variable of expansion.unset) unset.push({ path: formatKeyPath(path), variable });
+      for (const variable of expansion.used) expanded.push({ path: formatKeyPath(path), variable, value: env[variable] ?? "" });
       return expansion.value;
     }
     if (Array.isArray(node)) return node.map((item, i) => walk(item, [...path, i]));
@@ -40,6 +44,6 @@ export function expandDocument(value: unknown, env: Readonly<Record<string, stri
     }
     return node;
   };
-  return { value: walk(value, []), unset, malformed };
+  return { value: walk(value, []), unset, expanded, malformed };
 }
 

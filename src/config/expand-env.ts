@@ -6,7 +6,7 @@
 
 /** The outcome of expanding one string. */
 export type Expansion =
-  | { ok: true; value: string; unset: string[] }
+  | { ok: true; value: string; unset: string[]; used: string[] }
   | { ok: false; problem: string };
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -17,9 +17,11 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * silently become part of a key or URL.
  */
 export function expandEnv(text: string, env: Readonly<Record<string, string | undefined>>): Expansion {
-  if (!text.includes("${")) return { ok: true, value: text, unset: [] };
+  if (!text.includes("${")) return { ok: true, value: text, unset: [], used: [] };
   let value = "";
   const unset: string[] = [];
+  // Variables whose (non-empty) value went into the result: a secret there must be kept out of messages.
+  const used: string[] = [];
   let i = 0;
   while (i < text.length) {
     const start = text.indexOf("${", i);
@@ -46,6 +48,7 @@ export function expandEnv(text: string, env: Readonly<Record<string, string | un
       };
     }
     const found = Object.hasOwn(env, name) ? env[name] : undefined;
+    if (found !== undefined && found !== "" && !used.includes(name)) used.push(name);
     if (sep >= 0) {
       value += found === undefined || found === "" ? inner.slice(sep + 2) : found;
     } else if (found === undefined) {
@@ -55,5 +58,5 @@ export function expandEnv(text: string, env: Readonly<Record<string, string | un
     }
     i = end + 1;
   }
-  return { ok: true, value, unset };
+  return { ok: true, value, unset, used };
 }

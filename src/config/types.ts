@@ -67,6 +67,15 @@ export interface UnsetVariable {
   variable: string;
 }
 
+/** A `${NAME}` whose value went into a string of the file. */
+export interface ExpandedVariable {
+  /** Key path of the string, e.g. `mcp_servers.search.url`. */
+  path: string;
+  variable: string;
+  /** What it put there (never empty). */
+  value: string;
+}
+
 /** One provider after presets are applied. */
 export interface ProviderSettings {
   name: string;
@@ -103,6 +112,8 @@ interface McpServerBase {
   startupTimeoutMs: number;
   /** Variables its fields refer to that were unset at load time: using the server fails then. */
   unset: UnsetVariable[];
+  /** Variables its fields took values from: those values are kept out of output like env and header values. */
+  expanded: ExpandedVariable[];
 }
 
 /** An MCP server Rienda starts as a process and talks to over stdin/stdout. */

@@ -68,7 +68,7 @@ function validateServer(reader: ConfigReader, name: string, value: unknown, base
     const env = readEnv(reader, map.env, [...path, "env"]);
     const cwdText = reader.string(map, "cwd", path)?.trim();
     if (reader.problems.length > before) return undefined;
-    const server: McpServerSettings = { name, transport: "stdio", command, args, env, startupTimeoutMs, unset: reader.unsetUnder(path) };
+    const server: McpServerSettings = { name, transport: "stdio", command, args, env, startupTimeoutMs, unset: reader.unsetUnder(path), expanded: reader.expandedUnder(path) };
     if (cwdText) server.cwd = resolveUserPath(cwdText, base);
     return server;
   }
@@ -77,7 +77,7 @@ function validateServer(reader: ConfigReader, name: string, value: unknown, base
   const at = [...path, "url"];
   if (reader.unsetUnder(at).length === 0 && !isHttpUrl(url!)) reader.problem(at, `must be an http:// or https:// URL (got "${url}")`);
   if (reader.problems.length > before) return undefined;
-  return { name, transport: "http", url: url!, headers, startupTimeoutMs, unset: reader.unsetUnder(path) };
+  return { name, transport: "http", url: url!, headers, startupTimeoutMs, unset: reader.unsetUnder(path), expanded: reader.expandedUnder(path) };
 }
 
 function readArgs(reader: ConfigReader, value: unknown, path: KeyPath): string[] {

@@ -11,7 +11,7 @@ import { messageOf, RiendaError } from "../errors.ts";
 import type { ToolCallContext, ToolResult } from "../tools/index.ts";
 import { resultText, type McpCallResult } from "./result-text.ts";
 import { loadClientSdk, loadHttpClientTransport } from "./sdk.ts";
-import { serverEnvironment } from "./server-env.ts";
+import { INHERITED, serverEnvironment } from "./server-env.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 import { headerSecret, hideSecrets } from "../values.ts";
 import { VERSION } from "../version.ts";
@@ -62,7 +62,13 @@ export class McpConnection {
   ) {
     // A header's value, and its token alone (`Bearer <token>`): a server may quote either back.
     const values = settings.transport === "stdio" ? Object.values(settings.env) : Object.values(settings.headers).flatMap((v) => [v, headerSecret(v)]);
-    this.secrets = [...new Set(values)].filter((v) => v.length >= 4);
+    // What `${NAME}` put into the entry (a token in a URL or an argument) is
+    // hidden too, but for the few variables every server inherits anyway
+    // (HOME, USER, ...): paths under HOME in every result would become ***.
+    const inherited: readonly string[] = INHERITED;
+    const expanded = settings.expanded.filter((e) => !inherited.includes(e.variable)).map((e) => e.value);
+    // A value of 3 characters or fewer is not hidden: it would hide every such word.
+    this.secrets = [...new Set([...values, ...expanded])].filter((v) => v.length >= 4);
   }
 
   get name(): string {
@@ -249,8 +255,8 @@ export class McpConnection {
     return { text: `MCP server "${this.name}" ${what}`, isError: true };
   }
 
-  /** The text with every env and header value of this server replaced. */
-  private hide(text: string): string {
+  /** The text with every env and header value of this server (and every `${NAME}` value of its entry) replaced by `***`. */
+  hide(text: string): string {
     return hideSecrets(text, this.secrets);
   }
 }

@@ -34,6 +34,7 @@ describe("mcp_servers", () => {
       cwd: "/srv",
       startupTimeoutMs: 10000,
       unset: [],
+      expanded: [{ path: "mcp_servers.files.env.TOKEN", variable: "FILES_TOKEN", value: "ft" }],
     });
     expect(config.mcpServers.get("search")).toEqual({
       name: "search",
@@ -42,6 +43,7 @@ describe("mcp_servers", () => {
       headers: { Authorization: "Bearer secret" },
       startupTimeoutMs: DEFAULT_MCP_STARTUP_TIMEOUT_MS,
       unset: [],
+      expanded: [{ path: "mcp_servers.search.headers.Authorization", variable: "SEARCH_TOKEN", value: "secret" }],
     });
   });
 

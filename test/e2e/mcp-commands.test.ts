@@ -191,6 +191,33 @@ describe("MCP in the tool commands", () => {
     expect(doctor.stdout + doctor.stderr).not.toContain("quoted-wrong-token");
   });
 
+  test("what ${NAME} puts into a server's entry (a token in its URL) and secrets a server quotes in a tool's description or schema never show in tool list, doctor or a request", async () => {
+    s = await scenario({
+      agentFrontmatter: "tools: [t__told]",
+      configExtra: servers({
+        t: stdio(TEST_SERVER, ["--more"], ', env: { SECRET_TOKEN: "${TOLD_TOKEN}" }'),
+        web: '{ url: "http://me:${WEB_PASSWORD}@127.0.0.1:9/mcp?key=${WEB_KEY}&home=${HOME}", startup_timeout_ms: 3000 }',
+      }),
+    });
+    const env = { TOLD_TOKEN: "told-secret-42", WEB_PASSWORD: "pass-secret-43", WEB_KEY: "key-secret-44" };
+    const secrets = /told-secret-42|pass-secret-43|key-secret-44/;
+    const list = await s.inst.run(["tool", "list"], { env });
+    expect(list.stdout).toContain("  t__told\n      Knows the token ***.\n");
+    // HOME is no secret: every server inherits it.
+    expect(list.stdout).toContain(`MCP server web (http: http://me:***@127.0.0.1:9/mcp?key=***&home=${s.inst.home}): failed to start:`);
+    expect(list.stdout + list.stderr).not.toMatch(secrets);
+    const doctor = await s.inst.run(["doctor"], { env });
+    expect(doctor.stdout).toContain('MCP server "web" (http: http://me:***@127.0.0.1:9/mcp?key=***');
+    expect(doctor.stdout + doctor.stderr).not.toMatch(secrets);
+    s.server.script({ text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"], { env });
+    expect(r.code).toBe(0);
+    const sent = JSON.stringify(s.server.requests[0]!.body);
+    expect(sent).toContain("Knows the token ***.");
+    expect(sent).not.toMatch(secrets);
+    expect(r.stdout + r.stderr).not.toMatch(secrets);
+  });
+
   test("doctor starts every configured server and reports the ones that fail, with a fix; agents naming missing MCP tools are problems", async () => {
     s = await scenario({
       agentFrontmatter: "tools: [t__echo, t__nope, slow__*, ghost__*]",
