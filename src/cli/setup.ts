@@ -225,11 +225,9 @@ function subagentTools(
 ): { tools: ToolPort; close(): Promise<void> } {
   if (subagents.length === 0) return { tools, close: async () => undefined };
   const { lineage, config, request } = context;
-  const maxDepth = config.subagents.maxDepth;
   const launcher = subagentLauncher({
     home: request.home,
     workdir: request.workdir,
-    config,
     dialogs: context.dialogs,
     parentSessionId: context.parentSessionId,
     // The child runs its own model: a -m of the parent does not reach it.
@@ -239,13 +237,8 @@ function subagentTools(
     },
   });
   return {
-    tools: withSubagents(tools, {
-      agents: subagents,
-      lineage,
-      maxDepth,
-      launch: (agentId, call, emit, signal) => launcher.launch(agentId, call, emit, signal),
-    }),
-    close: () => launcher.close(),
+    tools: withSubagents(tools, { agents: subagents, lineage, maxDepth: config.subagents.maxDepth, launch: launcher.launch }),
+    close: launcher.close,
   };
 }
 

@@ -7,7 +7,6 @@
  * is the engine's (engine/subagents.ts).
  */
 import { loadAgent, type Agent } from "../agents/index.ts";
-import type { LoadedConfig } from "../config/index.ts";
 import type { ChildRun, Emit, SubagentSpec, ToolCall } from "../engine/index.ts";
 import { RiendaError } from "../errors.ts";
 import { createModelClient } from "../providers/index.ts";
@@ -25,7 +24,6 @@ export function loadSubagents(home: string, agent: Agent): SubagentSpec[] {
 export interface LauncherOptions {
   home: string;
   workdir: string;
-  config: LoadedConfig;
   /** The parent's confirm answers the child's `ctx.confirm` (so `-y` holds); notices are the child's own events. */
   dialogs: Dialogs;
   /** The parent's session, known once the parent is bound to one. */
