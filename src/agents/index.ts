@@ -15,7 +15,7 @@ export { loadAgent } from "./load-agent.ts";
 export { INSTRUCTION_FILES, loadProjectInstructions } from "./load-project-instructions.ts";
 export { parseAgent } from "./parse-agent.ts";
 export { readFrontmatter, type Frontmatter } from "./read-frontmatter.ts";
-export { isValidSkillName, SKILL_NAME_RULE } from "./skill-name.ts";
+export { isValidSkillName, SKILL_NAME_RULE, SKILL_TOOL_NAME } from "./skill-name.ts";
 export { AGENT_LAYOUT, splitFrontmatter, type FileLayout, type SplitFile } from "./split-frontmatter.ts";
 export { toAgentInfo } from "./to-agent-info.ts";
 export type { Agent, AgentList, AgentProblem, ProjectInstructions } from "./types.ts";

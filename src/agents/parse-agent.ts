@@ -6,7 +6,7 @@
 import { RiendaError } from "../errors.ts";
 import { describeYamlValue as describe, isRecord as isPlainObject } from "../values.ts";
 import { readFrontmatter } from "./read-frontmatter.ts";
-import { isValidSkillName, SKILL_NAME_RULE } from "./skill-name.ts";
+import { isValidSkillName, SKILL_NAME_RULE, SKILL_TOOL_NAME } from "./skill-name.ts";
 import { AGENT_LAYOUT } from "./split-frontmatter.ts";
 import type { Agent } from "./types.ts";
 
@@ -62,6 +62,9 @@ export function parseAgent(id: string, text: string, file: string): Agent {
     const tool = `${SUBAGENT_TOOL_PREFIX}${id}`;
     if (tools.includes(tool)) problems.push(`agents[${i}]: "${id}" becomes the tool ${tool}, which tools: lists too; rename that tool, or remove one of the two`);
   });
+  if (skills.length > 0 && tools.includes(SKILL_TOOL_NAME)) {
+    problems.push(`tools: "${SKILL_TOOL_NAME}" is the built-in tool of skills, given to every agent that declares skills; remove it from tools:`);
+  }
   const config = readConfig(meta.config, problems);
 
   if (problems.length > 0) return fail();

@@ -11,3 +11,6 @@ export const SKILL_NAME_RULE = "1 to 64 lowercase letters and digits, with singl
 export function isValidSkillName(name: string): boolean {
   return SKILL_NAME.test(name);
 }
+
+/** The built-in tool that reads skills, given to every agent that declares some (so no tool of the agent's may take its name). */
+export const SKILL_TOOL_NAME = "skill";

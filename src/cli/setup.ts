@@ -10,7 +10,7 @@ import { withSubagents, type HookPort, type SubagentSpec, type ToolPort } from "
 import { isRiendaError, RiendaError } from "../errors.ts";
 import type { ResolvedModel } from "../providers/index.ts";
 import { createSession, openSession, type SessionFile } from "../sessions/index.ts";
-import { createSkillTool, loadSkills, SKILL_TOOL_NAME, withSkills, type Skill } from "../skills/index.ts";
+import { createSkillTool, loadSkills, withSkills } from "../skills/index.ts";
 import type { ContextData, FrontEnd } from "../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
 import { checkReplayScript } from "./check-replay-script.ts";
@@ -191,15 +191,6 @@ export async function prepareAgent(request: AgentRequest, dialogs: Dialogs): Pro
   return loadPreparedAgent(problems.attempt(() => loadRequestConfig(request)), request, dialogs, problems);
 }
 
-/** The agent's skills; an agent with skills cannot also name a tool `skill`, which they bring. */
-function loadAgentSkills(home: string, agent: Agent): Skill[] {
-  const skills = loadSkills(home, agent.skills);
-  if (skills.length > 0 && agent.tools.includes(SKILL_TOOL_NAME)) {
-    throw new RiendaError("agent", `${agent.file}: tools: "${SKILL_TOOL_NAME}" is the built-in tool of skills, given to every agent that declares skills; remove it from tools:`);
-  }
-  return skills;
-}
-
 /** The model `ref` names, refused when it cannot make a first request (a missing replay script). */
 function usableModel(config: LoadedConfig, ref: string): ResolvedModel {
   const model = config.resolveModel(ref);
@@ -263,7 +254,7 @@ async function loadPreparedAgent(
   const agent = problems.attempt(() => loadAgent(request.home, request.agentId));
   const modelRef = request.modelRef ?? agent?.model;
   const model = config && modelRef !== undefined ? problems.attempt(() => usableModel(config, modelRef)) : undefined;
-  const skills = agent ? problems.attempt(() => loadAgentSkills(request.home, agent)) : undefined;
+  const skills = agent ? problems.attempt(() => loadSkills(request.home, agent.skills)) : undefined;
   const subagents = agent ? problems.attempt(() => loadSubagents(request.home, agent)) : undefined;
   // Boxed: "no instructions file" is undefined too.
   const instructions = problems.attempt(() => ({ value: loadProjectInstructions(request.workdir) }));

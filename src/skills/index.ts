@@ -12,7 +12,7 @@ export { listSkills, readSkill, type SkillOutcome } from "./list-skills.ts";
 export { loadSkills } from "./load-skills.ts";
 export { parseSkill } from "./parse-skill.ts";
 export { listSkillFiles, MAX_LISTED_FILES, readSkillFile, type SkillFileList, type SkillFileRead } from "./skill-files.ts";
-export { createSkillTool, SKILL_TOOL_NAME } from "./skill-tool.ts";
+export { createSkillTool } from "./skill-tool.ts";
 export { SKILL_FILE, skillsDir } from "./skills-dir.ts";
 export { SKILLS_PROMPT_HEADING, skillsPrompt, withSkills } from "./skills-prompt.ts";
 export type { Skill, SkillList, SkillProblem } from "./types.ts";

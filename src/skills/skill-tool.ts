@@ -4,12 +4,11 @@
  * list of its other files; with `file` too, the text of that one file.
  * It is an ordinary tool to the run: hooks see and may gate its calls.
  */
+import { SKILL_TOOL_NAME } from "../agents/index.ts";
 import type { Tool, ToolResult } from "../tools/index.ts";
 import { listSkillFiles, readSkillFile } from "./skill-files.ts";
 import type { Skill } from "./types.ts";
 
-/** The tool's name; an agent with skills cannot also declare a tool of this name. */
-export const SKILL_TOOL_NAME = "skill";
 
 /** Creates the `skill` tool for these skills (the agent's, in its order). */
 export function createSkillTool(skills: readonly Skill[]): Tool {

@@ -146,6 +146,13 @@ describe("parseAgent errors name the file and the problem", () => {
     expect(lines(`---\ndescription: d\nmodel: p/m\nhooks: [${"h".repeat(65)}]\n---\n`)[0]).toContain("is not a valid hook name");
   });
 
+  test("an agent with skills cannot also list a tool named skill, which its skills bring", () => {
+    expect(lines("---\ndescription: d\nmodel: p/m\ntools: [shell, skill]\nskills: [notes]\n---\n")).toEqual([
+      `${FILE}: tools: "skill" is the built-in tool of skills, given to every agent that declares skills; remove it from tools:`,
+    ]);
+    expect(parseAgent("coder", "---\ndescription: d\nmodel: p/m\ntools: [skill]\n---\n", FILE).tools).toEqual(["skill"]);
+  });
+
   test("config must be a mapping of mappings", () => {
     expect(lines("---\ndescription: d\nmodel: p/m\nconfig: [a]\n---\n")).toEqual([`${FILE}: config: must be a mapping of extension name to settings, not a list`]);
     expect(lines("---\ndescription: d\nmodel: p/m\nconfig: { word-count: 3 }\n---\n")).toEqual([

@@ -248,6 +248,20 @@ describe("rienda skill list and doctor", () => {
     expect(r.stdout).toEndWith("4 problems, 0 warnings\n");
   });
 
+  test("an agent with skills that also lists a tool named skill: run refuses it before any request, and doctor names it with a fix", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell, skill]\nskills: [theme-factory]" });
+    installPublicSkills(s);
+    const agent = s.inst.riendaPath("agents", "coder.md");
+    const message = 'tools: "skill" is the built-in tool of skills, given to every agent that declares skills; remove it from tools:';
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`rienda: ${agent}: ${message}\n`);
+    expect(s.server.requests.length).toBe(0);
+    const doctor = await s.inst.run(["doctor"]);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain(`problem: ${agent}: ${message}\n  fix: remove "skill" from tools: (an agent with skills gets the skill tool from them)\n`);
+  });
+
   test("doctor is healthy with the public skills installed and declared", async () => {
     s = await scenario({ agentFrontmatter: "skills: [brand-guidelines, theme-factory]" });
     installPublicSkills(s);

@@ -27,6 +27,7 @@ function agentHint(message: string): string {
   if (/is listed twice/.test(message)) return "list each name once";
   if (/is not a valid (tool|hook) name/.test(message)) return 'use the directory name of the tool or hook (1 to 64 letters, digits, "_" or "-")';
   if (/is not a valid skill name/.test(message)) return "use the skill's folder name: lowercase letters and digits, single hyphens between them";
+  if (/is the built-in tool of skills/.test(message)) return 'remove "skill" from tools: (an agent with skills gets the skill tool from them)';
   if (/becomes the tool/.test(message)) return "rename the tool (its folder in ~/.rienda/tools), or remove one of the two names";
   if (/is not a valid subagent name/.test(message)) return 'name an agent whose id has only letters, digits, "_" or "-" (rename its file), so that agent__<id> is a valid tool name';
   if (/^(tools|hooks|skills|agents)/.test(message)) return "write the names as a YAML list, e.g. tools: [shell, word-count]";
