@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execFileSync } from "node:child_process";
 import { composeSystemPrompt, INSTRUCTIONS_SEPARATOR, loadProjectInstructions } from "../../src/agents/index.ts";
 
 const root = mkdtempSync(join(tmpdir(), "rienda-instructions-"));
@@ -46,6 +47,21 @@ describe("loadProjectInstructions", () => {
 
   test("BOM and CRLF are normalised", () => {
     expect(loadProjectInstructions(workspace({ "AGENTS.md": "\uFEFFa\r\nb\r\n" }))?.text).toBe("a\nb");
+  });
+
+  test("a named pipe or a device is refused at once, naming it, never read (it would block or never end)", () => {
+    const fifo = workspace();
+    execFileSync("mkfifo", [join(fifo, "AGENTS.md")]);
+    expect(() => loadProjectInstructions(fifo)).toThrow(`${join(fifo, "AGENTS.md")}: is not a regular file (a named pipe); project instructions are read from plain files only`);
+    const zero = workspace();
+    symlinkSync("/dev/zero", join(zero, "CLAUDE.md"));
+    expect(() => loadProjectInstructions(zero)).toThrow(`${join(zero, "CLAUDE.md")}: is not a regular file (a device)`);
+  });
+
+  test("a file over 1 MiB is refused, naming its size", () => {
+    const ws = workspace({ "AGENTS.md": "x".repeat(1024 * 1024 + 1) });
+    expect(() => loadProjectInstructions(ws)).toThrow(`${join(ws, "AGENTS.md")}: is 1,048,577 bytes; project instructions may hold at most 1,048,576 bytes (1 MiB)`);
+    expect(loadProjectInstructions(workspace({ "AGENTS.md": "y".repeat(1024 * 1024) }))?.text.length).toBe(1024 * 1024);
   });
 
   test.skipIf(process.getuid?.() === 0)("an unreadable file is an error naming it", () => {

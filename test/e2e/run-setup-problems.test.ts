@@ -5,6 +5,8 @@
  * Nothing is sent and no session is written.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { scenario, type Scenario } from "../support/scenario.ts";
 import { sessionFiles } from "../support/session-reader.ts";
 
@@ -52,6 +54,22 @@ describe("rienda run setup problems", () => {
     const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; message?: string });
     expect(events.map((e) => e.type)).toEqual(["run_start", "error", "run_end"]);
     expect(events[1]!.message).toBe('unknown tool "ghost" (available: shell)\nunknown tool "phantom" (available: shell)');
+  });
+
+  test("a workspace whose AGENTS.md is a named pipe is refused at once (it used to hang, deaf to Ctrl-C); doctor says so too", async () => {
+    s = await scenario();
+    const file = join(s.inst.workspace, "AGENTS.md");
+    execFileSync("mkfifo", [file]);
+    const message = `${file}: is not a regular file (a named pipe); project instructions are read from plain files only`;
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { killAfterMs: 10_000 });
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`rienda: ${message}\n`);
+    expect(s.server.requests).toHaveLength(0);
+    expect(sessionFiles(s.inst.home)).toHaveLength(0);
+    const doctor = await s.inst.run(["doctor"], { killAfterMs: 10_000 });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain(message);
   });
 
   test("a broken config and a broken agent are reported together", async () => {

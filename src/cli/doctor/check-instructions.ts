@@ -5,11 +5,24 @@ import type { Finding } from "./types.ts";
 export type InstructionsOutcome =
   | { kind: "none" }
   | { kind: "read"; file: string; text: string; /** A later candidate that the empty file hides (CLAUDE.md behind AGENTS.md). */ hidden?: string }
-  | { kind: "unreadable"; file: string; reason: string };
+  | { kind: "unreadable"; file: string; reason: string }
+  /** Not a plain file, or too large: refused without being read. */
+  | { kind: "refused"; file: string; reason: string };
 
 /** An unreadable file stops every run, so it is a problem; an empty one only adds nothing, a warning. */
 export function checkInstructions(outcome: InstructionsOutcome): Finding[] {
   if (outcome.kind === "none") return [];
+  if (outcome.kind === "refused") {
+    return [
+      {
+        severity: "problem",
+        check: "instructions",
+        file: outcome.file,
+        message: `${outcome.reason}; every run in this workspace stops on it`,
+        hint: `replace it with a plain file of at most 1 MiB, or remove it`,
+      },
+    ];
+  }
   if (outcome.kind === "unreadable") {
     return [
       {

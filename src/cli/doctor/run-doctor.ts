@@ -131,7 +131,8 @@ function readInstructions(workdir: string): InstructionsOutcome {
     found = loadProjectInstructions(workdir);
   } catch (error) {
     const file = INSTRUCTION_FILES.map((name) => join(workdir, name)).find((f) => messageOf(error).startsWith(`${f}: `)) ?? join(workdir, INSTRUCTION_FILES[0]!);
-    return { kind: "unreadable", file, reason: messageOf(error).slice(file.length + 2).replace(/^cannot be read: /, "") };
+    const reason = messageOf(error).slice(file.length + 2);
+    return reason.startsWith("cannot be read: ") ? { kind: "unreadable", file, reason: reason.slice("cannot be read: ".length) } : { kind: "refused", file, reason };
   }
   if (!found) return { kind: "none" };
   const later = INSTRUCTION_FILES.slice(INSTRUCTION_FILES.findIndex((name) => join(workdir, name) === found.file) + 1)
