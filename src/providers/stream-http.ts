@@ -1,6 +1,6 @@
 import { classifyHttpError } from "./classify-http-error.ts";
 import { classifyStreamError } from "./classify-stream-error.ts";
-import { describeNetworkError, isLocalUrl } from "./describe-network-error.ts";
+import { describeNetworkError } from "./describe-network-error.ts";
 import { parseRetryAfter } from "./parse-retry-after.ts";
 import { abortedFailure, providerFailure } from "./provider-failure.ts";
 import { mapSseStream } from "./map-sse-stream.ts";
@@ -74,9 +74,8 @@ async function* streamOnce(
     if (timedOut) return providerFailure("timeout", `no data from ${url} for ${Math.round(deps.idleTimeoutMs / 1000)}s`);
     const problem = describeNetworkError(error, spec.url);
     if (midStream) return providerFailure("truncated_stream", `the connection to ${url} broke mid-answer: ${problem.text}`);
-    // A local server that is not running will not start by itself within the backoff: one quick retry is enough.
-    const quick = problem.refused && isLocalUrl(spec.url) ? { maxAttempts: 2 } : {};
-    return providerFailure("network", `cannot reach ${url}: ${problem.text}`, quick);
+    // Contract §7: network errors get the whole schedule, a refused local server too (it may be starting).
+    return providerFailure("network", `cannot reach ${url}: ${problem.text}`);
   };
   try {
     arm();

@@ -180,8 +180,6 @@ export interface ProviderFailure {
   retryable: boolean;
   /** How long the provider asked us to wait (`retry-after`), when it said so. */
   retryAfterMs?: number;
-  /** The most attempts, the first included, this failure is worth (fewer than the policy's); e.g. a refused local server. */
-  maxAttempts?: number;
 }
 
 /** The complete assistant message a stream produced. */

@@ -2,11 +2,11 @@
  * Provider failures as the user reads them (issue 10, "Honest endings"):
  * they name the provider and the config key to fix, never the runtime's
  * own wording, and a local server that is not running is reported after
- * at most one quick retry.
+ * the whole retry schedule of contract §7 (network errors: 5 attempts).
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { Instance } from "../support/instance.ts";
+import { Instance, waitFor } from "../support/instance.ts";
 import { startProviderServer } from "../support/provider-server.ts";
 import { scenario, type Scenario } from "../support/scenario.ts";
 
@@ -27,7 +27,7 @@ async function closedPort(): Promise<string> {
 }
 
 describe("provider errors", () => {
-  test("nothing listening on a local server: says so and how to fix it, after one quick retry", async () => {
+  test("nothing listening on a local server: says so and how to fix it, after the whole retry schedule", async () => {
     const port = await closedPort();
     inst = new Instance();
     inst.config(`providers:\n  ollama:\n    preset: ollama\n    base_url: http://127.0.0.1:${port}/v1\n    models:\n      qwen: { id: "qwen3:8b" }\n`);
@@ -36,13 +36,34 @@ describe("provider errors", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     const retries = r.stderr.split("\n").filter((line) => line.includes("retrying"));
-    expect(retries.length).toBeLessThanOrEqual(1);
+    expect(retries.length).toBe(4);
     const failure = r.stderr.split("\n").find((line) => line.startsWith("rienda: ")) ?? "";
+    expect(failure).toContain("(gave up after 5 attempts)");
     expect(failure).toContain(`provider "ollama" (http://127.0.0.1:${port}/v1)`);
     expect(failure).toContain(`connection refused: nothing is listening on 127.0.0.1:${port}`);
     expect(failure).toContain("set providers.ollama.base_url to where it listens");
     expect(r.stderr).not.toContain("Is the computer able to access the url");
     expect(r.stderr).not.toContain("verbose: true");
+  });
+
+  test("a local server that starts listening while the run retries is reached (contract §7: network errors are retried)", async () => {
+    const port = await closedPort();
+    inst = new Instance();
+    inst.config(`providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:${port}/v1\n    models: { m: {} }\n`);
+    inst.agent("coder", "---\ndescription: A test agent.\nmodel: p/m\n---\nBe brief.\n");
+    const run = inst.start(["run", "-a", "coder", "-p", "hello"]);
+    // Two attempts are refused; the server comes up during the waits that follow (2 s, then 4 s).
+    await waitFor(() => run.stderr().split("transient error, retrying in ").length > 2, 20_000, "the second retry");
+    const late = await startProviderServer(Number(port));
+    try {
+      late.script({ text: "up now" });
+      const r = await run.done;
+      expect(r.stderr).toContain("connection refused");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe("up now\n");
+    } finally {
+      await late.close();
+    }
   });
 
   test("credentials written into base_url never appear in messages, plain or --json", async () => {

@@ -194,18 +194,18 @@ describe("any protocol", () => {
     expect(last?.type === "error" && last.failure.message.endsWith("(gave up after 5 attempts)")).toBe(true);
   });
 
-  test("a refused connection to a local server: one quick retry, then says nothing listens there, in our words", async () => {
+  test("a refused connection to a local server: the whole retry schedule (contract §7), then says nothing listens there, in our words", async () => {
     const closed = await startProviderServer();
     const url = closed.url;
     const port = new URL(url).port;
     await closed.close();
     const events = await collect(streamModel(request("openai_chat_completions", {}, `${url}/v1`), noWait));
-    expect(events.filter((event) => event.type === "retry")).toHaveLength(1);
+    expect(events.filter((event) => event.type === "retry")).toHaveLength(4);
     const last = events.at(-1);
     expect(last).toMatchObject({ type: "error", failure: { kind: "network", retryable: true } });
     if (last?.type !== "error") return;
     expect(last.failure.message).toBe(
-      `provider "local" (${url}/v1): cannot reach ${url}/v1/chat/completions: connection refused: nothing is listening on 127.0.0.1:${port} (gave up after 2 attempts). ` +
+      `provider "local" (${url}/v1): cannot reach ${url}/v1/chat/completions: connection refused: nothing is listening on 127.0.0.1:${port} (gave up after 5 attempts). ` +
         "Start the model server, or set providers.local.base_url to where it listens",
     );
     expect(last.failure.message).not.toContain("Is the computer able");

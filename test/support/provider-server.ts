@@ -121,8 +121,8 @@ export interface ProviderServer {
   close(): Promise<void>;
 }
 
-/** Starts a scripted provider on an ephemeral port of 127.0.0.1. */
-export async function startProviderServer(): Promise<ProviderServer> {
+/** Starts a scripted provider on an ephemeral port of 127.0.0.1, or on `port` when given. */
+export async function startProviderServer(listenPort = 0): Promise<ProviderServer> {
   const queue: TurnSource[] = [];
   const requests: RecordedRequest[] = [];
   const closed = new Set<RecordedRequest>();
@@ -223,7 +223,7 @@ export async function startProviderServer(): Promise<ProviderServer> {
     res.end();
   }
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
   const waitFor = (ready: () => boolean, what: string, timeoutMs: number): Promise<void> =>
