@@ -6,7 +6,7 @@
  * reads and writes included) and cost.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { scenario, type Scenario } from "../support/scenario.ts";
+import { scenario, type Scenario, jsonEvents } from "../support/scenario.ts";
 
 let s: Scenario | undefined;
 afterEach(async () => {
@@ -14,12 +14,6 @@ afterEach(async () => {
   s = undefined;
 });
 
-type Event = Record<string, unknown> & { type: string };
-const eventsOf = (stdout: string): Event[] =>
-  stdout
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as Event);
 
 const PRICED = "        cost: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 }";
 const TWO_TURNS = [
@@ -33,7 +27,7 @@ describe("cost", () => {
     s.server.script(...TWO_TURNS);
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--json"]);
     expect(r.code).toBe(0);
-    const events = eventsOf(r.stdout);
+    const events = jsonEvents(r.stdout);
     const ends = events.filter((e) => e.type === "message_end");
     // (1000 * 3 + 2000 * 3.75 + 100 * 15) / 1e6 and (200 * 3 + 2000 * 0.3 + 300 * 3.75 + 50 * 15) / 1e6
     expect(ends.map((e) => e.cost)).toEqual([0.012, 0.003075]);
@@ -62,7 +56,7 @@ describe("cost", () => {
     s = await scenario();
     s.server.script({ text: "hi" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--json"]);
-    const events = eventsOf(r.stdout);
+    const events = jsonEvents(r.stdout);
     expect(events.find((e) => e.type === "message_end")).not.toHaveProperty("cost");
     expect(events.at(-1)).not.toHaveProperty("cost");
     const plain = await s.inst.run(["run", "-a", "coder", "-p", "go"]);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { waitFor } from "../support/instance.ts";
 import { sessionFiles } from "../support/session-reader.ts";
-import { scenario, toolNamesOf, toolResultsOf, type Scenario } from "../support/scenario.ts";
+import { scenario, toolNamesOf, toolResultsOf, type Scenario, jsonEvents } from "../support/scenario.ts";
 import { processRunning } from "../support/processes.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -125,15 +125,15 @@ describe("MCP tools in a run", () => {
     );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
-    const events = r.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; parent?: string; name?: string; text?: string; usage?: { inputTokens: number } });
+    const events = jsonEvents(r.stdout);
     const childResults = events.filter((e) => e.type === "tool_result" && e.parent === "c1");
     expect(childResults.map((e) => e.name)).toEqual(["t__pid", "t__echo"]);
-    expect(childResults[0]!.text).toMatch(/^tagged \d+$/);
+    expect(String(childResults[0]!.text)).toMatch(/^tagged \d+$/);
     expect(childResults[1]!.text).toBe("no echo in the child");
     expect(events.find((e) => e.type === "subagent_start")?.parent).toBe("c1");
     expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "end_turn", usage: { inputTokens: 100, outputTokens: 10 } });
     expect(toolResultsOf(s.server.requests[3]!)).toEqual(["the pid"]);
-    const pid = Number(childResults[0]!.text!.slice("tagged ".length));
+    const pid = Number(String(childResults[0]!.text).slice("tagged ".length));
     await waitFor(() => !processRunning(pid), 5000, "the child's MCP server to end");
   });
 

@@ -4,7 +4,7 @@
  * settings are not sent with thinking enabled.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { scenario, type Scenario } from "../support/scenario.ts";
+import { scenario, type Scenario, jsonEvents } from "../support/scenario.ts";
 
 let s: Scenario | undefined;
 afterEach(async () => {
@@ -12,19 +12,13 @@ afterEach(async () => {
   s = undefined;
 });
 
-type Event = Record<string, unknown> & { type: string };
-const eventsOf = (stdout: string): Event[] =>
-  stdout
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as Event);
 
 describe("Anthropic thinking", () => {
   test("a thinking-only answer cut by max_tokens is kept and not retried", async () => {
     s = await scenario({ protocol: "anthropic", modelExtra: "        thinking_max_tokens: 1024\n        max_tokens: 1100" });
     s.server.script({ thinking: "Let me consider every case in turn", stopReason: "max_tokens" }, { text: "should not be asked" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "think hard", "--json"]);
-    const events = eventsOf(r.stdout);
+    const events = jsonEvents(r.stdout);
     expect(s.server.requests).toHaveLength(1);
     expect(events.filter((e) => e.type === "retry")).toHaveLength(0);
     expect(events.find((e) => e.type === "message_end")).toMatchObject({ thinking: "Let me consider every case in turn", text: "", stopReason: "max_tokens" });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { scenario, type Scenario } from "../support/scenario.ts";
+import { scenario, type Scenario, jsonEvents } from "../support/scenario.ts";
 
 let s: Scenario | undefined;
 afterEach(async () => {
@@ -7,12 +7,6 @@ afterEach(async () => {
   s = undefined;
 });
 
-type Event = Record<string, unknown> & { type: string };
-const eventsOf = (stdout: string): Event[] =>
-  stdout
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as Event);
 
 describe("rienda run --json", () => {
   test("streams one JSON event per line, run_start first and run_end last", async () => {
@@ -24,7 +18,7 @@ describe("rienda run --json", () => {
     s.server.script({ thinking: "hmm", text: "calling", toolCalls: [{ id: "c1", name: "echo", arguments: { say: "hi" } }] }, { text: "all done" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
-    const events = eventsOf(r.stdout);
+    const events = jsonEvents(r.stdout);
     expect(events[0]).toMatchObject({ type: "run_start", version: 1, agent: "coder", model: "p/m" });
     expect(typeof events[0]!.sessionId).toBe("string");
     expect(events[events.length - 1]).toMatchObject({ type: "run_end", reason: "end_turn" });
@@ -44,7 +38,7 @@ describe("rienda run --json", () => {
     s = await scenario();
     const r = await s.inst.run(["run", "-a", "ghost-agent", "-p", "x", "--json"]);
     expect(r.code).toBe(1);
-    const events = eventsOf(r.stdout);
+    const events = jsonEvents(r.stdout);
     expect(events[0]!.type).toBe("run_start");
     expect(events[1]).toMatchObject({ type: "error" });
     expect(String(events[1]!.message)).toContain("ghost-agent");
@@ -55,7 +49,7 @@ describe("rienda run --json", () => {
     s = await scenario();
     s.server.script({ error: { status: 500, message: "oops" } }, { text: "fine" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
-    const retry = eventsOf(r.stdout).find((e) => e.type === "retry");
+    const retry = jsonEvents(r.stdout).find((e) => e.type === "retry");
     expect(retry).toMatchObject({ type: "retry", attempt: 1 });
     expect(String(retry!.message)).toContain("oops");
   });

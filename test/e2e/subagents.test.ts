@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Instance, waitFor } from "../support/instance.ts";
 import { startProviderServer, type ProviderServer, type RecordedRequest } from "../support/provider-server.ts";
-import { systemOf, toolNamesOf, toolResultsOf } from "../support/scenario.ts";
+import { systemOf, toolNamesOf, toolResultsOf, jsonEvents } from "../support/scenario.ts";
 import { messageEntries, readEntries, sessionFile, sessionFiles, sessionIdFrom } from "../support/session-reader.ts";
 
 interface Setup {
@@ -59,7 +59,6 @@ function alive(pid: number): boolean {
 }
 
 const modelOf = (r: RecordedRequest) => (r.body as { model: string }).model;
-const jsonEvents = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
 
 const LEAD = "description: Leads the work.\nmodel: p/big\nagents: [reviewer]";
 const REVIEWER = "description: Reviews a file and says whether it is fine.\nmodel: p/small\ntools: [shell]";

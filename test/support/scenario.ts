@@ -117,3 +117,14 @@ export function toolNamesOf(request: RecordedRequest): string[] | undefined {
     return tool.name ?? tool.function?.name ?? "";
   });
 }
+
+/** One `--json` event as a test reads it. */
+export type JsonEvent = Record<string, unknown> & { type: string };
+
+/** The events of a `--json` run's stdout, one per line. */
+export function jsonEvents(stdout: string): JsonEvent[] {
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as JsonEvent);
+}
