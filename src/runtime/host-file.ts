@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { CtxError } from "./ctx-error.ts";
 import { listFiles, type ListedEntry } from "./list-files.ts";
@@ -26,7 +26,7 @@ export function createFileHost(workdir: string): FileHost {
       }
       try {
         // TextDecoder replaces invalid UTF-8 with U+FFFD instead of failing.
-        return new TextDecoder().decode(readFileSync(abs));
+        return new TextDecoder().decode(readRegularFile(abs));
       } catch (error) {
         throw fsError("read", path as string, error);
       }
@@ -36,7 +36,11 @@ export function createFileHost(workdir: string): FileHost {
       if (typeof data !== "string") throw new CtxError("ctx.file.write: data must be a string", { typeError: true });
       try {
         mkdirSync(dirname(abs), { recursive: true });
-        if (optionOf(opts, "append") === true) appendFileSync(abs, data);
+        if (optionOf(opts, "append") === true) {
+          // Appending to a named pipe would wait for a reader on the main thread, deaf to Ctrl-C.
+          if (existsSync(abs) && !statSync(abs).isFile() && !statSync(abs).isDirectory()) throw notRegular();
+          appendFileSync(abs, data);
+        }
         else replaceFile(abs, data);
       } catch (error) {
         throw fsError("write", path as string, error);
@@ -59,6 +63,29 @@ export function createFileHost(workdir: string): FileHost {
       }
     },
   };
+}
+
+/**
+ * The bytes of a regular file. Anything else (a named pipe, a socket, a
+ * device) is refused without reading: the host reads on Rienda's main
+ * thread, and a pipe with no writer (a trap a cloned repository can set)
+ * or /dev/zero would block it for ever, deaf to Ctrl-C. Opened without
+ * blocking, so that even opening a pipe returns at once.
+ */
+function readRegularFile(path: string): Uint8Array {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    if (!stat.isFile()) throw notRegular();
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function notRegular(): Error {
+  return Object.assign(new Error("not a regular file"), { code: "ENOTREG" });
 }
 
 /**
@@ -118,6 +145,7 @@ const REASONS: Record<string, string> = {
   EEXIST: "already exists",
   ENOSPC: "no space left on device",
   EROFS: "read-only file system",
+  ENOTREG: "not a regular file (a named pipe, a socket or a device, which could block for ever)",
 };
 
 function fsError(member: string, path: string, error: unknown): CtxError {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, closeSync, lstatSync, openSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
 import { Sandbox } from "./support.ts";
@@ -36,6 +37,14 @@ describe("ctx.file", () => {
     expect(await run("const t = ctx.file.read('big.txt'); ctx.file.write('copy.txt', t); return t.length;")).toBe(big.length);
     expect(readFileSync(join(box.workdir, "copy.txt"), "utf8") === big).toBe(true);
   }, 60_000);
+
+  test("a named pipe is refused at once, read or appended to, instead of blocking the host for ever", async () => {
+    execFileSync("mkfifo", [join(box.workdir, "pipe")]);
+    const refused = 'ctx.file.%s: not a regular file (a named pipe, a socket or a device, which could block for ever): "pipe"';
+    expect(await run("return ctx.file.read('pipe');")).toEqual({ threw: refused.replace("%s", "read") });
+    expect(await run("ctx.file.write('pipe', 'x', { append: true });")).toEqual({ threw: refused.replace("%s", "write") });
+    expect(await run("return ctx.file.read('/dev/zero');")).toEqual({ threw: 'ctx.file.read: not a regular file (a named pipe, a socket or a device, which could block for ever): "/dev/zero"' });
+  });
 
   test("read of a missing file throws a message naming the path as given", async () => {
     expect(await run("return ctx.file.read('nope.txt');")).toEqual({ threw: 'ctx.file.read: no such file or directory: "nope.txt"' });
