@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { waitFor } from "../support/instance.ts";
 import { sessionFiles } from "../support/session-reader.ts";
-import { scenario, toolNamesOf, toolResultsOf, type Scenario, jsonEvents } from "../support/scenario.ts";
+import { scenario, toolNamesOf, toolResultsOf, type Scenario, jsonEvents, mcpServers, nodeMcpServer } from "../support/scenario.ts";
 import { processRunning } from "../support/processes.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -22,18 +22,10 @@ afterEach(async () => {
   s = undefined;
 });
 
-/** An `mcp_servers:` block; each entry is YAML flow text. */
-function servers(entries: Record<string, string>): string {
-  return ["mcp_servers:", ...Object.entries(entries).map(([name, body]) => `  ${name}: ${body}`)].join("\n");
-}
-
-function stdio(script: string, args: string[] = [], extra = ""): string {
-  return `{ command: node, args: ${JSON.stringify([script, ...args])}${extra} }`;
-}
 
 describe("MCP tools in a run", () => {
   test("server-everything: the model sees server__tool names with the server's schema, and a call's result comes back", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [everything__echo, everything__get-sum]", configExtra: servers({ everything: stdio(EVERYTHING, ["stdio"]) }) });
+    s = await scenario({ agentFrontmatter: "tools: [everything__echo, everything__get-sum]", configExtra: mcpServers({ everything: nodeMcpServer(EVERYTHING, ["stdio"]) }) });
     s.server.script({ toolCalls: [{ id: "c1", name: "everything__get-sum", arguments: { a: 2, b: 40 } }] }, { text: "done" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "add"]);
     expect(r.stderr).not.toContain("error");
@@ -46,7 +38,7 @@ describe("MCP tools in a run", () => {
   });
 
   test("server__* declares every tool of the server, in the server's order, names cleaned", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [shell, t__*]", configExtra: servers({ t: stdio(TEST_SERVER) }) });
+    s = await scenario({ agentFrontmatter: "tools: [shell, t__*]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER) }) });
     s.server.script({ text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
@@ -54,7 +46,7 @@ describe("MCP tools in a run", () => {
   });
 
   test("arguments are checked against the server's schema before the server is called; isError and other content are honoured; results are capped", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: servers({ t: stdio(TEST_SERVER) }) });
+    s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER) }) });
     s.server.script(
       {
         toolCalls: [
@@ -92,7 +84,7 @@ describe("MCP tools in a run", () => {
 
   test("a beforeToolExecute refusal means the server is never called; afterToolExecute sees the result", async () => {
     const log = join("/tmp", `mcp-hook-${process.pid}-${Date.now()}.log`);
-    s = await scenario({ agentFrontmatter: "tools: [t__*]\nhooks: [gate]", configExtra: servers({ t: stdio(TEST_SERVER, ["--log", log]) }) });
+    s = await scenario({ agentFrontmatter: "tools: [t__*]\nhooks: [gate]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--log", log]) }) });
     s.inst.hook(
       "gate",
       `module.exports = {
@@ -108,7 +100,7 @@ describe("MCP tools in a run", () => {
   });
 
   test("a subagent uses MCP tools of its own: its hooks gate them, its events in --json carry parent, its usage adds up, and its server ends with the run", async () => {
-    s = await scenario({ agentFrontmatter: "agents: [helper]", configExtra: servers({ t: stdio(TEST_SERVER) }) });
+    s = await scenario({ agentFrontmatter: "agents: [helper]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER) }) });
     s.inst.agent("helper", "---\ndescription: Answers with the server's pid.\nmodel: p/m\ntools: [t__pid, t__echo]\nhooks: [tag]\n---\nHelp.\n");
     s.inst.hook(
       "tag",
@@ -139,7 +131,7 @@ describe("MCP tools in a run", () => {
 
   test("progress and log notifications show as tool output; Ctrl-C sends notifications/cancelled and ends the run", async () => {
     const log = join("/tmp", `mcp-cancel-${process.pid}-${Date.now()}.log`);
-    s = await scenario({ agentFrontmatter: "tools: [t__slow]", configExtra: servers({ t: stdio(TEST_SERVER, ["--log", log]) }) });
+    s = await scenario({ agentFrontmatter: "tools: [t__slow]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--log", log]) }) });
     s.server.script({ toolCalls: [{ id: "a", name: "t__slow", arguments: {} }] }, { text: "never" });
     const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
     await waitFor(() => run.stderr().includes("progress 2/3"), 20_000, "progress");
@@ -153,7 +145,7 @@ describe("MCP tools in a run", () => {
   });
 
   test("a progress notification that arrives in the same read as its call's result is still shown", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [t__quick]", configExtra: servers({ t: stdio(TEST_SERVER, ["--more"]) }) });
+    s = await scenario({ agentFrontmatter: "tools: [t__quick]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--more"]) }) });
     s.server.script({ toolCalls: [{ id: "a", name: "t__quick", arguments: {} }] }, { text: "done" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
@@ -163,7 +155,7 @@ describe("MCP tools in a run", () => {
 
   test("a server that crashes mid-call: the call gets an error result naming it, the next call restarts it once", async () => {
     const log = join("/tmp", `mcp-crash-${process.pid}-${Date.now()}.log`);
-    s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: servers({ t: stdio(TEST_SERVER, ["--log", log]) }) });
+    s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--log", log]) }) });
     s.server.script(
       { toolCalls: [{ id: "a", name: "t__pid", arguments: {} }, { id: "b", name: "t__crash", arguments: {} }, { id: "c", name: "t__pid", arguments: {} }] },
       { toolCalls: [{ id: "d", name: "t__crash", arguments: {} }, { id: "e", name: "t__pid", arguments: {} }] },
@@ -187,7 +179,7 @@ describe("MCP tools in a run", () => {
   });
 
   test("a server that never answers initialize fails the run before any request, naming it and quoting its stderr", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [t__echo]", configExtra: servers({ t: stdio(TEST_SERVER, ["--never-initialize"], ", startup_timeout_ms: 1500") }) });
+    s = await scenario({ agentFrontmatter: "tools: [t__echo]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--never-initialize"], ", startup_timeout_ms: 1500") }) });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('MCP server "t" failed to start: timed out after 1500 ms (startup_timeout_ms) waiting for its answer to "initialize"');
@@ -198,7 +190,7 @@ describe("MCP tools in a run", () => {
 
   test("Ctrl-C while a server is still starting ends the run with 130 before any request, and the server with it", async () => {
     const log = join("/tmp", `mcp-runint-${process.pid}-${Date.now()}.log`);
-    s = await scenario({ agentFrontmatter: "tools: [t__echo]", configExtra: servers({ t: stdio(TEST_SERVER, ["--never-initialize", "--log", log], ", startup_timeout_ms: 60000") }) });
+    s = await scenario({ agentFrontmatter: "tools: [t__echo]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--never-initialize", "--log", log], ", startup_timeout_ms: 60000") }) });
     const run = s.inst.start(["run", "-a", "coder", "-p", "x"], { killAfterMs: 30_000 });
     await waitFor(() => existsSync(log) && readFileSync(log, "utf8").includes("started"), 20_000, "the server to start");
     const pid = Number(/started (\d+)/.exec(readFileSync(log, "utf8"))![1]);
@@ -212,7 +204,7 @@ describe("MCP tools in a run", () => {
   });
 
   test("a server that writes garbage to stdout is reported with the first line", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [t__echo]", configExtra: servers({ t: stdio(TEST_SERVER, ["--garbage"], ", startup_timeout_ms: 1500") }) });
+    s = await scenario({ agentFrontmatter: "tools: [t__echo]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--garbage"], ", startup_timeout_ms: 1500") }) });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('MCP server "t" failed to start');
@@ -221,7 +213,7 @@ describe("MCP tools in a run", () => {
   });
 
   test("a command that does not exist, and a server that exits at once, fail before any request", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [a__x, b__*]", configExtra: servers({ a: "{ command: no-such-mcp-server }", b: "{ command: node, args: [-e, 'console.error(\"bad flag\"); process.exit(2)'] }" }) });
+    s = await scenario({ agentFrontmatter: "tools: [a__x, b__*]", configExtra: mcpServers({ a: "{ command: no-such-mcp-server }", b: "{ command: node, args: [-e, 'console.error(\"bad flag\"); process.exit(2)'] }" }) });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('MCP server "a" failed to start: cannot start "no-such-mcp-server": no such command');
@@ -231,7 +223,7 @@ describe("MCP tools in a run", () => {
   });
 
   test("naming an unknown server or a tool the server does not list fails before any request, listing what exists", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [t__nope]", configExtra: servers({ t: stdio(TEST_SERVER) }) });
+    s = await scenario({ agentFrontmatter: "tools: [t__nope]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER) }) });
     let r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('unknown tool "t__nope": MCP server "t" does not list it (its tools: t__echo, t__fail,');
@@ -248,7 +240,7 @@ describe("MCP tools in a run", () => {
 
   test("only the servers the agent uses are started", async () => {
     const log = join("/tmp", `mcp-used-${process.pid}-${Date.now()}.log`);
-    s = await scenario({ agentFrontmatter: "tools: [a__echo]", configExtra: servers({ a: stdio(TEST_SERVER), b: stdio(TEST_SERVER, ["--log", log]) }) });
+    s = await scenario({ agentFrontmatter: "tools: [a__echo]", configExtra: mcpServers({ a: nodeMcpServer(TEST_SERVER), b: nodeMcpServer(TEST_SERVER, ["--log", log]) }) });
     s.server.script({ text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
@@ -258,7 +250,7 @@ describe("MCP tools in a run", () => {
   test("the server's process group is ended when the run ends, and when it is interrupted", async () => {
     for (const interrupt of [false, true]) {
       const pidFile = join("/tmp", `mcp-child-${process.pid}-${Date.now()}.pid`);
-      s = await scenario({ agentFrontmatter: "tools: [t__slow]", configExtra: servers({ t: stdio(TEST_SERVER, ["--child", pidFile]) }) });
+      s = await scenario({ agentFrontmatter: "tools: [t__slow]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--child", pidFile]) }) });
       s.server.script(interrupt ? { toolCalls: [{ name: "t__slow", arguments: {} }] } : { text: "ok" }, { text: "never" });
       const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
       await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", 20_000, "child pid");
@@ -279,7 +271,7 @@ describe("MCP tools in a run", () => {
   test("env reaches the server, Rienda's own variables do not, and env values never appear in the session or output", async () => {
     s = await scenario({
       agentFrontmatter: "tools: [t__env]",
-      configExtra: servers({ t: stdio(TEST_SERVER, [], ', env: { SECRET_TOKEN: "${MY_TOKEN}" }') }),
+      configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, [], ', env: { SECRET_TOKEN: "${MY_TOKEN}" }') }),
     });
     s.server.script(
       { toolCalls: [{ id: "a", name: "t__env", arguments: { name: "SECRET_TOKEN" } }, { id: "b", name: "t__env", arguments: { name: "OTHER_VAR" } }] },
@@ -293,9 +285,9 @@ describe("MCP tools in a run", () => {
   });
 
   test("server-filesystem: list and read files of an allowed directory", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [fs__read_text_file, fs__list_directory]", configExtra: servers({ fs: "PLACEHOLDER" }) });
+    s = await scenario({ agentFrontmatter: "tools: [fs__read_text_file, fs__list_directory]", configExtra: mcpServers({ fs: "PLACEHOLDER" }) });
     s.inst.file("notes/today.txt", "buy milk\n");
-    s.inst.config(readFileSync(s.inst.riendaPath("config.yaml"), "utf8").replace("PLACEHOLDER", stdio(FILESYSTEM, [s.inst.workspace])));
+    s.inst.config(readFileSync(s.inst.riendaPath("config.yaml"), "utf8").replace("PLACEHOLDER", nodeMcpServer(FILESYSTEM, [s.inst.workspace])));
     s.server.script(
       {
         toolCalls: [

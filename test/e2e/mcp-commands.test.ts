@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { waitFor } from "../support/instance.ts";
-import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
+import { scenario, toolResultsOf, type Scenario, mcpServers, nodeMcpServer } from "../support/scenario.ts";
 import { processRunning } from "../support/processes.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -24,13 +24,6 @@ afterEach(async () => {
   s = undefined;
 });
 
-function servers(entries: Record<string, string>): string {
-  return ["mcp_servers:", ...Object.entries(entries).map(([name, body]) => `  ${name}: ${body}`)].join("\n");
-}
-
-function stdio(script: string, args: string[] = [], extra = ""): string {
-  return `{ command: node, args: ${JSON.stringify([script, ...args])}${extra} }`;
-}
 
 /** Starts the HTTP test server and resolves its MCP URL. */
 async function startHttpServer(token: string, env: Record<string, string> = {}): Promise<string> {
@@ -45,7 +38,7 @@ async function startHttpServer(token: string, env: Record<string, string> = {}):
 describe("MCP in the tool commands", () => {
   test("tool list shows each server with its state, and its tools under it", async () => {
     s = await scenario({
-      configExtra: servers({ t: stdio(TEST_SERVER), broken: "{ command: node, args: [-e, 'console.error(\"no config\"); process.exit(1)'] }" }),
+      configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER), broken: "{ command: node, args: [-e, 'console.error(\"no config\"); process.exit(1)'] }" }),
     });
     const r = await s.inst.run(["tool", "list"]);
     expect(r.code).toBe(0);
@@ -57,7 +50,7 @@ describe("MCP in the tool commands", () => {
   test("MCP servers come from the user's config only: a workspace's own config or .mcp.json starts nothing", async () => {
     const log = join("/tmp", `mcp-workspace-${process.pid}-${Date.now()}.log`);
     s = await scenario();
-    const evil = servers({ w: stdio(TEST_SERVER, ["--log", log]) });
+    const evil = mcpServers({ w: nodeMcpServer(TEST_SERVER, ["--log", log]) });
     s.inst.file(".rienda/config.yaml", `${readFileSync(s.inst.riendaPath("config.yaml"), "utf8")}${evil}\n`);
     s.inst.file("config.yaml", `${readFileSync(s.inst.riendaPath("config.yaml"), "utf8")}${evil}\n`);
     s.inst.file(".mcp.json", JSON.stringify({ mcpServers: { w: { command: "node", args: [TEST_SERVER, "--log", log] } } }));
@@ -71,7 +64,7 @@ describe("MCP in the tool commands", () => {
   });
 
   test("tool run calls one MCP tool without a model; isError gives exit 1; an unknown one lists the server's tools", async () => {
-    s = await scenario({ configExtra: servers({ t: stdio(TEST_SERVER), everything: stdio(EVERYTHING, ["stdio"]) }) });
+    s = await scenario({ configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER), everything: nodeMcpServer(EVERYTHING, ["stdio"]) }) });
     let r = await s.inst.run(["tool", "run", "t__echo", "--args", '{"text":"hello"}']);
     expect(r.stdout).toBe("echo: hello\n");
     expect(r.code).toBe(0);
@@ -95,7 +88,7 @@ describe("MCP in the tool commands", () => {
 
   test("tool run: Ctrl-C cancels the call and exits 130", async () => {
     const log = join("/tmp", `mcp-toolrun-${process.pid}-${Date.now()}.log`);
-    s = await scenario({ configExtra: servers({ t: stdio(TEST_SERVER, ["--log", log]) }) });
+    s = await scenario({ configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--log", log]) }) });
     const run = s.inst.start(["tool", "run", "t__slow"]);
     await waitFor(() => run.stderr().includes("progress 2/3"), 20_000, "progress");
     run.kill("SIGINT");
@@ -107,7 +100,7 @@ describe("MCP in the tool commands", () => {
 
   test("tool run: Ctrl-C while the server is still starting ends the command with 130, and the server with it", async () => {
     const log = join("/tmp", `mcp-startint-${process.pid}-${Date.now()}.log`);
-    s = await scenario({ configExtra: servers({ t: stdio(TEST_SERVER, ["--never-initialize", "--log", log], ", startup_timeout_ms: 60000") }) });
+    s = await scenario({ configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--never-initialize", "--log", log], ", startup_timeout_ms: 60000") }) });
     const run = s.inst.start(["tool", "run", "t__echo", "--args", '{"text":"x"}'], { killAfterMs: 30_000 });
     await waitFor(() => existsSync(log) && readFileSync(log, "utf8").includes("started"), 20_000, "the server to start");
     const pid = Number(/started (\d+)/.exec(readFileSync(log, "utf8"))![1]);
@@ -125,7 +118,7 @@ describe("MCP in the tool commands", () => {
   ] as const) {
     test(`${command.join(" ")}: ${signal} while a server starts ends the server's whole process group too`, async () => {
       const pidFile = join("/tmp", `mcp-listint-${process.pid}-${Date.now()}.pid`);
-      s = await scenario({ configExtra: servers({ t: stdio(TEST_SERVER, ["--never-initialize", "--child", pidFile], ", startup_timeout_ms: 60000") }) });
+      s = await scenario({ configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--never-initialize", "--child", pidFile], ", startup_timeout_ms: 60000") }) });
       const run = s.inst.start([...command], { killAfterMs: 30_000 });
       await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", 20_000, "the server's child to start");
       // The server's own child (same process group) does not end when the server's stdin closes.
@@ -146,7 +139,7 @@ describe("MCP in the tool commands", () => {
     const url = await startHttpServer("s3cret-token-value");
     s = await scenario({
       agentFrontmatter: "tools: [web__echo, web__rejected]",
-      configExtra: servers({ web: `{ url: "${url}", headers: { Authorization: "Bearer \${WEB_TOKEN}" } }` }),
+      configExtra: mcpServers({ web: `{ url: "${url}", headers: { Authorization: "Bearer \${WEB_TOKEN}" } }` }),
     });
     s.server.script({ toolCalls: [{ id: "a", name: "web__echo", arguments: { text: "over http" } }, { id: "b", name: "web__rejected", arguments: {} }] }, { text: "done" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { env: { WEB_TOKEN: "s3cret-token-value" } });
@@ -159,7 +152,7 @@ describe("MCP in the tool commands", () => {
     const url = await startHttpServer("right-token");
     s = await scenario({
       agentFrontmatter: "tools: [web__echo]",
-      configExtra: servers({ web: `{ url: "${url}", headers: { Authorization: "Bearer wrong-token" }, startup_timeout_ms: 5000 }` }),
+      configExtra: mcpServers({ web: `{ url: "${url}", headers: { Authorization: "Bearer wrong-token" }, startup_timeout_ms: 5000 }` }),
     });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
@@ -175,7 +168,7 @@ describe("MCP in the tool commands", () => {
     const url = await startHttpServer("right-token", { MCP_TEST_QUOTE_TOKEN: "1" });
     s = await scenario({
       agentFrontmatter: "tools: [web__echo]",
-      configExtra: servers({ web: `{ url: "${url}", headers: { Authorization: "Bearer \${WEB_TOKEN}" }, startup_timeout_ms: 5000 }` }),
+      configExtra: mcpServers({ web: `{ url: "${url}", headers: { Authorization: "Bearer \${WEB_TOKEN}" }, startup_timeout_ms: 5000 }` }),
     });
     const env = { WEB_TOKEN: "quoted-wrong-token" };
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { env });
@@ -194,8 +187,8 @@ describe("MCP in the tool commands", () => {
   test("what ${NAME} puts into a server's entry (a token in its URL) and secrets a server quotes in a tool's description or schema never show in tool list, doctor or a request", async () => {
     s = await scenario({
       agentFrontmatter: "tools: [t__told]",
-      configExtra: servers({
-        t: stdio(TEST_SERVER, ["--more"], ', env: { SECRET_TOKEN: "${TOLD_TOKEN}" }'),
+      configExtra: mcpServers({
+        t: nodeMcpServer(TEST_SERVER, ["--more"], ', env: { SECRET_TOKEN: "${TOLD_TOKEN}" }'),
         web: '{ url: "http://me:${WEB_PASSWORD}@127.0.0.1:9/mcp?key=${WEB_KEY}&home=${HOME}", startup_timeout_ms: 3000 }',
       }),
     });
@@ -221,7 +214,7 @@ describe("MCP in the tool commands", () => {
   test("doctor starts every configured server and reports the ones that fail, with a fix; agents naming missing MCP tools are problems", async () => {
     s = await scenario({
       agentFrontmatter: "tools: [t__echo, t__nope, slow__*, ghost__*]",
-      configExtra: servers({ t: stdio(TEST_SERVER), slow: stdio(TEST_SERVER, ["--never-initialize"], ", startup_timeout_ms: 1000"), missing: "{ command: no-such-mcp-binary }" }),
+      configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER), slow: nodeMcpServer(TEST_SERVER, ["--never-initialize"], ", startup_timeout_ms: 1000"), missing: "{ command: no-such-mcp-binary }" }),
     });
     const r = await s.inst.run(["doctor"]);
     expect(r.code).toBe(1);

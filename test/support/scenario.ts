@@ -128,3 +128,13 @@ export function jsonEvents(stdout: string): JsonEvent[] {
     .split("\n")
     .map((line) => JSON.parse(line) as JsonEvent);
 }
+
+/** An `mcp_servers:` block for `configExtra`; each entry is YAML flow text. */
+export function mcpServers(entries: Record<string, string>): string {
+  return ["mcp_servers:", ...Object.entries(entries).map(([name, body]) => `  ${name}: ${body}`)].join("\n");
+}
+
+/** The flow text of a stdio MCP server run by `node script args`; `extra` adds keys (", startup_timeout_ms: 1000"). */
+export function nodeMcpServer(script: string, args: string[] = [], extra = ""): string {
+  return `{ command: node, args: ${JSON.stringify([script, ...args])}${extra} }`;
+}
