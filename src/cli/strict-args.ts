@@ -12,8 +12,9 @@ import { RiendaError } from "../errors.ts";
  *   the `=` forms take the rest of the token verbatim, so `--prompt=-x`
  *   gives "-x". After a value flag, `--` says "the next token is the value
  *   even though it starts with -": `-p -- -x` gives "-x".
- * - A value flag followed by nothing, or by another flag, is an error that
- *   says how to give a value starting with `-`.
+ * - A value flag followed by nothing, or by a word that starts with `-` and
+ *   holds no whitespace (it may be a flag), is an error that says how to
+ *   give a value starting with `-`; `-p "- a list item"` is a value.
  * - `--flag` and `--no-flag` set booleans; a boolean takes no value.
  * - A flag given twice, an unknown flag, and more words than the command
  *   takes are errors. A lone `--` ends the flags: what follows are words.
@@ -96,7 +97,7 @@ export function assertKnownFlags<A extends ArgsDef>(rawArgs: string[], args: A, 
       if (next === undefined) fail(`option ${token} needs a value after --`);
       i += 2;
     } else {
-      if (next === undefined || (next.startsWith("-") && next !== "-")) {
+      if (next === undefined || looksLikeFlag(next)) {
         const example = next === undefined || byFlag.has(splitFlag(next)[0]) ? "-x" : next;
         fail(`option ${token} needs a value (for a value that starts with "-", write --${known!.key}=${example} or ${token} -- ${example})`);
       }
@@ -115,6 +116,16 @@ export function assertKnownFlags<A extends ArgsDef>(rawArgs: string[], args: A, 
     fail(`unexpected argument ${JSON.stringify(extra)}${hint}`);
   }
   return { values: values as ArgValues<A>, positionals };
+}
+
+/**
+ * A word after a value flag that could be a flag rather than the value. A
+ * word with whitespace in it is never a flag: `-p "$(cat notes.md)"` whose
+ * text starts with "- item" or "---" is the prompt, as it was for the Go
+ * program's scripts.
+ */
+function looksLikeFlag(word: string): boolean {
+  return word.startsWith("-") && word !== "-" && !/\s/.test(word);
 }
 
 function splitFlag(token: string): [string, string | undefined] {

@@ -50,6 +50,11 @@ describe("assertKnownFlags", () => {
     expect(refusal("-y", "--auto-approve")).toBe("run: options -y and --auto-approve given twice (see rienda run --help)");
   });
 
+  test("a value with whitespace that starts with - is the value (a prompt read from a file), never a flag", () => {
+    expect(read("-p", "- first item\n- second").values.prompt).toBe("- first item\n- second");
+    expect(read("--prompt", "--- review this").values.prompt).toBe("--- review this");
+  });
+
   test("the bare program name prefixes nothing", () => {
     expect(() => assertKnownFlags(["-x"], {}, "rienda")).toThrow("unknown option -x (see rienda --help)");
   });

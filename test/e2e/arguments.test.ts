@@ -101,6 +101,16 @@ describe("a prompt that starts with -", () => {
     expect(s.server.requests).toHaveLength(0);
   });
 
+  test("a prompt with whitespace that starts with - (a Markdown list read into -p) is the prompt", async () => {
+    s = await scenario();
+    s.server.script({ text: "ok" });
+    const prompt = "- fix the build\n- then the docs";
+    const r = await s.inst.run(["run", "-a", "coder", "-p", prompt]);
+    expect(r.stderr).not.toContain("needs a value");
+    expect(r.code).toBe(0);
+    expect(promptOf(s.server.requests[0]!)).toBe(prompt);
+  });
+
   test("-p -- -h is a prompt, not a request for help", async () => {
     s = await scenario();
     s.server.script({ text: "ok" });
