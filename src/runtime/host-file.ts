@@ -1,7 +1,8 @@
-import { appendFileSync, closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { CtxError } from "./ctx-error.ts";
 import { listFiles, type ListedEntry } from "./list-files.ts";
+import { notRegular, readRegularFile } from "./read-regular-file.ts";
 
 /** The host side of `ctx.file`, relative paths resolved against `workdir`. */
 export interface FileHost {
@@ -63,29 +64,6 @@ export function createFileHost(workdir: string): FileHost {
       }
     },
   };
-}
-
-/**
- * The bytes of a regular file. Anything else (a named pipe, a socket, a
- * device) is refused without reading: the host reads on Rienda's main
- * thread, and a pipe with no writer (a trap a cloned repository can set)
- * or /dev/zero would block it for ever, deaf to Ctrl-C. Opened without
- * blocking, so that even opening a pipe returns at once.
- */
-function readRegularFile(path: string): Uint8Array {
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const stat = fstatSync(fd);
-    if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
-    if (!stat.isFile()) throw notRegular();
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function notRegular(): Error {
-  return Object.assign(new Error("not a regular file"), { code: "ENOTREG" });
 }
 
 /**

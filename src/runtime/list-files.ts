@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, statSync, type Dirent } from "node:fs";
+import { readRegularFile } from "./read-regular-file.ts";
 import { join, relative, resolve, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 
@@ -74,7 +75,8 @@ function pushLevel(levels: IgnoreLevel[], dir: string): boolean {
   for (const name of IGNORE_FILES) {
     let text: string;
     try {
-      text = readFileSync(join(dir, name), "utf8");
+      // A .gitignore that is a named pipe must not freeze the listing.
+      text = new TextDecoder().decode(readRegularFile(join(dir, name)));
     } catch {
       continue;
     }

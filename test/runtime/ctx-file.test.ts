@@ -46,6 +46,13 @@ describe("ctx.file", () => {
     expect(await run("return ctx.file.read('/dev/zero');")).toEqual({ threw: 'ctx.file.read: not a regular file (a named pipe, a socket or a device, which could block for ever): "/dev/zero"' });
   });
 
+  test("a .gitignore that is a named pipe does not freeze a listing: it is not read, the rest is listed", async () => {
+    execFileSync("mkfifo", [join(box.workdir, ".gitignore")]);
+    await run("ctx.file.write('kept.txt', 'x');");
+    const names = (await run("return ctx.file.list('.', { recursive: false }).map((e) => e.name);")) as string[];
+    expect(names).toContain("kept.txt");
+  });
+
   test("read of a missing file throws a message naming the path as given", async () => {
     expect(await run("return ctx.file.read('nope.txt');")).toEqual({ threw: 'ctx.file.read: no such file or directory: "nope.txt"' });
   });
