@@ -1,0 +1,86 @@
+/**
+ * An MCP server's tools in the interactive chat: one server for the whole
+ * conversation, Ctrl-C cancelling a call without ending the server, and the
+ * server's process group ended when the chat ends.
+ */
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { waitFor } from "../support/instance.ts";
+import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
+import { Terminal } from "../support/tmux.ts";
+
+// A terminal, a binary, a provider and an MCP server per test: slow machines need room.
+setDefaultTimeout(60_000);
+
+const TEST_SERVER = resolve(import.meta.dir, "../fixtures/mcp/stdio-server.mjs");
+
+let s: Scenario | undefined;
+let term: Terminal | undefined;
+afterEach(async () => {
+  term?.dispose();
+  term = undefined;
+  await s?.dispose();
+  s = undefined;
+});
+
+/** Whether the process runs; a zombie (ended, waiting to be reaped) does not. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+  } catch {
+    return existsSync(`/proc/${pid}`);
+  }
+}
+
+describe("MCP tools in the chat", () => {
+  test("one server serves the whole conversation; Ctrl-C cancels its call and the chat goes on; quitting ends the server's group", async () => {
+    const root = `/tmp/mcp-chat-${process.pid}-${Date.now()}`;
+    const log = `${root}.log`;
+    const pidFile = `${root}.pid`;
+    s = await scenario({
+      agentFrontmatter: "tools: [t__pid, t__slow]",
+      configExtra: `mcp_servers:\n  t: { command: node, args: ${JSON.stringify([TEST_SERVER, "--log", log, "--child", pidFile])} }`,
+    });
+    s.server.script(
+      { toolCalls: [{ id: "a", name: "t__pid", arguments: {} }] },
+      { text: "Got the pid." },
+      { toolCalls: [{ id: "b", name: "t__slow", arguments: {} }] },
+      { toolCalls: [{ id: "c", name: "t__pid", arguments: {} }] },
+      { text: "Same server." },
+    );
+    term = Terminal.start(s.inst, { args: ["-a", "coder"] });
+    await term.waitForPrompt();
+    term.line("which pid?");
+    await term.waitForPrompt(1);
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", 10_000, "the server's child");
+    const child = Number(readFileSync(pidFile, "utf8"));
+
+    term.line("now the slow one");
+    await term.waitFor("progress 2/3");
+    term.keys("C-c");
+    await term.waitForPrompt(2);
+    // The server was told, and kept running.
+    await waitFor(() => /^cancelled \d+$/m.test(readFileSync(log, "utf8")), 10_000, "notifications/cancelled");
+    expect(alive(child)).toBe(true);
+
+    term.line("again?");
+    await term.waitForPrompt(3);
+    term.keys("C-d");
+    expect(await term.exitCode()).toBe(0);
+
+    const first = toolResultsOf(s.server.requests[1]!)[0]!;
+    expect(first).toMatch(/^\d+$/);
+    const results = toolResultsOf(s.server.requests[4]!);
+    expect(results[1]).toBe("the run was interrupted before this tool call finished");
+    // Still the first server process: one start for the whole chat.
+    expect(results[2]).toBe(first);
+    expect(readFileSync(log, "utf8").match(/^started/gm)).toHaveLength(1);
+    await waitFor(() => !alive(child), 5_000, "the server's child to end with the chat");
+  });
+});
