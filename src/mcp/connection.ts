@@ -235,6 +235,7 @@ export class McpConnection {
     let text = this.hide(describeError(error));
     const stdio = this.stdio;
     if (stdio?.ended !== undefined && /Connection closed|not running/i.test(text)) text = `the server exited (${stdio.ended})`;
+    if (stdio?.fault) text += `; ${stdio.fault}`;
     if (stdio?.garbage) {
       const { first, count } = stdio.garbage;
       text += `; it wrote ${count === 1 ? "a line" : `${count} lines`} to stdout that ${count === 1 ? "is" : "are"} not JSON-RPC, the first: ${JSON.stringify(this.hide(first))} (a stdio server must write only protocol messages to stdout, and its logs to stderr)`;
@@ -248,7 +249,7 @@ export class McpConnection {
     const stdio = this.stdio;
     if (!stdio) return "";
     const tail = stdio.stderr.lines(5);
-    return `${stdio.ended ? ` (${stdio.ended})` : ""}${tail ? `; its stderr ends with:\n${indent(this.hide(tail))}` : ""}`;
+    return `${stdio.ended ? ` (${stdio.ended})` : ""}${stdio.fault ? `; ${stdio.fault}` : ""}${tail ? `; its stderr ends with:\n${indent(this.hide(tail))}` : ""}`;
   }
 
   private error(what: string): ToolResult {

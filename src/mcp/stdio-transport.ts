@@ -24,6 +24,13 @@ export interface StdioLaunch {
   cwd: string;
 }
 
+/**
+ * The longest line a server may write to stdout. A message this long is far
+ * beyond any result Rienda keeps (256 KiB); without a limit, a server that
+ * writes without ever ending its line would take all of Rienda's memory.
+ */
+export const MAX_LINE_CHARS = 64 * 1024 * 1024;
+
 /** After stdin closes, how long a server may take to exit by itself before SIGTERM, then SIGKILL. */
 const EXIT_GRACE_MS = 200;
 const TERM_GRACE_MS = 300;
@@ -38,6 +45,8 @@ export class StdioTransport implements Transport {
   garbage: { first: string; count: number } | undefined;
   /** How the process ended, once it has: `exit code 1`, `signal SIGSEGV`. */
   ended: string | undefined;
+  /** Why Rienda ended the server itself, when it did. */
+  fault: string | undefined;
 
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly spawned: Promise<void>;
@@ -45,7 +54,9 @@ export class StdioTransport implements Transport {
   private pending: JSONRPCMessage[] | undefined = [];
   /** Messages that arrived after a notification not yet handled (see `hand`). */
   private handing: JSONRPCMessage[] | undefined;
-  private partial = "";
+  /** The line being read, in pieces (joined once, when its end arrives). */
+  private pieces: string[] = [];
+  private pieceChars = 0;
   private readonly decoder = new TextDecoder();
   private closing = false;
   private closedNotified = false;
@@ -134,13 +145,26 @@ export class StdioTransport implements Transport {
   }
 
   private read(chunk: Buffer): void {
-    this.partial += this.decoder.decode(chunk, { stream: true });
-    let newline = this.partial.indexOf("\n");
+    if (this.fault) return;
+    let text = this.decoder.decode(chunk, { stream: true });
+    // Only the new text is searched: a long line arriving in many chunks is read in linear time.
+    let newline = text.indexOf("\n");
     while (newline >= 0) {
-      const line = this.partial.slice(0, newline).replace(/\r$/, "");
-      this.partial = this.partial.slice(newline + 1);
+      this.pieces.push(text.slice(0, newline));
+      const line = this.pieces.join("").replace(/\r$/, "");
+      this.pieces = [];
+      this.pieceChars = 0;
       if (line.trim() !== "") this.deliver(line);
-      newline = this.partial.indexOf("\n");
+      text = text.slice(newline + 1);
+      newline = text.indexOf("\n");
+    }
+    if (text === "") return;
+    this.pieces.push(text);
+    this.pieceChars += text.length;
+    if (this.pieceChars > MAX_LINE_CHARS) {
+      this.pieces = [];
+      this.fault = `Rienda ended it: it wrote a line of more than ${MAX_LINE_CHARS / 1024 / 1024} MiB to stdout`;
+      this.kill();
     }
   }
 

@@ -153,6 +153,16 @@ describe("MCP tools in a run", () => {
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["quick answer"]);
   });
 
+  test("a server that writes a line longer than 64 MiB is ended, its call gets an error saying why, and the next call restarts it", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [t__flood, t__echo]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--more"]) }) });
+    s.server.script({ toolCalls: [{ id: "a", name: "t__flood", arguments: {} }] }, { toolCalls: [{ id: "b", name: "t__echo", arguments: { text: "back" } }] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    const flood = toolResultsOf(s.server.requests[1]!)[0]!;
+    expect(flood).toContain('MCP server "t" stopped during the call (signal SIGKILL); Rienda ended it: it wrote a line of more than 64 MiB to stdout');
+    expect(toolResultsOf(s.server.requests[2]!)[1]).toBe("echo: back");
+  });
+
   test("a server that crashes mid-call: the call gets an error result naming it, the next call restarts it once", async () => {
     const log = join("/tmp", `mcp-crash-${process.pid}-${Date.now()}.log`);
     s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--log", log]) }) });
