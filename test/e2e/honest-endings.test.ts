@@ -109,6 +109,20 @@ describe("a run that fails before its first request", () => {
     expect(r.stderr).toContain("broken.yaml");
     expect(sessionFiles(inst.home)).toHaveLength(0);
   });
+
+  test("a replay script with no turns: exit 1 naming it, no session file (doctor calls it a problem too)", async () => {
+    inst = new Instance();
+    inst.config(["providers:", "  replay:", "    protocol: replay", "    script: replay/empty.yaml", "    models:", "      demo: {}", ""].join("\n"));
+    inst.write(inst.riendaPath("replay", "empty.yaml"), "[]\n");
+    inst.agent("bot", ["---", "description: d", "model: replay/demo", "---", "hi", ""].join("\n"));
+    const r = await inst.run(["run", "-a", "bot", "-p", "hi"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`rienda: replay script ${inst.riendaPath("replay", "empty.yaml")} has no turns, so the run could not get a first answer (providers.replay.script in ${inst.riendaPath("config.yaml")})`);
+    expect(r.stderr).not.toContain("session:");
+    expect(sessionFiles(inst.home)).toHaveLength(0);
+    const doctor = await inst.run(["doctor"]);
+    expect(doctor.stdout).toContain(`problem: ${inst.riendaPath("replay", "empty.yaml")}: replay script of provider "replay" has no turns; agent "bot" (replay/demo) uses it\n`);
+  });
 });
 
 describe("-s ID from another directory", () => {

@@ -4,13 +4,12 @@
  * turns it into a report. Reads only: it writes no file and sends no model
  * request; extension modules are loaded, never called.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync, type Stats } from "node:fs";
+import { existsSync, lstatSync, readdirSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { INSTRUCTION_FILES, listAgents, loadProjectInstructions } from "../../agents/index.ts";
 import { ConfigError, loadConfig, locateConfig, type LoadedConfig } from "../../config/index.ts";
 import { messageOf } from "../../errors.ts";
 import { discoverHooks, discoverTools } from "../../extensions/index.ts";
-import { parseReplayScript } from "../../providers/index.ts";
 import { startMcpServers, type McpServers } from "../../mcp/index.ts";
 import { createRuntime } from "../../runtime/index.ts";
 import { listSkills } from "../../skills/index.ts";
@@ -20,6 +19,7 @@ import { checkConfig, checkConfigWarnings, type ConfigOutcome } from "./check-co
 import { checkExtensions } from "./check-extensions.ts";
 import { checkInstructions, type InstructionsOutcome } from "./check-instructions.ts";
 import { checkAgentMcpTools, checkMcpServers, isMcpReference } from "./check-mcp-servers.ts";
+import { readReplayScript, type ReplayScriptRead } from "../check-replay-script.ts";
 import { checkReplayScripts, type ReplayScriptOutcome } from "./check-replay-scripts.ts";
 import { checkSessions, type ModeEntry } from "./check-sessions.ts";
 import { checkAgentSkills, checkSkillFolders, checkSkillIgnoredKeys } from "./check-skills.ts";
@@ -146,24 +146,28 @@ function readReplayScripts(config: LoadedConfig): ReplayScriptOutcome[] {
   for (const provider of config.providers.values()) {
     if (provider.protocol !== "replay" || provider.script === undefined) continue;
     const file = provider.script;
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const missing = code === "ENOENT" || code === "ENOTDIR";
-      const problem = missing ? "does not exist" : code === "EISDIR" ? "is a directory, not a file" : code === "EACCES" ? "cannot be read: permission denied" : `cannot be read: ${messageOf(error)}`;
-      outcomes.push({ provider: provider.name, file, problem, missing });
-      continue;
-    }
-    const parsed = parseReplayScript(file, text);
-    if (parsed.ok && parsed.turns.length > 0) outcomes.push({ provider: provider.name, file });
-    else {
-      const problem = parsed.ok ? "has no turns" : `is invalid: ${parsed.message.startsWith(`${file}: `) ? parsed.message.slice(file.length + 2) : parsed.message}`;
-      outcomes.push({ provider: provider.name, file, problem });
-    }
+    const read = readReplayScript(file);
+    outcomes.push({ provider: provider.name, file, ...replayProblem(read, file) });
   }
   return outcomes;
+}
+
+/** What doctor says about a replay script that a run could not use (without the file's name). */
+function replayProblem(read: ReplayScriptRead, file: string): Pick<ReplayScriptOutcome, "problem" | "missing"> {
+  switch (read.kind) {
+    case "ok":
+      return {};
+    case "missing":
+      return { problem: "does not exist", missing: true };
+    case "unreadable": {
+      const code = (read.error as NodeJS.ErrnoException).code;
+      return { problem: code === "EISDIR" ? "is a directory, not a file" : code === "EACCES" ? "cannot be read: permission denied" : `cannot be read: ${messageOf(read.error)}` };
+    }
+    case "invalid":
+      return { problem: `is invalid: ${read.message.startsWith(`${file}: `) ? read.message.slice(file.length + 2) : read.message}` };
+    case "empty":
+      return { problem: "has no turns" };
+  }
 }
 
 /** The sessions directory, its workspace directories and their files; symbolic links are not followed. */
