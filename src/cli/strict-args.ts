@@ -16,6 +16,9 @@ import { RiendaError } from "../errors.ts";
  *   holds no whitespace (it may be a flag), is an error that says how to
  *   give a value starting with `-`; `-p "- a list item"` is a value.
  * - `--flag` and `--no-flag` set booleans; a boolean takes no value.
+ * - An empty value (`-s "$ID"` with ID unset) is an error, never read as
+ *   "not given": it would start a new session, or run in the current
+ *   directory, without a word. The prompt says so in its own words.
  * - A flag given twice, an unknown flag, and more words than the command
  *   takes are errors. A lone `--` ends the flags: what follows are words.
  */
@@ -87,7 +90,11 @@ export function assertKnownFlags<A extends ArgsDef>(rawArgs: string[], args: A, 
       set(known!.key, token, true);
       continue;
     }
+    const refuseEmpty = (value: string, as: string): void => {
+      if (value === "" && known!.key !== "prompt") fail(`option ${as} got an empty value (an unset variable in a script?)`);
+    };
     if (inline !== undefined) {
+      refuseEmpty(inline, shown);
       set(known!.key, shown, inline);
       continue;
     }
@@ -103,6 +110,7 @@ export function assertKnownFlags<A extends ArgsDef>(rawArgs: string[], args: A, 
       }
       i++;
     }
+    refuseEmpty(next!, token);
     set(known!.key, token, next!);
   }
 

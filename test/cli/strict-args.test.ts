@@ -4,6 +4,7 @@ import { assertKnownFlags } from "../../src/cli/strict-args.ts";
 const args = {
   name: { type: "positional", required: false },
   prompt: { type: "string", alias: "p" },
+  session: { type: "string", alias: "s" },
   json: { type: "boolean" },
   "auto-approve": { type: "boolean", alias: "y" },
 } as const;
@@ -48,6 +49,12 @@ describe("assertKnownFlags", () => {
     expect(refusal("--json=yes")).toBe("run: option --json takes no value");
     expect(refusal("-p", "a", "-p", "b")).toBe("run: option -p given twice (see rienda run --help)");
     expect(refusal("-y", "--auto-approve")).toBe("run: options -y and --auto-approve given twice (see rienda run --help)");
+  });
+
+  test("an empty value is refused, never read as not given; an empty prompt is left to its own message", () => {
+    expect(refusal("-s", "")).toBe("run: option -s got an empty value (an unset variable in a script?)");
+    expect(refusal("--session=")).toBe("run: option --session got an empty value (an unset variable in a script?)");
+    expect(read("-p", "").values.prompt).toBe("");
   });
 
   test("a value with whitespace that starts with - is the value (a prompt read from a file), never a flag", () => {

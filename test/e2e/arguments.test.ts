@@ -64,6 +64,18 @@ describe("surplus words are refused", () => {
     expect(existsSync(join(s.inst.home, ".rienda", "agents", "starter.md"))).toBe(false);
   });
 
+  test("an empty value (an unset variable) is refused: -s \"\" never starts a new session, -C \"\" never runs here", async () => {
+    s = await scenario();
+    for (const [flag, at] of [["-s", 3], ["-C", 3], ["--config", 3]] as const) {
+      const args = ["run", "-a", "coder", flag, "", "-p", "continue"];
+      const r = await s.inst.run(args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`rienda: run: option ${args[at]} got an empty value (an unset variable in a script?)\n`);
+    }
+    expect(s.server.requests).toHaveLength(0);
+    expect(sessionFiles(s.inst.home)).toHaveLength(0);
+  });
+
   test("a flag given twice is refused", async () => {
     s = await scenario();
     const r = await s.inst.run(["run", "-a", "coder", "-p", "one", "--prompt", "two"]);
