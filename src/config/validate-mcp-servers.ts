@@ -3,7 +3,7 @@ import { describeYamlValue as describe } from "../values.ts";
 import type { ConfigReader } from "./config-reader.ts";
 import type { KeyPath } from "./key-path.ts";
 import type { McpServerSettings } from "./types.ts";
-import { readHeaders, resolveUserPath, type PathBase } from "./validate-provider.ts";
+import { isHttpUrl, readHeaders, resolveUserPath, type PathBase } from "./validate-provider.ts";
 
 const SERVER_KEYS = ["command", "args", "env", "cwd", "url", "headers", "startup_timeout_ms"] as const;
 const STDIO_ONLY = ["args", "env", "cwd"] as const;
@@ -106,13 +106,4 @@ function readEnv(reader: ConfigReader, value: unknown, path: KeyPath): Record<st
     else Object.defineProperty(env, name, { value: text ?? "", enumerable: true, writable: true, configurable: true });
   }
   return env;
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
 }

@@ -108,13 +108,7 @@ function readBaseUrl(
     if (protocol !== undefined && !fromPreset) reader.problem(at, `is required with protocol "${protocol}"`);
     return presetUrl;
   }
-  let url: URL | undefined;
-  try {
-    url = new URL(written);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+  if (!isHttpUrl(written)) {
     reader.problem(at, `must be an http:// or https:// URL (got "${written}")`);
     return "";
   }
@@ -140,6 +134,16 @@ function readScript(
     return undefined;
   }
   return resolveUserPath(written, base);
+}
+
+/** Whether `text` is an http:// or https:// URL (a provider's base_url, an MCP server's url). */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
 }
 
 /** `~` and `~/x` from home; relative paths from the configuration file's directory. */
