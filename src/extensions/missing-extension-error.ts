@@ -26,16 +26,18 @@ export function brokenExtension(kind: ExtensionKind, name: string, catalog: Exte
 }
 
 /**
- * `unknown tool "wrod-count" (did you mean "word-count"? available: shell,
- * word-count; not loading: half)`: the closest name first, then what would
- * work, apart from what is installed but broken (naming one of those would
- * only trade this error for its load error). `aside` is said last, inside
- * the parentheses (what else the name could have meant).
+ * `unknown tool "wrod-count" (available: shell, word-count); did you mean
+ * "word-count"?; not loading: half`: first the form of contract §3
+ * (`unknown tool "ghost" (available: shell, word-count)`, kept whole so it
+ * stays a literal part of every message), then the closest name, what is
+ * installed but broken (naming one of those would only trade this error for
+ * its load error), and `aside` (what else the name could have meant).
  */
 export function unknownExtensionMessage(kind: ExtensionKind, name: string, catalog: ExtensionNames, aside?: string): string {
   const broken = new Set(catalog.available.filter((n) => brokenExtension(kind, n, catalog)));
   const working = catalog.available.filter((n) => !broken.has(n));
   const list = working.length > 0 ? working.join(", ") : broken.size > 0 ? "none" : "none installed";
-  const notLoading = broken.size > 0 ? `; not loading: ${[...broken].join(", ")}` : "";
-  return `unknown ${kind} "${name}" (${didYouMean(name, catalog.available)}available: ${list}${notLoading}${aside ? `; ${aside}` : ""})`;
+  const near = didYouMean(name, catalog.available).trim();
+  const after = [near, broken.size > 0 ? `not loading: ${[...broken].join(", ")}` : "", aside ?? ""].filter((part) => part !== "");
+  return `unknown ${kind} "${name}" (available: ${list})${after.map((part) => `; ${part}`).join("")}`;
 }

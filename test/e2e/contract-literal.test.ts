@@ -105,3 +105,24 @@ describe("options written before the command", () => {
     expect(r.stderr).toBe("rienda: sessions: unknown option -a (see rienda sessions --help)\n");
   });
 });
+
+describe("unknown tool named by the agent (contract §3)", () => {
+  const wordCount = 'module.exports = { description: "wc", parameters: { type: "object" }, execute() { return "1"; } };';
+
+  test("the spec's form `unknown tool \"x\" (available: shell, word-count)` is part of the message word for word, near-miss or broken tools beside it", async () => {
+    s = await scenario();
+    s.inst.tool("word-count", wordCount);
+    for (const name of ["ghost", "word-cont", "shel"]) {
+      s.inst.agent("coder", `---\ndescription: d\nmodel: p/m\ntools: [${name}]\n---\nb\n`);
+      const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`rienda: unknown tool "${name}" (available: shell, word-count)`);
+    }
+    expect((await s.inst.run(["run", "-a", "coder", "-p", "x"])).stderr).toContain('; did you mean "shell"?');
+    s.inst.tool("half", "module.exports = { description: 'half' };\n");
+    s.inst.agent("coder", "---\ndescription: d\nmodel: p/m\ntools: [ghost]\n---\nb\n");
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.stderr).toBe('rienda: unknown tool "ghost" (available: shell, word-count); not loading: half\n');
+    expect(s.server.requests).toHaveLength(0);
+  });
+});

@@ -244,7 +244,7 @@ describe("MCP tools in a run", () => {
     s.inst.agent("coder", "---\ndescription: d\nmodel: p/m\ntools: [files__read]\n---\nx\n");
     r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('unknown tool "files__read" (available: shell; "files" is not an MCP server: MCP servers in');
+    expect(r.stderr).toContain('unknown tool "files__read" (available: shell); "files" is not an MCP server: MCP servers in');
     expect(s.server.requests.length).toBe(0);
   });
 

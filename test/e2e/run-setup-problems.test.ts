@@ -38,10 +38,10 @@ describe("rienda run setup problems", () => {
     const lines = r.stderr.trimEnd().split("\n");
     expect(lines).toEqual([
       'rienda: unknown model "mm" in provider "p" (did you mean "m"? models: m)',
-      'rienda: unknown tool "wrod-count" (did you mean "word-count"? available: shell, word-count; not loading: half, syntax)',
+      'rienda: unknown tool "wrod-count" (available: shell, word-count); did you mean "word-count"?; not loading: half, syntax',
       expect.stringMatching(/^rienda: tool "half": missing .*"execute".*\(.*\/tools\/half\/index\.js\)$/),
       expect.stringMatching(/^rienda: tool "syntax": cannot load index\.js: .*\(.*\/tools\/syntax\/index\.js\)$/),
-      'rienda: unknown hook "gaurd" (did you mean "guard"? available: guard)',
+      'rienda: unknown hook "gaurd" (available: guard); did you mean "guard"?',
     ]);
     expect(s.server.requests).toHaveLength(0);
     expect(sessionFiles(s.inst.home)).toEqual([]);

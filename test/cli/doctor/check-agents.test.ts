@@ -81,7 +81,7 @@ describe("checkAgentExtensions", () => {
   test("a missing tool lists what is available; a missing hook says where to install it", () => {
     const findings = checkAgentExtensions([agent("a", "model: p/m\ntools: [shell, ghost]\nhooks: [date]")], DIR, { tool: tools, hook: hooks });
     expect(findings.map((f) => [f.key, f.message])).toEqual([
-      ["tools[1]", 'unknown tool "ghost" (available: shell, word-count; not loading: broken)'],
+      ["tools[1]", 'unknown tool "ghost" (available: shell, word-count); not loading: broken'],
       ["hooks[0]", 'unknown hook "date" (available: guard)'],
     ]);
     expect(findings[1]!.hint).toBe(`install it as ${DIR}/hooks/date/index.js, or remove "date" from hooks:`);
