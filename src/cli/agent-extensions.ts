@@ -79,19 +79,21 @@ export async function loadAgentExtensions(options: {
     const missing: RiendaError[] = (servers?.connections ?? []).flatMap((c) =>
       c.state === "ready" ? [] : [new RiendaError("extension", `MCP server "${c.name}" failed to start: ${c.failure ?? "unknown reason"}`)],
     );
-    const resolved = resolveToolNames(
-      agent.tools,
-      configured,
-      (name) => {
-        const tool = toolCatalog.tools.find((t) => t.name === name);
-        if (tool) return tool;
-        // A name like server__tool may have meant an MCP server's tool.
-        const server = serverPart(name);
-        return missingExtensionError("tool", name, toolNames, server === undefined ? undefined : `"${server}" is not an MCP server: ${serverList(configured, configPath)}`);
-      },
-      // A server that did not start is reported above, not once per tool.
-      (server) => (servers?.connections.find((c) => c.name === server)?.state === "ready" ? servers.toolsOf(server) : undefined),
-    );
+    const resolve = () =>
+      resolveToolNames(
+        agent.tools,
+        configured,
+        (name) => {
+          const tool = toolCatalog.tools.find((t) => t.name === name);
+          if (tool) return tool;
+          // A name like server__tool may have meant an MCP server's tool.
+          const server = serverPart(name);
+          return missingExtensionError("tool", name, toolNames, server === undefined ? undefined : `"${server}" is not an MCP server: ${serverList(configured, configPath)}`);
+        },
+        // A server that did not start is reported above, not once per tool.
+        (server) => (servers?.connections.find((c) => c.name === server)?.state === "ready" ? servers.toolsOf(server) : undefined),
+      );
+    const resolved = resolve();
     const tools = resolved.tools;
     missing.push(...resolved.missing);
     const hooks = agent.hooks.flatMap((name) => {
@@ -119,8 +121,15 @@ export async function loadAgentExtensions(options: {
         frontEnd: { log: observer.log, output: observer.output, confirm: dialogs.confirm, notify: dialogs.notify },
       };
     };
+    const builtIns = options.builtIns ?? [];
+    // A server whose tools change (it says so) offers the new list from the next request on:
+    // `server__*` gets every tool it lists now, a named tool it no longer lists is gone.
+    const started = servers;
+    const current: CurrentTools = started
+      ? { version: () => started.version(), tools: () => [...resolve().tools, ...builtIns] }
+      : { version: () => 0, tools: () => [...tools, ...builtIns] };
     return {
-      tools: toolPort([...tools, ...(options.builtIns ?? [])], runner, contextFor),
+      tools: toolPort(current, runner, contextFor),
       hooks: hookPort(hooks, contextFor),
       notices,
       bind: (next) => void (data = next),
@@ -157,13 +166,29 @@ function sparesFor(hooks: readonly Hook[]): number {
 
 type ContextFor = (observer: OutputObserver, signal: AbortSignal) => ToolCallContext;
 
-function toolPort(tools: Tool[], runner: ReturnType<typeof createToolRunner>, contextFor: ContextFor): ToolPort {
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const specs = tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+/** The agent's tools as they are now, and a number that changes when they do. */
+interface CurrentTools {
+  version(): number;
+  tools(): Tool[];
+}
+
+function toolPort(current: CurrentTools, runner: ReturnType<typeof createToolRunner>, contextFor: ContextFor): ToolPort {
+  let seen = -1;
+  let byName = new Map<string, Tool>();
+  let specs: { name: string; description: string; parameters: Record<string, unknown> }[] = [];
+  const refresh = () => {
+    const version = current.version();
+    if (version === seen) return;
+    seen = version;
+    const tools = current.tools();
+    byName = new Map(tools.map((t) => [t.name, t]));
+    specs = tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+  };
   return {
-    specs: () => specs,
-    has: (name) => byName.has(name),
+    specs: () => (refresh(), specs),
+    has: (name) => (refresh(), byName.has(name)),
     async run(call, observer, signal) {
+      refresh();
       const tool = byName.get(call.name);
       if (!tool) return { text: `unknown tool "${call.name}"`, isError: true };
       return runner.runTool(tool, call.arguments, contextFor(observer, signal));

@@ -45,6 +45,8 @@ const NO_TIMEOUT_MS = 2_147_483_647;
 export class McpConnection {
   state: ConnectionState = "idle";
   tools: McpToolInfo[] = [];
+  /** Counts the tool lists read: it changes whenever `tools` does. */
+  toolsVersion = 0;
   /** Why the last start failed (for `tool list` and doctor). */
   failure: string | undefined;
 
@@ -52,6 +54,8 @@ export class McpConnection {
   private transport: Transport | undefined;
   private stdio: StdioTransport | undefined;
   private restarted = false;
+  /** A re-read of the tool list the server asked for, while it runs. */
+  private rereading: Promise<void> | undefined;
   private readonly secrets: string[];
   /** Calls in flight, newest last: a log message goes to the newest. */
   private readonly active: { context: ToolCallContext; lastLog?: string }[] = [];
@@ -118,6 +122,7 @@ export class McpConnection {
             call.lastLog = text;
             call.context.frontEnd.log(`[${level}]${logger ? ` ${logger}:` : ""} ${this.hide(text)}`);
           });
+          client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => this.rereadTools(client));
           client.onclose = () => {
             if (this.state === "ready") this.state = "crashed";
           };
@@ -133,6 +138,7 @@ export class McpConnection {
           this.client = client;
           phase = "tools/list";
           this.tools = await listAllTools(client);
+          this.toolsVersion++;
         })(),
         deadline,
       ]);
@@ -180,6 +186,8 @@ export class McpConnection {
         },
       });
       const converted = resultText(result as McpCallResult);
+      // A call that changed the server's tools: the next request offers the new list.
+      await this.rereading;
       return { text: this.hide(converted.text), isError: converted.isError };
     } catch (error) {
       if (context.signal.aborted) return { text: "the tool was interrupted", isError: true };
@@ -189,6 +197,27 @@ export class McpConnection {
     } finally {
       this.active.splice(this.active.indexOf(call), 1);
     }
+  }
+
+  /**
+   * The server said its tools changed (`notifications/tools/list_changed`):
+   * they are listed again; a list that cannot be read leaves the old one.
+   */
+  private rereadTools(client: Client): void {
+    const previous = this.rereading ?? Promise.resolve();
+    const reread = previous.then(async () => {
+      if (this.client !== client || this.state !== "ready") return;
+      try {
+        this.tools = await listAllTools(client);
+        this.toolsVersion++;
+      } catch {
+        // The server stopped or answered nonsense: the calls will say so.
+      }
+    });
+    this.rereading = reread;
+    void reread.then(() => {
+      if (this.rereading === reread) this.rereading = undefined;
+    });
   }
 
   /** Ends the connection and the server's processes. */

@@ -12,8 +12,10 @@ import { toolsOfConnection } from "./mcp-tools.ts";
 export interface McpServers {
   /** In the order asked for. */
   readonly connections: readonly McpConnection[];
-  /** The tools of a server that started (empty for one that did not). */
+  /** The tools of a server that started (empty for one that did not), as it lists them now. */
   toolsOf(server: string): Tool[];
+  /** Changes whenever a server's tool list does (it said its tools changed and was listed again). */
+  version(): number;
   /** Names of tools left out because their names collide. */
   readonly notices: readonly string[];
   /** Ends every connection and server process. */
@@ -32,12 +34,25 @@ export async function startMcpServers(
   const connections = servers.map((settings) => new McpConnection(settings, options));
   const outcomes = await Promise.allSettled(connections.map((c) => c.start()));
   const failures = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as unknown] : []));
-  const started = new Map<string, { tools: Tool[]; notices: string[] }>();
-  for (const c of connections) if (c.state === "ready") started.set(c.name, toolsOfConnection(c));
+  const started = new Map<string, { version: number; tools: Tool[]; notices: string[] }>();
+  const current = (c: McpConnection) => {
+    let known = started.get(c.name);
+    if (!known || known.version !== c.toolsVersion) {
+      known = { version: c.toolsVersion, ...toolsOfConnection(c) };
+      started.set(c.name, known);
+    }
+    return known;
+  };
+  const ready = connections.filter((c) => c.state === "ready");
+  const notices = ready.flatMap((c) => current(c).notices);
   const result: McpServers = {
     connections,
-    toolsOf: (server) => started.get(server)?.tools ?? [],
-    notices: [...started.values()].flatMap((s) => s.notices),
+    toolsOf: (server) => {
+      const c = ready.find((r) => r.name === server);
+      return c ? current(c).tools : [];
+    },
+    version: () => ready.reduce((n, c) => n + c.toolsVersion, 0),
+    notices,
     close: async () => void (await Promise.all(connections.map((c) => c.close()))),
   };
   if (options.requireAll && failures.length > 0) {

@@ -163,6 +163,16 @@ describe("MCP tools in a run", () => {
     expect(toolResultsOf(s.server.requests[2]!)[1]).toBe("echo: back");
   });
 
+  test("a server that says its tools changed is listed again: server__* offers the new tool from the next request on", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--more"]) }) });
+    s.server.script({ toolCalls: [{ id: "a", name: "t__grow", arguments: {} }] }, { toolCalls: [{ id: "b", name: "t__grown", arguments: {} }] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(toolNamesOf(s.server.requests[0]!)).not.toContain("t__grown");
+    expect(toolNamesOf(s.server.requests[1]!)).toContain("t__grown");
+    expect(toolResultsOf(s.server.requests[2]!)).toEqual(["grew", "grown ran"]);
+  });
+
   test("a server that crashes mid-call: the call gets an error result naming it, the next call restarts it once", async () => {
     const log = join("/tmp", `mcp-crash-${process.pid}-${Date.now()}.log`);
     s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--log", log]) }) });

@@ -109,7 +109,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   };
 }
 
-const NO_SERVERS: McpServers = { connections: [], toolsOf: () => [], notices: [], close: async () => undefined };
+const NO_SERVERS: McpServers = { connections: [], toolsOf: () => [], version: () => 0, notices: [], close: async () => undefined };
 
 function readConfig(
   path: string,
