@@ -5,15 +5,17 @@ export const RESULT_CAP_BYTES = 256 * 1024;
 const TRUNCATION_MARKER = "\n[output truncated]";
 
 /**
- * Cuts `text` to at most `maxBytes` of UTF-8 without splitting a character,
- * then appends the marker. Text within the cap is returned unchanged.
+ * Fits `text` in `maxBytes` of UTF-8, marker included (the cap is on what
+ * the model reads, as the shell's result fits in it whole): a longer text
+ * is cut without splitting a character and ends with the marker line. Text
+ * within the cap is returned unchanged.
  */
 export function capText(text: string, maxBytes: number = RESULT_CAP_BYTES): string {
   // A UTF-16 unit is at most 3 UTF-8 bytes: short texts need no encoding at all.
   if (text.length * 3 <= maxBytes) return text;
   const bytes = new TextEncoder().encode(text);
   if (bytes.length <= maxBytes) return text;
-  let cut = maxBytes;
+  let cut = Math.max(0, maxBytes - TRUNCATION_MARKER.length);
   // Step back over continuation bytes (10xxxxxx) to the start of a character.
   while (cut > 0 && (bytes[cut]! & 0xc0) === 0x80) cut--;
   return new TextDecoder().decode(bytes.subarray(0, cut)) + TRUNCATION_MARKER;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { scenario, type Scenario } from "../support/scenario.ts";
+import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
 import { sessionIdFrom } from "../support/session-reader.ts";
 
 let s: Scenario | undefined;
@@ -124,5 +124,23 @@ describe("unknown tool named by the agent (contract §3)", () => {
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.stderr).toBe('rienda: unknown tool "ghost" (available: shell, word-count); not loading: half\n');
     expect(s.server.requests).toHaveLength(0);
+  });
+});
+
+describe("output cap (tools.md: 256 KiB, cut on a rune boundary)", () => {
+  test("what the model reads of a long result is at most 256 KiB, cut between characters, marked", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [long]" });
+    s.inst.tool("long", 'module.exports = { description: "d", parameters: { type: "object" }, execute() { return "a" + "é".repeat(200000); } };');
+    s.server.script({ toolCalls: [{ name: "long", arguments: {} }] }, { text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResultsOf(s.server.requests[1]!);
+    expect(Buffer.byteLength(result!)).toBeLessThanOrEqual(256 * 1024);
+    expect(Buffer.byteLength(result!)).toBeGreaterThan(256 * 1024 - 64);
+    expect(result).not.toContain("\uFFFD");
+    expect(result!.startsWith("aéé")).toBe(true);
+    expect(result!.endsWith("é\n[output truncated]")).toBe(true);
+    const run = await s.inst.run(["tool", "run", "long", "--args", "{}"]);
+    expect(Buffer.byteLength(run.stdout)).toBeLessThanOrEqual(256 * 1024 + 1);
   });
 });
