@@ -105,28 +105,18 @@ async function* streamOnce(
       return;
     }
     const contentType = (response.headers.get("content-type") ?? "").toLowerCase();
-    if (contentType.includes("text/html")) {
-      // A web page (a proxy's login, an app on that port, a base_url missing /v1) never turns into a stream: no retry.
-      let text = "";
+    // A web page (a proxy's login, an app on that port, a base_url missing /v1) never turns into a stream,
+    // nor does a 200 JSON body (an error, or `stream: true` ignored): said at once, no retry.
+    const insteadOfStream = contentType.includes("text/html") ? htmlInsteadOfStream : contentType.includes("application/json") ? jsonInsteadOfStream : undefined;
+    if (insteadOfStream) {
+      let text: string;
       try {
         text = await readCapped(response, MAX_ERROR_BODY_BYTES);
       } catch (error) {
         yield { type: "error", failure: failureOf(error) };
         return;
       }
-      yield { type: "error", failure: htmlInsteadOfStream(url, text) };
-      return;
-    }
-    if (contentType.includes("application/json")) {
-      // Some servers answer 200 with a JSON error, or ignore `stream: true`.
-      let text = "";
-      try {
-        text = await readCapped(response, MAX_ERROR_BODY_BYTES);
-      } catch (error) {
-        yield { type: "error", failure: failureOf(error) };
-        return;
-      }
-      yield { type: "error", failure: jsonInsteadOfStream(url, text) };
+      yield { type: "error", failure: insteadOfStream(url, text) };
       return;
     }
     if (!response.body) {
