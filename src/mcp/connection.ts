@@ -10,7 +10,7 @@ import type { McpServerSettings } from "../config/index.ts";
 import { messageOf, RiendaError } from "../errors.ts";
 import type { ToolCallContext, ToolResult } from "../tools/index.ts";
 import { resultText, type McpCallResult } from "./result-text.ts";
-import { loadClientSdk, loadHttpClientTransport } from "./sdk.ts";
+import { loadClientSdk, loadHttpClientTransport, type ClientSdk } from "./sdk.ts";
 import { INHERITED, serverEnvironment } from "./server-env.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 import { headerSecret, hideSecrets } from "../values.ts";
@@ -45,6 +45,8 @@ const NO_TIMEOUT_MS = 2_147_483_647;
 export class McpConnection {
   state: ConnectionState = "idle";
   tools: McpToolInfo[] = [];
+  /** Why listed tools were left out (a tool without a usable input schema), for notices. */
+  leftOut: string[] = [];
   /** Counts the tool lists read: it changes whenever `tools` does. */
   toolsVersion = 0;
   /** Why the last start failed (for `tool list` and doctor). */
@@ -122,7 +124,7 @@ export class McpConnection {
             call.lastLog = text;
             call.context.frontEnd.log(`[${level}]${logger ? ` ${logger}:` : ""} ${this.hide(text)}`);
           });
-          client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => this.rereadTools(client));
+          client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => this.rereadTools(client, types.ResultSchema));
           client.onclose = () => {
             if (this.state === "ready") this.state = "crashed";
           };
@@ -137,7 +139,7 @@ export class McpConnection {
           }
           this.client = client;
           phase = "tools/list";
-          this.tools = await listAllTools(client);
+          ({ tools: this.tools, leftOut: this.leftOut } = await listAllTools(client, types.ResultSchema));
           this.toolsVersion++;
         })(),
         deadline,
@@ -203,12 +205,12 @@ export class McpConnection {
    * The server said its tools changed (`notifications/tools/list_changed`):
    * they are listed again; a list that cannot be read leaves the old one.
    */
-  private rereadTools(client: Client): void {
+  private rereadTools(client: Client, anyResult: ResultSchema): void {
     const previous = this.rereading ?? Promise.resolve();
     const reread = previous.then(async () => {
       if (this.client !== client || this.state !== "ready") return;
       try {
-        this.tools = await listAllTools(client);
+        ({ tools: this.tools, leftOut: this.leftOut } = await listAllTools(client, anyResult));
         this.toolsVersion++;
       } catch {
         // The server stopped or answered nonsense: the calls will say so.
@@ -291,20 +293,44 @@ export class McpConnection {
   }
 }
 
-/** Every page of `tools/list`. */
-async function listAllTools(client: Client): Promise<McpToolInfo[]> {
+/**
+ * Every page of `tools/list`. Each tool is checked here rather than by the
+ * SDK, whose check of the whole answer would fail the server for one bad
+ * tool (with a dump of schema paths): a tool Rienda cannot offer is left out,
+ * with a reason.
+ */
+async function listAllTools(client: Client, anyResult: ResultSchema): Promise<{ tools: McpToolInfo[]; leftOut: string[] }> {
   const tools: McpToolInfo[] = [];
+  const leftOut: string[] = [];
   let cursor: string | undefined;
   // A server that keeps handing out cursors is cut off rather than followed forever.
   for (let page = 0; page < 100; page++) {
-    const answer = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: NO_TIMEOUT_MS });
-    for (const tool of answer.tools) {
-      tools.push({ name: tool.name, description: tool.description ?? tool.title ?? "", inputSchema: tool.inputSchema as Record<string, unknown> });
+    const answer: Record<string, unknown> = await client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, anyResult, { timeout: NO_TIMEOUT_MS });
+    if (!Array.isArray(answer.tools)) throw new Error('its answer to "tools/list" has no list of tools');
+    for (const listed of answer.tools) {
+      const tool = readTool(listed);
+      if (typeof tool === "string") leftOut.push(tool);
+      else tools.push(tool);
     }
-    cursor = answer.nextCursor;
+    cursor = typeof answer.nextCursor === "string" && answer.nextCursor !== "" ? answer.nextCursor : undefined;
     if (!cursor) break;
   }
-  return tools;
+  return { tools, leftOut };
+}
+
+/** The SDK's schema of any result (Rienda reads the fields itself). */
+type ResultSchema = ClientSdk["types"]["ResultSchema"];
+
+/** A listed tool, or why it is left out. */
+function readTool(value: unknown): McpToolInfo | string {
+  const tool = (value !== null && typeof value === "object" ? value : {}) as Record<string, unknown>;
+  const name = tool.name;
+  if (typeof name !== "string" || name === "") return "a tool without a name is left out";
+  const schema = tool.inputSchema;
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return `tool "${name}" is left out: it has no input schema (inputSchema)`;
+  if ((schema as { type?: unknown }).type !== "object") return `tool "${name}" is left out: its input schema is not of type "object" (a tool's arguments are an object)`;
+  const text = (field: unknown) => (typeof field === "string" ? field : undefined);
+  return { name, description: text(tool.description) ?? text(tool.title) ?? "", inputSchema: schema as Record<string, unknown> };
 }
 
 /** The SDK's message, with the HTTP status when the server answered with one. */

@@ -9,7 +9,7 @@ const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 /** The tools of `connection`, in the server's order, and a notice for each name that collides. */
 export function toolsOfConnection(connection: McpConnection): { tools: Tool[]; notices: string[] } {
   const tools: Tool[] = [];
-  const notices: string[] = [];
+  const notices = connection.leftOut.map((reason) => `MCP server "${connection.name}": ${reason}`);
   const taken = new Map<string, string>();
   for (const info of connection.tools) {
     const name = mcpToolName(connection.name, info.name);

@@ -211,6 +211,21 @@ describe("MCP in the tool commands", () => {
     expect(r.stdout + r.stderr).not.toMatch(secrets);
   });
 
+  test("a server listing tools without a usable input schema starts; those tools are left out, each with a reason", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--bad-tools"]) }) });
+    const list = await s.inst.run(["tool", "list"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain("MCP server t (stdio: node): started, 10 tools\n");
+    expect(list.stdout).not.toContain("t__stringly");
+    expect(list.stderr).toContain('MCP server "t": tool "stringly" is left out: its input schema is not of type "object" (a tool\'s arguments are an object)\n');
+    expect(list.stderr).toContain('MCP server "t": tool "schemaless" is left out: it has no input schema (inputSchema)\n');
+    s.server.script({ toolCalls: [{ id: "a", name: "t__echo", arguments: { text: "still here" } }] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('tool "stringly" is left out');
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["echo: still here"]);
+  });
+
   test("doctor starts every configured server and reports the ones that fail, with a fix; agents naming missing MCP tools are problems", async () => {
     s = await scenario({
       agentFrontmatter: "tools: [t__echo, t__nope, slow__*, ghost__*]",
