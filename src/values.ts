@@ -115,6 +115,31 @@ export function closestName(written: string, known: readonly string[]): string |
   return best;
 }
 
+/** What a folder of definitions (agents, skills) holds, for a message about a name it does not. */
+export interface DefinitionNames {
+  /** `~/.rienda/agents`, `~/.rienda/skills`. */
+  dir: string;
+  /** The names that load. */
+  loaded: readonly string[];
+  /** The names that are there but do not load. */
+  broken: readonly string[];
+  /** How many entries could not be loaded or listed, the broken ones included. */
+  problems: number;
+}
+
+/**
+ * `unknown agent "wrtier" (did you mean "writer"? available: coder, writer;
+ * not loading: half, see "rienda doctor")`: the closest name, what works,
+ * what is broken. `none` ends the message when the folder holds nothing at all.
+ */
+export function unknownDefinitionMessage(kind: string, name: string, found: DefinitionNames, none: string): string {
+  const hint = didYouMean(name, [...found.loaded, ...found.broken]);
+  const notLoading = found.broken.length > 0 ? `not loading: ${found.broken.join(", ")}, see "rienda doctor"` : found.problems > 0 ? `some cannot be listed, see "rienda doctor"` : "";
+  if (found.loaded.length > 0) return `unknown ${kind} "${name}" (${hint}available: ${found.loaded.join(", ")}${notLoading ? `; ${notLoading}` : ""})`;
+  if (found.problems > 0) return `unknown ${kind} "${name}" (${hint}no ${kind} in ${found.dir} loads; ${notLoading})`;
+  return `unknown ${kind} "${name}"${none}`;
+}
+
 /** `did you mean "x"? ` when a name of `known` is close to `written`, else "": the start of a parenthesised hint. */
 export function didYouMean(written: string, known: readonly string[]): string {
   const near = closestName(written, known);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
-import { describeValue, describeYamlValue, headerSecret, hideSecrets, isFile, isPlainObject, isRecord } from "../src/values.ts";
+import { describeValue, describeYamlValue, headerSecret, hideSecrets, isFile, isPlainObject, isRecord, unknownDefinitionMessage } from "../src/values.ts";
 
 describe("values", () => {
   test("describeValue names a JavaScript value's kind as messages do", () => {
@@ -50,5 +50,14 @@ describe("values", () => {
   test("hideSecrets shows each secret as *** , a longer one whole even when it holds a shorter one", () => {
     expect(hideSecrets("key sk-long-secret refused (sk-long)", ["sk-long", "sk-long-secret"])).toBe("key *** refused (***)");
     expect(hideSecrets("nothing to hide", ["", "absent"])).toBe("nothing to hide");
+  });
+
+  test("unknownDefinitionMessage: what loads with a near name first, what is broken apart, and the folder when nothing loads", () => {
+    const none = ": there are none yet";
+    expect(unknownDefinitionMessage("agent", "wrtier", { dir: "/a", loaded: ["coder", "writer"], broken: ["half"], problems: 1 }, none)).toBe(
+      'unknown agent "wrtier" (did you mean "writer"? available: coder, writer; not loading: half, see "rienda doctor")',
+    );
+    expect(unknownDefinitionMessage("skill", "x", { dir: "/s", loaded: [], broken: [], problems: 2 }, none)).toBe('unknown skill "x" (no skill in /s loads; some cannot be listed, see "rienda doctor")');
+    expect(unknownDefinitionMessage("skill", "x", { dir: "/s", loaded: [], broken: [], problems: 0 }, none)).toBe('unknown skill "x": there are none yet');
   });
 });

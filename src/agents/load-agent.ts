@@ -1,7 +1,7 @@
 /** Loading one agent by id from `~/.rienda/agents`. */
 import { readFileSync } from "node:fs";
 import { RiendaError } from "../errors.ts";
-import { didYouMean } from "../values.ts";
+import { unknownDefinitionMessage } from "../values.ts";
 import { agentFile, agentsDir, isValidAgentId } from "./agent-id.ts";
 import { listAgents } from "./list-agents.ts";
 import { parseAgent } from "./parse-agent.ts";
@@ -32,12 +32,7 @@ export function loadAgent(home: string, id: string): Agent {
 function unknownAgentMessage(home: string, id: string): string {
   const { agents, problems } = listAgents(home);
   const dir = agentsDir(home);
-  const brokenIds = [...new Set(problems.map((p) => p.id).filter((p) => p !== ""))];
-  const hint = didYouMean(id, [...agents.map((a) => a.id), ...brokenIds]);
-  const notLoading = brokenIds.length > 0 ? `not loading: ${brokenIds.join(", ")}, see "rienda doctor"` : problems.length > 0 ? `some cannot be listed, see "rienda doctor"` : "";
-  if (agents.length > 0) {
-    return `unknown agent "${id}" (${hint}available: ${agents.map((a) => a.id).join(", ")}${notLoading ? `; ${notLoading}` : ""})`;
-  }
-  if (problems.length > 0) return `unknown agent "${id}" (${hint}no agent in ${dir} loads; ${notLoading})`;
-  return `unknown agent "${id}": there are no agents in ${dir} yet. Create ${dir}/${id}.md (see docs/agents.md), or run "rienda init" for an example agent`;
+  const broken = [...new Set(problems.map((p) => p.id).filter((p) => p !== ""))];
+  const found = { dir, loaded: agents.map((a) => a.id), broken, problems: problems.length };
+  return unknownDefinitionMessage("agent", id, found, `: there are no agents in ${dir} yet. Create ${dir}/${id}.md (see docs/agents.md), or run "rienda init" for an example agent`);
 }

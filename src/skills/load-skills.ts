@@ -1,6 +1,6 @@
 /** The skills an agent declares, loaded before its run. */
 import { RiendaError } from "../errors.ts";
-import { didYouMean } from "../values.ts";
+import { unknownDefinitionMessage } from "../values.ts";
 import { listSkills, readSkill } from "./list-skills.ts";
 import { skillsDir } from "./skills-dir.ts";
 import type { Skill } from "./types.ts";
@@ -26,10 +26,7 @@ export function loadSkills(home: string, names: readonly string[]): Skill[] {
 function unknownSkillMessage(home: string, name: string): string {
   const { skills, problems } = listSkills(home);
   const dir = skillsDir(home);
-  const brokenNames = [...new Set(problems.map((p) => p.name).filter((p) => p !== ""))];
-  const hint = didYouMean(name, [...skills.map((s) => s.name), ...brokenNames]);
-  const notLoading = brokenNames.length > 0 ? `not loading: ${brokenNames.join(", ")}, see "rienda doctor"` : problems.length > 0 ? `some cannot be listed, see "rienda doctor"` : "";
-  if (skills.length > 0) return `unknown skill "${name}" (${hint}available: ${skills.map((s) => s.name).join(", ")}${notLoading ? `; ${notLoading}` : ""})`;
-  if (problems.length > 0) return `unknown skill "${name}" (${hint}no skill in ${dir} loads; ${notLoading})`;
-  return `unknown skill "${name}": there are no skills in ${dir} yet (a skill is a folder ${dir}/${name} holding a SKILL.md; see docs/skills.md)`;
+  const broken = [...new Set(problems.map((p) => p.name).filter((p) => p !== ""))];
+  const found = { dir, loaded: skills.map((s) => s.name), broken, problems: problems.length };
+  return unknownDefinitionMessage("skill", name, found, `: there are no skills in ${dir} yet (a skill is a folder ${dir}/${name} holding a SKILL.md; see docs/skills.md)`);
 }
