@@ -1,7 +1,8 @@
 /**
  * Small checks and descriptions of values that came from outside (JSON,
  * YAML, what a user module returned, the file system), shared by every
- * folder so that messages describe a value the same way everywhere.
+ * folder so that messages describe a value the same way everywhere, and
+ * never show a credential a server echoed back.
  *
  * A leaf: imports nothing of ours; no `Bun.*`.
  */
