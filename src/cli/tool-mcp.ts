@@ -9,10 +9,10 @@ import { createToolRunner, type ContextData, type ToolResult } from "../tools/in
 import { createTerminalFrontEnd } from "../ui/index.ts";
 
 /** config.yaml when there is one (a missing file in ~/.rienda means: no MCP servers). Throws for a broken one. */
-export function readOptionalConfig(home: string): LoadedConfig | undefined {
-  const location = locateConfig({ env: process.env, home });
+export function readOptionalConfig(home: string, flag?: string): LoadedConfig | undefined {
+  const location = locateConfig({ env: process.env, home, flag });
   if (location.source === "home" && !existsSync(location.path)) return undefined;
-  return loadConfig({ env: process.env, home });
+  return loadConfig({ env: process.env, home, flag });
 }
 
 /** The server `name` (`server__tool`) belongs to, when config.yaml declares it. */

@@ -23,20 +23,24 @@ import { interrupts, type Interrupts } from "./interrupts.ts";
 import { untilInterrupted } from "./until-interrupted.ts";
 import { mcpListing, mcpServerOf, readOptionalConfig, runMcpTool } from "./tool-mcp.ts";
 
-const listArgs = {} as const;
+// --config as everywhere (contract §1: --config PATH > RIENDA_CONFIG > ~/.rienda/config.yaml).
+const configArg = { type: "string", description: "Path of config.yaml" } as const;
+
+const listArgs = { config: configArg } as const;
 
 const runArgs = {
   name: { type: "positional", required: false, description: "The tool to run" },
   args: { type: "string", description: "Arguments as a JSON object (default {})" },
   workdir: { type: "string", alias: "C", description: "Workspace directory (default: the current one)" },
   "auto-approve": { type: "boolean", alias: "y", description: "Answer yes to every ctx.confirm" },
+  config: configArg,
 } as const;
 
 const list = defineCommand({
   meta: { name: "list", description: "List every available tool, its description and its source." },
   args: listArgs,
   async run({ rawArgs }) {
-    assertKnownFlags(rawArgs, listArgs, "rienda tool list");
+    const { values: listed } = assertKnownFlags(rawArgs, listArgs, "rienda tool list");
     const runtime = createRuntime({ spareWorker: false });
     try {
       const catalog = await discoverTools({ riendaDir: riendaDir(), runtime, runner: createToolRunner() });
@@ -49,7 +53,7 @@ const list = defineCommand({
       }
       let config: ReturnType<typeof readOptionalConfig>;
       try {
-        config = readOptionalConfig(homeDir());
+        config = readOptionalConfig(homeDir(), listed.config);
       } catch (error) {
         process.stderr.write(`MCP servers not listed: ${error instanceof Error ? error.message : String(error)}\n`);
       }
@@ -82,7 +86,7 @@ const run = defineCommand({
     const home = homeDir();
     const autoApprove = Boolean(args["auto-approve"]);
     if (name.includes("__")) {
-      const config = readOptionalConfig(home);
+      const config = readOptionalConfig(home, args.config);
       const server = mcpServerOf(name, config);
       if (config && server) {
         const watcher = interrupts();
@@ -95,7 +99,7 @@ const run = defineCommand({
       // Not an MCP tool: the config just read serves as ctx.config, rather than being read again.
       return runJavaScriptTool(name, decoded, workdir, home, autoApprove, () => config);
     }
-    return runJavaScriptTool(name, decoded, workdir, home, autoApprove, () => readOptionalConfig(home));
+    return runJavaScriptTool(name, decoded, workdir, home, autoApprove, () => readOptionalConfig(home, args.config));
   },
 });
 

@@ -144,3 +144,20 @@ describe("output cap (tools.md: 256 KiB, cut on a rune boundary)", () => {
     expect(Buffer.byteLength(run.stdout)).toBeLessThanOrEqual(256 * 1024 + 1);
   });
 });
+
+describe("config path precedence (contract §1) in tool run", () => {
+  test("--config PATH beats RIENDA_CONFIG, which beats ~/.rienda/config.yaml, for ctx.config", async () => {
+    s = await scenario({ configExtra: "config:\n  which: { from: home }" });
+    s.inst.tool("which", 'module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return ctx.config.config.which.from; } };');
+    const home = await Bun.file(s.inst.riendaPath("config.yaml")).text();
+    const fromEnv = s.inst.write(join(s.inst.root, "env.yaml"), home.replace("from: home", "from: env"));
+    const fromFlag = s.inst.write(join(s.inst.root, "flag.yaml"), home.replace("from: home", "from: flag"));
+    const run = (extra: string[], env: Record<string, string> = {}) => s!.inst.run(["tool", "run", "which", "--args", "{}", ...extra], { env });
+    expect((await run([])).stdout).toBe("home\n");
+    expect((await run([], { RIENDA_CONFIG: fromEnv })).stdout).toBe("env\n");
+    const flagged = await run(["--config", fromFlag], { RIENDA_CONFIG: fromEnv });
+    expect(flagged.stderr).toBe("");
+    expect(flagged.stdout).toBe("flag\n");
+    expect((await s.inst.run(["tool", "list", "--config", fromFlag])).code).toBe(0);
+  });
+});
