@@ -39,6 +39,9 @@ export interface ConnectionOptions {
 /** starting → ready; ready → crashed (the process or connection ended by itself) → ready again once; anything → closed. */
 export type ConnectionState = "idle" | "starting" | "ready" | "failed" | "crashed" | "closed";
 
+/** How long ending an HTTP server's session may delay Rienda's end. */
+const SESSION_END_WAIT_MS = 1000;
+
 /** A call has no time limit, like a JavaScript tool's (the SDK's default is 60 s). */
 const NO_TIMEOUT_MS = 2_147_483_647;
 
@@ -253,6 +256,14 @@ export class McpConnection {
     const transport = this.transport;
     this.client = undefined;
     this.transport = undefined;
+    // An HTTP server keeps a session until told it is over (a long-running
+    // server would otherwise gather one per run): a DELETE, given a moment.
+    const http = transport as { sessionId?: string; terminateSession?: () => Promise<void> } | undefined;
+    if (client && http?.sessionId !== undefined && http.terminateSession) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([http.terminateSession().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, SESSION_END_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
     try {
       if (client) await client.close();
       else if (transport) await transport.close();

@@ -61,6 +61,12 @@ const SLEEPER = `module.exports = {
   execute(ctx, args) { ctx.system.exec("sleep 60 & echo $! > " + args.pidFile + "; wait"); return "finished"; },
 };`;
 
+const WHOAMI = `module.exports = {
+  description: "Answers with its session id.",
+  parameters: { type: "object", properties: {} },
+  execute(ctx) { return ctx.session.id; },
+};`;
+
 function setup(): Instance {
   const i = new Instance();
   i.tool("greet", GREET);
@@ -261,6 +267,31 @@ describe("Rienda as the MCP server of Rienda", () => {
       expect(r.stderr).toContain("[info] greet: greeting http");
       // The same line as progress is not shown twice.
       expect(r.stderr).not.toContain("progress 1 greeting");
+    } finally {
+      await s.dispose();
+    }
+  });
+  test("a run that used an HTTP server ends its MCP session there (a DELETE), so a long-running server does not keep one per run", async () => {
+    const { scenario, toolResultsOf } = await import("../support/scenario.ts");
+    inst = setup();
+    inst.tool("whoami", WHOAMI);
+    started = inst.start(["mcp", "serve", "--http", "127.0.0.1:0", "--tools", "whoami"]);
+    await waitFor(() => /at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(started!.stderr()), 20_000, "the server");
+    const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(started.stderr())![1]!;
+    const s = await scenario({ agentFrontmatter: "tools: [web__whoami]", configExtra: `mcp_servers:\n  web: { url: "${url}" }` });
+    try {
+      s.server.script({ toolCalls: [{ id: "a", name: "web__whoami", arguments: {} }] }, { text: "done" });
+      const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+      expect(r.code).toBe(0);
+      const session = toolResultsOf(s.server.requests[1]!)[0]!;
+      expect(session).toMatch(/^[0-9a-f-]{36}$/);
+      const ping = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      });
+      await ping.body?.cancel();
+      expect(ping.status).toBe(404);
     } finally {
       await s.dispose();
     }
