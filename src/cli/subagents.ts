@@ -11,7 +11,7 @@ import type { ChildRun, Emit, SubagentSpec, ToolCall } from "../engine/index.ts"
 import { RiendaError } from "../errors.ts";
 import { createModelClient } from "../providers/index.ts";
 import { createSession } from "../sessions/index.ts";
-import { formatNotice } from "../ui/index.ts";
+import { noticeEvent } from "../ui/index.ts";
 import { createCompactor } from "./compactor.ts";
 import type { Dialogs, PreparedAgent } from "./setup.ts";
 
@@ -52,7 +52,7 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
   let report: Emit = () => undefined;
   const dialogs: Dialogs = {
     confirm: options.dialogs.confirm,
-    notify: (notice) => report({ type: "notice", message: formatNotice(notice.title, notice.body), title: notice.title, body: notice.body }),
+    notify: (notice) => report(noticeEvent(notice)),
   };
   let closed = false;
   const prepare = (agentId: string): Promise<PreparedAgent> => {

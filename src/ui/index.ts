@@ -5,5 +5,5 @@
  * goes to stderr.
  * Must not run anything itself: it renders and asks, the caller decides.
  */
-export { answerConfirm, createTerminalFrontEnd, formatNotice, noticeLine, type TerminalFrontEndOptions, type TerminalStreams } from "./terminal-front-end.ts";
+export { answerConfirm, createTerminalFrontEnd, formatNotice, noticeEvent, noticeLine, type TerminalFrontEndOptions, type TerminalStreams } from "./terminal-front-end.ts";
 export { createRunOutput, type RunOutput } from "./run-output.ts";

@@ -9,7 +9,7 @@ import type { Usage } from "../providers/index.ts";
 import { JsonPrinter, type RunStartInfo } from "./json-printer.ts";
 import { PlainPrinter } from "./plain-printer.ts";
 import type { TextSink } from "./stream-writer.ts";
-import { formatNotice, noticeLine } from "./terminal-front-end.ts";
+import { noticeEvent, noticeLine } from "./terminal-front-end.ts";
 
 /** Where a run reports. */
 export interface RunOutput {
@@ -47,7 +47,7 @@ function jsonOutput(printer: JsonPrinter): RunOutput {
   return {
     start: (info) => printer.start(info),
     event: (event) => printer.event(event),
-    notify: (title, body) => printer.event({ type: "notice", message: formatNotice(title, body), title, body } as EngineEvent),
+    notify: (title, body) => printer.event(noticeEvent({ title, body })),
     end: (reason, usage, message, cost) => {
       if (reason === "error") printer.error(message ?? "the run failed");
       printer.end(reason, usage, reason === "interrupted" ? "the run was interrupted" : message, cost);

@@ -1,3 +1,4 @@
+import type { EngineEvent } from "../engine/index.ts";
 import type { FrontEnd, Prompt } from "../tools/types.ts";
 
 /** Where the terminal front end writes and reads. */
@@ -57,6 +58,11 @@ export function createTerminalFrontEnd(options: TerminalFrontEndOptions): FrontE
 /** The one line a notice prints as. */
 export function noticeLine(prompt: Prompt): string {
   return `notice: ${formatNotice(prompt.title, prompt.body)}`;
+}
+
+/** The `notice` event of a `ctx.notify` (the run's own, or a subagent's). */
+export function noticeEvent(prompt: Prompt): Extract<EngineEvent, { type: "notice" }> {
+  return { type: "notice", message: formatNotice(prompt.title, prompt.body), title: prompt.title, body: prompt.body };
 }
 
 /** A notice's text: `title: body`, or whichever is present. */
