@@ -10,7 +10,7 @@ import type { McpServerSettings } from "../config/index.ts";
 import type { HookAnswer, HookPort, OutputObserver, ToolPort } from "../engine/index.ts";
 import { brokenExtension, discoverHooks, discoverTools, missingExtensionError, type ExtensionNames, type Hook, type HookPointName } from "../extensions/index.ts";
 import { RiendaError } from "../errors.ts";
-import { resolveToolNames, serverList, serverPart, splitToolNames, startMcpServers, type McpServers } from "../mcp/index.ts";
+import { isServerWildcard, resolveToolNames, serverList, serverPart, splitToolNames, startMcpServers, type McpServers } from "../mcp/index.ts";
 import { createRuntime } from "../runtime/index.ts";
 import { createToolRunner, type ContextData, type FrontEnd, type Tool, type ToolCallContext } from "../tools/index.ts";
 
@@ -107,6 +107,12 @@ export async function loadAgentExtensions(options: {
       ...toolCatalog.diagnostics.filter((d) => agent.tools.includes(d.name)),
       ...(hookCatalog?.diagnostics ?? []).filter((d) => d.warning && agent.hooks.includes(d.name)),
     ].map((d) => d.message).concat(servers?.notices ?? []);
+    // `server__*` of a server that lists nothing gives the agent no tool: legal, but rarely what was meant.
+    for (const name of agent.tools) {
+      const server = serverPart(name);
+      if (server === undefined || !isServerWildcard(name) || !configured.has(server) || servers?.toolsOf(server).length !== 0) continue;
+      notices.push(`MCP server "${server}" lists no tools: ${name} gives the agent none`);
+    }
     if (workers) runtime.setSpares(sparesFor(hooks));
     // The argument validator loads while the first request is out (the
     // request is on its way by then), not when the first tool call waits.

@@ -86,7 +86,7 @@ export class McpConnection {
 
   /** How the server is reached, for listings: `stdio: node` or the URL. */
   describe(): string {
-    return this.settings.transport === "stdio" ? `stdio: ${this.settings.command}` : `http: ${this.hide(this.settings.url)}`;
+    return this.settings.transport === "stdio" ? `stdio: ${this.hide(this.settings.command)}` : `http: ${this.hide(this.settings.url)}`;
   }
 
   /**

@@ -173,6 +173,15 @@ describe("MCP tools in a run", () => {
     expect(toolResultsOf(s.server.requests[2]!)).toEqual(["grew", "grown ran"]);
   });
 
+  test("server__* of a server that lists no tools gives none, and says so; the run goes on", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [none__*, t__echo]", configExtra: mcpServers({ none: nodeMcpServer(TEST_SERVER, ["--no-tools"]), t: nodeMcpServer(TEST_SERVER) }) });
+    s.server.script({ text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('MCP server "none" lists no tools: none__* gives the agent none\n');
+    expect(toolNamesOf(s.server.requests[0]!)).toEqual(["t__echo"]);
+  });
+
   test("a server that crashes mid-call: the call gets an error result naming it, the next call restarts it once", async () => {
     const log = join("/tmp", `mcp-crash-${process.pid}-${Date.now()}.log`);
     s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--log", log]) }) });
