@@ -89,6 +89,15 @@ export class StdioTransport implements Transport {
       this.child.once("error", () => resolve());
     });
     this.child.stdout.on("data", (chunk: Buffer) => this.read(chunk));
+    // A server that closes its stdout and lives on can never answer again: its calls would wait forever.
+    this.child.stdout.once("end", () => {
+      if (this.closing) return;
+      setTimeout(() => {
+        if (this.ended !== undefined || this.closing || this.fault) return;
+        this.fault = "Rienda ended it: it closed its stdout but kept running, so it could not answer any more";
+        this.kill();
+      }, EXIT_GRACE_MS).unref();
+    });
     this.child.stderr.on("data", (chunk: Buffer) => this.stderr.push(chunk));
     // A server that exits closes its pipes; writing to it then must not crash Rienda.
     this.child.stdin.on("error", () => undefined);

@@ -182,6 +182,15 @@ describe("MCP tools in a run", () => {
     expect(toolNamesOf(s.server.requests[0]!)).toEqual(["t__echo"]);
   });
 
+  test("a server that closes its stdout and lives on is ended: its call gets an error saying why instead of waiting forever", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [t__mute, t__echo]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--more"]) }) });
+    s.server.script({ toolCalls: [{ id: "a", name: "t__mute", arguments: {} }] }, { toolCalls: [{ id: "b", name: "t__echo", arguments: { text: "back" } }] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { killAfterMs: 30_000 });
+    expect(r.code).toBe(0);
+    expect(toolResultsOf(s.server.requests[1]!)[0]).toContain('MCP server "t" stopped during the call (signal SIGKILL); Rienda ended it: it closed its stdout but kept running');
+    expect(toolResultsOf(s.server.requests[2]!)[1]).toBe("echo: back");
+  });
+
   test("a server that crashes mid-call: the call gets an error result naming it, the next call restarts it once", async () => {
     const log = join("/tmp", `mcp-crash-${process.pid}-${Date.now()}.log`);
     s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--log", log]) }) });
