@@ -147,7 +147,7 @@ function prepare(buffer: SharedArrayBuffer): void {
     if (proc && proc.env) proc.env = { ...(proc.env as Record<string, string>) };
   }
   // Module code may print at load time too: to the front end, never to our stdout.
-  routeConsole((...parts) => consoleSink(...parts));
+  routeConsole((...parts) => consoleSink(...parts), typeof loader === "function" ? loader : undefined);
 }
 
 type Send = (message: unknown) => void;
@@ -475,14 +475,22 @@ function createMembers(buffer: SharedArrayBuffer) {
  * end instead. The same for `process.stdout.write` / `process.stderr.write`
  * (a worker's streams are the process's own file descriptors): a tool, or a
  * package it uses, writing there would otherwise corrupt the answer a
- * script captures and the `--json` stream. The streams are patched when a
- * module first reads them, since creating them costs every call time.
+ * script captures and the `--json` stream.
+ *
+ * Bun creates `process.stdout` on first use, and that loads `node:stream`:
+ * 7 ms of a worker's 9 ms boot (measured, bench/fresh-worker-phases.bench.ts).
+ * Any look at that property, even `hasOwnProperty` or redefining it, pays
+ * it. So under Bun `process` is handed out behind a proxy that patches a
+ * stream when a module first reads it; `require("process")` and
+ * `require("node:process")` give the same proxy. Deno keeps the plain
+ * patch (its streams cost nothing like that).
  */
-function routeConsole(log: (...parts: unknown[]) => void): void {
+function routeConsole(log: (...parts: unknown[]) => void, load: LoadFn | undefined): void {
   const c = console as unknown as Record<string, unknown>;
   for (const name of ["log", "info", "warn", "error", "debug", "trace"]) c[name] = log;
   const proc = (globalThis as { process?: object }).process;
   if (!proc) return;
+  if (CAN_PARK && load && routeThroughProxy(proc, log, load)) return;
   for (const name of ["stdout", "stderr"]) {
     const own = Object.getOwnPropertyDescriptor(proc, name);
     const found = own ?? Object.getOwnPropertyDescriptor(Object.getPrototypeOf(proc) as object, name);
@@ -500,6 +508,45 @@ function routeConsole(log: (...parts: unknown[]) => void): void {
       },
     });
   }
+}
+
+/** See routeConsole. False when the loader cannot be patched (then the plain patch is used). */
+function routeThroughProxy(proc: object, log: (...parts: unknown[]) => void, load: LoadFn): boolean {
+  let Module: { prototype: { require: (this: unknown, id: string) => unknown } };
+  try {
+    Module = load("node:module") as typeof Module;
+  } catch {
+    return false;
+  }
+  const original = Module.prototype.require;
+  if (typeof original !== "function") return false;
+  const patched = new Set<unknown>();
+  const routed = (key: PropertyKey) => {
+    // Read on the real object: its getters expect it as `this`.
+    const value = Reflect.get(proc, key) as { write?: unknown } | undefined;
+    if (value && !patched.has(value)) {
+      patched.add(value);
+      value.write = streamWriter(log);
+    }
+    return value;
+  };
+  const isStream = (key: PropertyKey) => key === "stdout" || key === "stderr";
+  const wrapped = new Proxy(proc, {
+    get: (target, key) => (isStream(key) ? routed(key) : Reflect.get(target, key)),
+    // Setters of process (exitCode, title) expect the real object as `this`.
+    set: (target, key, value) => Reflect.set(target, key, value),
+    getOwnPropertyDescriptor(target, key) {
+      if (isStream(key)) routed(key);
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+  });
+  Object.defineProperty(globalThis, "process", { value: wrapped, configurable: true, writable: true, enumerable: true });
+  Module.prototype.require = function (this: unknown, id: string) {
+    if (id === "process" || id === "node:process") return wrapped;
+    // Called as before (arguments and all), so errors and require stacks stay the loader's.
+    return original.apply(this, arguments as unknown as [string]);
+  };
+  return true;
 }
 
 /** A `write(chunk, [encoding], [callback])` that hands the text to `log`, one line break at the end dropped (log lines get their own). */

@@ -87,6 +87,19 @@ describe("invoke", () => {
     expect(box.recorded.logs).toEqual(["to the log 1"]);
   });
 
+  test("process.stdout and process.stderr, also reached through require('node:process'), write to the log; the rest of process works as before", async () => {
+    const body = [
+      "process.stdout.write('global out\\n');",
+      "require('node:process').stderr.write(Buffer.from('required err'));",
+      "require('process').stdout.write('plain name', () => {});",
+      "process.exitCode = 0; process.on('x', () => {});",
+      "return [require('node:process') === process, typeof process.cwd(), process.listenerCount('x'), Object.prototype.toString.call(process), typeof Object.getOwnPropertyDescriptor(process, 'stdout').value.write];",
+    ].join(" ");
+    const outcome = await call(box.tool("streams", body));
+    expect(outcome).toEqual({ kind: "returned", value: [true, "string", 1, "[object process]", "function"], type: "an array" });
+    expect(box.recorded.logs).toEqual(["global out", "required err", "plain name"]);
+  });
+
   test("a value that cannot be cloned comes back in its JSON form", async () => {
     const outcome = await call(box.tool("fn", "return { text: 'ok', helper() {} };"));
     expect(outcome).toEqual({ kind: "returned", value: { text: "ok" }, type: "an object" });
