@@ -142,7 +142,7 @@ export class McpConnection {
           }
           this.client = client;
           phase = "tools/list";
-          ({ tools: this.tools, leftOut: this.leftOut } = await listAllTools(client, types.ResultSchema));
+          ({ tools: this.tools, leftOut: this.leftOut } = await listAllTools(client, types.ResultSchema, NO_TIMEOUT_MS));
           this.toolsVersion++;
         })(),
         deadline,
@@ -206,14 +206,15 @@ export class McpConnection {
 
   /**
    * The server said its tools changed (`notifications/tools/list_changed`):
-   * they are listed again; a list that cannot be read leaves the old one.
+   * they are listed again, each page within startup_timeout_ms (a call
+   * waits for it); a list that cannot be read leaves the old one.
    */
   private rereadTools(client: Client, anyResult: ResultSchema): void {
     const previous = this.rereading ?? Promise.resolve();
     const reread = previous.then(async () => {
       if (this.client !== client || this.state !== "ready") return;
       try {
-        ({ tools: this.tools, leftOut: this.leftOut } = await listAllTools(client, anyResult));
+        ({ tools: this.tools, leftOut: this.leftOut } = await listAllTools(client, anyResult, this.settings.startupTimeoutMs));
         this.toolsVersion++;
       } catch {
         // The server stopped or answered nonsense: the calls will say so.
@@ -310,13 +311,13 @@ export class McpConnection {
  * tool (with a dump of schema paths): a tool Rienda cannot offer is left out,
  * with a reason.
  */
-async function listAllTools(client: Client, anyResult: ResultSchema): Promise<{ tools: McpToolInfo[]; leftOut: string[] }> {
+async function listAllTools(client: Client, anyResult: ResultSchema, timeoutMs: number): Promise<{ tools: McpToolInfo[]; leftOut: string[] }> {
   const tools: McpToolInfo[] = [];
   const leftOut: string[] = [];
   let cursor: string | undefined;
   // A server that keeps handing out cursors is cut off rather than followed forever.
   for (let page = 0; page < 100; page++) {
-    const answer: Record<string, unknown> = await client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, anyResult, { timeout: NO_TIMEOUT_MS });
+    const answer: Record<string, unknown> = await client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, anyResult, { timeout: timeoutMs });
     if (!Array.isArray(answer.tools)) throw new Error('its answer to "tools/list" has no list of tools');
     for (const listed of answer.tools) {
       const tool = readTool(listed);

@@ -191,6 +191,15 @@ describe("MCP tools in a run", () => {
     expect(toolResultsOf(s.server.requests[2]!)[1]).toBe("echo: back");
   });
 
+  test("a server that says its tools changed but never lists them again: the call still returns (within startup_timeout_ms), the old list stays", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [t__tease, t__echo]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--more"], ", startup_timeout_ms: 1500") }) });
+    s.server.script({ toolCalls: [{ id: "a", name: "t__tease", arguments: {} }] }, { toolCalls: [{ id: "b", name: "t__echo", arguments: { text: "still" } }] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { killAfterMs: 30_000 });
+    expect(r.code).toBe(0);
+    expect(toolNamesOf(s.server.requests[1]!)).toEqual(["t__tease", "t__echo"]);
+    expect(toolResultsOf(s.server.requests[2]!)).toEqual(["teased", "echo: still"]);
+  });
+
   test("a server that crashes mid-call: the call gets an error result naming it, the next call restarts it once", async () => {
     const log = join("/tmp", `mcp-crash-${process.pid}-${Date.now()}.log`);
     s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--log", log]) }) });
