@@ -1,5 +1,5 @@
 /**
- * The layering of src/ (docs/architecture.md) checked by a machine: every
+ * The layering of src/ (docs/development.md, "Layout") checked by a machine: every
  * import between folders must be an allowed edge, and must go through the
  * folder's index.ts (or its types.ts). `Bun.*` appears only in platform.ts.
  */
