@@ -1,5 +1,5 @@
 /** Validation of the `mcp_servers:` block: one stdio or Streamable HTTP server per entry (docs/mcp.md). */
-import { describeYamlValue as describe } from "../values.ts";
+import { describeYamlValue as describe, hideSecrets } from "../values.ts";
 import type { ConfigReader } from "./config-reader.ts";
 import type { KeyPath } from "./key-path.ts";
 import type { McpServerSettings } from "./types.ts";
@@ -75,7 +75,9 @@ function validateServer(reader: ConfigReader, name: string, value: unknown, base
   for (const key of STDIO_ONLY) if (present(key)) reader.problem([...path, key], 'is only used with "command" (a server started as a process)');
   const headers = readHeaders(reader, map, path);
   const at = [...path, "url"];
-  if (reader.unsetUnder(at).length === 0 && !isHttpUrl(url!)) reader.problem(at, `must be an http:// or https:// URL (got "${url}")`);
+  // What `${NAME}` put into the URL is not quoted back: it may be a password or a key.
+  const shown = hideSecrets(url!, reader.expandedUnder(at).map((e) => e.value));
+  if (reader.unsetUnder(at).length === 0 && !isHttpUrl(url!)) reader.problem(at, `must be an http:// or https:// URL (got "${shown}")`);
   if (reader.problems.length > before) return undefined;
   return { name, transport: "http", url: url!, headers, startupTimeoutMs, unset: reader.unsetUnder(path), expanded: reader.expandedUnder(path) };
 }

@@ -87,6 +87,10 @@ describe("mcp_servers", () => {
       `${FILE}: mcp_servers.a.startup_timeout_ms: must be a positive integer`,
     ]);
     expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { url: "ftp://h/" }\n`)).toEqual([`${FILE}: mcp_servers.a.url: must be an http:// or https:// URL (got "ftp://h/")`]);
+    // What a variable put into the URL is not quoted back.
+    expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { url: "ftp://me:\${MCP_PASSWORD}@h/" }\n`, { MCP_PASSWORD: "pw-secret-1" })).toEqual([
+      `${FILE}: mcp_servers.a.url: must be an http:// or https:// URL (got "ftp://me:***@h/")`,
+    ]);
     expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { command: x, env: { "1A": b } }\n`)).toEqual([`${FILE}: mcp_servers.a.env.1A: "1A" is not a valid environment variable name`]);
     expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { url: "http://h/", headers: { "A B": c } }\n`)).toEqual([
       `${FILE}: mcp_servers.a.headers."A B": "A B" is not a valid HTTP header name`,
