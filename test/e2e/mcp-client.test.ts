@@ -202,6 +202,16 @@ describe("MCP tools in a run", () => {
     expect(toolResultsOf(s.server.requests[2]!)).toEqual(["teased", "echo: still"]);
   });
 
+  test("a server's log and progress lines reach the terminal without control characters (no escape sequences)", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [t__ansi]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--more"]) }) });
+    s.server.script({ toolCalls: [{ id: "a", name: "t__ansi", arguments: {} }] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("[info] ansi: title \ufffd]0;pwned\ufffd red \ufffd[31mx\ufffd[0m\n");
+    expect(r.stderr).toContain("progress 1 bell \ufffd done\n");
+    expect(r.stderr).not.toMatch(/[\u001b\u0007]/);
+  });
+
   test("a server that crashes mid-call: the call gets an error result naming it, the next call restarts it once", async () => {
     const log = join("/tmp", `mcp-crash-${process.pid}-${Date.now()}.log`);
     s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--log", log]) }) });
