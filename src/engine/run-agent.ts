@@ -49,8 +49,9 @@ export async function runAgent(input: RunInput): Promise<RunOutcome> {
   } catch (error) {
     outcome = { reason: signal.aborted ? "interrupted" : "error", message: error instanceof Error ? error.message : String(error), usage };
   }
-  // The run has a cost when its model has prices.
-  if (progress.cost !== undefined) outcome = { ...outcome, cost: roundDollars(progress.cost) };
+  // The run has a cost only when every answer in it (subagents' included) was priced: a sum that
+  // left some answers out would read as the whole run's cost beside the whole run's tokens.
+  if (progress.cost !== undefined && !progress.unpriced) outcome = { ...outcome, cost: roundDollars(progress.cost) };
   if (outcome.reason === "interrupted") {
     outcome = { ...outcome, message: outcome.message ?? "the run was interrupted" };
     if (progress.promptStored) recordInterruption(input);
@@ -79,6 +80,8 @@ interface Progress {
   promptStored: boolean;
   /** Dollars spent so far, when the model's prices are known. */
   cost?: number;
+  /** Some answer (of this run or a subagent's) had tokens but no price. */
+  unpriced?: boolean;
 }
 
 async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<RunOutcome> {
@@ -121,7 +124,7 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     const { response } = turn;
     addUsage(usage, response.usage);
     const cost = model.prices && response.usage ? costOf(response.usage, model.prices) : undefined;
-    if (cost !== undefined) progress.cost = (progress.cost ?? 0) + cost;
+    addCost(progress, cost);
     const parts = splitMessage(response.message);
     // A refusal with nothing to show is not an "empty answer" (asking again gets the same refusal).
     if (response.stopReason === "refusal" && parts.text.trim() === "" && parts.toolCalls.length === 0) return end("error", REFUSAL);
@@ -164,7 +167,7 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     }
     const executed = await runToolRound(parts.toolCalls, { tools: input.tools, hooks, session, emit, signal, ...(input.finalSignal ? { finalSignal: input.finalSignal } : {}), usage: (add, cost) => {
         addUsage(usage, add);
-        if (cost !== undefined) progress.cost = (progress.cost ?? 0) + cost;
+        if (add.inputTokens + add.outputTokens > 0) addCost(progress, cost);
       },
     });
     if (signal.aborted) return end("interrupted");
@@ -234,6 +237,12 @@ function addUsage(total: Usage, add: Usage | undefined): void {
   for (const key of ["cacheReadTokens", "cacheWriteTokens", "reasoningTokens"] as const) {
     if (add[key] !== undefined) total[key] = (total[key] ?? 0) + add[key];
   }
+}
+
+/** Adds one priced part to the run's cost, or marks the run as having an unpriced one. */
+function addCost(progress: Progress, cost: number | undefined): void {
+  if (cost === undefined) progress.unpriced = true;
+  else progress.cost = (progress.cost ?? 0) + cost;
 }
 
 /** Sums of float dollars drift; a millionth of a dollar is the unit costs are kept in. */

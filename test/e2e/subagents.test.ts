@@ -234,6 +234,33 @@ describe("a subagent call", () => {
     expect(events.at(-1)).toMatchObject({ type: "run_end", usage: { inputTokens: 4000, outputTokens: 700 }, cost: 0.027 });
   });
 
+  test("when the parent's model has no prices, the run shows no cost, though the priced child's subagent_end has its own", async () => {
+    const { inst, server } = await start({ lead: [LEAD, "You lead."], reviewer: ["description: Reviews.\nmodel: p/small", "You review."] });
+    inst.config(readFileSync(inst.riendaPath("config.yaml"), "utf8").replace("small: { id: small-model }", "small: { id: small-model, cost: { input: 1, output: 2 } }"));
+    server.script(
+      { toolCalls: [{ id: "c1", name: "agent__reviewer", arguments: { prompt: "Review" } }], usage: { input: 1000, output: 100 } },
+      { text: "fine", usage: { input: 2000, output: 500 } },
+      { text: "done", usage: { input: 1000, output: 100 } },
+    );
+    const r = await inst.run(["run", "-a", "lead", "-p", "go", "--json"]);
+    expect(r.code).toBe(0);
+    const events = jsonEvents(r.stdout);
+    expect(events.find((e) => e.type === "subagent_end")).toMatchObject({ cost: 0.003, parent: "c1" });
+    const end = events.at(-1)!;
+    expect(end).toMatchObject({ type: "run_end", usage: { inputTokens: 4000, outputTokens: 700 } });
+    expect("cost" in end).toBe(false);
+    const plain = await (async () => {
+      server.script(
+        { toolCalls: [{ id: "c1", name: "agent__reviewer", arguments: { prompt: "Review" } }], usage: { input: 1000, output: 100 } },
+        { text: "fine", usage: { input: 2000, output: 500 } },
+        { text: "done", usage: { input: 1000, output: 100 } },
+      );
+      return inst.run(["run", "-a", "lead", "-p", "go"]);
+    })();
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).not.toContain("cost:");
+  });
+
   test("a child that fails is an error result the parent's model reads; the run goes on", async () => {
     const { inst, server } = await start({ lead: [LEAD, "You lead."], reviewer: [REVIEWER, "You review."] });
     server.script(
