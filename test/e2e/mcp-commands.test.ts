@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { waitFor } from "../support/instance.ts";
-import { scenario, toolResultsOf, type Scenario, mcpServers, nodeMcpServer } from "../support/scenario.ts";
+import { scenario, toolNamesOf, toolResultsOf, type Scenario, mcpServers, nodeMcpServer } from "../support/scenario.ts";
 import { processRunning } from "../support/processes.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -224,6 +224,29 @@ describe("MCP in the tool commands", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('tool "stringly" is left out');
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["echo: still here"]);
+  });
+
+  test("tools whose names collide once cleaned (a.b, a_b) or cut to 64 characters: the first keeps the name, the other is left out with a notice", async () => {
+    const log = join("/tmp", `mcp-collide-${process.pid}-${Date.now()}.log`);
+    s = await scenario({ agentFrontmatter: "tools: [t__*]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--collide", "--log", log]) }) });
+    const long = `t__${"l".repeat(61)}`;
+    expect(long).toHaveLength(64);
+    const list = await s.inst.run(["tool", "list"]);
+    expect(list.stdout).toContain("  t__a_b\n      The dotted one.\n");
+    expect(list.stdout).toContain(`  ${long}\n      Long one.\n`);
+    expect(list.stdout).not.toContain("The underscored one.");
+    expect(list.stdout).not.toContain("Long two.");
+    expect(list.stderr).toContain('MCP server "t": tool "a_b" is left out: its name t__a_b is already used by "a.b"\n');
+    expect(list.stderr).toContain(`MCP server "t": tool "${"l".repeat(70)}2" is left out: its name ${long} is already used by "${"l".repeat(70)}1"\n`);
+    s.server.script({ toolCalls: [{ id: "a", name: "t__a_b", arguments: {} }, { id: "b", name: long, arguments: {} }] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('tool "a_b" is left out');
+    const offered = toolNamesOf(s.server.requests[0]!)!;
+    expect(offered.filter((n) => n === "t__a_b" || n === long)).toEqual(["t__a_b", long]);
+    expect(offered.every((n) => n.length <= 64)).toBe(true);
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["a.b ran", `${"l".repeat(70)}1 ran`]);
+    expect(readFileSync(log, "utf8").match(/^call .*$/gm)).toEqual(["call a.b", `call ${"l".repeat(70)}1`]);
   });
 
   test("doctor starts every configured server and reports the ones that fail, with a fix; agents naming missing MCP tools are problems", async () => {
