@@ -161,7 +161,7 @@ export class McpConnection {
   }
 
   /** Calls one tool (by the server's own name); never throws. */
-  async call(tool: string, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolResult> {
+  async call(tool: string, args: Record<string, unknown>, context: ToolCallContext, again = false): Promise<ToolResult> {
     if (this.state === "crashed") {
       const why = this.endedText();
       if (this.restarted) return this.error(`stopped again${why}; it is restarted only once per run`);
@@ -198,6 +198,13 @@ export class McpConnection {
       if (context.signal.aborted) return { text: "the tool was interrupted", isError: true };
       // The connection's end is seen before the call's rejection (see client.onclose).
       if ((this.state as ConnectionState) === "crashed") return this.error(`stopped during the call${this.endedText()}; the next call restarts it`);
+      // An HTTP server that answers 404 to a session has forgotten it (it
+      // restarted): MCP asks for a new session. The call never ran there, so
+      // it is sent again, over a new session (the one restart of the run).
+      if (!again && !this.restarted && this.settings.transport === "http" && httpStatus(error) === 404) {
+        this.state = "crashed";
+        return this.call(tool, args, context, true);
+      }
       return this.error(`error: ${this.hide(describeError(error))}`);
     } finally {
       this.active.splice(this.active.indexOf(call), 1);
@@ -343,6 +350,12 @@ function readTool(value: unknown): McpToolInfo | string {
   if ((schema as { type?: unknown }).type !== "object") return `tool "${name}" is left out: its input schema is not of type "object" (a tool's arguments are an object)`;
   const text = (field: unknown) => (typeof field === "string" ? field : undefined);
   return { name, description: text(tool.description) ?? text(tool.title) ?? "", inputSchema: schema as Record<string, unknown> };
+}
+
+/** The HTTP status of the SDK's StreamableHTTPError (known by its message: class names do not survive minifying). */
+function httpStatus(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return messageOf(error).startsWith("Streamable HTTP error: ") && typeof code === "number" ? code : undefined;
 }
 
 /** The SDK's message, with the HTTP status when the server answered with one. */

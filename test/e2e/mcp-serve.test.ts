@@ -296,4 +296,32 @@ describe("Rienda as the MCP server of Rienda", () => {
       await s.dispose();
     }
   });
+  test("an HTTP server that restarts during a run (its session forgotten, 404): the next call starts a new session and goes through", async () => {
+    const { scenario, toolResultsOf } = await import("../support/scenario.ts");
+    inst = setup();
+    started = inst.start(["mcp", "serve", "--http", "127.0.0.1:0", "--tools", "greet"]);
+    await waitFor(() => /at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(started!.stderr()), 20_000, "the server");
+    const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(started.stderr())![1]!;
+    const port = new URL(url).port;
+    const s = await scenario({ agentFrontmatter: "tools: [web__greet]", configExtra: `mcp_servers:\n  web: { url: "${url}" }` });
+    try {
+      s.server.script(
+        { toolCalls: [{ id: "a", name: "web__greet", arguments: { name: "first" } }] },
+        // Slow enough for the server to be restarted before the second call.
+        { text: "once more", toolCalls: [{ id: "b", name: "web__greet", arguments: { name: "second" } }], chunkDelayMs: 600 },
+        { text: "done" },
+      );
+      const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
+      await waitFor(() => s.server.requests.length >= 2, 20_000, "the first call's result");
+      started.kill("SIGTERM");
+      await started.done;
+      started = inst.start(["mcp", "serve", "--http", `127.0.0.1:${port}`, "--tools", "greet"]);
+      await waitFor(() => started!.stderr().includes(`at ${url}`), 20_000, "the server to be back");
+      const r = await run.done;
+      expect(r.code).toBe(0);
+      expect(toolResultsOf(s.server.requests[2]!)).toEqual([`hello first in ${inst.workspace}`, `hello second in ${inst.workspace}`]);
+    } finally {
+      await s.dispose();
+    }
+  });
 });
