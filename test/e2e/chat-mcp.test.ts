@@ -7,6 +7,7 @@ import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { waitFor } from "../support/instance.ts";
+import { processRunning } from "../support/processes.ts";
 import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
 import { Terminal } from "../support/tmux.ts";
 
@@ -23,20 +24,6 @@ afterEach(async () => {
   await s?.dispose();
   s = undefined;
 });
-
-/** Whether the process runs; a zombie (ended, waiting to be reaped) does not. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
-  } catch {
-    return existsSync(`/proc/${pid}`);
-  }
-}
 
 describe("MCP tools in the chat", () => {
   test("one server serves the whole conversation; Ctrl-C cancels its call and the chat goes on; quitting ends the server's group", async () => {
@@ -67,7 +54,7 @@ describe("MCP tools in the chat", () => {
     await term.waitForPrompt(2);
     // The server was told, and kept running.
     await waitFor(() => /^cancelled \d+$/m.test(readFileSync(log, "utf8")), 10_000, "notifications/cancelled");
-    expect(alive(child)).toBe(true);
+    expect(processRunning(child)).toBe(true);
 
     term.line("again?");
     await term.waitForPrompt(3);
@@ -81,6 +68,6 @@ describe("MCP tools in the chat", () => {
     // Still the first server process: one start for the whole chat.
     expect(results[2]).toBe(first);
     expect(readFileSync(log, "utf8").match(/^started/gm)).toHaveLength(1);
-    await waitFor(() => !alive(child), 5_000, "the server's child to end with the chat");
+    await waitFor(() => !processRunning(child), 5_000, "the server's child to end with the chat");
   });
 });

@@ -235,6 +235,27 @@ describe("rienda mcp serve --http", () => {
     expect(r.code).toBe(0);
   });
 
+  test("a client that ends its session (DELETE) mid-call: the call's worker and processes end; the server goes on", async () => {
+    inst = setup();
+    started = inst.start(["mcp", "serve", "--http", "127.0.0.1:0", "--tools", "sleeper,greet"]);
+    await waitFor(() => /at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(started!.stderr()), 20_000, "the server");
+    const url = new URL(/at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(started.stderr())![1]!);
+    client = new Client({ name: "http-client", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(url);
+    await client.connect(transport);
+    const pidFile = join(inst.root, "sleep.pid");
+    client.callTool({ name: "sleeper", arguments: { pidFile } }).catch(() => undefined);
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000, "the command to start");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(processRunning(pid)).toBe(true);
+    await transport.terminateSession();
+    await waitFor(() => !processRunning(pid), 10_000, "the command to be killed");
+    await client.close();
+    client = new Client({ name: "http-client", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    expect(textOf(await client.callTool({ name: "greet", arguments: { name: "after" } }))).toBe(`hello after in ${inst.workspace}`);
+  });
+
   test("--http refuses an address that is not loopback", async () => {
     inst = setup();
     const r = await inst.run(["mcp", "serve", "--http", "0.0.0.0:8931"]);
