@@ -80,6 +80,11 @@ function formatArguments(args: unknown): string {
   return JSON.stringify(args) ?? "null";
 }
 
+/** US dollars for people: "$1.25", "$0.015", "$0" (two significant digits under a dollar). */
+export function dollarsText(cost: number): string {
+  return `$${cost >= 1 ? cost.toFixed(2) : cost === 0 ? "0" : cost.toPrecision(2)}`;
+}
+
 /** A retry delay for people: "500ms", "1s", "1.5s". */
 export function formatDelay(ms: number): string {
   // One format for every wait, read by a person: seconds with one decimal ("0.6s", "2.0s").

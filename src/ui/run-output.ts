@@ -7,7 +7,7 @@
 import type { EngineEvent, RunEndReason } from "../engine/index.ts";
 import type { Usage } from "../providers/index.ts";
 import { JsonPrinter, type RunStartInfo } from "./json-printer.ts";
-import { PlainPrinter } from "./plain-printer.ts";
+import { dollarsText, PlainPrinter } from "./plain-printer.ts";
 import type { TextSink } from "./stream-writer.ts";
 import { noticeEvent, noticeLine } from "./terminal-front-end.ts";
 
@@ -57,7 +57,7 @@ function jsonOutput(printer: JsonPrinter): RunOutput {
 
 /** `cost: $0.0421 (48,210 tokens in, 41,900 of them from cache; 1,204 out)`. */
 export function costLine(cost: number, usage: Usage | null): string {
-  const dollars = cost >= 1 ? cost.toFixed(2) : cost === 0 ? "0" : cost.toPrecision(2);
+  const dollars = dollarsText(cost).slice(1);
   if (!usage) return `cost: $${dollars}`;
   const n = (value: number) => value.toLocaleString("en-US");
   const cached = usage.cacheReadTokens ? `, ${n(usage.cacheReadTokens)} of them from cache` : "";

@@ -50,6 +50,27 @@ describe("the chat's display", () => {
     expect(screen).not.toContain("reviewer-narrates");
   });
 
+  test("the turn's end line gives its cost when the model's prices are known, and none without them", async () => {
+    s = await scenario({ modelExtra: "        cost: { input: 3, output: 15 }" });
+    // 1,000,000 tokens in at $3 and 100,000 out at $15: $4.50 for the turn.
+    s.server.script({ text: "Priced.", usage: { input: 1_000_000, output: 100_000 } });
+    term = Terminal.start(s.inst, { args: ["-a", "coder"] });
+    await term.waitForPrompt();
+    term.line("how much?");
+    const screen = await term.waitForPrompt(1);
+    expect(screen).toContain("─ ");
+    expect(screen).toMatch(/─ \d+\.\ds · 1,000,000 in \/ 100,000 out tokens · \$4\.50\n/);
+    term.dispose();
+    await s.dispose();
+
+    s = await scenario();
+    s.server.script({ text: "Unpriced." });
+    term = Terminal.start(s.inst, { args: ["-a", "coder"] });
+    await term.waitForPrompt();
+    term.line("and now?");
+    expect(await term.waitForPrompt(1)).toMatch(/─ \d+\.\ds · 12 in \/ 7 out tokens\n/);
+  });
+
   test("a narrow terminal wraps answers and tool output between words", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
     const words = "Rienda keeps every conversation in an append-only file so that nothing is ever lost, even when the terminal is only thirty-two columns wide.";

@@ -5,6 +5,7 @@
  */
 import type { Usage } from "../../providers/index.ts";
 import { displayWidth } from "../../platform.ts";
+import { dollarsText } from "../plain-printer.ts";
 import { truncateToWidth } from "./wrap-text.ts";
 
 /** A tool call's arguments on one line: compact JSON, or the raw text the model sent when it was not JSON. */
@@ -45,9 +46,9 @@ export function usageText(usage: Usage | null | undefined): string {
   return `${n(usage.inputTokens)} in / ${n(usage.outputTokens)} out tokens${extra.length ? ` (${extra.join(", ")})` : ""}`;
 }
 
-/** The end-of-turn line: duration and usage. */
-export function turnSummaryText(elapsedMs: number, usage: Usage | null | undefined): string {
-  return `─ ${elapsedText(elapsedMs)} · ${usageText(usage)}`;
+/** The end-of-turn line: duration, usage, and the turn's cost when every answer in it was priced. */
+export function turnSummaryText(elapsedMs: number, usage: Usage | null | undefined, cost?: number): string {
+  return `─ ${elapsedText(elapsedMs)} · ${usageText(usage)}${cost !== undefined ? ` · ${dollarsText(cost)}` : ""}`;
 }
 
 /** First non-blank line of a text, with "(+N lines)" when more follow; "" for blank text. */

@@ -27,6 +27,7 @@ describe("one-line texts of the chat", () => {
     expect(usageText({ inputTokens: 10, outputTokens: 2, cacheReadTokens: 8, reasoningTokens: 1 })).toBe("10 in / 2 out tokens (8 cached, 1 reasoning)");
     expect(usageText({ inputTokens: 0, outputTokens: 0 })).toBe("no tokens");
     expect(turnSummaryText(1500, { inputTokens: 3, outputTokens: 4 })).toBe("─ 1.5s · 3 in / 4 out tokens");
+    expect(turnSummaryText(1500, { inputTokens: 3, outputTokens: 4 }, 0.015075)).toBe("─ 1.5s · 3 in / 4 out tokens · $0.015");
   });
 
   test("first and last lines skip blank lines", () => {
