@@ -153,6 +153,22 @@ describe("rienda mcp serve over stdio", () => {
     expect(asked).toEqual(["Delete it?\n\nthe file x"]);
   });
 
+  test("calls at the same time each run in their own context and all answer; a tool that throws is an error result with its message", async () => {
+    inst = setup();
+    inst.tool("nap", `module.exports = {
+      description: "Sleeps, then says who it was.",
+      parameters: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+      execute(ctx, args) { globalThis.mine = args.n; ctx.sleep(300); return "n=" + args.n + " saw " + globalThis.mine; },
+    };`);
+    inst.tool("boom", `module.exports = { description: "Throws.", parameters: { type: "object", properties: {} }, execute() { throw new Error("boom inside the tool"); } };`);
+    client = await connectStdio(inst, ["--tools", "nap,boom"]);
+    const answers = await Promise.all([1, 2, 3, 4].map((n) => client!.callTool({ name: "nap", arguments: { n } })));
+    expect(answers.map(textOf)).toEqual(["n=1 saw 1", "n=2 saw 2", "n=3 saw 3", "n=4 saw 4"]);
+    const thrown = await client.callTool({ name: "boom", arguments: {} });
+    expect(thrown.isError).toBe(true);
+    expect(textOf(thrown)).toContain("boom inside the tool");
+  });
+
   test("a cancelled call ends its worker and the processes it started; the server goes on", async () => {
     inst = setup();
     client = await connectStdio(inst);
