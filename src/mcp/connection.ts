@@ -39,6 +39,11 @@ export interface ConnectionOptions {
 /** starting → ready; ready → crashed (the process or connection ended by itself) → ready again once; anything → closed. */
 export type ConnectionState = "idle" | "starting" | "ready" | "failed" | "crashed" | "closed";
 
+/** Variables that are no secrets: the ones every server inherits, the working directories, the XDG directories. */
+function isPlaceVariable(name: string): boolean {
+  return (INHERITED as readonly string[]).includes(name) || name === "PWD" || name === "OLDPWD" || /^XDG_[A-Z_]+$/.test(name);
+}
+
 /** How long ending an HTTP server's session may delay Rienda's end. */
 const SESSION_END_WAIT_MS = 1000;
 
@@ -72,10 +77,10 @@ export class McpConnection {
     // A header's value, and its token alone (`Bearer <token>`): a server may quote either back.
     const values = settings.transport === "stdio" ? Object.values(settings.env) : Object.values(settings.headers).flatMap((v) => [v, headerSecret(v)]);
     // What `${NAME}` put into the entry (a token in a URL or an argument) is
-    // hidden too, but for the few variables every server inherits anyway
-    // (HOME, USER, ...): paths under HOME in every result would become ***.
-    const inherited: readonly string[] = INHERITED;
-    const expanded = settings.expanded.filter((e) => !inherited.includes(e.variable)).map((e) => e.value);
+    // hidden too, but for the variables that name places or the user (HOME,
+    // PWD, XDG_*_HOME, ...): a filesystem server given `${PWD}` would show
+    // every path as ***.
+    const expanded = settings.expanded.filter((e) => !isPlaceVariable(e.variable)).map((e) => e.value);
     // A value of 3 characters or fewer is not hidden: it would hide every such word.
     this.secrets = [...new Set([...values, ...expanded])].filter((v) => v.length >= 4);
   }

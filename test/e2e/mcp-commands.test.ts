@@ -189,15 +189,15 @@ describe("MCP in the tool commands", () => {
       agentFrontmatter: "tools: [t__told]",
       configExtra: mcpServers({
         t: nodeMcpServer(TEST_SERVER, ["--more"], ', env: { SECRET_TOKEN: "${TOLD_TOKEN}" }'),
-        web: '{ url: "http://me:${WEB_PASSWORD}@127.0.0.1:9/mcp?key=${WEB_KEY}&home=${HOME}", startup_timeout_ms: 3000 }',
+        web: '{ url: "http://me:${WEB_PASSWORD}@127.0.0.1:9/mcp?key=${WEB_KEY}&home=${HOME}&dir=${PWD}", startup_timeout_ms: 3000 }',
       }),
     });
-    const env = { TOLD_TOKEN: "told-secret-42", WEB_PASSWORD: "pass-secret-43", WEB_KEY: "key-secret-44" };
+    const env = { TOLD_TOKEN: "told-secret-42", WEB_PASSWORD: "pass-secret-43", WEB_KEY: "key-secret-44", PWD: s.inst.workspace };
     const secrets = /told-secret-42|pass-secret-43|key-secret-44/;
     const list = await s.inst.run(["tool", "list"], { env });
     expect(list.stdout).toContain("  t__told\n      Knows the token ***.\n");
-    // HOME is no secret: every server inherits it.
-    expect(list.stdout).toContain(`MCP server web (http: http://me:***@127.0.0.1:9/mcp?key=***&home=${s.inst.home}): failed to start:`);
+    // HOME and PWD are no secrets (hidden, every path under them would be ***).
+    expect(list.stdout).toContain(`MCP server web (http: http://me:***@127.0.0.1:9/mcp?key=***&home=${s.inst.home}&dir=${s.inst.workspace}): failed to start:`);
     expect(list.stdout + list.stderr).not.toMatch(secrets);
     const doctor = await s.inst.run(["doctor"], { env });
     expect(doctor.stdout).toContain('MCP server "web" (http: http://me:***@127.0.0.1:9/mcp?key=***');
