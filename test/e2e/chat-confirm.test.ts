@@ -88,6 +88,24 @@ describe("confirmations in the chat", () => {
     expect(toolResultsOf(s.server.requests[3]!)).toEqual(["pushed", "cancelled by the user"]);
   });
 
+  test("Ctrl-C at a question answers no once and interrupts the turn; the chat goes on", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [publish]" });
+    s.inst.tool("publish", PUBLISH);
+    s.server.script({ toolCalls: [{ name: "publish", arguments: {} }] }, { text: "Still here." });
+    term = Terminal.start(s.inst, { args: ["-a", "coder"], env: { NO_COLOR: "1" } });
+    await term.waitForPrompt();
+    term.line("publish it");
+    await term.waitFor("[y/N]");
+    term.keys("C-c");
+    await term.waitForPrompt(1);
+    term.line("are you there?");
+    const screen = await term.waitForPrompt(2);
+    // One answer on the question's line; Ctrl-C read as a key did not print a second one.
+    expect(screen).toContain("  [y/N] no (interrupted)\n  ✗ the run was interrupted before this tool call finished\ninterrupted\n─ ");
+    expect(screen).toContain("Still here.");
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["the run was interrupted before this tool call finished"]);
+  });
+
   test("a hook's confirm answered no refuses the tool call", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [guard]" });
     s.inst.hook("guard", GUARD);

@@ -46,7 +46,11 @@ export function askYesNo(io: QuestionIo, title: string, body: string, signal?: A
     });
     const onAbort = () => done(false, " (interrupted)");
     signal?.addEventListener("abort", onAbort, { once: true });
+    let answered = false;
     function done(answer: boolean, note = ""): void {
+      // Ctrl-C both interrupts the turn (aborting `signal`) and is a key read here: one answer only.
+      if (answered) return;
+      answered = true;
       signal?.removeEventListener("abort", onAbort);
       finish();
       output.write(`${answer ? style.ok("yes") : style.error("no")}${style.dim(note)}\n`);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { emitKeypressEvents } from "node:readline";
 import { plainStyle } from "../../../src/ui/chat/chat-style.ts";
 import { askYesNo, pickOne } from "../../../src/ui/chat/prompts.ts";
 import { fakeTerminal, tick, visible } from "./fake-terminal.ts";
@@ -47,6 +48,22 @@ describe("yes/no questions", () => {
     controller.abort();
     expect(await answer).toBe(false);
     expect(visible(t.output.text)).toContain("no (interrupted)");
+  });
+
+  test("Ctrl-C that both aborts and is read as a key answers once", async () => {
+    const t = io();
+    const controller = new AbortController();
+    // The turn's own watcher hears the key first, as in the chat, and aborts.
+    emitKeypressEvents(t.input);
+    t.input.on("keypress", (_text: string, key: { ctrl?: boolean; name?: string } | undefined) => {
+      if (key?.ctrl && key.name === "c") controller.abort();
+    });
+    const answer = askYesNo(t, "Go", "", controller.signal);
+    await tick();
+    t.input.send("\u0003");
+    await tick();
+    expect(await answer).toBe(false);
+    expect(visible(t.output.text)).toBe("? Go\n  [y/N] no (interrupted)\n");
   });
 
   test("the terminal is left raw and not reading", async () => {
