@@ -183,6 +183,23 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
     prepared = await prepareAgent(agentRequest(start.agentId!, start.modelRef), dialogs);
   }
 
+  /**
+   * Prepares an agent for a switch the user may give up on (Ctrl-C): the
+   * signal ends the start of MCP servers; setup that cannot be ended (a
+   * module that hangs while loading) is left behind, and closed when it
+   * finishes, so no server it started outlives the switch.
+   */
+  async function prepareSwitch(request: ReturnType<typeof agentRequest>, signal: AbortSignal | undefined): Promise<PreparedAgent> {
+    const work = prepareAgent(signal ? { ...request, signal } : request, dialogs);
+    if (!signal) return work;
+    try {
+      return await untilInterrupted(work, signal);
+    } catch (error) {
+      if (signal.aborted) work.then((late) => late.close(), () => undefined);
+      throw error;
+    }
+  }
+
   /** Makes `next` the current agent (closing the previous one) and records the switch in the session. */
   function replace(next: PreparedAgent): void {
     const previous = prepared;
@@ -232,13 +249,13 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
         title: s.problem === null ? s.title : `! cannot be loaded: ${s.problem}`,
         messageCount: s.messageCount,
       })),
-    async resume(id) {
+    async resume(id, signal) {
       // The session open here is already ours (its lock is held): reopening it would meet our own lock.
       const current = session;
       const target = current?.id === id ? current : openSession({ home: start.home, id, workdir: start.workdir });
       let next: PreparedAgent;
       try {
-        next = await prepareAgent(agentRequest(target.agent, target.model), dialogs);
+        next = await prepareSwitch(agentRequest(target.agent, target.model), signal);
       } catch (error) {
         if (target !== current) target.close();
         throw error;
@@ -249,11 +266,11 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
       previous.close();
       if (current && current !== target) current.close();
     },
-    async switchAgent(id) {
-      replace(await prepareAgent(agentRequest(id), dialogs));
+    async switchAgent(id, signal) {
+      replace(await prepareSwitch(agentRequest(id), signal));
     },
-    async switchModel(ref) {
-      replace(await prepareAgent(agentRequest(prepared.agent.id, ref), dialogs));
+    async switchModel(ref, signal) {
+      replace(await prepareSwitch(agentRequest(prepared.agent.id, ref), signal));
     },
     listAgents: () => listAgents(start.home).agents.map((a) => ({ id: a.id, description: a.description, model: a.model })),
     listModels: () => prepared.config.modelRefs(),

@@ -70,4 +70,43 @@ describe("MCP tools in the chat", () => {
     expect(readFileSync(log, "utf8").match(/^started/gm)).toHaveLength(1);
     await waitFor(() => !processRunning(child), 5_000, "the server's child to end with the chat");
   });
+
+  test("Ctrl-C gives up on /agent while the new agent's MCP server does not start; nothing changes and the chat goes on", async () => {
+    const log = `/tmp/mcp-chat-hang-${process.pid}-${Date.now()}.log`;
+    s = await scenario({
+      configExtra: `mcp_servers:\n  t: { command: node, args: ${JSON.stringify([TEST_SERVER, "--never-initialize", "--log", log])}, startup_timeout_ms: 600000 }`,
+    });
+    s.inst.agent("linked", "---\ndescription: Uses the server.\nmodel: p/m\ntools: [t__pid]\n---\nLinked.\n");
+    s.server.script({ text: "Still the coder." });
+    term = Terminal.start(s.inst, { args: ["-a", "coder"], env: { NO_COLOR: "1" } });
+    await term.waitForPrompt();
+    term.line("/agent linked");
+    await waitFor(() => existsSync(log) && /^started/m.test(readFileSync(log, "utf8")), 15_000, "the server to start");
+    term.keys("C-c");
+    await term.waitFor("interrupted: /agent changed nothing");
+    await term.waitForPrompt();
+    term.line("who are you?");
+    const screen = await term.waitForPrompt(1);
+    expect(screen).toContain("Still the coder.");
+    expect((s.server.requests[0]!.body as { messages: { content: unknown }[] }).messages[0]!.content).toBe("You are a test agent.");
+    // The server given up on does not linger beside the chat.
+    const serverPid = Number(/^started (\d+)$/m.exec(readFileSync(log, "utf8"))![1]);
+    await waitFor(() => !processRunning(serverPid), 10_000, "the server given up on to end");
+    term.keys("C-d");
+    expect(await term.exitCode()).toBe(0);
+  });
+
+  test("a terminating signal ends the chat while /agent waits for an MCP server", async () => {
+    const log = `/tmp/mcp-chat-term-${process.pid}-${Date.now()}.log`;
+    s = await scenario({
+      configExtra: `mcp_servers:\n  t: { command: node, args: ${JSON.stringify([TEST_SERVER, "--never-initialize", "--log", log])}, startup_timeout_ms: 600000 }`,
+    });
+    s.inst.agent("linked", "---\ndescription: Uses the server.\nmodel: p/m\ntools: [t__pid]\n---\nLinked.\n");
+    term = Terminal.start(s.inst, { args: ["-a", "coder"] });
+    await term.waitForPrompt();
+    term.line("/agent linked");
+    await waitFor(() => existsSync(log) && /^started/m.test(readFileSync(log, "utf8")), 15_000, "the server to start");
+    term.signal("SIGTERM");
+    expect(await term.exitCode()).toBe(130);
+  });
 });

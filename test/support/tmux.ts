@@ -9,7 +9,7 @@
  * Needs tmux on PATH (CI: `apt-get install -y tmux`). Never imports src/.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, type Instance } from "./instance.ts";
 
@@ -122,6 +122,22 @@ export class Terminal {
   /** Waits until `text` appears `count` times in the pane history. */
   waitForCount(text: string, count: number, timeoutMs = 15_000): Promise<string> {
     return this.waitFor((t) => t.split(text).length - 1 >= count, timeoutMs);
+  }
+
+  /** Sends `signal` to the program (the child of the pane's shell), as `kill` from another terminal would. */
+  signal(signal: NodeJS.Signals): void {
+    const shell = spawnSync("tmux", ["-S", this.#socket, "display-message", "-p", "-t", this.name, "#{pane_pid}"], { encoding: "utf8" }).stdout.trim();
+    const children = readdirSync("/proc").filter((entry) => {
+      if (!/^\d+$/.test(entry)) return false;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] === shell;
+      } catch {
+        return false; // ended while we looked
+      }
+    });
+    if (children.length !== 1) throw new Error(`expected one program under the pane's shell ${shell}, found ${children.length}`);
+    process.kill(Number(children[0]), signal);
   }
 
   /** Waits for the program to end; returns its exit code. */

@@ -3,7 +3,7 @@
  * backend and reports in a line or two. A refused change (unknown agent,
  * model or session) is shown as an error line and changes nothing.
  */
-import { userMessage } from "../../errors.ts";
+import { RiendaError, userMessage } from "../../errors.ts";
 import type { ChatRenderer } from "./chat-renderer.ts";
 import type { ChatStyle } from "./chat-style.ts";
 import { CHAT_COMMANDS } from "./parse-input.ts";
@@ -22,6 +22,11 @@ export interface CommandContext {
   width: () => number;
   /** The terminal, for pickers. */
   io: QuestionIo;
+  /**
+   * Runs a switch (preparing an agent, starting its MCP servers) so that
+   * Ctrl-C or a terminating signal gives up on it; `work` gets the signal.
+   */
+  interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 /** What the loop does after a command. */
@@ -35,7 +40,8 @@ export async function runChatCommand(name: string, argument: string, ctx: Comman
   try {
     return await dispatch(name, argument, ctx);
   } catch (error) {
-    ctx.renderer.paragraph(`error: ${userMessage(error)}`, (t) => ctx.style.error(t));
+    if (error instanceof RiendaError && error.code === "interrupted") ctx.renderer.line(ctx.style.warn(`interrupted: /${name} changed nothing`));
+    else ctx.renderer.paragraph(`error: ${userMessage(error)}`, (t) => ctx.style.error(t));
     return "continue";
   }
 }
@@ -58,14 +64,14 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
     case "resume": {
       const id = argument || (await pickSession(ctx));
       if (!id) return "continue";
-      await backend.resume(id);
+      await ctx.interruptible((signal) => backend.resume(id, signal));
       showResumed(ctx);
       return "continue";
     }
     case "agent": {
       const id = argument || (await pickOne(ctx.io, "Switch to which agent?", agentChoices(backend, ctx.width()), backend.status().agent));
       if (!id) return "continue";
-      await backend.switchAgent(id);
+      await ctx.interruptible((signal) => backend.switchAgent(id, signal));
       const status = backend.status();
       renderer.line(style.ok(`agent: ${status.agent} (model ${status.model})`));
       for (const notice of backend.notices()) renderer.notice(notice);
@@ -75,7 +81,7 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
       const current = backend.status().model;
       const ref = argument || (await pickOne(ctx.io, "Switch to which model?", backend.listModels().map((m) => ({ value: m, label: m === current ? `${m} (current)` : m })), current));
       if (!ref) return "continue";
-      await backend.switchModel(ref);
+      await ctx.interruptible((signal) => backend.switchModel(ref, signal));
       renderer.line(style.ok(`model: ${backend.status().model}`));
       return "continue";
     }

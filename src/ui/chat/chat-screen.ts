@@ -9,7 +9,7 @@
  * and twice in a row at an empty prompt quits, as does Ctrl-D.
  */
 import type { RunOutcome } from "../../engine/index.ts";
-import { messageOf } from "../../errors.ts";
+import { messageOf, RiendaError } from "../../errors.ts";
 import type { Prompt } from "../../tools/types.ts";
 import { runChatCommand, showResumed, type CommandContext } from "./chat-commands.ts";
 import { ChatRenderer } from "./chat-renderer.ts";
@@ -59,7 +59,8 @@ export interface ChatScreen {
 type Activity =
   | { kind: "idle" }
   | { kind: "editor"; editor: OpenEditor }
-  | { kind: "turn"; press: () => void; keys: TurnKeys; signal: AbortSignal };
+  | { kind: "turn"; press: () => void; keys: TurnKeys; signal: AbortSignal }
+  | { kind: "switch"; abort: () => void };
 
 /** Builds the screen on a terminal. */
 export function createChatScreen(options: ChatScreenOptions): ChatScreen {
@@ -137,6 +138,28 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     renderer.endTurn(outcome, Date.now() - started);
   }
 
+  /**
+   * A command's switch (an agent to prepare, MCP servers to start) can take
+   * long or hang: Ctrl-C, or a terminating signal, gives up on it. Keys typed
+   * meanwhile are kept for the next input, as during a turn.
+   */
+  async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    const keys = watchTurnKeys(terminal.input, abort);
+    activity = { kind: "switch", abort };
+    const gaveUp = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener("abort", () => reject(new RiendaError("interrupted", "interrupted")), { once: true });
+    });
+    try {
+      if (stopped) controller.abort();
+      return await Promise.race([work(controller.signal), gaveUp]);
+    } finally {
+      typeahead = keys.dispose();
+      activity = { kind: "idle" };
+    }
+  }
+
   async function readInput(): Promise<EditorResult> {
     const editor = openLineEditor({
       input: terminal.input,
@@ -160,7 +183,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     const status = backend.status();
     renderer.paragraph(`rienda ${options.version} · agent ${status.agent} · model ${status.model}`, (t) => style.bold(t));
     renderer.paragraph("Enter sends · \\ or Alt-Enter for a new line · /help for commands · Ctrl-D quits", (t) => style.dim(t));
-    const context: CommandContext = { backend, renderer, style, width, io };
+    const context: CommandContext = { backend, renderer, style, width, io, interruptible };
     if (resumed) showResumed(context);
     else for (const notice of backend.notices()) renderer.notice(notice);
     renderer.line("");
@@ -189,12 +212,13 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
       stopped = true;
       if (activity.kind === "editor") activity.editor.cancel();
       else if (activity.kind === "turn") activity.press();
+      else if (activity.kind === "switch") activity.abort();
     },
   };
 
   async function converse(backend: ChatBackend, resumed: boolean): Promise<ChatEnd> {
     banner(backend, resumed);
-    const context: CommandContext = { backend, renderer, style, width, io };
+    const context: CommandContext = { backend, renderer, style, width, io, interruptible };
     let armed = false;
     while (!stopped) {
       const input = await readInput();

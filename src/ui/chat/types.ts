@@ -63,12 +63,16 @@ export interface ChatBackend {
   newSession(): void;
   /** This workspace's sessions, newest first. */
   listSessions(): SessionRow[];
-  /** Continues another session of this workspace with its agent and model. */
-  resume(id: string): Promise<void>;
+  /**
+   * Continues another session of this workspace with its agent and model.
+   * The switches give up when `signal` is aborted (an `interrupted`
+   * RiendaError) and leave the conversation as it was.
+   */
+  resume(id: string, signal?: AbortSignal): Promise<void>;
   /** Switches agent (and to its model), recorded in the session. */
-  switchAgent(id: string): Promise<void>;
+  switchAgent(id: string, signal?: AbortSignal): Promise<void>;
   /** Switches model, recorded in the session. */
-  switchModel(ref: string): Promise<void>;
+  switchModel(ref: string, signal?: AbortSignal): Promise<void>;
   listAgents(): AgentRow[];
   /** Every `provider/alias` of config.yaml. */
   listModels(): string[];
