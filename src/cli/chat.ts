@@ -14,8 +14,8 @@ import { loadConfig } from "../config/index.ts";
 import { runAgent } from "../engine/index.ts";
 import { RiendaError, userMessage } from "../errors.ts";
 import { createModelClient } from "../providers/index.ts";
-import { createSession, listSessions, openSession, type SessionFile } from "../sessions/index.ts";
-import { createChatScreen, createChatStyle, type ChatBackend, type ChatScreen } from "../ui/chat/index.ts";
+import { createSession, FAILED_REQUEST_TEXT, INTERRUPTION_TEXT, listSessions, openSession, type SessionFile } from "../sessions/index.ts";
+import { createChatScreen, createChatStyle, type ChatBackend, type ChatScreen, type HistoryItem } from "../ui/chat/index.ts";
 import { VERSION } from "../version.ts";
 import { exitWhenFlushed } from "./exit.ts";
 import { INTERRUPTED_EXIT, interrupts } from "./interrupts.ts";
@@ -276,7 +276,7 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
     listModels: () => prepared.config.modelRefs(),
     tools: () => prepared.tools.specs().map((t) => ({ name: t.name, description: t.description })),
     hooks: () => [...prepared.hooks.names],
-    history: () => session?.messages() ?? [],
+    history: () => (session ? historyOf(session) : []),
     notices() {
       const notices = movedNotice ? [movedNotice, ...prepared.notices] : prepared.notices;
       movedNotice = undefined;
@@ -295,4 +295,25 @@ function adopt(session: SessionFile, prepared: PreparedAgent): SessionFile {
   session.appendModel(prepared.model.ref);
   prepared.bind(session);
   return session;
+}
+
+/**
+ * The session's history for the recap, with the texts it stands in for the
+ * model marked for what they are: the answer of an interrupted or failed
+ * request and the summary of a compaction read as the model's or the
+ * user's words otherwise.
+ */
+function historyOf(session: SessionFile): HistoryItem[] {
+  const messages = session.messages();
+  // With a compaction on the branch, the history starts with its summary.
+  const condensed = session.branch().some((entry) => entry.kind === "compaction");
+  return messages.map((message, index): HistoryItem => {
+    if (condensed && index === 0) return { role: "condensed" };
+    const only = message.blocks.length === 1 ? message.blocks[0] : undefined;
+    if (message.role === "assistant" && only?.type === "text") {
+      if (only.text === INTERRUPTION_TEXT) return { role: "ended", reason: "interrupted" };
+      if (only.text === FAILED_REQUEST_TEXT) return { role: "ended", reason: "error" };
+    }
+    return message;
+  });
 }

@@ -97,6 +97,31 @@ describe("resuming in the chat", () => {
     expect(sessionFiles(s.inst.home)).toHaveLength(1);
   });
 
+  test("the recap shows an interrupted and a failed request as such, not the texts the model reads in their place", async () => {
+    s = await scenario();
+    s.server.script({ text: "this answer never finishes", hang: true }, { error: { status: 400, message: "bad request" } }, { text: "All good now." });
+    term = Terminal.start(s.inst, { args: ["-a", "coder"], env: { NO_COLOR: "1" } });
+    await term.waitForPrompt();
+    term.line("first try");
+    await term.waitFor("\nthis");
+    term.keys("C-c");
+    await term.waitForPrompt(1);
+    term.line("second try");
+    await term.waitForPrompt(2);
+    term.line("third try");
+    await term.waitForPrompt(3);
+    term.keys("C-d");
+    expect(await term.exitCode()).toBe(0);
+    const id = /^session (\w+)$/m.exec(term.history())![1]!;
+    term.dispose();
+
+    term = Terminal.start(s.inst, { args: ["-s", id], env: { NO_COLOR: "1" } });
+    const recap = await term.waitForPrompt();
+    expect(recap).toContain(`resumed session ${id} (agent coder, model p/m)\n> first try\ninterrupted\n> second try\nerror: the request failed\n> third try\nAll good now.\n`);
+    expect(recap).not.toContain("[The user interrupted");
+    expect(recap).not.toContain("[This request failed");
+  });
+
   test("/new starts a separate session with the next message", async () => {
     s = await scenario();
     s.server.script({ text: "one" }, { text: "two" });

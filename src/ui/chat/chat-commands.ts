@@ -161,6 +161,8 @@ export function showResumed(ctx: CommandContext): void {
   for (const item of history.items) {
     if (item.kind === "user") renderer.paragraph(item.text, (t) => style.dim(t), style.accent("> "));
     else if (item.kind === "assistant") renderer.paragraph(item.text, (t) => style.dim(t));
+    else if (item.kind === "ended") renderer.line(style.dim(item.reason === "interrupted" ? "interrupted" : "error: the request failed"));
+    else if (item.kind === "condensed") renderer.line(style.dim("… earlier turns condensed into a summary"));
     else renderer.line(style.dim(truncateToWidth(`• ${item.name} ${shortArguments(item.arguments)}`, ctx.width())));
   }
   for (const notice of backend.notices()) renderer.notice(notice);

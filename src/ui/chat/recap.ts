@@ -3,10 +3,15 @@
  * answers, tool calls as one line each, so the user sees where they are
  * without the whole history scrolling by.
  */
-import type { Message } from "../../providers/index.ts";
+import type { HistoryItem } from "./types.ts";
 
 /** One remembered step of the conversation. */
-export type RecapItem = { kind: "user"; text: string } | { kind: "assistant"; text: string } | { kind: "tool"; name: string; arguments: unknown };
+export type RecapItem =
+  | { kind: "user"; text: string }
+  | { kind: "assistant"; text: string }
+  | { kind: "tool"; name: string; arguments: unknown }
+  | { kind: "ended"; reason: "interrupted" | "error" }
+  | { kind: "condensed" };
 
 /** The recap: the last `max` items, and how many earlier ones were left out. */
 export interface Recap {
@@ -15,9 +20,17 @@ export interface Recap {
 }
 
 /** The prompts, answers and tool calls of a branch, keeping the last `max`. Tool results and thinking are left out. */
-export function recap(messages: readonly Message[], max: number): Recap {
+export function recap(messages: readonly HistoryItem[], max: number): Recap {
   const items: RecapItem[] = [];
   for (const message of messages) {
+    if (message.role === "ended") {
+      items.push({ kind: "ended", reason: message.reason });
+      continue;
+    }
+    if (message.role === "condensed") {
+      items.push({ kind: "condensed" });
+      continue;
+    }
     let text = "";
     for (const block of message.blocks) {
       if (block.type === "text") text += block.text;

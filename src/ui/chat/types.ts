@@ -81,9 +81,17 @@ export interface ChatBackend {
   /** The current agent's hooks, in execution order. */
   hooks(): string[];
   /** The active branch of the current session (empty before the first message). */
-  history(): Message[];
+  history(): HistoryItem[];
   /** Diagnostics of the current agent worth showing (a user tool replacing a built-in). */
   notices(): string[];
   /** Stops workers; the backend is not used afterwards. */
   close(): void;
 }
+
+/**
+ * One step of a session's history for the recap: a message, or what the
+ * history stands in for with a fixed text written for the model: a request
+ * that ended without an answer (interrupted, or failed), or earlier turns
+ * condensed by compaction.
+ */
+export type HistoryItem = Message | { role: "ended"; reason: "interrupted" | "error" } | { role: "condensed" };

@@ -41,6 +41,11 @@ describe("the recap of a resumed session", () => {
     });
   });
 
+  test("a request that ended without an answer and a compaction summary are steps of their own", () => {
+    const r = recap([{ role: "condensed" }, { role: "user", blocks: [{ type: "text", text: "go" }] }, { role: "ended", reason: "interrupted" }], 10);
+    expect(r.items).toEqual([{ kind: "condensed" }, { kind: "user", text: "go" }, { kind: "ended", reason: "interrupted" }]);
+  });
+
   test("keeps only the last steps and says how many were left out", () => {
     const r = recap(messages, 2);
     expect(r.omitted).toBe(1);
