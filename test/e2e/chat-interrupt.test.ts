@@ -125,4 +125,21 @@ describe("interrupting the chat", () => {
     expect(await term.exitCode()).toBe(0);
     expect(s.server.requests).toHaveLength(0);
   });
+
+  test("Ctrl-C pressed twice in quick succession (one read) quits, and keys typed on after Enter are not lost", async () => {
+    s = await scenario();
+    s.server.script({ text: "First answer." });
+    term = Terminal.start(s.inst, { args: ["-a", "coder"], env: { NO_COLOR: "1" } });
+    await term.waitForPrompt();
+    // One write: the message, Enter, and the start of the next one.
+    term.type("first message\rnext draft");
+    await term.waitFor("> next draft");
+    expect(await term.waitFor("First answer.")).toContain("> first message\n");
+    expect((s.server.requests[0]!.body as { messages: { content: unknown }[] }).messages.at(-1)!.content).toBe("first message");
+    term.keys("C-u");
+    await term.waitFor((t) => /\n>$/.test(term!.screen()));
+    term.keys("C-c", "C-c");
+    expect(await term.exitCode()).toBe(0);
+    expect(term.history()).toContain("(press Ctrl-C again to quit, or Ctrl-D)");
+  });
 });

@@ -75,9 +75,23 @@ export function openLineEditor(options: LineEditorOptions): OpenEditor {
   let resolveResult!: (result: EditorResult) => void;
   const result = new Promise<EditorResult>((resolve) => (resolveResult = resolve));
 
+  // Keys that came in the same read as the one that ended this input (Ctrl-C twice in a row, text
+  // typed on after Enter) would be dropped with readline: they are given back to the terminal's
+  // stream for the next reader (the next editor, or a turn keeping typed keys).
+  const late: string[] = [];
+  const keepLate = (text: string | undefined, key: (Key & { sequence?: string }) | undefined): void => {
+    if (settled) late.push(key?.sequence ?? text ?? "");
+  };
+  input.prependListener("keypress", keepLate);
+
   const finish = (outcome: EditorResult, after = ""): void => {
     if (settled) return;
     settled = true;
+    // Runs once the read being handled has delivered all its keys, before the next reader starts.
+    queueMicrotask(() => {
+      input.off("keypress", keepLate);
+      if (late.length > 0) input.unshift(Buffer.from(late.join(""), "utf8"));
+    });
     input.off("keypress", onKeypress);
     const history = (rl as unknown as { history?: string[] }).history;
     if (Array.isArray(history)) options.history.splice(0, options.history.length, ...history);
