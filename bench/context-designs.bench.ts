@@ -1,26 +1,33 @@
 // Issue 16: the worker-per-call design (shipped) against the realm-per-call
 // prototype (bench/realm/), side by side in the same run. Every figure is
-// taken in a process of its own (bench/realm/measure.ts), the two designs
-// alternating, so both see the same machine. `bun run`, not the binary: the
+// taken in a process of its own (bench/realm/measure.ts), the designs
+// alternating, so all see the same machine. `bun run`, not the binary: the
 // realm design exists only as a prototype.
+// RIENDA_BASELINE_TREE=<a checkout of another commit, with node_modules>
+// adds that tree's worker design as a third column ("before"/"after").
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { report } from "./support/report.ts";
 
-const script = resolve(import.meta.dir, "realm/measure.ts");
-const designs = ["workers", "realms"] as const;
+const baselineTree = process.env.RIENDA_BASELINE_TREE;
+const scripts: Record<string, { script: string; design: string; label: string }> = {
+  ...(baselineTree ? { baseline: { script: resolve(baselineTree, "bench/realm/measure.ts"), design: "workers", label: "worker per call, baseline tree" } } : {}),
+  workers: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "workers", label: "worker per call" },
+  realms: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "realms", label: "realm per call" },
+};
+const designs = Object.keys(scripts);
 
-function measure(design: string, figure: string): { samples?: number[]; value?: number } {
-  const child = spawnSync(process.execPath, [script, design, figure], { encoding: "utf8", timeout: 300_000 });
+function measure(key: string, figure: string): { samples?: number[]; value?: number } {
+  const { script, design } = scripts[key]!;
+  const child = spawnSync(process.execPath, [script, design, figure], { encoding: "utf8", timeout: 300_000, cwd: resolve(script, "../../..") });
   const line = child.stdout.trim().split("\n").pop() ?? "";
   try {
     return JSON.parse(line);
   } catch {
-    throw new Error(`${design} ${figure} failed: ${child.stderr.slice(0, 500)}`);
+    throw new Error(`${key} ${figure} failed: ${child.stderr.slice(0, 500)}`);
   }
 }
 
-const label = { workers: "worker per call", realms: "realm per call" };
 for (const [figure, name] of [
   ["invoke", "invoke trivial tool, back to back"],
   ["invoke-gap", "invoke trivial tool, 50 ms apart"],
@@ -28,14 +35,14 @@ for (const [figure, name] of [
   ["hooks-gap", "3 hooks x 2 points per tool call, 50 ms apart"],
   ["runaway", "interrupt of a for (;;) {} call to its outcome"],
 ] as const) {
-  for (const design of designs) report(`${name} (${label[design]})`, measure(design, figure).samples!, "ms");
+  for (const design of designs) report(`${name} (${scripts[design]!.label})`, measure(design, figure).samples!, "ms");
 }
 for (const [figure, name, unit, runs] of [
   ["discovery", "runtime start to 20 modules inspected", "ms", 9],
   ["rss-run", "peak RSS, shell call + 2 tool calls with 3+3 hooks", "MB", 5],
   ["rss-growth", "RSS growth over 10,000 invocations", "MB", 3],
 ] as const) {
-  const values: Record<string, number[]> = { workers: [], realms: [] };
+  const values: Record<string, number[]> = Object.fromEntries(designs.map((d) => [d, []]));
   for (let i = 0; i < runs; i++) for (const design of designs) values[design]!.push(measure(design, figure).value!);
-  for (const design of designs) report(`${name} (${label[design]})`, values[design]!, unit);
+  for (const design of designs) report(`${name} (${scripts[design]!.label})`, values[design]!, unit);
 }
