@@ -6,6 +6,7 @@
  */
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { RiendaError, userMessage } from "../errors.ts";
+import { closestName } from "../values.ts";
 import { VERSION } from "../version.ts";
 import { chatCommand, commands } from "./commands.ts";
 import { exitWhenFlushed, stdoutClosed, trackOutput } from "./exit.ts";
@@ -33,7 +34,7 @@ export async function runCli(argv: string[]): Promise<void> {
     const at = firstPositionalIndex(argv);
     const first = at === undefined ? undefined : argv[at];
     if (first !== undefined && !(first in commands)) {
-      process.stderr.write(`rienda: unknown command "${first}" (see rienda --help)\n`);
+      process.stderr.write(`rienda: ${unknownCommandMessage(first, at!)}\n`);
       process.exitCode = 1;
       return;
     }
@@ -52,6 +53,18 @@ export async function runCli(argv: string[]): Promise<void> {
   }
   // Commands that run work end the process themselves; the others end here.
   await exitWhenFlushed(stdoutClosed() ? STDOUT_CLOSED_EXIT : Number(process.exitCode ?? 0));
+}
+
+/**
+ * `unknown command "x"`, with the command it was probably meant to be, or,
+ * when flags came first (`rienda -a coder fix the tests`), how to give a prompt:
+ * the chat takes no words, and a script meant `rienda run`.
+ */
+function unknownCommandMessage(word: string, at: number): string {
+  const near = closestName(word, Object.keys(commands));
+  if (near !== undefined) return `unknown command "${word}" (did you mean "${near}"? see rienda --help)`;
+  if (at > 0) return `unknown command "${word}" (rienda with no command opens the chat, which takes no words; for one run with a prompt: rienda run -a AGENT -p "your prompt")`;
+  return `unknown command "${word}" (see rienda --help)`;
 }
 
 /** Prints a failure the way every command does and sets exit code 1. */

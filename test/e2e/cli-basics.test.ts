@@ -29,4 +29,16 @@ describe("the command line", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toStartWith('rienda: unknown command "frobnicate"');
   });
+
+  test("an unknown command close to a real one says which; words after chat flags say how to give a prompt", async () => {
+    const typo = await inst.run(["doctr"]);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toBe('rienda: unknown command "doctr" (did you mean "doctor"? see rienda --help)\n');
+    const words = await inst.run(["-a", "coder", "fix", "the", "tests"]);
+    expect(words.code).toBe(1);
+    expect(words.stdout).toBe("");
+    expect(words.stderr).toBe(
+      'rienda: unknown command "fix" (rienda with no command opens the chat, which takes no words; for one run with a prompt: rienda run -a AGENT -p "your prompt")\n',
+    );
+  });
 });
