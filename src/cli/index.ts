@@ -6,7 +6,7 @@
  */
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { RiendaError, userMessage } from "../errors.ts";
-import { closestName } from "../values.ts";
+import { didYouMean } from "../values.ts";
 import { VERSION } from "../version.ts";
 import { chatCommand, commands } from "./commands.ts";
 import { exitWhenFlushed, stdoutClosed, trackOutput } from "./exit.ts";
@@ -61,10 +61,9 @@ export async function runCli(argv: string[]): Promise<void> {
  * the chat takes no words, and a script meant `rienda run`.
  */
 function unknownCommandMessage(word: string, at: number): string {
-  const near = closestName(word, Object.keys(commands));
-  if (near !== undefined) return `unknown command "${word}" (did you mean "${near}"? see rienda --help)`;
-  if (at > 0) return `unknown command "${word}" (rienda with no command opens the chat, which takes no words; for one run with a prompt: rienda run -a AGENT -p "your prompt")`;
-  return `unknown command "${word}" (see rienda --help)`;
+  const hint = didYouMean(word, Object.keys(commands));
+  if (hint === "" && at > 0) return `unknown command "${word}" (rienda with no command opens the chat, which takes no words; for one run with a prompt: rienda run -a AGENT -p "your prompt")`;
+  return `unknown command "${word}" (${hint}see rienda --help)`;
 }
 
 /** Prints a failure the way every command does and sets exit code 1. */
