@@ -109,6 +109,10 @@ scope.onmessage = (event: MessageEvent) => {
 
 /** A lane's modules must not see each other's changes: see WorldGuard. */
 function begin(message: CallMessage, load: LoadFn): void {
+  // Preparing hands out `process` behind a proxy and patches the loader:
+  // a lane records the world after that, or its first module would seem
+  // to have changed it (and every later module would load in a new worker).
+  if (!members) prepare(message.buffer!);
   if (message.mode === "inspect") {
     if (!inspectedOne) {
       if (message.moreMayFollow) guard = createWorldGuard(load);

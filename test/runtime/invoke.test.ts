@@ -225,6 +225,22 @@ describe("inspectAll", () => {
     }
   });
 
+  test("harmless modules share their lane's worker: one module's load does not make the next start over", async () => {
+    // No spare: each lane's worker is spawned for discovery and gets its buffer with the first module.
+    const cold = createRuntime({ spareWorker: false });
+    try {
+      const source = "module.exports = { description: String(require('node:worker_threads').threadId) };";
+      const paths = Array.from({ length: 8 }, (_, i) => box.module(`harmless${i}`, source));
+      const outcomes = await cold.inspectAll(paths);
+      const threads = new Set(outcomes.map((o) => (o.kind === "loaded" ? o.shape.members.description?.value : o.kind)));
+      expect([...threads].every((t) => typeof t === "string" && /^\d+$/.test(t))).toBe(true);
+      // Two lanes: two workers for eight modules.
+      expect(threads.size).toBeLessThanOrEqual(2);
+    } finally {
+      await cold.close();
+    }
+  });
+
   test("an empty list needs no worker", async () => {
     expect(await runtime.inspectAll([])).toEqual([]);
   });
