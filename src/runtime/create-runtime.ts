@@ -1,11 +1,11 @@
 import { createCtxHandler } from "./ctx-host.ts";
-import { openInspectLane, type InspectLane } from "./inspect-lane.ts";
+import { runInspectLane } from "./inspect-lane.ts";
 import { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
 import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
 import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "./types.ts";
 import { createWorkerPool, type FreshWorker } from "./worker-pool.ts";
 import { exitMessage, firstLine } from "./worker-failure.ts";
-import type { CallMessage, CallReply, WorkerMessage } from "./worker-messages.ts";
+import type { CallMessage, CallReply, ReadyReply } from "./worker-messages.ts";
 import { workerUrl } from "./worker-url.ts";
 
 
@@ -58,7 +58,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         bridge?.interrupt();
         settle({ kind: "interrupted" });
       };
-      worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
+      // A call's worker sends call replies only (lists are the lanes').
+      worker.onmessage = (event: MessageEvent<ReadyReply | CallReply>) => {
         // A spare taken before it finished booting still says so first.
         if (event.data.kind === "ready") return;
         settle(event.data);
@@ -156,46 +157,59 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       const out: InspectOutcome[] = new Array(modulePaths.length);
       const controller = new AbortController();
       active.add(controller);
-      let next = 0;
-      const lane = async () => {
-        let current: InspectLane | undefined;
-        try {
-          while (next < modulePaths.length) {
-            const i = next++;
-            const modulePath = modulePaths[i]!;
-            if (closed || controller.signal.aborted) {
-              out[i] = { kind: "interrupted" };
-              continue;
-            }
-            current ??= openInspectLane(pool.take(), () => pool.release());
-            // Each lane takes the next module when free: with fewer modules left than lanes, this is likely its last.
-            const moreMayFollow = modulePaths.length - next >= INSPECT_LANES;
-            let reply = await current.inspect(modulePath, inspectTimeoutMs, controller.signal, moreMayFollow);
-            if (reply.kind === "tainted") {
-              // An earlier module changed the lane's globals (or nothing watched them): this one starts over in a fresh worker.
-              current.close();
-              current = openInspectLane(pool.take(), () => pool.release());
-              reply = await current.inspect(modulePath, inspectTimeoutMs, controller.signal, moreMayFollow);
-            }
-            if (reply.kind === "inspected") out[i] = { kind: "loaded", shape: reply.shape };
-            else if (reply.kind === "load-failed") out[i] = reply;
-            else {
-              // The lane's worker is stuck or gone: later modules get a new one.
-              current.close();
-              current = undefined;
-              if (reply.kind === "timeout") out[i] = { kind: "load-failed", message: `the module did not finish loading within ${inspectTimeoutMs} ms` };
-              else if (reply.kind === "interrupted") out[i] = reply;
-              // Alone in a fresh worker, its own outcome (an error thrown later by
-              // a module loaded before it in the lane would otherwise count as its own).
-              else out[i] = await runtime.inspect(modulePath);
-            }
+      const timeoutFailure = { kind: "load-failed", message: `the module did not finish loading within ${inspectTimeoutMs} ms` } as const;
+      /**
+       * Looks at the modules at `indices` in lanes, one after another: the
+       * world is compared once, after the last (no module changes it, as a
+       * rule). When it changed, the modules after the first are looked at
+       * again, comparing before each, and each change starts a new worker.
+       */
+      const lane = async (indices: number[], compareEach: boolean): Promise<void> => {
+        let rest = indices;
+        while (rest.length > 0) {
+          if (closed || controller.signal.aborted) {
+            for (const i of rest) out[i] = { kind: "interrupted" };
+            return;
           }
-        } finally {
-          current?.close();
+          const { outcomes, end } = await runInspectLane(
+            pool.take(),
+            rest.map((i) => modulePaths[i]!),
+            { timeoutMs: inspectTimeoutMs, signal: controller.signal, compareEach },
+            () => pool.release(),
+          );
+          outcomes.forEach((outcome, at) => {
+            out[rest[at]!] = outcome.kind === "inspected" ? { kind: "loaded", shape: outcome.shape } : outcome;
+          });
+          switch (end.kind) {
+            case "listed":
+              if (!end.changed) return;
+              rest = rest.slice(1);
+              compareEach = true;
+              break;
+            case "tainted":
+              rest = rest.slice(end.at);
+              break;
+            case "timeout":
+              out[rest[end.at]!] = timeoutFailure;
+              rest = rest.slice(end.at + 1);
+              break;
+            case "crashed":
+              // Alone in a fresh worker, its own outcome (what ended the lane may
+              // have been left behind by a module loaded before it).
+              out[rest[end.at]!] = await runtime.inspect(modulePaths[rest[end.at]!]!);
+              rest = rest.slice(end.at + 1);
+              break;
+            case "interrupted":
+              for (const i of rest.slice(end.at)) out[i] = { kind: "interrupted" };
+              return;
+          }
         }
       };
+      // Interleaved, so that lanes get alike shares of a list sorted by name.
+      const lanes = Math.min(INSPECT_LANES, modulePaths.length);
+      const shares = Array.from({ length: lanes }, (_, l) => modulePaths.map((_, i) => i).filter((i) => i % lanes === l));
       try {
-        await Promise.all(Array.from({ length: Math.min(INSPECT_LANES, modulePaths.length) }, lane));
+        await Promise.all(shares.map((indices) => lane(indices, false)));
       } finally {
         active.delete(controller);
       }

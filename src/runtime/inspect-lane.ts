@@ -1,90 +1,92 @@
 import type { ModuleShape } from "./types.ts";
-import type { CallMessage, WorkerMessage } from "./worker-messages.ts";
+import type { InspectListMessage, WorkerMessage } from "./worker-messages.ts";
 import type { FreshWorker } from "./worker-pool.ts";
 
-/** How looking at one module in a lane ended. */
-export type LaneReply =
-  | { kind: "inspected"; shape: ModuleShape }
-  | { kind: "load-failed"; message: string }
-  /** The worker died while this module loaded (process.exit, an uncaught error): the lane is over. */
-  | { kind: "crashed"; message: string }
-  /** The module did not finish loading in time: the lane is over. */
-  | { kind: "timeout" }
-  /** An earlier module of the lane changed what this one would see; it was not loaded: the lane is over. */
-  | { kind: "tainted" }
-  | { kind: "interrupted" };
+/** How looking at one module of a lane ended. */
+export type LaneOutcome = { kind: "inspected"; shape: ModuleShape } | { kind: "load-failed"; message: string };
 
-/** One worker that loads modules one after another, for discovery only. */
-export interface InspectLane {
-  /** `moreMayFollow`: whether this lane will likely be asked for another module after this one. */
-  inspect(modulePath: string, timeoutMs: number, signal: AbortSignal, moreMayFollow?: boolean): Promise<LaneReply>;
-  /** Terminates the worker. */
-  close(): void;
+/** How a lane's list ended; `at` is the position in the list of the module concerned. */
+export type LaneEnd =
+  /** Every module was loaded; `changed`: the world after the last differs from before the first. */
+  | { kind: "listed"; changed: boolean }
+  /** The world had changed before the module at `at`: it and the rest were not loaded. */
+  | { kind: "tainted"; at: number }
+  /** The worker died while the module at `at` loaded (process.exit, an uncaught error). */
+  | { kind: "crashed"; at: number; message: string }
+  /** The module at `at` did not finish loading in time. */
+  | { kind: "timeout"; at: number }
+  /** Interrupted while the module at `at` loaded. */
+  | { kind: "interrupted"; at: number };
+
+/** What a lane reported: the outcome of each module it got to, in list order, and how it ended. */
+export interface LaneResult {
+  outcomes: LaneOutcome[];
+  end: LaneEnd;
 }
 
 /**
  * Discovery loads many modules (20 tools: 20 workers to boot, ~2 ms of CPU
- * each on two cores). A lane boots one worker and loads modules in it one
- * at a time, each on request, so the host always knows which module is
- * loading: a module that hangs or kills the worker is named, and the lane
- * ends there. Loading is not calling: no `ctx` exists in a lane, and the
- * worker never runs an invocation afterwards.
+ * each on two cores). A lane is one worker given a list: it loads the
+ * modules one after another and reports each as it goes, so the host knows
+ * which one is loading (the one after the last reported): a module that
+ * hangs or ends the worker is named, and the lane ends there. Loading is not
+ * calling: no `ctx` exists in a lane, and the worker ends with its list.
+ * The timeout counts for each module from the report of the one before.
  */
-export function openInspectLane(fresh: FreshWorker, onClose: () => void): InspectLane {
+export function runInspectLane(
+  fresh: FreshWorker,
+  modulePaths: readonly string[],
+  options: { timeoutMs: number; signal: AbortSignal; compareEach: boolean },
+  onClose: () => void,
+): Promise<LaneResult> {
   const { worker } = fresh;
-  let pending: ((reply: LaneReply) => void) | undefined;
-  let first = !fresh.prepared;
-  let closed = false;
-  // Set when the worker failed between two modules (a timer of a module loaded earlier threw).
-  let failed: LaneReply | undefined;
-
-  const answer = (reply: LaneReply) => {
-    const resolve = pending;
-    pending = undefined;
-    resolve?.(reply);
-  };
-  const fail = (reply: LaneReply) => {
-    if (pending) answer(reply);
-    else failed ??= reply;
-  };
-  worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
-    const data = event.data;
-    if (data.kind === "inspected") answer({ kind: "inspected", shape: data.shape });
-    else if (data.kind === "load-failed" || data.kind === "threw") answer({ kind: "load-failed", message: data.message });
-    else if (data.kind === "tainted") answer({ kind: "tainted" });
-  };
-  worker.onerror = (event: ErrorEvent) => {
-    event.preventDefault();
-    fail({ kind: "crashed", message: `the context failed: ${event.message}` });
-  };
-  worker.addEventListener("close", () => fail({ kind: "crashed", message: "the module ended its context" }));
-
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    answer({ kind: "interrupted" });
-    worker.terminate();
-    onClose();
-  };
-
-  return {
-    inspect(modulePath, timeoutMs, signal, moreMayFollow = true) {
-      if (closed || signal.aborted) return Promise.resolve({ kind: "interrupted" });
-      if (failed) return Promise.resolve(failed);
-      return new Promise<LaneReply>((resolve) => {
-        const timer = setTimeout(() => answer({ kind: "timeout" }), timeoutMs);
-        const onAbort = () => answer({ kind: "interrupted" });
-        signal.addEventListener("abort", onAbort, { once: true });
-        pending = (reply) => {
-          clearTimeout(timer);
-          signal.removeEventListener("abort", onAbort);
-          resolve(reply);
-        };
-        const message: CallMessage = { kind: "call", mode: "inspect", modulePath, moreMayFollow };
-        worker.postMessage(first ? { ...message, buffer: fresh.buffer } : message);
-        first = false;
-      });
-    },
-    close,
-  };
+  const outcomes: LaneOutcome[] = [];
+  return new Promise<LaneResult>((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let done = false;
+    const finish = (end: LaneEnd) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", onAbort);
+      worker.terminate();
+      onClose();
+      resolve({ outcomes, end });
+    };
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => finish({ kind: "timeout", at: outcomes.length }), options.timeoutMs);
+    };
+    const onAbort = () => finish({ kind: "interrupted", at: outcomes.length });
+    worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
+      const data = event.data;
+      switch (data.kind) {
+        case "inspected":
+          if (!("index" in data)) return;
+          outcomes.push({ kind: "inspected", shape: data.shape });
+          return arm();
+        case "load-failed":
+          if (!("index" in data)) return;
+          outcomes.push({ kind: "load-failed", message: data.message });
+          return arm();
+        case "tainted":
+          return finish({ kind: "tainted", at: data.index });
+        case "listed":
+          return finish({ kind: "listed", changed: data.changed });
+        default:
+          // "ready": a spare taken before it finished booting still says so first.
+          return;
+      }
+    };
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      finish({ kind: "crashed", at: outcomes.length, message: `the context failed: ${event.message}` });
+    };
+    worker.addEventListener("close", () => finish({ kind: "crashed", at: outcomes.length, message: "the module ended its context" }));
+    if (options.signal.aborted) return onAbort();
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    const message: InspectListMessage = { kind: "inspect-list", modulePaths: [...modulePaths], compareEach: options.compareEach };
+    worker.postMessage(fresh.prepared ? message : { ...message, buffer: fresh.buffer });
+    arm();
+  });
 }

@@ -33,15 +33,27 @@ export interface CallMessage {
   data?: ContextData;
   /** Present when the worker was not prepared (spawned for this call). */
   buffer?: SharedArrayBuffer;
-  /**
-   * Inspect only: this worker may load more modules after this one (a
-   * discovery lane), so it records the world first (costs 2-5 ms); a worker
-   * that did not refuses a second module ("tainted").
-   */
-  moreMayFollow?: boolean;
 }
 
-export type HostMessage = PrepareMessage | DataMessage | CallMessage;
+/**
+ * A discovery lane: loads the modules one after another, without a turn of
+ * the event loop between them, and reports each (`ListReply`, in order);
+ * the worker does nothing else afterwards.
+ */
+export interface InspectListMessage {
+  kind: "inspect-list";
+  modulePaths: string[];
+  /**
+   * Whether the world (see the worker's WorldGuard) is compared before each
+   * module after the first, stopping at the first change (`tainted`), or
+   * only once, after the last (`listed` says whether it changed).
+   */
+  compareEach: boolean;
+  /** Present when the worker was not prepared. */
+  buffer?: SharedArrayBuffer;
+}
+
+export type HostMessage = PrepareMessage | DataMessage | CallMessage | InspectListMessage;
 
 /** A spare finished preparing. */
 export interface ReadyReply {
@@ -54,11 +66,18 @@ export type CallReply = (
   | { kind: "threw"; message: string }
   | { kind: "load-failed"; message: string }
   | { kind: "inspected"; shape: ModuleShape }
-  /** A discovery lane refused to load the next module: an earlier one changed what it would see. */
-  | { kind: "tainted" }
 ) & {
   /** The worker runs nothing more and blocks until ended, so the host may end it later. */
   parks?: boolean;
 };
 
-export type WorkerMessage = ReadyReply | CallReply;
+/** What a discovery lane reports, in order: each module of its list, then how the list ended. */
+export type ListReply =
+  | { kind: "inspected"; index: number; shape: ModuleShape }
+  | { kind: "load-failed"; index: number; message: string }
+  /** Compared before module `index`, the world had changed: that module and the rest were not loaded. */
+  | { kind: "tainted"; index: number }
+  /** Every module was loaded; `changed`: the world differed after the last from before the first. */
+  | { kind: "listed"; changed: boolean };
+
+export type WorkerMessage = ReadyReply | CallReply | ListReply;
