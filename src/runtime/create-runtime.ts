@@ -172,7 +172,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
             return;
           }
           const { outcomes, end } = await runInspectLane(
-            pool.take(),
+            // The spare the first call will want boots once discovery is over.
+            pool.take(false),
             rest.map((i) => modulePaths[i]!),
             { timeoutMs: inspectTimeoutMs, signal: controller.signal, compareEach },
             () => pool.release(),

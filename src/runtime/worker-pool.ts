@@ -14,8 +14,12 @@ export interface FreshWorker {
 
 /** Hands out fresh workers, keeping some booted in advance. */
 export interface WorkerPool {
-  /** A worker nobody has used; the caller terminates it when done, and calls release(). */
-  take(): FreshWorker;
+  /**
+   * A worker nobody has used; the caller terminates it when done, and calls
+   * release(). Taking the last spare starts its replacement at once, unless
+   * `replaceNow` is false (discovery: the lanes need the cores).
+   */
+  take(replaceNow?: boolean): FreshWorker;
   /** A call that took a worker is over (replacements wait until no call runs). */
   release(): void;
   /**
@@ -158,14 +162,14 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
   };
 
   return {
-    take() {
+    take(replaceNow = true) {
       running++;
       // The oldest spare is the one most likely to have finished booting.
       const spare = idle.shift() ?? spawn();
       if (booting === spare) booting = undefined;
       spare.worker.onmessage = null;
       spare.worker.ref?.();
-      if (idle.length === 0) queueMicrotask(refill);
+      if (idle.length === 0 && replaceNow) queueMicrotask(refill);
       return spare;
     },
     release() {
