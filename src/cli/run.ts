@@ -6,7 +6,7 @@
  */
 import { defineCommand } from "citty";
 import { runAgent, type RunOutcome } from "../engine/index.ts";
-import { userMessage } from "../errors.ts";
+import { RiendaError, userMessage } from "../errors.ts";
 import { createModelClient, type ResolvedModel, type Usage } from "../providers/index.ts";
 import { answerConfirm, createRunOutput, type RunOutput } from "../ui/index.ts";
 import { interrupts } from "./interrupts.ts";
@@ -17,7 +17,7 @@ import { prepareRun, type PreparedRun } from "./setup.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { createCompactor } from "./compactor.ts";
-import { exitWhenFlushed, untilNextInterrupt } from "./exit.ts";
+import { exitWhenFlushed, refuseClosedStdout, untilNextInterrupt } from "./exit.ts";
 import { untilInterrupted } from "./until-interrupted.ts";
 
 const args = {
@@ -46,6 +46,8 @@ export default defineCommand({
     try {
       const parsed = assertKnownFlags(rawArgs, args, "rienda run").values;
       const workdir = resolveWorkdir(parsed.workdir);
+      // An answer nobody can read: nothing is sent, no tool runs, no session is written.
+      if (refuseClosedStdout()) throw new RiendaError("interrupted", "stdout is closed");
       const prompt = await readPrompt(parsed.prompt, process.stdin, watcher.signal);
       const autoApprove = Boolean(parsed["auto-approve"]);
       prepared = await untilInterrupted(

@@ -18,7 +18,7 @@ import { agentlessContext } from "./agentless-context.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
-import { exitWhenFlushed } from "./exit.ts";
+import { exitWhenFlushed, refuseClosedStdout } from "./exit.ts";
 import { interrupts, type Interrupts } from "./interrupts.ts";
 import { untilInterrupted } from "./until-interrupted.ts";
 import { mcpListing, mcpServerOf, readOptionalConfig, runMcpTool } from "./tool-mcp.ts";
@@ -83,6 +83,8 @@ const run = defineCommand({
       throw new RiendaError("usage", "tool run: --args must be a JSON object");
     }
     const workdir = resolveWorkdir(args.workdir);
+    // A result nobody can read: the tool is not run (its side effects would be all that is left).
+    if (refuseClosedStdout()) return exitWhenFlushed(interrupts().exitCode);
     const home = homeDir();
     const autoApprove = Boolean(args["auto-approve"]);
     if (name.includes("__")) {

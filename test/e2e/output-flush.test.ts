@@ -1,8 +1,10 @@
 /**
  * Output that arrives whole: a large answer piped to a reader that sleeps
  * before reading reaches it entirely, plain and `--json`, from `rienda run`
- * and `rienda tool run`; a reader that goes away ends the run at once.
- * The pipes are real shell pipes (`bash -c 'rienda ... | (sleep 1; cat)'`).
+ * and `rienda tool run`; a reader that goes away ends the run at once; a
+ * stdout closed before the start (`>&-`) is refused before any work, a
+ * closed stderr changes nothing. The pipes and redirections are real
+ * shell ones (`bash -c 'rienda ... | (sleep 1; cat)'`, `sh -c 'rienda ... >&-'`).
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn } from "node:child_process";
@@ -10,6 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, type Instance } from "../support/instance.ts";
 import { scenario, type Scenario } from "../support/scenario.ts";
+import { sessionFiles } from "../support/session-reader.ts";
 
 setDefaultTimeout(120_000);
 
@@ -181,5 +184,96 @@ describe("a reader that never reads", () => {
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(stderr).toContain("session: ");
+  });
+});
+
+interface ShellResult {
+  /** Exit status of rienda, written by the shell after it. */
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `rienda ARGS REDIRECTIONS` in sh (`>&-`, `2>&-`), stdout and stderr otherwise pipes to the test. */
+function shellRun(inst: Instance, args: string[], redirections: string): Promise<ShellResult> {
+  const status = join(inst.root, `status-${Math.random().toString(36).slice(2)}`);
+  const quoted = [BINARY, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", `${quoted} ${redirections}; echo $? > ${status}`], { cwd: inst.workspace, env: inst.env(), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", () => resolve({ code: Number(readFileSync(status, "utf8").trim()), stdout, stderr }));
+  });
+}
+
+const CLOSED_AT_START = "rienda: stdout was closed when the command started (as by >&-): nothing can be written to it\n";
+
+describe("a stdout closed before the start (>&-)", () => {
+  test("run: refused before any request, exit 141, one line on stderr, no session", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    s.server.script({ toolCalls: [{ name: "shell", arguments: { command: "touch tool-ran" } }] }, { text: "the answer" });
+    for (const json of [false, true]) {
+      const r = await shellRun(s.inst, ["run", "-a", "coder", "-p", "x", ...(json ? ["--json"] : [])], ">&-");
+      expect(r.code).toBe(141);
+      expect(r.stderr).toBe(CLOSED_AT_START);
+    }
+    expect(s.server.requests).toHaveLength(0);
+    expect(existsSync(join(s.inst.workspace, "tool-ran"))).toBe(false);
+    expect(sessionFiles(s.inst.home)).toHaveLength(0);
+  });
+
+  test("run with stdout on /dev/null is not closed: the run happens, exit 0", async () => {
+    s = await scenario();
+    s.server.script({ text: "the answer" });
+    const r = await shellRun(s.inst, ["run", "-a", "coder", "-p", "x"], ">/dev/null");
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^session: \S+\n$/);
+    expect(s.server.requests).toHaveLength(1);
+  });
+
+  test("tool run: the tool does not run, exit 141", async () => {
+    s = await scenario();
+    const marker = join(s.inst.root, "tool-ran");
+    s.inst.tool("mark", `module.exports = { description: "m", parameters: { type: "object" }, execute() { require("node:fs").writeFileSync(${JSON.stringify(marker)}, "1"); return "done"; } };`);
+    const r = await shellRun(s.inst, ["tool", "run", "mark"], ">&-");
+    expect(r.code).toBe(141);
+    expect(r.stderr).toBe(CLOSED_AT_START);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  test("any other command that writes to stdout ends 141 instead of 0 (tool list)", async () => {
+    s = await scenario();
+    const r = await shellRun(s.inst, ["tool", "list"], ">&-");
+    expect(r.code).toBe(141);
+    expect(r.stderr).toBe(CLOSED_AT_START);
+  });
+
+  test("stderr closed too: exit 141, nothing else to say", async () => {
+    s = await scenario();
+    s.server.script({ text: "the answer" });
+    const r = await shellRun(s.inst, ["run", "-a", "coder", "-p", "x"], ">&- 2>&-");
+    expect(r.code).toBe(141);
+    expect(r.stdout + r.stderr).toBe("");
+    expect(s.server.requests).toHaveLength(0);
+  });
+});
+
+describe("a stderr closed before the start (2>&-)", () => {
+  test("changes nothing: tool output, logs and notices are dropped, the answer arrives whole, exit 0", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell, chatty]" });
+    s.inst.tool("chatty", `module.exports = { description: "c", parameters: { type: "object" }, execute(args, ctx) { ctx.log("a log line"); ctx.notify({ title: "note", body: "b" }); console.error("console"); return "ok"; } };`);
+    const turns = [{ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo out; echo err >&2" } }, { id: "c2", name: "chatty", arguments: {} }] }, { text: "the whole answer" }];
+    s.server.script(...turns, ...turns);
+    for (const json of [false, true]) {
+      const r = await shellRun(s.inst, ["run", "-a", "coder", "-p", "x", ...(json ? ["--json"] : [])], "2>&-");
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe("");
+      if (json) expect(JSON.parse(r.stdout.trim().split("\n").at(-1)!)).toMatchObject({ type: "run_end", reason: "end_turn" });
+      else expect(r.stdout).toBe("the whole answer\n");
+    }
+    expect(s.server.requests).toHaveLength(4);
   });
 });
