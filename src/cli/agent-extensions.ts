@@ -124,7 +124,7 @@ export async function loadAgentExtensions(options: {
       return {
         data,
         signal,
-        frontEnd: { log: observer.log, output: observer.output, confirm: dialogs.confirm, notify: dialogs.notify },
+        frontEnd: { log: observer.log, output: observer.output, confirm: (prompt) => dialogs.confirm(prompt), notify: dialogs.notify },
       };
     };
     const builtIns = options.builtIns ?? [];

@@ -64,8 +64,8 @@ export default defineCommand({
             ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
           },
           {
-            confirm: (prompt) =>
-              answerConfirm(prompt, { autoApprove, signal: watcher.signal, onInterrupt: () => watcher.interrupt("ctrl-c") }),
+            confirm: (prompt, level) =>
+              answerConfirm(prompt, { autoApprove, level: level ?? 0, signal: watcher.signal, onInterrupt: () => watcher.interrupt("ctrl-c") }),
             notify: (notice) => output.notify(notice.title, notice.body),
           },
         ),

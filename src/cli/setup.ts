@@ -11,7 +11,7 @@ import { isRiendaError, RiendaError } from "../errors.ts";
 import type { ResolvedModel } from "../providers/index.ts";
 import { createSession, openSession, type SessionFile } from "../sessions/index.ts";
 import { createSkillTool, loadSkills, withSkills } from "../skills/index.ts";
-import type { ContextData, FrontEnd } from "../tools/types.ts";
+import type { ContextData, FrontEnd, Prompt } from "../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
 import { checkReplayScript } from "./check-replay-script.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
@@ -130,7 +130,15 @@ export interface PreparedAgent {
 }
 
 /** The parts of the front end the extensions use for confirm and notify. */
-export type Dialogs = Pick<FrontEnd, "confirm" | "notify">;
+export interface Dialogs {
+  /**
+   * `ctx.confirm`. `level` is how deep the asking agent runs (none or 0:
+   * the agent of the run, 1: its subagent, ...), so that the question is
+   * indented as that agent's tool lines are.
+   */
+  confirm(prompt: Prompt, level?: number): Promise<boolean>;
+  notify: FrontEnd["notify"];
+}
 
 /**
  * Validates the request and builds the run; throws RiendaError before

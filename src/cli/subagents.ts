@@ -51,7 +51,8 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
   // The child's notices go to the call running it; calls run one at a time.
   let report: Emit = () => undefined;
   const dialogs: Dialogs = {
-    confirm: options.dialogs.confirm,
+    // One level deeper than the parent's own questions (a grandchild's passes through two launchers).
+    confirm: (prompt, level = 0) => options.dialogs.confirm(prompt, level + 1),
     notify: (notice) => report(noticeEvent(notice)),
   };
   let closed = false;

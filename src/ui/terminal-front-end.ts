@@ -72,7 +72,8 @@ export function formatNotice(title: string, body: string): string {
 }
 
 /**
- * Answers a `ctx.confirm`: true with auto-approve; otherwise asks on the
+ * Answers a `ctx.confirm` (`level`: how deep the asking agent runs, 0 for
+ * the agent run, 1 for its subagent): true with auto-approve; otherwise asks on the
  * terminal when stdin and stderr are both terminals; otherwise false (a
  * script never hangs waiting for a yes nobody can give). Ctrl-C at the
  * question calls `onInterrupt` (and answers false): in a terminal Ctrl-C
@@ -80,12 +81,12 @@ export function formatNotice(title: string, body: string): string {
  */
 export async function answerConfirm(
   prompt: Prompt,
-  options: { autoApprove: boolean; signal?: AbortSignal; onInterrupt?: () => void; streams?: TerminalStreams },
+  options: { autoApprove: boolean; signal?: AbortSignal; onInterrupt?: () => void; streams?: TerminalStreams; level?: number },
 ): Promise<boolean> {
   if (options.autoApprove) return true;
   const streams = options.streams ?? defaultStreams();
   if (!streams.stdin.isTTY || !streams.stderr.isTTY || options.signal?.aborted) return false;
-  return askOnTerminal(prompt, streams, options.signal, options.onInterrupt);
+  return askOnTerminal(prompt, streams, "  ".repeat(options.level ?? 0), options.signal, options.onInterrupt);
 }
 
 /**
@@ -93,9 +94,10 @@ export async function answerConfirm(
  * the same line), so a confirm looks the same in `rienda run`, `rienda tool
  * run` and the chat. It is drawn on stderr: stdout carries only results.
  * The terminal is raw while the question is open, so Ctrl-C arrives as a
- * key: it answers no and is passed on to `onInterrupt`.
+ * key: it answers no and is passed on to `onInterrupt`. A subagent's
+ * question is indented two spaces per level, as its tool lines are.
  */
-async function askOnTerminal(prompt: Prompt, streams: TerminalStreams, signal: AbortSignal | undefined, onInterrupt: (() => void) | undefined): Promise<boolean> {
+async function askOnTerminal(prompt: Prompt, streams: TerminalStreams, indent: string, signal: AbortSignal | undefined, onInterrupt: (() => void) | undefined): Promise<boolean> {
   // Loaded only when a question is asked: most runs never ask, and start faster without readline.
   const [{ askYesNo }, { createChatStyle }] = await Promise.all([import("./chat/prompts.ts"), import("./chat/chat-style.ts")]);
   const input = streams.stdin as NodeJS.ReadStream;
@@ -106,7 +108,7 @@ async function askOnTerminal(prompt: Prompt, streams: TerminalStreams, signal: A
   };
   input.on("keypress", onKeypress);
   try {
-    const answer = await askYesNo({ input, output, style: createChatStyle(colorsWanted(output)) }, prompt.title, prompt.body, signal);
+    const answer = await askYesNo({ input, output, style: createChatStyle(colorsWanted(output)) }, prompt.title, prompt.body, signal, indent);
     if (ctrlC) onInterrupt?.();
     return answer;
   } finally {

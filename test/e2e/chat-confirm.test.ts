@@ -39,7 +39,7 @@ const GUARD = `module.exports = {
 `;
 
 describe("confirmations in the chat", () => {
-  test("a subagent's ctx.confirm is asked in the chat and its notice shown; the answer reaches the child", async () => {
+  test("a subagent's ctx.confirm is asked in the chat, indented under its call, and its notice shown; the answer reaches the child", async () => {
     s = await scenario({ agentFrontmatter: "agents: [publisher]" });
     s.inst.agent("publisher", "---\ndescription: Publishes.\nmodel: p/m\ntools: [publish]\n---\nYou publish.\n");
     s.inst.tool("publish", PUBLISH);
@@ -53,7 +53,8 @@ describe("confirmations in the chat", () => {
     await term.waitForPrompt();
     term.line("get it published");
     await term.waitFor("[y/N]");
-    expect(term.screen()).toContain("? Publish\n  Push the current branch?\n  [y/N]");
+    // Under the subagent's call, as its tool line is.
+    expect(term.screen()).toContain("  • publish\n    │ checking the branch\n  ? Publish\n    Push the current branch?\n    [y/N]");
     term.keys("y");
     const screen = await term.waitForPrompt(1);
     expect(screen).toContain("! publish: branch pushed");

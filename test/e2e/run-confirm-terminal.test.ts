@@ -58,3 +58,42 @@ test("rienda tool run asks the same way; Enter answers no", async () => {
   expect(await term.exitCode()).toBe(1);
   expect(term.history().replace(/\s*Pane is dead[\s\S]*$/, "")).toBe("? Publish\n  Push the current branch to origin?\n  [y/N] no\ncancelled by the user");
 });
+
+test("a subagent's question is indented under the call that started it, as its tool lines are, at every level", async () => {
+  if (!hasTmux()) throw new Error("this test needs tmux (apt-get install -y tmux)");
+  s = await scenario({ agentFrontmatter: "agents: [releaser]" });
+  s.inst.agent("releaser", "---\ndescription: Releases.\nmodel: p/m\ntools: [publish]\nagents: [pusher]\n---\nYou release.\n");
+  s.inst.agent("pusher", "---\ndescription: Pushes.\nmodel: p/m\ntools: [publish]\n---\nYou push.\n");
+  s.inst.tool("publish", PUBLISH);
+  s.server.script(
+    { toolCalls: [{ id: "r1", name: "agent__releaser", arguments: { prompt: "release" } }] },
+    { toolCalls: [{ id: "p1", name: "publish", arguments: {} }] },
+    { toolCalls: [{ id: "u1", name: "agent__pusher", arguments: { prompt: "push" } }] },
+    { toolCalls: [{ id: "p2", name: "publish", arguments: {} }] },
+    { text: "pushed" },
+    { text: "released" },
+    { text: "Done." },
+  );
+  term = Terminal.start(s.inst, { args: ["run", "-a", "coder", "-p", "release it"] });
+  await term.waitFor("[y/N]");
+  term.keys("y");
+  await term.waitForCount("[y/N]", 2);
+  term.keys("n");
+  expect(await term.exitCode()).toBe(0);
+  expect(term.history()).toContain(
+    [
+      'tool: agent__releaser {"prompt":"release"}',
+      "  tool: publish {}",
+      "  ? Publish",
+      "    Push the current branch to origin?",
+      "    [y/N] yes",
+      '  tool: agent__pusher {"prompt":"push"}',
+      "    tool: publish {}",
+      "    ? Publish",
+      "      Push the current branch to origin?",
+      "      [y/N] no",
+      "    tool failed: cancelled by the user",
+      "Done.",
+    ].join("\n"),
+  );
+});

@@ -47,7 +47,7 @@ export type ChatEnd = "quit" | "signal";
 /** The chat screen. */
 export interface ChatScreen {
   /** `ctx.confirm` / `ctx.notify` of tools and hooks. */
-  readonly dialogs: { confirm(prompt: Prompt): Promise<boolean>; notify(prompt: Prompt): void };
+  readonly dialogs: { confirm(prompt: Prompt, level?: number): Promise<boolean>; notify(prompt: Prompt): void };
   /** The start-up picker; undefined when the user cancels it. */
   pickAgent(agents: AgentRow[]): Promise<string | undefined>;
   /** Runs the conversation until the user quits or `stop` is called. */
@@ -83,9 +83,11 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
   };
 
   const dialogs: ChatScreen["dialogs"] = {
-    async confirm(prompt) {
+    async confirm(prompt, level = 0) {
+      // A subagent's question sits under its call, as its tool lines do.
+      const indent = "  ".repeat(level);
       if (options.autoApprove) {
-        renderer.line(style.dim(`✓ ${truncateToWidth(prompt.title || prompt.body, width() - 2)} (approved by -y)`));
+        renderer.line(style.dim(`${indent}✓ ${truncateToWidth(prompt.title || prompt.body, width() - 2 - indent.length)} (approved by -y)`));
         return true;
       }
       return serialize(async () => {
@@ -93,7 +95,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
         renderer.closeBlock();
         turn?.keys.suspend();
         try {
-          return await askYesNo(io, prompt.title, prompt.body, turn?.signal);
+          return await askYesNo(io, prompt.title, prompt.body, turn?.signal, indent);
         } finally {
           if (activity === turn) turn?.keys.reclaim();
         }

@@ -31,14 +31,18 @@ interface Key {
   meta?: boolean;
 }
 
-/** Asks yes/no: y answers yes; n, Enter, Esc and Ctrl-C answer no. Aborting `signal` answers no. */
-export function askYesNo(io: QuestionIo, title: string, body: string, signal?: AbortSignal): Promise<boolean> {
+/**
+ * Asks yes/no: y answers yes; n, Enter, Esc and Ctrl-C answer no. Aborting
+ * `signal` answers no. `indent` starts every line of the question (a
+ * subagent's question sits under its call, as its tool lines do).
+ */
+export function askYesNo(io: QuestionIo, title: string, body: string, signal?: AbortSignal, indent = ""): Promise<boolean> {
   const { output, style } = io;
   if (signal?.aborted) return Promise.resolve(false);
   const width = columns(output);
-  output.write(`${style.warn("?")} ${style.bold(truncateToWidth(title || "Confirm", width - 2))}\n`);
-  if (body) output.write(wrapText(body, width, "  "));
-  output.write(`  ${style.dim("[y/N]")} `);
+  output.write(`${indent}${style.warn("?")} ${style.bold(truncateToWidth(title || "Confirm", Math.max(8, width - 2 - indent.length)))}\n`);
+  if (body) output.write(wrapText(body, width, `${indent}  `));
+  output.write(`${indent}  ${style.dim("[y/N]")} `);
   return new Promise((resolve) => {
     const finish = readKeys(io, (text, key) => {
       if (text === "y" || text === "Y") done(true);

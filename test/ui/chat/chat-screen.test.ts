@@ -156,6 +156,28 @@ describe("the chat screen", () => {
     await done;
   });
 
+  test("a subagent's confirm is indented two spaces per level, as its tool lines are", async () => {
+    for (const autoApprove of [false, true]) {
+      const { chat, input, output } = screen({ autoApprove });
+      const { backend } = fakeBackend(async (prompt, io) => {
+        const ok = await chat.dialogs.confirm({ title: "Publish", body: "Push?" }, 2);
+        return answer(ok ? "pushed" : "kept")(prompt, io);
+      });
+      const done = chat.run(backend, { resumed: false });
+      await tick();
+      input.send("go\r");
+      if (!autoApprove) {
+        await until(() => visible(output.text).includes("[y/N]"), "the question");
+        input.send("y");
+      }
+      await until(() => visible(output.text).includes("pushed"), "the answer");
+      input.send("\u0004");
+      await done;
+      if (autoApprove) expect(visible(output.text)).toContain("\n    ✓ Publish (approved by -y)\n");
+      else expect(visible(output.text)).toContain("\n    ? Publish\n      Push?\n      [y/N] yes\n");
+    }
+  });
+
   test("with -y a confirm is approved without asking, and notices are shown", async () => {
     const { chat, input, output } = screen({ autoApprove: true });
     const { backend } = fakeBackend(async (prompt, io) => {
