@@ -234,8 +234,9 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
         finalSignal: io.finalSignal,
       });
     },
+    // A session that received nothing (its first turn interrupted in the beforeRun hooks) is not kept.
     newSession() {
-      session?.close();
+      session?.closeDiscardingUnused();
       session = undefined;
     },
     listSessions: () =>
@@ -264,7 +265,7 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
       prepared = next;
       session = adopt(target, next);
       previous.close();
-      if (current && current !== target) current.close();
+      if (current && current !== target) current.closeDiscardingUnused();
     },
     async switchAgent(id, signal) {
       replace(await prepareSwitch(agentRequest(id), signal));
@@ -284,7 +285,7 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
     },
     close: () => {
       prepared.close();
-      session?.close();
+      session?.closeDiscardingUnused();
     },
   };
 }

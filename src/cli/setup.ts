@@ -183,12 +183,13 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     const opened = session;
     const close = async () => {
       await prepared.close();
-      opened.close();
+      // A session this run created that received nothing (interrupted in its beforeRun hooks) is not kept.
+      opened.closeDiscardingUnused();
     };
     return { config: prepared.config, workdir, agent, model, system, session, tools, hooks, notices, close };
   } catch (error) {
     await prepared.close();
-    session?.close();
+    session?.closeDiscardingUnused();
     throw error;
   }
 }

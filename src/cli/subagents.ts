@@ -117,8 +117,8 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
         },
         sessionId: session.id,
         workdir: options.workdir,
-        // The child's workers stay for its next call; its session is done.
-        close: () => session.close(),
+        // The child's workers stay for its next call; its session is done (and removed when it received nothing).
+        close: () => void session.closeDiscardingUnused(),
       };
     },
   };

@@ -75,6 +75,7 @@ export function createSession(options: CreateSessionOptions): SessionFile {
       needsNewline: false,
       ids,
       now,
+      created: true,
     });
   }
 }

@@ -8,7 +8,7 @@
  * under a running session is an error, not a headerless new file.
  */
 import { Buffer } from "node:buffer";
-import { closeSync, constants, openSync, truncateSync, writeSync } from "node:fs";
+import { closeSync, constants, openSync, truncateSync, unlinkSync, writeSync } from "node:fs";
 import { messageOf, RiendaError } from "../errors.ts";
 import type { Block, Message } from "../providers/types.ts";
 import { encodeEntry } from "./encode-entry.ts";
@@ -27,6 +27,8 @@ export interface SessionFileParts extends ParsedSession {
   lock: SessionLock;
   ids: IdGenerator;
   now: () => number;
+  /** Made by createSession (holding only its header), not opened: only such a file is removed by `closeDiscardingUnused`. */
+  created?: boolean;
 }
 
 /** An open session file: read the conversation, append to it. The lock keeps other processes from opening it meanwhile. */
@@ -42,6 +44,8 @@ export class SessionFile {
   readonly #now: () => number;
   readonly #lock: SessionLock;
   #closed = false;
+  /** Created here, and nothing written after its header yet. */
+  #unused: boolean;
   #size: number;
   #repairTo: number | undefined;
   #needsNewline: boolean;
@@ -57,6 +61,7 @@ export class SessionFile {
     this.#size = parts.validBytes;
     this.#repairTo = parts.torn ? parts.validBytes : undefined;
     this.#needsNewline = parts.needsNewline;
+    this.#unused = parts.created === true;
   }
 
   /** The agent in effect at the active leaf (header, then `agent` entries). */
@@ -186,6 +191,28 @@ export class SessionFile {
     this.#lock.release();
   }
 
+  /**
+   * Closes the session, and removes its file when it was created here and
+   * received nothing after its header: a run interrupted before it stored
+   * its prompt (in its beforeRun hooks) leaves no empty session behind, as
+   * one interrupted during setup writes none. The file goes while the lock
+   * is held, so no other process opens it meanwhile. A session opened to be
+   * continued is never removed. Returns whether the file was removed.
+   */
+  closeDiscardingUnused(): boolean {
+    let removed = false;
+    if (!this.#closed && this.#unused) {
+      try {
+        unlinkSync(this.path);
+        removed = true;
+      } catch {
+        // Already gone, or not ours to remove: closing is all that is left.
+      }
+    }
+    this.close();
+    return removed;
+  }
+
   #timestamp(): string {
     return new Date(this.#now()).toISOString();
   }
@@ -206,6 +233,7 @@ export class SessionFile {
     }
     this.#size += bytes.length;
     this.#needsNewline = false;
+    this.#unused = false;
     this.#tree.add(entry, `session ${this.id}`);
   }
 }

@@ -4,8 +4,12 @@
  * wire protocol. The interruption is an entry of the session file.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { waitFor } from "../support/instance.ts";
+import { hasTmux, Terminal } from "../support/tmux.ts";
 import { PROTOCOLS, scenario, type Scenario } from "../support/scenario.ts";
-import { readEntries, sessionFile, sessionIdFrom } from "../support/session-reader.ts";
+import { readEntries, sessionFile, sessionFiles, sessionIdFrom } from "../support/session-reader.ts";
 
 let s: Scenario | undefined;
 afterEach(async () => {
@@ -77,4 +81,74 @@ describe("a prompt whose run failed", () => {
       expect(turns[2]!.text).toBe("never mind");
     });
   }
+});
+
+describe("a run interrupted before its prompt is stored", () => {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    test(`${signal} during the beforeRun hooks leaves no session behind`, async () => {
+      s = await scenario({ agentFrontmatter: "hooks: [slow-start]" });
+      const marker = join(s.inst.root, "before-run-started");
+      const afterRun = join(s.inst.root, "after-run");
+      s.inst.hook(
+        "slow-start",
+        `const fs = require("node:fs");
+        module.exports = {
+          beforeRun(ctx) { fs.writeFileSync(${JSON.stringify(marker)}, ctx.session.id); ctx.sleep(60000); },
+          afterRun(ctx, info) { fs.writeFileSync(${JSON.stringify(afterRun)}, info.reason); },
+        };`,
+      );
+      const run = s.inst.start(["run", "-a", "coder", "-p", "hello"], { killAfterMs: 20_000 });
+      await waitFor(() => existsSync(marker), 15_000, "the beforeRun hook to start");
+      run.kill(signal);
+      const r = await run.done;
+      expect(r.code).toBe(130);
+      expect(r.stderr).toContain("rienda: the run was interrupted");
+      expect(s.server.requests).toHaveLength(0);
+      // The hooks saw the run end as interrupted...
+      expect(readFileSync(afterRun, "utf8")).toBe("interrupted");
+      // ...and no file of it is left, so nothing is listed: the session received nothing.
+      expect(sessionFiles(s.inst.home)).toEqual([]);
+      const listed = await s.inst.run(["sessions"]);
+      expect(listed.stdout).toBe("");
+      expect(listed.stderr).toContain("no sessions in this workspace");
+    });
+  }
+
+  test("a subagent interrupted in its beforeRun hooks leaves no session of its own; the parent's stays", async () => {
+    s = await scenario({ agentFrontmatter: "agents: [helper]" });
+    const marker = join(s.inst.root, "before-run-started");
+    s.inst.agent("helper", "---\ndescription: Helps.\nmodel: p/m\nhooks: [slow-start]\n---\nYou help.\n");
+    s.inst.hook("slow-start", `module.exports = { beforeRun(ctx) { require("node:fs").writeFileSync(${JSON.stringify(marker)}, "1"); ctx.sleep(60000); } };`);
+    s.server.script({ toolCalls: [{ id: "h1", name: "agent__helper", arguments: { prompt: "help" } }] });
+    const run = s.inst.start(["run", "-a", "coder", "-p", "hello"], { killAfterMs: 20_000 });
+    await waitFor(() => existsSync(marker), 15_000, "the child's beforeRun hook to start");
+    run.kill("SIGINT");
+    const r = await run.done;
+    expect(r.code).toBe(130);
+    const id = sessionIdFrom(r.stderr);
+    expect(sessionFiles(s.inst.home)).toEqual([sessionFile(s.inst.home, id)]);
+    const kinds = readEntries(sessionFile(s.inst.home, id)).map((e) => e.kind);
+    expect(kinds).toEqual(["header", "message", "message", "message", "interruption"]);
+  });
+
+  test("the chat: a first turn interrupted in its beforeRun hooks, then quitting, leaves no session", async () => {
+    if (!hasTmux()) throw new Error("this test needs tmux (apt-get install -y tmux)");
+    s = await scenario({ agentFrontmatter: "hooks: [slow-start]" });
+    const marker = join(s.inst.root, "before-run-started");
+    s.inst.hook("slow-start", `module.exports = { beforeRun(ctx) { require("node:fs").writeFileSync(${JSON.stringify(marker)}, "1"); ctx.sleep(60000); } };`);
+    const term = Terminal.start(s.inst, { args: ["-a", "coder"] });
+    try {
+      await term.waitForPrompt();
+      term.line("hello");
+      await waitFor(() => existsSync(marker), 15_000, "the beforeRun hook to start");
+      term.keys("C-c");
+      await term.waitForPrompt(1);
+      term.keys("C-d");
+      expect(await term.exitCode()).toBe(0);
+    } finally {
+      term.dispose();
+    }
+    expect(s.server.requests).toHaveLength(0);
+    expect(sessionFiles(s.inst.home)).toEqual([]);
+  });
 });
