@@ -122,6 +122,22 @@ describe("confirmations in the chat", () => {
     expect(toolResultsOf(s.server.requests[1]!)[0]).toContain("refused by the user");
   });
 
+  test("keys typed on in the same instant as the answer are kept for the next message, not dropped", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [publish]" });
+    s.inst.tool("publish", PUBLISH);
+    s.server.script({ toolCalls: [{ name: "publish", arguments: {} }] }, { text: "Published." });
+    term = Terminal.start(s.inst, { args: ["-a", "coder"], env: { NO_COLOR: "1" } });
+    await term.waitForPrompt();
+    term.line("publish it");
+    await term.waitFor("[y/N]");
+    // One write: the answer and the start of the next message.
+    term.type("ynext one");
+    await term.waitFor("Published.");
+    const screen = await term.waitFor("> next one");
+    expect(screen).toContain("[y/N] yes\n");
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["pushed"]);
+  });
+
   test("with -y confirmations answer yes without asking", async () => {
     s = await scenario({ agentFrontmatter: "tools: [publish]" });
     s.inst.tool("publish", PUBLISH);

@@ -115,17 +115,37 @@ export function pickOne(io: QuestionIo, message: string, choices: Choice[], init
   });
 }
 
-/** Reads keys until the returned function is called; leaves the terminal raw and not reading. */
+/**
+ * Reads keys until the returned function is called; leaves the terminal raw
+ * and not reading. Keys that came in the same read as the one that answered
+ * (`y` and the next message typed at once) are given back to the terminal's
+ * stream for the next reader, as the line editor does, instead of dropped.
+ */
 function readKeys(io: QuestionIo, onKey: (text: string | undefined, key: Key) => void): () => void {
   const { input } = io;
   emitKeypressEvents(input);
-  const listener = (text: string | undefined, key: Key | undefined) => onKey(text, key ?? { name: text });
+  let settled = false;
+  const late: string[] = [];
+  const keepLate = (text: string | undefined, key: (Key & { sequence?: string }) | undefined): void => {
+    if (settled) late.push(key?.sequence ?? text ?? "");
+  };
+  const listener = (text: string | undefined, key: Key | undefined) => {
+    if (!settled) onKey(text, key ?? { name: text });
+  };
+  input.prependListener("keypress", keepLate);
   input.on("keypress", listener);
   if (input.isTTY) input.setRawMode(true);
   input.resume();
   return () => {
+    if (settled) return;
+    settled = true;
     input.off("keypress", listener);
     input.pause();
+    // Runs once the read being handled has delivered all its keys, before the next reader starts.
+    queueMicrotask(() => {
+      input.off("keypress", keepLate);
+      if (late.length > 0) input.unshift(Buffer.from(late.join(""), "utf8"));
+    });
   };
 }
 
