@@ -10,6 +10,8 @@
  */
 import { clearScreenDown, cursorTo, emitKeypressEvents, moveCursor } from "node:readline";
 import type { ChatStyle } from "./chat-style.ts";
+import { stripAnsi } from "consola/utils";
+import { displayWidth } from "../../platform.ts";
 import { truncateToWidth, wrapText } from "./wrap-text.ts";
 
 /** The terminal a question uses. */
@@ -69,7 +71,7 @@ export function pickOne(io: QuestionIo, message: string, choices: Choice[], init
   if (choices.length === 0) return Promise.resolve(undefined);
   let active = Math.max(0, choices.findIndex((c) => c.value === initial));
   let top = 0;
-  let drawn = 0;
+  let drawn: string[] = [];
 
   const frame = (): string[] => {
     const width = columns(output);
@@ -86,16 +88,20 @@ export function pickOne(io: QuestionIo, message: string, choices: Choice[], init
     return lines;
   };
   const draw = (lines: string[]): void => {
-    if (drawn > 0) {
-      moveCursor(output, 0, -drawn);
+    if (drawn.length > 0) {
+      // Rows the last frame takes now: a terminal narrowed since wraps each
+      // line that no longer fits onto more rows (most terminals reflow).
+      moveCursor(output, 0, -rowsAt(drawn, columns(output)));
       cursorTo(output, 0);
       clearScreenDown(output);
     }
     output.write(`${lines.join("\n")}\n`);
-    drawn = lines.length;
+    drawn = lines;
   };
+  const redraw = (): void => draw(frame());
 
   draw(frame());
+  output.on("resize", redraw);
   return new Promise((resolve) => {
     const finish = readKeys(io, (text, key) => {
       if (key.name === "up" || text === "k") active = (active + choices.length - 1) % choices.length;
@@ -108,6 +114,7 @@ export function pickOne(io: QuestionIo, message: string, choices: Choice[], init
     });
     function done(choice: Choice | undefined): void {
       finish();
+      output.off("resize", redraw);
       const width = columns(output);
       draw([`${choice ? style.ok("✔") : style.warn("✗")} ${truncateToWidth(`${message} ${choice ? choice.value : "(cancelled)"}`, width - 3)}`]);
       resolve(choice?.value);
@@ -147,6 +154,11 @@ function readKeys(io: QuestionIo, onKey: (text: string | undefined, key: Key) =>
       if (late.length > 0) input.unshift(Buffer.from(late.join(""), "utf8"));
     });
   };
+}
+
+/** How many terminal rows `lines` take at `width` columns. */
+function rowsAt(lines: readonly string[], width: number): number {
+  return lines.reduce((rows, line) => rows + Math.max(1, Math.ceil(displayWidth(stripAnsi(line)) / width)), 0);
 }
 
 function columns(output: NodeJS.WriteStream): number {

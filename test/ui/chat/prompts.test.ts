@@ -121,6 +121,21 @@ describe("picking from a list", () => {
     expect(visible(t.output.text)).toContain("(cancelled)");
   });
 
+  test("after the terminal narrowed, the redraw clears every row the old list wraps onto, and happens at once", async () => {
+    const t = io();
+    const long = [0, 1, 2].map((i) => ({ value: `v${i}`, label: `${i} ${"x".repeat(68)}` }));
+    const picked = pickOne(t, "Which?", long);
+    await tick();
+    // Drawn at 60 columns: "? Which?", three labels cut to 59 columns, the 47-column help line.
+    t.output.columns = 30;
+    t.output.emit("resize");
+    await tick();
+    // At 30 columns those lines take 1 + 3 * 2 + 2 rows (moving up 5 would leave 4 behind).
+    expect(t.output.text).toContain("\u001b[9A");
+    t.input.send("\r");
+    expect(await picked).toBe("v0");
+  });
+
   test("the list is redrawn in place with readline's cursor functions", async () => {
     const t = io();
     const picked = pickOne(t, "Which?", choices);
