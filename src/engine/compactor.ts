@@ -74,6 +74,8 @@ export function createCompactor(options: CompactorOptions): CompactionPort | und
         emit({ type: "notice", message: `compaction skipped: ${messageOf(error)}` });
         return;
       }
+      // Writing the summary takes a model request: say so, or the chat sits silent meanwhile.
+      emit({ type: "notice", message: `compacting the conversation: ${summaryModel.ref} is condensing ${older.length} messages (about ${tokens} tokens) into a summary` });
       const answer = await summarize(modelPort, summaryModel, older, session.id, emit, signal);
       if (answer === undefined) {
         failed = !signal.aborted;
