@@ -41,7 +41,9 @@ export async function discoverHooks(options: DiscoverHooksOptions): Promise<Hook
       continue;
     }
     for (const point of points) {
-      if (outcome.shape.members[point]?.usesPromises) diagnostics.push({ ...diagnostic("hook", entry.name, entry.file, promiseWarning(point)), warning: true });
+      const member = outcome.shape.members[point];
+      if (member?.async) diagnostics.push({ ...diagnostic("hook", entry.name, entry.file, asyncProblem("hook", point)), warning: true, failsEveryCall: true });
+      else if (member?.usesPromises) diagnostics.push({ ...diagnostic("hook", entry.name, entry.file, promiseWarning(point)), warning: true });
     }
     hooks.push(userHook(runtime, entry.name, entry.file, points));
   }
@@ -80,7 +82,6 @@ function checkHookShape(shape: ModuleShape): HookPointName[] | string {
   for (const [key, member] of Object.entries(shape.members)) {
     if (!isHookPoint(key)) problems.push(`unknown point "${key}" (points: ${HOOK_POINT_NAMES.join(", ")})`);
     else if (member.type !== "a function") problems.push(`"${key}" must be a function (it is ${member.type})`);
-    else if (member.async) problems.push(asyncProblem(key));
   }
   if (problems.length > 0) return problems.join("; ");
   return HOOK_POINT_NAMES.filter((p) => p in shape.members);

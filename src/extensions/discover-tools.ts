@@ -51,7 +51,9 @@ export async function discoverTools(options: DiscoverToolsOptions): Promise<Tool
       continue;
     }
     if (byName.get(entry.name)?.builtIn) diagnostics.push({ ...diagnostic("tool", entry.name, entry.file, "replaces a built-in tool"), message: `tool "${entry.name}" replaces a built-in tool`, warning: true });
-    if (outcome.shape.members.execute?.usesPromises) diagnostics.push({ ...diagnostic("tool", entry.name, entry.file, promiseWarning("execute")), warning: true });
+    const execute = outcome.shape.members.execute;
+    if (execute?.async) diagnostics.push({ ...diagnostic("tool", entry.name, entry.file, asyncProblem("tool", "execute")), warning: true, failsEveryCall: true });
+    else if (execute?.usesPromises) diagnostics.push({ ...diagnostic("tool", entry.name, entry.file, promiseWarning("execute")), warning: true });
     byName.set(entry.name, userTool(runtime, { name: entry.name, file: entry.file, ...checked }));
   }
 
@@ -81,7 +83,6 @@ async function checkToolShape(
     problems.push(parameters ? `"parameters" must be a JSON Schema object (it is ${parameters.type})` : 'missing "parameters" (a JSON Schema object)');
   }
   if (execute?.type !== "a function") problems.push(execute ? `"execute" must be a function (it is ${execute.type})` : 'missing "execute" (a function)');
-  else if (execute.async) problems.push(asyncProblem("execute"));
   if (problems.length > 0 || !schema) return problems.join("; ");
   return { description: text, parameters: schema };
 }

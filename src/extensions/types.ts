@@ -19,6 +19,12 @@ export interface ExtensionDiagnostic {
    * Without it, the extension was skipped.
    */
   warning?: true;
+  /**
+   * With `warning`: a function of the extension is `async`, so every call of
+   * it fails (an error result, an ignored hook answer). Runs go on as the
+   * spec pages want; doctor counts it as a problem.
+   */
+  failsEveryCall?: true;
 }
 
 /** The tools a process can offer. */

@@ -10,7 +10,7 @@ afterEach(() => {
 
 const CONFIG = "providers:\n  r:\n    protocol: replay\n    script: replay/x.yaml\n    models: { m: {} }\n";
 
-test("an async execute or handler is a problem with a fix; an execute using promises is a warning", async () => {
+test("an async execute or handler is a problem with a fix (yet it loads); an execute using promises is a warning", async () => {
   inst = new Instance();
   inst.config(CONFIG);
   inst.write(inst.riendaPath("replay/x.yaml"), "- text: hi\n");
@@ -26,17 +26,19 @@ test("an async execute or handler is a problem with a fix; an execute using prom
   const r = await inst.run(["doctor"]);
   expect(r.code).toBe(1);
   expect(r.stdout).toContain(
-    `problem: ${asyncTool}: tool "fetcher": "execute" is an async function: it returns a Promise, so every call would fail (drop "async" and "await": ctx calls return their answers directly)\n` +
+    `problem: ${asyncTool}: tool "fetcher": "execute" is an async function: it returns a Promise, so every call ends in an error result (drop "async" and "await": ctx calls return their answers directly)\n` +
       `  fix: remove "async" from execute and every "await" in it: ctx calls return their answers directly (docs/tools.md)\n`,
   );
   expect(r.stdout).toContain(`problem: ${asyncHook}: hook "audit": "afterRun" is an async function`);
   expect(r.stdout).toContain(`warning: ${thenTool}: tool "later": "execute" seems to use promises`);
-  expect(r.stdout).toContain("tools         later, shell (and 1 that does not load)");
+  expect(r.stdout).toContain("tools         fetcher, later, shell\n");
   expect(r.stdout).toEndWith("2 problems, 1 warning\n");
 
-  // The same reason reaches a run that names the tool, before anything is sent.
+  // A run that names the tool is told the same before anything is sent, and goes on (tools.md:
+  // a Promise is an error result, never a failed run).
   inst.agent("a", "---\ndescription: d\nmodel: r/m\ntools: [fetcher]\n---\n");
   const run = await inst.run(["run", "-a", "a", "-p", "hi"]);
-  expect(run.code).toBe(1);
-  expect(run.stderr).toContain(`rienda: tool "fetcher": "execute" is an async function`);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("hi\n");
+  expect(run.stderr).toContain(`tool "fetcher": "execute" is an async function`);
 });

@@ -1,9 +1,14 @@
-/** Tools and hooks whose functions are asynchronous: refused when declared async, warned about when they use promises. */
+/**
+ * Tools and hooks whose functions are asynchronous: loaded when declared
+ * async, with a diagnostic saying every call fails (tools.md makes a
+ * Promise an error result, hooks.md says a hook never fails a run);
+ * warned about when they use promises.
+ */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { discoverHooks, discoverTools, missingExtensionError } from "../../src/extensions/index.ts";
+import { brokenExtension, discoverHooks, discoverTools } from "../../src/extensions/index.ts";
 import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
 import { createToolRunner } from "../../src/tools/index.ts";
 
@@ -25,19 +30,20 @@ function put(relative: string, source: string): string {
 const tool = (execute: string) => `module.exports = { description: "d", parameters: { type: "object", properties: {} }, ${execute} };`;
 
 describe("asynchronous tools", () => {
-  test("an async execute is refused with the reason, so the tool is not offered", async () => {
+  test("an async execute loads with a diagnostic saying every call ends in an error result; a call is that error result", async () => {
     put("tools/slow/index.js", tool("async execute(ctx) { return 'x'; }"));
     put("tools/arrow/index.js", tool("execute: async (ctx) => 'x'"));
     const catalog = await discoverTools({ riendaDir: dir, runtime, runner });
-    expect(catalog.tools.map((t) => t.name)).toEqual(["shell"]);
-    expect(catalog.diagnostics.map((d) => [d.name, d.warning])).toEqual([
-      ["arrow", undefined],
-      ["slow", undefined],
+    expect(catalog.tools.map((t) => t.name)).toEqual(["arrow", "shell", "slow"]);
+    expect(catalog.diagnostics.map((d) => [d.name, d.warning, d.failsEveryCall])).toEqual([
+      ["arrow", true, true],
+      ["slow", true, true],
     ]);
     expect(catalog.diagnostics[1]!.message).toBe(
-      'tool "slow": "execute" is an async function: it returns a Promise, so every call would fail (drop "async" and "await": ctx calls return their answers directly)',
+      'tool "slow": "execute" is an async function: it returns a Promise, so every call ends in an error result (drop "async" and "await": ctx calls return their answers directly)',
     );
-    expect(missingExtensionError("tool", "slow", catalog).message).toStartWith('tool "slow": "execute" is an async function');
+    // Loaded, so an agent naming it is not stopped by it.
+    expect(brokenExtension("tool", "slow", catalog)).toBeUndefined();
   });
 
   test("a plain execute that uses promises loads, with a warning", async () => {
@@ -52,14 +58,14 @@ describe("asynchronous tools", () => {
 });
 
 describe("asynchronous hooks", () => {
-  test("an async handler is refused; a handler using promises loads with a warning", async () => {
+  test("an async handler loads with a diagnostic; a handler using promises loads with a warning", async () => {
     put("hooks/late/index.js", "module.exports = { async beforeRun(ctx) {}, afterRun(ctx) {} };");
     put("hooks/hopeful/index.js", "module.exports = { afterRun(ctx) { Promise.resolve().then(() => ctx.log('x')); } };");
     const catalog = await discoverHooks({ riendaDir: dir, runtime });
-    expect(catalog.hooks.map((h) => h.name)).toEqual(["hopeful"]);
+    expect(catalog.hooks.map((h) => h.name)).toEqual(["hopeful", "late"]);
     const late = catalog.diagnostics.find((d) => d.name === "late")!;
-    expect(late.warning).toBeUndefined();
-    expect(late.problem).toStartWith('"beforeRun" is an async function');
+    expect(late).toMatchObject({ warning: true, failsEveryCall: true });
+    expect(late.problem).toBe('"beforeRun" is an async function: it returns a Promise, so every call is reported and ignored (drop "async" and "await": ctx calls return their answers directly)');
     expect(catalog.diagnostics.find((d) => d.name === "hopeful")).toMatchObject({ warning: true });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Findings from tool and hook discovery: a module that does not load or
- * exports the wrong shape is a problem; a user tool taking a built-in's
- * name is a warning (it works, but the built-in is gone).
+ * exports the wrong shape is a problem, and so is one that loads with an
+ * `async` function (every call of it fails); a user tool taking a
+ * built-in's name is a warning (it works, but the built-in is gone).
  */
 import { dirname } from "node:path";
 import { HOOK_POINT_NAMES, type ExtensionDiagnostic } from "../../extensions/index.ts";
@@ -12,6 +13,9 @@ const REPLACES_BUILT_IN = "replaces a built-in tool";
 /** One finding per diagnostic, in discovery order. */
 export function checkExtensions(diagnostics: readonly ExtensionDiagnostic[]): Finding[] {
   return diagnostics.map((d) => {
+    if (d.failsEveryCall) {
+      return { severity: "problem", check: d.kind, file: d.file, name: d.name, message: `${d.kind} "${d.name}": ${d.problem}`, hint: extensionHint(d.kind, d.problem, dirname(d.file)) };
+    }
     if (d.warning && d.problem !== REPLACES_BUILT_IN) {
       return {
         severity: "warning",
