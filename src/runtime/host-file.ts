@@ -22,7 +22,8 @@ export function createFileHost(workdir: string): FileHost {
     read(path, opts) {
       const abs = at("read", path);
       const encoding = optionOf(opts, "encoding");
-      if (encoding !== undefined && encoding !== "utf8" && encoding !== "utf-8") {
+      // "utf8" is the only encoding (tools.md); its usual spellings and a null "no choice" mean it too.
+      if (encoding !== undefined && encoding !== null && !(typeof encoding === "string" && /^utf-?8$/i.test(encoding))) {
         throw new CtxError(`ctx.file.read: unsupported encoding ${JSON.stringify(encoding)} (only "utf8")`, { typeError: true });
       }
       try {

@@ -26,6 +26,16 @@ describe("ctx.file", () => {
     expect(await run("return ctx.file.read(ctx.workdir + '/notes/a.txt', { encoding: 'utf8' });")).toBe("héllo wörld");
   });
 
+  test("read takes utf8 under its usual spellings (and null as no choice); any other encoding is a TypeError", async () => {
+    box.file("a.txt", "é");
+    for (const encoding of ["utf8", "utf-8", "UTF-8", "UTF8", null]) {
+      expect(await run(`return ctx.file.read('a.txt', { encoding: ${JSON.stringify(encoding)} });`)).toBe("é");
+    }
+    expect(await run("try { ctx.file.read('a.txt', { encoding: 'latin1' }); } catch (e) { return e.name + ': ' + e.message; }")).toBe(
+      'TypeError: ctx.file.read: unsupported encoding "latin1" (only "utf8")',
+    );
+  });
+
   test("read replaces invalid UTF-8 instead of failing", async () => {
     box.file("bad.bin", new Uint8Array([0x61, 0xff, 0xfe, 0x62]));
     expect(await run("return ctx.file.read('bad.bin');")).toBe("a\uFFFD\uFFFDb");
