@@ -104,9 +104,15 @@ export type ToolVerdict =
   | { kind: "refuse"; reason: string; arguments: unknown }
   | { kind: "interrupted" };
 
-/** beforeToolExecute: refusal (the first one is final and ends the chain) and argument rewrites. */
+/**
+ * beforeToolExecute: refusal (the first one is final and ends the chain) and
+ * argument rewrites. `reason` is a field like the others: one set by an
+ * earlier hook stays until a later one replaces it, so a refusal that gives
+ * none carries it; without any, the refusal names the hook.
+ */
 export async function chainBeforeToolExecute(hooks: HookPort, call: ToolCall, emit: Emit, signal: AbortSignal): Promise<ToolVerdict> {
   let args = call.arguments;
+  let reason: string | undefined;
   for (const name of hooks.names) {
     const verdict = await ask(hooks, name, "beforeToolExecute", [{ id: call.id, name: call.name, arguments: args }], emit, signal);
     if (verdict.kind === "interrupted") return verdict;
@@ -116,10 +122,11 @@ export async function chainBeforeToolExecute(hooks: HookPort, call: ToolCall, em
       args = reply.arguments;
       emit({ type: "hook", name, point: "beforeToolExecute", outcome: "changed" });
     }
+    if (reply.reason !== undefined) reason = reply.reason;
     if (reply.allow === false) {
-      const reason = reply.reason !== undefined && reply.reason !== "" ? reply.reason : `refused by hook "${name}"`;
-      emit({ type: "hook", name, point: "beforeToolExecute", outcome: "refused", message: reason });
-      return { kind: "refuse", reason, arguments: args };
+      const text = reason !== undefined && reason !== "" ? reason : `refused by hook "${name}"`;
+      emit({ type: "hook", name, point: "beforeToolExecute", outcome: "refused", message: text });
+      return { kind: "refuse", reason: text, arguments: args };
     }
   }
   return { kind: "allow", arguments: args };

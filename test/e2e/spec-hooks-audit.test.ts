@@ -463,6 +463,17 @@ describe("hooks.md: chaining", () => {
     expect(events(r.stdout, "tool_result").map((e) => [e.text, e.isError])).toEqual([["zero one two +one +two", true]]);
   });
 
+  test("beforeToolExecute's reason is a field like the others: set by one hook, kept by the next, carried by a refusal that gives none", async () => {
+    s = await agentWith(["shell"], ["annotate", "refuse"]);
+    s.inst.hook("annotate", `module.exports = { beforeToolExecute() { return { reason: "this deletes files" }; } };`);
+    s.inst.hook("refuse", `module.exports = { beforeToolExecute() { return { allow: false }; } };`);
+    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "touch made" } }] }, { text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["this deletes files"]);
+    expect(existsSync(join(s.inst.workspace, "made"))).toBe(false);
+  });
+
   test("a refusal after an argument rewrite carries the refusing hook's reason; an allow: true earlier does not outvote a later allow: false", async () => {
     s = await agentWith(["shell"], ["yes", "no"]);
     s.inst.hook("yes", `module.exports = { beforeToolExecute() { return { allow: true, arguments: { command: "touch made" } }; } };`);

@@ -233,6 +233,19 @@ describe("runAgent", () => {
     ]);
   });
 
+  test("a reason set by an earlier hook without refusing is kept, and carried by a later refusal that gives none", async () => {
+    const tools = toolSet({ shell: () => ({ text: "ran", isError: false }) });
+    const hooks = hookSet({
+      annotate: { beforeToolExecute: () => ({ reason: "deletes the whole disk" }) },
+      silent: { beforeToolExecute: () => ({ arguments: { command: "rm -rf / --no-preserve-root" } }) },
+      policy: { beforeToolExecute: () => ({ allow: false }) },
+    });
+    const run = input({ modelPort: scriptedModel([{ calls: [{ id: "1", name: "shell", arguments: { command: "rm -rf /" } }] }, { text: "ok" }]), tools, hooks });
+    await runAgent(run);
+    expect(tools.calls).toHaveLength(0);
+    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({ text: "deletes the whole disk", isError: true });
+  });
+
   test("allow: false beside a malformed field still refuses (with the default reason), reported as malformed", async () => {
     const tools = toolSet({ shell: () => ({ text: "ran", isError: false }) });
     const hooks = hookSet({
