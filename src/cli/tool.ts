@@ -15,7 +15,7 @@ import { createRuntime, type Runtime } from "../runtime/index.ts";
 import { createToolRunner, type ToolResult } from "../tools/index.ts";
 import { createTerminalFrontEnd } from "../ui/index.ts";
 import { agentlessContext } from "./agentless-context.ts";
-import { resolveWorkdir } from "./resolve-workdir.ts";
+import { currentDirectory, resolveWorkdir } from "./resolve-workdir.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { exitWhenFlushed, refuseClosedStdout } from "./exit.ts";
@@ -57,7 +57,7 @@ const list = defineCommand({
       } catch (error) {
         process.stderr.write(`MCP servers not listed: ${error instanceof Error ? error.message : String(error)}\n`);
       }
-      if (config && config.mcpServers.size > 0) lines.push(...(await mcpListing(config, process.cwd())));
+      if (config && config.mcpServers.size > 0) lines.push(...(await mcpListing(config, currentDirectory())));
       process.stdout.write(lines.length > 0 ? `${lines.join("\n")}\n` : "");
     } finally {
       await runtime.close();
