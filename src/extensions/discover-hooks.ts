@@ -62,6 +62,10 @@ function userHook(runtime: Runtime, name: string, file: string, points: HookPoin
           if (outcome.type === "a Promise") {
             return { kind: "failed", message: `${point} returned a Promise; handlers must be synchronous` };
           }
+          // A function or a symbol cannot leave the hook's context; it must not pass for "no opinion" unreported.
+          if (outcome.value === undefined && outcome.type !== "undefined") {
+            return { kind: "failed", message: `${point} returned ${outcome.type}; an answer is an object (or undefined or null for no opinion)` };
+          }
           return { kind: "returned", value: outcome.value, type: outcome.type };
         case "threw":
           return { kind: "failed", message: outcome.message };

@@ -205,15 +205,31 @@ function post(reply: Reply, send: Send): void {
     send(reply);
     return;
   } catch {
-    // Not structured-cloneable (a function inside, a Promise): fall back to its JSON form.
+    // Not structured-cloneable (a function or a symbol inside, a Promise): fall back to what JSON can carry.
   }
-  let copy: unknown;
-  try {
-    copy = JSON.parse(JSON.stringify(reply.value) ?? "null");
-  } catch {
-    copy = undefined;
+  send({ ...reply, value: reply.type === "a Promise" ? undefined : jsonCopy(reply.value) });
+}
+
+/**
+ * An object or array with each own field that JSON can carry, the others
+ * (functions, symbols, a BigInt, a cycle, a getter that throws) left out:
+ * `{ text: "ok", helper() {}, n: 1n }` still answers with its text, where a
+ * copy of the whole would have failed and made it look like no answer at
+ * all. Anything else cannot be copied: undefined, its type still says what
+ * it was.
+ */
+function jsonCopy(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return undefined;
+  const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
+  for (const key of Object.keys(value)) {
+    try {
+      const field = toJson((value as Record<string, unknown>)[key]);
+      if (field !== undefined) (copy as Record<string, unknown>)[key] = fromJson(field);
+    } catch {
+      // This field cannot be carried; the others still are.
+    }
   }
-  send({ ...reply, value: reply.type === "a Promise" ? undefined : copy });
+  return copy;
 }
 
 /**

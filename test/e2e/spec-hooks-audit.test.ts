@@ -507,6 +507,29 @@ describe("hooks.md: a hook that throws or returns a malformed value", () => {
     });
   }
 
+  test("an answer with fields that cannot be copied beside the ones read still counts; a function or a symbol as the answer is reported", async () => {
+    s = await agentWith(["shell"], ["extra", "odd"]);
+    s.inst.hook(
+      "extra",
+      `module.exports = {
+        beforeModelRequest(ctx, r) { const a = { system: r.system + " +extra", helper() {}, big: 1n }; a.self = a; return a; },
+        afterToolExecute(ctx, c, r) { return { text: r.text + " +extra", tag: Symbol("t") }; },
+      };`,
+    );
+    s.inst.hook("odd", `module.exports = { afterModelResponse() { return Symbol("no"); }, beforeToolExecute() { return function () {}; } };`);
+    s.server.script({ text: "first", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ran" } }] }, { text: "second" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
+    expect(r.code).toBe(0);
+    expect(s.server.requests.map(systemOf)).toEqual(["You are a test agent. +extra", "You are a test agent. +extra"]);
+    expect(events(r.stdout, "tool_result").map((e) => [e.text, e.isError])).toEqual([["ran +extra", false]]);
+    expect(events(r.stdout, "message_end").map((e) => e.text)).toEqual(["first", "second"]);
+    expect(events(r.stdout, "hook").filter((e) => e.name === "odd").map((e) => [e.point, e.outcome])).toEqual([
+      ["afterModelResponse", "error"],
+      ["beforeToolExecute", "error"],
+      ["afterModelResponse", "error"],
+    ]);
+  });
+
   test("throwing a non-Error (a string, null) is reported too, and never fails the run", async () => {
     s = await agentWith([], ["odd"]);
     s.inst.hook("odd", `module.exports = { beforeModelRequest() { throw "a plain string"; }, afterModelResponse() { throw null; } };`);

@@ -358,6 +358,15 @@ describe("tools.md: execute(ctx, args)", () => {
     expect(direct.stdout).toContain("Promise");
   });
 
+  test("{ text, isError } with other fields beside it (a function, a BigInt, a cycle) is still that result: the other fields are ignored", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [extra]" });
+    s.inst.tool("extra", toolSource("const o = { text: 'the text', isError: true, helper() {}, big: 1n, when: new Date(0) }; o.self = o; return o;"));
+    s.server.script({ toolCalls: [{ id: "c1", name: "extra", arguments: {} }] }, { text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
+    expect(r.code).toBe(0);
+    expect(results(r.stdout).map((e) => [e.text, e.isError])).toEqual([["the text", true]]);
+  });
+
   test("the page's way to return structured data: JSON.stringify({ count: words, file: args.path })", async () => {
     s = await scenario({ agentFrontmatter: "tools: [structured]" });
     s.inst.tool("structured", toolSource("const words = 3;\n    return JSON.stringify({ count: words, file: args.path });"));

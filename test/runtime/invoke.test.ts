@@ -104,6 +104,13 @@ describe("invoke", () => {
     const outcome = await call(box.tool("fn", "return { text: 'ok', helper() {} };"));
     expect(outcome).toEqual({ kind: "returned", value: { text: "ok" }, type: "an object" });
   });
+
+  test("a field JSON cannot carry either (a BigInt, a cycle, a throwing getter) is left out, the others come back", async () => {
+    const body = "const cycle = {}; cycle.self = cycle; return { text: 'ok', isError: true, helper() {}, big: 1n, sym: Symbol('s'), cycle, get bad() { throw new Error('no'); } };";
+    expect(await call(box.tool("mixed", body))).toEqual({ kind: "returned", value: { text: "ok", isError: true }, type: "an object" });
+    // Nothing to copy at all: no value, but the type says what it was.
+    expect(await call(box.tool("symbol", "return Symbol('s');"))).toEqual({ kind: "returned", value: undefined, type: "a symbol" });
+  });
 });
 
 describe("inspect", () => {
