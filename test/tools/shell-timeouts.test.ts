@@ -29,7 +29,7 @@ async function timeoutFor(args: Record<string, unknown>): Promise<{ timeoutMs: n
     return { code: -1, stdout: "", stderr: "", timedOut: true, interrupted: false };
   });
   const result = await createToolRunner().runTool(shell, { command: "sleep 1000000", ...args }, context());
-  return { timeoutMs: asked[0]!.timeoutMs, text: result.text };
+  return { timeoutMs: asked[0]!.timeoutMs ?? -1, text: result.text };
 }
 
 describe("shell timeouts (contract §5)", () => {
