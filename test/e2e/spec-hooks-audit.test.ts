@@ -219,6 +219,30 @@ describe("hooks.md: the points", () => {
     expect(log[7]!.payload).toEqual({ reason: "end_turn" });
   });
 
+  test("several calls in one answer: before, the tool, after, for each call in turn, in the model's order", async () => {
+    s = await agentWith(["shell"], ["rec"]);
+    s.inst.hook("rec", recorder("rec"));
+    s.server.script(
+      {
+        toolCalls: [
+          { id: "c1", name: "shell", arguments: { command: "echo one >> order.txt; echo one" } },
+          { id: "c2", name: "shell", arguments: { command: "echo two >> order.txt; echo two" } },
+        ],
+      },
+      { text: "ok" },
+    );
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    const tools = logOf(s).filter((l) => l.point.endsWith("ToolExecute"));
+    expect(tools.map((l) => `${l.point}:${(l.payload as { id: string }).id}${l.result ? `=${l.result.text}` : ""}`)).toEqual([
+      "beforeToolExecute:c1",
+      "afterToolExecute:c1=one",
+      "beforeToolExecute:c2",
+      "afterToolExecute:c2=two",
+    ]);
+    expect(readFileSync(join(s.inst.workspace, "order.txt"), "utf8")).toBe("one\ntwo\n");
+  });
+
   test("returning undefined or null from every point changes nothing", async () => {
     const noOpinion = (value: string) => `module.exports = Object.fromEntries(${JSON.stringify(POINTS)}.map((p) => [p, function () { return ${value}; }]));`;
     const outcomes: string[] = [];

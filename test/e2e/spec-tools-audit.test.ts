@@ -478,6 +478,32 @@ describe("tools.md: the context, top level", () => {
     expect(r.stderr).toContain(`${"x".repeat(big)}END`);
   });
 
+  test("with --json, ctx.log and a command's output are tool_output events while the tool still runs", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [talk]" });
+    s.inst.tool(
+      "talk",
+      toolSource(`ctx.log("log before waiting");
+      ctx.system.exec("echo exec before waiting; echo exec stderr >&2");
+      while (!ctx.file.exists("go")) ctx.sleep(20);
+      return "done";`),
+    );
+    s.server.script({ toolCalls: [{ id: "c1", name: "talk", arguments: {} }] }, { text: "ok" });
+    const run = s.inst.start(["run", "-a", "coder", "-p", "x", "--json"]);
+    const live = () => run.stdout().split("\n").filter((l) => l.includes('"tool_output"')).map((l) => JSON.parse(l) as JsonEvent);
+    await waitFor(() => live().length >= 3, 20_000, "three tool_output events while the tool waits");
+    expect(run.stdout()).not.toContain('"tool_result"');
+    // The command's two pipes are read apart, so only the log line's place is certain.
+    const seen = live().map((e) => [e.id, e.name, e.stream, String(e.text).trim()]);
+    expect(seen[0]).toEqual(["c1", "talk", "log", "log before waiting"]);
+    expect(seen.slice(1).sort()).toEqual([
+      ["c1", "talk", "stderr", "exec stderr"],
+      ["c1", "talk", "stdout", "exec before waiting"],
+    ]);
+    writeFileSync(join(s.inst.workspace, "go"), "");
+    const r = await run.done;
+    expect(r.code).toBe(0);
+  });
+
   test("ctx.sleep(ms) sleeps, and returns early when the run is interrupted", async () => {
     s = await scenario({ agentFrontmatter: "tools: [nap]" });
     s.inst.tool("nap", toolSource('const t = Date.now(); ctx.sleep(50); ctx.file.write("slept", String(Date.now() - t)); ctx.log("napping"); ctx.sleep(600000); return "woke";'));
