@@ -1,3 +1,4 @@
+import { watchSignals } from "./cli/interrupts.ts";
 import { VERSION } from "./version.ts";
 
 const argv = process.argv.slice(2);
@@ -9,6 +10,8 @@ if (argv.length === 1 && versionFlag(argv[0]!)) {
   const { formatVersion, versionReport } = await import("./cli/version-report.ts");
   process.stdout.write(formatVersion(versionReport(), true));
 } else {
+  // Before the command line loads (milliseconds in which a signal would otherwise kill the process outright).
+  watchSignals();
   const { runCli } = await import("./cli/index.ts");
   await runCli(argv);
 }

@@ -10,18 +10,27 @@ import { didYouMean } from "../values.ts";
 import { VERSION } from "../version.ts";
 import { chatCommand, commands } from "./commands.ts";
 import { exitWhenFlushed, stdoutClosed, trackOutput } from "./exit.ts";
-import { STDOUT_CLOSED_EXIT } from "./interrupts.ts";
+import { releaseSignals, STDOUT_CLOSED_EXIT } from "./interrupts.ts";
 
 const root = defineCommand({
   meta: { name: "rienda", version: VERSION, description: "A scriptable LLM agent harness." },
   subCommands: commands,
 });
 
+/**
+ * The commands that watch interrupts themselves (they take `interrupts()`
+ * and end with 130, or the chat's own statuses); every other command gets
+ * the signals' default action back before it runs. The bare `rienda` (the
+ * chat) watches too.
+ */
+const WATCHING: ReadonlySet<string> = new Set(["run", "tool run", "mcp serve"]);
+
 /** Runs the command line and ends the process once its output has left; never throws. */
 export async function runCli(argv: string[]): Promise<void> {
   trackOutput();
   try {
     if (asksForHelp(argv)) {
+      releaseSignals();
       const [cmd, path] = await resolveCommand(root, argv, []);
       // A bare `rienda` is the chat: the root's usage lists the chat's flags too.
       const shown = cmd === root ? { ...root, args: (await chatCommand()).args } : cmd;
@@ -34,6 +43,7 @@ export async function runCli(argv: string[]): Promise<void> {
     const at = firstPositionalIndex(argv);
     const first = at === undefined ? undefined : argv[at];
     if (first !== undefined && !(first in commands)) {
+      releaseSignals();
       process.stderr.write(`rienda: ${unknownCommandMessage(first, at!)}\n`);
       process.exitCode = 1;
       return;
@@ -45,7 +55,9 @@ export async function runCli(argv: string[]): Promise<void> {
     // Flags written before the command (`rienda --config X run ...`) are the command's own:
     // the command reads them, strictly, as if written after its name.
     const rest = argv.slice(at! + 1);
-    const named = (await checkSubcommand(first, rest)) + 1;
+    const subAt = await checkSubcommand(first, rest);
+    if (!WATCHING.has(subAt >= 0 ? `${first} ${rest[subAt]}` : first)) releaseSignals();
+    const named = subAt + 1;
     const ordered = [first, ...rest.slice(0, named), ...argv.slice(0, at), ...rest.slice(named)];
     await runCommand(root, { rawArgs: ordered });
   } catch (error) {

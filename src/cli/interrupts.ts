@@ -42,11 +42,38 @@ export interface Interrupts {
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 let shared: Interrupts | undefined;
+/** The handlers installed on the process, until released. */
+const handlers = new Map<(typeof SIGNALS)[number], () => void>();
 
-/** The watcher; the first call installs the signal handlers for the rest of the process. */
+/**
+ * Installs the signal handlers as the program starts, before the command
+ * line is even loaded: a signal in those first milliseconds would
+ * otherwise end the process by its default action, and `rienda run` must
+ * end an interrupt with its message and 130 (contract.md) whenever it
+ * comes. A signal is counted as any other; the command then either takes
+ * the watcher (`interrupts()`), and finds itself interrupted from the
+ * start, or does not and releases the signals (`releaseSignals`).
+ */
+export function watchSignals(): void {
+  shared ??= createWatcher();
+}
+
+/** The watcher, for a command that runs work and ends itself when interrupted. */
 export function interrupts(): Interrupts {
   shared ??= createWatcher();
   return shared;
+}
+
+/**
+ * For a command that does not watch interrupts (a listing, `doctor`): the
+ * signals get their default action back, so Ctrl-C ends it at once; one
+ * that arrived while the command line loaded is raised again now.
+ */
+export function releaseSignals(): void {
+  for (const [signal, handler] of handlers) process.removeListener(signal, handler);
+  handlers.clear();
+  const early = shared?.cause;
+  if (early === "SIGINT" || early === "SIGTERM" || early === "SIGHUP") process.kill(process.pid, early);
 }
 
 function createWatcher(): Interrupts {
@@ -65,7 +92,11 @@ function createWatcher(): Interrupts {
     else process.exit(exitCode());
     for (const listener of [...listeners]) listener(next, count);
   };
-  for (const signal of SIGNALS) process.on(signal, () => interrupt(signal));
+  for (const signal of SIGNALS) {
+    const handler = () => interrupt(signal);
+    handlers.set(signal, handler);
+    process.on(signal, handler);
+  }
 
   return {
     signal: run.signal,
