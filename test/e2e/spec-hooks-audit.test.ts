@@ -647,6 +647,22 @@ module.exports = Object.fromEntries(${JSON.stringify(POINTS)}.map((p) => [p, fun
     for (const line of lines) expect(line.endsWith(" 1 1")).toBe(true);
   });
 
+  test("a slow hook is waited for (no built-in timeout): its answer counts when it finally comes", async () => {
+    s = await agentWith(["shell"], ["slow"]);
+    s.inst.hook(
+      "slow",
+      `module.exports = {
+        beforeModelRequest(ctx, r) { ctx.sleep(1500); return { system: r.system + " (slowly)" }; },
+        afterToolExecute(ctx, c, r) { ctx.system.exec("sleep 1.5"); return { text: "slow " + r.text }; },
+      };`,
+    );
+    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo hi" } }] }, { text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(s.server.requests.map(systemOf)).toEqual(["You are a test agent. (slowly)", "You are a test agent. (slowly)"]);
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["slow hi"]);
+  });
+
   test("ctx.log reaches the front end live while the hook runs", async () => {
     s = await agentWith([], ["talk"]);
     s.inst.hook("talk", `module.exports = { beforeModelRequest(ctx) { ctx.log("hook is thinking"); while (!ctx.file.exists("go")) ctx.sleep(20); ctx.log("hook is done"); } };`);
