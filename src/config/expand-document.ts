@@ -1,7 +1,11 @@
 /**
- * Applies `${NAME}` expansion to every string value of the parsed document
- * (keys are never expanded). The result is what `ctx.config` shows and what
- * validation reads.
+ * Applies `${NAME}` expansion to the string values Rienda itself reads
+ * (providers, compaction, subagents, mcp_servers; keys are never
+ * expanded): the result is what validation reads. The `config` block, the
+ * extensions' own settings, is left as written: contract.md promises the
+ * expansion for `api_key`, a config.yaml written for the Go version must
+ * work unchanged (its settings may hold `${` as text), and `ctx.config` is
+ * the document as parsed, so no secret expanded into it reaches every tool.
  */
 import { expandEnv } from "./expand-env.ts";
 import { formatKeyPath } from "./key-path.ts";
@@ -16,6 +20,9 @@ export interface ExpandedDocument {
   expanded: ExpandedVariable[];
   malformed: { path: (string | number)[]; message: string }[];
 }
+
+/** The top-level key whose values are never expanded: the extensions' settings. */
+const LITERAL_BLOCK = "config";
 
 /** Returns a new tree; `value` is not modified. */
 export function expandDocument(value: unknown, env: Readonly<Record<string, string | undefined>>): ExpandedDocument {
@@ -37,8 +44,9 @@ export function expandDocument(value: unknown, env: Readonly<Record<string, stri
     if (isPlainObject(node)) {
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(node)) {
+        const literal = path.length === 0 && key === LITERAL_BLOCK;
         // defineProperty: a key named "__proto__" stays an ordinary key.
-        Object.defineProperty(out, key, { value: walk(item, [...path, key]), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, key, { value: literal ? item : walk(item, [...path, key]), enumerable: true, writable: true, configurable: true });
       }
       return out;
     }

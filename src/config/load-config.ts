@@ -45,7 +45,8 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
   const valid = validateConfig(reader, expanded.value, { configDir: dirname(file), home: options.home });
   if (reader.problems.length > 0) throw new ConfigError(reader.sortedProblems());
 
-  const document = expanded.value as Record<string, unknown>;
+  // As parsed, `${…}` and all (contract.md: "the whole parsed document").
+  const document = parsed.value as Record<string, unknown>;
   const { providers, compaction, subagents, extensionConfig, mcpServers } = valid;
   return {
     path: file,

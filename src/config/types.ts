@@ -148,7 +148,7 @@ export interface LoadedConfig {
   /** Absolute path of the file that was read. */
   path: string;
   source: ConfigSource;
-  /** The whole document as written, `${NAME}` expanded (unset: ""); a fresh deep copy on every read (`ctx.config`). */
+  /** The whole document as parsed, `${NAME}` references left as written; a fresh deep copy on every read (`ctx.config`). */
   readonly document: Record<string, unknown>;
   /** Providers by name, in file order. */
   providers: ReadonlyMap<string, ProviderSettings>;

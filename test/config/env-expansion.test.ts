@@ -68,11 +68,16 @@ describe("${NAME} in config.yaml", () => {
     expect(linesOf(text, { PROXY_URL: "proxy.local" })).toEqual([`${FILE}: providers.p.base_url: must be an http:// or https:// URL (got "proxy.local")`]);
   });
 
-  test("expands in the config block and in document, where an unset variable reads as empty", () => {
-    const config = parse(`${MINIMAL}config:\n  github: { token: \"\${GH_TOKEN}\", org: \"\${GH_ORG}\" }\n`, { GH_TOKEN: "t" });
-    expect(config.extensionConfig.github).toEqual({ token: "t", org: "" });
-    expect((config.document.config as Record<string, unknown>).github).toEqual({ token: "t", org: "" });
-    expect(config.unsetVariables).toEqual([{ path: "config.github.org", variable: "GH_ORG" }]);
+  test("the config block and the document (ctx.config) are as written: nothing there is expanded, and a Go-era ${ is text", () => {
+    const text = `${MINIMAL.replace("models:", "api_key: \"${KEY}\"\n    models:")}config:\n  github: { token: \"\${GH_TOKEN}\", org: \"\${GH_ORG}\", tpl: \"\${not closed\" }\n`;
+    const config = parse(text, { GH_TOKEN: "t", KEY: "secret" });
+    expect(config.extensionConfig.github).toEqual({ token: "${GH_TOKEN}", org: "${GH_ORG}", tpl: "${not closed" });
+    const document = config.document as { config: Record<string, unknown>; providers: { local: { api_key: string } } };
+    expect(document.config.github).toEqual({ token: "${GH_TOKEN}", org: "${GH_ORG}", tpl: "${not closed" });
+    // The key a request sends is expanded; the document a tool reads shows the reference, not the secret.
+    expect(document.providers.local.api_key).toBe("${KEY}");
+    expect(config.resolveModel("local/m").apiKey).toBe("secret");
+    expect(config.unsetVariables).toEqual([]);
   });
 
   test("keys are never expanded", () => {
@@ -95,7 +100,8 @@ describe("${NAME} in config.yaml", () => {
 
 describe("${NAME} and YAML flow style", () => {
   test("inside { } a reference must be quoted: unquoted, the braces are YAML syntax", () => {
-    expect(linesOf(`${MINIMAL}config:\n  github: { token: \${GH_TOKEN} }\n`)[0]).toStartWith(`${FILE}: line 7, column `);
-    expect(parse(`${MINIMAL}config:\n  github: { token: "\${GH_TOKEN}" }\n`, { GH_TOKEN: "t" }).extensionConfig.github).toEqual({ token: "t" });
+    const headers = (value: string) => MINIMAL.replace("models:", `headers: { X-Token: ${value} }\n    models:`);
+    expect(linesOf(headers("${GH_TOKEN}"))[0]).toStartWith(`${FILE}: line 5, column `);
+    expect(parse(headers('"${GH_TOKEN}"'), { GH_TOKEN: "t" }).resolveModel("local/m").headers).toEqual({ "X-Token": "t" });
   });
 });

@@ -8,7 +8,7 @@
  * spec audit.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scenario, systemOf, toolResultsOf, type Scenario } from "../support/scenario.ts";
 import { readEntries, sessionFile, sessionIdFrom } from "../support/session-reader.ts";
@@ -217,6 +217,18 @@ describe("ctx.config (contract §2: the whole parsed document, a deep copy)", ()
     expect(first).toEqual({ keys: ["providers", "compaction", "config"], peek: { list: [1, 2], nested: { deep: true } }, model: { id: "wire-model" } });
     const results = toolResultsOf(s.server.requests[2]!);
     expect(JSON.parse(results[1]!)).toEqual(first);
+  });
+
+  test("as parsed: ${NAME} is expanded for the request's api_key, while the document a tool reads holds the reference (no secret reaches tools) and a Go-era ${ in the config block is text", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [peek]", configExtra: 'config:\n  peek: { greeting: "Hello ${name}", broken: "${not closed" }' });
+    // The scenario's key, given as a reference instead.
+    s.inst.config(readFileSync(s.inst.riendaPath("config.yaml"), "utf8").replace("api_key: test-key", 'api_key: "${PEEK_KEY}"'));
+    s.inst.tool("peek", `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return JSON.stringify({ key: ctx.config.providers.p.api_key, peek: ctx.config.config.peek }); } };`);
+    s.server.script({ toolCalls: [{ name: "peek", arguments: {} }] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { env: { PEEK_KEY: "s3cret-value" } });
+    expect(r.code).toBe(0);
+    expect(s.server.requests[0]!.headers.authorization).toBe("Bearer s3cret-value");
+    expect(JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!)).toEqual({ key: "${PEEK_KEY}", peek: { greeting: "Hello ${name}", broken: "${not closed" } });
   });
 });
 
