@@ -27,6 +27,7 @@ import { prepareAgent, type Dialogs, type PreparedAgent } from "./setup.ts";
 import { homeDir } from "./home-dir.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
+import { stderrForPeople } from "./for-people.ts";
 
 /** The flags of a bare `rienda` (also shown by `rienda --help`). */
 const chatArgs = {
@@ -63,7 +64,7 @@ export default defineCommand({
         code = watcher.cause === "SIGHUP" ? HANGUP_EXIT : watcher.exitCode;
       } else {
         // One line per problem, each prefixed, as every command prints them.
-        process.stderr.write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
+        stderrForPeople().write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
         code = 1;
       }
     } finally {
@@ -144,7 +145,7 @@ function latestSession(start: ChatStart): string {
 
 async function pickAgent(home: string, screen: ChatScreen): Promise<string | undefined> {
   const { agents, problems } = listAgents(home);
-  for (const problem of problems) process.stderr.write(`rienda: ${problem.message}\n`);
+  for (const problem of problems) stderrForPeople().write(`rienda: ${problem.message}\n`);
   if (agents.length === 0) throw new RiendaError("agent", "no agents in ~/.rienda/agents (rienda init writes a starter agent)");
   return screen.pickAgent(agents.map((a) => ({ id: a.id, description: a.description, model: a.model })));
 }

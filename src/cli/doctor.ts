@@ -10,6 +10,7 @@ import { formatJson, formatReport, runDoctor } from "./doctor/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
+import { stdoutForPeople } from "./for-people.ts";
 
 const args = {
   json: { type: "boolean", description: "Print one JSON object: { healthy, problems, warnings, checked }" },
@@ -29,7 +30,9 @@ export default defineCommand({
       workdir,
       ...(parsed.config ? { configFlag: parsed.config } : {}),
     });
-    process.stdout.write(parsed.json ? formatJson(report) : formatReport(report));
+    // A problem may quote a module's own error message: on a terminal, its control characters are shown.
+    if (parsed.json) process.stdout.write(formatJson(report));
+    else stdoutForPeople().write(formatReport(report));
     process.exitCode = report.healthy ? 0 : 1;
   },
 });

@@ -11,6 +11,7 @@ import { VERSION } from "../version.ts";
 import { chatCommand, commands } from "./commands.ts";
 import { exitWhenFlushed, stdoutClosed, trackOutput } from "./exit.ts";
 import { releaseSignals, STDOUT_CLOSED_EXIT } from "./interrupts.ts";
+import { stderrForPeople } from "./for-people.ts";
 
 const root = defineCommand({
   meta: { name: "rienda", version: VERSION, description: "A scriptable LLM agent harness." },
@@ -44,7 +45,7 @@ export async function runCli(argv: string[]): Promise<void> {
     const first = at === undefined ? undefined : argv[at];
     if (first !== undefined && !(first in commands)) {
       releaseSignals();
-      process.stderr.write(`rienda: ${unknownCommandMessage(first, at!)}\n`);
+      stderrForPeople().write(`rienda: ${unknownCommandMessage(first, at!)}\n`);
       process.exitCode = 1;
       return;
     }
@@ -81,7 +82,8 @@ function unknownCommandMessage(word: string, at: number): string {
 /** Prints a failure the way every command does and sets exit code 1. */
 export function reportFailure(error: unknown): void {
   // One line per problem, each prefixed, as `rienda run` prints them (config errors list several).
-  process.stderr.write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
+  // A message may quote what a tool, a server or a file said: shown, never acted on by the terminal.
+  stderrForPeople().write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
   process.exitCode = 1;
 }
 

@@ -19,6 +19,7 @@ import { interrupts } from "./interrupts.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { readOptionalConfig } from "./tool-mcp.ts";
+import { stderrForPeople } from "./for-people.ts";
 
 const serveArgs = {
   tools: { type: "string", description: "Comma-separated tools to serve (default: every tool of ~/.rienda/tools; shell only when named)" },
@@ -40,7 +41,7 @@ const serve = defineCommand({
     const runtime = createRuntime();
     const runner = createToolRunner();
     const catalog = await discoverTools({ riendaDir: join(home, ".rienda"), runtime, runner, ...(wanted ? { names: wanted } : {}) });
-    for (const d of catalog.diagnostics) process.stderr.write(`${d.message}\n`);
+    for (const d of catalog.diagnostics) stderrForPeople().write(`${d.message}\n`);
     const tools = pickTools(catalog.tools, wanted, (name) => missingExtensionError("tool", name, catalog));
     runner.prepare();
 

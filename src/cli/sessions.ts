@@ -12,6 +12,8 @@ import { listSessions, type SessionSummary } from "../sessions/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
+import { stdoutForPeople } from "./for-people.ts";
+import { jsonWithControlsEscaped } from "../ui/index.ts";
 
 const args = {
   workdir: { type: "string", alias: "C", description: "Workspace whose sessions to list (default: the current directory)" },
@@ -27,8 +29,9 @@ export default defineCommand({
     const workdir = resolveWorkdir(parsed.workdir);
     const listed = listSessions({ home: homeDir(), workdir });
     const sessions = parsed.all ? underParents(listed) : listed.filter((s) => s.parentSession === undefined).map((s) => ({ session: s, depth: 0 }));
-    if (parsed.json) process.stdout.write(`${JSON.stringify(sessions.map(({ session }) => jsonOf(session)))}\n`);
-    else if (sessions.length > 0) process.stdout.write(formatSessionTable(sessions));
+    if (parsed.json) process.stdout.write(`${jsonWithControlsEscaped(JSON.stringify(sessions.map(({ session }) => jsonOf(session))))}\n`);
+    // Titles come from prompts, which may come from anywhere (-p - reads a file).
+    else if (sessions.length > 0) stdoutForPeople().write(formatSessionTable(sessions));
     if (sessions.length === 0) process.stderr.write(`no sessions in this workspace (${workdir})\n`);
     const broken = sessions.filter(({ session }) => session.problem !== null).length;
     if (broken > 0) {

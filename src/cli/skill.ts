@@ -7,6 +7,8 @@ import { defineCommand } from "citty";
 import { listSkills } from "../skills/index.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
+import { stderrForPeople, stdoutForPeople } from "./for-people.ts";
+import { jsonWithControlsEscaped } from "../ui/index.ts";
 
 const listArgs = {
   json: { type: "boolean", description: "Print one JSON object { skills, problems }" },
@@ -30,7 +32,7 @@ const list = defineCommand({
         allowedTools: s.allowedTools,
         ignoredKeys: s.ignoredKeys,
       }));
-      process.stdout.write(`${JSON.stringify({ skills: shown, problems: problems.map((p) => ({ name: p.name, file: p.file, message: p.message })) })}\n`);
+      process.stdout.write(`${jsonWithControlsEscaped(JSON.stringify({ skills: shown, problems: problems.map((p) => ({ name: p.name, file: p.file, message: p.message })) }))}\n`);
     } else {
       const lines: string[] = [];
       for (const skill of skills) {
@@ -38,9 +40,10 @@ const list = defineCommand({
         lines.push(`    ${skill.description.replace(/\s+/g, " ")}`);
         lines.push(`    source: ${skill.dir}`);
       }
-      process.stdout.write(lines.length > 0 ? `${lines.join("\n")}\n` : "");
+      // Names and descriptions come from SKILL.md files, maybe downloaded.
+      stdoutForPeople().write(lines.length > 0 ? `${lines.join("\n")}\n` : "");
       if (skills.length === 0 && problems.length === 0) process.stderr.write("no skills yet: a skill is a folder ~/.rienda/skills/<name> holding a SKILL.md (docs/skills.md)\n");
-      for (const problem of problems) for (const line of problem.message.split("\n")) process.stderr.write(`rienda: ${line}\n`);
+      for (const problem of problems) for (const line of problem.message.split("\n")) stderrForPeople().write(`rienda: ${line}\n`);
     }
     if (problems.length > 0) process.exitCode = 1;
   },

@@ -7,6 +7,7 @@ import { loadConfig, locateConfig, type LoadedConfig, type McpServerSettings } f
 import { serverPart, startMcpServers, unlistedToolError } from "../mcp/index.ts";
 import { createToolRunner, type ContextData, type ToolResult } from "../tools/index.ts";
 import { createTerminalFrontEnd } from "../ui/index.ts";
+import { stderrForPeople } from "./for-people.ts";
 
 /** config.yaml when there is one (a missing file in ~/.rienda means: no MCP servers). Throws for a broken one. */
 export function readOptionalConfig(home: string, flag?: string): LoadedConfig | undefined {
@@ -41,7 +42,7 @@ export async function mcpListing(config: LoadedConfig, workdir: string): Promise
         lines.push(`  ${tool.name}`, `      ${tool.description.trim().split("\n")[0] ?? ""}`);
       }
     }
-    for (const notice of servers.notices) process.stderr.write(`${notice}\n`);
+    for (const notice of servers.notices) stderrForPeople().write(`${notice}\n`);
     return lines;
   } finally {
     await servers.close();

@@ -22,6 +22,7 @@ import { exitWhenFlushed, refuseClosedStdout } from "./exit.ts";
 import { interrupts, type Interrupts } from "./interrupts.ts";
 import { untilInterrupted } from "./until-interrupted.ts";
 import { mcpListing, mcpServerOf, readOptionalConfig, runMcpTool } from "./tool-mcp.ts";
+import { stderrForPeople, stdoutForPeople } from "./for-people.ts";
 
 // --config as everywhere (contract §1: --config PATH > RIENDA_CONFIG > ~/.rienda/config.yaml).
 const configArg = { type: "string", description: "Path of config.yaml" } as const;
@@ -55,10 +56,11 @@ const list = defineCommand({
       try {
         config = readOptionalConfig(homeDir(), listed.config);
       } catch (error) {
-        process.stderr.write(`MCP servers not listed: ${error instanceof Error ? error.message : String(error)}\n`);
+        stderrForPeople().write(`MCP servers not listed: ${error instanceof Error ? error.message : String(error)}\n`);
       }
       if (config && config.mcpServers.size > 0) lines.push(...(await mcpListing(config, currentDirectory())));
-      process.stdout.write(lines.length > 0 ? `${lines.join("\n")}\n` : "");
+      // Descriptions come from modules and MCP servers.
+      stdoutForPeople().write(lines.length > 0 ? `${lines.join("\n")}\n` : "");
     } finally {
       await runtime.close();
     }
@@ -159,7 +161,8 @@ async function printResult(running: Promise<ToolResult>, watcher: Interrupts): P
   try {
     const result = await running;
     if (watcher.interrupted) throw new RiendaError("interrupted", "the tool run was interrupted");
-    if (result.text !== "") process.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+    // Exact when piped (a script's data); on a terminal its control characters are shown, not acted on.
+    if (result.text !== "") stdoutForPeople().write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
     return result.isError ? 1 : 0;
   } catch (error) {
     if (!watcher.interrupted) throw error;
@@ -179,5 +182,5 @@ function riendaDir(): string {
 }
 
 function printDiagnostics(diagnostics: readonly ExtensionDiagnostic[]): void {
-  for (const d of diagnostics) process.stderr.write(`${d.message}\n`);
+  for (const d of diagnostics) stderrForPeople().write(`${d.message}\n`);
 }

@@ -130,7 +130,7 @@ export class McpConnection {
             const call = this.active.at(-1);
             if (!call) return;
             call.lastLog = text;
-            call.context.frontEnd.log(printable(`[${level}]${logger ? ` ${logger}:` : ""} ${this.hide(text)}`));
+            call.context.frontEnd.log(`[${level}]${logger ? ` ${logger}:` : ""} ${this.hide(text)}`);
           });
           client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => this.rereadTools(client, types.ResultSchema));
           client.onclose = () => {
@@ -192,7 +192,7 @@ export class McpConnection {
           if (progress.message !== undefined && progress.message === call.lastLog) return;
           const total = progress.total !== undefined ? `/${progress.total}` : "";
           const message = progress.message ? ` ${this.hide(progress.message)}` : "";
-          context.frontEnd.log(printable(`progress ${progress.progress}${total}${message}`));
+          context.frontEnd.log(`progress ${progress.progress}${total}${message}`);
         },
       });
       const converted = resultText(result as McpCallResult);
@@ -373,15 +373,6 @@ function describeError(error: unknown): string {
   if (isHttp && typeof code === "number" && code >= 100 && code <= 599) return `HTTP ${code}: ${message}`;
   if (error instanceof Error && error.message === "fetch failed" && error.cause instanceof Error) return `cannot connect: ${error.cause.message}`;
   return message;
-}
-
-/**
- * A server's log or progress line as it may reach the terminal: control
- * characters (an escape sequence could retitle the window, write the
- * clipboard, or hide text) are shown as U+FFFD; tabs and line breaks stay.
- */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "\ufffd");
 }
 
 function indent(text: string): string {

@@ -6,6 +6,7 @@
 import type { EngineEvent, RunEndReason } from "../engine/index.ts";
 import type { Usage } from "../providers/index.ts";
 import type { TextSink } from "./stream-writer.ts";
+import { jsonWithControlsEscaped } from "./terminal-text.ts";
 
 /** Version of the `--json` event schema. */
 const JSON_EVENTS_VERSION = 1;
@@ -59,6 +60,7 @@ export class JsonPrinter {
   }
 
   #write(value: object): void {
-    this.stdout.write(`${JSON.stringify(value)}\n`);
+    // Every control character escaped, DEL and C1 too: the stream is safe to show on a terminal.
+    this.stdout.write(`${jsonWithControlsEscaped(JSON.stringify(value))}\n`);
   }
 }

@@ -5,10 +5,16 @@
  * is never printed. A subagent's lines are indented two spaces per level
  * under the call that started it; its answer is the call's result, not
  * printed.
+ *
+ * Text from outside (tools, commands, hooks, servers, the model) is shown
+ * with its control characters visible and inert (terminal-text.ts): always
+ * on stderr, which is for people; on stdout only when it is a terminal,
+ * since piped or in a file the answer must be the model's bytes exactly.
  */
 import type { EngineEvent } from "../engine/index.ts";
-import { LineTracker, type TextSink } from "./stream-writer.ts";
+import { LineTracker } from "./stream-writer.ts";
 import { SubagentLevels } from "./subagent-levels.ts";
+import { terminalSafe, type TerminalSink } from "./terminal-text.ts";
 
 /** Renders engine events as plain text. */
 export class PlainPrinter {
@@ -16,9 +22,9 @@ export class PlainPrinter {
   readonly #err: LineTracker;
   readonly #levels = new SubagentLevels();
 
-  constructor(stdout: TextSink, stderr: TextSink) {
-    this.#out = new LineTracker(stdout);
-    this.#err = new LineTracker(stderr);
+  constructor(stdout: TerminalSink, stderr: TerminalSink) {
+    this.#out = new LineTracker(stdout, stdout.isTTY ? terminalSafe : undefined);
+    this.#err = new LineTracker(stderr, terminalSafe);
   }
 
   /** A line for stderr (session line, notices from the front end). */
@@ -34,7 +40,8 @@ export class PlainPrinter {
   /** Prints one engine event. */
   event(event: EngineEvent): void {
     const indent = "  ".repeat(this.#levels.level(event.parent));
-    const line = (text: string) => this.#err.line(indent === "" ? text : prefixLines(indent, text));
+    // Cleaned before indenting: a carriage return shown as a line break starts an indented line too.
+    const line = (text: string) => this.#err.line(indent === "" ? text : prefixLines(indent, terminalSafe(text)));
     switch (event.type) {
       case "message_end":
         if (event.text !== "" && event.parent === undefined) this.#out.line(event.text);

@@ -1,6 +1,8 @@
 /**
  * The output of one `rienda run`, plain or `--json`, behind one interface so
- * the command does not care which. Plain: stdout carries only the answer.
+ * the command does not care which. Plain: stdout carries only the answer;
+ * control characters of text from outside (terminal-text.ts) are shown, not
+ * acted on, on stderr always and on stdout when it is a terminal.
  * JSON: stdout carries only events, run_start first and run_end last (the
  * session id is in run_start; stderr stays quiet).
  */
@@ -8,7 +10,7 @@ import type { EngineEvent, RunEndReason } from "../engine/index.ts";
 import type { Usage } from "../providers/index.ts";
 import { JsonPrinter, type RunStartInfo } from "./json-printer.ts";
 import { dollarsText, PlainPrinter } from "./plain-printer.ts";
-import type { TextSink } from "./stream-writer.ts";
+import type { TerminalSink } from "./terminal-text.ts";
 import { noticeEvent, noticeLine } from "./terminal-front-end.ts";
 
 /** Where a run reports. */
@@ -23,7 +25,8 @@ export interface RunOutput {
 }
 
 /** Builds the output for `--json` or plain mode. */
-export function createRunOutput(json: boolean, stdout: TextSink, stderr: TextSink): RunOutput {
+export function createRunOutput(json: boolean, stdout: TerminalSink, stderr: TerminalSink): RunOutput {
+  // JSON escapes every control character itself, and its consumer needs the bytes as they came.
   return json ? jsonOutput(new JsonPrinter(stdout)) : plainOutput(new PlainPrinter(stdout, stderr));
 }
 

@@ -13,18 +13,22 @@ export interface TextSink {
 export class LineTracker {
   #atLineStart = true;
 
-  constructor(private readonly sink: TextSink) {}
+  /** `clean` is applied to everything before it is written or looked at (terminal-text.ts's terminalSafe). */
+  constructor(
+    private readonly sink: TextSink,
+    private readonly clean: (text: string) => string = (text) => text,
+  ) {}
 
   /** Writes raw text (live output). */
   raw(text: string): void {
-    if (text === "") return;
-    this.sink.write(text);
-    this.#atLineStart = text.endsWith("\n");
+    this.#emit(this.clean(text));
   }
 
   /** Writes raw text with `indent` at the start of each of its lines (a subagent's live output). */
   rawIndented(text: string, indent: string): void {
     if (indent === "") return this.raw(text);
+    // Cleaned first: a carriage return that becomes a line break starts an indented line too.
+    text = this.clean(text);
     let out = "";
     let atStart = this.#atLineStart;
     for (const piece of text.split(/(?<=\n)/)) {
@@ -32,11 +36,19 @@ export class LineTracker {
       out += (atStart ? indent : "") + piece;
       atStart = piece.endsWith("\n");
     }
-    this.raw(out);
+    this.#emit(out);
   }
 
   /** Writes one whole line, starting a new line first if needed. */
   line(text: string): void {
-    this.raw(`${this.#atLineStart ? "" : "\n"}${text}${text.endsWith("\n") ? "" : "\n"}`);
+    const shown = this.clean(text);
+    this.#emit(`${this.#atLineStart ? "" : "\n"}${shown}${shown.endsWith("\n") ? "" : "\n"}`);
+  }
+
+  /** Writes text already cleaned, remembering whether it ended a line. */
+  #emit(shown: string): void {
+    if (shown === "") return;
+    this.sink.write(shown);
+    this.#atLineStart = shown.endsWith("\n");
   }
 }

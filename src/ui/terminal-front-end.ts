@@ -1,5 +1,6 @@
 import type { EngineEvent } from "../engine/index.ts";
 import type { FrontEnd, Prompt } from "../tools/types.ts";
+import { cleanedSink } from "./terminal-text.ts";
 
 /** Where the terminal front end writes and reads. */
 export interface TerminalStreams {
@@ -31,18 +32,21 @@ export interface TerminalFrontEndOptions {
  * The `FrontEnd` of the plain command line: `ctx.log` and process output go
  * to stderr as they come (stdout is reserved for results), notices are one
  * stderr line, and `confirm` asks on the terminal only when there is one.
+ * Control characters in all of it are shown, not acted on.
  */
 export function createTerminalFrontEnd(options: TerminalFrontEndOptions): FrontEnd {
   const streams = options.streams ?? defaultStreams();
+  // None of it is Rienda's text: its control characters are shown, not acted on (terminal-text.ts).
+  const stderr = cleanedSink(streams.stderr, "always");
   return {
     log(text) {
-      streams.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+      stderr.write(text.endsWith("\n") ? text : `${text}\n`);
     },
     output(_stream, text) {
-      if (options.echoProcessOutput !== false) streams.stderr.write(text);
+      if (options.echoProcessOutput !== false) stderr.write(text);
     },
     notify(prompt) {
-      streams.stderr.write(`${noticeLine(prompt)}\n`);
+      stderr.write(`${noticeLine(prompt)}\n`);
     },
     confirm(prompt) {
       return answerConfirm(prompt, {

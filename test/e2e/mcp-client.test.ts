@@ -202,13 +202,13 @@ describe("MCP tools in a run", () => {
     expect(toolResultsOf(s.server.requests[2]!)).toEqual(["teased", "echo: still"]);
   });
 
-  test("a server's log and progress lines reach the terminal without control characters (no escape sequences)", async () => {
+  test("a server's log and progress lines reach stderr with their control characters shown, not acted on (no escape sequences)", async () => {
     s = await scenario({ agentFrontmatter: "tools: [t__ansi]", configExtra: mcpServers({ t: nodeMcpServer(TEST_SERVER, ["--more"]) }) });
     s.server.script({ toolCalls: [{ id: "a", name: "t__ansi", arguments: {} }] }, { text: "done" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("[info] ansi: title \ufffd]0;pwned\ufffd red \ufffd[31mx\ufffd[0m\n");
-    expect(r.stderr).toContain("progress 1 bell \ufffd done\n");
+    expect(r.stderr).toContain(String.raw`[info] ansi: title \x1b]0;pwned\x07 red \x1b[31mx\x1b[0m` + "\n");
+    expect(r.stderr).toContain(String.raw`progress 1 bell \x07 done` + "\n");
     expect(r.stderr).not.toMatch(/[\u001b\u0007]/);
   });
 

@@ -264,7 +264,7 @@ describe("a stdout closed before the start (>&-)", () => {
 describe("a stderr closed before the start (2>&-)", () => {
   test("changes nothing: tool output, logs and notices are dropped, the answer arrives whole, exit 0", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell, chatty]" });
-    s.inst.tool("chatty", `module.exports = { description: "c", parameters: { type: "object" }, execute(args, ctx) { ctx.log("a log line"); ctx.notify({ title: "note", body: "b" }); console.error("console"); return "ok"; } };`);
+    s.inst.tool("chatty", `module.exports = { description: "c", parameters: { type: "object" }, execute(ctx) { ctx.log("a log line"); ctx.notify({ title: "note", body: "b" }); console.error("console"); return "ok"; } };`);
     const turns = [{ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo out; echo err >&2" } }, { id: "c2", name: "chatty", arguments: {} }] }, { text: "the whole answer" }];
     s.server.script(...turns, ...turns);
     for (const json of [false, true]) {

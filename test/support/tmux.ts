@@ -68,6 +68,11 @@ export class Terminal {
     return result.status === 0 ? result.stdout.replace(/\s+$/, "") : "";
   }
 
+  /** The pane's title, as the program's OSC 0/2 sequences would set it (tmux starts it as the host name). */
+  title(): string {
+    return spawnSync("tmux", ["-S", this.#socket, "display-message", "-p", "-t", this.name, "#{pane_title}"], { encoding: "utf8" }).stdout.trim();
+  }
+
   /** Starts keeping every byte the program writes (escape sequences included); read it with `recorded()`. */
   record(): void {
     this.#tmux(["pipe-pane", "-t", this.name, "-o", `cat >> ${shellQuote(this.#exitFile + ".raw")}`]);

@@ -64,3 +64,34 @@ describe("PlainPrinter and subagents", () => {
     expect(p.err()).toBe("tool: agent__a {}\n  tool: agent__b {}\n    tool: echo {}\n  tool: echo {}\ntool: echo {}\n");
   });
 });
+
+describe("PlainPrinter and control characters", () => {
+  const sinks = (stdoutIsTTY: boolean) => {
+    let out = "";
+    let err = "";
+    const p = new PlainPrinter({ write: (t: string) => void (out += t), isTTY: stdoutIsTTY }, { write: (t: string) => void (err += t) });
+    return { p, out: () => out, err: () => err };
+  };
+  const answer = (text: string): EngineEvent => ({ type: "message_end", text, thinking: "", toolCalls: [], stopReason: "end_turn" });
+
+  test("stderr shows them wherever it goes; the answer is exact unless stdout is a terminal", () => {
+    for (const tty of [false, true]) {
+      const { p, out, err } = sinks(tty);
+      p.event({ type: "tool_call", id: "k1", name: "x\u009b", arguments: { a: "\u0085" } });
+      p.event({ type: "tool_output", id: "k1", name: "x", stream: "stdout", text: "\u001b]0;t\u0007\n" });
+      p.event({ type: "notice", message: "n\u001b[8m" });
+      p.event(answer("a\u001b[2J"));
+      expect(err()).toBe(String.raw`tool: x\x9b {"a":"\x85"}` + "\n" + String.raw`\x1b]0;t\x07` + "\n" + String.raw`n\x1b[8m` + "\n");
+      expect(out()).toBe(tty ? String.raw`a\x1b[2J` + "\n" : "a\u001b[2J\n");
+    }
+  });
+
+  test("a subagent's output redrawn with carriage returns: each state on a line of its own, indented", () => {
+    const { p, err } = sinks(false);
+    p.event({ type: "tool_call", id: "c1", name: "agent__a", arguments: {} });
+    p.event(start("c1"));
+    p.event({ type: "tool_output", id: "k1", name: "shell", stream: "stdout", text: "10%\r50%\r100%\r\n", parent: "c1" });
+    p.event({ type: "tool_result", id: "k1", name: "shell", text: "one\rtwo", isError: true, parent: "c1" });
+    expect(err()).toBe("tool: agent__a {}\n  10%\n  50%\n  100%\r\n  tool failed: one\n  two\n");
+  });
+});

@@ -1,5 +1,6 @@
 /** The two forms of a doctor report: text for people, one JSON object for scripts. */
 import type { DoctorReport, Finding } from "./types.ts";
+import { jsonWithControlsEscaped } from "../../ui/index.ts";
 
 /**
  * What was checked, each finding as `<severity>: <file>[:line]: [key: ]<what>`
@@ -44,7 +45,7 @@ export function summaryLine(report: Pick<DoctorReport, "problems" | "warnings">)
 
 /** `--json`: the report as one line of JSON, fields in a stable order. */
 export function formatJson(report: DoctorReport): string {
-  return `${JSON.stringify({ healthy: report.healthy, problems: report.problems.map(jsonFinding), warnings: report.warnings.map(jsonFinding), checked: report.checked })}\n`;
+  return `${jsonWithControlsEscaped(JSON.stringify({ healthy: report.healthy, problems: report.problems.map(jsonFinding), warnings: report.warnings.map(jsonFinding), checked: report.checked }))}\n`;
 }
 
 function jsonFinding(f: Finding): Record<string, unknown> {

@@ -13,6 +13,7 @@ import { localTime, sessionLines } from "./session-lines.ts";
 import { shortArguments } from "./format-lines.ts";
 import type { ChatBackend } from "./types.ts";
 import { truncateToWidth, wrapText } from "./wrap-text.ts";
+import { terminalLine } from "../terminal-text.ts";
 
 /** What a command may use. */
 export interface CommandContext {
@@ -174,11 +175,13 @@ function showTools(ctx: CommandContext): void {
   const hooks = backend.hooks();
   if (tools.length === 0) renderer.line(style.dim(`agent ${backend.status().agent} has no tools`));
   else {
-    const width = Math.max(...tools.map((t) => t.name.length));
-    const lines = tools.map((t) => `  ${style.bold(t.name.padEnd(width))}  ${truncateToWidth(firstLine(t.description), Math.max(10, ctx.width() - width - 4))}`);
+    // Names come from directories and MCP servers: shown, like descriptions, without acting on control characters.
+    const names = tools.map((t) => terminalLine(t.name));
+    const width = Math.max(...names.map((name) => name.length));
+    const lines = tools.map((t, i) => `  ${style.bold(names[i]!.padEnd(width))}  ${truncateToWidth(firstLine(t.description), Math.max(10, ctx.width() - width - 4))}`);
     renderer.line([`Tools of ${backend.status().agent}:`, ...lines].join("\n"));
   }
-  renderer.line(style.dim(hooks.length > 0 ? `hooks: ${hooks.join(", ")}` : "no hooks"));
+  renderer.line(style.dim(hooks.length > 0 ? `hooks: ${terminalLine(hooks.join(", "))}` : "no hooks"));
 }
 
 function firstLine(text: string): string {

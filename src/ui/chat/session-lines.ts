@@ -4,6 +4,7 @@
  */
 import { displayWidth } from "../../platform.ts";
 import type { SessionRow } from "./types.ts";
+import { terminalLine } from "../terminal-text.ts";
 import { truncateToWidth } from "./wrap-text.ts";
 
 /** One line per session plus a header; `current` is marked with `*`. */
@@ -32,5 +33,5 @@ export function localTime(iso: string): string {
 }
 
 function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  return terminalLine(text).trim();
 }

@@ -2,12 +2,13 @@
  * Word wrapping for text that arrives in pieces (a streamed answer, live
  * tool output): complete words are written at once, a word still arriving
  * waits until it ends, so a line never breaks inside a word unless the word
- * alone is wider than the line. Escape sequences and control characters in
- * the text are dropped: they would break the column count, and the screen
- * owns its own styling.
+ * alone is wider than the line. Control characters in the text (escape
+ * sequences included) are shown as `\x1b` and do nothing (terminal-text.ts):
+ * the text is not Rienda's, and the screen owns its own styling.
  */
 import { stripAnsi } from "consola/utils";
 import { displayWidth } from "../../platform.ts";
+import { isHiddenControl, terminalLine, visibleControl } from "../terminal-text.ts";
 
 /** How a StreamWrapper lays out its text. */
 export interface WrapOptions {
@@ -51,7 +52,7 @@ export class StreamWrapper {
 
   /** Takes more text; returns what can be written now (every complete word). */
   push(text: string): string {
-    for (const ch of stripAnsi(text)) {
+    for (const ch of text) {
       if (ch === "\n") {
         if (!this.#afterCR) this.#newlineFromText();
         this.#afterCR = false;
@@ -66,8 +67,11 @@ export class StreamWrapper {
         this.#emitWord();
         const content = Math.max(0, this.#column - this.#prefixWidth) + this.#spaces;
         this.#spaces += TAB - (content % TAB);
-      } else if (ch < " " || ch === "\u007f") {
-        // other control characters are dropped
+      } else if (isHiddenControl(ch)) {
+        // Shown as part of the word it interrupts, so `\x1b[2J` reads as written.
+        const shown = visibleControl(ch);
+        this.#word += shown;
+        this.#wordWidth += shown.length;
       } else {
         this.#word += ch;
         this.#wordWidth += displayWidth(ch);
@@ -167,9 +171,9 @@ export function wrapText(text: string, width: number, prefix = "", paint?: (text
   return wrapper.push(text) + wrapper.end();
 }
 
-/** Cuts text to one line of at most `width` columns, ending in "…" when cut. */
+/** Cuts text to one line of at most `width` columns, ending in "…" when cut; line breaks become spaces, control characters are shown (`\x1b`). */
 export function truncateToWidth(text: string, width: number): string {
-  const flat = stripAnsi(text).replace(/[\u0000-\u001f\u007f]+/g, " ");
+  const flat = terminalLine(text);
   if (displayWidth(flat) <= width) return flat;
   let out = "";
   let used = 0;

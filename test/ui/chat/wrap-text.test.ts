@@ -29,8 +29,16 @@ describe("wrapping text for the terminal", () => {
     expect(wrapText("code:\n    indented line", 40)).toBe("code:\n    indented line\n");
   });
 
-  test("escape sequences and control characters in the text are dropped; CRLF is one newline", () => {
-    expect(wrapText("\u001b[31mred\u001b[0m\r\nnext\u0007", 40)).toBe("red\nnext\n");
+  test("escape sequences and control characters in the text are shown, not passed on; CRLF is one newline, a lone CR another", () => {
+    expect(wrapText("\u001b[31mred\u001b[0m\r\nnext\u0007\u009b\rover", 40)).toBe("\\x1b[31mred\\x1b[0m\nnext\\x07\\x9b\nover\n");
+  });
+
+  test("a shown control character counts as the columns it takes", () => {
+    expect(wrapText("abcd \u001b[2J", 10)).toBe("abcd\n\\x1b[2J\n");
+  });
+
+  test("truncation shows control characters and turns line breaks into spaces", () => {
+    expect(truncateToWidth("a\u001b]0;t\u0007\nb", 40)).toBe("a\\x1b]0;t\\x07 b");
   });
 
   test("wide characters count as two columns", () => {
