@@ -19,8 +19,12 @@ providers:
     models:
       llama: { id: "\${LLAMA_ID}" }
       qwen: {}
+mcp_servers:
+  team:
+    command: node
+    env: { TEAM_TOKEN: "\${WC_TOKEN}" }
 config:
-  word-count: { token: "\${WC_TOKEN}" }
+  word-count: { token: "\${NOT_EXPANDED}" }
 `;
 
 describe("checkVariables", () => {
@@ -65,12 +69,16 @@ describe("checkVariables", () => {
     expect(checkVariables(off, modelUsers([], off.compaction)).find((f) => f.name === "OPENAI_API_KEY")!.severity).toBe("warning");
   });
 
-  test("an unset variable outside the providers is a warning that it reads as empty", () => {
+  test("an unset variable outside the providers (an MCP server's env) is a warning that it reads as empty", () => {
     const config = load(CONFIG);
     const token = checkVariables(config, []).find((f) => f.name === "WC_TOKEN")!;
     expect(token.severity).toBe("warning");
-    expect(token.key).toBe('config.word-count.token');
+    expect(token.key).toBe("mcp_servers.team.env.TEAM_TOKEN");
     expect(token.message).toBe("environment variable WC_TOKEN is not set, so this value is empty");
+  });
+
+  test("the config block is not expanded, so a reference there is no finding", () => {
+    expect(checkVariables(load(CONFIG), []).find((f) => f.name === "NOT_EXPANDED")).toBeUndefined();
   });
 
   test("set variables give no finding", () => {
