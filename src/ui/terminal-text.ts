@@ -13,6 +13,14 @@
  * be written over. Colours (SGR) are not let through either: one can hide
  * text (concealed, black on black) or leak into Rienda's own lines.
  *
+ * The characters that reorder text in terminals that lay out bidirectional
+ * text (the embeddings, overrides and isolates of U+202A-U+202E and
+ * U+2066-U+2069, the marks U+200E, U+200F, U+061C) are shown too
+ * (`\u202e`): a right-to-left override in a tool's arguments could make a
+ * command read as another one in the very question that asks whether to
+ * run it (the "Trojan Source" trick). Zero-width joiners stay: emoji and
+ * several scripts are written with them.
+ *
  * Nothing else is changed (a backslash stays a backslash), so `\x1b` on the
  * screen may also be those four characters as sent. What is written
  * elsewhere (--json, sessions, a piped stdout, what the model reads) keeps
@@ -20,8 +28,10 @@
  */
 import type { TextSink } from "./stream-writer.ts";
 
-/** C0 controls but tab and line feed, DEL, C1 controls; CRLF and a lone CR apart. */
-const CONTROL = /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/** C0 controls but tab and line feed, DEL, C1 controls, the bidirectional controls; CRLF and a lone CR apart. */
+const CONTROL = /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** One character of CONTROL but CR (not global: `test` keeps no state). */
+const ONE_CONTROL = /^[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]$/;
 
 /** `text` with every control character shown (`\x1b`) instead of acted on; line feeds and tabs stay, a lone CR ends the line. */
 export function terminalSafe(text: string): string {
@@ -33,17 +43,17 @@ export function terminalLine(text: string): string {
   return terminalSafe(text.replace(/[\t\n\r]+/g, " "));
 }
 
-/** One control character as shown: a lone CR as a line feed, CRLF as it is, any other as `\xHH`. */
+/** One control character as shown: a lone CR as a line feed, CRLF as it is, any other as `\xHH` (`\uHHHH` above U+00FF). */
 export function visibleControl(control: string): string {
   if (control === "\r\n") return control;
   if (control === "\r") return "\n";
-  return `\\x${control.charCodeAt(0).toString(16).padStart(2, "0")}`;
+  const code = control.charCodeAt(0);
+  return code > 0xff ? `\\u${code.toString(16).padStart(4, "0")}` : `\\x${code.toString(16).padStart(2, "0")}`;
 }
 
 /** Whether `ch` (one character) is a control character `terminalSafe` shows instead of passing on. */
 export function isHiddenControl(ch: string): boolean {
-  const code = ch.charCodeAt(0);
-  return ch.length === 1 && ((code < 0x20 && ch !== "\t" && ch !== "\n" && ch !== "\r") || (code >= 0x7f && code <= 0x9f));
+  return ONE_CONTROL.test(ch);
 }
 
 /**

@@ -15,6 +15,13 @@ describe("terminalSafe", () => {
     expect(terminalSafe(text)).toBe(text);
   });
 
+  test("the characters that reorder bidirectional text are shown as \\uHHHH; zero-width joiners (emoji, scripts) stay", () => {
+    // "Trojan Source": a right-to-left override makes `rm -rf ~ # safe` read otherwise in the question that asks to run it.
+    expect(terminalSafe("echo \u202eefas # ~ fr- mr\u202c ok")).toBe(String.raw`echo \u202eefas # ~ fr- mr\u202c ok`);
+    expect(terminalSafe("\u2066a\u2069\u200e\u200f\u061c")).toBe(String.raw`\u2066a\u2069\u200e\u200f\u061c`);
+    expect(terminalSafe("👨\u200d👩\u200d👧 क्\u200dष")).toBe("👨\u200d👩\u200d👧 क्\u200dष");
+  });
+
   test("terminalLine makes one line of it", () => {
     expect(terminalLine("a\n\n\tb\r\nc\u001b")).toBe(String.raw`a b c\x1b`);
   });
