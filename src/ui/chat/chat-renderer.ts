@@ -105,18 +105,21 @@ export class ChatRenderer {
         this.#streamed = false;
         break;
       case "hook":
-        if (event.outcome === "refused") this.paragraph(`⊘ hook ${event.name} refused the call${event.message ? `: ${event.message}` : ""}`, (t) => s.warn(t), "  ");
+        if (event.outcome === "refused") this.paragraph(`⊘ hook ${event.name} refused the call${event.message ? `: ${event.message}` : ""}`, (t) => s.warn(t), `${this.#indent}  `);
         break;
       case "notice":
-        this.notice(event.message);
+        // A subagent's notice sits under its call, as its tool lines and questions do.
+        this.notice(event.message, this.#indent);
         break;
     }
   }
 
-  /** A notice line (`ctx.notify`, a failing hook, a diagnostic). */
-  notice(message: string): void {
+  /** A notice line (`ctx.notify`, a failing hook, a diagnostic), `indent` before each of its lines (a subagent's). */
+  notice(message: string, indent = ""): void {
     this.closeBlock();
-    this.#raw(wrapText(message, this.#columns(), "  ", (t) => this.#style.warn(t)).replace(/^ {2}/, this.#style.warn("! ")));
+    const lead = `${indent}  `;
+    const text = wrapText(message, this.#columns(), lead, (t) => this.#style.warn(t));
+    this.#raw(text.startsWith(lead) ? `${indent}${this.#style.warn("! ")}${text.slice(lead.length)}` : text);
   }
 
   /** Writes whole lines (already styled) on a fresh line. */

@@ -57,6 +57,21 @@ describe("rendering engine events in the chat", () => {
     expect(out).toBe('• agent__b {"prompt":"go"}\n  • agent__c {"prompt":"on"}\n    • shell {"command":"ls"}\n      │ a.txt\n    ✓ c said so\n  ✓ b said so\n');
   });
 
+  test("a subagent's notices and refusals sit under its call too; the run's own stay at the margin", () => {
+    const child = { parent: "x" };
+    const out = render([
+      { type: "tool_call", id: "x", name: "agent__b", arguments: { prompt: "go" } },
+      { type: "subagent_start", sessionId: "s2", agent: "b", model: "p/m", workdir: "/w", ...child },
+      { type: "notice", message: "publish: branch pushed", ...child },
+      { type: "tool_call", id: "y", name: "shell", arguments: { command: "rm x" }, ...child },
+      { type: "hook", name: "guard", point: "beforeToolExecute", outcome: "refused", message: "no", ...child },
+      { type: "subagent_end", reason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 }, ...child },
+      { type: "tool_result", id: "x", name: "agent__b", text: "b said so", isError: false },
+      { type: "notice", message: "top-level notice" },
+    ]);
+    expect(out).toBe('• agent__b {"prompt":"go"}\n  ! publish: branch pushed\n  • shell {"command":"rm x"}\n    ⊘ hook guard refused the call: no\n  ✓ b said so\n! top-level notice\n');
+  });
+
   test("each ctx.log call is a line of its own", () => {
     const out = render([
       { type: "tool_call", id: "c1", name: "count", arguments: {} },
