@@ -569,12 +569,76 @@ function routeThroughProxy(proc: object, log: (...parts: unknown[]) => void, loa
     },
   });
   Object.defineProperty(globalThis, "process", { value: wrapped, configurable: true, writable: true, enumerable: true });
+  let fsRouted = false;
   Module.prototype.require = function (this: unknown, id: string) {
     if (id === "process" || id === "node:process") return wrapped;
     // Called as before (arguments and all), so errors and require stacks stay the loader's.
-    return original.apply(this, arguments as unknown as [string]);
+    const exports = original.apply(this, arguments as unknown as [string]);
+    if (!fsRouted && (id === "fs" || id === "node:fs")) {
+      fsRouted = true;
+      routeStdoutWrites(exports as Record<string, unknown>, log);
+    }
+    return exports;
   };
   return true;
+}
+
+/**
+ * `fs` writes to descriptor 1 (`fs.writeSync(1, …)`, `fs.writeFileSync(1,
+ * …)`, and their async and appending kin) go to the log too: the process's
+ * stdout carries a run's answer or its JSON events, which a script reads
+ * byte for byte. Patched on the worker's own `fs` (each worker has its
+ * own), the first time a module requires it: loading `fs` at boot would
+ * cost every worker 1.5 ms. Other descriptors are left alone.
+ */
+function routeStdoutWrites(fs: Record<string, unknown>, log: (text: string) => void): void {
+  const decoder = new TextDecoder();
+  const textOf = (data: unknown, offset?: unknown, length?: unknown): string => {
+    if (typeof data === "string") return data;
+    if (data instanceof Uint8Array) {
+      const start = typeof offset === "number" ? offset : 0;
+      const end = typeof length === "number" ? start + length : data.length;
+      return decoder.decode(data.subarray(start, end));
+    }
+    if (ArrayBuffer.isView(data)) return decoder.decode(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    return String(data);
+  };
+  const emit = (text: string): number => {
+    if (text !== "") log(text.endsWith("\n") ? text.slice(0, -1) : text);
+    return new TextEncoder().encode(text).length;
+  };
+  const wrap = (name: string, handle: (args: unknown[]) => unknown) => {
+    const real = fs[name];
+    if (typeof real !== "function") return;
+    fs[name] = function (this: unknown, ...args: unknown[]) {
+      return args[0] === 1 ? handle(args) : (real as (...a: unknown[]) => unknown).apply(this, args);
+    };
+  };
+  const later = (args: unknown[], ...result: unknown[]) => {
+    const callback = args.findLast((a) => typeof a === "function") as ((...r: unknown[]) => void) | undefined;
+    if (callback) queueMicrotask(() => callback(null, ...result));
+  };
+  wrap("writeSync", ([, data, offset, length]) => emit(textOf(data, typeof data === "string" ? undefined : offset, length)));
+  wrap("writevSync", ([, buffers]) => emit((buffers as unknown[]).map((b) => textOf(b)).join("")));
+  wrap("writeFileSync", ([, data]) => void emit(textOf(data)));
+  wrap("appendFileSync", ([, data]) => void emit(textOf(data)));
+  wrap("write", (args) => {
+    const data = args[1];
+    const written = emit(textOf(data, typeof data === "string" ? undefined : args[2], typeof args[3] === "number" ? args[3] : undefined));
+    later(args, written, data);
+  });
+  wrap("writev", (args) => {
+    const written = emit((args[1] as unknown[]).map((b) => textOf(b)).join(""));
+    later(args, written, args[1]);
+  });
+  wrap("writeFile", (args) => {
+    emit(textOf(args[1]));
+    later(args);
+  });
+  wrap("appendFile", (args) => {
+    emit(textOf(args[1]));
+    later(args);
+  });
 }
 
 /** A `write(chunk, [encoding], [callback])` that hands the text to `log`, one line break at the end dropped (log lines get their own). */

@@ -170,6 +170,24 @@ describe("stdout carries only the answer", () => {
   });
 });
 
+describe("stdout carries only the answer, whatever a tool writes to descriptor 1", () => {
+  test("fs.writeSync(1, …) and fs.writeFileSync(1, …) in a tool reach the log, not stdout, in plain and --json runs", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [direct]" });
+    s.inst.tool(
+      "direct",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute() { const fs = require("fs"); fs.writeSync(1, "fd-one\\n"); fs.writeFileSync(1, "whole"); return "result"; } };`,
+    );
+    s.server.script({ toolCalls: [{ id: "a", name: "direct", arguments: {} }] }, { text: "the answer" });
+    const plain = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(plain).toMatchObject({ code: 0, stdout: "the answer\n" });
+    expect(plain.stderr).toContain("fd-one\nwhole\n");
+    s.server.script({ toolCalls: [{ id: "b", name: "direct", arguments: {} }] }, { text: "the answer" });
+    const json = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
+    const events = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; text?: string });
+    expect(events.filter((e) => e.type === "tool_output").map((e) => e.text)).toEqual(["fd-one", "whole"]);
+  });
+});
+
 describe("live output of tools in plain mode", () => {
   test("ctx.log writes whole lines on stderr; process output passes through as it comes", async () => {
     s = await scenario({ agentFrontmatter: "tools: [chatty]" });

@@ -100,6 +100,24 @@ describe("invoke", () => {
     expect(box.recorded.logs).toEqual(["global out", "required err", "plain name"]);
   });
 
+  test("fs writes to descriptor 1 (sync, async, whole-file, appending, vectors) go to the log too; other descriptors are untouched", async () => {
+    const file = `${box.workdir}/out.txt`;
+    const body = [
+      "const fs = require('node:fs');",
+      "fs.writeSync(1, 'sync string\\n');",
+      "fs.writeSync(1, Buffer.from('xxsync bufferxx'), 2, 11);",
+      "fs.writeFileSync(1, 'whole file');",
+      "fs.appendFileSync(1, Buffer.from('appended'));",
+      "fs.writevSync(1, [Buffer.from('vec'), Buffer.from('tor')]);",
+      `fs.writeFileSync(${JSON.stringify(file)}, 'to a file');`,
+      "let calledBack = 0; fs.write(1, 'async', (err, n) => { calledBack = n; });",
+      `return [require('fs') === fs, fs.readFileSync(${JSON.stringify(file)}, 'utf8'), fs.writeSync(1, 'n\\n')];`,
+    ].join(" ");
+    const outcome = await call(box.tool("fsout", body));
+    expect(outcome).toEqual({ kind: "returned", value: [true, "to a file", 2], type: "an array" });
+    expect(box.recorded.logs).toEqual(["sync string", "sync buffer", "whole file", "appended", "vector", "async", "n"]);
+  });
+
   test("a value that cannot be cloned comes back in its JSON form", async () => {
     const outcome = await call(box.tool("fn", "return { text: 'ok', helper() {} };"));
     expect(outcome).toEqual({ kind: "returned", value: { text: "ok" }, type: "an object" });
