@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
+import { internalFailure, seededRandom as generator } from "../support/fuzz.ts";
 import { configFor, scenario, type Scenario } from "../support/scenario.ts";
 import { sessionFile } from "../support/session-reader.ts";
 
@@ -19,18 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await s.dispose();
 });
-
-/** A small seeded generator (mulberry32): the same cases on every run. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ODD_VALUES = ["", "~", "null", "0", "-1", "1e309", "true", "[]", "{}", "[1, [2, {a: b}]]", "'x'", '"\\u0000"', "&a", "*nowhere", "!!binary AAAA", "|\n  block", "x".repeat(5000), "ü€😀", "\t", "0x10", ".nan", "2001-12-14t21:59:43.10-05:00", "? complex", "- - -"];
 
@@ -63,18 +52,6 @@ function damage(text: string, random: () => number): string {
     default: // two damages
       return damage(damage(text, random), random);
   }
-}
-
-/** What a user-facing refusal must not look like. */
-function internalFailure(stderr: string): string | undefined {
-  if (/\n\s+at .+(:\d+:\d+|\(native\))/.test(stderr)) return "a stack trace";
-  // An error a user's module throws is theirs to see, with its file named; any other is ours.
-  const ours = stderr.split("\n").filter((line) => !line.includes("index.js"));
-  if (ours.some((line) => /\b(TypeError|ReferenceError|RangeError|InternalError)\b/.test(line))) return "an internal error name";
-  // NaN named as the value it is (YAML's .nan) is fine; a NaN that leaked into a sentence is not.
-  if (/\[object Object\]|\bundefined\b(?! (is|was) not)|(?<!\()\bNaN\b/.test(stderr)) return "an unrendered value";
-  if (/panic|segmentation fault|Bun has crashed/i.test(stderr)) return "a crash of the runtime";
-  return undefined;
 }
 
 const AGENT = ["---", "description: A test agent.", "model: p/m", "tools: [shell, echo]", "hooks: [watch]", "---", "You are a test agent.", ""].join("\n");

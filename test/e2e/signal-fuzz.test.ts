@@ -10,6 +10,7 @@
  * prompt.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { seededRandom as generator } from "../support/fuzz.ts";
 import { Instance } from "../support/instance.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 import { configFor } from "../support/scenario.ts";
@@ -46,18 +47,6 @@ afterAll(async () => {
   await server.close();
   inst.dispose();
 });
-
-/** mulberry32: the same moments on every run. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

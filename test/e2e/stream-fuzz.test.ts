@@ -9,6 +9,7 @@
  * continue with the next prompt.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { internalFailure, seededRandom as generator } from "../support/fuzz.ts";
 import { Instance } from "../support/instance.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 import { listRecordings } from "../support/recorded-corpus.ts";
@@ -23,18 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-/** mulberry32: the same cases on every run. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ODD = [null, -1, 1e308, "", "x", [], {}, true, 0.5, "\u0000", { type: "unknown_thing" }];
 
@@ -100,14 +89,6 @@ function damage(body: string, random: () => number): string {
       return damage(damage(body, random), random);
   }
   return `${events.join("\n\n")}\n\n`;
-}
-
-function internalFailure(stderr: string): string | undefined {
-  if (/\n\s+at .+(:\d+:\d+|\(native\))/.test(stderr)) return "a stack trace";
-  if (/\b(TypeError|ReferenceError|RangeError|InternalError)\b/.test(stderr)) return "an internal error name";
-  if (/\[object Object\]/.test(stderr)) return "an unrendered value";
-  if (/panic|segmentation fault|Bun has crashed/i.test(stderr)) return "a crash of the runtime";
-  return undefined;
 }
 
 describe("damaged provider streams", () => {
