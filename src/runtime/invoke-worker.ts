@@ -148,7 +148,7 @@ function park(): void {
 
 /** Everything that depends only on the shared buffer (a worker spawned for a call at once gets it with the call). */
 function prepare(buffer: SharedArrayBuffer): void {
-  members = createMembers(buffer);
+  members = createMembers(buffer, createBridgeCall(buffer));
   // Deno's process.env is the process's own environment, shared by every
   // worker: a module setting a variable would change it for the next call
   // (and for the commands Rienda starts). Each context gets a copy.
@@ -422,13 +422,15 @@ function createContext(data: ContextData, m: Members) {
   };
 }
 
-/** The `ctx` functions: they depend on the shared buffer only, so a spare builds them ahead. */
-function createMembers(buffer: SharedArrayBuffer) {
+type CallHost = (op: string, ...args: unknown[]) => unknown;
+
+/** The synchronous call to the host over the shared buffer, which every `ctx` member uses. */
+function createBridgeCall(buffer: SharedArrayBuffer): CallHost {
   const words = new Int32Array(buffer, 0, 4);
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
-  function call(op: string, ...args: unknown[]): unknown {
+  return function call(op: string, ...args: unknown[]): unknown {
     // A closed bridge (the call was interrupted) serves nothing: only an
     // answer the host wrote may come back, never our own request.
     const before = Atomics.load(words, STATE);
@@ -455,7 +457,7 @@ function createMembers(buffer: SharedArrayBuffer) {
     const text = decoder.decode(new Uint8Array(buffer, HEADER_BYTES, length).slice());
     if (status !== 0) throw status === STATUS_TYPE_ERROR ? new TypeError(text) : new Error(text);
     return text === "" ? undefined : JSON.parse(text);
-  }
+  };
 
   function grow(bytes: number): void {
     const b = buffer as SharedArrayBuffer & { grow?(n: number): void; maxByteLength?: number };
@@ -465,6 +467,11 @@ function createMembers(buffer: SharedArrayBuffer) {
     while (size < bytes) size *= 2;
     b.grow!(Math.min(size, max));
   }
+}
+
+/** The `ctx` functions: they depend on the shared buffer only, so a spare builds them ahead. */
+function createMembers(buffer: SharedArrayBuffer, call: CallHost) {
+  const words = new Int32Array(buffer, 0, 4);
 
   function log(...parts: unknown[]): void {
     call("log", parts.map((p) => (typeof p === "string" ? p : safeString(p))).join(" "));

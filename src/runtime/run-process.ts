@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { BoundedText, type Cut } from "./bounded-text.ts";
+import { killProcessGroup, PIPE_GRACE_MS } from "./process-group.ts";
 
 /** One shell command to run. */
 export interface ProcessRequest {
@@ -35,9 +36,6 @@ export interface ProcessResult {
   interrupted: boolean;
 }
 
-/** After the shell exits, how long a background child may keep the pipes open before we stop reading. */
-const PIPE_GRACE_MS = 200;
-
 /**
  * Runs `sh -c command` in its own process group, so that a timeout or an
  * interrupt can kill everything it started (children do not die with us).
@@ -69,12 +67,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
     let openStreams = 2;
 
     const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
+      if (child.pid !== undefined) killProcessGroup(child.pid);
     };
     const onAbort = () => {
       interrupted = true;
