@@ -16,16 +16,7 @@ import vm from "node:vm";
 import Module from "node:module";
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-
-const STATE = 0;
-const INTERRUPT = 1;
-const LENGTH = 2;
-const STATUS = 3;
-const HEADER_BYTES = 16;
-const IDLE = 0;
-const REQUEST = 1;
-const RESPONSE = 2;
-const STATUS_TYPE_ERROR = 2;
+import { HEADER_BYTES, IDLE, INTERRUPT, LENGTH, REQUEST, RESPONSE, STATE, STATUS, STATUS_TYPE_ERROR } from "../../src/runtime/bridge-layout.ts";
 
 interface CallMessage {
   kind: "call";

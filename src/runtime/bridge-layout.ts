@@ -5,7 +5,9 @@
  *
  * Int32 words: STATE (who holds the buffer), INTERRUPT (set once, wakes
  * `ctx.sleep`), LENGTH (payload bytes), STATUS (ok / error / type error of
- * the answer). The UTF-8 JSON payload starts at HEADER_BYTES.
+ * the answer); then the table of the process groups the context started
+ * itself (GROUP_COUNT, GROUPS_ENDED, SPAWNING, the group ids from
+ * GROUP_FIRST on: see context-processes.ts). The UTF-8 JSON payload starts at HEADER_BYTES.
  */
 
 /** Index of the state word. */
@@ -16,8 +18,18 @@ export const INTERRUPT = 1;
 export const LENGTH = 2;
 /** Index of the status word of an answer. */
 export const STATUS = 3;
+/** Index of the word counting the process groups recorded (written by the context only). */
+export const GROUP_COUNT = 4;
+/** Index of the word counting the recorded groups the host has ended (written by the host only). */
+export const GROUPS_ENDED = 5;
+/** Index of the word that is 1 while the context starts a process and has not recorded its group yet. */
+export const SPAWNING = 6;
+/** Index of the first recorded process group id. */
+export const GROUP_FIRST = 7;
+/** How many process groups one context can record: the words up to the payload. */
+export const GROUP_SLOTS = 1017;
 /** Bytes before the payload. */
-export const HEADER_BYTES = 16;
+export const HEADER_BYTES = 4096;
 
 /** STATE values. */
 export const IDLE = 0;

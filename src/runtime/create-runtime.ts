@@ -1,3 +1,4 @@
+import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
 import { createCtxHandler } from "./ctx-host.ts";
 import { runInspectLane } from "./inspect-lane.ts";
 import { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
@@ -49,7 +50,12 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         // before its bridge closes (a context woken by the close gets an
         // interruption error, but it must not run on at all).
         if ("parks" in reply && reply.parks === true) pool.retire(worker);
-        else worker.terminate();
+        else {
+          stopContextSpawns(fresh.buffer);
+          worker.terminate();
+        }
+        // Nor does any process it started (the pool checks again once the worker is gone).
+        endContextProcesses(fresh.buffer);
         bridge?.close();
         pool.release();
         resolve(reply);

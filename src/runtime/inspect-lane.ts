@@ -1,3 +1,4 @@
+import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
 import type { ModuleShape } from "./types.ts";
 import type { InspectListMessage, WorkerMessage } from "./worker-messages.ts";
 import type { FreshWorker } from "./worker-pool.ts";
@@ -49,7 +50,10 @@ export function runInspectLane(
       done = true;
       clearTimeout(timer);
       options.signal.removeEventListener("abort", onAbort);
+      stopContextSpawns(fresh.buffer);
       worker.terminate();
+      // What the modules started while loading ends with the lane (context-processes.ts).
+      endContextProcesses(fresh.buffer);
       onClose();
       resolve({ outcomes, end });
     };

@@ -23,6 +23,9 @@
  *   (checked by a test, since this file may not import it).
  * - Nothing the module does can reach the host except through that buffer
  *   and the single final message.
+ * - No process the module starts without waiting for it outlives the call
+ *   unless it leaves on purpose: the worker's spawn function is wrapped
+ *   before any module runs (superviseSpawns).
  */
 
 import type { CallMessage, CallReply, HostMessage, InspectListMessage, ListReply } from "./worker-messages.ts";
@@ -32,7 +35,11 @@ const STATE = 0;
 const INTERRUPT = 1;
 const LENGTH = 2;
 const STATUS = 3;
-const HEADER_BYTES = 16;
+const GROUP_COUNT = 4;
+const SPAWNING = 6;
+const GROUP_FIRST = 7;
+const GROUP_SLOTS = 1017;
+const HEADER_BYTES = 4096;
 const IDLE = 0;
 const REQUEST = 1;
 const RESPONSE = 2;
@@ -149,6 +156,8 @@ function park(): void {
 /** Everything that depends only on the shared buffer (a worker spawned for a call at once gets it with the call). */
 function prepare(buffer: SharedArrayBuffer): void {
   members = createMembers(buffer, createBridgeCall(buffer));
+  // Before any module runs, so every route to a spawn (require, an ES import, Bun's own) finds it done.
+  superviseSpawns(buffer);
   // Deno's process.env is the process's own environment, shared by every
   // worker: a module setting a variable would change it for the next call
   // (and for the commands Rienda starts). Each context gets a copy.
@@ -646,6 +655,68 @@ function routeStdoutWrites(fs: Record<string, unknown>, log: (text: string) => v
     emit(textOf(args[1]));
     later(args);
   });
+}
+
+type SpawnFn = (this: unknown, ...args: unknown[]) => unknown;
+type SpawnOptions = Record<string, unknown>;
+
+/**
+ * A process a module starts itself without waiting for it
+ * (`node:child_process`'s spawn, exec, execFile and fork, all built on Bun's
+ * asynchronous spawn function, which they look up on the global `Bun` at
+ * each call) must not outlive the call, as for `ctx.system.exec`. So this
+ * worker's copy of that function is replaced, once, before any module runs
+ * (measured: 5 µs; the `Bun` object and its functions belong to this worker
+ * alone, so the next call gets them untouched, and a discovery lane records
+ * the world after this). It starts the child as the leader of a process
+ * group of its own (`detached`), and records the group in the bridge
+ * buffer's table; the host ends the recorded groups when the call ends or
+ * is interrupted, and does not end the worker while it is between starting
+ * a child and recording it (context-processes.ts). A caller asking for
+ * `detached: true` leaves on purpose, like `setsid`: left alone. Elsewhere
+ * than Bun (Deno), and on Windows (no process groups), nothing is replaced.
+ */
+function superviseSpawns(buffer: SharedArrayBuffer): void {
+  const runtime = (globalThis as { Bun?: { spawn?: SpawnFn } }).Bun;
+  const platform = (globalThis as { process?: { platform?: string } }).process?.platform;
+  if (!runtime || platform === "win32") return;
+  const spawnAsync = runtime.spawn;
+  if (typeof spawnAsync !== "function") return;
+  const groups = new Int32Array(buffer, 0, GROUP_FIRST + GROUP_SLOTS);
+
+  runtime.spawn = function spawn(this: unknown, first: unknown, second?: unknown): unknown {
+    const options = spawnOptions(first, second);
+    if (options?.detached === true) return spawnAsync.apply(this, arguments as unknown as unknown[]);
+    const recorded = Atomics.load(groups, GROUP_COUNT);
+    if (recorded >= GROUP_SLOTS) {
+      throw new Error(`this call has started ${GROUP_SLOTS} processes, which end with it, and cannot start more: run commands with ctx.system.exec, or pass detached: true for a process that must outlive the call`);
+    }
+    const own = { ...options, detached: true };
+    // Ending this worker between the start of the child and its record would
+    // lose the child: the host waits while SPAWNING is set, and sets
+    // INTERRUPT before it looks. Each side writes, then reads the other's
+    // word, so at least one of them sees the other.
+    Atomics.store(groups, SPAWNING, 1);
+    try {
+      if (Atomics.load(groups, INTERRUPT) !== 0) throw new Error(INTERRUPTED);
+      const child = (Array.isArray(first) ? spawnAsync.call(this, first, own) : spawnAsync.call(this, own)) as { pid?: unknown };
+      const pid = child.pid;
+      if (typeof pid === "number" && pid > 1) {
+        Atomics.store(groups, GROUP_FIRST + recorded, pid);
+        Atomics.store(groups, GROUP_COUNT, recorded + 1);
+      }
+      return child;
+    } finally {
+      Atomics.store(groups, SPAWNING, 0);
+      Atomics.notify(groups, SPAWNING);
+    }
+  };
+}
+
+/** The options of a spawn called as `(cmd[], options?)` or `(options)`. */
+function spawnOptions(first: unknown, second: unknown): SpawnOptions | undefined {
+  const options = Array.isArray(first) ? second : first;
+  return options !== null && typeof options === "object" ? (options as SpawnOptions) : undefined;
 }
 
 /** A `write(chunk, [encoding], [callback])` that hands the text to `log`, one line break at the end dropped (log lines get their own). */

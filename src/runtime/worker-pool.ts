@@ -1,4 +1,5 @@
 import { createBridgeBuffer, HEADER_BYTES, INITIAL_BYTES } from "./bridge-layout.ts";
+import { endContextProcesses } from "./context-processes.ts";
 import type { ContextData } from "./types.ts";
 import type { DataMessage, PrepareMessage, WorkerMessage } from "./worker-messages.ts";
 
@@ -106,8 +107,12 @@ export function createWorkerPool(url: URL, options: WorkerPoolOptions): WorkerPo
   const spawn = (): Spare => {
     const worker = new Worker(url.href, { type: "module" } as WorkerOptions);
     const buffer = buffers.take();
-    // Only once the worker is gone for good can nothing write into its buffer anymore.
-    worker.addEventListener("close", () => buffers.give(buffer));
+    // Only once the worker is gone for good can nothing write into its buffer
+    // anymore: a process it started while it was being ended is ended now.
+    worker.addEventListener("close", () => {
+      endContextProcesses(buffer);
+      buffers.give(buffer);
+    });
     return { worker, buffer, prepared: false, data: undefined };
   };
 
