@@ -5,6 +5,7 @@ import { CtxError } from "./ctx-error.ts";
 import { findExecutable } from "./find-executable.ts";
 import { createFileHost } from "./host-file.ts";
 import { httpFetch } from "./host-http.ts";
+import { readSyncSpawnRequest, spawnToEnd } from "./host-spawn-sync.ts";
 import type { Cut } from "./bounded-text.ts";
 import { runProcess } from "./run-process.ts";
 import type { CtxHandler } from "./serve-bridge.ts";
@@ -49,6 +50,8 @@ export function createCtxHandler(scope: CtxScope): CtxHandler {
       if (typeof name !== "string") throw new CtxError("ctx.system.which: name must be a string", { typeError: true });
       return findExecutable(name, scope.workdir, process.env.PATH);
     },
+    // Not a member of ctx: the context's synchronous child_process calls come here (host-spawn-sync.ts).
+    "child.spawnSync": (request) => spawnToEnd(readSyncSpawnRequest(request), scope.signal),
   };
   return (op, args) => {
     const fn = ops[op];

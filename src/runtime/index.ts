@@ -6,7 +6,9 @@
  * Invariants: one worker per invocation, which runs nothing after its call
  * (it parks until ended); no user code runs in a spare before its call;
  * failures are Outcome values, never rejections; an interrupt ends the
- * worker (even a busy one) and kills the process groups it started, at once.
+ * worker (even a busy one) and kills the process groups it started, at once,
+ * through `ctx.system.exec` or `node:child_process` alike (the latter also
+ * when the call ends).
  * Must not know what a tool or a hook is, and must not import anything but
  * leaves: it owns the shape of the call context (`ctx` data, front end),
  * which tools/ re-exports.

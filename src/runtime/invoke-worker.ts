@@ -23,13 +23,14 @@
  *   (checked by a test, since this file may not import it).
  * - Nothing the module does can reach the host except through that buffer
  *   and the single final message.
- * - No process the module starts without waiting for it outlives the call
- *   unless it leaves on purpose: the worker's spawn function is wrapped
- *   before any module runs (superviseSpawns).
+ * - No process the module starts outlives the call unless it leaves on
+ *   purpose: the worker's spawn functions are wrapped before any module
+ *   runs (superviseSpawns).
  */
 
 import type { CallMessage, CallReply, HostMessage, InspectListMessage, ListReply } from "./worker-messages.ts";
 import type { ContextData, MemberShape, ModuleShape } from "./types.ts";
+import type { StdioSpec, SyncSpawnAnswer, SyncSpawnRequest } from "./host-spawn-sync.ts";
 
 const STATE = 0;
 const INTERRUPT = 1;
@@ -81,6 +82,8 @@ const loader: LoadFn | Promise<LoadFn> =
 let members: Members | undefined;
 /** The `ctx` built ahead from the expected data; no code has seen it yet. */
 let prepared: Context | undefined;
+/** Whether the host serves the bridge: during a call, not while a module is only looked at (no ctx). */
+let hostServes = false;
 // Where console output goes: nowhere while inspecting, ctx.log while invoking.
 let consoleSink: (...parts: unknown[]) => void = () => {};
 
@@ -155,9 +158,10 @@ function park(): void {
 
 /** Everything that depends only on the shared buffer (a worker spawned for a call at once gets it with the call). */
 function prepare(buffer: SharedArrayBuffer): void {
-  members = createMembers(buffer, createBridgeCall(buffer));
+  const call = createBridgeCall(buffer);
+  members = createMembers(buffer, call);
   // Before any module runs, so every route to a spawn (require, an ES import, Bun's own) finds it done.
-  superviseSpawns(buffer);
+  superviseSpawns(buffer, call);
   // Deno's process.env is the process's own environment, shared by every
   // worker: a module setting a variable would change it for the next call
   // (and for the commands Rienda starts). Each context gets a copy.
@@ -186,6 +190,7 @@ function run(init: CallMessage, load: LoadFn): Reply {
   const ctx = init.mode === "invoke" ? (init.data ? createContext(init.data, members!) : prepared) : undefined;
   if (init.mode === "invoke" && !ctx) return { kind: "threw", message: "the context received no ctx data (internal error)" };
   if (ctx) consoleSink = ctx.log;
+  hostServes = ctx !== undefined;
   let mod: unknown;
   try {
     mod = load(init.modulePath);
@@ -268,6 +273,7 @@ function warmUp(load: LoadFn): void {
   dry("invoke", () => { throw new Error("warm-up"); });
   for (const value of [undefined, null, "", 1, true, [], data, warmUp]) describeType(value);
   consoleSink = () => {};
+  hostServes = false;
 }
 
 /**
@@ -661,27 +667,35 @@ type SpawnFn = (this: unknown, ...args: unknown[]) => unknown;
 type SpawnOptions = Record<string, unknown>;
 
 /**
- * A process a module starts itself without waiting for it
- * (`node:child_process`'s spawn, exec, execFile and fork, all built on Bun's
- * asynchronous spawn function, which they look up on the global `Bun` at
- * each call) must not outlive the call, as for `ctx.system.exec`. So this
- * worker's copy of that function is replaced, once, before any module runs
- * (measured: 5 µs; the `Bun` object and its functions belong to this worker
- * alone, so the next call gets them untouched, and a discovery lane records
- * the world after this). It starts the child as the leader of a process
- * group of its own (`detached`), and records the group in the bridge
- * buffer's table; the host ends the recorded groups when the call ends or
- * is interrupted, and does not end the worker while it is between starting
- * a child and recording it (context-processes.ts). A caller asking for
- * `detached: true` leaves on purpose, like `setsid`: left alone. Elsewhere
- * than Bun (Deno), and on Windows (no process groups), nothing is replaced.
+ * A process a module starts itself (`node:child_process`'s spawn, exec,
+ * execFile, fork and their synchronous forms, all built on Bun's two spawn
+ * functions, which they look up on the global `Bun` at each call) must not
+ * outlive the call, as for `ctx.system.exec`. So this worker's copy of those
+ * two functions is replaced, once, before any module runs (measured: 5 µs;
+ * the `Bun` object and its functions belong to this worker alone, so the
+ * next call gets them untouched, and a discovery lane records the world
+ * after this):
+ * - an asynchronous spawn starts the child as the leader of a process group
+ *   of its own (`detached`), and records the group in the bridge buffer's
+ *   table; the host ends the recorded groups when the call ends or is
+ *   interrupted, and does not end the worker while it is between starting
+ *   a child and recording it (context-processes.ts);
+ * - a synchronous one is run by the host while this worker waits in
+ *   `Atomics.wait` (host-spawn-sync.ts): blocked in the native spawn, the
+ *   worker could not be ended, and the child would outlive the interrupt.
+ *   While a module is only looked at (discovery) nothing serves the bridge,
+ *   so there it runs here, as before.
+ * A caller asking for `detached: true` leaves on purpose, like `setsid`:
+ * left alone. Elsewhere than Bun (Deno), and on Windows (no process groups),
+ * nothing is replaced.
  */
-function superviseSpawns(buffer: SharedArrayBuffer): void {
-  const runtime = (globalThis as { Bun?: { spawn?: SpawnFn } }).Bun;
+function superviseSpawns(buffer: SharedArrayBuffer, call: CallHost): void {
+  const runtime = (globalThis as { Bun?: { spawn?: SpawnFn; spawnSync?: SpawnFn } }).Bun;
   const platform = (globalThis as { process?: { platform?: string } }).process?.platform;
   if (!runtime || platform === "win32") return;
   const spawnAsync = runtime.spawn;
-  if (typeof spawnAsync !== "function") return;
+  const spawnSync = runtime.spawnSync;
+  if (typeof spawnAsync !== "function" || typeof spawnSync !== "function") return;
   const groups = new Int32Array(buffer, 0, GROUP_FIRST + GROUP_SLOTS);
 
   runtime.spawn = function spawn(this: unknown, first: unknown, second?: unknown): unknown {
@@ -711,12 +725,86 @@ function superviseSpawns(buffer: SharedArrayBuffer): void {
       Atomics.notify(groups, SPAWNING);
     }
   };
+
+  runtime.spawnSync = function spawnSyncThroughHost(this: unknown, first: unknown, second?: unknown): unknown {
+    const options = spawnOptions(first, second);
+    const request = hostServes && options?.detached !== true ? syncSpawnRequest(Array.isArray(first) ? first : options?.cmd, options ?? {}) : undefined;
+    if (!request) return spawnSync.apply(this, arguments as unknown as unknown[]);
+    const answer = call("child.spawnSync", request) as SyncSpawnAnswer;
+    if ("error" in answer) {
+      const { message, ...fields } = answer.error;
+      throw Object.assign(new Error(message), fields);
+    }
+    const bytes = (text: string | null) => (text === null ? undefined : Buffer.from(text, "base64"));
+    return {
+      pid: answer.pid,
+      exitCode: answer.exitCode,
+      signalCode: answer.signalCode ?? undefined,
+      stdout: bytes(answer.stdout),
+      stderr: bytes(answer.stderr),
+      success: answer.exitCode === 0,
+      exitedDueToTimeout: answer.exitedDueToTimeout || undefined,
+      exitedDueToMaxBuffer: answer.exitedDueToMaxBuffer || undefined,
+    };
+  };
 }
 
 /** The options of a spawn called as `(cmd[], options?)` or `(options)`. */
 function spawnOptions(first: unknown, second: unknown): SpawnOptions | undefined {
   const options = Array.isArray(first) ? second : first;
   return options !== null && typeof options === "object" ? (options as SpawnOptions) : undefined;
+}
+
+/** Options of a synchronous spawn the host knows how to run it with. */
+const HOST_SPAWN_OPTIONS = ["cmd", "cwd", "env", "stdio", "stdin", "stdout", "stderr", "detached", "argv0", "timeout", "killSignal", "maxBuffer", "uid", "gid", "windowsHide", "windowsVerbatimArguments"];
+
+/**
+ * The options of a synchronous spawn as the host runs it (host-spawn-sync.ts),
+ * or undefined when something in them cannot travel as JSON (a stream, a
+ * Blob, an option the host does not know): that spawn then runs here.
+ */
+function syncSpawnRequest(cmd: unknown, options: SpawnOptions): SyncSpawnRequest | undefined {
+  if (!Array.isArray(cmd) || cmd.length === 0) return undefined;
+  const argv: string[] = [];
+  for (let i = 0; i < cmd.length; i++) {
+    if (typeof cmd[i] !== "string") return undefined;
+    argv[i] = cmd[i] as string;
+  }
+  for (const key of Object.keys(options)) if (options[key] !== undefined && !HOST_SPAWN_OPTIONS.includes(key)) return undefined;
+  const given = Array.isArray(options.stdio) ? (options.stdio as unknown[]) : [options.stdin ?? "ignore", options.stdout ?? "pipe", options.stderr ?? "pipe"];
+  // Bun's defaults for the streams a short list leaves out are its own business.
+  if (given.length < 3) return undefined;
+  const stdio: StdioSpec[] = [];
+  for (let i = 0; i < Math.max(3, given.length); i++) {
+    const spec = stdioSpec(given[i], i);
+    if (spec === undefined) return undefined;
+    if (i < 3) stdio[i] = spec;
+    // A fourth stream or more: only nothing at all can be left out.
+    else if (spec !== "ignore") return undefined;
+  }
+  const proc = (globalThis as { process?: { env?: Record<string, unknown>; cwd?(): string } }).process;
+  const envGiven = (options.env ?? proc?.env ?? {}) as Record<string, unknown>;
+  const env: Record<string, string> = {};
+  for (const name of Object.keys(envGiven)) if (envGiven[name] !== undefined) env[name] = String(envGiven[name]);
+  const request: SyncSpawnRequest = { cmd: argv, cwd: typeof options.cwd === "string" && options.cwd !== "" ? options.cwd : (proc?.cwd?.() ?? "."), env, stdio };
+  if (typeof options.argv0 === "string") request.argv0 = options.argv0;
+  for (const key of ["timeout", "maxBuffer", "uid", "gid"] as const) {
+    const value = options[key];
+    // Infinity (no limit) has no JSON form: no limit is what leaving it out means.
+    if (typeof value === "number" && Number.isFinite(value)) request[key] = value;
+  }
+  if (typeof options.killSignal === "string" || typeof options.killSignal === "number") request.killSignal = options.killSignal;
+  return request;
+}
+
+function stdioSpec(value: unknown, index: number): StdioSpec | undefined {
+  if (value === undefined || value === null || value === "ignore") return "ignore";
+  if (value === "pipe" || value === "inherit") return value;
+  if (typeof value === "number") return Number.isInteger(value) && value >= 0 ? value : undefined;
+  if (index === 0 && ArrayBuffer.isView(value)) {
+    return { input: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64") };
+  }
+  return undefined;
 }
 
 /** A `write(chunk, [encoding], [callback])` that hands the text to `log`, one line break at the end dropped (log lines get their own). */

@@ -36,6 +36,7 @@ function starter(inst: Instance, start: string, then: string): void {
 }
 
 const START_ASYNC = `cp.spawn("sh", ["-c", "echo $$ > child.pid; exec sleep 60"], { cwd: ctx.workdir, stdio: "ignore" });`;
+const START_SYNC = `cp.execSync("echo $$ > child.pid; exec sleep 60", { cwd: ctx.workdir });`;
 const WAIT_FOR_PID = `while (!ctx.file.exists("child.pid") || ctx.file.read("child.pid").trim() === "") ctx.sleep(5);`;
 
 async function childPid(inst: Instance): Promise<number> {
@@ -50,6 +51,8 @@ describe("a process a tool starts with node:child_process", () => {
   for (const [signal, how, start] of [
     ["SIGINT", "spawn", START_ASYNC],
     ["SIGTERM", "spawn", START_ASYNC],
+    ["SIGINT", "execSync", START_SYNC],
+    ["SIGTERM", "execSync", START_SYNC],
   ] as const) {
     test(`${how}: ${signal} to rienda run ends it`, async () => {
       s = await scenario({ agentFrontmatter: "tools: [starter]" });

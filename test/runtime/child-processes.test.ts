@@ -7,6 +7,7 @@
  * this process, which processRunning counts as ended).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import * as childProcess from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRuntime, type Outcome, type Runtime } from "../../src/runtime/index.ts";
@@ -132,6 +133,71 @@ describe("a process a tool starts without waiting for it", () => {
     seen.push(Number(pid));
     expect(group).toBe(pid);
     await waitUntil(() => !processRunning(Number(pid)), "the child's end");
+  });
+});
+
+describe("a synchronous child_process call", () => {
+  for (const [how, call] of Object.entries({
+    execSync: `cp.execSync("echo $$ > child.pid; exec sleep 30", { cwd: ctx.workdir });`,
+    spawnSync: `cp.spawnSync("sh", ["-c", "echo $$ > child.pid; exec sleep 30"], { cwd: ctx.workdir });`,
+    execFileSync: `cp.execFileSync("sh", ["-c", "echo $$ > child.pid; exec sleep 30"], { cwd: ctx.workdir });`,
+  })) {
+    test(`${how}: the interrupt ends the call and the child`, async () => {
+      const path = box.tool("blocked", `const cp = require("node:child_process"); ${call} return "finished";`);
+      const controller = new AbortController();
+      const pending = invoke(path, controller.signal);
+      const pid = await pidIn("child.pid");
+      controller.abort();
+      expect(await pending).toEqual({ kind: "interrupted" });
+      await waitUntil(() => !processRunning(pid), "the child's end");
+    });
+  }
+
+  test("what a command leaves in the background ends when it exits, as for ctx.system.exec", async () => {
+    const path = box.tool("background", `return require("node:child_process").execSync("sleep 30 >/dev/null 2>&1 & echo $!", { encoding: "utf8" }).trim();`);
+    const outcome = await invoke(path);
+    expect(outcome.kind).toBe("returned");
+    const pid = Number((outcome as { value: unknown }).value);
+    seen.push(pid);
+    await waitUntil(() => !processRunning(pid), "the background process's end");
+  });
+
+  // Each runs in a tool and in this process (Bun's own spawnSync): the results must be the same.
+  const SAME_AS_NATIVE: Record<string, string> = {
+    "output and status": `const r = cp.spawnSync("sh", ["-c", "echo out; echo err >&2; exit 3"], { encoding: "utf8" }); return [r.stdout, r.stderr, r.status, r.signal, r.error, typeof r.pid];`,
+    "buffers": `const r = cp.spawnSync("printf", ["a\\\\0b"]); return [Buffer.isBuffer(r.stdout), [...r.stdout], [...r.stderr], r.output.length];`,
+    "execSync's output": `return cp.execSync("echo hi; echo there", { encoding: "utf8" });`,
+    "a failing execSync": `try { cp.execSync("echo partial; echo bad >&2; exit 4", { stdio: "pipe" }); } catch (e) { return [e.message, e.status, e.signal, String(e.stdout), String(e.stderr)]; }`,
+    "input": `return cp.execFileSync("cat", { input: "fed in", encoding: "utf8" });`,
+    "env and cwd": `return cp.execSync("echo $RIENDA_TEST_VALUE; pwd", { env: { ...process.env, RIENDA_TEST_VALUE: "v1" }, cwd: "/", encoding: "utf8" });`,
+    "the worker's environment": `process.env.RIENDA_TEST_SET_HERE = "set here"; return cp.execSync("echo $RIENDA_TEST_SET_HERE", { encoding: "utf8" });`,
+    "a command that does not exist": `const r = cp.spawnSync("rienda-no-such-command-x", []); return [r.error && r.error.message, r.error && r.error.code, r.error && r.error.errno, r.error && r.error.syscall, r.error && r.error.path, r.status];`,
+    "execFileSync of a command that does not exist": `try { cp.execFileSync("rienda-no-such-command-x"); } catch (e) { return [e.message, e.code, e.errno, e.syscall, e.path]; }`,
+    "a folder that does not exist": `const r = cp.spawnSync("true", [], { cwd: "/rienda-no-such-folder" }); return [r.error && r.error.message, r.error && r.error.code, r.status];`,
+    "a timeout": `const r = cp.spawnSync("sleep", ["5"], { timeout: 100 }); return [r.status, r.signal, r.error && r.error.code, r.error && r.error.message];`,
+    "a timeout with another signal": `const r = cp.spawnSync("sleep", ["5"], { timeout: 100, killSignal: "SIGKILL" }); return [r.status, r.signal, r.error && r.error.code];`,
+    // How the child ends varies from run to run with Bun itself (SIGTERM; SIGPIPE or status 1 once the pipe is closed): left out.
+    "maxBuffer": `const r = cp.spawnSync("yes", [], { maxBuffer: 1000 }); return [r.error && r.error.code, r.stdout.length > 1000];`,
+    "execSync over maxBuffer": `try { cp.execSync("exec yes", { maxBuffer: 10 }); return "no error"; } catch (e) { return [e.code, e.message]; }`,
+    "ignored streams": `const r = cp.spawnSync("sh", ["-c", "echo out; echo err >&2"], { stdio: "ignore" }); return [r.stdout, r.stderr, r.status];`,
+    "Bun's spawnSync": `const r = Bun.spawnSync(["sh", "-c", "echo bun; exit 2"]); return [r.stdout.toString(), r.exitCode, r.success, r.signalCode];`,
+  };
+  for (const [name, body] of Object.entries(SAME_AS_NATIVE)) {
+    test(`gives what it gives outside Rienda: ${name}`, async () => {
+      const native = JSON.parse(JSON.stringify(new Function("cp", "ctx", body)(childProcess, { workdir: box.workdir }) ?? null));
+      delete process.env.RIENDA_TEST_SET_HERE;
+      const outcome = await invoke(box.tool("same", `const cp = require("node:child_process"); ${body}`));
+      expect(outcome.kind).toBe("returned");
+      // Both in their JSON form (undefined in a list becomes null in both).
+      expect(JSON.parse(JSON.stringify((outcome as { value: unknown }).value ?? null))).toEqual(native);
+    });
+  }
+
+  test("runs by the host: the child is the leader of a process group of its own", async () => {
+    const outcome = await invoke(box.tool("group", `return require("node:child_process").execSync("ps -o pid=,pgid= -p $$", { encoding: "utf8" }).trim().split(/\\s+/);`));
+    expect(outcome.kind).toBe("returned");
+    const [pid, group] = (outcome as { value: string[] }).value;
+    expect(group).toBe(pid);
   });
 });
 
