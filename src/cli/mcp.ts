@@ -1,15 +1,30 @@
 /**
- * `rienda mcp serve [--tools a,b] [--http 127.0.0.1:PORT] [-C DIR]`: the
- * user's JavaScript tools for any MCP client, over stdio or Streamable HTTP.
- * Every discovered tool by default; `shell` only when `--tools` names it.
- * Ends when the client closes stdin (stdio) or on SIGINT/SIGTERM, exit 0.
+ * `rienda mcp serve [--tools a,b] [--http 127.0.0.1:PORT [--token-file PATH]
+ * [--idle-timeout 30m] [--max-sessions 32]] [-C DIR]`: the user's JavaScript
+ * tools for any MCP client, over stdio or Streamable HTTP (bearer token
+ * required). Every discovered tool by default; `shell` only when `--tools`
+ * names it. Ends when the client closes stdin (stdio) or on SIGINT/SIGTERM,
+ * exit 0.
  */
 import { defineCommand } from "citty";
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { RiendaError } from "../errors.ts";
 import { discoverTools, missingExtensionError } from "../extensions/index.ts";
-import { parseListenAddress, serveHttp, serveStdio, type ToolServerOptions } from "../mcp/index.ts";
+import {
+  DEFAULT_IDLE_MS,
+  DEFAULT_MAX_SESSIONS,
+  durationText,
+  parseIdleTimeout,
+  parseListenAddress,
+  parseMaxSessions,
+  serveHttp,
+  serveStdio,
+  serveToken,
+  TOKEN_VARIABLE,
+  type ServeToken,
+  type ToolServerOptions,
+} from "../mcp/index.ts";
 import { createRuntime } from "../runtime/index.ts";
 import { createToolRunner, type Tool } from "../tools/index.ts";
 import { agentlessContext } from "./agentless-context.ts";
@@ -23,7 +38,14 @@ import { stderrForPeople } from "./for-people.ts";
 
 const serveArgs = {
   tools: { type: "string", description: "Comma-separated tools to serve (default: every tool of ~/.rienda/tools; shell only when named)" },
-  http: { type: "string", description: "Serve Streamable HTTP on HOST:PORT (loopback only) instead of stdio" },
+  http: { type: "string", valueHint: "HOST:PORT", description: "Serve Streamable HTTP on HOST:PORT (loopback only) instead of stdio; clients send Authorization: Bearer <token>" },
+  "token-file": {
+    type: "string",
+    valueHint: "PATH",
+    description: `With --http: the token file, made (mode 0600) when missing (default: ~/.rienda/mcp-token; ${TOKEN_VARIABLE} instead gives the token itself)`,
+  },
+  "idle-timeout": { type: "string", valueHint: "DURATION", description: `With --http: close a session idle this long (default: ${durationText(DEFAULT_IDLE_MS)}; e.g. 90s, 2h)` },
+  "max-sessions": { type: "string", valueHint: "N", description: `With --http: sessions open at once, more are refused (default: ${DEFAULT_MAX_SESSIONS})` },
   workdir: { type: "string", alias: "C", description: "Workspace the tools work in (default: the current directory)" },
 } as const;
 
@@ -31,10 +53,17 @@ const serve = defineCommand({
   meta: { name: "serve", description: "Serve your tools to MCP clients (stdio, or Streamable HTTP with --http)." },
   args: serveArgs,
   async run({ rawArgs, args }) {
-    assertKnownFlags(rawArgs, serveArgs, "rienda mcp serve");
+    const { values } = assertKnownFlags(rawArgs, serveArgs, "rienda mcp serve");
     const address = args.http !== undefined ? parseListenAddress(args.http) : undefined;
+    for (const flag of ["token-file", "idle-timeout", "max-sessions"] as const) {
+      if (values[flag] !== undefined && !address) throw new RiendaError("usage", `mcp serve: --${flag} applies to --http only (stdio has one client, on the pipe it started Rienda with)`);
+    }
+    const idleMs = values["idle-timeout"] !== undefined ? parseIdleTimeout(values["idle-timeout"]) : DEFAULT_IDLE_MS;
+    const maxSessions = values["max-sessions"] !== undefined ? parseMaxSessions(values["max-sessions"]) : DEFAULT_MAX_SESSIONS;
     const workdir = resolveWorkdir(args.workdir);
     const home = homeDir();
+    // Before any worker or command starts: the tools and what they run must not inherit the token.
+    const token = address ? takeToken(values["token-file"], home) : undefined;
     const wanted = args.tools?.split(",").map((n) => n.trim()).filter((n) => n !== "");
     if (wanted && wanted.length === 0) throw new RiendaError("usage", "mcp serve: --tools names no tool (write --tools a,b)");
     const config = readOptionalConfig(home);
@@ -56,9 +85,11 @@ const serve = defineCommand({
     // Calls in flight end with their workers and processes.
     const stopOnInterrupt = watcher.listen(() => runtime.interrupt());
     try {
-      if (address) {
-        const serving = await serveHttp(options, address);
-        process.stderr.write(`rienda: serving ${names.length} tool${names.length === 1 ? "" : "s"} (${names.join(", ") || "none"}) at ${serving.url}\n`);
+      if (address && token) {
+        const report = (line: string) => void process.stderr.write(`rienda: ${line}\n`);
+        const serving = await serveHttp(options, address, { token: token.value, idleMs, maxSessions, report });
+        report(`serving ${names.length} tool${names.length === 1 ? "" : "s"} (${names.join(", ") || "none"}) at ${serving.url}`);
+        report(`clients send "Authorization: Bearer <token>", ${whereTheTokenIs(token)}`);
         await new Promise((resolve) => watcher.signal.addEventListener("abort", resolve, { once: true }));
         await serving.close();
       } else {
@@ -77,6 +108,19 @@ export default defineCommand({
   meta: { name: "mcp", description: "Serve your tools over the Model Context Protocol." },
   subCommands: { serve },
 });
+
+/** The token of --http, taken out of the environment so that nothing the tools start can read it. */
+function takeToken(file: string | undefined, home: string): ServeToken {
+  const variable = process.env[TOKEN_VARIABLE];
+  delete process.env[TOKEN_VARIABLE];
+  return serveToken({ variable, file: resolve(file ?? join(home, ".rienda", "mcp-token")), fileGiven: file !== undefined });
+}
+
+/** Where the token is, for stderr; never the token itself. */
+function whereTheTokenIs(token: ServeToken): string {
+  if (token.source.kind === "variable") return `the token of ${token.source.name}`;
+  return `the token in ${token.source.path} (${token.source.created ? "made now, " : ""}readable only by you)`;
+}
 
 /** The named tools in the order given (every missing one reported), or every tool but `shell`. */
 function pickTools(all: readonly Tool[], wanted: readonly string[] | undefined, missing: (name: string) => RiendaError): Tool[] {

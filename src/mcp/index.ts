@@ -7,7 +7,8 @@
  * (sdk.ts), never by importing this folder; every stdio server runs in its
  * own process group, ended when its connection closes and, at the latest,
  * when Rienda's process exits; a server's `env` and `headers` values never
- * appear in a message or result. Must not know about agents, sessions or
+ * appear in a message or result; served over HTTP, nothing is routed
+ * before the bearer token is checked, and the token is never printed. Must not know about agents, sessions or
  * hooks: calls arrive as `Tool.execute` through the one tool runner.
  */
 export { McpConnection, type ConnectionOptions, type ConnectionState, type McpToolInfo } from "./connection.ts";
@@ -15,7 +16,9 @@ export { resolveToolNames, serverList, splitToolNames, unknownServerError, unlis
 export { startMcpServers, type McpServers } from "./servers.ts";
 export { isServerWildcard, mcpToolName, serverPart } from "./tool-name.ts";
 export { parseListenAddress } from "./listen-address.ts";
-export type { HttpServing } from "./serve.ts";
+export { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, durationText, parseIdleTimeout, parseMaxSessions } from "./http-limits.ts";
+export { serveToken, TOKEN_VARIABLE, type ServeToken, type TokenSource } from "./serve-token.ts";
+export type { HttpGuard, HttpServing } from "./serve.ts";
 export type { ToolServerOptions } from "./tool-server.ts";
 
 // Serving loads node:http and the SDK's server side: only `rienda mcp serve` pays for them.

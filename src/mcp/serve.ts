@@ -1,7 +1,9 @@
 /**
  * `rienda mcp serve`'s transports: stdio (one client, on this process's
  * stdin and stdout) or Streamable HTTP on a loopback address (one server
- * per client session, told apart by the Mcp-Session-Id header).
+ * per client session, told apart by the Mcp-Session-Id header). Over HTTP
+ * every request carries the bearer token, and sessions are bounded in
+ * number and idle time (http-sessions.ts).
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -9,6 +11,9 @@ import type { AddressInfo } from "node:net";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { RiendaError } from "../errors.ts";
+import { bearerChecker } from "./bearer-auth.ts";
+import { durationText } from "./http-limits.ts";
+import { HttpSessions } from "./http-sessions.ts";
 import { isLoopbackHost } from "./listen-address.ts";
 import { loadServerSdk } from "./sdk.ts";
 import { createToolServer, type ToolServerOptions } from "./tool-server.ts";
@@ -79,38 +84,88 @@ export interface HttpServing {
   close(): Promise<void>;
 }
 
+/** What stands between the port and the tools. */
+export interface HttpGuard {
+  /** The bearer token every request must carry (serve-token.ts). */
+  token: string;
+  /** A session with no open request for this long is closed. */
+  idleMs: number;
+  /** Sessions that may exist at once; a new one beyond is refused (503). */
+  maxSessions: number;
+  /** Writes a line for the user (stderr). */
+  report(line: string): void;
+}
+
+type HttpTransport = Transport & { handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> };
+
 /** Serves Streamable HTTP at `/mcp` on host:port (port 0: any free one). */
-export async function serveHttp(options: ToolServerOptions, address: { host: string; port: number }): Promise<HttpServing> {
+export async function serveHttp(options: ToolServerOptions, address: { host: string; port: number }, guard: HttpGuard): Promise<HttpServing> {
   const sdk = await loadServerSdk();
-  const sessions = new Map<string, { transport: Transport & { handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> } }>();
+  // Closing the transport aborts the session's requests in flight: a running call ends its worker and processes, as on cancel.
+  const sessions = new HttpSessions<{ transport: HttpTransport }>({ maxSessions: guard.maxSessions, idleMs: guard.idleMs }, (id, session) => {
+    guard.report(`closed MCP session ${id.slice(0, 8)}…, idle for ${durationText(guard.idleMs)} (--idle-timeout)`);
+    void session.transport.close().catch(() => undefined);
+  });
+  const authorized = bearerChecker(guard.token);
+  // Said once until a place frees up, so that a client retrying in a loop does not flood stderr.
+  let refusalReported = false;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (path !== "/mcp") return void res.writeHead(404, { "content-type": "text/plain" }).end("not found: the MCP endpoint is /mcp\n");
     // A web page must not reach the tools through the browser (DNS rebinding): loopback names only.
     if (!isLoopbackHost(hostnameOf(req.headers.host)) || (req.headers.origin !== undefined && !isLoopbackHost(hostnameOf(req.headers.origin)))) {
       return void jsonRpcError(res, 403, -32000, "Forbidden: only loopback hosts and origins may use this server");
     }
+    // Any local user or process reaches a loopback port: nothing is read or routed before the token is checked.
+    const verdict = authorized(req.headers.authorization);
+    if (verdict !== "ok") {
+      const challenge = verdict === "missing" ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`;
+      res.setHeader("www-authenticate", challenge);
+      return void jsonRpcError(res, 401, -32000, `Unauthorized: ${verdict === "missing" ? "send" : "a wrong token; send"} Authorization: Bearer <token> with the token of rienda mcp serve (by default in ~/.rienda/mcp-token; its stderr says where)`);
+    }
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (path !== "/mcp") return void res.writeHead(404, { "content-type": "text/plain" }).end("not found: the MCP endpoint is /mcp\n");
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
+      // Unknown, ended or closed as idle: 404 tells the client to initialize a new session (MCP, Streamable HTTP).
       if (!session) return void jsonRpcError(res, 404, -32001, "Session not found");
+      sessions.hold(sessionId, res);
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== "POST") return void jsonRpcError(res, 400, -32000, "Bad Request: no Mcp-Session-Id header (send initialize first)");
+    if (!sessions.reserve()) {
+      if (!refusalReported) guard.report(`refused a new MCP session: ${guard.maxSessions} are open (--max-sessions); idle ones close after ${durationText(guard.idleMs)}`);
+      refusalReported = true;
+      return void jsonRpcError(
+        res,
+        503,
+        -32000,
+        `Too many sessions: ${guard.maxSessions} are open, the limit of this server (rienda mcp serve --max-sessions); end one (DELETE) or wait until one idle for ${durationText(guard.idleMs)} is closed`,
+      );
+    }
+    refusalReported = false;
     // A request without a session starts one; the transport refuses anything but initialize.
-    const transport = new sdk.HttpServerTransport({
+    let added = false;
+    const transport: HttpTransport = new sdk.HttpServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport }),
-      onsessionclosed: (id) => void sessions.delete(id),
+      onsessioninitialized: (id) => {
+        added = true;
+        sessions.add(id, { transport });
+        sessions.hold(id, res);
+      },
+      onsessionclosed: (id) => sessions.delete(id),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    const server = createToolServer(sdk, options);
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
+    try {
+      const server = createToolServer(sdk, options);
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    } finally {
+      if (!added) sessions.unreserve();
+    }
   };
 
   const http = createServer((req, res) => {
@@ -130,13 +185,15 @@ export async function serveHttp(options: ToolServerOptions, address: { host: str
   return {
     url: `http://${host}:${port}/mcp`,
     async close() {
-      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
-      sessions.clear();
+      await Promise.all(sessions.drain().map((s) => s.transport.close().catch(() => undefined)));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
 }
+
+/** The realm of the 401 challenge. */
+const REALM = "rienda mcp serve";
 
 /** The host name of a Host header (`127.0.0.1:8931`, `[::1]:80`) or an Origin (`http://localhost:3000`). */
 function hostnameOf(value: string | undefined): string | undefined {

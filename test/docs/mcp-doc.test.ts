@@ -22,6 +22,13 @@ describe("docs/mcp.md", () => {
     expect(splitToolNames(agent.tools, new Set(["files", "search"]), "/c")).toEqual({ userTools: [], servers: ["files", "search"] });
   });
 
+  test("the config that uses a served HTTP server sends the token of RIENDA_MCP_TOKEN", () => {
+    const block = blocks("yaml").find((b) => b.includes("RIENDA_MCP_TOKEN"))!;
+    const provider = "providers:\n  openai: { preset: openai, api_key: k, models: { gpt-4o: {} } }\n";
+    const config = parseConfig(provider + block, { path: "/h/.rienda/config.yaml", env: { RIENDA_MCP_TOKEN: "tok" }, home: "/h" });
+    expect(config.mcpServers.get("mine")).toMatchObject({ transport: "http", url: "http://127.0.0.1:8931/mcp", headers: { Authorization: "Bearer tok" } });
+  });
+
   test("the client configuration for rienda mcp serve is valid JSON naming the command", () => {
     const json = JSON.parse(blocks("json")[0]!) as { mcpServers: { rienda: { command: string; args: string[] } } };
     expect(json.mcpServers.rienda).toEqual({ command: "rienda", args: ["mcp", "serve", "--tools", "word-count"] });

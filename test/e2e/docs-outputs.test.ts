@@ -9,7 +9,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { blocksOf, markedBlock, matchesShown } from "../support/doc-blocks.ts";
 import { BINARY, Instance, type RunResult } from "../support/instance.ts";
@@ -252,6 +252,14 @@ describe("docs/mcp.md", () => {
     inst.config("providers:\n  r:\n    protocol: replay\n    script: x.yaml\n    models: { m: {} }\nmcp_servers:\n  files:\n    command: npx\n    argz: []\n");
     inst.agent("coder", "---\ndescription: d\nmodel: r/m\n---\n");
     expectShown((await rienda(["run", "-a", "coder", "-p", "x"])).stderr, markedBlock("docs/mcp.md", ME, "mcp-unknown-key"));
+  });
+
+  test("mcp-token-file-open", async () => {
+    const file = inst.write(inst.riendaPath("mcp-token"), "A".repeat(43) + "\n");
+    chmodSync(file, 0o644);
+    const r = await inst.run(["mcp", "serve", "--http", "127.0.0.1:0"], { env: CLEAN_ENV, killAfterMs: 20_000 });
+    expect(r.code).toBe(1);
+    expectShown(r.stderr, markedBlock("docs/mcp.md", ME, "mcp-token-file-open"));
   });
 });
 

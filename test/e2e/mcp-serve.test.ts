@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -82,6 +82,21 @@ async function connectStdio(i: Instance, args: string[] = [], capabilities: Reco
   const transport = new StdioClientTransport({ command: BINARY, args: ["mcp", "serve", ...args], env: i.env(), cwd: i.workspace, stderr: "pipe" });
   await c.connect(transport);
   return c;
+}
+
+/** `rienda mcp serve --http` on a free port, once it says where; the token from the file it made (or from RIENDA_MCP_TOKEN). */
+async function serveHttp(i: Instance, args: string[], env: Record<string, string> = {}): Promise<{ started: Started; url: string; token: string }> {
+  const s = i.start(["mcp", "serve", "--http", "127.0.0.1:0", ...args], { env });
+  started = s;
+  await waitFor(() => /Authorization: Bearer <token>/.test(s.stderr()), 20_000, "the server");
+  const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(s.stderr())![1]!;
+  const token = env.RIENDA_MCP_TOKEN ?? readFileSync(join(i.home, ".rienda", "mcp-token"), "utf8").trim();
+  return { started: s, url, token };
+}
+
+/** The SDK's HTTP client transport, sending `token`. */
+function httpTransport(url: string | URL, token: string): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
 }
 
 function textOf(result: unknown): string {
@@ -234,30 +249,30 @@ describe("rienda mcp serve over stdio, a client that dies", () => {
 describe("rienda mcp serve --http", () => {
   test("serves Streamable HTTP on a loopback port to the SDK's client", async () => {
     inst = setup();
-    started = inst.start(["mcp", "serve", "--http", "127.0.0.1:0", "--tools", "greet"]);
-    await waitFor(() => /at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(started!.stderr()), 20_000, "the server");
-    const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(started.stderr())![1]!;
-    expect(started.stderr()).toContain("serving 1 tool (greet)");
+    const { url, token } = await serveHttp(inst, ["--tools", "greet"]);
+    expect(started!.stderr()).toContain("serving 1 tool (greet)");
     client = new Client({ name: "http-client", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(httpTransport(url, token));
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["greet"]);
     expect(textOf(await client.callTool({ name: "greet", arguments: { name: "web" } }))).toBe(`hello web in ${inst.workspace}`);
     await client.close();
     client = undefined;
-    const forged = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", origin: "http://evil.example" }, body: "{}" });
+    const forged = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", origin: "http://evil.example", authorization: `Bearer ${token}` },
+      body: "{}",
+    });
     expect(forged.status).toBe(403);
-    started.kill("SIGTERM");
-    const r = await started.done;
+    started!.kill("SIGTERM");
+    const r = await started!.done;
     expect(r.code).toBe(0);
   });
 
   test("a client that ends its session (DELETE) mid-call: the call's worker and processes end; the server goes on", async () => {
     inst = setup();
-    started = inst.start(["mcp", "serve", "--http", "127.0.0.1:0", "--tools", "sleeper,greet"]);
-    await waitFor(() => /at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(started!.stderr()), 20_000, "the server");
-    const url = new URL(/at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(started.stderr())![1]!);
+    const { url, token } = await serveHttp(inst, ["--tools", "sleeper,greet"]);
     client = new Client({ name: "http-client", version: "1.0.0" });
-    const transport = new StreamableHTTPClientTransport(url);
+    const transport = httpTransport(url, token);
     await client.connect(transport);
     const pidFile = join(inst.root, "sleep.pid");
     client.callTool({ name: "sleeper", arguments: { pidFile } }).catch(() => undefined);
@@ -268,7 +283,7 @@ describe("rienda mcp serve --http", () => {
     await waitFor(() => !processRunning(pid), 10_000, "the command to be killed");
     await client.close();
     client = new Client({ name: "http-client", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(url));
+    await client.connect(httpTransport(url, token));
     expect(textOf(await client.callTool({ name: "greet", arguments: { name: "after" } }))).toBe(`hello after in ${inst.workspace}`);
   });
 
@@ -280,24 +295,203 @@ describe("rienda mcp serve --http", () => {
   });
 });
 
+/** One POST to the MCP endpoint, its body read whole (an SSE body is fine: the server ends it with the answer). */
+async function post(url: string, message: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<{ status: number; headers: Headers; text: string }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18", ...headers },
+    body: JSON.stringify(message),
+    ...(signal ? { signal } : {}),
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+
+/** A session opened by hand (no GET stream, unlike the SDK's client): its id. */
+async function openSession(url: string, token: string): Promise<string> {
+  const init = await post(url, INITIALIZE, { authorization: `Bearer ${token}` });
+  expect(init.status).toBe(200);
+  const id = init.headers.get("mcp-session-id")!;
+  const ready = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, { authorization: `Bearer ${token}`, "mcp-session-id": id });
+  expect(ready.status).toBe(202);
+  return id;
+}
+
+describe("rienda mcp serve --http: the token", () => {
+  test("a request without the token, or with a wrong one, is refused (401 with a challenge) before anything else; with it, initialize, tools/list and tools/call work", async () => {
+    inst = setup();
+    // One session at most: refused requests must not have taken it.
+    const { url, token } = await serveHttp(inst, ["--tools", "greet", "--max-sessions", "1"]);
+    const none = await post(url, INITIALIZE);
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toBe('Bearer realm="rienda mcp serve"');
+    expect(none.headers.get("mcp-session-id")).toBeNull();
+    expect(none.text).toContain("Unauthorized: send Authorization: Bearer <token>");
+    const wrong = await post(url, INITIALIZE, { authorization: `Bearer ${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}` });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get("www-authenticate")).toBe('Bearer realm="rienda mcp serve", error="invalid_token"');
+    expect(wrong.headers.get("mcp-session-id")).toBeNull();
+    expect((await post(url, INITIALIZE, { authorization: `Basic ${Buffer.from(`me:${token}`).toString("base64")}` })).status).toBe(401);
+    expect((await post(url, INITIALIZE, { authorization: `Bearer ${token} ${token}` })).status).toBe(401);
+    // Every path, not only /mcp: an unknown one is not even told apart.
+    expect((await fetch(url.replace(/\/mcp$/, "/.well-known/oauth-protected-resource"))).status).toBe(401);
+    // The SDK's client without the token cannot connect.
+    const refused = new Client({ name: "no-token", version: "1.0.0" });
+    await expect(refused.connect(new StreamableHTTPClientTransport(new URL(url)))).rejects.toThrow();
+    client = new Client({ name: "http-client", version: "1.0.0" });
+    await client.connect(httpTransport(url, token));
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["greet"]);
+    expect(textOf(await client.callTool({ name: "greet", arguments: { name: "ana" } }))).toBe(`hello ana in ${inst.workspace}`);
+    expect(started!.stderr()).not.toContain(token);
+  });
+
+  test("the token file is made with mode 0600 and 32 random bytes, named on stderr but never printed, and used again at the next start", async () => {
+    inst = setup();
+    const file = join(inst.home, ".rienda", "mcp-token");
+    const first = await serveHttp(inst, ["--tools", "greet"]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(first.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(first.started.stderr()).toContain(`rienda: clients send "Authorization: Bearer <token>", the token in ${file} (made now, readable only by you)`);
+    expect(first.started.stderr()).not.toContain(first.token);
+    first.started.kill("SIGTERM");
+    expect((await first.started.done).code).toBe(0);
+    const second = await serveHttp(inst, ["--tools", "greet"]);
+    expect(second.token).toBe(first.token);
+    expect(second.started.stderr()).toContain(`the token in ${file} (readable only by you)`);
+    second.started.kill("SIGTERM");
+    await second.started.done;
+    // --token-file: another file, made the same way.
+    const other = join(inst.root, "tokens", "serve.token");
+    const third = inst.start(["mcp", "serve", "--http", "127.0.0.1:0", "--tools", "greet", "--token-file", other]);
+    started = third;
+    await waitFor(() => third.stderr().includes(`the token in ${other} (made now`), 20_000, "the server");
+    expect(statSync(other).mode & 0o777).toBe(0o600);
+    expect(readFileSync(other, "utf8").trim()).not.toBe(first.token);
+  });
+
+  test("a token file others can read is refused, and so is a token too short to be one", async () => {
+    inst = setup();
+    const file = inst.write(inst.riendaPath("mcp-token"), "A".repeat(43) + "\n");
+    chmodSync(file, 0o644);
+    // Killed after a while should it serve instead of refusing.
+    const open = await inst.run(["mcp", "serve", "--http", "127.0.0.1:0"], { killAfterMs: 20_000 });
+    expect(open.code).toBe(1);
+    expect(open.stderr).toContain(`rienda: mcp serve: the token file ${file} can be read by other users (mode 0644)`);
+    const short = await inst.run(["mcp", "serve", "--http", "127.0.0.1:0"], { env: { RIENDA_MCP_TOKEN: "secret" }, killAfterMs: 20_000 });
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain("rienda: mcp serve: RIENDA_MCP_TOKEN is too short: 6 characters, at least 32");
+    const both = await inst.run(["mcp", "serve", "--http", "127.0.0.1:0", "--token-file", file], { env: { RIENDA_MCP_TOKEN: "b".repeat(40) }, killAfterMs: 20_000 });
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain("RIENDA_MCP_TOKEN is set and --token-file is given");
+    const stdio = await inst.run(["mcp", "serve", "--token-file", file], { killAfterMs: 20_000 });
+    expect(stdio.code).toBe(1);
+    expect(stdio.stderr).toContain("rienda: mcp serve: --token-file applies to --http only");
+  });
+
+  test("RIENDA_MCP_TOKEN gives the token: no file is made, and neither the tools nor the commands they run can read it", async () => {
+    inst = setup();
+    inst.tool("peek", `module.exports = {
+      description: "Looks for the token.",
+      parameters: { type: "object", properties: {} },
+      execute(ctx) { return String(ctx.env.get("RIENDA_MCP_TOKEN")) + " [" + ctx.system.exec("printf %s \\"$RIENDA_MCP_TOKEN\\"").stdout + "]"; },
+    };`);
+    const token = "0123456789abcdef".repeat(4);
+    const { url } = await serveHttp(inst, ["--tools", "peek"], { RIENDA_MCP_TOKEN: token });
+    expect(started!.stderr()).toContain('rienda: clients send "Authorization: Bearer <token>", the token of RIENDA_MCP_TOKEN');
+    expect(existsSync(join(inst.home, ".rienda", "mcp-token"))).toBe(false);
+    client = new Client({ name: "http-client", version: "1.0.0" });
+    await client.connect(httpTransport(url, token));
+    expect(textOf(await client.callTool({ name: "peek", arguments: {} }))).toBe("null []");
+  });
+});
+
+describe("rienda mcp serve --http: sessions", () => {
+  test("a session idle longer than --idle-timeout is closed: its call ends with its worker and processes, and its id then gets 404", async () => {
+    inst = setup();
+    const { url, token } = await serveHttp(inst, ["--tools", "sleeper,greet", "--idle-timeout", "2s"]);
+    const id = await openSession(url, token);
+    const pidFile = join(inst.root, "sleep.pid");
+    const abort = new AbortController();
+    const call = post(url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sleeper", arguments: { pidFile } } }, { authorization: `Bearer ${token}`, "mcp-session-id": id }, abort.signal);
+    call.catch(() => undefined);
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000, "the command to start");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    // The client goes away without ending its session (no DELETE): its connection drops, nothing more.
+    abort.abort();
+    await waitFor(() => !processRunning(pid), 20_000, "the idle session's command to be killed");
+    expect(started!.stderr()).toContain(`rienda: closed MCP session ${id.slice(0, 8)}…, idle for 2s (--idle-timeout)`);
+    const after = await post(url, { jsonrpc: "2.0", id: 3, method: "ping" }, { authorization: `Bearer ${token}`, "mcp-session-id": id });
+    expect(after.status).toBe(404);
+    expect(after.text).toContain("Session not found");
+  });
+
+  test("a session in use is not idle: a call longer than --idle-timeout answers, and the session goes on", async () => {
+    inst = setup();
+    inst.tool("nap", `module.exports = { description: "Naps.", parameters: { type: "object", properties: {} }, execute(ctx) { ctx.sleep(2500); return "rested"; } };`);
+    const { url, token } = await serveHttp(inst, ["--tools", "nap", "--idle-timeout", "1s"]);
+    const id = await openSession(url, token);
+    const auth = { authorization: `Bearer ${token}`, "mcp-session-id": id };
+    const answer = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "nap", arguments: {} } }, auth);
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain("rested");
+    expect((await post(url, { jsonrpc: "2.0", id: 3, method: "ping" }, auth)).status).toBe(200);
+  });
+
+  test("--max-sessions: a session beyond the limit is refused (503, saying why) until one ends or an idle one is closed", async () => {
+    inst = setup();
+    const { url, token } = await serveHttp(inst, ["--tools", "greet", "--max-sessions", "2", "--idle-timeout", "1s"]);
+    // The SDK's clients hold a stream open while connected: busy, never idle.
+    const first = httpTransport(url, token);
+    client = new Client({ name: "first", version: "1.0.0" });
+    await client.connect(first);
+    const second = new Client({ name: "second", version: "1.0.0" });
+    await second.connect(httpTransport(url, token));
+    try {
+      const refused = await post(url, INITIALIZE, { authorization: `Bearer ${token}` });
+      expect(refused.status).toBe(503);
+      expect(refused.text).toContain("Too many sessions: 2 are open, the limit of this server (rienda mcp serve --max-sessions)");
+      expect(refused.headers.get("mcp-session-id")).toBeNull();
+      expect(started!.stderr()).toContain("rienda: refused a new MCP session: 2 are open (--max-sessions)");
+      // A client that ends its session makes room.
+      await first.terminateSession();
+      await client.close();
+      client = undefined;
+      const id = await openSession(url, token);
+      // That one has no stream open: idle, it is closed after 1s and makes room again.
+      let status = 503;
+      const deadline = Date.now() + 20_000;
+      while (status === 503 && Date.now() < deadline) {
+        status = (await post(url, INITIALIZE, { authorization: `Bearer ${token}` })).status;
+        if (status === 503) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(status).toBe(200);
+      expect((await post(url, { jsonrpc: "2.0", id: 2, method: "ping" }, { authorization: `Bearer ${token}`, "mcp-session-id": id })).status).toBe(404);
+      // The connected client's session was never idle.
+      expect(textOf(await second.callTool({ name: "greet", arguments: { name: "still" } }))).toBe(`hello still in ${inst.workspace}`);
+    } finally {
+      await second.close().catch(() => undefined);
+    }
+  });
+});
+
 describe("Rienda as the MCP server of Rienda", () => {
   test("a run uses the tools another rienda serves, over stdio and over HTTP, with their log lines as tool output", async () => {
     const { scenario, toolResultsOf } = await import("../support/scenario.ts");
     inst = setup();
-    started = inst.start(["mcp", "serve", "--http", "127.0.0.1:0", "--tools", "greet"]);
-    await waitFor(() => /at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(started!.stderr()), 20_000, "the server");
-    const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(started.stderr())![1]!;
+    const { url, token } = await serveHttp(inst, ["--tools", "greet"]);
     const s = await scenario({
       agentFrontmatter: "tools: [local__greet, web__greet]",
       configExtra: [
         "mcp_servers:",
         `  local: { command: ${JSON.stringify(BINARY)}, args: [mcp, serve, --tools, greet], env: { HOME: ${JSON.stringify(inst.home)} } }`,
-        `  web: { url: "${url}" }`,
+        // As docs/mcp.md configures it: the token from the environment.
+        `  web: { url: "${url}", headers: { Authorization: "Bearer \${RIENDA_MCP_TOKEN}" } }`,
       ].join("\n"),
     });
     try {
       s.server.script({ toolCalls: [{ id: "a", name: "local__greet", arguments: { name: "stdio" } }, { id: "b", name: "web__greet", arguments: { name: "http" } }] }, { text: "done" });
-      const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+      const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { env: { RIENDA_MCP_TOKEN: token } });
       expect(r.code).toBe(0);
       expect(toolResultsOf(s.server.requests[1]!)).toEqual([`hello stdio in ${s.inst.workspace}`, `hello http in ${inst.workspace}`]);
       expect(r.stderr).toContain("[info] greet: greeting stdio");
@@ -312,10 +506,8 @@ describe("Rienda as the MCP server of Rienda", () => {
     const { scenario, toolResultsOf } = await import("../support/scenario.ts");
     inst = setup();
     inst.tool("whoami", WHOAMI);
-    started = inst.start(["mcp", "serve", "--http", "127.0.0.1:0", "--tools", "whoami"]);
-    await waitFor(() => /at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(started!.stderr()), 20_000, "the server");
-    const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(started.stderr())![1]!;
-    const s = await scenario({ agentFrontmatter: "tools: [web__whoami]", configExtra: `mcp_servers:\n  web: { url: "${url}" }` });
+    const { url, token } = await serveHttp(inst, ["--tools", "whoami"]);
+    const s = await scenario({ agentFrontmatter: "tools: [web__whoami]", configExtra: `mcp_servers:\n  web: { url: "${url}", headers: { Authorization: "Bearer ${token}" } }` });
     try {
       s.server.script({ toolCalls: [{ id: "a", name: "web__whoami", arguments: {} }] }, { text: "done" });
       const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
@@ -324,7 +516,7 @@ describe("Rienda as the MCP server of Rienda", () => {
       expect(session).toMatch(/^[0-9a-f-]{36}$/);
       const ping = await fetch(url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" },
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-06-18", authorization: `Bearer ${token}` },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
       });
       await ping.body?.cancel();
@@ -336,11 +528,9 @@ describe("Rienda as the MCP server of Rienda", () => {
   test("an HTTP server that restarts during a run (its session forgotten, 404): the next call starts a new session and goes through", async () => {
     const { scenario, toolResultsOf } = await import("../support/scenario.ts");
     inst = setup();
-    started = inst.start(["mcp", "serve", "--http", "127.0.0.1:0", "--tools", "greet"]);
-    await waitFor(() => /at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(started!.stderr()), 20_000, "the server");
-    const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(started.stderr())![1]!;
+    const { url, token } = await serveHttp(inst, ["--tools", "greet"]);
     const port = new URL(url).port;
-    const s = await scenario({ agentFrontmatter: "tools: [web__greet]", configExtra: `mcp_servers:\n  web: { url: "${url}" }` });
+    const s = await scenario({ agentFrontmatter: "tools: [web__greet]", configExtra: `mcp_servers:\n  web: { url: "${url}", headers: { Authorization: "Bearer ${token}" } }` });
     try {
       s.server.script(
         { toolCalls: [{ id: "a", name: "web__greet", arguments: { name: "first" } }] },
@@ -350,8 +540,9 @@ describe("Rienda as the MCP server of Rienda", () => {
       );
       const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
       await waitFor(() => s.server.requests.length >= 2, 20_000, "the first call's result");
-      started.kill("SIGTERM");
-      await started.done;
+      started!.kill("SIGTERM");
+      await started!.done;
+      // The restarted server takes its token from the same file: the run's header stays right.
       started = inst.start(["mcp", "serve", "--http", `127.0.0.1:${port}`, "--tools", "greet"]);
       await waitFor(() => started!.stderr().includes(`at ${url}`), 20_000, "the server to be back");
       const r = await run.done;
