@@ -699,8 +699,8 @@ function superviseSpawns(buffer: SharedArrayBuffer, call: CallHost): void {
   const groups = new Int32Array(buffer, 0, GROUP_FIRST + GROUP_SLOTS);
 
   runtime.spawn = function spawn(this: unknown, first: unknown, second?: unknown): unknown {
-    const options = spawnOptions(first, second);
-    if (options?.detached === true) return spawnAsync.apply(this, arguments as unknown as unknown[]);
+    const options = awayFromStdout(spawnOptions(first, second));
+    if (options?.detached === true) return Array.isArray(first) ? spawnAsync.call(this, first, options) : spawnAsync.call(this, options);
     const recorded = Atomics.load(groups, GROUP_COUNT);
     if (recorded >= GROUP_SLOTS) {
       throw new Error(`this call has started ${GROUP_SLOTS} processes, which end with it, and cannot start more: run commands with ctx.system.exec, or pass detached: true for a process that must outlive the call`);
@@ -727,9 +727,12 @@ function superviseSpawns(buffer: SharedArrayBuffer, call: CallHost): void {
   };
 
   runtime.spawnSync = function spawnSyncThroughHost(this: unknown, first: unknown, second?: unknown): unknown {
-    const options = spawnOptions(first, second);
+    const options = awayFromStdout(spawnOptions(first, second));
     const request = hostServes && options?.detached !== true ? syncSpawnRequest(Array.isArray(first) ? first : options?.cmd, options ?? {}) : undefined;
-    if (!request) return spawnSync.apply(this, arguments as unknown as unknown[]);
+    if (!request) {
+      if (!options) return spawnSync.apply(this, arguments as unknown as unknown[]);
+      return Array.isArray(first) ? spawnSync.call(this, first, options) : spawnSync.call(this, options);
+    }
     const answer = call("child.spawnSync", request) as SyncSpawnAnswer;
     if ("error" in answer) {
       const { message, ...fields } = answer.error;
@@ -747,6 +750,28 @@ function superviseSpawns(buffer: SharedArrayBuffer, call: CallHost): void {
       exitedDueToMaxBuffer: answer.exitedDueToMaxBuffer || undefined,
     };
   };
+}
+
+/**
+ * The options with every stream of the child that would be this process's
+ * stdout (`stdio: "inherit"`, `[…, "inherit", …]`, descriptor 1) sent to
+ * its stderr instead: stdout carries a run's answer, its JSON events or an
+ * MCP server's messages, byte for byte, and a command a tool runs with its
+ * output inherited (`execSync("npm test", { stdio: "inherit" })`) must not
+ * write into them. On stderr it reads as any live output does.
+ */
+function awayFromStdout(options: SpawnOptions | undefined): SpawnOptions | undefined {
+  if (!options) return options;
+  const away = (value: unknown, index: number) => (value === 1 || (index === 1 && value === "inherit") ? 2 : value);
+  let out = options;
+  const stdio = options.stdio;
+  if (Array.isArray(stdio)) {
+    const moved = stdio.map((value, i) => (i === 0 ? value : away(value, i)));
+    if (moved.some((value, i) => value !== stdio[i])) out = { ...out, stdio: moved };
+  }
+  if (away(options.stdout, 1) !== options.stdout) out = { ...out, stdout: 2 };
+  if (options.stderr === 1) out = { ...out, stderr: 2 };
+  return out;
 }
 
 /** The options of a spawn called as `(cmd[], options?)` or `(options)`. */

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { UNDER_DENO } from "../support/instance.ts";
 import { PROTOCOLS, scenario, toolNamesOf, toolResultsOf, type Scenario } from "../support/scenario.ts";
 
 let s: Scenario | undefined;
@@ -171,7 +172,7 @@ describe("stdout carries only the answer", () => {
 });
 
 describe("stdout carries only the answer, whatever a tool writes to descriptor 1", () => {
-  test("fs.writeSync(1, …) and fs.writeFileSync(1, …) in a tool reach the log, not stdout, in plain and --json runs", async () => {
+  test.skipIf(UNDER_DENO)("fs.writeSync(1, …) and fs.writeFileSync(1, …) in a tool reach the log, not stdout, in plain and --json runs", async () => {
     s = await scenario({ agentFrontmatter: "tools: [direct]" });
     s.inst.tool(
       "direct",
@@ -185,6 +186,31 @@ describe("stdout carries only the answer, whatever a tool writes to descriptor 1
     const json = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     const events = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; text?: string });
     expect(events.filter((e) => e.type === "tool_output").map((e) => e.text)).toEqual(["fd-one", "whole"]);
+  });
+});
+
+describe("stdout carries only the answer, whatever the commands a tool starts inherit", () => {
+  test.skipIf(UNDER_DENO)("a command run with its output inherited (stdio: inherit, [.., 'inherit', ..], descriptor 1) writes to stderr, never into the answer or the JSON events", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [inherits]" });
+    s.inst.tool(
+      "inherits",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute() {
+        const cp = require("node:child_process");
+        cp.execSync("echo exec-inherit", { stdio: "inherit" });
+        cp.spawnSync("sh", ["-c", "echo spawn-inherit"], { stdio: ["ignore", "inherit", "inherit"] });
+        cp.execFileSync("sh", ["-c", "echo fd-one"], { stdio: [0, 1, 2] });
+        return "result";
+      } };`,
+    );
+    s.server.script({ toolCalls: [{ id: "a", name: "inherits", arguments: {} }] }, { text: "the answer" });
+    const plain = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(plain).toMatchObject({ code: 0, stdout: "the answer\n" });
+    for (const line of ["exec-inherit", "spawn-inherit", "fd-one"]) expect(plain.stderr).toContain(`${line}\n`);
+    s.server.script({ toolCalls: [{ id: "b", name: "inherits", arguments: {} }] }, { text: "the answer" });
+    const json = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
+    expect(json.code).toBe(0);
+    for (const line of json.stdout.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
+    expect(toolResultsOf(s.server.requests[3]!)).toEqual(["result"]);
   });
 });
 

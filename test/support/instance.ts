@@ -11,6 +11,13 @@ import { spawn } from "node:child_process";
 /** Path of the binary under test: RIENDA_BINARY, else dist/rienda of this checkout. */
 export const BINARY = process.env.RIENDA_BINARY ?? resolve(import.meta.dir, "../../dist/rienda");
 
+/**
+ * The tests run against Rienda from source under Deno (`make test-deno`),
+ * where a few protections Bun's worker gives are missing (docs/runtime.md,
+ * "Deno"): tests of those skip there.
+ */
+export const UNDER_DENO = BINARY.endsWith("rienda-deno.sh");
+
 /** What one run of the binary produced. */
 export interface RunResult {
   code: number | null;
