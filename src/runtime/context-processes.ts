@@ -1,4 +1,5 @@
 import { GROUP_COUNT, GROUP_FIRST, GROUP_SLOTS, GROUPS_ENDED, INTERRUPT, SPAWNING } from "./bridge-layout.ts";
+import { reapChild } from "../platform.ts";
 import { killProcessGroup } from "./process-group.ts";
 
 /**
@@ -24,9 +25,36 @@ export function endContextProcesses(buffer: SharedArrayBuffer): void {
   let ended = Atomics.load(words, GROUPS_ENDED);
   for (; ended < recorded; ended++) {
     const group = Atomics.load(words, GROUP_FIRST + ended);
-    if (group > 1) killProcessGroup(group);
+    if (group > 1) {
+      killProcessGroup(group);
+      unreaped.add(group);
+    }
   }
   Atomics.store(words, GROUPS_ENDED, ended);
+  if (unreaped.size > 0) reapSoon(REAP_FIRST_MS);
+}
+
+/**
+ * Each group's leader is a child of this process, started by a worker that
+ * is gone (or parked) by now: nothing else collects its exit status, so it
+ * would stay a zombie until Rienda exits, one per process a tool started,
+ * which a long chat or `mcp serve` would pile up. Its pid stays reserved
+ * until it is collected, so it cannot name another process meanwhile.
+ */
+const unreaped = new Set<number>();
+const REAP_FIRST_MS = 20;
+const REAP_LAST_MS = 2_000;
+let reapTimer: ReturnType<typeof setTimeout> | undefined;
+
+function reapSoon(delayMs: number): void {
+  if (reapTimer) return;
+  reapTimer = setTimeout(() => {
+    reapTimer = undefined;
+    for (const pid of [...unreaped]) if (reapChild(pid) !== "running") unreaped.delete(pid);
+    // A process killed a moment ago may take a little while to end.
+    if (unreaped.size > 0) reapSoon(Math.min(delayMs * 2, REAP_LAST_MS));
+  }, delayMs);
+  (reapTimer as { unref?(): void }).unref?.();
 }
 
 /**

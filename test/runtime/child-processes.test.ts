@@ -95,6 +95,20 @@ describe("a process a tool starts without waiting for it", () => {
     await waitUntil(() => !processRunning(child) && !processRunning(grandchild), "the end of the child and its background process");
   });
 
+  test("once ended it is collected, not left a zombie of this process (a long chat or mcp serve would pile them up)", async () => {
+    const path = box.tool(
+      "pids",
+      `const cp = require("node:child_process");
+       return [cp.spawn("sleep", ["30"], { stdio: "ignore" }).pid, cp.spawn("true", [], { stdio: "ignore" }).pid].join(" ");`,
+    );
+    const outcome = await invoke(path);
+    expect(outcome.kind).toBe("returned");
+    const pids = String((outcome as { value: unknown }).value).split(" ").map(Number);
+    seen.push(...pids);
+    // Gone from /proc altogether: a zombie still has its entry there.
+    await waitUntil(() => pids.every((pid) => !existsSync(`/proc/${pid}`)), "the collection of both children");
+  });
+
   test("an interrupt while the worker runs ends it too (a tool that never returns to a ctx call)", async () => {
     const path = box.tool("spinner", `require("node:child_process").spawn("sh", ["-c", "echo $$ > child.pid; exec sleep 30"], { cwd: ctx.workdir, stdio: "ignore" }); while (true) {}`);
     const controller = new AbortController();
