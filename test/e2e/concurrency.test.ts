@@ -27,7 +27,7 @@ describe("several rienda at once", () => {
   test("new runs, continuations of the same sessions and listings started together: every run answers or is refused by the lock, nothing is lost or mixed", async () => {
     s = await scenario();
     const inst = s.inst;
-    s.server.script(...Array.from({ length: 200 }, () => ({ text: "ok", chunkDelayMs: 5 })));
+    s.server.script(...Array.from({ length: 200 }, () => ({ text: "ok", chunkDelayMs: 20 })));
     const seeds = [];
     for (const name of ["a", "b"]) seeds.push(sessionIdFrom((await inst.run(["run", "-a", "coder", "-p", `seed ${name}`])).stderr));
     const expected = new Map<string, string[]>(seeds.map((id, i) => [id, [`seed ${"ab"[i]}`]]));
