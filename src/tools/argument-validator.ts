@@ -20,37 +20,44 @@ const metaValidator = validateDraft07 as unknown as ((schema: unknown) => boolea
 const DRAFT_07_NAMES: ReadonlySet<string> = new Set([DRAFT_07_META_ID, `${DRAFT_07_META_ID}#`, "http://json-schema.org/schema"]);
 
 /**
- * One ajv instance per validator, created on first need: importing ajv and
- * compiling schemas costs milliseconds each, so a schema is compiled only
- * when its tool is called, and then cached (by schema object identity).
+ * One ajv instance per validator and JSON Schema version, created on first
+ * need: importing ajv and compiling schemas costs milliseconds each, so a
+ * schema is compiled only when its tool is called, and then cached (by
+ * schema object identity).
  *
  * Whether a schema is a valid JSON Schema is answered by ajv's draft-07
  * meta-schema compiled ahead of time (json-schema-meta.generated.ts, same
  * options, same errors), so discovery never imports ajv. A schema naming
- * another `$schema` is left to ajv, which knows (or refuses) it.
+ * another version in `$schema` (2020-12, ...) is left to ajv's class for
+ * that version.
  */
 export function createArgumentValidator(): ArgumentValidator {
   const compiled = new WeakMap<object, ValidateFunction | Error>();
 
-  let loading: Promise<AjvClass> | undefined;
-  const instance = (): Promise<AjvClass> =>
-    (loading ??= import("ajv").then((mod) => {
-      const Ajv = (mod as unknown as { default: typeof AjvClass }).default;
-      // The meta-schema check is done before compiling (see compile below), so
-      // ajv does not compile its own meta-schema just to repeat it.
-      return new Ajv({ ...AJV_OPTIONS, validateSchema: false });
-    }));
+  const loading = new Map<Dialect, Promise<AjvClass>>();
+  const instance = (dialect: Dialect = "draft-07"): Promise<AjvClass> => {
+    let pending = loading.get(dialect);
+    if (!pending) {
+      pending = createAjv(dialect);
+      // A failed import shows again, as the error it is, when a check needs ajv.
+      pending.catch(() => loading.delete(dialect));
+      loading.set(dialect, pending);
+    }
+    return pending;
+  };
 
   /** What ajv's compile does, in the same order: check against the meta-schema, then compile. */
   const compile = async (schema: Record<string, unknown>): Promise<ValidateFunction> => {
     const meta = metaCheck(schema);
+    const dialect = dialectOf(schema.$schema);
     if (meta === "other") {
-      const a = await instance();
+      if (dialect === undefined) throw new Error(unknownDialect(schema.$schema as string));
+      const a = await instance(dialect);
       if (!a.validateSchema(schema)) throw new Error(`schema is invalid: ${a.errorsText(a.errors)}`);
     } else if (meta !== true) {
       throw new Error(`schema is invalid: ${errorsText(meta, "data")}`);
     }
-    return (await instance()).compile(schema);
+    return (await instance(dialect)).compile(schema);
   };
 
   return {
@@ -75,7 +82,10 @@ export function createArgumentValidator(): ArgumentValidator {
         const meta = metaCheck(schema as Record<string, unknown>);
         if (meta === true) return undefined;
         if (meta !== "other") return errorsText(meta, "parameters");
-        const a = await instance();
+        const named = (schema as Record<string, unknown>).$schema;
+        const dialect = dialectOf(named);
+        if (dialect === undefined) return unknownDialect(named as string);
+        const a = await instance(dialect);
         if (a.validateSchema(schema as object)) return undefined;
         return a.errorsText(a.errors, { dataVar: "parameters" });
       } catch (error) {
@@ -84,10 +94,67 @@ export function createArgumentValidator(): ArgumentValidator {
     },
 
     prepare() {
-      // A failed import shows again, as the error it is, when check() needs ajv.
-      instance().catch(() => (loading = undefined));
+      instance().catch(() => undefined);
     },
   };
+}
+
+/**
+ * The JSON Schema versions a tool's `parameters` may name in `$schema`.
+ * draft-07 is ajv's default; the others are what tools written today use
+ * (2020-12 is the current version, and MCP's default), all of which ajv
+ * ships. Older drafts (draft-04) would need another package.
+ */
+type Dialect = "draft-06" | "draft-07" | "2019-09" | "2020-12";
+
+/** Each version's `$schema` name, as its meta-schema spells it (without the optional final `#`). */
+const DIALECT_NAMES: ReadonlyMap<string, Dialect> = new Map([
+  ["http://json-schema.org/draft-06/schema", "draft-06"],
+  [DRAFT_07_META_ID, "draft-07"],
+  ["http://json-schema.org/schema", "draft-07"],
+  ["https://json-schema.org/draft/2019-09/schema", "2019-09"],
+  ["https://json-schema.org/draft/2020-12/schema", "2020-12"],
+]);
+
+/**
+ * The version `$schema` names: draft-07 when there is none, undefined for a
+ * string that names no version Rienda knows. A `$schema` that is not a
+ * string goes to the default ajv, which refuses it with its own message.
+ */
+function dialectOf(named: unknown): Dialect | undefined {
+  if (typeof named !== "string") return "draft-07";
+  return DIALECT_NAMES.get(named.endsWith("#") ? named.slice(0, -1) : named);
+}
+
+function unknownDialect(named: string): string {
+  return `"$schema" names ${JSON.stringify(named)}, a JSON Schema version Rienda cannot check arguments against (it knows draft-06, draft-07, 2019-09 and 2020-12)`;
+}
+
+/** An ajv for one JSON Schema version, with Rienda's options; imported only when a schema needs it. */
+async function createAjv(dialect: Dialect): Promise<AjvClass> {
+  // The meta-schema check is done before compiling (see compile above), so
+  // ajv does not compile its own meta-schema just to repeat it.
+  const options = { ...AJV_OPTIONS, validateSchema: false };
+  switch (dialect) {
+    case "2020-12": {
+      const { default: Ajv2020 } = await import("ajv/dist/2020");
+      return new Ajv2020(options);
+    }
+    case "2019-09": {
+      const { default: Ajv2019 } = await import("ajv/dist/2019");
+      return new Ajv2019(options);
+    }
+    case "draft-06":
+    case "draft-07": {
+      const Ajv = ((await import("ajv")) as unknown as { default: typeof AjvClass }).default;
+      const ajv = new Ajv(options);
+      if (dialect === "draft-06") {
+        const { default: draft06 } = await import("ajv/dist/refs/json-schema-draft-06.json");
+        ajv.addMetaSchema(draft06);
+      }
+      return ajv;
+    }
+  }
 }
 
 /**
@@ -112,6 +179,7 @@ function describeError(error: ErrorObject): string {
   const at = error.instancePath === "" ? "" : `${error.instancePath.slice(1)}: `;
   const params = error.params as Record<string, unknown>;
   if (error.keyword === "additionalProperties") return `${at}unexpected property "${String(params.additionalProperty)}"`;
+  if (error.keyword === "unevaluatedProperties") return `${at}unexpected property "${String(params.unevaluatedProperty)}"`;
   if (error.keyword === "required") return `${at}missing required property "${String(params.missingProperty)}"`;
   if (error.keyword === "enum") return `${at}${error.message}: ${JSON.stringify(params.allowedValues)}`;
   return `${at}${error.message ?? "is invalid"}`;

@@ -7,7 +7,7 @@ import { createArgumentValidator, createShellTool } from "../../src/tools/index.
 
 const shell = createShellTool(async () => ({ code: 0, stdout: "", stderr: "", timedOut: false, interrupted: false }));
 
-/** Valid and invalid `parameters`, including every `$schema` form the fast path accepts and some it leaves to ajv. */
+/** Valid and invalid draft-07 `parameters`, including every `$schema` form the fast path accepts and some it leaves to ajv. */
 const SCHEMAS: unknown[] = [
   { type: "object" },
   {},
@@ -37,7 +37,6 @@ const SCHEMAS: unknown[] = [
   { $schema: "http://json-schema.org/schema", type: "object" },
   { $schema: "http://json-schema.org/schema", required: 1 },
   { $schema: "http://json-schema.org/schema#", type: "object" },
-  { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object" },
   { $schema: 5, type: "object" },
 ];
 
@@ -104,5 +103,42 @@ describe("prepare", () => {
     expect(await validator.check(schema, {})).toEqual(['missing required property "n"']);
     expect(await validator.check(schema, { n: 2 })).toEqual([]);
     expect(await validator.check({ type: "strng" }, {})).toEqual([`the tool's parameters schema cannot be used: ${ajvCompileProblem({ type: "strng" })}`]);
+  });
+});
+
+describe("other JSON Schema versions named in $schema", () => {
+  const versions = [
+    ["2020-12", "https://json-schema.org/draft/2020-12/schema"],
+    ["2020-12 with #", "https://json-schema.org/draft/2020-12/schema#"],
+    ["2019-09", "https://json-schema.org/draft/2019-09/schema"],
+    ["draft-06", "http://json-schema.org/draft-06/schema#"],
+  ] as const;
+  for (const [version, $schema] of versions) {
+    test(`${version} is a JSON Schema: accepted, and arguments are checked by its rules`, async () => {
+      const validator = createArgumentValidator();
+      const schema = { $schema, type: "object", properties: { n: { type: "integer" } }, required: ["n"] };
+      expect(await validator.schemaProblem(schema)).toBeUndefined();
+      expect(await validator.check(schema, { n: 1 })).toEqual([]);
+      expect(await validator.check(schema, { n: "x" })).toEqual(["n: must be integer"]);
+      expect(await validator.schemaProblem({ $schema, type: "strng" })).toContain("parameters/type");
+    });
+  }
+
+  test("2020-12 keywords mean what 2020-12 says (prefixItems, items: false), 2019-09's unevaluatedProperties names the property", async () => {
+    const validator = createArgumentValidator();
+    const tuple = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { t: { type: "array", prefixItems: [{ type: "number" }], items: false } } };
+    expect(await validator.check(tuple, { t: [1] })).toEqual([]);
+    expect(await validator.check(tuple, { t: [1, 2] })).toEqual(["t: must NOT have more than 1 items"]);
+    const closed = { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { a: { type: "string" } }, unevaluatedProperties: false };
+    expect(await validator.check(closed, { a: "x", z: 1 })).toEqual(['unexpected property "z"']);
+  });
+
+  test("a version Rienda does not know is refused with a message naming it and the versions it knows", async () => {
+    const validator = createArgumentValidator();
+    const schema = { $schema: "http://json-schema.org/draft-04/schema#", type: "object" };
+    const problem = await validator.schemaProblem(schema);
+    expect(problem).toContain('"http://json-schema.org/draft-04/schema#"');
+    expect(problem).toContain("2020-12");
+    expect(await validator.check(schema, {})).toEqual([`the tool's parameters schema cannot be used: ${problem}`]);
   });
 });
