@@ -27,8 +27,10 @@ export function createFileHost(workdir: string): FileHost {
         throw new CtxError(`ctx.file.read: unsupported encoding ${JSON.stringify(encoding)} (only "utf8")`, { typeError: true });
       }
       try {
-        // TextDecoder replaces invalid UTF-8 with U+FFFD instead of failing.
-        return new TextDecoder().decode(readRegularFile(abs));
+        // TextDecoder replaces invalid UTF-8 with U+FFFD instead of failing;
+        // ignoreBOM keeps a leading byte order mark, part of the content (a
+        // tool that reads and writes a file back must not drop it).
+        return new TextDecoder("utf-8", { ignoreBOM: true }).decode(readRegularFile(abs));
       } catch (error) {
         throw fsError("read", path as string, error);
       }

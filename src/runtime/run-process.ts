@@ -84,7 +84,8 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
 
     for (const name of ["stdout", "stderr"] as const) {
       const stream = child[name];
-      const decoder = new TextDecoder();
+      // ignoreBOM: a byte order mark the command prints is part of its output.
+      const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
       stream.on("data", (chunk: Buffer) => {
         const text = decoder.decode(chunk, { stream: true });
         if (text === "") return;

@@ -18,5 +18,6 @@ export function capText(text: string, maxBytes: number = RESULT_CAP_BYTES): stri
   let cut = Math.max(0, maxBytes - TRUNCATION_MARKER.length);
   // Step back over continuation bytes (10xxxxxx) to the start of a character.
   while (cut > 0 && (bytes[cut]! & 0xc0) === 0x80) cut--;
-  return new TextDecoder().decode(bytes.subarray(0, cut)) + TRUNCATION_MARKER;
+  // ignoreBOM: a text that starts with U+FEFF keeps it.
+  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(0, cut)) + TRUNCATION_MARKER;
 }

@@ -145,14 +145,15 @@ function fit(stream: Stream, budget: number): string {
 function prefix(bytes: Uint8Array, n: number): string {
   let end = Math.min(n, bytes.length);
   while (end > 0 && end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end--;
-  return new TextDecoder().decode(bytes.subarray(0, end));
+  // ignoreBOM: U+FEFF at the start of the kept part is output, not a marker to drop.
+  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(0, end));
 }
 
 /** The longest end of `bytes` within `n` bytes, not splitting a character. */
 function suffix(bytes: Uint8Array, n: number): string {
   let start = Math.max(0, bytes.length - n);
   while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
-  return new TextDecoder().decode(bytes.subarray(start));
+  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(start));
 }
 
 function bytesOf(text: string): number {

@@ -5,7 +5,7 @@
  * something else, and failed before its fix.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonEvents, scenario, toolNamesOf, toolResultsOf, type Scenario } from "../support/scenario.ts";
 
@@ -59,5 +59,24 @@ describe("tools.md: parameters is a JSON Schema, passed to the provider verbatim
     expect(results.map((e) => [e.id, e.isError])).toEqual(versions.flatMap((_, i) => [[`ok${i}`, false], [`bad${i}`, true]]));
     expect(toolResultsOf(s.server.requests[1]!).filter((_, i) => i % 2 === 0)).toEqual(versions.map(() => "read a.txt"));
     for (const e of results.filter((e) => e.isError)) expect(e.text as string).toContain("path: must be string");
+  });
+});
+
+describe("tools.md: ctx.file.read returns the file content as text; exec returns what the command printed", () => {
+  test("a leading byte order mark is content: read keeps it (a read and write back leaves the file as it was), exec's stdout and stderr keep it", async () => {
+    s = await scenario();
+    const bytes = Buffer.from("\uFEFFname,value\n", "utf8");
+    writeFileSync(join(s.inst.workspace, "table.csv"), bytes);
+    s.inst.tool(
+      "bom",
+      toolSource(`const text = ctx.file.read("table.csv");
+      ctx.file.write("copy.csv", text);
+      const e = ctx.system.exec("cat table.csv; cat table.csv >&2");
+      return JSON.stringify({ read: text, stdout: e.stdout, stderr: e.stderr });`),
+    );
+    const r = await s.inst.run(["tool", "run", "bom", "--args", "{}"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ read: "\uFEFFname,value\n", stdout: "\uFEFFname,value\n", stderr: "\uFEFFname,value\n" });
+    expect(Buffer.compare(readFileSync(join(s.inst.workspace, "copy.csv")), bytes)).toBe(0);
   });
 });
