@@ -50,7 +50,9 @@ export function isFile(path: string): boolean {
 
 /**
  * A JavaScript value's kind as messages name it: "null", "an array",
- * "a Promise", "an object", "a string", "a function", ...
+ * "a Promise", "an object", "a string", "a function", ...; an object of a
+ * built-in kind by that kind ("an Error", "a Date", "a Map"), since it is
+ * not the `{ ... }` of fields a message asks for.
  */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "undefined";
@@ -71,8 +73,15 @@ export function describeValue(value: unknown): string {
     case "function":
       return "a function";
     default:
-      return "an object";
+      return isPlainObject(value) ? "an object" : builtInKind(value as object);
   }
+}
+
+/** "an Error", "a Date", "a Map": the built-in tag of an object that is not plain (an instance of a user class is "an object"). */
+function builtInKind(value: object): string {
+  const tag = Object.prototype.toString.call(value).slice(8, -1);
+  if (tag === "Object" || tag === "") return "an object";
+  return `${/^[AEIOU]/.test(tag) ? "an" : "a"} ${tag}`;
 }
 
 /**

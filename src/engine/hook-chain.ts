@@ -10,7 +10,7 @@
  */
 import type { HookArguments, HookPort, OutputObserver } from "./ports.ts";
 import type { EngineEvent, HookPoint, ToolCall } from "./types.ts";
-import { describeValue } from "../values.ts";
+import { describeValue, isPlainObject } from "../values.ts";
 
 /** Emits engine events; shared by every part of the loop. */
 export type Emit = (event: EngineEvent) => void;
@@ -191,7 +191,8 @@ async function ask<P extends AnsweringPoint>(
   }
   const value = answer.value;
   if (value === undefined || value === null) return { kind: "no-opinion" };
-  if (typeof value !== "object" || Array.isArray(value)) {
+  // An Error, a Date, a Map... is not the object of fields a point reads (an Error is returned where `throw` was meant).
+  if (typeof value !== "object" || Array.isArray(value) || !isPlainObject(value)) {
     reportMalformed(emit, name, point, `expected an object, got ${describeValue(value)}`);
     return { kind: "error" };
   }
