@@ -1,10 +1,12 @@
 /**
  * hooks.md read a second time, adversarially, for what the first audit
  * (spec-hooks-audit.test.ts) left out: answers that are objects but not a
- * set of fields. Black box only: files, argv, the
+ * set of fields, and process state that one call could leave to the next. Black box only: files, argv, the
  * scripted provider's requests, stdout/stderr and --json events.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { jsonEvents, scenario, systemOf, toolResultsOf, type JsonEvent, type Scenario } from "../support/scenario.ts";
 
 let s: Scenario | undefined;
@@ -57,5 +59,28 @@ describe("hooks.md: an answer that is an object but not a set of fields is malfo
     expect(r.code).toBe(0);
     expect(events(r.stdout, "hook").map((e) => e.outcome)).toEqual(["changed", "changed"]);
     expect(s.server.requests.map(systemOf)).toEqual(["You are a test agent. +class", "You are a test agent. +class"]);
+  });
+});
+
+describe("hooks.md: every invocation runs in a fresh runtime", () => {
+  // process.chdir changes the directory of the whole process: without care it outlives the call
+  // that made it, and every later hook and tool (relative paths included) starts somewhere else.
+  test("a process.chdir in one call is gone in the next: each call starts in the directory Rienda started in", async () => {
+    s = await withHooks(["wander"]);
+    s.inst.file("here.txt", "found");
+    s.inst.hook(
+      "wander",
+      `const fs = require("fs");
+module.exports = Object.fromEntries(["beforeRun", "beforeModelRequest", "afterModelResponse", "beforeToolExecute", "afterToolExecute", "afterRun"].map((p) => [p, function (ctx) {
+  let read; try { read = fs.readFileSync("here.txt", "utf8"); } catch (e) { read = "missing"; }
+  ctx.file.write("dirs", p + " " + process.cwd() + " " + read + "\\n", { append: true });
+  process.chdir("/");
+}]));`,
+    );
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    const lines = readFileSync(join(s.inst.workspace, "dirs"), "utf8").trim().split("\n");
+    expect(lines).toHaveLength(8);
+    for (const line of lines) expect(line.split(" ").slice(1)).toEqual([s.inst.workspace, "found"]);
   });
 });
