@@ -28,7 +28,7 @@ describe("several rienda at once", () => {
     s = await scenario();
     const inst = s.inst;
     s.server.script(...Array.from({ length: 200 }, () => ({ text: "ok", chunkDelayMs: 20 })));
-    const seeds = [];
+    const seeds: string[] = [];
     for (const name of ["a", "b"]) seeds.push(sessionIdFrom((await inst.run(["run", "-a", "coder", "-p", `seed ${name}`])).stderr));
     const expected = new Map<string, string[]>(seeds.map((id, i) => [id, [`seed ${"ab"[i]}`]]));
     const failures: string[] = [];
