@@ -121,7 +121,10 @@ export class Terminal {
 
   /** Waits until the chat is idle at an empty prompt (the last screen line is ">") after `turns` turn-end lines. */
   async waitForPrompt(turns = 0, timeoutMs = 15_000): Promise<string> {
-    return this.waitFor((t) => t.split("\n─ ").length - 1 >= turns && /(^|\n)>$/.test(this.screen()), timeoutMs);
+    // The history read must show the prompt too, not only the screen read after it: on a busy machine the
+    // program can draw between the two reads, and the text returned would be from before it drew.
+    const atPrompt = (text: string) => /(^|\n)>$/.test(text);
+    return this.waitFor((t) => t.split("\n─ ").length - 1 >= turns && atPrompt(t) && atPrompt(this.screen()), timeoutMs);
   }
 
   /** Waits until `text` appears `count` times in the pane history. */
