@@ -13,7 +13,8 @@ const baselineTree = process.env.RIENDA_BASELINE_TREE;
 const scripts: Record<string, { script: string; design: string; label: string }> = {
   ...(baselineTree ? { baseline: { script: resolve(baselineTree, "bench/realm/measure.ts"), design: "workers", label: "worker per call, baseline tree" } } : {}),
   workers: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "workers", label: "worker per call" },
-  realms: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "realms", label: "realm per call" },
+  realms: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "realms", label: "vm realm per call" },
+  shadow: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "shadow", label: "ShadowRealm per call" },
 };
 const designs = Object.keys(scripts);
 

@@ -1,5 +1,5 @@
 // Runs the adversarial freshness cases of issue 16 (test/runtime/freshness-cases.ts)
-// against both context designs and prints, per case, whether each kept calls apart.
+// against every context design (workers, vm realms, ShadowRealms) and prints, per case, whether each kept calls apart.
 import { createRuntime } from "../../src/runtime/index.ts";
 import { runFreshnessCases } from "../../test/runtime/freshness-cases.ts";
 import { Sandbox } from "../../test/runtime/support.ts";
@@ -8,15 +8,17 @@ import { createRealmRuntime } from "./realm-runtime.ts";
 const box = new Sandbox();
 const context = box.context();
 const workers = createRuntime({ spareWorkers: 1 });
-const realms = createRealmRuntime();
+const realms = createRealmRuntime("vm");
+const shadowRealms = createRealmRuntime("shadow");
 const viaWorkers = await runFreshnessCases((modulePath, args) => workers.invoke({ modulePath, exportName: "execute", args: [args], context }), () => workers.settled());
 const viaRealms = await runFreshnessCases((modulePath, args) => realms.invoke({ modulePath, exportName: "execute", args: [args], context }));
+const viaShadowRealms = await runFreshnessCases((modulePath, args) => shadowRealms.invoke({ modulePath, exportName: "execute", args: [args], context }));
 await workers.close();
 realms.close();
+shadowRealms.close();
 box.dispose();
-console.log(`${"case".padEnd(58)} ${"worker per call".padEnd(16)} realm per call`);
+const verdict = (r: { ok: boolean; detail: string }, width: number) => (r.ok ? "fresh" : `LEAKS: ${r.detail.slice(0, 100)}`).padEnd(width);
+console.log(`${"case".padEnd(58)} ${"worker per call".padEnd(16)} ${"vm realm per call".padEnd(18)} ShadowRealm per call`);
 for (let i = 0; i < viaWorkers.length; i++) {
-  const w = viaWorkers[i]!;
-  const r = viaRealms[i]!;
-  console.log(`${w.name.padEnd(58)} ${(w.ok ? "fresh" : "LEAKS").padEnd(16)} ${r.ok ? "fresh" : `LEAKS: ${r.detail.slice(0, 140)}`}`);
+  console.log(`${viaWorkers[i]!.name.padEnd(58)} ${verdict(viaWorkers[i]!, 16)} ${verdict(viaRealms[i]!, 18)} ${verdict(viaShadowRealms[i]!, 0)}`);
 }

@@ -1,5 +1,6 @@
 // One figure of one context design, in a process of its own (so RSS and cold
-// starts are its own): `bun bench/realm/measure.ts <workers|realms> <figure>`.
+// starts are its own): `bun bench/realm/measure.ts <workers|realms|shadow> <figure>`
+// (realms: a node:vm context per call; shadow: a ShadowRealm per call).
 // Prints one JSON line { samples: number[] } or { value: number }.
 // Figures: invoke (back to back), invoke-gap, hooks (3 hooks on both tool
 // points, back to back), hooks-gap (50 ms between tool calls), rss-run (peak
@@ -13,7 +14,7 @@ import { createRuntime } from "../../src/runtime/index.ts";
 import type { InspectOutcome, InvokeRequest, Outcome } from "../../src/runtime/types.ts";
 import { createRealmRuntime } from "./realm-runtime.ts";
 
-const [design, figure] = process.argv.slice(2) as ["workers" | "realms", string];
+const [design, figure] = process.argv.slice(2) as ["workers" | "realms" | "shadow", string];
 const start = performance.now();
 
 interface Design {
@@ -35,7 +36,7 @@ function open(spares: number): Design {
       close: () => void runtime.close(),
     };
   }
-  const realms = createRealmRuntime();
+  const realms = createRealmRuntime(design === "shadow" ? "shadow" : "vm");
   // The realm design has no runtime.exec of its own in the prototype: the shell tool runs in this process either way.
   const workers = createRuntime({ spareWorkers: 0 });
   return {

@@ -1,7 +1,7 @@
 /**
  * Prototype (issue 16): the host side of the realm design. One long-lived
  * helper worker runs every call, one at a time, each in a new realm (see
- * realm-worker.ts); `ctx` is served from this thread exactly as in the
+ * realm-worker.ts and shadow-realm-worker.ts); `ctx` is served from this thread exactly as in the
  * worker design (same bridge, same handler). An interrupt, or a call that
  * does not answer, ends the helper and boots a new one for the next call.
  *
@@ -11,6 +11,7 @@ import { createBridgeBuffer, IDLE, INTERRUPT, STATE } from "../../src/runtime/br
 import { createCtxHandler } from "../../src/runtime/ctx-host.ts";
 import { serveBridge } from "../../src/runtime/serve-bridge.ts";
 import type { InspectOutcome, InvokeRequest, Outcome } from "../../src/runtime/types.ts";
+import { createShadowRealmRuntime } from "./shadow-realm-runtime.ts";
 
 export interface RealmRuntime {
   invoke(request: InvokeRequest): Promise<Outcome>;
@@ -31,7 +32,11 @@ const IDLE_WAIT_MS = 100;
 
 type Reply = { kind: string; value?: unknown; type?: string; message?: string; shape?: unknown };
 
-export function createRealmRuntime(): RealmRuntime {
+/** Which helper: `node:vm` contexts behind a membrane (realm-worker.ts) or a ShadowRealm per call (shadow-realm-worker.ts). */
+export type RealmKind = "vm" | "shadow";
+
+export function createRealmRuntime(kind: RealmKind = "vm"): RealmRuntime {
+  if (kind === "shadow") return createShadowRealmRuntime();
   const url = new URL("./realm-worker.ts", import.meta.url);
   let helper: Helper | undefined;
   // Calls run one at a time in the helper; a queue keeps their order.

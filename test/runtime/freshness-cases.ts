@@ -63,6 +63,31 @@ export const FRESHNESS_CASES: FreshnessCase[] = [
     ),
   },
   {
+    // In Bun, fs reads into a Buffer of the realm that made the caller's: a design with realms must not let it through.
+    name: "a prototype reached through a Buffer fs returns",
+    files: probe(
+      "typeof require('node:fs').readFileSync(__filename).patched + (require('node:fs').readFileSync(__filename) instanceof Uint8Array)",
+      "let p = require('node:fs').readFileSync(__filename); while ((p = Object.getPrototypeOf(p))) { try { p.patched = 1; } catch {} }",
+    ),
+  },
+  {
+    name: "the host's globals, reached through a Buffer fs returns",
+    files: probe(
+      "(() => { try { return typeof require('node:fs').readFileSync(__filename).constructor.constructor('return globalThis')().leakedThroughBuffer; } catch { return 'refused'; } })()",
+      "try { require('node:fs').readFileSync(__filename).constructor.constructor('return globalThis')().leakedThroughBuffer = 1; } catch {}",
+    ),
+  },
+  {
+    name: "a prototype reached through a Buffer fs returns (ES module)",
+    files: {
+      ...probe("require('./read.mjs').seen", "require('./read.mjs').change()"),
+      "read.mjs": `import { readFileSync } from "node:fs";
+const buffer = readFileSync(new URL(import.meta.url).pathname);
+export const seen = typeof buffer.patchedFromEsm + (buffer instanceof Uint8Array);
+export function change() { let p = buffer; while ((p = Object.getPrototypeOf(p))) { try { p.patchedFromEsm = 1; } catch {} } }`,
+    },
+  },
+  {
     name: "a promise callback left behind that never ends",
     files: probe("'called'", "Promise.resolve().then(() => { for (;;) {} })"),
   },

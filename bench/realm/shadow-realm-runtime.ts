@@ -1,0 +1,137 @@
+/**
+ * Prototype (issue 16): the host side of the ShadowRealm design. One helper
+ * worker (shadow-realm-worker.ts) runs every call, one at a time, each in a
+ * new ShadowRealm; requests go through a shared buffer the helper waits on,
+ * since it never returns to its event loop. `ctx` is served from this
+ * thread exactly as in the worker design (same bridge, same handler). An
+ * interrupt ends the helper (busy or not) and boots a new one for the next call.
+ *
+ * Not shipped: bench/realm/ compares it with the worker design.
+ */
+import { createBridgeBuffer, IDLE, INTERRUPT, STATE } from "../../src/runtime/bridge-layout.ts";
+import { createCtxHandler } from "../../src/runtime/ctx-host.ts";
+import { serveBridge } from "../../src/runtime/serve-bridge.ts";
+import type { InvokeRequest, Outcome } from "../../src/runtime/types.ts";
+import type { RealmRuntime } from "./realm-runtime.ts";
+import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH } from "./shadow-realm-control.ts";
+
+interface Helper {
+  worker: Worker;
+  buffer: SharedArrayBuffer;
+  control: SharedArrayBuffer;
+  ready: Promise<void>;
+  /** The reply of the request in flight goes here. */
+  onReply?: (reply: Reply) => void;
+}
+
+type Reply = { kind: string; value?: unknown; type?: string; message?: string; shape?: unknown; replies?: Reply[] };
+
+export function createShadowRealmRuntime(): RealmRuntime {
+  const url = new URL("./shadow-realm-worker.ts", import.meta.url);
+  const encoder = new TextEncoder();
+  let helper: Helper | undefined;
+  // Calls run one at a time in the helper; a queue keeps their order.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const boot = (): Helper => {
+    const worker = new Worker(url.href, { type: "module" } as WorkerOptions);
+    (worker as Worker & { unref?(): void }).unref?.();
+    const h: Helper = { worker, buffer: createBridgeBuffer(), control: createBridgeBuffer(), ready: Promise.resolve() };
+    h.ready = new Promise<void>((resolve) => {
+      worker.onmessage = (event: MessageEvent) => {
+        const data = event.data as Reply;
+        if (data.kind === "ready") return resolve();
+        const onReply = h.onReply;
+        h.onReply = undefined;
+        onReply?.(data);
+      };
+    });
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      if (helper === h) helper = undefined;
+      h.onReply?.({ kind: "threw", message: `the context failed: ${event.message}` });
+    };
+    worker.postMessage({ kind: "init", buffer: h.buffer, control: h.control });
+    return h;
+  };
+  const current = () => (helper ??= boot());
+  const end = (h: Helper) => {
+    h.worker.terminate();
+    if (helper === h) helper = undefined;
+  };
+
+  /** Hands one request to the helper: written into its control buffer, then the bell. */
+  const send = (h: Helper, message: Record<string, unknown>) => {
+    const bytes = encoder.encode(JSON.stringify(message));
+    if (CONTROL_HEADER_BYTES + bytes.length > h.control.byteLength) (h.control as unknown as { grow(n: number): void }).grow(CONTROL_HEADER_BYTES + bytes.length);
+    new Uint8Array(h.control, CONTROL_HEADER_BYTES, bytes.length).set(bytes);
+    const bell = new Int32Array(h.control, 0, 2);
+    Atomics.store(bell, CONTROL_LENGTH, bytes.length);
+    Atomics.store(bell, CONTROL_DOORBELL, 1);
+    Atomics.notify(bell, CONTROL_DOORBELL);
+  };
+
+  const runOne = (message: Record<string, unknown>, request: InvokeRequest | undefined, signal: AbortSignal | undefined): Promise<Reply> => {
+    const run = async (): Promise<Reply> => {
+      const h = current();
+      await h.ready;
+      const words = new Int32Array(h.buffer, 0, 4);
+      Atomics.store(words, STATE, IDLE);
+      Atomics.store(words, INTERRUPT, 0);
+      const controller = new AbortController();
+      const bridge = request
+        ? serveBridge(h.buffer, createCtxHandler({ workdir: request.context.data.workdir, frontEnd: request.context.frontEnd, signal: controller.signal }))
+        : undefined;
+      try {
+        return await new Promise<Reply>((resolve) => {
+          const onAbort = () => {
+            h.onReply = undefined;
+            bridge?.interrupt();
+            controller.abort();
+            // A runaway call is stopped by ending the helper; the next call gets a new one.
+            end(h);
+            resolve({ kind: "interrupted" });
+          };
+          if (signal?.aborted) return onAbort();
+          signal?.addEventListener("abort", onAbort, { once: true });
+          h.onReply = (reply) => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve(reply);
+          };
+          send(h, message);
+        });
+      } finally {
+        bridge?.close();
+      }
+    };
+    const result = queue.then(run, run);
+    queue = result.catch(() => {});
+    return result;
+  };
+
+  return {
+    async invoke(request): Promise<Outcome> {
+      const reply = await runOne(
+        { kind: "call", mode: "invoke", modulePath: request.modulePath, exportName: request.exportName, args: request.args, data: request.context.data },
+        request,
+        request.context.signal,
+      );
+      if (reply.kind === "returned") return { kind: "returned", value: reply.value, type: String(reply.type) };
+      if (reply.kind === "interrupted") return { kind: "interrupted" };
+      if (reply.kind === "load-failed") return { kind: "load-failed", message: String(reply.message) };
+      return { kind: "threw", message: String(reply.message) };
+    },
+    async inspectAll(paths) {
+      const reply = await runOne({ kind: "inspect-all", paths: [...paths] }, undefined, undefined);
+      return (reply.replies ?? []).map((r) =>
+        r.kind === "inspected" ? { kind: "loaded", shape: r.shape as never } : { kind: "load-failed", message: String(r.message) },
+      );
+    },
+    async settled() {
+      await current().ready;
+    },
+    close() {
+      if (helper) end(helper);
+    },
+  };
+}
