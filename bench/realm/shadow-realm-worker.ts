@@ -22,15 +22,16 @@
  * shares, and its Function constructor (`bun bench/realm/shadow-realm-boundary.ts`).
  * Two answers, both here: the realm's `fs` copies such a Buffer into one of
  * its own (so `instanceof Uint8Array` holds, as in Node), and this worker's
- * intrinsics and globals are frozen with SES `lockdown()` + `harden()`
- * before the first realm (so a Buffer that slips past the copy, as in an ES
+ * intrinsics and `Buffer` are frozen before the first realm
+ * (freeze-intrinsics.ts), so a Buffer that slips past the copy, as in an ES
  * module's `import { readFileSync }`, changes nothing, and its
- * `constructor.constructor` no longer evaluates code here).
+ * `constructor.constructor` no longer evaluates code here.
  *
  * Not shipped: bench/realm/ compares it with the worker design.
  */
 import { HEADER_BYTES, IDLE, INTERRUPT, LENGTH, REQUEST, RESPONSE, STATE, STATUS, STATUS_TYPE_ERROR } from "../../src/runtime/bridge-layout.ts";
 import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH } from "./shadow-realm-control.ts";
+import { freezeIntrinsics } from "./freeze-intrinsics.ts";
 
 interface CallMessage {
   kind: "call";
@@ -41,30 +42,18 @@ interface CallMessage {
   data?: unknown;
 }
 type RealmLike = { evaluate(source: string): unknown };
-type Entry = (
-  hostCall: (request: string) => string,
-  hostSleep: (ms: number) => void,
-  hostDone: (reply: string) => void,
-  dataJson: string,
-  mode: string,
-  modulePath: string,
-  exportName: string,
-  argsJson: string,
-  unguarded: boolean,
-) => void;
+type Entry = (dataJson: string, mode: string, modulePath: string, exportName: string, argsJson: string) => void;
+type Bootstrap = (hostCall: (request: string) => string, hostSleep: (ms: number) => void, hostDone: (reply: string) => void, unguarded: boolean) => Entry;
 
 const scope = globalThis as unknown as {
   ShadowRealm: new () => RealmLike;
   postMessage(message: unknown): void;
   onmessage: ((event: MessageEvent) => void) | null;
-  lockdown(options: Record<string, string>): void;
-  harden<T>(value: T): T;
 };
-// Taken before lockdown: the global may be removed as an intrinsic SES does not know.
 const Realm = scope.ShadowRealm;
 const post = (message: unknown) => scope.postMessage(message);
 const startDirectory = process.cwd();
-/** RIENDA_REALM_UNGUARDED=1: neither the fs copy nor the lockdown, to show what the freshness cases catch without them. */
+/** RIENDA_REALM_UNGUARDED=1: neither the fs copy nor the frozen intrinsics, to show what the freshness cases catch without them. */
 const unguarded = process.env.RIENDA_REALM_UNGUARDED === "1";
 const chdir = (dir: string) => process.chdir(dir);
 
@@ -101,12 +90,11 @@ function hostSleep(ms: number): void {
  * realm's own Buffers, loads the module with the realm's own require, and
  * answers through hostDone with JSON text.
  */
-const BOOTSTRAP = `(function (hostCall, hostSleep, hostDone, dataJson, mode, modulePath, exportName, argsJson, unguarded) {
+const BOOTSTRAP = `(function (hostCall, hostSleep, hostDone, unguarded) {
   // What the answer needs, taken before the module can change it: a module that patches JSON still gets its answer home.
   const uncurry = (fn) => Function.prototype.call.bind(fn);
   const stringify = JSON.stringify, parse = JSON.parse, clone = structuredClone;
   const forEach = uncurry(Set.prototype.forEach), addTo = uncurry(Set.prototype.add);
-  const data = parse(dataJson);
   function call(op, ...args) {
     const answer = hostCall(stringify([op, ...args]));
     const kind = answer[0], text = answer.slice(1);
@@ -116,15 +104,6 @@ const BOOTSTRAP = `(function (hostCall, hostSleep, hostDone, dataJson, mode, mod
   function freeze(v) { if (v && typeof v === "object" && !Object.isFrozen(v)) { Object.freeze(v); for (const k of Object.keys(v)) freeze(v[k]); } return v; }
   const safe = (v) => { if (typeof v === "string") return v; try { const j = JSON.stringify(v); if (j !== undefined) return j; } catch {} return String(v); };
   const log = (...parts) => { call("log", parts.map(safe).join(" ")); };
-  const ctx = {
-    workdir: data.workdir, session: data.session, agent: data.agent, config: freeze(data.config),
-    log, sleep(ms) { hostSleep(Number(ms)); },
-    confirm: (p) => call("confirm", p) === true, notify: (p) => void call("notify", p),
-    file: { read: (p, o) => call("file.read", p, o), write: (p, d, o) => void call("file.write", p, d, o), exists: (p) => call("file.exists", p), list: (p, o) => call("file.list", p, o) },
-    env: { get: (n) => call("env.get", n) },
-    http: { fetch: (u, o) => call("http.fetch", u, o) },
-    system: { exec: (c, o) => call("system.exec", c, o), which: (n) => call("system.which", n) },
-  };
 
   // Printing goes to the log: this process's stdout carries the run's answer.
   for (const name of ["log", "info", "warn", "error", "debug", "trace"]) console[name] = log;
@@ -226,6 +205,18 @@ const BOOTSTRAP = `(function (hostCall, hostSleep, hostDone, dataJson, mode, mod
   };
   const copy = (value) => { try { return clone(value); } catch { try { return parse(stringify(value) ?? "null"); } catch { return undefined; } } };
 
+  // The rest needs the call: run when it comes (the realm above is made before, while the helper waits).
+  return function (dataJson, mode, modulePath, exportName, argsJson) {
+  const data = parse(dataJson);
+  const ctx = {
+    workdir: data.workdir, session: data.session, agent: data.agent, config: freeze(data.config),
+    log, sleep(ms) { hostSleep(Number(ms)); },
+    confirm: (p) => call("confirm", p) === true, notify: (p) => void call("notify", p),
+    file: { read: (p, o) => call("file.read", p, o), write: (p, d, o) => void call("file.write", p, d, o), exists: (p) => call("file.exists", p), list: (p, o) => call("file.list", p, o) },
+    env: { get: (n) => call("env.get", n) },
+    http: { fetch: (u, o) => call("http.fetch", u, o) },
+    system: { exec: (c, o) => call("system.exec", c, o), which: (n) => call("system.which", n) },
+  };
   let mod;
   try {
     mod = Module.createRequire(modulePath)(modulePath);
@@ -255,34 +246,50 @@ const BOOTSTRAP = `(function (hostCall, hostSleep, hostDone, dataJson, mode, mod
   // A Promise is answered as one: this realm never runs again, so it never settles (tools.md).
   if (value && typeof value.then === "function") return finish({ kind: "returned", value: undefined, type: "a Promise" });
   finish({ kind: "returned", value: copy(value), type: describeType(value) });
+  };
 })`;
 
 /** What an inspection's realm holds as ctx data: nothing runs with it, loading is not calling. */
 const NO_DATA = { workdir: "", session: null, agent: null, config: {} };
 
+/** Where the reply of the call in progress goes; hostDone takes it once. */
+let replyTo: ((reply: Record<string, unknown>) => void) | undefined;
+
+function hostDone(reply: string): void {
+  const done = replyTo;
+  replyTo = undefined;
+  if (!done) return;
+  // A call may change the directory of the whole process: the next one starts where this one did.
+  if (process.cwd() !== startDirectory) chdir(startDirectory);
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(String(reply)) as Record<string, unknown>;
+  } catch {
+    parsed = { kind: "threw", message: "the context's answer could not be read" };
+  }
+  done(parsed);
+}
+
+/** A new realm with its set-up done, waiting for its call: made while the helper has nothing to do. */
+function prepare(): Entry {
+  const bootstrap = new Realm().evaluate(BOOTSTRAP) as Bootstrap;
+  return bootstrap(hostCall, hostSleep, hostDone, unguarded);
+}
+
+let next: Entry | undefined;
+
 /** Runs one call in a new realm; `done` gets its reply, before this returns. */
 function run(message: CallMessage, done: (reply: Record<string, unknown>) => void): void {
-  const realm = new Realm();
-  const entry = realm.evaluate(BOOTSTRAP) as Entry;
-  let answered = false;
-  const hostDone = (reply: string) => {
-    if (answered) return;
-    answered = true;
-    // A call may change the directory of the whole process: the next one starts where this one did.
-    if (process.cwd() !== startDirectory) chdir(startDirectory);
-    let parsed: Record<string, unknown>;
-    try {
-      parsed = JSON.parse(String(reply)) as Record<string, unknown>;
-    } catch {
-      parsed = { kind: "threw", message: "the context's answer could not be read" };
-    }
-    done(parsed);
-  };
+  replyTo = done;
   try {
-    entry(hostCall, hostSleep, hostDone, JSON.stringify(message.data ?? NO_DATA), message.mode, message.modulePath, message.exportName ?? "", JSON.stringify(message.args ?? []), unguarded);
+    const entry = next ?? prepare();
+    next = undefined;
+    entry(JSON.stringify(message.data ?? NO_DATA), message.mode, message.modulePath, message.exportName ?? "", JSON.stringify(message.args ?? []));
   } catch (error) {
     hostDone(JSON.stringify({ kind: "threw", message: `the context failed: ${(error as Error).message}` }));
   }
+  // Never answered (cannot happen unless the realm broke its own finish): answer for it.
+  hostDone(JSON.stringify({ kind: "threw", message: "the context did not answer" }));
 }
 
 /**
@@ -296,6 +303,11 @@ function run(message: CallMessage, done: (reply: Record<string, unknown>) => voi
 function serve(control: SharedArrayBuffer): never {
   const bell = new Int32Array(control, 0, 2);
   for (;;) {
+    try {
+      next ??= prepare();
+    } catch {
+      // Made again when the call comes, where a failure is the call's answer.
+    }
     while (Atomics.load(bell, CONTROL_DOORBELL) === 0) Atomics.wait(bell, CONTROL_DOORBELL, 0);
     const text = decoder.decode(new Uint8Array(control, CONTROL_HEADER_BYTES, Atomics.load(bell, CONTROL_LENGTH)).slice());
     Atomics.store(bell, CONTROL_DOORBELL, 0);
@@ -316,36 +328,14 @@ function serve(control: SharedArrayBuffer): never {
 
 scope.onmessage = (event: MessageEvent) => {
   const message = event.data as { kind: "init"; buffer: SharedArrayBuffer; control: SharedArrayBuffer };
+  if (!unguarded && !Object.isFrozen(Object.prototype)) throw new Error("the helper is not frozen: no realm may run in it");
   buffer = message.buffer;
   words = new Int32Array(buffer, 0, 4);
   post({ kind: "ready" });
   serve(message.control);
 };
 
-// Freeze this worker's intrinsics and globals before the first realm: what a
+// Freeze this worker's intrinsics and globals before the first realm (this
+// module is evaluated synchronously, so before any message is handled): what a
 // realm gets hold of from here (a Buffer of fs) then changes nothing for the next.
-if (!unguarded) {
-  await import("ses");
-  lockdown();
-}
-
-function lockdown(): void {
-  scope.lockdown({
-    errorTaming: "unsafe",
-    overrideTaming: "severe",
-    consoleTaming: "unsafe",
-    stackFiltering: "verbose",
-    evalTaming: "unsafe-eval",
-    domainTaming: "unsafe",
-    localeTaming: "unsafe",
-    reporting: "none",
-  });
-  for (const name of Reflect.ownKeys(globalThis)) {
-    if (name === "process" || name === "onmessage" || name === "globalThis" || name === "self") continue;
-    try {
-      scope.harden((globalThis as Record<PropertyKey, unknown>)[name as string]);
-    } catch {
-      // A global that cannot be frozen (a getter with state of Bun's) is left as it is.
-    }
-  }
-}
+if (!unguarded) freezeIntrinsics();

@@ -78,13 +78,14 @@ export const FRESHNESS_CASES: FreshnessCase[] = [
     ),
   },
   {
-    name: "a prototype reached through a Buffer fs returns (ES module)",
+    name: "prototypes reached through a Buffer fs returns (ES module)",
     files: {
       ...probe("require('./read.mjs').seen", "require('./read.mjs').change()"),
       "read.mjs": `import { readFileSync } from "node:fs";
 const buffer = readFileSync(new URL(import.meta.url).pathname);
-export const seen = typeof buffer.patchedFromEsm + (buffer instanceof Uint8Array);
-export function change() { let p = buffer; while ((p = Object.getPrototypeOf(p))) { try { p.patchedFromEsm = 1; } catch {} } }`,
+const reached = [buffer, buffer.entries(), buffer.buffer, buffer.subarray(0, 1)];
+export const seen = reached.map((o) => typeof o.patchedFromEsm).join(" ") + (buffer instanceof Uint8Array);
+export function change() { for (let p of reached) while ((p = Object.getPrototypeOf(p))) { try { p.patchedFromEsm = 1; } catch {} } }`,
     },
   },
   {
