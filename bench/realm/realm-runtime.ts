@@ -7,10 +7,9 @@
  *
  * Not shipped: bench/realm/ compares it with the worker design.
  */
-import { createBridgeBuffer, IDLE, INTERRUPT, STATE } from "../../src/runtime/bridge-layout.ts";
-import { createCtxHandler } from "../../src/runtime/ctx-host.ts";
-import { serveBridge } from "../../src/runtime/serve-bridge.ts";
+import { createBridgeBuffer } from "../../src/runtime/bridge-layout.ts";
 import type { InspectOutcome, InvokeRequest, Outcome } from "../../src/runtime/types.ts";
+import { callMessage, inOrder, inspectionsOf, openCallBridge, outcomeOf, type Reply } from "./helper-host.ts";
 import { createShadowRealmRuntime } from "./shadow-realm-runtime.ts";
 
 export interface RealmRuntime {
@@ -30,7 +29,6 @@ interface Helper {
 /** How long a helper may keep running what a call left behind before it is ended (the call's outcome stands). */
 const IDLE_WAIT_MS = 100;
 
-type Reply = { kind: string; value?: unknown; type?: string; message?: string; shape?: unknown };
 
 /** Which helper: `node:vm` contexts behind a membrane (realm-worker.ts) or a ShadowRealm per call (shadow-realm-worker.ts). */
 export type RealmKind = "vm" | "shadow";
@@ -39,8 +37,8 @@ export function createRealmRuntime(kind: RealmKind = "vm"): RealmRuntime {
   if (kind === "shadow") return createShadowRealmRuntime();
   const url = new URL("./realm-worker.ts", import.meta.url);
   let helper: Helper | undefined;
-  // Calls run one at a time in the helper; a queue keeps their order.
-  let queue: Promise<unknown> = Promise.resolve();
+  // Calls run one at a time in the helper, in order.
+  const serialize = inOrder();
 
   const boot = (): Helper => {
     const worker = new Worker(url.href, { type: "module" } as WorkerOptions);
@@ -64,18 +62,11 @@ export function createRealmRuntime(kind: RealmKind = "vm"): RealmRuntime {
     const run = async (): Promise<Reply> => {
       const h = current();
       await h.ready;
-      const words = new Int32Array(h.buffer, 0, 4);
-      Atomics.store(words, STATE, IDLE);
-      Atomics.store(words, INTERRUPT, 0);
-      const controller = new AbortController();
-      const bridge = request
-        ? serveBridge(h.buffer, createCtxHandler({ workdir: request.context.data.workdir, frontEnd: request.context.frontEnd, signal: controller.signal }))
-        : undefined;
+      const bridge = openCallBridge(h.buffer, request);
       try {
         return await new Promise<Reply>((resolve) => {
           const onAbort = () => {
-            bridge?.interrupt();
-            controller.abort();
+            bridge.interrupt();
             // A runaway call is stopped by ending the helper; the next call gets a new one.
             replace();
             resolve({ kind: "interrupted" });
@@ -108,32 +99,19 @@ export function createRealmRuntime(kind: RealmKind = "vm"): RealmRuntime {
           h.worker.postMessage(message);
         });
       } finally {
-        bridge?.close();
+        bridge.close();
       }
     };
-    const result = queue.then(run, run);
-    queue = result.catch(() => {});
-    return result;
+    return serialize(run);
   };
 
   return {
     async invoke(request) {
-      const reply = await runOne(
-        { kind: "call", mode: "invoke", modulePath: request.modulePath, exportName: request.exportName, args: request.args, data: request.context.data },
-        request,
-        request.context.signal,
-      );
-      if (reply.kind === "returned") return { kind: "returned", value: reply.value, type: String(reply.type) };
-      if (reply.kind === "interrupted") return { kind: "interrupted" };
-      if (reply.kind === "load-failed") return { kind: "load-failed", message: String(reply.message) };
-      return { kind: "threw", message: String(reply.message) };
+      return outcomeOf(await runOne(callMessage(request), request, request.context.signal));
     },
     async inspectAll(paths) {
       // One message for all (each module still gets a realm of its own); a module that hangs would need the per-module path.
-      const reply = (await runOne({ kind: "inspect-all", paths: [...paths] }, undefined, undefined)) as Reply & { replies?: Reply[] };
-      return (reply.replies ?? []).map((r) =>
-        r.kind === "inspected" ? { kind: "loaded", shape: r.shape as never } : { kind: "load-failed", message: String(r.message) },
-      );
+      return inspectionsOf(await runOne({ kind: "inspect-all", paths: [...paths] }, undefined, undefined));
     },
     async settled() {
       await current().ready;

@@ -16,7 +16,7 @@ import vm from "node:vm";
 import Module from "node:module";
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { HEADER_BYTES, IDLE, INTERRUPT, LENGTH, REQUEST, RESPONSE, STATE, STATUS, STATUS_TYPE_ERROR } from "../../src/runtime/bridge-layout.ts";
+import { createHelperBridge } from "./helper-bridge.ts";
 
 interface CallMessage {
   kind: "call";
@@ -32,32 +32,9 @@ const isBuiltin = (id: string) => id.startsWith("node:") || Module.isBuiltin(id)
 /** Source text of the files modules load: immutable strings, safe to keep across calls. */
 const sources = new Map<string, string>();
 
-let words: Int32Array;
-let buffer: SharedArrayBuffer;
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/** Host end of ctx: returns "R" + JSON answer, or "E"/"T" + message (the context throws its own Error/TypeError). */
-function hostCall(request: string): string {
-  const before = Atomics.load(words, STATE);
-  if (before !== IDLE && before !== RESPONSE) return "Ethe call was interrupted";
-  const bytes = encoder.encode(request);
-  if (HEADER_BYTES + bytes.length > buffer.byteLength) (buffer as unknown as { grow(n: number): void }).grow(HEADER_BYTES + bytes.length);
-  new Uint8Array(buffer, HEADER_BYTES, bytes.length).set(bytes);
-  Atomics.store(words, LENGTH, bytes.length);
-  Atomics.store(words, STATE, REQUEST);
-  Atomics.notify(words, STATE);
-  let state: number;
-  while ((state = Atomics.load(words, STATE)) === REQUEST) Atomics.wait(words, STATE, REQUEST);
-  if (state !== RESPONSE) return "Ethe call was interrupted";
-  const text = decoder.decode(new Uint8Array(buffer, HEADER_BYTES, Atomics.load(words, LENGTH)).slice());
-  const status = Atomics.load(words, STATUS);
-  return status === 0 ? "R" + text : (status === STATUS_TYPE_ERROR ? "T" : "E") + text;
-}
-
-function hostSleep(ms: number): void {
-  if (ms > 0) Atomics.wait(words, INTERRUPT, 0, ms);
-}
+const bridge = createHelperBridge();
+const hostCall = (request: string) => bridge.hostCall(request);
+const hostSleep = (ms: number) => bridge.hostSleep(ms);
 
 /** Built inside each context: ctx, process, console and inert timers, around the two host closures. */
 const BOOTSTRAP = `(function (hostCall, hostSleep, dataJson, envJson, cwd, platform) {
@@ -356,15 +333,13 @@ function warmUp(): void {
     return;
   }
   if (message.kind === "init") {
-    buffer = message.buffer;
-    words = new Int32Array(buffer, 0, 4);
+    bridge.attach(message.buffer);
     warmUp();
     postMessage({ kind: "ready" });
     return;
   }
   // The bridge starts over for each call: the state word back to IDLE, no interrupt.
-  Atomics.store(words, STATE, IDLE);
-  Atomics.store(words, INTERRUPT, 0);
+  bridge.reset();
   postMessage(run(message));
   // What the call left in the microtask queue runs now (the membrane refuses
   // its effects); "idle" says it is over. A host that does not hear it soon

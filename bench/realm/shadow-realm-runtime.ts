@@ -8,10 +8,9 @@
  *
  * Not shipped: bench/realm/ compares it with the worker design.
  */
-import { createBridgeBuffer, IDLE, INTERRUPT, STATE } from "../../src/runtime/bridge-layout.ts";
-import { createCtxHandler } from "../../src/runtime/ctx-host.ts";
-import { serveBridge } from "../../src/runtime/serve-bridge.ts";
+import { createBridgeBuffer } from "../../src/runtime/bridge-layout.ts";
 import type { InvokeRequest, Outcome } from "../../src/runtime/types.ts";
+import { callMessage, inOrder, inspectionsOf, openCallBridge, outcomeOf, type Reply } from "./helper-host.ts";
 import type { RealmRuntime } from "./realm-runtime.ts";
 import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH } from "./shadow-realm-control.ts";
 
@@ -24,14 +23,12 @@ interface Helper {
   onReply?: (reply: Reply) => void;
 }
 
-type Reply = { kind: string; value?: unknown; type?: string; message?: string; shape?: unknown; replies?: Reply[] };
-
 export function createShadowRealmRuntime(): RealmRuntime {
   const url = new URL("./shadow-realm-worker.ts", import.meta.url);
   const encoder = new TextEncoder();
   let helper: Helper | undefined;
-  // Calls run one at a time in the helper; a queue keeps their order.
-  let queue: Promise<unknown> = Promise.resolve();
+  // Calls run one at a time in the helper, in order.
+  const serialize = inOrder();
 
   const boot = (): Helper => {
     const worker = new Worker(url.href, { type: "module" } as WorkerOptions);
@@ -75,19 +72,12 @@ export function createShadowRealmRuntime(): RealmRuntime {
     const run = async (): Promise<Reply> => {
       const h = current();
       await h.ready;
-      const words = new Int32Array(h.buffer, 0, 4);
-      Atomics.store(words, STATE, IDLE);
-      Atomics.store(words, INTERRUPT, 0);
-      const controller = new AbortController();
-      const bridge = request
-        ? serveBridge(h.buffer, createCtxHandler({ workdir: request.context.data.workdir, frontEnd: request.context.frontEnd, signal: controller.signal }))
-        : undefined;
+      const bridge = openCallBridge(h.buffer, request);
       try {
         return await new Promise<Reply>((resolve) => {
           const onAbort = () => {
             h.onReply = undefined;
-            bridge?.interrupt();
-            controller.abort();
+            bridge.interrupt();
             // A runaway call is stopped by ending the helper; the next call gets a new one.
             end(h);
             resolve({ kind: "interrupted" });
@@ -101,31 +91,18 @@ export function createShadowRealmRuntime(): RealmRuntime {
           send(h, message);
         });
       } finally {
-        bridge?.close();
+        bridge.close();
       }
     };
-    const result = queue.then(run, run);
-    queue = result.catch(() => {});
-    return result;
+    return serialize(run);
   };
 
   return {
     async invoke(request): Promise<Outcome> {
-      const reply = await runOne(
-        { kind: "call", mode: "invoke", modulePath: request.modulePath, exportName: request.exportName, args: request.args, data: request.context.data },
-        request,
-        request.context.signal,
-      );
-      if (reply.kind === "returned") return { kind: "returned", value: reply.value, type: String(reply.type) };
-      if (reply.kind === "interrupted") return { kind: "interrupted" };
-      if (reply.kind === "load-failed") return { kind: "load-failed", message: String(reply.message) };
-      return { kind: "threw", message: String(reply.message) };
+      return outcomeOf(await runOne(callMessage(request), request, request.context.signal));
     },
     async inspectAll(paths) {
-      const reply = await runOne({ kind: "inspect-all", paths: [...paths] }, undefined, undefined);
-      return (reply.replies ?? []).map((r) =>
-        r.kind === "inspected" ? { kind: "loaded", shape: r.shape as never } : { kind: "load-failed", message: String(r.message) },
-      );
+      return inspectionsOf(await runOne({ kind: "inspect-all", paths: [...paths] }, undefined, undefined));
     },
     async settled() {
       await current().ready;

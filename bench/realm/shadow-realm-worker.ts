@@ -29,7 +29,7 @@
  *
  * Not shipped: bench/realm/ compares it with the worker design.
  */
-import { HEADER_BYTES, IDLE, INTERRUPT, LENGTH, REQUEST, RESPONSE, STATE, STATUS, STATUS_TYPE_ERROR } from "../../src/runtime/bridge-layout.ts";
+import { createHelperBridge } from "./helper-bridge.ts";
 import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH } from "./shadow-realm-control.ts";
 import { freezeIntrinsics } from "./freeze-intrinsics.ts";
 
@@ -57,32 +57,9 @@ const startDirectory = process.cwd();
 const unguarded = process.env.RIENDA_REALM_UNGUARDED === "1";
 const chdir = (dir: string) => process.chdir(dir);
 
-let words: Int32Array;
-let buffer: SharedArrayBuffer;
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/** Host end of ctx: returns "R" + JSON answer, or "E"/"T" + message (the realm throws its own Error/TypeError). */
-function hostCall(request: string): string {
-  const before = Atomics.load(words, STATE);
-  if (before !== IDLE && before !== RESPONSE) return "Ethe call was interrupted";
-  const bytes = encoder.encode(String(request));
-  if (HEADER_BYTES + bytes.length > buffer.byteLength) (buffer as unknown as { grow(n: number): void }).grow(HEADER_BYTES + bytes.length);
-  new Uint8Array(buffer, HEADER_BYTES, bytes.length).set(bytes);
-  Atomics.store(words, LENGTH, bytes.length);
-  Atomics.store(words, STATE, REQUEST);
-  Atomics.notify(words, STATE);
-  let state: number;
-  while ((state = Atomics.load(words, STATE)) === REQUEST) Atomics.wait(words, STATE, REQUEST);
-  if (state !== RESPONSE) return "Ethe call was interrupted";
-  const text = decoder.decode(new Uint8Array(buffer, HEADER_BYTES, Atomics.load(words, LENGTH)).slice());
-  const status = Atomics.load(words, STATUS);
-  return status === 0 ? "R" + text : (status === STATUS_TYPE_ERROR ? "T" : "E") + text;
-}
-
-function hostSleep(ms: number): void {
-  if (ms > 0) Atomics.wait(words, INTERRUPT, 0, Number(ms));
-}
+const bridge = createHelperBridge();
+const hostCall = (request: string) => bridge.hostCall(request);
+const hostSleep = (ms: number) => bridge.hostSleep(ms);
 
 /**
  * Run inside each realm: builds ctx, sends printing to the log, tracks
@@ -301,6 +278,7 @@ function run(message: CallMessage, done: (reply: Record<string, unknown>) => voi
  * out with postMessage, which needs no turn of this worker's loop.
  */
 function serve(control: SharedArrayBuffer): never {
+  const decoder = new TextDecoder();
   const bell = new Int32Array(control, 0, 2);
   for (;;) {
     try {
@@ -320,8 +298,7 @@ function serve(control: SharedArrayBuffer): never {
       continue;
     }
     // The bridge starts over for each call: the state word back to IDLE, no interrupt.
-    Atomics.store(words, STATE, IDLE);
-    Atomics.store(words, INTERRUPT, 0);
+    bridge.reset();
     run(message, post);
   }
 }
@@ -329,8 +306,7 @@ function serve(control: SharedArrayBuffer): never {
 scope.onmessage = (event: MessageEvent) => {
   const message = event.data as { kind: "init"; buffer: SharedArrayBuffer; control: SharedArrayBuffer };
   if (!unguarded && !Object.isFrozen(Object.prototype)) throw new Error("the helper is not frozen: no realm may run in it");
-  buffer = message.buffer;
-  words = new Int32Array(buffer, 0, 4);
+  bridge.attach(message.buffer);
   post({ kind: "ready" });
   serve(message.control);
 };
