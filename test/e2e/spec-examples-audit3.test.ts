@@ -301,3 +301,22 @@ describe("hooks.md's guard, verbatim, under the page's frontmatter (tools: [shel
     expect(events(r.stdout, "notice").filter((e) => e.body === "run finished: end_turn").length).toBe(2);
   });
 });
+
+describe("paths that reach a tool with no agent run no hook (hooks.md: an agent lists the hooks it runs)", () => {
+  test("rienda tool run and rienda mcp serve call the tool as it is, even while an installed agent lists a hook that refuses everything", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [word-count]\nhooks: [deny]" });
+    s.inst.tool("word-count", WORD_COUNT);
+    s.inst.hook("deny", `module.exports = { beforeToolExecute() { return { allow: false, reason: "denied by deny" }; } };\n`);
+    s.inst.file("notes.txt", "one two\n");
+    // The agent's own run is refused: the hook is installed and works.
+    s.server.script({ toolCalls: [{ id: "c1", name: "word-count", arguments: { path: "notes.txt" } }] }, { text: "ok" });
+    const run = await s.inst.run(["run", "-a", "coder", "-p", "count"]);
+    expect(run.code).toBe(0);
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["denied by deny"]);
+
+    const direct = await s.inst.run(["tool", "run", "word-count", "--args", '{"path":"notes.txt"}']);
+    expect([direct.code, direct.stdout]).toEqual([0, "2\n"]);
+    const served = await s.inst.run(["mcp", "serve", "--tools", "word-count"], { stdin: mcpCalls([{ name: "word-count", arguments: { path: "notes.txt" } }]) });
+    expect(mcpResults(served.stdout)).toEqual([["2", false]]);
+  });
+});
