@@ -39,8 +39,8 @@ export function validateProvider(reader: ConfigReader, name: string, value: unkn
   if (!map) return undefined;
   reader.knownKeys(map, PROVIDER_KEYS, path);
 
-  const protocolText = reader.string(map, "protocol", path);
-  const presetText = reader.string(map, "preset", path);
+  const protocolText = unsetWhenEmpty(reader.string(map, "protocol", path));
+  const presetText = unsetWhenEmpty(reader.string(map, "preset", path));
   let protocol = undefined as ProviderSettings["protocol"] | undefined;
   let presetUrl = "";
   if (protocolText !== undefined && presetText !== undefined) {
@@ -192,7 +192,7 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
     const topP = reader.numberBetween(settings, "top_p", modelPath, 0, 1);
     const contextWindow = unsetWhenZero(reader.nonNegativeInteger(settings, "context_window", modelPath));
     const thinkingMaxTokens = unsetWhenZero(reader.nonNegativeInteger(settings, "thinking_max_tokens", modelPath));
-    const levelText = reader.string(settings, "thinking_level", modelPath);
+    const levelText = unsetWhenEmpty(reader.string(settings, "thinking_level", modelPath));
     if (maxTokens !== undefined) model.maxTokens = maxTokens;
     if (temperature !== undefined) model.temperature = temperature;
     if (topP !== undefined) model.topP = topP;
@@ -277,6 +277,15 @@ function warnSettingsNotSent(reader: ConfigReader, model: ModelSettings, protoco
     requestRules: model.requestRules,
   });
   for (const notice of plan.notices) reader.warning([...modelPath, notice.key], notice.message);
+}
+
+/**
+ * The Go original read its settings into plain string fields, where `key: ""`
+ * and a key left out are the same thing: an empty protocol, preset or
+ * thinking_level is "not set", so its old files keep loading.
+ */
+function unsetWhenEmpty(value: string | undefined): string | undefined {
+  return value === "" ? undefined : value;
 }
 
 /** The Go original read 0 as "not set" for token counts; old files keep working. */

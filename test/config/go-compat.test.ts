@@ -36,6 +36,26 @@ config:
     expect(config.compaction.enabled).toBe(true);
   });
 
+  test('an empty string ("") counts as absent for protocol, preset and thinking_level, as in Go\'s plain string fields', () => {
+    const text = `providers:
+  viaPreset:
+    preset: ollama
+    protocol: ""
+    models: { m: { thinking_level: "" } }
+  viaProtocol:
+    protocol: anthropic
+    preset: ""
+    base_url: http://127.0.0.1:9/x
+    models: { m: {} }
+`;
+    const config = parse(text);
+    const preset = config.resolveModel("viaPreset/m");
+    expect(preset).toMatchObject({ protocol: "openai_chat_completions", baseUrl: "http://127.0.0.1:11434/v1" });
+    expect(preset.thinkingLevel).toBeUndefined();
+    expect(config.resolveModel("viaProtocol/m")).toMatchObject({ protocol: "anthropic", baseUrl: "http://127.0.0.1:9/x" });
+    expect(() => parse('providers:\n  p:\n    protocol: ""\n    preset: ""\n    models: { m: {} }\n')).toThrow('needs either "protocol"');
+  });
+
   test("compaction.enabled accepts yes/no and on/off", () => {
     for (const [word, value] of [["yes", true], ["no", false], ["on", true], ["off", false], ["True", true], ["N", false]] as const) {
       expect(parse(`providers: { p: { preset: openai } }\ncompaction: { enabled: ${word} }\n`).compaction.enabled).toBe(value);

@@ -1,0 +1,53 @@
+/**
+ * Third audit of contract.md, black box: what an acceptance test written
+ * from the page alone, or a shell script relying on every byte, would try
+ * that the first two audits (spec-contract-audit*.test.ts,
+ * contract-literal.test.ts) did not: a ~/.rienda written for the Go Rienda
+ * with the values Go could not tell from absent, and the like.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { type Scenario, scenario } from "../support/scenario.ts";
+
+let s: Scenario | undefined;
+afterEach(async () => {
+  await s?.dispose();
+  s = undefined;
+});
+
+describe("a Go-era config.yaml (contract: a ~/.rienda of the Go Rienda works unchanged)", () => {
+  test('protocol: "" beside a preset, preset: "" beside a protocol and thinking_level: "" load as if left out', async () => {
+    s = await scenario();
+    const url = s.server.url;
+    s.inst.config(
+      [
+        "providers:",
+        "  p:",
+        "    protocol: openai_chat_completions",
+        '    preset: ""',
+        `    base_url: ${url}/v1`,
+        "    models:",
+        '      m: { id: wire-model, thinking_level: "" }',
+        "  q:",
+        "    preset: anthropic",
+        '    protocol: ""',
+        `    base_url: ${url}`,
+        "    models:",
+        "      big: {}",
+        "",
+      ].join("\n"),
+    );
+    s.server.script({ text: "from chat" }, { text: "from anthropic" });
+    const chat = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(chat.stderr).not.toContain("rienda:");
+    expect(chat.code).toBe(0);
+    expect(chat.stdout).toBe("from chat\n");
+    const anthropic = await s.inst.run(["run", "-a", "coder", "-m", "q/big", "-p", "x"]);
+    expect(anthropic.code).toBe(0);
+    expect(anthropic.stdout).toBe("from anthropic\n");
+    const [first, second] = s.server.requests;
+    expect(first!.path).toBe("/v1/chat/completions");
+    expect(first!.body).not.toHaveProperty("reasoning_effort");
+    expect(second!.path).toBe("/v1/messages");
+    expect(second!.headers["anthropic-version"]).toBe("2023-06-01");
+  });
+});
