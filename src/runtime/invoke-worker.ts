@@ -169,8 +169,38 @@ function prepare(buffer: SharedArrayBuffer): void {
     const proc = (globalThis as { process?: { env?: unknown } }).process;
     if (proc && proc.env) proc.env = { ...(proc.env as Record<string, string>) };
   }
+  // Before any module runs, and on the real process object (routeConsole may put a proxy in front of it).
+  containAbort();
   // Module code may print at load time too: to the front end, never to our stdout.
   routeConsole((...parts) => consoleSink(...parts), typeof loader === "function" ? loader : undefined);
+}
+
+/** What `process.abort()` throws in a context. */
+const ABORT_REFUSED = "process.abort() would end Rienda itself, not only this call; throw an Error to fail the call";
+
+/**
+ * A worker's `process.exit` ends only the worker, but `process.abort()`
+ * ends the whole process: Rienda, the run and every other call with it.
+ * A tool or hook may fail its own call, never the run (tools.md, hooks.md),
+ * so in a context `process.abort()` throws instead, which fails the call
+ * like any throw (at load time: the module does not load). Also reached
+ * through `require("node:process")`, which hands out the same object.
+ */
+function containAbort(): void {
+  const proc = (globalThis as { process?: object }).process;
+  if (!proc) return;
+  try {
+    Object.defineProperty(proc, "abort", {
+      configurable: true,
+      enumerable: true,
+      writable: true,
+      value: function abort(): never {
+        throw new Error(ABORT_REFUSED);
+      },
+    });
+  } catch {
+    // A runtime whose process.abort cannot be replaced keeps its own.
+  }
 }
 
 type Send = (message: unknown) => void;

@@ -320,3 +320,29 @@ describe("paths that reach a tool with no agent run no hook (hooks.md: an agent 
     expect(mcpResults(served.stdout)).toEqual([["2", false]]);
   });
 });
+
+describe("a tool or hook fails its call, never the run (tools.md: a throw fails the invocation, never the run; hooks.md: a hook never crashes or fails a run)", () => {
+  test("process.abort() in a hook and in a tool fails that call only: the hook is reported and ignored, the tool's call is an error result, the run ends normally", async () => {
+    const refused = "process.abort() would end Rienda itself, not only this call; throw an Error to fail the call";
+    s = await scenario({ agentFrontmatter: "tools: [t]\nhooks: [h]" });
+    s.inst.tool("t", `module.exports = { description: "d", parameters: { type: "object" }, execute: function(ctx, args) { if (args.abort) process.abort(); return "tool ran"; } };\n`);
+    s.inst.hook("h", `module.exports = { beforeToolExecute(ctx, call) { if (call.arguments.hookAbort) require("node:process").abort(); }, afterRun(ctx, end) { ctx.file.write("after-run", end.reason); } };\n`);
+    s.server.script(
+      {
+        toolCalls: [
+          { id: "c1", name: "t", arguments: { hookAbort: true } },
+          { id: "c2", name: "t", arguments: { abort: true } },
+        ],
+      },
+      { text: "still answering" },
+    );
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--json"]);
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(0);
+    expect(events(r.stdout, "hook")).toContainEqual(expect.objectContaining({ name: "h", point: "beforeToolExecute", outcome: "error", message: expect.stringContaining(refused) }));
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["tool ran", refused]);
+    expect(events(r.stdout, "tool_result").map((e) => e.isError)).toEqual([false, true]);
+    expect(r.stdout).toContain('"text":"still answering"');
+    expect(readFileSync(join(s.inst.workspace, "after-run"), "utf8")).toBe("end_turn");
+  });
+});

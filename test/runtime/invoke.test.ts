@@ -70,6 +70,15 @@ describe("invoke", () => {
     expect(await call(box.tool("after", "return 'still here';"))).toMatchObject({ value: "still here" });
   });
 
+  test("process.abort inside a module throws, failing its call only: at load time too, and through require('node:process')", async () => {
+    const refused = "process.abort() would end Rienda itself, not only this call; throw an Error to fail the call";
+    expect(await call(box.tool("abort", "process.abort();"))).toEqual({ kind: "threw", message: refused });
+    expect(await call(box.tool("required", "require('node:process').abort();"))).toEqual({ kind: "threw", message: refused });
+    expect(await call(box.module("top-abort", "process.abort(); module.exports = { execute() { return 'x'; } };"))).toEqual({ kind: "load-failed", message: refused });
+    expect(await call(box.tool("caught", "try { process.abort(); } catch (e) { return 'caught: ' + e.message; }"))).toMatchObject({ value: `caught: ${refused}` });
+    expect(await call(box.tool("after-abort", "return 'still here';"))).toMatchObject({ value: "still here" });
+  });
+
   test("require finds node: built-ins and packages in the module's own node_modules", async () => {
     const path = box.tool("deps", "return require('node:path').join('a', 'b') + ' ' + require('leftpad')('x');");
     box.write(path.replace("index.js", "node_modules/leftpad/index.js"), "module.exports = (s) => '>>' + s;");
