@@ -346,3 +346,29 @@ describe("a tool or hook fails its call, never the run (tools.md: a throw fails 
     expect(readFileSync(join(s.inst.workspace, "after-run"), "utf8")).toBe("end_turn");
   });
 });
+
+describe("fresh state (tools.md, hooks.md: every invocation runs in a fresh runtime)", () => {
+  test("a process.umask() in a tool or a hook lasts for its own call: the next call, and the commands it runs, get the mask Rienda started with", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [mask]\nhooks: [loosen]" });
+    s.inst.tool(
+      "mask",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute: function(ctx, args) { const seen = process.umask().toString(8) + " " + ctx.system.exec("umask").stdout.trim(); if (args.loosen) process.umask(0); return seen; } };\n`,
+    );
+    s.inst.hook("loosen", `module.exports = { beforeToolExecute(ctx, call) { process.umask(0); } };\n`);
+    s.server.script(
+      {
+        toolCalls: [
+          { id: "c1", name: "mask", arguments: { loosen: true } },
+          { id: "c2", name: "mask", arguments: {} },
+        ],
+      },
+      { text: "ok" },
+    );
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    // Rienda inherits this test's mask; the shell prints it with four digits.
+    const mask = process.umask().toString(8);
+    expect(mask).not.toBe("0");
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual([`${mask} ${mask.padStart(4, "0")}`, `${mask} ${mask.padStart(4, "0")}`]);
+  });
+});

@@ -45,6 +45,8 @@ export const FRESHNESS_CASES: FreshnessCase[] = [
   { name: "a built-in's prototype (EventEmitter)", files: probe("require('node:events').EventEmitter.prototype.emit.name", "require('node:events').EventEmitter.prototype.emit = function patched() {}") },
   { name: "Buffer.prototype", files: probe("Buffer.from('hi').toString()", "Buffer.prototype.toString = () => 'patched'") },
   { name: "process.env", files: probe("process.env.RIENDA_FRESHNESS_PROBE", "process.env.RIENDA_FRESHNESS_PROBE = 'leaked'") },
+  // The file mode mask is the process's, shared with Rienda and every command it starts: the runtime puts it back.
+  { name: "process.umask", files: probe("process.umask().toString(8)", "process.umask(0)") },
   { name: "process members", files: probe("typeof process.patched + process.cwd.name", "process.patched = 1; process.cwd = function patched() {}") },
   {
     name: "a required file's state",
