@@ -12,6 +12,8 @@ export interface ParsedConfigYaml {
   value: unknown;
   /** The text a scalar was written as (`0123`, `1.10`), to read a number as a string exactly. */
   sourceOf(path: KeyPath): string | undefined;
+  /** Whether the value at `path` is a scalar written without quotes (yaml.v3 read only those as numbers). */
+  isPlain(path: KeyPath): boolean;
   /** The keys of the mapping at `path` in file order (plain objects put "10" before "a"). */
   keyOrder(path: KeyPath): string[];
   /** The line of the value at `path`, or of its nearest ancestor that exists. */
@@ -59,6 +61,10 @@ export function parseConfigYaml(text: string, file: string): ParsedConfigYaml | 
     sourceOf(path) {
       const node = first.getIn(path, true);
       return isScalar(node) && typeof node.source === "string" ? node.source : undefined;
+    },
+    isPlain(path) {
+      const node = first.getIn(path, true);
+      return isScalar(node) && node.type === "PLAIN";
     },
     keyOrder(path) {
       const node = path.length === 0 ? first.contents : first.getIn(path, true);

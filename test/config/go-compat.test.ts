@@ -62,6 +62,22 @@ config:
     }
   });
 
+  test("integers written as yaml.v3 read them: digits grouped with underscores, binary", () => {
+    const text = `providers:
+  p:
+    preset: ollama
+    models:
+      m: { max_tokens: 32_000, context_window: 200_000, thinking_max_tokens: 0b1000_0000_0000 }
+compaction: { reserve_tokens: 16_384, keep_recent_tokens: 2_0_000 }
+`;
+    const config = parse(text);
+    expect(config.resolveModel("p/m")).toMatchObject({ maxTokens: 32000, contextWindow: 200000, thinkingMaxTokens: 2048 });
+    expect(config.compaction).toMatchObject({ reserveTokens: 16384, keepRecentTokens: 20000 });
+    expect(() => parse("providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: 32_k } }\n")).toThrow("max_tokens: must be an integer");
+    expect(() => parse("providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: -1_000 } }\n")).toThrow("max_tokens: must be an integer");
+    expect(() => parse('providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: "32_000" } }\n')).toThrow('max_tokens: must be an integer of 0 or more, not a string ("32_000")');
+  });
+
   test("a number written for a text field keeps its exact text", () => {
     const text = "providers:\n  p:\n    preset: ollama\n    api_key: 0123\n    models:\n      v1: { id: 1.10 }\n";
     const model = parse(text).resolveModel("p/v1");

@@ -50,4 +50,13 @@ describe("a Go-era config.yaml (contract: a ~/.rienda of the Go Rienda works unc
     expect(second!.path).toBe("/v1/messages");
     expect(second!.headers["anthropic-version"]).toBe("2023-06-01");
   });
+
+  test("token counts written as yaml.v3 read them (32_000, 0b…) reach the wire as those numbers", async () => {
+    s = await scenario({ protocol: "anthropic", modelExtra: "        max_tokens: 32_000\n        context_window: 200_000", configExtra: "compaction: { reserve_tokens: 16_384 }" });
+    s.server.script({ text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.stderr).not.toContain("rienda:");
+    expect(r.code).toBe(0);
+    expect((s.server.requests[0]!.body as { max_tokens: number }).max_tokens).toBe(32000);
+  });
 });
