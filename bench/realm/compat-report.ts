@@ -25,6 +25,7 @@ const PROBES: Record<string, string> = {
   "Error subclass and stack": `class E extends Error {} const e = new E("m"); return [e instanceof Error, typeof e.stack].join(" ");`,
   "structuredClone of a Map": `const m = structuredClone(new Map([[1, 2]])); return [m instanceof Map, m.get(1)].join(" ");`,
   "fetch is a function": `return typeof fetch;`,
+  "process.abort() fails only the call": `try { process.abort(); } catch { return "threw"; } return "returned";`,
   "TextEncoder result": `return String(new TextEncoder().encode("x") instanceof Uint8Array);`,
   "globalThis.process === require('process')": `return String(globalThis.process === require("process"));`,
 };

@@ -56,6 +56,8 @@ const startDirectory = process.cwd();
 /** RIENDA_REALM_UNGUARDED=1: neither the fs copy nor the frozen intrinsics, to show what the freshness cases catch without them. */
 const unguarded = process.env.RIENDA_REALM_UNGUARDED === "1";
 const chdir = (dir: string) => process.chdir(dir);
+const startUmask = process.umask();
+const umask = (mask: number) => process.umask(mask);
 
 const bridge = createHelperBridge();
 const hostCall = (request: string) => bridge.hostCall(request);
@@ -109,6 +111,8 @@ const BOOTSTRAP = `(function (hostCall, hostSleep, hostDone, unguarded) {
   Object.defineProperty(globalThis, "process", { value: processProxy, configurable: true, writable: true, enumerable: true });
   class ProcessExit extends Error {}
   realProcess.exit = (code) => { throw new ProcessExit(String(code ?? 0)); };
+  // process.abort() would end the whole process, Rienda with it.
+  realProcess.abort = () => { throw new Error("process.abort() cannot end Rienda: it fails this call"); };
 
   // Timers never fire (this worker never returns to its event loop); clearing them when the call
   // ends lets what they hold go.
@@ -236,8 +240,9 @@ function hostDone(reply: string): void {
   const done = replyTo;
   replyTo = undefined;
   if (!done) return;
-  // A call may change the directory of the whole process: the next one starts where this one did.
+  // A call may change the directory and the file mode mask of the whole process: the next one starts with this one's.
   if (process.cwd() !== startDirectory) chdir(startDirectory);
+  umask(startUmask);
   let parsed: Record<string, unknown>;
   try {
     parsed = JSON.parse(String(reply)) as Record<string, unknown>;
