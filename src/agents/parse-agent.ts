@@ -112,7 +112,9 @@ function readConfig(value: unknown, problems: string[]): Record<string, Record<s
     problems.push(`config: must be a mapping of extension name to settings, not ${describe(value)}`);
     return config;
   }
-  for (const [name, settings] of Object.entries(value)) {
+  for (const [name, written] of Object.entries(value)) {
+    // `name:` with nothing after it loaded in the Go original (a nil map): no settings.
+    const settings = written === null ? {} : written;
     if (isPlainObject(settings)) {
       Object.defineProperty(config, name, { value: settings, enumerable: true, writable: true, configurable: true });
     } else {

@@ -102,7 +102,9 @@ function readExtensionConfig(reader: ConfigReader, value: unknown): Record<strin
   const out: Record<string, Record<string, unknown>> = {};
   const map = reader.mapping(value, ["config"]);
   if (!map) return out;
-  for (const [name, settings] of Object.entries(map)) {
+  for (const [name, written] of Object.entries(map)) {
+    // `name:` with nothing after it loaded in the Go original (a nil map): no settings.
+    const settings = written === null ? {} : written;
     if (isPlainObject(settings)) {
       Object.defineProperty(out, name, { value: settings, enumerable: true, writable: true, configurable: true });
     } else {

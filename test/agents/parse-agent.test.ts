@@ -59,6 +59,11 @@ describe("parseAgent", () => {
     expect([agent.tools, agent.hooks, agent.config]).toEqual([[], [], {}]);
   });
 
+  test("an extension named in config with no value has no settings, as in the Go original", () => {
+    const agent = parseAgent("a", "---\ndescription: d\nmodel: p/m\nconfig:\n  word-count:\n  guard: { strict: true }\n---\n", FILE);
+    expect(agent.config).toEqual({ "word-count": {}, guard: { strict: true } });
+  });
+
   test("an empty body is an empty system prompt", () => {
     expect(parseAgent("a", "---\ndescription: d\nmodel: p/m\n---", FILE).systemPrompt).toBe("");
   });

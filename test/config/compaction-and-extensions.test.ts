@@ -62,8 +62,8 @@ describe("the config block (extension settings)", () => {
     expect(linesOf(`${MINIMAL}config:\n  word-count: 3\n`)).toEqual([
       `${FILE}: config.word-count: must be a mapping of settings for the extension "word-count" (write {} for none), not a number (3)`,
     ]);
-    expect(linesOf(`${MINIMAL}config:\n  word-count:\n`)).toEqual([
-      `${FILE}: config.word-count: must be a mapping of settings for the extension "word-count" (write {} for none), not empty`,
+    expect(linesOf(`${MINIMAL}config:\n  word-count: text\n`)).toEqual([
+      `${FILE}: config.word-count: must be a mapping of settings for the extension "word-count" (write {} for none), not a string ("text")`,
     ]);
   });
 });

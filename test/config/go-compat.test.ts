@@ -56,6 +56,11 @@ config:
     expect(() => parse('providers:\n  p:\n    protocol: ""\n    preset: ""\n    models: { m: {} }\n')).toThrow('needs either "protocol"');
   });
 
+  test("an extension named under config: with no value has no settings", () => {
+    const config = parse("providers: { p: { preset: ollama } }\nconfig:\n  word-count:\n  guard: { strict: true }\n");
+    expect(config.extensionConfig).toEqual({ "word-count": {}, guard: { strict: true } });
+  });
+
   test("compaction.enabled accepts yes/no and on/off", () => {
     for (const [word, value] of [["yes", true], ["no", false], ["on", true], ["off", false], ["True", true], ["N", false]] as const) {
       expect(parse(`providers: { p: { preset: openai } }\ncompaction: { enabled: ${word} }\n`).compaction.enabled).toBe(value);

@@ -6,7 +6,7 @@
  * with the values Go could not tell from absent, and the like.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { type Scenario, scenario } from "../support/scenario.ts";
+import { type Scenario, scenario, toolResultsOf } from "../support/scenario.ts";
 
 let s: Scenario | undefined;
 afterEach(async () => {
@@ -58,5 +58,18 @@ describe("a Go-era config.yaml (contract: a ~/.rienda of the Go Rienda works unc
     expect(r.stderr).not.toContain("rienda:");
     expect(r.code).toBe(0);
     expect((s.server.requests[0]!.body as { max_tokens: number }).max_tokens).toBe(32000);
+  });
+
+  test("an extension named under config: with nothing after it, in config.yaml or the agent, loads with no settings", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [settings]\nconfig:\n  settings:", configExtra: "config:\n  settings:\n  other: { a: 1 }" });
+    s.inst.tool(
+      "settings",
+      'module.exports = { description: "shows its settings", parameters: { type: "object" }, execute(ctx) { return JSON.stringify([ctx.agent.config, ctx.config.config]); } };',
+    );
+    s.server.script({ toolCalls: [{ name: "settings", arguments: {} }] }, { text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.stderr).not.toContain("rienda:");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!)).toEqual([{ settings: {} }, { settings: null, other: { a: 1 } }]);
   });
 });
