@@ -149,7 +149,9 @@ export class ConfigReader {
 
   private integer(map: Record<string, unknown>, key: string, path: KeyPath, min: number, message: string): number | undefined {
     const written = map[key];
-    const value = this.isPlain([...path, key]) ? goInteger(written) : written;
+    const at = [...path, key];
+    // Only as written in the file: a number is not a text value, so ${NAME} in it stays text.
+    const value = this.isPlain(at) && this.expandedUnder(at).length === 0 ? goInteger(written) : written;
     if (value === null || value === undefined) return undefined;
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
       this.problem([...path, key], typeof value === "number" ? message : `${message}, not ${describeYamlValue(value)}`);

@@ -81,6 +81,7 @@ compaction: { reserve_tokens: 16_384, keep_recent_tokens: 2_0_000 }
     expect(() => parse("providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: 32_k } }\n")).toThrow("max_tokens: must be an integer");
     expect(() => parse("providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: -1_000 } }\n")).toThrow("max_tokens: must be an integer");
     expect(() => parse('providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: "32_000" } }\n')).toThrow('max_tokens: must be an integer of 0 or more, not a string ("32_000")');
+    expect(() => parse("providers:\n  p:\n    preset: ollama\n    models:\n      m:\n        max_tokens: ${TOKENS}\n", { TOKENS: "32_000" })).toThrow("max_tokens: must be an integer of 0 or more, not a string");
   });
 
   test("a number written for a text field keeps its exact text", () => {
