@@ -13,21 +13,6 @@ import { describeYamlValue, didYouMean, isPlainObject } from "../values.ts";
 const YAML11_TRUE = new Set(["y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE"]);
 const YAML11_FALSE = new Set(["n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE"]);
 
-// Integers yaml.v3 read and YAML 1.2 leaves as text: digits grouped with
-// underscores (`200_000`) and binary (`0b1010`), signed or not, unquoted.
-// yaml.v3 dropped every "_" of a plain scalar, then parsed it with Go's base
-// prefixes; a quoted "1_000" was text there too.
-const GO_INTEGER = /^[-+]?(?:0b[01_]*[01][01_]*|0o[0-7_]*[0-7][0-7_]*|0x[0-9a-fA-F_]*[0-9a-fA-F][0-9a-fA-F_]*|[0-9][0-9_]*)$/;
-
-/** `value`, or the integer a Go-era file meant by the unquoted text (`context_window: 200_000`). */
-function goInteger(value: unknown): unknown {
-  if (typeof value !== "string" || !GO_INTEGER.test(value)) return value;
-  const plain = value.replace(/_/g, "");
-  const magnitude = Number(plain.replace(/^[-+]/, ""));
-  const read = plain.startsWith("-") ? -magnitude : magnitude;
-  return Number.isSafeInteger(read) ? read : value;
-}
-
 /** Validation state for one file. */
 export class ConfigReader {
   readonly problems: ConfigProblem[] = [];
@@ -41,7 +26,6 @@ export class ConfigReader {
     private readonly lineOf: (path: KeyPath) => number | undefined,
     private readonly unset: readonly UnsetVariable[],
     private readonly expanded: readonly ExpandedVariable[] = [],
-    private readonly isPlain: (path: KeyPath) => boolean = () => false,
   ) {}
 
   /** The entries of `map` (found at `path`) in the order the file lists them. */
@@ -148,10 +132,7 @@ export class ConfigReader {
   }
 
   private integer(map: Record<string, unknown>, key: string, path: KeyPath, min: number, message: string): number | undefined {
-    const written = map[key];
-    const at = [...path, key];
-    // Only as written in the file: a number is not a text value, so ${NAME} in it stays text.
-    const value = this.isPlain(at) && this.expandedUnder(at).length === 0 ? goInteger(written) : written;
+    const value = map[key];
     if (value === null || value === undefined) return undefined;
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
       this.problem([...path, key], typeof value === "number" ? message : `${message}, not ${describeYamlValue(value)}`);

@@ -40,7 +40,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
     ]);
   }
   const expanded = expandDocument(parsed.value, options.env);
-  const reader = new ConfigReader(file, parsed.sourceOf, parsed.keyOrder, parsed.lineOf, expanded.unset, expanded.expanded, parsed.isPlain);
+  const reader = new ConfigReader(file, parsed.sourceOf, parsed.keyOrder, parsed.lineOf, expanded.unset, expanded.expanded);
   for (const m of expanded.malformed) reader.problem(m.path, m.message);
   const valid = validateConfig(reader, expanded.value, { configDir: dirname(file), home: options.home });
   if (reader.problems.length > 0) throw new ConfigError(reader.sortedProblems());

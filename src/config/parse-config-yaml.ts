@@ -3,7 +3,7 @@
  * and column; a stream of several documents is refused, as the Go original
  * did, because only the first would silently count.
  */
-import { isMap, isScalar, LineCounter, parseAllDocuments } from "yaml";
+import { isMap, isScalar, LineCounter, parseAllDocuments, visit, type Document } from "yaml";
 import { ConfigError } from "./config-error.ts";
 import type { KeyPath } from "./key-path.ts";
 
@@ -12,8 +12,6 @@ export interface ParsedConfigYaml {
   value: unknown;
   /** The text a scalar was written as (`0123`, `1.10`), to read a number as a string exactly. */
   sourceOf(path: KeyPath): string | undefined;
-  /** Whether the value at `path` is a scalar written without quotes (yaml.v3 read only those as numbers). */
-  isPlain(path: KeyPath): boolean;
   /** The keys of the mapping at `path` in file order (plain objects put "10" before "a"). */
   keyOrder(path: KeyPath): string[];
   /** The line of the value at `path`, or of its nearest ancestor that exists. */
@@ -49,6 +47,7 @@ export function parseConfigYaml(text: string, file: string): ParsedConfigYaml | 
     ]);
   }
   if (isEmptyDocument(first.contents)) return undefined;
+  readGoIntegers(first);
   let value: unknown;
   try {
     value = first.toJS({ maxAliasCount: 100 });
@@ -61,10 +60,6 @@ export function parseConfigYaml(text: string, file: string): ParsedConfigYaml | 
     sourceOf(path) {
       const node = first.getIn(path, true);
       return isScalar(node) && typeof node.source === "string" ? node.source : undefined;
-    },
-    isPlain(path) {
-      const node = first.getIn(path, true);
-      return isScalar(node) && node.type === "PLAIN";
     },
     keyOrder(path) {
       const node = path.length === 0 ? first.contents : first.getIn(path, true);
@@ -79,6 +74,30 @@ export function parseConfigYaml(text: string, file: string): ParsedConfigYaml | 
       return undefined;
     },
   };
+}
+
+// Integers yaml.v3 read and YAML 1.2 leaves as text: digits grouped with
+// underscores (`200_000`) and binary (`0b1010`), signed or not, unquoted.
+// yaml.v3 dropped every "_" of a plain scalar, then parsed it with Go's base
+// prefixes; a quoted "1_000" was text there too.
+const GO_INTEGER = /^[-+]?(?:0b[01_]*[01][01_]*|0o[0-7_]*[0-7][0-7_]*|0x[0-9a-fA-F_]*[0-9a-fA-F][0-9a-fA-F_]*|[0-9][0-9_]*)$/;
+
+/**
+ * Gives the unquoted values a Go-era file meant as integers
+ * (`context_window: 200_000`) the number Go's parser read, for the settings
+ * and for `ctx.config` alike. Keys stay as written; the text a value was
+ * written as stays in its `source` (`api_key: 1_000` is the key `1_000`).
+ */
+function readGoIntegers(doc: Document.Parsed): void {
+  visit(doc, {
+    Scalar(key, node) {
+      if (key === "key" || node.type !== "PLAIN" || typeof node.value !== "string" || !GO_INTEGER.test(node.value)) return;
+      const plain = node.value.replace(/_/g, "");
+      const magnitude = Number(plain.replace(/^[-+]/, ""));
+      const read = plain.startsWith("-") ? -magnitude : magnitude;
+      if (Number.isSafeInteger(read)) node.value = read;
+    },
+  });
 }
 
 function isEmptyDocument(contents: unknown): boolean {

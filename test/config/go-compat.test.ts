@@ -82,6 +82,9 @@ compaction: { reserve_tokens: 16_384, keep_recent_tokens: 2_0_000 }
     expect(() => parse("providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: -1_000 } }\n")).toThrow("max_tokens: must be an integer");
     expect(() => parse('providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: "32_000" } }\n')).toThrow('max_tokens: must be an integer of 0 or more, not a string ("32_000")');
     expect(() => parse("providers:\n  p:\n    preset: ollama\n    models:\n      m:\n        max_tokens: ${TOKENS}\n", { TOKENS: "32_000" })).toThrow("max_tokens: must be an integer of 0 or more, not a string");
+    const document = parse("providers:\n  p:\n    preset: ollama\n    api_key: 1_000\n    models: { m: {} }\nconfig:\n  word-count: { max_bytes: 1_000_000, label: '1_000' }\n  1_0: {}\n");
+    expect(document.resolveModel("p/m").apiKey).toBe("1_000");
+    expect(document.document.config).toEqual({ "word-count": { max_bytes: 1000000, label: "1_000" }, "1_0": {} });
   });
 
   test("a number written for a text field keeps its exact text", () => {
