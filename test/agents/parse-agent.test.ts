@@ -59,6 +59,12 @@ describe("parseAgent", () => {
     expect([agent.tools, agent.hooks, agent.config]).toEqual([[], [], {}]);
   });
 
+  test("config settings written as yaml.v3 read numbers (1_000_000, 0b101) are numbers; quoted, text; text keys keep their text", () => {
+    const agent = parseAgent("a", "---\ndescription: 1_000\nmodel: p/m\nconfig:\n  word-count: { max_bytes: 1_000_000, flags: 0b101, label: '1_0' }\n---\n", FILE);
+    expect(agent.description).toBe("1_000");
+    expect(agent.config).toEqual({ "word-count": { max_bytes: 1000000, flags: 5, label: "1_0" } });
+  });
+
   test("an extension named in config with no value has no settings, as in the Go original", () => {
     const agent = parseAgent("a", "---\ndescription: d\nmodel: p/m\nconfig:\n  word-count:\n  guard: { strict: true }\n---\n", FILE);
     expect(agent.config).toEqual({ "word-count": {}, guard: { strict: true } });

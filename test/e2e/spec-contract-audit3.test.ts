@@ -51,20 +51,20 @@ describe("a Go-era config.yaml (contract: a ~/.rienda of the Go Rienda works unc
     expect(second!.headers["anthropic-version"]).toBe("2023-06-01");
   });
 
-  test("numbers written as yaml.v3 read them (32_000, 0b…) reach the wire, and ctx.config, as those numbers", async () => {
+  test("numbers written as yaml.v3 read them (32_000, 0b…) reach the wire, ctx.config and ctx.agent.config as those numbers", async () => {
     s = await scenario({
       protocol: "anthropic",
       modelExtra: "        max_tokens: 32_000\n        context_window: 200_000",
       configExtra: "compaction: { reserve_tokens: 16_384 }\nconfig:\n  settings: { max_bytes: 1_000_000, flags: 0b101, label: '1_000' }",
-      agentFrontmatter: "tools: [settings]",
+      agentFrontmatter: "tools: [settings]\nconfig:\n  settings: { max_lines: 2_000 }",
     });
-    s.inst.tool("settings", 'module.exports = { description: "shows its settings", parameters: { type: "object" }, execute(ctx) { return JSON.stringify(ctx.config.config.settings); } };');
+    s.inst.tool("settings", 'module.exports = { description: "shows its settings", parameters: { type: "object" }, execute(ctx) { return JSON.stringify([ctx.config.config.settings, ctx.agent.config.settings]); } };');
     s.server.script({ toolCalls: [{ name: "settings", arguments: {} }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.stderr).not.toContain("rienda:");
     expect(r.code).toBe(0);
     expect((s.server.requests[0]!.body as { max_tokens: number }).max_tokens).toBe(32000);
-    expect(JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!)).toEqual({ max_bytes: 1000000, flags: 5, label: "1_000" });
+    expect(JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!)).toEqual([{ max_bytes: 1000000, flags: 5, label: "1_000" }, { max_lines: 2000 }]);
   });
 
   test("an extension named under config: with nothing after it, in config.yaml or the agent, loads with no settings", async () => {
