@@ -85,6 +85,11 @@ export class ConfigReader {
     return undefined;
   }
 
+  /** The text the scalar at `path` was written as (`1.10`, `1_000`), when it is one. */
+  writtenAs(path: KeyPath): string | undefined {
+    return this.sourceOf(path);
+  }
+
   /** An integer ≥ 1. */
   positiveInteger(map: Record<string, unknown>, key: string, path: KeyPath): number | undefined {
     return this.integer(map, key, path, 1, "must be a positive integer");

@@ -83,6 +83,7 @@ describe("mcp_servers", () => {
   test("wrong types and values", () => {
     expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { command: x, args: x }\n`)).toEqual([`${FILE}: mcp_servers.a.args: must be a list of strings, not a string ("x")`]);
     expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { command: x, args: [[1]] }\n`)).toEqual([`${FILE}: mcp_servers.a.args[0]: must be a string, not a list`]);
+    expect(parse(`${MINIMAL}mcp_servers:\n  a: { command: x, args: [1.10, 1_000, 0x1F, yes, 3] }\n`).mcpServers.get("a")).toMatchObject({ args: ["1.10", "1_000", "0x1F", "yes", "3"] });
     expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { command: x, startup_timeout_ms: 0 }\n`)).toEqual([
       `${FILE}: mcp_servers.a.startup_timeout_ms: must be a positive integer`,
     ]);
