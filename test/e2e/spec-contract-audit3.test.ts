@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { type Scenario, scenario, toolResultsOf } from "../support/scenario.ts";
+import { readEntries, sessionFile, sessionIdFrom } from "../support/session-reader.ts";
 
 let s: Scenario | undefined;
 afterEach(async () => {
@@ -78,5 +79,22 @@ describe("a Go-era config.yaml (contract: a ~/.rienda of the Go Rienda works unc
     expect(r.stderr).not.toContain("rienda:");
     expect(r.code).toBe(0);
     expect(JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!)).toEqual([{ settings: {} }, { settings: null, other: { a: 1 } }]);
+  });
+});
+
+describe("-s with -a, without -m (contract §4: switch agent from there on)", () => {
+  test("the run goes on with the new agent and that agent's own model, both recorded, and a later -s keeps them", async () => {
+    s = await scenario({ modelExtra: "      big:\n        id: big-wire" });
+    s.inst.agent("reviewer", "---\ndescription: Reviews.\nmodel: p/big\n---\nYou review code.\n");
+    s.server.script({ text: "one" }, { text: "two" }, { text: "three" });
+    const id = sessionIdFrom((await s.inst.run(["run", "-a", "coder", "-p", "x"])).stderr);
+    const switched = await s.inst.run(["run", "-s", id, "-a", "reviewer", "-p", "y"]);
+    expect(switched.code).toBe(0);
+    expect((s.server.requests[1]!.body as { model: string }).model).toBe("big-wire");
+    const entries = readEntries(sessionFile(s.inst.home, id));
+    expect(entries.find((e) => e.kind === "agent")).toMatchObject({ agent: "reviewer", previousAgent: "coder" });
+    expect(entries.find((e) => e.kind === "model")).toMatchObject({ model: "p/big", previousModel: "p/m" });
+    await s.inst.run(["run", "-s", id, "-p", "z"]);
+    expect((s.server.requests[2]!.body as { model: string }).model).toBe("big-wire");
   });
 });
