@@ -4,7 +4,8 @@
  * syntax errors with the file's line and column) and a mapping at the top.
  * What the keys mean is left to the caller.
  */
-import { isScalar, LineCounter, parseAllDocuments, visit, type Document } from "yaml";
+import { isScalar, LineCounter, parseAllDocuments, type Document } from "yaml";
+import { readGoIntegers } from "../go-yaml.ts";
 import { describeYamlValue, isRecord } from "../values.ts";
 import { readSimpleFrontmatter } from "./simple-frontmatter.ts";
 import { splitFrontmatter, type FileLayout } from "./split-frontmatter.ts";
@@ -100,24 +101,6 @@ function parseYaml(source: string, problems: string[], required: readonly string
     return undefined;
   }
   return { value, doc: first };
-}
-
-// Integers yaml.v3 (the Go version's parser) read and YAML 1.2 leaves as
-// text: digits grouped with underscores and binary, unquoted. The same rule
-// as config.yaml's (config/parse-config-yaml.ts), so `config:` settings of a
-// Go-era agent (`max_bytes: 1_000_000`) reach ctx.agent.config as numbers.
-const GO_INTEGER = /^[-+]?(?:0b[01_]*[01][01_]*|0o[0-7_]*[0-7][0-7_]*|0x[0-9a-fA-F_]*[0-9a-fA-F][0-9a-fA-F_]*|[0-9][0-9_]*)$/;
-
-function readGoIntegers(doc: Document.Parsed): void {
-  visit(doc, {
-    Scalar(key, node) {
-      if (key === "key" || node.type !== "PLAIN" || typeof node.value !== "string" || !GO_INTEGER.test(node.value)) return;
-      const plain = node.value.replace(/_/g, "");
-      const magnitude = Number(plain.replace(/^[-+]/, ""));
-      const read = plain.startsWith("-") ? -magnitude : magnitude;
-      if (Number.isSafeInteger(read)) node.value = read;
-    },
-  });
 }
 
 function quoteList(keys: readonly string[]): string {

@@ -3,7 +3,8 @@
  * and column; a stream of several documents is refused, as the Go original
  * did, because only the first would silently count.
  */
-import { isMap, isScalar, LineCounter, parseAllDocuments, visit, type Document } from "yaml";
+import { isMap, isScalar, LineCounter, parseAllDocuments, type Document } from "yaml";
+import { readGoIntegers } from "../go-yaml.ts";
 import { ConfigError } from "./config-error.ts";
 import type { KeyPath } from "./key-path.ts";
 
@@ -74,30 +75,6 @@ export function parseConfigYaml(text: string, file: string): ParsedConfigYaml | 
       return undefined;
     },
   };
-}
-
-// Integers yaml.v3 read and YAML 1.2 leaves as text: digits grouped with
-// underscores (`200_000`) and binary (`0b1010`), signed or not, unquoted.
-// yaml.v3 dropped every "_" of a plain scalar, then parsed it with Go's base
-// prefixes; a quoted "1_000" was text there too.
-const GO_INTEGER = /^[-+]?(?:0b[01_]*[01][01_]*|0o[0-7_]*[0-7][0-7_]*|0x[0-9a-fA-F_]*[0-9a-fA-F][0-9a-fA-F_]*|[0-9][0-9_]*)$/;
-
-/**
- * Gives the unquoted values a Go-era file meant as integers
- * (`context_window: 200_000`) the number Go's parser read, for the settings
- * and for `ctx.config` alike. Keys stay as written; the text a value was
- * written as stays in its `source` (`api_key: 1_000` is the key `1_000`).
- */
-function readGoIntegers(doc: Document.Parsed): void {
-  visit(doc, {
-    Scalar(key, node) {
-      if (key === "key" || node.type !== "PLAIN" || typeof node.value !== "string" || !GO_INTEGER.test(node.value)) return;
-      const plain = node.value.replace(/_/g, "");
-      const magnitude = Number(plain.replace(/^[-+]/, ""));
-      const read = plain.startsWith("-") ? -magnitude : magnitude;
-      if (Number.isSafeInteger(read)) node.value = read;
-    },
-  });
 }
 
 function isEmptyDocument(contents: unknown): boolean {
