@@ -19,21 +19,29 @@ interface Helper {
   buffer: SharedArrayBuffer;
   control: SharedArrayBuffer;
   ready: Promise<void>;
+  /** Calls it has run. */
+  calls: number;
   /** The reply of the request in flight goes here. */
   onReply?: (reply: Reply) => void;
 }
+
+/** Calls a helper runs before it is replaced, and how many before that its successor is booted. */
+const RECYCLE_AFTER = 1000;
+const RECYCLE_AHEAD = 50;
 
 export function createShadowRealmRuntime(): RealmRuntime {
   const url = new URL("./shadow-realm-worker.ts", import.meta.url);
   const encoder = new TextEncoder();
   let helper: Helper | undefined;
+  /** The helper that takes over after RECYCLE_AFTER calls, booted a little before. */
+  let successor: Helper | undefined;
   // Calls run one at a time in the helper, in order.
   const serialize = inOrder();
 
   const boot = (): Helper => {
     const worker = new Worker(url.href, { type: "module" } as WorkerOptions);
     (worker as Worker & { unref?(): void }).unref?.();
-    const h: Helper = { worker, buffer: createBridgeBuffer(), control: createBridgeBuffer(), ready: Promise.resolve() };
+    const h: Helper = { worker, buffer: createBridgeBuffer(), control: createBridgeBuffer(), ready: Promise.resolve(), calls: 0 };
     h.ready = new Promise<void>((resolve) => {
       worker.onmessage = (event: MessageEvent) => {
         const data = event.data as Reply;
@@ -51,7 +59,25 @@ export function createShadowRealmRuntime(): RealmRuntime {
     worker.postMessage({ kind: "init", buffer: h.buffer, control: h.control });
     return h;
   };
-  const current = () => (helper ??= boot());
+  const current = () => {
+    if (!helper) {
+      helper = successor ?? boot();
+      successor = undefined;
+    }
+    return helper;
+  };
+  // Bun does not give back all a realm loaded, and what calls leave pending
+  // stays in the helper's queues (never run): a helper is replaced after
+  // RECYCLE_AFTER calls by one booted while the last of them ran.
+  const count = (h: Helper) => {
+    h.calls++;
+    if (h.calls === RECYCLE_AFTER - RECYCLE_AHEAD && !successor) successor = boot();
+    if (h.calls >= RECYCLE_AFTER && helper === h && successor) {
+      end(h);
+      helper = successor;
+      successor = undefined;
+    }
+  };
   const end = (h: Helper) => {
     h.worker.terminate();
     if (helper === h) helper = undefined;
@@ -92,6 +118,7 @@ export function createShadowRealmRuntime(): RealmRuntime {
         });
       } finally {
         bridge.close();
+        count(h);
       }
     };
     return serialize(run);
@@ -109,6 +136,8 @@ export function createShadowRealmRuntime(): RealmRuntime {
     },
     close() {
       if (helper) end(helper);
+      if (successor) end(successor);
+      successor = undefined;
     },
   };
 }
