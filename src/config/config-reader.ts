@@ -75,19 +75,19 @@ export class ConfigReader {
     }
   }
 
-  /** A string; numbers and booleans read as the text they were written as (yaml.v3 did the same). */
+  /** A string, or nothing when the key is not set; see `text`. */
   string(map: Record<string, unknown>, key: string, path: KeyPath): string | undefined {
     const value = map[key];
     if (value === null || value === undefined) return undefined;
-    if (typeof value === "string") return value;
-    if (typeof value === "number" || typeof value === "boolean") return this.sourceOf([...path, key]) ?? String(value);
-    this.problem([...path, key], `must be a string, not ${describeYamlValue(value)}`);
-    return undefined;
+    return this.text(value, [...path, key]);
   }
 
-  /** The text the scalar at `path` was written as (`1.10`, `1_000`), when it is one. */
-  writtenAs(path: KeyPath): string | undefined {
-    return this.sourceOf(path);
+  /** The value at `path` as a string: numbers and booleans read as the text they were written as (`1.10`, `1_000`; yaml.v3 did the same). */
+  text(value: unknown, path: KeyPath): string | undefined {
+    if (typeof value === "string") return value;
+    if (typeof value === "number" || typeof value === "boolean") return this.sourceOf(path) ?? String(value);
+    this.problem(path, `must be a string, not ${describeYamlValue(value)}`);
+    return undefined;
   }
 
   /** An integer ≥ 1. */

@@ -90,9 +90,8 @@ function readArgs(reader: ConfigReader, value: unknown, path: KeyPath): string[]
   }
   const args: string[] = [];
   value.forEach((item, i) => {
-    if (typeof item === "string") args.push(item);
-    else if (typeof item === "number" || typeof item === "boolean") args.push(reader.writtenAs([...path, i]) ?? String(item));
-    else reader.problem([...path, i], `must be a string, not ${describe(item)}`);
+    const text = reader.text(item, [...path, i]);
+    if (text !== undefined) args.push(text);
   });
   return args;
 }
