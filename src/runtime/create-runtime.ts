@@ -1,6 +1,6 @@
 import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
 import { createCtxHandler } from "./ctx-host.ts";
-import { keepDirectory } from "./process-directory.ts";
+import { keepProcessState } from "./process-state.ts";
 import { runInspectLane } from "./inspect-lane.ts";
 import { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
 import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
@@ -23,8 +23,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   // Every invocation and process in flight, so interrupt() reaches all of them.
   const active = new Set<AbortController>();
   let closed = false;
-  // A module's process.chdir() lasts for its own call only.
-  const restoreDirectory = keepDirectory();
+  // A module's process.chdir() or process.umask() lasts for its own call only.
+  const restoreProcessState = keepProcessState();
 
   /**
    * Runs one worker to its single reply. `serve` starts the host end of the
@@ -60,7 +60,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         // Nor does any process it started (the pool checks again once the worker is gone).
         endContextProcesses(fresh.buffer);
         bridge?.close();
-        restoreDirectory();
+        restoreProcessState();
         pool.release();
         resolve(reply);
       };
@@ -188,7 +188,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
             { timeoutMs: inspectTimeoutMs, signal: controller.signal, compareEach },
             () => pool.release(),
           );
-          restoreDirectory();
+          restoreProcessState();
           outcomes.forEach((outcome, at) => {
             out[rest[at]!] = outcome.kind === "inspected" ? { kind: "loaded", shape: outcome.shape } : outcome;
           });

@@ -10,7 +10,7 @@
  */
 
 /** Remembers the current directory and the umask; the function returned goes back to them. */
-export function keepDirectory(): () => void {
+export function keepProcessState(): () => void {
   const start = currentDirectory();
   const mask = currentUmask();
   return () => {
