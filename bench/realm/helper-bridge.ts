@@ -52,3 +52,30 @@ export function createHelperBridge(): HelperBridge {
     },
   };
 }
+
+/**
+ * Source text run inside a realm, shared by both prototypes' set-up scripts:
+ * `call` (a ctx request through `hostCall`), `log`, and `makeCtx(data)`, the
+ * ctx of a call. Expects `hostCall`, `hostSleep`, `stringify` and `parse` in
+ * scope (the set-up script takes the last two before a module can patch them).
+ */
+export const CTX_SOURCE = `
+  function call(op, ...args) {
+    const answer = hostCall(stringify([op, ...args]));
+    const kind = answer[0], text = answer.slice(1);
+    if (kind === "R") return text === "" ? undefined : parse(text);
+    throw kind === "T" ? new TypeError(text) : new Error(text);
+  }
+  function freeze(v) { if (v && typeof v === "object" && !Object.isFrozen(v)) { Object.freeze(v); for (const k of Object.keys(v)) freeze(v[k]); } return v; }
+  const safe = (v) => { if (typeof v === "string") return v; try { const j = stringify(v); if (j !== undefined) return j; } catch {} return String(v); };
+  const log = (...parts) => { call("log", parts.map(safe).join(" ")); };
+  const makeCtx = (data) => ({
+    workdir: data.workdir, session: data.session, agent: data.agent, config: freeze(data.config),
+    log, sleep(ms) { hostSleep(Number(ms)); },
+    confirm: (p) => call("confirm", p) === true, notify: (p) => void call("notify", p),
+    file: { read: (p, o) => call("file.read", p, o), write: (p, d, o) => void call("file.write", p, d, o), exists: (p) => call("file.exists", p), list: (p, o) => call("file.list", p, o) },
+    env: { get: (n) => call("env.get", n) },
+    http: { fetch: (u, o) => call("http.fetch", u, o) },
+    system: { exec: (c, o) => call("system.exec", c, o), which: (n) => call("system.which", n) },
+  });
+`;

@@ -16,7 +16,7 @@ import vm from "node:vm";
 import Module from "node:module";
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { createHelperBridge } from "./helper-bridge.ts";
+import { createHelperBridge, CTX_SOURCE } from "./helper-bridge.ts";
 
 interface CallMessage {
   kind: "call";
@@ -38,25 +38,10 @@ const hostSleep = (ms: number) => bridge.hostSleep(ms);
 
 /** Built inside each context: ctx, process, console and inert timers, around the two host closures. */
 const BOOTSTRAP = `(function (hostCall, hostSleep, dataJson, envJson, cwd, platform) {
-  const data = JSON.parse(dataJson);
-  function call(op, ...args) {
-    const answer = hostCall(JSON.stringify([op, ...args]));
-    const kind = answer[0], text = answer.slice(1);
-    if (kind === "R") return text === "" ? undefined : JSON.parse(text);
-    throw kind === "T" ? new TypeError(text) : new Error(text);
-  }
-  function freeze(v) { if (v && typeof v === "object" && !Object.isFrozen(v)) { Object.freeze(v); for (const k of Object.keys(v)) freeze(v[k]); } return v; }
-  const safe = (v) => { if (typeof v === "string") return v; try { const j = JSON.stringify(v); if (j !== undefined) return j; } catch {} return String(v); };
-  const log = (...parts) => { call("log", parts.map(safe).join(" ")); };
-  const ctx = {
-    workdir: data.workdir, session: data.session, agent: data.agent, config: freeze(data.config),
-    log, sleep(ms) { hostSleep(Number(ms)); },
-    confirm: (p) => call("confirm", p) === true, notify: (p) => void call("notify", p),
-    file: { read: (p, o) => call("file.read", p, o), write: (p, d, o) => void call("file.write", p, d, o), exists: (p) => call("file.exists", p), list: (p, o) => call("file.list", p, o) },
-    env: { get: (n) => call("env.get", n) },
-    http: { fetch: (u, o) => call("http.fetch", u, o) },
-    system: { exec: (c, o) => call("system.exec", c, o), which: (n) => call("system.which", n) },
-  };
+  const stringify = JSON.stringify, parse = JSON.parse;
+  const data = parse(dataJson);
+${CTX_SOURCE}
+  const ctx = makeCtx(data);
   const console = {};
   for (const name of ["log", "info", "warn", "error", "debug", "trace"]) console[name] = log;
   class ProcessExit extends Error {}

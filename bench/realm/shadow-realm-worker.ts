@@ -29,7 +29,7 @@
  *
  * Not shipped: bench/realm/ compares it with the worker design.
  */
-import { createHelperBridge } from "./helper-bridge.ts";
+import { createHelperBridge, CTX_SOURCE } from "./helper-bridge.ts";
 import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH } from "./shadow-realm-control.ts";
 import { freezeIntrinsics } from "./freeze-intrinsics.ts";
 
@@ -74,15 +74,7 @@ const BOOTSTRAP = `(function (hostCall, hostSleep, hostDone, unguarded) {
   const uncurry = (fn) => Function.prototype.call.bind(fn);
   const stringify = JSON.stringify, parse = JSON.parse, clone = structuredClone;
   const forEach = uncurry(Set.prototype.forEach), addTo = uncurry(Set.prototype.add);
-  function call(op, ...args) {
-    const answer = hostCall(stringify([op, ...args]));
-    const kind = answer[0], text = answer.slice(1);
-    if (kind === "R") return text === "" ? undefined : parse(text);
-    throw kind === "T" ? new TypeError(text) : new Error(text);
-  }
-  function freeze(v) { if (v && typeof v === "object" && !Object.isFrozen(v)) { Object.freeze(v); for (const k of Object.keys(v)) freeze(v[k]); } return v; }
-  const safe = (v) => { if (typeof v === "string") return v; try { const j = JSON.stringify(v); if (j !== undefined) return j; } catch {} return String(v); };
-  const log = (...parts) => { call("log", parts.map(safe).join(" ")); };
+${CTX_SOURCE}
 
   // Printing goes to the log: this process's stdout carries the run's answer.
   for (const name of ["log", "info", "warn", "error", "debug", "trace"]) console[name] = log;
@@ -189,15 +181,8 @@ const BOOTSTRAP = `(function (hostCall, hostSleep, hostDone, unguarded) {
   // The rest needs the call: run when it comes (the realm above is made before, while the helper waits).
   return function (dataJson, mode, modulePath, exportName, argsJson) {
   const data = parse(dataJson);
-  const ctx = {
-    workdir: data.workdir, session: data.session, agent: data.agent, config: freeze(data.config),
-    log, sleep(ms) { hostSleep(Number(ms)); },
-    confirm: (p) => call("confirm", p) === true, notify: (p) => void call("notify", p),
-    file: { read: (p, o) => call("file.read", p, o), write: (p, d, o) => void call("file.write", p, d, o), exists: (p) => call("file.exists", p), list: (p, o) => call("file.list", p, o) },
-    env: { get: (n) => call("env.get", n) },
-    http: { fetch: (u, o) => call("http.fetch", u, o) },
-    system: { exec: (c, o) => call("system.exec", c, o), which: (n) => call("system.which", n) },
-  };
+  const ctx = makeCtx(data);
+
   let mod;
   try {
     mod = Module.createRequire(modulePath)(modulePath);
