@@ -14,63 +14,13 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonEvents, PROTOCOLS, scenario, toolNamesOf, toolResultsOf, type JsonEvent, type Scenario } from "../support/scenario.ts";
+import { WORD_COUNT, JSON_FIELD, GUARD } from "../support/spec-examples.ts";
 
 let s: Scenario | undefined;
 afterEach(async () => {
   await s?.dispose();
   s = undefined;
 });
-
-/** tools.md, "Your first tool", verbatim. */
-const WORD_COUNT = `// ~/.rienda/tools/word-count/index.js
-module.exports = {
-  description: "Counts the words of a file in the workspace.",
-  parameters: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "Path relative to the workspace." },
-    },
-    required: ["path"],
-    additionalProperties: false,
-  },
-  execute: function(ctx, args) {
-    const text = ctx.file.read(args.path);
-    return String(text.trim().split(/\\s+/).length);
-  },
-};
-`;
-
-/** tools.md, "Examples": read a JSON file and return one field, verbatim. */
-const JSON_FIELD = `module.exports = {
-  description: "Reads a field from a JSON file in the workspace.",
-  parameters: {
-    type: "object",
-    properties: { path: { type: "string" }, field: { type: "string" } },
-    required: ["path", "field"],
-    additionalProperties: false,
-  },
-  execute: function(ctx, args) {
-    const data = JSON.parse(ctx.file.read(args.path));
-    return JSON.stringify(data[args.field]);
-  },
-};
-`;
-
-/** hooks.md, "Example", verbatim. */
-const GUARD = `// ~/.rienda/hooks/guard/index.js
-module.exports = {
-  beforeToolExecute(ctx, call) {
-    const cmd = (call.arguments && call.arguments.command) || "";
-    if (call.name === "shell" && /\\brm\\s+-rf\\b/.test(cmd)) {
-      const ok = ctx.confirm({ title: "Dangerous command", body: cmd });
-      if (!ok) return { allow: false, reason: "refused by the user" };
-    }
-  },
-  afterRun(ctx, event) {
-    ctx.notify({ title: "rienda", body: "run finished: " + event.reason });
-  },
-};
-`;
 
 /** hooks.md's frontmatter names a second hook, `audit`, that the page does not show: one that records every tool call it sees. */
 const AUDIT = `module.exports = {

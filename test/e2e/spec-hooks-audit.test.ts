@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { waitFor } from "../support/instance.ts";
 import { jsonEvents, scenario, systemOf, toolResultsOf, type JsonEvent, type Scenario } from "../support/scenario.ts";
 import { messageEntries, sessionFile, sessionIdFrom } from "../support/session-reader.ts";
+import { GUARD } from "../support/spec-examples.ts";
 
 let s: Scenario | undefined;
 afterEach(async () => {
@@ -19,22 +20,6 @@ afterEach(async () => {
 });
 
 const POINTS = ["beforeRun", "afterRun", "beforeModelRequest", "afterModelResponse", "beforeToolExecute", "afterToolExecute"] as const;
-
-/** The page's example, verbatim. */
-const GUARD = `// ~/.rienda/hooks/guard/index.js
-module.exports = {
-  beforeToolExecute(ctx, call) {
-    const cmd = (call.arguments && call.arguments.command) || "";
-    if (call.name === "shell" && /\\brm\\s+-rf\\b/.test(cmd)) {
-      const ok = ctx.confirm({ title: "Dangerous command", body: cmd });
-      if (!ok) return { allow: false, reason: "refused by the user" };
-    }
-  },
-  afterRun(ctx, event) {
-    ctx.notify({ title: "rienda", body: "run finished: " + event.reason });
-  },
-};
-`;
 
 /** A hook named `name` that appends `{ hook, point, payload, result }` to hooks.log in the workspace at every point. */
 function recorder(name: string): string {

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { waitFor } from "../support/instance.ts";
 import { jsonEvents, scenario, toolNamesOf, toolResultsOf, type JsonEvent, type Scenario } from "../support/scenario.ts";
 import { messageEntries, sessionFile, sessionIdFrom } from "../support/session-reader.ts";
+import { WORD_COUNT, JSON_FIELD } from "../support/spec-examples.ts";
 
 let s: Scenario | undefined;
 let http: Server | undefined;
@@ -23,41 +24,6 @@ afterEach(async () => {
   await s?.dispose();
   s = undefined;
 });
-
-/** "Your first tool", verbatim. */
-const WORD_COUNT = `// ~/.rienda/tools/word-count/index.js
-module.exports = {
-  description: "Counts the words of a file in the workspace.",
-  parameters: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "Path relative to the workspace." },
-    },
-    required: ["path"],
-    additionalProperties: false,
-  },
-  execute: function(ctx, args) {
-    const text = ctx.file.read(args.path);
-    return String(text.trim().split(/\\s+/).length);
-  },
-};
-`;
-
-/** "Examples": read a JSON file and return one field, verbatim. */
-const JSON_FIELD = `module.exports = {
-  description: "Reads a field from a JSON file in the workspace.",
-  parameters: {
-    type: "object",
-    properties: { path: { type: "string" }, field: { type: "string" } },
-    required: ["path", "field"],
-    additionalProperties: false,
-  },
-  execute: function(ctx, args) {
-    const data = JSON.parse(ctx.file.read(args.path));
-    return JSON.stringify(data[args.field]);
-  },
-};
-`;
 
 /** "Examples": ask the user before doing something risky, verbatim. */
 const PUBLISH = `module.exports = {
