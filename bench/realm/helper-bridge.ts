@@ -6,6 +6,19 @@
  */
 import { HEADER_BYTES, IDLE, INTERRUPT, LENGTH, REQUEST, RESPONSE, STATE, STATUS, STATUS_TYPE_ERROR } from "../../src/runtime/bridge-layout.ts";
 
+/** A request of one call (or one module looked at) to a helper, as the host sends it. */
+export interface CallMessage {
+  kind: "call";
+  mode: "invoke" | "inspect";
+  modulePath: string;
+  exportName?: string;
+  args?: unknown[];
+  data?: unknown;
+}
+
+/** What the host asks of a helper: one call, or every module of a discovery in one go. */
+export type HelperRequest = CallMessage | { kind: "inspect-all"; paths: string[] };
+
 export interface HelperBridge {
   /** Takes the buffer the host sent at start. */
   attach(buffer: SharedArrayBuffer): void;

@@ -8,6 +8,7 @@ import { IDLE, INTERRUPT, STATE } from "../../src/runtime/bridge-layout.ts";
 import { createCtxHandler } from "../../src/runtime/ctx-host.ts";
 import { serveBridge } from "../../src/runtime/serve-bridge.ts";
 import type { InspectOutcome, InvokeRequest, Outcome } from "../../src/runtime/types.ts";
+import type { CallMessage } from "./helper-bridge.ts";
 
 /** A reply of a helper worker. */
 export type Reply = { kind: string; value?: unknown; type?: string; message?: string; shape?: unknown; replies?: Reply[] };
@@ -49,7 +50,7 @@ export function inOrder(): <T>(run: () => Promise<T>) => Promise<T> {
 }
 
 /** The message asking a helper to invoke `request`. */
-export function callMessage(request: InvokeRequest): Record<string, unknown> {
+export function callMessage(request: InvokeRequest): CallMessage {
   return { kind: "call", mode: "invoke", modulePath: request.modulePath, exportName: request.exportName, args: request.args, data: request.context.data };
 }
 

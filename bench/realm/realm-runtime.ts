@@ -9,6 +9,7 @@
  */
 import { createBridgeBuffer } from "../../src/runtime/bridge-layout.ts";
 import type { InspectOutcome, InvokeRequest, Outcome } from "../../src/runtime/types.ts";
+import type { HelperRequest } from "./helper-bridge.ts";
 import { callMessage, inOrder, inspectionsOf, openCallBridge, outcomeOf, type Reply } from "./helper-host.ts";
 import { createShadowRealmRuntime } from "./shadow-realm-runtime.ts";
 
@@ -58,7 +59,7 @@ export function createRealmRuntime(kind: RealmKind = "vm"): RealmRuntime {
     helper = boot();
   };
 
-  const runOne = (message: Record<string, unknown>, request: InvokeRequest | undefined, signal: AbortSignal | undefined): Promise<Reply> => {
+  const runOne = (message: HelperRequest, request: InvokeRequest | undefined, signal: AbortSignal | undefined): Promise<Reply> => {
     const run = async (): Promise<Reply> => {
       const h = current();
       await h.ready;

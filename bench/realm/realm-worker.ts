@@ -16,16 +16,8 @@ import vm from "node:vm";
 import Module from "node:module";
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { createHelperBridge, CTX_SOURCE } from "./helper-bridge.ts";
+import { createHelperBridge, CTX_SOURCE, type CallMessage, type HelperRequest } from "./helper-bridge.ts";
 
-interface CallMessage {
-  kind: "call";
-  mode: "invoke" | "inspect";
-  modulePath: string;
-  exportName?: string;
-  args?: unknown[];
-  data?: unknown;
-}
 
 const hostRequire = Module.createRequire(import.meta.url);
 const isBuiltin = (id: string) => id.startsWith("node:") || Module.isBuiltin(id);
@@ -310,7 +302,7 @@ function warmUp(): void {
 }
 
 (globalThis as unknown as { onmessage: (event: MessageEvent) => void }).onmessage = (event: MessageEvent) => {
-  const message = event.data as { kind: "init"; buffer: SharedArrayBuffer } | { kind: "inspect-all"; paths: string[] } | CallMessage;
+  const message = event.data as { kind: "init"; buffer: SharedArrayBuffer } | HelperRequest;
   if (message.kind === "inspect-all") {
     // Discovery: every module in a realm of its own, all in one message.
     postMessage({ kind: "inspected-all", replies: message.paths.map((modulePath) => run({ kind: "call", mode: "inspect", modulePath })) });

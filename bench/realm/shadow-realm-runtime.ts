@@ -10,6 +10,7 @@
  */
 import { createBridgeBuffer } from "../../src/runtime/bridge-layout.ts";
 import type { InvokeRequest, Outcome } from "../../src/runtime/types.ts";
+import type { HelperRequest } from "./helper-bridge.ts";
 import { callMessage, inOrder, inspectionsOf, openCallBridge, outcomeOf, type Reply } from "./helper-host.ts";
 import type { RealmRuntime } from "./realm-runtime.ts";
 import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH } from "./shadow-realm-control.ts";
@@ -84,7 +85,7 @@ export function createShadowRealmRuntime(): RealmRuntime {
   };
 
   /** Hands one request to the helper: written into its control buffer, then the bell. */
-  const send = (h: Helper, message: Record<string, unknown>) => {
+  const send = (h: Helper, message: HelperRequest) => {
     const bytes = encoder.encode(JSON.stringify(message));
     if (CONTROL_HEADER_BYTES + bytes.length > h.control.byteLength) (h.control as unknown as { grow(n: number): void }).grow(CONTROL_HEADER_BYTES + bytes.length);
     new Uint8Array(h.control, CONTROL_HEADER_BYTES, bytes.length).set(bytes);
@@ -94,7 +95,7 @@ export function createShadowRealmRuntime(): RealmRuntime {
     Atomics.notify(bell, CONTROL_DOORBELL);
   };
 
-  const runOne = (message: Record<string, unknown>, request: InvokeRequest | undefined, signal: AbortSignal | undefined): Promise<Reply> => {
+  const runOne = (message: HelperRequest, request: InvokeRequest | undefined, signal: AbortSignal | undefined): Promise<Reply> => {
     const run = async (): Promise<Reply> => {
       const h = current();
       await h.ready;

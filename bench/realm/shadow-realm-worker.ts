@@ -29,18 +29,10 @@
  *
  * Not shipped: bench/realm/ compares it with the worker design.
  */
-import { createHelperBridge, CTX_SOURCE } from "./helper-bridge.ts";
+import { createHelperBridge, CTX_SOURCE, type CallMessage, type HelperRequest } from "./helper-bridge.ts";
 import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH } from "./shadow-realm-control.ts";
 import { freezeIntrinsics } from "./freeze-intrinsics.ts";
 
-interface CallMessage {
-  kind: "call";
-  mode: "invoke" | "inspect";
-  modulePath: string;
-  exportName?: string;
-  args?: unknown[];
-  data?: unknown;
-}
 type RealmLike = { evaluate(source: string): unknown };
 type Entry = (dataJson: string, mode: string, modulePath: string, exportName: string, argsJson: string) => void;
 type Bootstrap = (hostCall: (request: string) => string, hostSleep: (ms: number) => void, hostDone: (reply: string) => void, unguarded: boolean) => Entry;
@@ -279,7 +271,7 @@ function serve(control: SharedArrayBuffer): never {
     while (Atomics.load(bell, CONTROL_DOORBELL) === 0) Atomics.wait(bell, CONTROL_DOORBELL, 0);
     const text = decoder.decode(new Uint8Array(control, CONTROL_HEADER_BYTES, Atomics.load(bell, CONTROL_LENGTH)).slice());
     Atomics.store(bell, CONTROL_DOORBELL, 0);
-    const message = JSON.parse(text) as { kind: "inspect-all"; paths: string[] } | CallMessage;
+    const message = JSON.parse(text) as HelperRequest;
     if (message.kind === "inspect-all") {
       // Discovery: every module in a realm of its own, all in one request.
       const replies: Record<string, unknown>[] = [];
