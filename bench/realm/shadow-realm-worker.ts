@@ -31,7 +31,7 @@
  */
 import { createHelperBridge, CTX_SOURCE, type CallMessage, type HelperRequest } from "./helper-bridge.ts";
 import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH } from "./shadow-realm-control.ts";
-import { freezeIntrinsics } from "./freeze-intrinsics.ts";
+import { freezeIntrinsics } from "../../src/runtime/freeze-intrinsics.ts";
 
 type RealmLike = { evaluate(source: string): unknown };
 type Entry = (dataJson: string, mode: string, modulePath: string, exportName: string, argsJson: string) => void;

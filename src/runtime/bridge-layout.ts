@@ -52,3 +52,15 @@ export function createBridgeBuffer(): SharedArrayBuffer {
   const Growable = SharedArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => SharedArrayBuffer;
   return new Growable(INITIAL_BYTES, { maxByteLength: MAX_BYTES });
 }
+
+/**
+ * The request buffer of a realm helper (realm-helper-worker.ts), which
+ * never returns to its event loop and so cannot receive messages: Int32
+ * words CONTROL_DOORBELL (1 while a request waits) and CONTROL_LENGTH (its
+ * bytes), the request from CONTROL_HEADER_BYTES on: the call's nonce
+ * (NONCE_LENGTH characters, see realm-helper-worker.ts), then the call.
+ */
+export const CONTROL_DOORBELL = 0;
+export const CONTROL_LENGTH = 1;
+export const CONTROL_HEADER_BYTES = 64;
+export const NONCE_LENGTH = 32;

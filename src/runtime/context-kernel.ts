@@ -510,17 +510,28 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
       },
     });
     Object.defineProperty(globalThis, "process", { value: wrapped, configurable: true, writable: true, enumerable: true });
-    let fsRouted = false;
-    Module.prototype.require = function (this: unknown, id: string) {
-      if (id === "process" || id === "node:process") return wrapped;
-      // Called as before (arguments and all), so errors and require stacks stay the loader's.
-      const exports = original.apply(this, arguments as unknown as [string]);
-      if (!fsRouted && (id === "fs" || id === "node:fs")) {
-        fsRouted = true;
+    const routedFs = new WeakSet<object>();
+    const routeFs = (id: unknown, exports: unknown) => {
+      if ((id === "fs" || id === "node:fs") && exports !== null && typeof exports === "object" && !routedFs.has(exports)) {
+        routedFs.add(exports);
         routeStdoutWrites(exports as Record<string, unknown>, log);
       }
       return exports;
     };
+    Module.prototype.require = function (this: unknown, id: string) {
+      if (id === "process" || id === "node:process") return wrapped;
+      // Called as before (arguments and all), so errors and require stacks stay the loader's.
+      return routeFs(id, original.apply(this, arguments as unknown as [string]));
+    };
+    // process.getBuiltinModule("node:process") is a way to the real object too (and to fs).
+    const real = proc as { getBuiltinModule?: (id: string) => unknown };
+    const getBuiltin = real.getBuiltinModule;
+    if (typeof getBuiltin === "function") {
+      real.getBuiltinModule = function getBuiltinModule(this: unknown, id: string) {
+        if (id === "process" || id === "node:process") return wrapped;
+        return routeFs(id, getBuiltin.apply(proc, arguments as unknown as [string]));
+      };
+    }
     return true;
   }
 

@@ -5,6 +5,7 @@ import { runInspectLane } from "./inspect-lane.ts";
 import { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
 import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
 import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "./types.ts";
+import { createRealmHelpers, realmsAvailable, type RealmHelpers } from "./realm-helper.ts";
 import { createWorkerPool, type FreshWorker } from "./worker-pool.ts";
 import { exitMessage, firstLine } from "./worker-failure.ts";
 import type { CallMessage, CallReply, ReadyReply } from "./worker-messages.ts";
@@ -19,6 +20,15 @@ const INSPECT_LANES = 2;
 /** Creates the process's runtime. Nothing is shared between two runtimes. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const pool = createWorkerPool(workerUrl(), { spares: options.spareWorkers ?? (options.spareWorker === false ? 0 : 1) });
+  // Calls run in ShadowRealms of a helper once calls keep coming (see realm-helper.ts); a first call, a
+  // call while the helper is busy, and every call where there are no ShadowRealms (Deno) get a worker.
+  const realms: RealmHelpers | undefined = contextsWanted(options) === "realms" ? createRealmHelpers(workerUrl(undefined, "realm-helper-worker.ts")) : undefined;
+  /** Once the helper is asked for, spare workers are not needed (they cost 2 MB each). */
+  const useRealms = () => {
+    if (!realms) return;
+    realms.prepare();
+    pool.setSpares(0);
+  };
   const inspectTimeoutMs = options.inspectTimeoutMs ?? 10_000;
   // Every invocation and process in flight, so interrupt() reaches all of them.
   const active = new Set<AbortController>();
@@ -99,12 +109,35 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     });
   }
 
+  /** One invocation in a new realm of the helper, with its ctx served from this thread as for a worker. */
+  async function runInRealm(request: InvokeRequest, controller: AbortController): Promise<WorkerReply | { kind: "interrupted" } | { kind: "crashed"; message: string }> {
+    const { context } = request;
+    active.add(controller);
+    try {
+      return await realms!.run(
+        { kind: "call", mode: "invoke", modulePath: request.modulePath, exportName: request.exportName, args: request.args, data: context.data },
+        (buffer) => serveBridge(buffer, createCtxHandler({ workdir: context.data.workdir, frontEnd: context.frontEnd, signal: controller.signal })),
+        controller.signal,
+      );
+    } finally {
+      active.delete(controller);
+      restoreProcessState();
+    }
+  }
+
   const runtime: Runtime = {
     async invoke(request: InvokeRequest): Promise<Outcome> {
       const { context } = request;
       if (closed || context.signal.aborted) return { kind: "interrupted" };
       const controller = new AbortController();
       const unlink = link(context.signal, controller);
+      if (realms?.available()) {
+        try {
+          return outcomeOf(await runInRealm(request, controller));
+        } finally {
+          unlink();
+        }
+      }
       const fresh = pool.take();
       pool.expect(context.data);
       const serve = () =>
@@ -124,21 +157,11 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
           serve,
           controller,
         );
-        switch (reply.kind) {
-          case "returned":
-            return { kind: "returned", value: reply.value, type: reply.type };
-          case "threw":
-          case "load-failed":
-            return { kind: reply.kind, message: reply.message };
-          case "interrupted":
-            return reply;
-          case "crashed":
-            return { kind: "threw", message: reply.message };
-          default:
-            return { kind: "threw", message: "the context answered in an unexpected way" };
-        }
+        return outcomeOf(reply);
       } finally {
         unlink();
+        // Calls keep coming (a chat, mcp serve): the next ones run in realms.
+        if (!closed) useRealms();
       }
     },
 
@@ -242,10 +265,14 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     },
 
     setSpares(count: number) {
-      if (!closed) pool.setSpares(count);
+      if (closed) return;
+      if (realms && count > 0) useRealms();
+      else pool.setSpares(count);
     },
 
-    settled: () => pool.settled(),
+    settled: async () => {
+      await Promise.all([pool.settled(), realms?.settled()]);
+    },
 
     interrupt() {
       for (const controller of [...active]) controller.abort();
@@ -255,6 +282,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       closed = true;
       for (const controller of [...active]) controller.abort();
       pool.close();
+      realms?.close();
     },
   };
   return runtime;
@@ -269,4 +297,30 @@ function link(source: AbortSignal, target: AbortController): () => void {
   const forward = () => target.abort();
   source.addEventListener("abort", forward, { once: true });
   return () => source.removeEventListener("abort", forward);
+}
+
+function outcomeOf(reply: WorkerReply | { kind: "interrupted" } | { kind: "crashed"; message: string }): Outcome {
+  switch (reply.kind) {
+    case "returned":
+      return { kind: "returned", value: reply.value, type: reply.type };
+    case "threw":
+    case "load-failed":
+      return { kind: reply.kind, message: reply.message };
+    case "interrupted":
+      return reply;
+    case "crashed":
+      return { kind: "threw", message: reply.message };
+    default:
+      return { kind: "threw", message: "the context answered in an unexpected way" };
+  }
+}
+
+/**
+ * Realms where the runtime has them, unless asked otherwise: the option,
+ * then RIENDA_CONTEXTS=workers (a worker per call, as before realms; for
+ * comparing and as a way out should a module need it).
+ */
+function contextsWanted(options: RuntimeOptions): "realms" | "workers" {
+  const wanted = options.contexts ?? (process.env.RIENDA_CONTEXTS === "workers" ? "workers" : "realms");
+  return wanted === "realms" && realmsAvailable() ? "realms" : "workers";
 }

@@ -118,6 +118,12 @@ export interface RuntimeOptions {
   spareWorker?: boolean;
   /** How many workers to keep booted ahead (overrides `spareWorker`; default 1). Each idle one costs about 2 MB. */
   spareWorkers?: number;
+  /**
+   * Where invocations run: "realms" (the default where ShadowRealm exists:
+   * each call in a new realm of one helper worker, once calls keep coming)
+   * or "workers" (each call in a worker of its own). Discovery always uses workers.
+   */
+  contexts?: "realms" | "workers";
   /** A module that does not finish loading within this time fails inspection (default 10 s). */
   inspectTimeoutMs?: number;
 }

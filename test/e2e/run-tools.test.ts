@@ -189,6 +189,31 @@ describe("stdout carries only the answer, whatever a tool writes to descriptor 1
   });
 });
 
+describe("stdout carries only the answer, whatever way a tool reaches process or fs", () => {
+  test.skipIf(UNDER_DENO)("process.getBuiltinModule('node:process').stdout and getBuiltinModule('fs').writeSync(1, …) reach the log, in a run and in tool run", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [builtin]\nhooks: [builtinhook]" });
+    s.inst.tool(
+      "builtin",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute() {
+        process.getBuiltinModule("node:process").stdout.write("gbm-process\\n");
+        process.getBuiltinModule("process").stderr.write("gbm-stderr\\n");
+        process.getBuiltinModule("fs").writeSync(1, "gbm-fs\\n");
+        return "result";
+      } };`,
+    );
+    s.inst.hook("builtinhook", `module.exports = { beforeToolExecute() { process.getBuiltinModule("node:process").stdout.write("gbm-hook\\n"); } };`);
+    // Two tool calls: the first may run in a worker of its own, the next in a realm of the helper.
+    s.server.script({ toolCalls: [{ id: "a", name: "builtin", arguments: {} }] }, { toolCalls: [{ id: "b", name: "builtin", arguments: {} }] }, { text: "the answer" });
+    const plain = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(plain).toMatchObject({ code: 0, stdout: "the answer\n" });
+    expect(plain.stderr.split("gbm-process\ngbm-stderr\ngbm-fs\n").length).toBe(3);
+    expect(plain.stderr.split("gbm-hook\n").length).toBe(3);
+    const direct = await s.inst.run(["tool", "run", "builtin"]);
+    expect(direct).toMatchObject({ code: 0, stdout: "result\n" });
+    expect(direct.stderr).toContain("gbm-process\ngbm-stderr\ngbm-fs\n");
+  });
+});
+
 describe("stdout carries only the answer, whatever the commands a tool starts inherit", () => {
   test.skipIf(UNDER_DENO)("a command run with its output inherited (stdio: inherit, [.., 'inherit', ..], descriptor 1) writes to stderr, never into the answer or the JSON events", async () => {
     s = await scenario({ agentFrontmatter: "tools: [inherits]" });

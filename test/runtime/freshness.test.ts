@@ -1,6 +1,7 @@
 /**
- * The adversarial freshness cases of issue 16 against the shipped design (a
- * fresh worker per call): called back to back, and in spares prepared ahead.
+ * The adversarial freshness cases of issue 16 against both designs: a fresh
+ * worker per call (spawned per call, and spares prepared ahead), and a new
+ * ShadowRealm per call in the realm helper.
  */
 import { afterAll, expect, test } from "bun:test";
 import { createRuntime } from "../../src/runtime/index.ts";
@@ -10,9 +11,11 @@ import { Sandbox } from "./support.ts";
 const box = new Sandbox();
 afterAll(() => box.dispose());
 
-for (const [label, spareWorkers] of [["spawned per call", 0], ["prepared spares", 2]] as const) {
+for (const [label, spareWorkers, contexts] of [["spawned per call", 0, "workers"], ["prepared spares", 2, "workers"], ["ShadowRealms", 0, "realms"]] as const) {
   test(`nothing one call does reaches the next (${label})`, async () => {
-    const runtime = createRuntime({ spareWorkers });
+    const runtime = createRuntime({ spareWorkers, contexts });
+    // The helper boots when calls are expected.
+    if (contexts === "realms") runtime.setSpares(1);
     const context = box.context();
     try {
       const results = await runFreshnessCases(

@@ -1,5 +1,5 @@
 /**
- * Prototype (issue 16): freezes the objects of this realm that another realm
+ * Freezes the objects of this realm that another realm
  * could be handed (Bun's fs gives ShadowRealms Buffers of the realm that
  * made them), so nothing done to them reaches the next realm. A targeted
  * stand-in for SES `lockdown()`, which does this for every intrinsic but

@@ -1,0 +1,165 @@
+/**
+ * A realm helper: one worker that runs many calls, one at a time, each in a
+ * new ShadowRealm (Bun), where a worker per call would boot a whole engine
+ * thread (docs/runtime.md, "Fresh contexts: a ShadowRealm per call").
+ *
+ * - The realm runs the context kernel from its source text (realmEntry,
+ *   contextKernel and createValueCodec refer to nothing outside themselves),
+ *   around three functions of this worker that take and return primitives:
+ *   the ctx bridge (exchange), Atomics on the call's words (word), and the
+ *   reply. Only primitives and functions cross a realm's edge.
+ * - Once it serves, this worker never returns to its event loop: it waits
+ *   for the next request in `Atomics.wait` on the control buffer and answers
+ *   with postMessage, which needs no turn of the loop. So what a call leaves
+ *   behind (a promise callback, a timer, an I/O callback) never runs, as in
+ *   a worker that is ended when its call returns.
+ * - The next realm is made and set up while this worker waits, so a call
+ *   costs little more than loading its module.
+ * - Before the first realm, this worker's intrinsics are frozen
+ *   (freeze-intrinsics.ts): Bun's `fs` hands a realm Buffers of this realm,
+ *   and nothing done through one may reach the next call.
+ * - A module that calls `process.exit` ends this worker (as it would end its
+ *   own worker); the host reports that call as a worker's and starts another helper.
+ */
+import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH, HEADER_BYTES, NONCE_LENGTH, IDLE, INTERRUPT, LENGTH, REQUEST, RESPONSE, STATE, STATUS, STATUS_TYPE_ERROR } from "./bridge-layout.ts";
+import { contextKernel, type WordOp } from "./context-kernel.ts";
+import { createValueCodec } from "./context-values.ts";
+import { freezeIntrinsics } from "./freeze-intrinsics.ts";
+import { keepProcessState } from "./process-state.ts";
+import { realmEntry, type RealmCall, type RealmSetup } from "./realm-entry.ts";
+
+type Realm = { evaluate(source: string): unknown };
+
+const scope = globalThis as unknown as {
+  ShadowRealm: new () => Realm;
+  postMessage(message: unknown): void;
+  onmessage: ((event: MessageEvent) => void) | null;
+};
+
+/** What a realm evaluates: its whole set-up, from our own source text. */
+const SETUP_SOURCE = `(${realmEntry.toString()})(${contextKernel.toString()}, ${createValueCodec.toString()})`;
+
+/**
+ * RIENDA_REALM_UNGUARDED=1: neither the Buffer copy nor the frozen
+ * intrinsics. For tests only, to show the freshness cases that catch their
+ * absence can fail.
+ */
+const unguarded = process.env.RIENDA_REALM_UNGUARDED === "1";
+const restoreProcessState = keepProcessState();
+const selfUrl = import.meta.url;
+
+let buffer: SharedArrayBuffer;
+let words: Int32Array;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A ctx request over the call's buffer, as invoke-worker.ts's bridge does it; never throws (it runs for a realm). */
+function exchange(request: string): string {
+  const before = Atomics.load(words, STATE);
+  if (before !== IDLE && before !== RESPONSE) return "I";
+  const bytes = encoder.encode(String(request));
+  if (HEADER_BYTES + bytes.length > buffer.byteLength) {
+    const b = buffer as SharedArrayBuffer & { grow(n: number): void; maxByteLength: number };
+    if (HEADER_BYTES + bytes.length > b.maxByteLength) return `Ethe request is too large (${HEADER_BYTES + bytes.length} bytes, at most ${b.maxByteLength})`;
+    let size = b.byteLength;
+    while (size < HEADER_BYTES + bytes.length) size *= 2;
+    b.grow(Math.min(size, b.maxByteLength));
+  }
+  new Uint8Array(buffer, HEADER_BYTES, bytes.length).set(bytes);
+  Atomics.store(words, LENGTH, bytes.length);
+  Atomics.store(words, STATE, REQUEST);
+  Atomics.notify(words, STATE);
+  let state: number;
+  while ((state = Atomics.load(words, STATE)) === REQUEST) Atomics.wait(words, STATE, REQUEST);
+  if (state !== RESPONSE) return "I";
+  const text = decoder.decode(new Uint8Array(buffer, HEADER_BYTES, Atomics.load(words, LENGTH)).slice());
+  const status = Atomics.load(words, STATUS);
+  return (status === 0 ? "R" : status === STATUS_TYPE_ERROR ? "T" : "E") + text;
+}
+
+const WAITED = ["ok", "timed-out", "not-equal"];
+const word: WordOp = (op, index, value, timeoutMs) => {
+  const i = Number(index);
+  // The realm may touch the words of the bridge's header only.
+  if (!(i >= 0 && i < HEADER_BYTES / 4)) return -1;
+  switch (op) {
+    case 0:
+      return Atomics.load(words, i);
+    case 1:
+      return Atomics.store(words, i, Number(value));
+    case 2:
+      return Atomics.notify(words, i);
+    default:
+      return WAITED.indexOf(Atomics.wait(words, i, Number(value), Number(timeoutMs)));
+  }
+};
+
+/**
+ * The reply of the call in progress; the first one counts. It carries the
+ * call's nonce, which the realm never sees: a realm can post messages to the
+ * host too (its own `postMessage`, `worker_threads.parentPort`), and the
+ * host takes only a reply with the nonce it sent, so no call can answer for
+ * another (a hook's verdict, say).
+ */
+let replied = true;
+let nonce = "";
+function reply(text: string): void {
+  if (replied) return;
+  replied = true;
+  scope.postMessage({ kind: "reply", nonce, text: String(text) });
+}
+
+/** A new realm, set up and waiting for its call. */
+function prepare(): RealmCall {
+  const setup = new scope.ShadowRealm().evaluate(SETUP_SOURCE) as RealmSetup;
+  return setup(exchange, word, reply, selfUrl, !unguarded);
+}
+
+let next: RealmCall | undefined;
+
+function run(request: string): void {
+  replied = false;
+  try {
+    const call = next ?? prepare();
+    next = undefined;
+    call(request);
+  } catch (error) {
+    // The realm's own errors reach here as a TypeError of this realm, without their message.
+    replyFailure(`the context failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  // A call may change the directory and the file mode mask of the whole process: the next one starts with neither.
+  restoreProcessState();
+  if (!replied) replyFailure("the context did not answer");
+}
+
+function replyFailure(message: string): void {
+  reply(createValueCodec().encode({ kind: "threw", message }));
+}
+
+function serve(control: SharedArrayBuffer): never {
+  const bell = new Int32Array(control, 0, 2);
+  for (;;) {
+    try {
+      next ??= prepare();
+    } catch {
+      // Made again when the call comes, where a failure is the call's answer.
+    }
+    while (Atomics.load(bell, CONTROL_DOORBELL) === 0) Atomics.wait(bell, CONTROL_DOORBELL, 0);
+    const text = decoder.decode(new Uint8Array(control, CONTROL_HEADER_BYTES, Atomics.load(bell, CONTROL_LENGTH)).slice());
+    Atomics.store(bell, CONTROL_DOORBELL, 0);
+    nonce = text.slice(0, NONCE_LENGTH);
+    run(text.slice(NONCE_LENGTH));
+  }
+}
+
+scope.onmessage = (event: MessageEvent) => {
+  const message = event.data as { kind: "init"; buffer: SharedArrayBuffer; control: SharedArrayBuffer };
+  buffer = message.buffer;
+  words = new Int32Array(buffer, 0, HEADER_BYTES / 4);
+  scope.onmessage = null;
+  scope.postMessage({ kind: "ready" });
+  serve(message.control);
+};
+
+// Before any realm (this module is evaluated before any message is handled).
+if (!unguarded) freezeIntrinsics();

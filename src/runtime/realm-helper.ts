@@ -1,0 +1,261 @@
+/**
+ * The host's end of the realm helper (realm-helper-worker.ts): one worker
+ * that runs calls one at a time, each in a new ShadowRealm. It is booted
+ * when calls are expected (its boot costs more than a worker's, its calls
+ * far less), serves one call at a time, and is replaced:
+ * - after an interrupt (a busy call is stopped by ending the helper, as a
+ *   busy worker is) or a `process.exit` in a module (which ends it);
+ * - after RECYCLE_AFTER calls, by a successor booted a little before: a
+ *   realm does not give back all it loaded, and a call may leave callbacks
+ *   queued that never run, so a long-lived helper would slowly grow.
+ *
+ * Only where `ShadowRealm` exists (Bun); elsewhere (Deno) every call keeps
+ * a worker of its own.
+ */
+import {
+  CONTROL_DOORBELL,
+  CONTROL_HEADER_BYTES,
+  CONTROL_LENGTH,
+  createBridgeBuffer,
+  GROUP_COUNT,
+  GROUPS_ENDED,
+  IDLE,
+  INTERRUPT,
+  NONCE_LENGTH,
+  SPAWNING,
+  STATE,
+} from "./bridge-layout.ts";
+import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
+import { createValueCodec } from "./context-values.ts";
+import type { BridgeServer } from "./serve-bridge.ts";
+import { exitMessage, firstLine } from "./worker-failure.ts";
+import type { CallMessage, CallReply } from "./worker-messages.ts";
+
+/** How a call in the helper ended. */
+export type RealmReply = CallReply | { kind: "interrupted" } | { kind: "crashed"; message: string };
+
+export interface RealmHelpers {
+  /** Whether a call can start in a realm now: the helper is booted (or booting) and runs no call. */
+  available(): boolean;
+  /** Boots the helper, if it is not booted yet, so that the next calls find it ready. */
+  prepare(): void;
+  /**
+   * Runs one call in a new realm. `serve` starts the host end of its ctx
+   * bridge over the buffer given; `signal` interrupts it.
+   */
+  run(message: CallMessage, serve: (buffer: SharedArrayBuffer) => BridgeServer, signal: AbortSignal): Promise<RealmReply>;
+  /** Resolves once a prepared helper is ready (at once when none was asked for). */
+  settled(): Promise<void>;
+  close(): void;
+}
+
+interface Helper {
+  worker: Worker & { ref?(): void; unref?(): void };
+  buffer: SharedArrayBuffer;
+  control: SharedArrayBuffer;
+  ready: Promise<boolean>;
+  calls: number;
+  /** Gets the helper's next message: the reply of the call in flight, or how the helper ended. */
+  onEvent?: (reply: RealmReply) => void;
+  gone: boolean;
+  /** The nonce of the call in flight ("" when none runs): see realm-helper-worker.ts. */
+  nonce: string;
+}
+
+/** Calls a helper runs before it is replaced, and how many before that its successor boots. */
+const RECYCLE_AFTER = 1000;
+const RECYCLE_AHEAD = 50;
+
+/** NONCE_LENGTH hex digits from the system's random source. */
+function newNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(NONCE_LENGTH / 2));
+  let hex = "";
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
+  return hex;
+}
+
+/** Whether this runtime has ShadowRealms that can run a context (Bun does; Deno does not). */
+export function realmsAvailable(): boolean {
+  return typeof (globalThis as { ShadowRealm?: unknown }).ShadowRealm === "function" && typeof (globalThis as { Bun?: unknown }).Bun === "object";
+}
+
+export function createRealmHelpers(url: URL): RealmHelpers {
+  const codec = createValueCodec();
+  const encoder = new TextEncoder();
+  let helper: Helper | undefined;
+  let successor: Helper | undefined;
+  let busy = false;
+  let closed = false;
+
+  const boot = (): Helper => {
+    const worker = new Worker(url.href, { type: "module" } as WorkerOptions) as Helper["worker"];
+    worker.unref?.();
+    const h: Helper = { worker, buffer: createBridgeBuffer(), control: createBridgeBuffer(), ready: Promise.resolve(false), calls: 0, gone: false, nonce: "" };
+    const ended = (reply: RealmReply) => {
+      if (h.gone) return;
+      h.gone = true;
+      if (helper === h) helper = undefined;
+      if (successor === h) successor = undefined;
+      // Processes the call started end with it, whichever way it ended.
+      endContextProcesses(h.buffer);
+      const onEvent = h.onEvent;
+      h.onEvent = undefined;
+      onEvent?.(reply);
+    };
+    h.ready = new Promise<boolean>((resolve) => {
+      worker.onmessage = (event: MessageEvent<{ kind?: unknown; nonce?: unknown; text?: unknown } | null>) => {
+        const data = event.data;
+        if (data?.kind === "ready") return resolve(true);
+        // Anything else a realm may post itself: only the reply with this call's nonce counts.
+        if (data?.kind !== "reply" || h.nonce === "" || data.nonce !== h.nonce) return;
+        h.nonce = "";
+        const onEvent = h.onEvent;
+        h.onEvent = undefined;
+        onEvent?.(readReply(String(data.text)));
+      };
+      worker.onerror = (event: ErrorEvent) => {
+        event.preventDefault();
+        resolve(false);
+        ended({ kind: "crashed", message: `the context failed: ${firstLine(event.message)}` });
+        worker.terminate();
+      };
+      worker.addEventListener("close", (event: Event) => {
+        // Only once the helper is gone for good can nothing write into its buffer anymore.
+        endContextProcesses(h.buffer);
+        resolve(false);
+        ended({ kind: "crashed", message: exitMessage((event as Event & { code?: number }).code) });
+      });
+    });
+    worker.postMessage({ kind: "init", buffer: h.buffer, control: h.control });
+    return h;
+  };
+
+  const readReply = (text: string): RealmReply => {
+    try {
+      return codec.decode(text) as RealmReply;
+    } catch {
+      return { kind: "threw", message: "the context's answer could not be read" };
+    }
+  };
+
+  const end = (h: Helper) => {
+    if (helper === h) helper = undefined;
+    if (successor === h) successor = undefined;
+    h.gone = true;
+    h.worker.terminate();
+  };
+
+  const current = (): Helper => {
+    if (!helper) {
+      helper = successor ?? boot();
+      successor = undefined;
+    }
+    return helper;
+  };
+
+  /** Counts a finished call; hands over to the successor when the helper has run its share. */
+  const count = (h: Helper) => {
+    h.calls++;
+    if (h.calls === RECYCLE_AFTER - RECYCLE_AHEAD && !successor && !closed) successor = boot();
+    if (h.calls >= RECYCLE_AFTER && helper === h) {
+      end(h);
+      helper = successor;
+      successor = undefined;
+    }
+  };
+
+  /** The request into the control buffer, then the bell. */
+  const ring = (h: Helper, request: string) => {
+    h.nonce = newNonce();
+    const bytes = encoder.encode(h.nonce + request);
+    const needed = CONTROL_HEADER_BYTES + bytes.length;
+    if (needed > h.control.byteLength) {
+      const growable = h.control as SharedArrayBuffer & { grow(n: number): void; maxByteLength: number };
+      if (needed > growable.maxByteLength) throw new RangeError(`the call's arguments are too large (${bytes.length} bytes)`);
+      growable.grow(needed);
+    }
+    new Uint8Array(h.control, CONTROL_HEADER_BYTES, bytes.length).set(bytes);
+    const bell = new Int32Array(h.control, 0, 2);
+    Atomics.store(bell, CONTROL_LENGTH, bytes.length);
+    Atomics.store(bell, CONTROL_DOORBELL, 1);
+    Atomics.notify(bell, CONTROL_DOORBELL);
+  };
+
+  /** A fresh start for the call's bridge: no request, no interrupt, no process recorded. */
+  const resetBridge = (buffer: SharedArrayBuffer) => {
+    const words = new Int32Array(buffer, 0, 8);
+    for (const index of [STATE, INTERRUPT, GROUP_COUNT, GROUPS_ENDED, SPAWNING]) Atomics.store(words, index, index === STATE ? IDLE : 0);
+  };
+
+  return {
+    available: () => !closed && !busy && helper !== undefined && !helper.gone,
+
+    prepare() {
+      if (!closed && !busy) current();
+    },
+
+    async run(message, serve, signal) {
+      busy = true;
+      try {
+        let h = current();
+        if (!(await h.ready)) {
+          // It failed to start: once more, with a new one.
+          h = current();
+          if (!(await h.ready)) return { kind: "crashed", message: "the context could not start" };
+        }
+        if (signal.aborted) return { kind: "interrupted" };
+        let request: string;
+        try {
+          request = codec.encode(message);
+        } catch (error) {
+          return { kind: "crashed", message: `the arguments cannot be passed to the context: ${error instanceof Error ? error.message : String(error)}` };
+        }
+        resetBridge(h.buffer);
+        h.worker.ref?.();
+        const bridge = serve(h.buffer);
+        try {
+          return await new Promise<RealmReply>((resolve) => {
+            const onAbort = () => {
+              h.onEvent = undefined;
+              bridge.interrupt();
+              // A busy call is stopped by ending its helper; processes it is starting are waited for first.
+              stopContextSpawns(h.buffer);
+              end(h);
+              endContextProcesses(h.buffer);
+              resolve({ kind: "interrupted" });
+            };
+            h.onEvent = (reply) => {
+              signal.removeEventListener("abort", onAbort);
+              resolve(reply);
+            };
+            signal.addEventListener("abort", onAbort, { once: true });
+            try {
+              ring(h, request);
+            } catch (error) {
+              h.onEvent = undefined;
+              signal.removeEventListener("abort", onAbort);
+              resolve({ kind: "crashed", message: error instanceof Error ? error.message : String(error) });
+            }
+          });
+        } finally {
+          bridge.close();
+          endContextProcesses(h.buffer);
+          h.worker.unref?.();
+          if (!h.gone) count(h);
+        }
+      } finally {
+        busy = false;
+      }
+    },
+
+    async settled() {
+      if (helper) await helper.ready;
+    },
+
+    close() {
+      closed = true;
+      if (helper) end(helper);
+      if (successor) end(successor);
+    },
+  };
+}

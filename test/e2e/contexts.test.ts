@@ -1,0 +1,60 @@
+/**
+ * Where tool and hook calls run (docs/runtime.md): under Bun, in a new
+ * ShadowRealm of one helper thread per call, each as fresh as a worker of
+ * its own; with RIENDA_CONTEXTS=workers (and under Deno), in a worker per call.
+ * Seen from outside through what the calls report: their thread, and how
+ * many calls their module saw.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { UNDER_DENO } from "../support/instance.ts";
+import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
+
+let s: Scenario | undefined;
+afterEach(async () => {
+  await s?.dispose();
+  s = undefined;
+});
+
+const WHERE = `let calls = 0;
+module.exports = {
+  description: "Says which thread runs it.",
+  parameters: { type: "object", properties: { n: { type: "number" } } },
+  execute(ctx, args) { calls++; return require("node:worker_threads").threadId + ":" + calls + ":" + args.n; },
+};`;
+
+/** Runs three tool calls in one run, with a hook on both tool points; returns what each call reported. */
+async function threeCalls(env: Record<string, string> = {}): Promise<{ threads: string[]; calls: string[]; hookThreads: string[] }> {
+  s = await scenario({ agentFrontmatter: "tools: [where]\nhooks: [watch]" });
+  s.inst.tool("where", WHERE);
+  s.inst.hook(
+    "watch",
+    `let seen = 0;
+module.exports = { beforeToolExecute(ctx) { seen++; ctx.log("hook " + require("node:worker_threads").threadId + ":" + seen); } };`,
+  );
+  s.server.script(
+    { toolCalls: [{ id: "a", name: "where", arguments: { n: 1 } }] },
+    { toolCalls: [{ id: "b", name: "where", arguments: { n: 2 } }] },
+    { toolCalls: [{ id: "c", name: "where", arguments: { n: 3 } }] },
+    { text: "done" },
+  );
+  const result = await s.inst.run(["run", "-a", "coder", "-p", "x"], { env });
+  expect(result).toMatchObject({ code: 0, stdout: "done\n" });
+  const reports = toolResultsOf(s.server.requests[3]!);
+  // Each call got its own arguments: the answers are those of three calls, in order.
+  expect(reports.map((r) => r.split(":")[2])).toEqual(["1", "2", "3"]);
+  const hooks = [...result.stderr.matchAll(/hook (\d+):(\d+)/g)];
+  expect(hooks.map((m) => m[2])).toEqual(["1", "1", "1"]);
+  return { threads: reports.map((r) => r.split(":")[0]!), calls: reports.map((r) => r.split(":")[1]!), hookThreads: hooks.map((m) => m[1]!) };
+}
+
+test.skipIf(UNDER_DENO)("a run's tool and hook calls run in new realms of one helper thread, each fresh", async () => {
+  const { threads, calls, hookThreads } = await threeCalls();
+  expect(calls).toEqual(["1", "1", "1"]);
+  expect(new Set([...threads, ...hookThreads]).size).toBe(1);
+});
+
+test("RIENDA_CONTEXTS=workers runs each call in a worker of its own, as fresh", async () => {
+  const { threads, calls, hookThreads } = await threeCalls({ RIENDA_CONTEXTS: "workers" });
+  expect(calls).toEqual(["1", "1", "1"]);
+  expect(new Set([...threads, ...hookThreads]).size).toBe(6);
+});
