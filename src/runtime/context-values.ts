@@ -29,10 +29,10 @@ export function createValueCodec(): ValueCodec {
   const isArray = Array.isArray;
   const keysOf = Object.keys;
   const defineOwn = Object.defineProperty;
-  // A field named __proto__ (JSON.parse makes it an own field) must stay a field, not become the prototype.
+  // Defined, not assigned: a field named __proto__ stays a field, and a setter a module put on
+  // Object.prototype cannot swallow a field of the answer.
   const setField = (target: Record<string, unknown>, key: string, value: unknown) => {
-    if (key === "__proto__") defineOwn(target, key, { value, writable: true, enumerable: true, configurable: true });
-    else target[key] = value;
+    defineOwn(target, key, { value, writable: true, enumerable: true, configurable: true });
   };
   const tagOf = Function.prototype.call.bind(Object.prototype.toString) as (value: unknown) => string;
   const timeOf = Function.prototype.call.bind(Date.prototype.getTime) as (date: unknown) => number;
