@@ -14,7 +14,11 @@
  *   Buffer of its own (what is shared is frozen besides: freeze-intrinsics.ts);
  * - timers a call leaves behind never fire (the helper never returns to its
  *   event loop), but would hold what they reference until the helper is
- *   replaced: they are cleared when the call ends.
+ *   replaced: they are cleared when the call ends;
+ * - a Worker the module starts (the global one or `worker_threads`') is a
+ *   thread of its own, which the end of a worker's call would end with it
+ *   but the end of a realm's call would not: each is terminated when the
+ *   call ends.
  */
 import type { ContextKernel, LoadFn, WordOp } from "./context-kernel.ts";
 import type { ValueCodec } from "./context-values.ts";
@@ -41,6 +45,7 @@ export function realmEntry(
 
     if (copyBuffers) copyFsBuffers(Module, proc);
     const pending = trackTimers();
+    trackWorkers(Module, proc, pending);
     const kernel = makeKernel(exchange, word, selfUrl, load);
 
     return (request) => {
@@ -105,6 +110,51 @@ export function realmEntry(
     proc.getBuiltinModule = function getBuiltinModule(id: string) {
       const exports = getBuiltin.call(proc, id);
       return isFs(id) ? patchFs(exports) : exports;
+    };
+  }
+
+  /** Workers the module starts are recorded in `pending`, whose entries run when the call ends: see the file's comment. */
+  function trackWorkers(Module: { prototype: { require: (this: unknown, id: string) => unknown } }, proc: { getBuiltinModule(id: string): unknown }, pending: Array<() => void>): void {
+    const g = globalThis as unknown as Record<string, unknown>;
+    type Terminable = { terminate?(): unknown };
+    const tracked = new WeakMap<object, unknown>();
+    const tracking = (Ctor: unknown): unknown => {
+      if (typeof Ctor !== "function") return Ctor;
+      const known = tracked.get(Ctor);
+      if (known) return known;
+      const proxy = new Proxy(Ctor, {
+        construct(target, args, newTarget) {
+          const worker = Reflect.construct(target, args, newTarget === proxy ? target : newTarget) as Terminable;
+          pending[pending.length] = () => {
+            try {
+              worker.terminate?.();
+            } catch {
+              // Already gone.
+            }
+          };
+          return worker as object;
+        },
+      });
+      tracked.set(Ctor, proxy);
+      return proxy;
+    };
+    g.Worker = tracking(g.Worker);
+    const patched = new WeakSet<object>();
+    const patchThreads = (id: unknown, exports: unknown) => {
+      if ((id === "worker_threads" || id === "node:worker_threads") && exports !== null && typeof exports === "object" && !patched.has(exports)) {
+        patched.add(exports);
+        const threads = exports as Record<string, unknown>;
+        threads.Worker = tracking(threads.Worker);
+      }
+      return exports;
+    };
+    const requireOriginal = Module.prototype.require;
+    Module.prototype.require = function (this: unknown, id: string) {
+      return patchThreads(id, requireOriginal.apply(this, arguments as unknown as [string]));
+    };
+    const getBuiltin = proc.getBuiltinModule;
+    proc.getBuiltinModule = function getBuiltinModule(id: string) {
+      return patchThreads(id, getBuiltin.call(proc, id));
     };
   }
 

@@ -91,6 +91,15 @@ export function change() { for (let p of reached) while ((p = Object.getPrototyp
     },
   },
   {
+    // A thread of its own: it must end with the call, as a worker's nested workers end with it.
+    name: "a Worker started by the call",
+    leftover: true,
+    files: {
+      ...probe("'called'", "new (require('node:worker_threads').Worker)(require('node:path').join(__dirname, 'late.js'), { workerData: args.marker })"),
+      "late.js": "const { workerData } = require('node:worker_threads'); require('node:fs').writeFileSync(workerData + '.started', ''); setTimeout(() => require('node:fs').writeFileSync(workerData, 'worker'), 5);",
+    },
+  },
+  {
     name: "a promise callback left behind that never ends",
     files: probe("'called'", "Promise.resolve().then(() => { for (;;) {} })"),
   },
@@ -132,7 +141,7 @@ export async function runFreshnessCases(invoke: Invoke, settle: () => Promise<vo
         else seen.push(String(outcome.value));
       }
       if (c.leftover) {
-        await new Promise((r) => setTimeout(r, 50));
+        await new Promise((r) => setTimeout(r, 150));
         if (existsSync(marker)) detail = "a side effect left behind ran after the call";
       }
       if (detail === "" && new Set(seen).size !== 1) detail = `calls saw ${seen.map((s) => JSON.stringify(s)).join(", ")}`;
