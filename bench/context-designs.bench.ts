@@ -1,10 +1,11 @@
-// Issue 16: the worker-per-call design (shipped) against the realm-per-call
-// prototype (bench/realm/), side by side in the same run. Every figure is
-// taken in a process of its own (bench/realm/measure.ts), the designs
-// alternating, so all see the same machine. `bun run`, not the binary: the
-// realm design exists only as a prototype.
+// Issue 16: the two shipped context designs, a worker per call and a
+// ShadowRealm per call (createRuntime's `contexts`), beside the node:vm
+// realm-per-call prototype (bench/realm/), kept to compare with the design
+// that replaced it. Every figure is taken in a process of its own
+// (bench/realm/measure.ts), the designs alternating, so all see the same
+// machine. `bun run`, not the binary: the prototype is not in it.
 // RIENDA_BASELINE_TREE=<a checkout of another commit, with node_modules>
-// adds that tree's worker design as a third column ("before"/"after").
+// adds that tree's worker design as one more column ("before"/"after").
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { report } from "./support/report.ts";
@@ -13,8 +14,8 @@ const baselineTree = process.env.RIENDA_BASELINE_TREE;
 const scripts: Record<string, { script: string; design: string; label: string }> = {
   ...(baselineTree ? { baseline: { script: resolve(baselineTree, "bench/realm/measure.ts"), design: "workers", label: "worker per call, baseline tree" } } : {}),
   workers: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "workers", label: "worker per call" },
-  realms: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "realms", label: "vm realm per call" },
-  shadow: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "shadow", label: "ShadowRealm per call" },
+  vm: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "vm", label: "vm realm per call (prototype)" },
+  realms: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "realms", label: "ShadowRealm per call (shipped)" },
 };
 const designs = Object.keys(scripts);
 

@@ -1,10 +1,11 @@
 // Issue 16: what a tool's code sees of its environment in each context design.
 // The vm prototype was set aside for this (objects of built-ins from another
-// realm); a ShadowRealm gives the realm its own built-ins. Each probe is a
-// tool whose execute returns a string; a design should answer as a worker
-// does, where a module runs as it would in Bun ("≠" marks a difference).
-// `bun bench/realm/compat-report.ts` prints one line per probe.
+// realm); a ShadowRealm, the shipped realm design, gives the realm its own
+// built-ins. Each probe is a tool whose execute returns a string; a design
+// should answer as a worker does, where a module runs as it would in Bun ("≠"
+// marks a difference). `bun bench/realm/compat-report.ts` prints one line per probe.
 import { createRuntime } from "../../src/runtime/index.ts";
+import type { Runtime } from "../../src/runtime/types.ts";
 import { Sandbox } from "../../test/runtime/support.ts";
 import { createRealmRuntime } from "./realm-runtime.ts";
 
@@ -39,12 +40,20 @@ const paths = Object.entries(PROBES).map(([name, body], i) => {
   return { name, path };
 });
 const context = box.context();
+const shadowRealms: Runtime = createRuntime({ contexts: "realms" });
+shadowRealms.setSpares(1);
+await shadowRealms.settled();
 const designs = {
-  worker: createRuntime({ spareWorkers: 1 }),
-  vm: createRealmRuntime("vm"),
-  shadow: createRealmRuntime("shadow"),
+  worker: createRuntime({ contexts: "workers", spareWorkers: 1 }),
+  vm: createRealmRuntime(),
+  shadow: shadowRealms,
 };
 const answer = async (design: keyof typeof designs, path: string) => {
+  if (design === "shadow") {
+    // A probe that ended the helper (process.abort) leaves none, and the runtime would run the next probe in a worker.
+    shadowRealms.setSpares(1);
+    await shadowRealms.settled();
+  }
   box.recorded.logs.length = 0;
   const outcome = await designs[design].invoke({ modulePath: path, exportName: "execute", args: [{}], context });
   const logged = box.recorded.logs.length ? ` [log: ${box.recorded.logs.join("|").trim()}]` : "";
@@ -63,6 +72,6 @@ for (const { name, path } of paths) {
 console.log(`ShadowRealm answers differently from a worker in ${differ} of ${paths.length} probes`);
 await designs.worker.close();
 designs.vm.close();
-designs.shadow.close();
+await designs.shadow.close();
 box.dispose();
 process.exit(0);

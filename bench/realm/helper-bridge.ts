@@ -1,8 +1,8 @@
 /**
- * Prototype (issue 16): the helper worker's end of the ctx bridge, shared by
- * both realm prototypes. A realm reaches the host only through these two
- * functions, which take and return strings (a ShadowRealm lets nothing else
- * cross), over the same shared buffer and layout as the worker design.
+ * Prototype (issue 16): the node:vm helper worker's end of the ctx bridge. A
+ * realm reaches the host only through these two functions, which take and
+ * return strings (so no object of the helper's realm reaches a module), over
+ * the same shared buffer and layout as the worker design.
  */
 import { HEADER_BYTES, IDLE, INTERRUPT, LENGTH, REQUEST, RESPONSE, STATE, STATUS, STATUS_TYPE_ERROR } from "../../src/runtime/bridge-layout.ts";
 
@@ -67,7 +67,7 @@ export function createHelperBridge(): HelperBridge {
 }
 
 /**
- * Source text run inside a realm, shared by both prototypes' set-up scripts:
+ * Source text run inside a realm by the set-up script of realm-worker.ts:
  * `call` (a ctx request through `hostCall`), `log`, and `makeCtx(data)`, the
  * ctx of a call. Expects `hostCall`, `hostSleep`, `stringify` and `parse` in
  * scope (the set-up script takes the last two before a module can patch them).

@@ -1,8 +1,8 @@
 /**
- * Prototype (issue 16): what both realm prototypes do the same on the host
- * side: serve one call's ctx over the helper's buffer, keep calls in order
- * (one helper runs one at a time), and read the helper's replies as the
- * runtime's outcomes.
+ * Prototype (issue 16): the node:vm prototype's host side, apart from the
+ * helper's life (realm-runtime.ts): serve one call's ctx over the helper's
+ * buffer, keep calls in order (one helper runs one at a time), and read the
+ * helper's replies as the runtime's outcomes.
  */
 import { IDLE, INTERRUPT, STATE } from "../../src/runtime/bridge-layout.ts";
 import { createCtxHandler } from "../../src/runtime/ctx-host.ts";

@@ -1,6 +1,7 @@
 // One figure of one context design, in a process of its own (so RSS and cold
-// starts are its own): `bun bench/realm/measure.ts <workers|realms|shadow> <figure>`
-// (realms: a node:vm context per call; shadow: a ShadowRealm per call).
+// starts are its own): `bun bench/realm/measure.ts <workers|vm|realms> <figure>`
+// (workers: a worker per call; vm: the node:vm prototype of bench/realm/, a
+// node:vm context per call; realms: the shipped ShadowRealm per call).
 // Prints one JSON line { samples: number[] } or { value: number }.
 // Figures: invoke (back to back), invoke-gap, hooks (3 hooks on both tool
 // points, back to back), hooks-gap (50 ms between tool calls), rss-run (peak
@@ -11,10 +12,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { collectGarbage } from "../../src/platform.ts";
 import { createRuntime } from "../../src/runtime/index.ts";
-import type { InspectOutcome, InvokeRequest, Outcome } from "../../src/runtime/types.ts";
+import type { InspectOutcome, InvokeRequest, Outcome, Runtime } from "../../src/runtime/types.ts";
 import { createRealmRuntime } from "./realm-runtime.ts";
 
-const [design, figure] = process.argv.slice(2) as ["workers" | "realms" | "shadow", string];
+const DESIGNS = ["workers", "vm", "realms"] as const;
+type DesignName = (typeof DESIGNS)[number];
+const [designArg, figure] = process.argv.slice(2);
+if (!DESIGNS.includes(designArg as DesignName)) throw new Error(`unknown design ${designArg}: one of ${DESIGNS.join(", ")}`);
+const design = designArg as DesignName;
 const start = performance.now();
 
 interface Design {
@@ -25,30 +30,42 @@ interface Design {
   close(): void;
 }
 
-function open(spares: number): Design {
-  if (design === "workers") {
-    const runtime = createRuntime({ spareWorkers: spares });
+const shipped = (runtime: Runtime): Design => ({
+  invoke: (r) => runtime.invoke(r),
+  inspectAll: (p) => runtime.inspectAll(p),
+  settled: () => runtime.settled(),
+  exec: (command) => runtime.exec({ command, cwd: dir }),
+  close: () => void runtime.close(),
+});
+
+/**
+ * `spares`: the spare workers the worker design keeps; the realm designs run
+ * calls in their one helper instead. For discovery, pass "discovery": every
+ * shipped design then starts as a run does (one spare, no helper asked for yet),
+ * since discovery runs in workers in both.
+ */
+function open(spares: number | "discovery"): Design {
+  if (design === "vm") {
+    const realms = createRealmRuntime();
+    // The prototype has no runtime.exec of its own: the shell tool runs in this process either way.
+    const workers = createRuntime({ contexts: "workers", spareWorkers: 0 });
     return {
-      invoke: (r) => runtime.invoke(r),
-      inspectAll: (p) => runtime.inspectAll(p),
-      settled: () => runtime.settled(),
-      exec: (command) => runtime.exec({ command, cwd: dir }),
-      close: () => void runtime.close(),
+      invoke: (r) => realms.invoke(r),
+      inspectAll: (p) => realms.inspectAll(p),
+      settled: () => realms.settled(),
+      exec: (command) => workers.exec({ command, cwd: dir }),
+      close: () => {
+        realms.close();
+        void workers.close();
+      },
     };
   }
-  const realms = createRealmRuntime(design === "shadow" ? "shadow" : "vm");
-  // The realm design has no runtime.exec of its own in the prototype: the shell tool runs in this process either way.
-  const workers = createRuntime({ spareWorkers: 0 });
-  return {
-    invoke: (r) => realms.invoke(r),
-    inspectAll: (p) => realms.inspectAll(p),
-    settled: () => realms.settled(),
-    exec: (command) => workers.exec({ command, cwd: dir }),
-    close: () => {
-      realms.close();
-      void workers.close();
-    },
-  };
+  if (spares === "discovery") return shipped(createRuntime({ contexts: design, spareWorkers: 1 }));
+  if (design === "workers") return shipped(createRuntime({ contexts: "workers", spareWorkers: spares }));
+  // No spare worker: setSpares boots the helper, so every call measured runs in a ShadowRealm, not in a first call's worker.
+  const runtime = createRuntime({ contexts: "realms", spareWorkers: 0 });
+  runtime.setSpares(1);
+  return shipped(runtime);
 }
 
 const dir = mkdtempSync(join(tmpdir(), "rienda-bench-realm-"));
@@ -147,7 +164,7 @@ switch (figure) {
       paths.push(path);
     }
     const t = performance.now();
-    const d = open(1);
+    const d = open("discovery");
     const outcomes = await d.inspectAll(paths);
     const elapsed = performance.now() - t;
     if (outcomes.some((o) => o.kind !== "loaded")) throw new Error(JSON.stringify(outcomes));

@@ -1,17 +1,18 @@
 /**
- * Prototype (issue 16): the host side of the realm design. One long-lived
- * helper worker runs every call, one at a time, each in a new realm (see
- * realm-worker.ts and shadow-realm-worker.ts); `ctx` is served from this thread exactly as in the
- * worker design (same bridge, same handler). An interrupt, or a call that
- * does not answer, ends the helper and boots a new one for the next call.
+ * Prototype (issue 16): the host side of the node:vm realm design. One
+ * long-lived helper worker runs every call, one at a time, each in a new
+ * node:vm context (see realm-worker.ts); `ctx` is served from this thread
+ * exactly as in the worker design (same bridge, same handler). An interrupt,
+ * or a call that does not answer, ends the helper and boots a new one for the
+ * next call.
  *
- * Not shipped: bench/realm/ compares it with the worker design.
+ * Not shipped (the shipped realm design runs ShadowRealms instead, see
+ * src/runtime/realm-helper.ts): kept so bench/realm/ can compare the two.
  */
 import { createBridgeBuffer } from "../../src/runtime/bridge-layout.ts";
 import type { InspectOutcome, InvokeRequest, Outcome } from "../../src/runtime/types.ts";
 import type { HelperRequest } from "./helper-bridge.ts";
 import { callMessage, inOrder, inspectionsOf, openCallBridge, outcomeOf, type Reply } from "./helper-host.ts";
-import { createShadowRealmRuntime } from "./shadow-realm-runtime.ts";
 
 export interface RealmRuntime {
   invoke(request: InvokeRequest): Promise<Outcome>;
@@ -30,12 +31,7 @@ interface Helper {
 /** How long a helper may keep running what a call left behind before it is ended (the call's outcome stands). */
 const IDLE_WAIT_MS = 100;
 
-
-/** Which helper: `node:vm` contexts behind a membrane (realm-worker.ts) or a ShadowRealm per call (shadow-realm-worker.ts). */
-export type RealmKind = "vm" | "shadow";
-
-export function createRealmRuntime(kind: RealmKind = "vm"): RealmRuntime {
-  if (kind === "shadow") return createShadowRealmRuntime();
+export function createRealmRuntime(): RealmRuntime {
   const url = new URL("./realm-worker.ts", import.meta.url);
   let helper: Helper | undefined;
   // Calls run one at a time in the helper, in order.
