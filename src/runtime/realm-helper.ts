@@ -204,6 +204,8 @@ export function createRealmHelpers(url: URL): RealmHelpers {
           if (!(await h.ready)) return { kind: "crashed", message: "the context could not start" };
         }
         if (signal.aborted) return { kind: "interrupted" };
+        // Ended since it was ready (by an interrupt of another call, or close): nothing would answer.
+        if (h.gone) return { kind: "crashed", message: "the context ended before the call started" };
         let request: string;
         try {
           request = codec.encode(message);
