@@ -43,7 +43,7 @@ writeFileSync(
 );
 writeFileSync(join(home, ".rienda/agents/shell.md"), "---\ndescription: shell\nmodel: p/m\ntools: [shell]\n---\nBench.\n");
 writeFileSync(join(home, ".rienda/agents/hooked.md"), "---\ndescription: shell, hooked\nmodel: p/m\ntools: [shell]\nhooks: [h1, h2, h3]\n---\nBench.\n");
-const env = { PATH: process.env.PATH ?? "", HOME: home };
+const env = { PATH: process.env.PATH ?? "", HOME: home, ...(process.env.RIENDA_CONTEXTS ? { RIENDA_CONTEXTS: process.env.RIENDA_CONTEXTS } : {}) };
 
 interface Sample {
   peak: number;

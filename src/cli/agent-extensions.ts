@@ -113,7 +113,9 @@ export async function loadAgentExtensions(options: {
       if (server === undefined || !isServerWildcard(name) || !configured.has(server) || servers?.toolsOf(server).length !== 0) continue;
       notices.push(`MCP server "${server}" lists no tools: ${name} gives the agent none`);
     }
-    if (workers) runtime.setSpares(sparesFor(hooks));
+    // The built-in shell runs a process, not a context: an agent with no other tool and no hook invokes nothing.
+    const invokes = hooks.length > 0 || toolCatalog.tools.some((t) => !t.builtIn && split.userTools.includes(t.name));
+    if (workers) runtime.setSpares(invokes ? sparesFor(hooks) : 0);
     // The argument validator loads while the first request is out (the
     // request is on its way by then), not when the first tool call waits.
     if (tools.length > 0 || (options.builtIns ?? []).length > 0) (setTimeout(() => runner.prepare(), 20) as { unref?(): void }).unref?.();

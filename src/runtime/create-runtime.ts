@@ -14,6 +14,9 @@ import { workerUrl } from "./worker-url.ts";
 
 type WorkerReply = CallReply;
 
+/** See useRealms. */
+const HELPER_BOOT_DELAY_MS = 25;
+
 /** Discovery lanes: one worker per core loads modules one after another (measured best on two cores). */
 const INSPECT_LANES = 2;
 
@@ -23,11 +26,25 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   // Calls run in ShadowRealms of a helper once calls keep coming (see realm-helper.ts); a first call, a
   // call while the helper is busy, and every call where there are no ShadowRealms (Deno) get a worker.
   const realms: RealmHelpers | undefined = contextsWanted(options) === "realms" ? createRealmHelpers(workerUrl(undefined, "realm-helper-worker.ts")) : undefined;
-  /** Once the helper is asked for, spare workers are not needed (they cost 2 MB each). */
+  /**
+   * Once calls are expected, the helper is booted and spare workers are not
+   * kept (they cost 2 MB each). The boot waits HELPER_BOOT_DELAY_MS: it
+   * costs 25-30 ms of CPU, which right after discovery would hold up the
+   * first request on two cores (measured: 6 ms later), and after the one
+   * call of `rienda tool run` would be wasted (the process has exited by then).
+   * Resolves once that boot has started.
+   */
+  let helperWanted: Promise<void> | undefined;
   const useRealms = () => {
-    if (!realms) return;
-    realms.prepare();
+    if (!realms || helperWanted) return;
     pool.setSpares(0);
+    helperWanted = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        if (!closed) realms.prepare();
+        resolve();
+      }, HELPER_BOOT_DELAY_MS);
+      (timer as { unref?(): void }).unref?.();
+    });
   };
   const inspectTimeoutMs = options.inspectTimeoutMs ?? 10_000;
   // Every invocation and process in flight, so interrupt() reaches all of them.
@@ -131,6 +148,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       if (closed || context.signal.aborted) return { kind: "interrupted" };
       const controller = new AbortController();
       const unlink = link(context.signal, controller);
+      // Once the helper is wanted, a call boots it if it is not there (not yet, or ended by an interrupt or an
+      // exit) and waits for it: a worker started beside a booting helper would cost both their memory.
+      if (helperWanted) realms!.prepare();
       if (realms?.available()) {
         try {
           return outcomeOf(await runInRealm(request, controller));
@@ -271,6 +291,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     },
 
     settled: async () => {
+      await helperWanted;
       await Promise.all([pool.settled(), realms?.settled()]);
     },
 

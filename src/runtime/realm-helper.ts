@@ -35,7 +35,7 @@ import type { CallMessage, CallReply } from "./worker-messages.ts";
 export type RealmReply = CallReply | { kind: "interrupted" } | { kind: "crashed"; message: string };
 
 export interface RealmHelpers {
-  /** Whether a call can start in a realm now: the helper is booted (or booting) and runs no call. */
+  /** Whether a call can start in a realm now: the helper is booted or booting, and runs no call. */
   available(): boolean;
   /** Boots the helper, if it is not booted yet, so that the next calls find it ready. */
   prepare(): void;

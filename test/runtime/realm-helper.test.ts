@@ -85,6 +85,11 @@ test("an interrupted busy call ends at once; the next call still runs", async ()
   expect(await pending).toEqual({ kind: "interrupted" });
   const where = whereTool();
   expect(valueOf(await invoke(where)).calls).toBe(1);
+  // A new helper takes over for the calls after that one.
+  await runtime.settled();
+  const [a, b] = [valueOf(await invoke(where)), valueOf(await invoke(where))];
+  expect(b.thread).toBe(a.thread);
+  expect([a.calls, b.calls]).toEqual([1, 1]);
 });
 
 test("a call made while another runs gets a worker of its own, and both answer", async () => {
