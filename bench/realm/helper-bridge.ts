@@ -4,7 +4,8 @@
  * return strings (so no object of the helper's realm reaches a module), over
  * the same shared buffer and layout as the worker design.
  */
-import { HEADER_BYTES, IDLE, INTERRUPT, LENGTH, REQUEST, RESPONSE, STATE, STATUS, STATUS_TYPE_ERROR } from "../../src/runtime/bridge-layout.ts";
+import { bridgeExchange } from "../../src/runtime/bridge-exchange.ts";
+import { IDLE, INTERRUPT, STATE } from "../../src/runtime/bridge-layout.ts";
 
 /** A request of one call (or one module looked at) to a helper, as the host sends it. */
 export interface CallMessage {
@@ -32,33 +33,20 @@ export interface HelperBridge {
 
 export function createHelperBridge(): HelperBridge {
   let words: Int32Array;
-  let buffer: SharedArrayBuffer;
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
+  let exchange: (request: string) => string;
   return {
     attach(shared) {
-      buffer = shared;
-      words = new Int32Array(buffer, 0, 4);
+      words = new Int32Array(shared, 0, 4);
+      exchange = bridgeExchange(shared);
     },
     reset() {
       Atomics.store(words, STATE, IDLE);
       Atomics.store(words, INTERRUPT, 0);
     },
     hostCall(request) {
-      const before = Atomics.load(words, STATE);
-      if (before !== IDLE && before !== RESPONSE) return "Ethe call was interrupted";
-      const bytes = encoder.encode(String(request));
-      if (HEADER_BYTES + bytes.length > buffer.byteLength) (buffer as unknown as { grow(n: number): void }).grow(HEADER_BYTES + bytes.length);
-      new Uint8Array(buffer, HEADER_BYTES, bytes.length).set(bytes);
-      Atomics.store(words, LENGTH, bytes.length);
-      Atomics.store(words, STATE, REQUEST);
-      Atomics.notify(words, STATE);
-      let state: number;
-      while ((state = Atomics.load(words, STATE)) === REQUEST) Atomics.wait(words, STATE, REQUEST);
-      if (state !== RESPONSE) return "Ethe call was interrupted";
-      const text = decoder.decode(new Uint8Array(buffer, HEADER_BYTES, Atomics.load(words, LENGTH)).slice());
-      const status = Atomics.load(words, STATUS);
-      return status === 0 ? "R" + text : (status === STATUS_TYPE_ERROR ? "T" : "E") + text;
+      // The shipped bridge answers "I" once the host stopped serving; this prototype's ctx knows E/T/R only.
+      const answer = exchange(request);
+      return answer === "I" ? "Ethe call was interrupted" : answer;
     },
     hostSleep(ms) {
       if (ms > 0) Atomics.wait(words, INTERRUPT, 0, Number(ms));

@@ -31,17 +31,9 @@
  *   runs (superviseSpawns).
  */
 
-import { contextKernel, type ContextKernel, type LoadFn, type WordOp } from "./context-kernel.ts";
+import { bridgeExchange, bridgeWords } from "./bridge-exchange.ts";
+import { contextKernel, type ContextKernel, type LoadFn } from "./context-kernel.ts";
 import type { HostMessage, ListReply } from "./worker-messages.ts";
-
-const STATE = 0;
-const LENGTH = 2;
-const STATUS = 3;
-const HEADER_BYTES = 4096;
-const IDLE = 0;
-const REQUEST = 1;
-const RESPONSE = 2;
-const STATUS_TYPE_ERROR = 2;
 
 /** Deno cannot end a worker blocked in Atomics.wait (see park). */
 const CAN_PARK = !("Deno" in globalThis);
@@ -108,69 +100,4 @@ function park(): void {
   // Deno: the worker ends itself, which drops what the module queued
   // (measured: a promise callback left behind would otherwise still run).
   else (globalThis as { close?(): void }).close?.();
-}
-
-/**
- * One `ctx` request over the shared buffer: written, the host woken, and
- * this thread blocked in `Atomics.wait` until the answer is there. The
- * layout constants mirror `bridge-layout.ts` (checked by a test).
- */
-function bridgeExchange(buffer: SharedArrayBuffer): (request: string) => string {
-  const words = new Int32Array(buffer, 0, 4);
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
-
-  return function exchange(request: string): string {
-    // A closed bridge (the call was interrupted) serves nothing: only an
-    // answer the host wrote may come back, never our own request.
-    const before = Atomics.load(words, STATE);
-    if (before !== IDLE && before !== RESPONSE) return "I";
-    let written: number;
-    if (HEADER_BYTES + request.length * 3 <= buffer.byteLength) {
-      written = encoder.encodeInto(request, new Uint8Array(buffer, HEADER_BYTES)).written;
-    } else {
-      const bytes = encoder.encode(request);
-      if (HEADER_BYTES + bytes.length > buffer.byteLength) grow(buffer, HEADER_BYTES + bytes.length);
-      new Uint8Array(buffer, HEADER_BYTES, bytes.length).set(bytes);
-      written = bytes.length;
-    }
-    Atomics.store(words, LENGTH, written);
-    Atomics.store(words, STATE, REQUEST);
-    Atomics.notify(words, STATE);
-    let state: number;
-    while ((state = Atomics.load(words, STATE)) === REQUEST) Atomics.wait(words, STATE, REQUEST);
-    if (state !== RESPONSE) return "I";
-    const length = Atomics.load(words, LENGTH);
-    const status = Atomics.load(words, STATUS);
-    // Copy out of shared memory first: decoding a view of it is not portable.
-    const text = decoder.decode(new Uint8Array(buffer, HEADER_BYTES, length).slice());
-    return (status === 0 ? "R" : status === STATUS_TYPE_ERROR ? "T" : "E") + text;
-  };
-}
-
-function grow(buffer: SharedArrayBuffer, bytes: number): void {
-  const b = buffer as SharedArrayBuffer & { grow?(n: number): void; maxByteLength?: number };
-  const max = b.maxByteLength ?? b.byteLength;
-  if (bytes > max) throw new RangeError(`the request is too large (${bytes} bytes, at most ${max})`);
-  let size = b.byteLength;
-  while (size < bytes) size *= 2;
-  b.grow!(Math.min(size, max));
-}
-
-/** The kernel's Atomics on this buffer's words (see WordOp). */
-function bridgeWords(buffer: SharedArrayBuffer): WordOp {
-  const words = new Int32Array(buffer, 0, HEADER_BYTES / 4);
-  const WAITED = ["ok", "timed-out", "not-equal"];
-  return (op, index, value, timeoutMs) => {
-    switch (op) {
-      case 0:
-        return Atomics.load(words, index);
-      case 1:
-        return Atomics.store(words, index, value);
-      case 2:
-        return Atomics.notify(words, index);
-      default:
-        return WAITED.indexOf(Atomics.wait(words, index, value, timeoutMs));
-    }
-  };
 }

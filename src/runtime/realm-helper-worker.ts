@@ -22,7 +22,8 @@
  * - A module that calls `process.exit` ends this worker (as it would end its
  *   own worker); the host reports that call as a worker's and starts another helper.
  */
-import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH, HEADER_BYTES, NONCE_LENGTH, IDLE, INTERRUPT, LENGTH, REQUEST, RESPONSE, STATE, STATUS, STATUS_TYPE_ERROR } from "./bridge-layout.ts";
+import { bridgeExchange, bridgeWords } from "./bridge-exchange.ts";
+import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH, NONCE_LENGTH } from "./bridge-layout.ts";
 import { contextKernel, type WordOp } from "./context-kernel.ts";
 import { createValueCodec } from "./context-values.ts";
 import { freezeIntrinsics } from "./freeze-intrinsics.ts";
@@ -49,51 +50,10 @@ const unguarded = process.env.RIENDA_REALM_UNGUARDED === "1";
 const restoreProcessState = keepProcessState();
 const selfUrl = import.meta.url;
 
-let buffer: SharedArrayBuffer;
-let words: Int32Array;
-const encoder = new TextEncoder();
+/** The bridge over the buffer the host sent at start; a realm gets these two functions (see context-kernel.ts). */
+let exchange: (request: string) => string;
+let word: WordOp;
 const decoder = new TextDecoder();
-
-/** A ctx request over the call's buffer, as invoke-worker.ts's bridge does it; never throws (it runs for a realm). */
-function exchange(request: string): string {
-  const before = Atomics.load(words, STATE);
-  if (before !== IDLE && before !== RESPONSE) return "I";
-  const bytes = encoder.encode(String(request));
-  if (HEADER_BYTES + bytes.length > buffer.byteLength) {
-    const b = buffer as SharedArrayBuffer & { grow(n: number): void; maxByteLength: number };
-    if (HEADER_BYTES + bytes.length > b.maxByteLength) return `Ethe request is too large (${HEADER_BYTES + bytes.length} bytes, at most ${b.maxByteLength})`;
-    let size = b.byteLength;
-    while (size < HEADER_BYTES + bytes.length) size *= 2;
-    b.grow(Math.min(size, b.maxByteLength));
-  }
-  new Uint8Array(buffer, HEADER_BYTES, bytes.length).set(bytes);
-  Atomics.store(words, LENGTH, bytes.length);
-  Atomics.store(words, STATE, REQUEST);
-  Atomics.notify(words, STATE);
-  let state: number;
-  while ((state = Atomics.load(words, STATE)) === REQUEST) Atomics.wait(words, STATE, REQUEST);
-  if (state !== RESPONSE) return "I";
-  const text = decoder.decode(new Uint8Array(buffer, HEADER_BYTES, Atomics.load(words, LENGTH)).slice());
-  const status = Atomics.load(words, STATUS);
-  return (status === 0 ? "R" : status === STATUS_TYPE_ERROR ? "T" : "E") + text;
-}
-
-const WAITED = ["ok", "timed-out", "not-equal"];
-const word: WordOp = (op, index, value, timeoutMs) => {
-  const i = Number(index);
-  // The realm may touch the words of the bridge's header only.
-  if (!(i >= 0 && i < HEADER_BYTES / 4)) return -1;
-  switch (op) {
-    case 0:
-      return Atomics.load(words, i);
-    case 1:
-      return Atomics.store(words, i, Number(value));
-    case 2:
-      return Atomics.notify(words, i);
-    default:
-      return WAITED.indexOf(Atomics.wait(words, i, Number(value), Number(timeoutMs)));
-  }
-};
 
 /**
  * The reply of the call in progress; the first one counts. It carries the
@@ -169,8 +129,8 @@ function serve(control: SharedArrayBuffer): never {
 
 scope.onmessage = (event: MessageEvent) => {
   const message = event.data as { kind: "init"; buffer: SharedArrayBuffer; control: SharedArrayBuffer };
-  buffer = message.buffer;
-  words = new Int32Array(buffer, 0, HEADER_BYTES / 4);
+  exchange = bridgeExchange(message.buffer);
+  word = bridgeWords(message.buffer);
   scope.onmessage = null;
   scope.postMessage({ kind: "ready" });
   serve(message.control);
