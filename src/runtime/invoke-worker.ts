@@ -22,10 +22,11 @@
  *   resolves `node:` built-ins and the module's own `node_modules`.
  * - Every `ctx` call is synchronous: the request is written into a shared
  *   buffer, the host is woken, and this thread blocks in `Atomics.wait` until
- *   the answer is there. The layout constants mirror `bridge-layout.ts`
- *   (checked by a test, since this file may not import it).
+ *   the answer is there (bridge-exchange.ts).
  * - Nothing the module does can reach the host except through that buffer
- *   and the single final message.
+ *   and messages to the host, of which the first settles this worker's one
+ *   call: a module that posts one itself answers only for its own call
+ *   (a realm shares its helper with later calls, hence the helper's nonce).
  * - No process the module starts outlives the call unless it leaves on
  *   purpose: the worker's spawn functions are wrapped before any module
  *   runs (superviseSpawns).
