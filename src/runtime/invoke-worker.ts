@@ -25,8 +25,9 @@
  *   the answer is there (bridge-exchange.ts).
  * - Nothing the module does can reach the host except through that buffer
  *   and messages to the host, of which the first settles this worker's one
- *   call: a module that posts one itself answers only for its own call
- *   (a realm shares its helper with later calls, hence the helper's nonce).
+ *   call: a module that posts one itself answers only for its own call, or
+ *   in a discovery lane for the modules of that lane (a realm shares its
+ *   helper with later calls, hence the helper's nonce).
  * - No process the module starts outlives the call unless it leaves on
  *   purpose: the worker's spawn functions are wrapped before any module
  *   runs (superviseSpawns).
