@@ -6,7 +6,9 @@
  * many calls their module saw.
  */
 import { afterEach, expect, test } from "bun:test";
-import { UNDER_DENO } from "../support/instance.ts";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { UNDER_DENO, waitFor } from "../support/instance.ts";
 import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
 
 let s: Scenario | undefined;
@@ -57,4 +59,33 @@ test("RIENDA_CONTEXTS=workers runs each call in a worker of its own, as fresh", 
   const { threads, calls, hookThreads } = await threeCalls({ RIENDA_CONTEXTS: "workers" });
   expect(calls).toEqual(["1", "1", "1"]);
   expect(new Set([...threads, ...hookThreads]).size).toBe(6);
+});
+
+test("signal handlers a tool registers do not keep SIGINT or SIGTERM from interrupting the run", async () => {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    s = await scenario({ agentFrontmatter: "tools: [catcher, nap]" });
+    s.inst.tool(
+      "catcher",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) {
+        for (const name of ["SIGINT", "SIGTERM"]) process.on(name, () => require("node:fs").writeFileSync(name + "-handled", ""));
+        return "caught";
+      } };`,
+    );
+    s.inst.tool("nap", `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { ctx.file.write("napping", "1"); ctx.sleep(60000); return "woke"; } };`);
+    // The first tool call may run in a worker of its own: two, so that one runs in the helper.
+    s.server.script(
+      { toolCalls: [{ id: "a", name: "catcher", arguments: {} }] },
+      { toolCalls: [{ id: "b", name: "catcher", arguments: { again: true } }] },
+      { toolCalls: [{ id: "c", name: "nap", arguments: {} }] },
+    );
+    const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
+    await waitFor(() => existsSync(join(s!.inst.workspace, "napping")), 10_000, "the nap to start");
+    run.kill(signal);
+    const r = await run.done;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain("rienda: the run was interrupted");
+    expect(existsSync(join(s.inst.workspace, `${signal}-handled`))).toBe(false);
+    await s.dispose();
+    s = undefined;
+  }
 });
