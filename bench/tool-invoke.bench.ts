@@ -1,4 +1,6 @@
-// Overhead of one fresh-context invocation of a trivial tool inside a running process, and RSS over 10,000 calls.
+// Overhead of one fresh-context invocation of a trivial tool inside a running process, in a ShadowRealm of the
+// realm helper (the default under Bun) and in a worker per call (with a spare ready, and spawned per call),
+// and RSS over 10,000 calls in each design.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,12 +15,22 @@ const frontEnd = { log() {}, output() {}, notify() {}, confirm: async () => fals
 const data = { workdir: dir, session: { id: "b", agentId: "", modelId: "", workdir: dir }, agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" }, config: {} };
 const context = { data, frontEnd, signal: new AbortController().signal };
 
-async function measure(spareWorker: boolean, calls: number): Promise<number[]> {
-  const runtime = createRuntime({ spareWorker });
+type Design = "realm" | "spare worker" | "worker spawned per call";
+
+function open(design: Design) {
+  const runtime = createRuntime(design === "realm" ? { contexts: "realms", spareWorker: false } : { contexts: "workers", spareWorker: design === "spare worker" });
+  // Calls are expected: the helper boots (realm design).
+  if (design === "realm") runtime.setSpares(1);
+  return runtime;
+}
+
+async function measure(design: Design, calls: number): Promise<number[]> {
+  const runtime = open(design);
+  await runtime.settled();
   const times: number[] = [];
   for (let i = 0; i < calls; i++) {
     // Give the spare time to boot, as a model turn would between tool calls.
-    if (spareWorker) await new Promise((r) => setTimeout(r, 5));
+    if (design === "spare worker") await new Promise((r) => setTimeout(r, 5));
     const t = performance.now();
     const outcome = await runtime.invoke({ modulePath, exportName: "execute", args: [{ n: i }], context });
     times.push(performance.now() - t);
@@ -28,21 +40,25 @@ async function measure(spareWorker: boolean, calls: number): Promise<number[]> {
   return times.slice(10);
 }
 
-report("invoke trivial tool, spare worker ready", await measure(true, 200), "ms");
-report("invoke trivial tool, no spare (spawn per call)", await measure(false, 200), "ms");
+report("invoke trivial tool, ShadowRealm of the helper, back to back", await measure("realm", 200), "ms");
+report("invoke trivial tool, spare worker ready", await measure("spare worker", 200), "ms");
+report("invoke trivial tool, no spare (worker spawned per call)", await measure("worker spawned per call", 200), "ms");
 
-const runtime = createRuntime();
-const mb = () => process.memoryUsage().rss / (1024 * 1024);
-collectGarbage();
-const before = mb();
-const samples: number[] = [];
-for (let i = 0; i < 10_000; i++) {
-  await runtime.invoke({ modulePath, exportName: "execute", args: [{ n: i }], context });
-  if (i % 1000 === 999) {
-    collectGarbage();
-    samples.push(mb() - before);
+for (const design of ["realm", "spare worker"] as const) {
+  const runtime = open(design);
+  await runtime.settled();
+  const mb = () => process.memoryUsage().rss / (1024 * 1024);
+  collectGarbage();
+  const before = mb();
+  const samples: number[] = [];
+  for (let i = 0; i < 10_000; i++) {
+    await runtime.invoke({ modulePath, exportName: "execute", args: [{ n: i }], context });
+    if (i % 1000 === 999) {
+      collectGarbage();
+      samples.push(mb() - before);
+    }
   }
+  await runtime.close();
+  report(`RSS growth after 1,000 .. 10,000 invocations (${design})`, samples, "MB");
+  console.log(`RSS growth after 10,000 invocations (${design}): ${samples[samples.length - 1]!.toFixed(1)} MB (from ${before.toFixed(1)} MB)`);
 }
-await runtime.close();
-report("RSS growth after 10,000 invocations (per 1,000)", samples, "MB");
-console.log(`RSS growth after 10,000 invocations: ${samples[samples.length - 1]!.toFixed(1)} MB (from ${before.toFixed(1)} MB)`);

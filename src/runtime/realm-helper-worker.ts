@@ -26,6 +26,7 @@ import { bridgeExchange, bridgeWords } from "./bridge-exchange.ts";
 import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH, NONCE_LENGTH } from "./bridge-layout.ts";
 import { contextKernel, type WordOp } from "./context-kernel.ts";
 import { createValueCodec } from "./context-values.ts";
+import { collectGarbage } from "../platform.ts";
 import { freezeIntrinsics } from "./freeze-intrinsics.ts";
 import { keepProcessState } from "./process-state.ts";
 import { realmEntry, type RealmCall, type RealmSetup } from "./realm-entry.ts";
@@ -87,6 +88,18 @@ const STOCK = 8;
 /** How long the helper waits for the next call of a burst before it spends time on a realm (ms). */
 const BURST_GAP_MS = 2;
 
+/**
+ * A full collection of this worker's heap every GC_EVERY calls, while no
+ * call waits, or in the way of one after GC_AT_LATEST calls without a
+ * pause. Without it what the realms held is given back late (measured over
+ * 1,000 calls back to back: RSS up 15 MB after 250 calls, 35 MB after
+ * 1,000; with a collection every 100 calls, 13-22 MB throughout). A
+ * collection costs 3-5 ms.
+ */
+const GC_EVERY = 100;
+const GC_AT_LATEST = 200;
+let callsSinceGc = 0;
+
 function run(request: string): void {
   replied = false;
   try {
@@ -119,11 +132,16 @@ function serve(control: SharedArrayBuffer): never {
         break;
       }
     }
+    if ((callsSinceGc >= GC_EVERY && !rung()) || callsSinceGc >= GC_AT_LATEST) {
+      collectGarbage();
+      callsSinceGc = 0;
+    }
     while (!rung()) Atomics.wait(bell, CONTROL_DOORBELL, 0);
     const text = decoder.decode(new Uint8Array(control, CONTROL_HEADER_BYTES, Atomics.load(bell, CONTROL_LENGTH)).slice());
     Atomics.store(bell, CONTROL_DOORBELL, 0);
     nonce = text.slice(0, NONCE_LENGTH);
     run(text.slice(NONCE_LENGTH));
+    callsSinceGc++;
   }
 }
 
