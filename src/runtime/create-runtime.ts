@@ -5,7 +5,7 @@ import { runInspectLane } from "./inspect-lane.ts";
 import { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
 import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
 import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "./types.ts";
-import { createRealmHelpers, realmsAvailable, type RealmHelpers } from "./realm-helper.ts";
+import { createRealmHelpers, realmsAvailable, type RealmHelpers, type RealmReply } from "./realm-helper.ts";
 import { createWorkerPool, type FreshWorker } from "./worker-pool.ts";
 import { exitMessage, firstLine } from "./worker-failure.ts";
 import type { CallMessage, CallReply, ReadyReply } from "./worker-messages.ts";
@@ -35,8 +35,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
    * Resolves once that boot has started.
    */
   let helperWanted: Promise<void> | undefined;
+  /** The helper could not run calls (see RealmReply "unavailable"): workers only, from then on. */
+  let realmsBroken = false;
   const useRealms = () => {
-    if (!realms || helperWanted) return;
+    if (!realms || helperWanted || realmsBroken) return;
     pool.setSpares(0);
     helperWanted = new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
@@ -127,7 +129,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   }
 
   /** One invocation in a new realm of the helper, with its ctx served from this thread as for a worker. */
-  async function runInRealm(request: InvokeRequest, controller: AbortController): Promise<WorkerReply | { kind: "interrupted" } | { kind: "crashed"; message: string }> {
+  async function runInRealm(request: InvokeRequest, controller: AbortController): Promise<RealmReply> {
     const { context } = request;
     active.add(controller);
     try {
@@ -150,13 +152,20 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       const unlink = link(context.signal, controller);
       // Once the helper is wanted, a call boots it if it is not there (not yet, or ended by an interrupt or an
       // exit) and waits for it: a worker started beside a booting helper would cost both their memory.
-      if (helperWanted) realms!.prepare();
-      if (realms?.available()) {
-        try {
-          return outcomeOf(await runInRealm(request, controller));
-        } finally {
+      if (helperWanted && !realmsBroken) realms!.prepare();
+      if (realms?.available() && !realmsBroken) {
+        const reply = await runInRealm(request, controller).catch((error: unknown) => {
           unlink();
+          throw error;
+        });
+        if (reply.kind !== "unavailable") {
+          unlink();
+          return outcomeOf(reply);
         }
+        // Our own failure, before any of the call ran: this call and every later one get a worker.
+        realmsBroken = true;
+        realms.close();
+        context.frontEnd.log(`rienda: ${reply.message}; tools and hooks run in workers from now on`);
       }
       const fresh = pool.take();
       pool.expect(context.data);

@@ -102,8 +102,15 @@ let callsSinceGc = 0;
 
 function run(request: string): void {
   replied = false;
+  let call: RealmCall;
   try {
-    const call = stock.pop() ?? prepare();
+    call = stock.pop() ?? prepare();
+  } catch (error) {
+    // Our own set-up failed, not the module: the host runs the call in a worker instead.
+    reply(createValueCodec().encode({ kind: "unavailable", message: `a realm could not be set up: ${error instanceof Error ? error.message : String(error)}` }));
+    return;
+  }
+  try {
     call(request);
   } catch (error) {
     // The realm's own errors reach here as a TypeError of this realm, without their message.

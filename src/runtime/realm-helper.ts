@@ -31,8 +31,12 @@ import type { BridgeServer } from "./serve-bridge.ts";
 import { exitMessage, firstLine } from "./worker-failure.ts";
 import type { CallMessage, CallReply } from "./worker-messages.ts";
 
-/** How a call in the helper ended. */
-export type RealmReply = CallReply | { kind: "interrupted" } | { kind: "crashed"; message: string };
+/**
+ * How a call in the helper ended. "unavailable": no realm could run it (the
+ * helper did not start, or could not set a realm up), and nothing of the
+ * call ran: the caller runs it elsewhere.
+ */
+export type RealmReply = CallReply | { kind: "interrupted" } | { kind: "crashed"; message: string } | { kind: "unavailable"; message: string };
 
 export interface RealmHelpers {
   /** Whether a call can start in a realm now: the helper is booted or booting, and runs no call. */
@@ -201,7 +205,7 @@ export function createRealmHelpers(url: URL): RealmHelpers {
         if (!(await h.ready)) {
           // It failed to start: once more, with a new one.
           h = current();
-          if (!(await h.ready)) return { kind: "crashed", message: "the context could not start" };
+          if (!(await h.ready)) return { kind: "unavailable", message: "the realm helper could not start" };
         }
         if (signal.aborted) return { kind: "interrupted" };
         // Ended since it was ready (by an interrupt of another call, or close): nothing would answer.

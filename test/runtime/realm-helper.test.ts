@@ -117,3 +117,15 @@ test("an answer reads as a worker's would: kinds structured cloning keeps, what 
   const promise = box.tool("promise", `return Promise.resolve(1);`);
   expect(await invoke(promise)).toEqual({ kind: "returned", value: undefined, type: "a Promise" });
 });
+
+test("a helper that cannot start answers 'unavailable', so that the call can run elsewhere", async () => {
+  const { createRealmHelpers } = await import("../../src/runtime/realm-helper.ts");
+  const helpers = createRealmHelpers(new URL("file:///nonexistent/realm-helper-worker.ts"));
+  try {
+    helpers.prepare();
+    const reply = await helpers.run({ kind: "call", mode: "invoke", modulePath: whereTool(), exportName: "execute", args: [{}], data: box.context().data }, () => ({ interrupt() {}, close() {} }), new AbortController().signal);
+    expect(reply).toEqual({ kind: "unavailable", message: "the realm helper could not start" });
+  } finally {
+    helpers.close();
+  }
+});
