@@ -3,8 +3,9 @@
 // afterToolExecute (six extra fresh-context invocations per call). Real
 // runtime and workers; the model answers at once (no HTTP).
 // Runs are measured twice: with a pause between runs (untimed; a real model
-// turn takes far longer, and the runtime boots its spare workers then), and
-// back to back (no pause at all: every worker is booted while the run waits).
+// turn takes far longer, and the runtime makes realms ahead, or boots its
+// spare workers with RIENDA_CONTEXTS=workers, then), and back to back (no
+// pause at all).
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
