@@ -295,7 +295,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
     setSpares(count: number) {
       if (closed) return;
-      if (realms && count > 0) useRealms();
+      if (realms && !realmsBroken && count > 0) useRealms();
       else pool.setSpares(count);
     },
 
