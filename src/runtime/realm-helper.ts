@@ -66,6 +66,9 @@ interface Helper {
   nonce: string;
 }
 
+/** A helper whose bridge buffer grew beyond this is replaced after its call (see run). */
+const KEPT_BRIDGE_BYTES = 4 * 1024 * 1024;
+
 /** Calls a helper runs before it is replaced, and how many before that its successor boots. */
 const RECYCLE_AFTER = 1000;
 const RECYCLE_AHEAD = 50;
@@ -248,6 +251,8 @@ export function createRealmHelpers(url: URL): RealmHelpers {
           endContextProcesses(h.buffer);
           h.worker.unref?.();
           if (!h.gone) count(h);
+          // A bridge grown for a large file or body would keep that memory for the helper's life: a new helper takes over.
+          if (!h.gone && h.buffer.byteLength > KEPT_BRIDGE_BYTES) end(h);
         }
       } finally {
         busy = false;

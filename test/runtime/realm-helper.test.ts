@@ -129,3 +129,15 @@ test("a helper that cannot start answers 'unavailable', so that the call can run
     helpers.close();
   }
 });
+
+test("after a call that grew the bridge for a large file, a new helper takes over (the memory is given back)", async () => {
+  const where = whereTool();
+  const before = valueOf(await invoke(where)).thread;
+  box.file("big.txt", "x".repeat(8 * 1024 * 1024));
+  const reader = box.tool("reader", `return String(ctx.file.read("big.txt").length);`);
+  expect(await invoke(reader)).toEqual({ kind: "returned", value: String(8 * 1024 * 1024), type: "a string" });
+  await runtime.settled();
+  const after = valueOf(await invoke(where));
+  expect(after.thread).not.toBe(before);
+  expect(after.calls).toBe(1);
+});
