@@ -251,8 +251,8 @@ export function createRealmHelpers(url: URL): RealmHelpers {
           endContextProcesses(h.buffer);
           h.worker.unref?.();
           if (!h.gone) count(h);
-          // A bridge grown for a large file or body would keep that memory for the helper's life: a new helper takes over.
-          if (!h.gone && h.buffer.byteLength > KEPT_BRIDGE_BYTES) end(h);
+          // A bridge grown for a large file, body or arguments would keep that memory for the helper's life: a new helper takes over.
+          if (!h.gone && Math.max(h.buffer.byteLength, h.control.byteLength) > KEPT_BRIDGE_BYTES) end(h);
         }
       } finally {
         busy = false;
