@@ -100,6 +100,32 @@ const GC_EVERY = 100;
 const GC_AT_LATEST = 200;
 let callsSinceGc = 0;
 
+/**
+ * A call that leaves a promise callback behind keeps its realm, and all the
+ * realm holds, alive in this worker's queue (the callback never runs): a
+ * tool that left one holding 20 MB grew RSS by 20 MB a call, to 1.2 GB
+ * after 60 calls. So when the heap passes COLLECT_AT after a call it is
+ * collected, and when what is still alive then passes RETIRE_AT this
+ * worker asks the host to replace it, which frees all of it (a worker per
+ * call frees it with the worker).
+ */
+const COLLECT_AT = 64 * 1024 * 1024;
+const RETIRE_AT = 32 * 1024 * 1024;
+/** Given by the host at start; a realm cannot read it, so it cannot ask for a replacement itself. */
+let secret = "";
+let retiring = false;
+
+const heapUsed = () => process.memoryUsage().heapUsed;
+
+function collect(): void {
+  collectGarbage();
+  callsSinceGc = 0;
+  if (!retiring && heapUsed() > RETIRE_AT) {
+    retiring = true;
+    scope.postMessage({ kind: "retire", secret });
+  }
+}
+
 function run(request: string): void {
   replied = false;
   let call: RealmCall;
@@ -139,21 +165,20 @@ function serve(control: SharedArrayBuffer): never {
         break;
       }
     }
-    if ((callsSinceGc >= GC_EVERY && !rung()) || callsSinceGc >= GC_AT_LATEST) {
-      collectGarbage();
-      callsSinceGc = 0;
-    }
+    if ((callsSinceGc >= GC_EVERY && !rung()) || callsSinceGc >= GC_AT_LATEST) collect();
     while (!rung()) Atomics.wait(bell, CONTROL_DOORBELL, 0);
     const text = decoder.decode(new Uint8Array(control, CONTROL_HEADER_BYTES, Atomics.load(bell, CONTROL_LENGTH)).slice());
     Atomics.store(bell, CONTROL_DOORBELL, 0);
     nonce = text.slice(0, NONCE_LENGTH);
     run(text.slice(NONCE_LENGTH));
     callsSinceGc++;
+    if (heapUsed() > COLLECT_AT) collect();
   }
 }
 
 scope.onmessage = (event: MessageEvent) => {
-  const message = event.data as { kind: "init"; buffer: SharedArrayBuffer; control: SharedArrayBuffer };
+  const message = event.data as { kind: "init"; buffer: SharedArrayBuffer; control: SharedArrayBuffer; secret: string };
+  secret = message.secret;
   exchange = bridgeExchange(message.buffer);
   word = bridgeWords(message.buffer);
   scope.onmessage = null;

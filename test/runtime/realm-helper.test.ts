@@ -141,3 +141,23 @@ test("after a call that grew the bridge for a large file, a new helper takes ove
   expect(after.thread).not.toBe(before);
   expect(after.calls).toBe(1);
 });
+
+test("calls that leave promise callbacks holding memory get the helper replaced, so what they hold is freed", async () => {
+  // The callback never runs (nothing runs after a call), and it holds 20 MB of its realm alive.
+  const leaky = box.module(
+    "leaky",
+    `module.exports = { execute(ctx, args) {
+  const big = new Float64Array(2_500_000).fill(args.n);
+  Promise.resolve().then(() => big[0]);
+  return require("node:worker_threads").threadId;
+} };`,
+  );
+  const threads = new Set<unknown>();
+  for (let n = 0; n < 12; n++) {
+    const outcome = await invoke(leaky, { n });
+    expect(outcome.kind).toBe("returned");
+    threads.add(outcome.kind === "returned" ? outcome.value : undefined);
+  }
+  // 12 calls x 20 MB left alive: the helper asked to be replaced at least once.
+  expect(threads.size).toBeGreaterThan(1);
+});
