@@ -7,7 +7,7 @@
  * `process` (with a copy of the environment), `Buffer`, timers, and its own
  * instances of the `node:` built-ins and module cache. So the kernel sets it
  * up as it sets up a worker, and the module is loaded by the realm's own
- * CommonJS loader. Two things differ from a worker, both handled here:
+ * CommonJS loader. Three things differ from a worker, all handled here:
  * - Bun's `fs` reads (`readFileSync`, `readFile`, `promises.readFile`) hand
  *   out Buffers of the helper's realm, through which a module could reach
  *   objects every later realm shares: the realm's `fs` copies each into a
@@ -43,9 +43,13 @@ export function realmEntry(
     // Built-ins straight from the realm's table (createRequire costs milliseconds the first time).
     const load: LoadFn = (path) => (path.startsWith("node:") ? getBuiltin.call(proc, path) : Module.createRequire(path)(path));
 
-    if (copyBuffers) copyFsBuffers(Module, proc);
     const pending = trackTimers();
-    trackWorkers(Module, proc, pending);
+    const trackThreads = trackWorkers(pending);
+    const copyFs = copyBuffers ? fsBufferCopier() : undefined;
+    onBuiltin(Module, proc, (id, exports) => {
+      trackThreads(id, exports);
+      copyFs?.(id, exports);
+    });
     const kernel = makeKernel(exchange, word, selfUrl, load);
 
     return (request) => {
@@ -63,8 +67,33 @@ export function realmEntry(
     };
   };
 
-  /** See the file's comment; the copy is a `Uint8Array` of this realm, as Node's are. */
-  function copyFsBuffers(Module: { prototype: { require: (this: unknown, id: string) => unknown } }, proc: { getBuiltinModule(id: string): unknown }): void {
+  /**
+   * Calls `patch` with each built-in module as it is handed out, through
+   * `require` or `process.getBuiltinModule`, before the module gets it: one
+   * wrapper of each for every patch this set-up makes (the kernel adds its
+   * own for `process` and stdout).
+   */
+  function onBuiltin(
+    Module: { prototype: { require: (this: unknown, id: string) => unknown } },
+    proc: { getBuiltinModule(id: string): unknown },
+    patch: (id: unknown, exports: unknown) => void,
+  ): void {
+    const requireOriginal = Module.prototype.require;
+    Module.prototype.require = function (this: unknown, id: string) {
+      const exports = requireOriginal.apply(this, arguments as unknown as [string]);
+      patch(id, exports);
+      return exports;
+    };
+    const getBuiltin = proc.getBuiltinModule;
+    proc.getBuiltinModule = function getBuiltinModule(id: string) {
+      const exports = getBuiltin.call(proc, id);
+      patch(id, exports);
+      return exports;
+    };
+  }
+
+  /** See the file's comment; the copy is a `Uint8Array` of this realm, as Node's are. Patches `fs` and `fs/promises`. */
+  function fsBufferCopier(): (id: unknown, exports: unknown) => void {
     const BufferOf = (globalThis as unknown as { Buffer: { from(bytes: ArrayBufferView): Uint8Array } }).Buffer;
     const OwnBytes = Uint8Array;
     const own = (value: unknown) =>
@@ -73,8 +102,8 @@ export function realmEntry(
         : value;
     const patched = new WeakSet<object>();
     type Fs = { readFileSync?: unknown; readFile?: unknown; promises?: Fs };
-    const patchFs = (fs: unknown): unknown => {
-      if (fs === null || typeof fs !== "object" || patched.has(fs)) return fs;
+    const patchFs = (fs: unknown): void => {
+      if (fs === null || typeof fs !== "object" || patched.has(fs)) return;
       patched.add(fs);
       const f = fs as Record<string, unknown> & Fs;
       const readSync = f.readFileSync;
@@ -98,23 +127,14 @@ export function realmEntry(
         };
         patchFs(f.promises);
       }
-      return fs;
     };
-    const isFs = (id: unknown) => id === "fs" || id === "node:fs" || id === "fs/promises" || id === "node:fs/promises";
-    const requireOriginal = Module.prototype.require;
-    Module.prototype.require = function (this: unknown, id: string) {
-      const exports = requireOriginal.apply(this, arguments as unknown as [string]);
-      return isFs(id) ? patchFs(exports) : exports;
-    };
-    const getBuiltin = proc.getBuiltinModule;
-    proc.getBuiltinModule = function getBuiltinModule(id: string) {
-      const exports = getBuiltin.call(proc, id);
-      return isFs(id) ? patchFs(exports) : exports;
+    return (id, exports) => {
+      if (id === "fs" || id === "node:fs" || id === "fs/promises" || id === "node:fs/promises") patchFs(exports);
     };
   }
 
-  /** Workers the module starts are recorded in `pending`, whose entries run when the call ends: see the file's comment. */
-  function trackWorkers(Module: { prototype: { require: (this: unknown, id: string) => unknown } }, proc: { getBuiltinModule(id: string): unknown }, pending: Array<() => void>): void {
+  /** Workers the module starts are recorded in `pending`, whose entries run when the call ends: see the file's comment. Returns the patch for `worker_threads`. */
+  function trackWorkers(pending: Array<() => void>): (id: unknown, exports: unknown) => void {
     const g = globalThis as unknown as Record<string, unknown>;
     type Terminable = { terminate?(): unknown };
     const tracked = new WeakMap<object, unknown>();
@@ -140,21 +160,12 @@ export function realmEntry(
     };
     g.Worker = tracking(g.Worker);
     const patched = new WeakSet<object>();
-    const patchThreads = (id: unknown, exports: unknown) => {
+    return (id, exports) => {
       if ((id === "worker_threads" || id === "node:worker_threads") && exports !== null && typeof exports === "object" && !patched.has(exports)) {
         patched.add(exports);
         const threads = exports as Record<string, unknown>;
         threads.Worker = tracking(threads.Worker);
       }
-      return exports;
-    };
-    const requireOriginal = Module.prototype.require;
-    Module.prototype.require = function (this: unknown, id: string) {
-      return patchThreads(id, requireOriginal.apply(this, arguments as unknown as [string]));
-    };
-    const getBuiltin = proc.getBuiltinModule;
-    proc.getBuiltinModule = function getBuiltinModule(id: string) {
-      return patchThreads(id, getBuiltin.call(proc, id));
     };
   }
 

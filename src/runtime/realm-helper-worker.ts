@@ -50,6 +50,8 @@ const SETUP_SOURCE = `(${realmEntry.toString()})(${contextKernel.toString()}, ${
 const unguarded = process.env.RIENDA_REALM_UNGUARDED === "1";
 const restoreProcessState = keepProcessState();
 const selfUrl = import.meta.url;
+/** For the answers this worker gives itself, in the form a realm gives them. */
+const codec = createValueCodec();
 
 /** The bridge over the buffer the host sent at start; a realm gets these two functions (see context-kernel.ts). */
 let exchange: (request: string) => string;
@@ -133,7 +135,7 @@ function run(request: string): void {
     call = stock.pop() ?? prepare();
   } catch (error) {
     // Our own set-up failed, not the module: the host runs the call in a worker instead.
-    reply(createValueCodec().encode({ kind: "unavailable", message: `a realm could not be set up: ${error instanceof Error ? error.message : String(error)}` }));
+    reply(codec.encode({ kind: "unavailable", message: `a realm could not be set up: ${error instanceof Error ? error.message : String(error)}` }));
     return;
   }
   try {
@@ -148,7 +150,7 @@ function run(request: string): void {
 }
 
 function replyFailure(message: string): void {
-  reply(createValueCodec().encode({ kind: "threw", message }));
+  reply(codec.encode({ kind: "threw", message }));
 }
 
 function serve(control: SharedArrayBuffer): never {
