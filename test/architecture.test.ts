@@ -17,13 +17,14 @@ const ALLOWED: Record<string, string[]> = {
   agents: ["providers", "tools"],
   skills: ["agents", "tools"],
   sessions: ["providers"],
+  attachments: ["providers"],
   tools: ["runtime"],
   runtime: [],
   extensions: ["runtime", "tools", "engine"],
   engine: ["providers", "sessions", "tools"],
   ui: ["engine", "tools", "providers"],
   mcp: ["config", "tools"],
-  cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp"],
+  cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments"],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -1,26 +1,88 @@
+/**
+ * The prompt of `rienda run` and what it carries (docs/pipelines.md):
+ * `-p TEXT`, or `-p -` for all of stdin as the prompt; `-f PATH` files in
+ * the order given (`-f -` is stdin, whatever it is); and piped stdin (a
+ * pipe or a regular file, never a terminal) as a document before them,
+ * unless `--no-stdin`. An empty prompt is refused before any request; an
+ * interrupt ends any reading at once.
+ */
+import { readFileAttachment, readStdinBytes, stdinKind, sniffContent, attachmentFromBytes, type StdinKind } from "../attachments/index.ts";
 import { RiendaError } from "../errors.ts";
+import type { AttachmentBlock } from "../providers/index.ts";
 import { untilInterrupted } from "./until-interrupted.ts";
 
-/**
- * The prompt of `rienda run -p`: `-` reads all of stdin (the only time
- * stdin is read); anything else is the prompt itself. An empty prompt is
- * refused before any request. An interrupt ends the reading at once.
- */
-export async function readPrompt(
-  value: string | undefined,
-  stdin: NodeJS.ReadableStream = process.stdin,
-  signal: AbortSignal = new AbortController().signal,
-): Promise<string> {
-  if (value === undefined) throw new RiendaError("usage", "run: -p/--prompt is required (use -p - to read the prompt from stdin)");
-  const prompt = value === "-" ? await untilInterrupted(readAll(stdin), signal) : value;
-  if (prompt.trim() === "") {
-    throw new RiendaError("usage", value === "-" ? "run: the prompt read from stdin is empty" : "run: the prompt is empty");
-  }
-  return prompt;
+/** The prompt and its attachments, read. */
+export interface PromptInput {
+  prompt: string;
+  attachments: AttachmentBlock[];
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
+/** What the command line said about the prompt. */
+export interface PromptFlags {
+  prompt: string | undefined;
+  files: readonly string[];
+  /** `--no-stdin`: piped stdin is not read. */
+  readStdin: boolean;
+}
+
+/** Where the reading happens: the process's stdin and working directory, stderr for the waiting line. */
+export interface PromptSources {
+  stdin: NodeJS.ReadableStream;
+  cwd: string;
+  stderr: { write(text: string): unknown };
+  signal: AbortSignal;
+  /** What descriptor 0 is; read from the process when absent. */
+  kind?: StdinKind;
+}
+
+export async function readPromptInput(flags: PromptFlags, sources: PromptSources): Promise<PromptInput> {
+  const value = flags.prompt;
+  if (value === undefined) throw new RiendaError("usage", "run: -p/--prompt is required (use -p - to read the prompt from stdin)");
+  const stdinFiles = flags.files.filter((file) => file === "-").length;
+  if (stdinFiles > 1) throw new RiendaError("usage", "run: -f - is given twice (stdin can be read once)");
+  if (stdinFiles === 1 && value === "-") throw new RiendaError("usage", "run: -p - and -f - both read stdin (it can be read once): give the prompt with -p TEXT");
+  if (value !== "-" && value.trim() === "") throw new RiendaError("usage", "run: the prompt is empty");
+  // Files first: a missing one fails at once, without waiting for a slow pipe.
+  const files = flags.files.map((file) => (file === "-" ? undefined : readFileAttachment(file, sources.cwd)));
+  const read = (): Promise<Uint8Array> => untilInterrupted(readStdinBytes(sources.stdin, { onQuiet: () => sources.stderr.write(QUIET_STDIN) }), sources.signal);
+
+  let prompt = value;
+  const attachments: AttachmentBlock[] = [];
+  if (value === "-") {
+    prompt = textOfStdin(await read());
+    if (prompt.trim() === "") throw new RiendaError("usage", "run: the prompt read from stdin is empty");
+  } else if (stdinFiles === 0 && flags.readStdin) {
+    const kind = sources.kind ?? stdinKind();
+    if (kind === "pipe" || kind === "file") {
+      const piped = pipedDocument(await read());
+      if (piped) attachments.push(piped);
+    }
+  }
+  for (const file of files) attachments.push(file ?? stdinAttachment(await read()));
+  return { prompt, attachments };
+}
+
+const QUIET_STDIN =
+  "rienda: waiting for stdin: it is a pipe or file with nothing in it yet, read as data for the prompt; run with --no-stdin (or < /dev/null) if it is not meant for Rienda\n";
+
+/** The prompt read with `-p -`: text, as it always was. */
+function textOfStdin(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
+
+/** Piped stdin beside `-p TEXT`: a text document, nothing when empty, refused when binary. */
+function pipedDocument(bytes: Uint8Array): AttachmentBlock | undefined {
+  if (bytes.length === 0) return undefined;
+  const content = sniffContent(bytes);
+  if (content.kind === "binary") {
+    throw new RiendaError("usage", `stdin: holds ${content.label}, not text; to send it to the model, attach it with -f - (or -f FILE)`);
+  }
+  const block = attachmentFromBytes(bytes, "stdin", "stdin");
+  return block.text?.trim() === "" ? undefined : block;
+}
+
+/** `-f -`: stdin as any attachment (text, image or PDF). */
+function stdinAttachment(bytes: Uint8Array): AttachmentBlock {
+  if (bytes.length === 0) throw new RiendaError("usage", "-f -: stdin is empty");
+  return attachmentFromBytes(bytes, "stdin", "-f -");
 }

@@ -10,7 +10,9 @@ import { RiendaError, userMessage } from "../errors.ts";
 import { createModelClient, type ResolvedModel, type Usage } from "../providers/index.ts";
 import { answerConfirm, createRunOutput, type RunOutput } from "../ui/index.ts";
 import { interrupts } from "./interrupts.ts";
-import { readPrompt } from "./read-prompt.ts";
+import { readPromptInput } from "./read-prompt.ts";
+import { readAnswerSchema, type AnswerSchema } from "./answer-schema.ts";
+import { checkAttachmentsFit } from "../attachments/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { runFlags } from "./run-flags.ts";
 import { prepareRun, type PreparedRun } from "./setup.ts";
@@ -23,6 +25,9 @@ import { untilInterrupted } from "./until-interrupted.ts";
 const args = {
   agent: { type: "string", alias: "a", description: "Agent id (a file of ~/.rienda/agents)" },
   prompt: { type: "string", alias: "p", description: "The prompt; - reads it from stdin" },
+  file: { type: "string", alias: "f", multiple: true, description: "Attach a file (text, PNG/JPEG/GIF/WebP image, PDF); repeatable; - is stdin" },
+  stdin: { type: "boolean", description: "Read piped stdin as data for the prompt (the default; --no-stdin leaves it alone)" },
+  schema: { type: "string", description: "The answer must be JSON matching this JSON Schema (a file, or the schema as JSON)" },
   ...runFlags,
   json: { type: "boolean", description: "Print one JSON event per line on stdout" },
 } as const;
@@ -32,7 +37,7 @@ const args = {
  * answer cut at max_tokens is incomplete: a script must not take it for the
  * answer, so it fails like any other run that did not do what was asked.
  */
-const EXIT = { end_turn: 0, max_tokens: 1, error: 1 } as const;
+const EXIT = { end_turn: 0, max_tokens: 1, error: 1, invalid_output: 4 } as const;
 
 export default defineCommand({
   meta: { name: "run", description: "Run an agent once, non-interactively." },
@@ -40,7 +45,7 @@ export default defineCommand({
   async run({ rawArgs }) {
     const watcher = interrupts();
     // --json is looked at before the rest, so that even a refused command line ends with run_end.
-    const output = createRunOutput(wantsJson(rawArgs), process.stdout, process.stderr);
+    const output = createRunOutput({ json: wantsFlag(rawArgs, "--json"), structured: wantsFlag(rawArgs, "--schema") }, process.stdout, process.stderr);
     let prepared: PreparedRun | undefined;
     let code: number;
     try {
@@ -48,7 +53,11 @@ export default defineCommand({
       const workdir = resolveWorkdir(parsed.workdir);
       // An answer nobody can read: nothing is sent, no tool runs, no session is written.
       if (refuseClosedStdout()) throw new RiendaError("interrupted", "stdout is closed");
-      const prompt = await readPrompt(parsed.prompt, process.stdin, watcher.signal);
+      const schema: AnswerSchema | undefined = parsed.schema !== undefined ? await readAnswerSchema(parsed.schema, process.cwd()) : undefined;
+      const { prompt, attachments } = await readPromptInput(
+        { prompt: parsed.prompt, files: parsed.file ?? [], readStdin: parsed.stdin !== false },
+        { stdin: process.stdin, cwd: process.cwd(), stderr: process.stderr, signal: watcher.signal },
+      );
       const autoApprove = Boolean(parsed["auto-approve"]);
       prepared = await untilInterrupted(
         prepareRun(
@@ -58,6 +67,7 @@ export default defineCommand({
             workdir,
             signal: watcher.signal,
             workdirGiven: parsed.workdir !== undefined,
+            checkModel: (model) => checkAttachmentsFit(attachments, model),
             ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
             ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
             ...(parsed.session !== undefined ? { sessionId: parsed.session } : {}),
@@ -82,6 +92,8 @@ export default defineCommand({
       });
       const outcome: RunOutcome = await runAgent({
         prompt,
+        attachments,
+        ...(schema ? { answer: schema.portFor(prepared.model) } : {}),
         system: prepared.system,
         model: prepared.model,
         agentId: prepared.agent.id,
@@ -99,7 +111,7 @@ export default defineCommand({
     } catch (error) {
       if (watcher.interrupted) code = endInterrupted(output, null);
       else {
-        output.end("error", null, userMessage(error));
+        output.end({ reason: "error", usage: null, message: userMessage(error) });
         code = EXIT.error;
       }
     } finally {
@@ -110,10 +122,10 @@ export default defineCommand({
   },
 });
 
-/** Whether the command line asks for JSON output (a `--json` before any `--`). */
-function wantsJson(rawArgs: string[]): boolean {
+/** Whether the command line has `flag` (alone or as `flag=...`) before any `--`. */
+function wantsFlag(rawArgs: string[], flag: string): boolean {
   const end = rawArgs.indexOf("--");
-  return (end === -1 ? rawArgs : rawArgs.slice(0, end)).includes("--json");
+  return (end === -1 ? rawArgs : rawArgs.slice(0, end)).some((arg) => arg === flag || arg.startsWith(`${flag}=`));
 }
 
 function endFinished(output: RunOutput, outcome: RunOutcome, model: ResolvedModel | undefined): number {
@@ -122,13 +134,13 @@ function endFinished(output: RunOutput, outcome: RunOutcome, model: ResolvedMode
     reason === "max_tokens" && model
       ? `${outcome.message}; raise providers.${model.provider}.models.${model.alias}.max_tokens in config.yaml${model.maxTokens ? ` (now ${model.maxTokens})` : ""}, or ask for a shorter answer`
       : outcome.message;
-  output.end(reason, outcome.usage, message, outcome.cost);
+  output.end({ reason, usage: outcome.usage, ...(message ? { message } : {}), ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}), ...(outcome.output ? { output: outcome.output } : {}) });
   return EXIT[reason];
 }
 
 function endInterrupted(output: RunOutput, usage: Usage | null, cost?: number): number {
   const watcher = interrupts();
   // Nothing reaches a closed stdout any more; exitWhenFlushed says why on stderr.
-  if (watcher.cause !== "stdout-closed") output.end("interrupted", usage, undefined, cost);
+  if (watcher.cause !== "stdout-closed") output.end({ reason: "interrupted", usage, ...(cost !== undefined ? { cost } : {}) });
   return watcher.exitCode;
 }

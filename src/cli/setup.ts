@@ -77,6 +77,8 @@ export interface RunRequest {
   signal?: AbortSignal;
   /** `workdir` was given with -C: a continued session runs there, not in its recorded workspace. */
   workdirGiven?: boolean;
+  /** Refuses what the run's model cannot take (attachments, ...) before any session is written; throws RiendaError. */
+  checkModel?: (model: ResolvedModel) => void;
 }
 
 /** Everything a run needs, validated. */
@@ -172,6 +174,7 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     // Nothing is written until every check above has passed, nor after an interrupt.
     if (request.signal?.aborted) throw new RiendaError("interrupted", "the run was interrupted");
     const { agent, model } = prepared;
+    request.checkModel?.(model);
     session ??= createSession({ home: request.home, workdir, agent: agent.id, model: model.ref });
     if (existing) {
       existing.appendAgent(agent.id);

@@ -20,12 +20,14 @@ import { RiendaError } from "../errors.ts";
  *   "not given": it would start a new session, or run in the current
  *   directory, without a word. The prompt says so in its own words.
  * - A flag given twice, an unknown flag, and more words than the command
- *   takes are errors. A lone `--` ends the flags: what follows are words.
+ *   takes are errors, except a flag declared `multiple: true` (`-f a -f b`),
+ *   whose values are collected in order. A lone `--` ends the flags: what
+ *   follows are words.
  */
 
 /** The values read for a command's declared args. */
 export type ArgValues<A extends ArgsDef> = {
-  [K in keyof A]?: A[K] extends { type: "boolean" } ? boolean : string;
+  [K in keyof A]?: A[K] extends { type: "boolean" } ? boolean : A[K] extends { multiple: true } ? string[] : string;
 };
 
 /** What was read: named values and the words (positionals), in order. */
@@ -46,6 +48,7 @@ export function assertKnownFlags<A extends ArgsDef>(rawArgs: string[], args: A, 
     throw new RiendaError("usage", name ? `${name}: ${message}` : message);
   };
   const byFlag = new Map<string, { key: string; boolean: boolean }>();
+  const multiple = new Set<string>();
   let takesWords = 0;
   for (const [key, def] of Object.entries(args)) {
     if (def.type === "positional") {
@@ -53,12 +56,17 @@ export function assertKnownFlags<A extends ArgsDef>(rawArgs: string[], args: A, 
       continue;
     }
     for (const flag of [key, ...toList((def as { alias?: string | string[] }).alias)]) byFlag.set(flag, { key, boolean: def.type === "boolean" });
+    if ((def as { multiple?: boolean }).multiple === true) multiple.add(key);
   }
 
-  const values: Record<string, string | boolean> = {};
+  const values: Record<string, string | boolean | string[]> = {};
   const given = new Map<string, string>();
   const positionals: string[] = [];
   const set = (key: string, token: string, value: string | boolean): void => {
+    if (multiple.has(key) && typeof value === "string") {
+      values[key] = [...((values[key] as string[] | undefined) ?? []), value];
+      return;
+    }
     const before = given.get(key);
     if (before !== undefined) fail(`${before === token ? `option ${token}` : `options ${before} and ${token}`} given twice (see ${command} --help)`);
     given.set(key, token);

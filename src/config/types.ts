@@ -2,7 +2,7 @@
  * Shapes of a loaded `config.yaml` (contract.md §2). Field names are the
  * camelCase of the file's snake_case keys.
  */
-import type { ModelPrices, ProtocolName, RequestRules, ResolvedModel, ThinkingLevel } from "../providers/types.ts";
+import type { ModelPrices, ProtocolName, RequestRules, ResolvedModel, StructuredOutput, ThinkingLevel } from "../providers/types.ts";
 import type { ConfigProblem } from "./config-error.ts";
 
 /** Where the configuration path came from, in precedence order. */
@@ -54,6 +54,8 @@ export interface ModelSettings {
   prices?: ModelPrices;
   /** `request_rules` as written; absent: `auto`. */
   requestRules?: RequestRules;
+  /** `structured_output` as written (new); absent: the protocol's default (docs/pipelines.md). */
+  structuredOutput?: StructuredOutput;
 }
 
 /**

@@ -1,19 +1,20 @@
 /** Validation of one `providers.<name>` entry and its models. */
 import { isAbsolute, join, resolve } from "node:path";
 import { planSettings } from "../providers/index.ts";
-import type { ModelPrices, ProtocolName, RequestRules, ThinkingLevel } from "../providers/types.ts";
+import type { ModelPrices, ProtocolName, RequestRules, StructuredOutput, ThinkingLevel } from "../providers/types.ts";
 import { didYouMean } from "../values.ts";
 import type { ConfigReader } from "./config-reader.ts";
 import { findPreset, isProtocolName, PRESETS, PROTOCOLS } from "./presets.ts";
 import type { ModelSettings, ProviderSettings } from "./types.ts";
 
 const PROVIDER_KEYS = ["protocol", "preset", "base_url", "api_key", "headers", "session_header", "models", "script"] as const;
-const MODEL_KEYS = ["id", "max_tokens", "temperature", "top_p", "context_window", "thinking_level", "thinking_max_tokens", "cache", "send_thinking", "cost", "request_rules"] as const;
+const MODEL_KEYS = ["id", "max_tokens", "temperature", "top_p", "context_window", "thinking_level", "thinking_max_tokens", "cache", "send_thinking", "cost", "request_rules", "structured_output"] as const;
 const COST_KEYS = ["input", "output", "cache_read", "cache_write"] as const;
 /** A price per million tokens above this is a typo (the dearest models cost tens of dollars). */
 const MAX_PRICE = 10_000;
 const THINKING_LEVELS: readonly ThinkingLevel[] = ["minimal", "low", "medium", "high"];
 const REQUEST_RULES: readonly RequestRules[] = ["auto", "as_written", "claude_adaptive", "openai_reasoning"];
+const STRUCTURED_OUTPUTS: readonly StructuredOutput[] = ["native", "tool"];
 /** The protocols each forced set of rules belongs to. */
 const RULES_PROTOCOLS: Readonly<Partial<Record<RequestRules, readonly ProtocolName[]>>> = {
   claude_adaptive: ["anthropic"],
@@ -216,6 +217,8 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
     if (prices) model.prices = prices;
     const rules = readRequestRules(reader, settings, modelPath, protocol);
     if (rules !== undefined) model.requestRules = rules;
+    const structured = readStructuredOutput(reader, settings, modelPath);
+    if (structured !== undefined) model.structuredOutput = structured;
     if (protocol !== undefined) warnSettingsNotSent(reader, model, protocol, modelPath);
     models.set(alias, model);
   }
@@ -259,6 +262,16 @@ function readRequestRules(reader: ConfigReader, settings: Record<string, unknown
     return undefined;
   }
   return rules;
+}
+
+/** `structured_output`: how `--schema` asks this model for its answer (docs/pipelines.md). */
+function readStructuredOutput(reader: ConfigReader, settings: Record<string, unknown>, modelPath: string[]): StructuredOutput | undefined {
+  const text = reader.string(settings, "structured_output", modelPath);
+  if (text === undefined) return undefined;
+  const value = text.trim().toLowerCase();
+  if ((STRUCTURED_OUTPUTS as readonly string[]).includes(value)) return value as StructuredOutput;
+  reader.problem([...modelPath, "structured_output"], `unknown structured output "${text}" (${didYouMean(value, STRUCTURED_OUTPUTS)}known: ${STRUCTURED_OUTPUTS.join(", ")})`);
+  return undefined;
 }
 
 /**

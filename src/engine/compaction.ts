@@ -5,8 +5,8 @@
  * Token counts are estimates (about four characters a token) unless the
  * provider reported real ones.
  */
-import type { Message } from "../providers/index.ts";
-import { messageText } from "./conversation.ts";
+import type { Block, Message } from "../providers/index.ts";
+import { base64Bytes, messageText } from "./conversation.ts";
 
 /** The compaction settings of config.yaml, as the engine needs them. */
 export interface CompactionPolicy {
@@ -25,9 +25,26 @@ export const SUMMARY_SYSTEM_PROMPT = [
   "Write plain prose and short lists, in the language of the conversation.",
 ].join(" ");
 
-/** A rough token count of a message: its JSON length in characters / 4. */
+/** A rough token count of a message: its JSON length in characters / 4, attachments apart. */
 export function estimateTokens(message: Message): number {
-  return Math.ceil(JSON.stringify(message.blocks).length / 4);
+  let tokens = 0;
+  const rest: Block[] = [];
+  for (const block of message.blocks) {
+    if (block.type === "attachment" && block.data !== undefined) tokens += binaryAttachmentTokens(block.mediaType, base64Bytes(block.data));
+    else rest.push(block);
+  }
+  return tokens + Math.ceil(JSON.stringify(rest).length / 4);
+}
+
+/**
+ * What an image or a PDF costs in the context, roughly: an image is billed
+ * by its pixels, not its bytes (Anthropic's ~1,600 tokens for a megapixel,
+ * OpenAI's tiles), so a fixed figure is closer than a count of bytes; a
+ * PDF's pages carry text and an image each, about one token per 20 bytes of
+ * a typical file.
+ */
+function binaryAttachmentTokens(mediaType: string, bytes: number): number {
+  return mediaType === "application/pdf" ? Math.max(1_600, Math.ceil(bytes / 20)) : 1_600;
 }
 
 /** Whether a history of `tokens` leaves less than the reserve free in the window. */
@@ -38,7 +55,7 @@ export function needsCompaction(policy: CompactionPolicy, contextWindow: number 
 
 /** A user message that starts a turn: it carries text, not only tool results. */
 function startsTurn(message: Message): boolean {
-  return message.role === "user" && message.blocks.some((b) => b.type === "text");
+  return message.role === "user" && message.blocks.some((b) => b.type === "text" || b.type === "attachment");
 }
 
 /**
@@ -81,6 +98,9 @@ export function transcript(messages: Message[]): string {
   for (const message of messages) {
     for (const block of message.blocks) {
       if (block.type === "text") lines.push(`${message.role === "user" ? "User" : "Assistant"}: ${block.text}`);
+      else if (block.type === "attachment") {
+        lines.push(block.text !== undefined ? `User attached ${block.name}:\n${block.text}` : `User attached ${block.name} (${block.mediaType}, not shown here)`);
+      }
       else if (block.type === "tool_call") lines.push(`Assistant called ${block.toolCallName} ${JSON.stringify(block.toolCallArguments)}`);
       else if (block.type === "tool_result") {
         lines.push(`Tool result${block.toolResultIsError ? " (error)" : ""}: ${block.toolResult.map((b) => b.text).join("")}`);

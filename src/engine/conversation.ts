@@ -3,14 +3,46 @@
  * the history sent to the model, repaired so that every provider accepts it
  * even after a crash (every tool call answered, user turns merged).
  */
-import type { Block, Message, ToolResultBlock } from "../providers/index.ts";
+import type { AttachmentBlock, Block, Message, ToolResultBlock } from "../providers/index.ts";
 
 /** Text of a tool call that never produced a result (interrupt or crash). */
 export const MISSING_RESULT_TEXT = "the tool call was interrupted before it returned a result";
 
-/** `messages` of beforeModelRequest: `[{ role, text }]`, a copy. */
-export function snapshotForHooks(messages: Message[]): { role: string; text: string }[] {
-  return messages.map((m) => ({ role: m.role, text: messageText(m) }));
+/** An attachment as hooks see it (docs/hooks.md): what it is, without an image's or a PDF's bytes. */
+export interface AttachmentSnapshot {
+  name: string;
+  mediaType: string;
+  /** Size of the content in bytes. */
+  bytes: number;
+  /** A text attachment's content. */
+  text?: string;
+}
+
+/** One message of beforeModelRequest's `messages`. */
+export interface MessageSnapshot {
+  role: string;
+  text: string;
+  /** Present only on a message that carries attachments, in their order. */
+  attachments?: AttachmentSnapshot[];
+}
+
+/** `messages` of beforeModelRequest: `[{ role, text, attachments? }]`, a copy. */
+export function snapshotForHooks(messages: Message[]): MessageSnapshot[] {
+  return messages.map((m) => {
+    const attachments = m.blocks.filter((b): b is AttachmentBlock => b.type === "attachment").map(attachmentSnapshot);
+    return attachments.length > 0 ? { role: m.role, text: messageText(m), attachments } : { role: m.role, text: messageText(m) };
+  });
+}
+
+function attachmentSnapshot(block: AttachmentBlock): AttachmentSnapshot {
+  if (block.text !== undefined) return { name: block.name, mediaType: block.mediaType, bytes: new TextEncoder().encode(block.text).length, text: block.text };
+  return { name: block.name, mediaType: block.mediaType, bytes: base64Bytes(block.data ?? "") };
+}
+
+/** Bytes a base64 text decodes to. */
+export function base64Bytes(data: string): number {
+  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+  return Math.floor((data.length * 3) / 4) - padding;
 }
 
 /** Plain text of a message: its text blocks, or the text of its tool results. */

@@ -7,6 +7,8 @@ export { runAgent, type RunInput } from "./run-agent.ts";
 export { historyForRequest, snapshotForHooks, messageText, MISSING_RESULT_TEXT } from "./conversation.ts";
 export { INTERRUPTED_RESULT_TEXT } from "./tool-round.ts";
 export { IDENTICAL_ROUNDS_LIMIT } from "./loop-guard.ts";
+export type { AnswerPort } from "./structured-answer.ts";
+export type { AttachmentSnapshot, MessageSnapshot } from "./conversation.ts";
 export type { Emit } from "./hook-chain.ts";
 export type { CompactionPort, HookAnswer, HookPort, ModelPort, OutputObserver, ResponseMeta, SessionPort, ToolPort, ToolRunResult } from "./ports.ts";
 export { createCompactor, type CompactableSession, type CompactorOptions } from "./compactor.ts";

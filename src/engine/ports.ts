@@ -5,6 +5,7 @@
  */
 import type { Message, ModelRequest, StopReason, StreamEvent, ToolSpec, Usage } from "../providers/index.ts";
 import type { ToolResult } from "../tools/types.ts";
+import type { MessageSnapshot } from "./conversation.ts";
 import type { AfterRunReason, EngineEvent, HookPoint, OutputStream, ToolCall } from "./types.ts";
 
 /** Streams one model answer; retries are applied behind this port. */
@@ -59,7 +60,7 @@ export type HookAnswer =
 export interface HookArguments {
   beforeRun: [{ sessionId: string; agentId: string; modelId: string }];
   afterRun: [{ reason: AfterRunReason }];
-  beforeModelRequest: [{ system: string; model: string; messages: { role: string; text: string }[] }];
+  beforeModelRequest: [{ system: string; model: string; messages: MessageSnapshot[] }];
   afterModelResponse: [{ text: string; thinking: string; toolCalls: ToolCall[] }];
   beforeToolExecute: [ToolCall];
   afterToolExecute: [ToolCall, { text: string; isError: boolean }];

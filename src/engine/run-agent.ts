@@ -8,12 +8,13 @@
  * with reason "interrupted", a consistent session, and (once the prompt is
  * stored) an interruption recorded where the conversation stopped.
  */
-import { costOf, type Block, type Message, type ResolvedModel, type Usage } from "../providers/index.ts";
+import { costOf, type AttachmentBlock, type Block, type Message, type ResolvedModel, type Usage } from "../providers/index.ts";
 import { historyForRequest, snapshotForHooks } from "./conversation.ts";
 import { chainAfterModelResponse, chainBeforeModelRequest, notifyHooks, type Emit } from "./hook-chain.ts";
 import { LoopGuard, IDENTICAL_ROUNDS_LIMIT } from "./loop-guard.ts";
 import { requestModel } from "./model-turn.ts";
 import type { CompactionPort, HookPort, ModelPort, SessionPort, ToolPort } from "./ports.ts";
+import { AnswerState, type AnswerPort } from "./structured-answer.ts";
 import { runToolRound } from "./tool-round.ts";
 import type { RunEndReason, RunOutcome, ToolCall } from "./types.ts";
 
@@ -21,6 +22,10 @@ import type { RunEndReason, RunOutcome, ToolCall } from "./types.ts";
 export interface RunInput {
   /** The user's prompt for this run. */
   prompt: string;
+  /** What the prompt carries (files, piped stdin): stored before its text, in this order. */
+  attachments?: AttachmentBlock[];
+  /** `--schema`: the final answer must be JSON matching it. */
+  answer?: AnswerPort;
   /** Agent body + project instructions. */
   system: string;
   model: ResolvedModel;
@@ -59,7 +64,7 @@ export async function runAgent(input: RunInput): Promise<RunOutcome> {
     // A failed request left unanswered must not be glued onto the next prompt either.
     recordInterruption(input, "error");
   }
-  const reason = outcome.reason === "max_tokens" ? "error" : outcome.reason;
+  const reason = outcome.reason === "max_tokens" || outcome.reason === "invalid_output" ? "error" : outcome.reason;
   await notifyHooks(hooks, "afterRun", { reason }, emit, afterRunSignal(signal, input.finalSignal));
   return outcome;
 }
@@ -90,9 +95,11 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
 
   await notifyHooks(hooks, "beforeRun", { sessionId: session.id, agentId: input.agentId, modelId: model.ref }, emit, signal);
   if (signal.aborted) return end("interrupted");
-  session.appendMessage({ role: "user", blocks: [{ type: "text", text: input.prompt }] });
+  session.appendMessage({ role: "user", blocks: [...(input.attachments ?? []), { type: "text", text: input.prompt }] });
   progress.promptStored = true;
 
+  const answer = input.answer ? new AnswerState(input.answer, input.tools) : undefined;
+  const tools = answer?.tools ?? input.tools;
   const guard = new LoopGuard();
   const rewritesAnswers = hooks.names.some((name) => hooks.handles(name, "afterModelResponse"));
   const shapesRequests = hooks.names.some((name) => hooks.handles(name, "beforeModelRequest"));
@@ -108,13 +115,14 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
       system = shaped.value;
     }
     if (signal.aborted) return end("interrupted");
+    if (answer) system = system === "" ? answer.instruction() : `${system}\n\n${answer.instruction()}`;
 
     // Deltas are withheld while an afterModelResponse hook may still rewrite
     // the answer: what is shown must be what is stored.
     const streamEmit: Emit = rewritesAnswers ? (e) => (e.type === "retry" ? emit(e) : undefined) : emit;
     const turn = await requestModel(
       input.modelPort,
-      { model, system, messages, tools: input.tools.specs(), sessionId: session.id },
+      { model, system, messages, tools: tools.specs(), sessionId: session.id, ...(answer ? { answerFormat: answer.format } : {}) },
       streamEmit,
       signal,
     );
@@ -163,18 +171,31 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
       if (response.stopReason === "max_tokens") return end("max_tokens", "the answer was cut short: the model reached its output limit (max_tokens)");
       // Stored and shown as it came, like a cut answer, but not what was asked for: a script must not take it for the answer.
       if (response.stopReason === "refusal") return end("error", `${REFUSAL}; the text before it is printed and stored`);
-      return end("end_turn");
+      if (!answer) return end("end_turn");
+      const verdict = await answer.judgeText(rewritten.text);
+      if (verdict.ok) return { ...end("end_turn"), output: { value: verdict.value } };
+      if (answer.failed) return end("invalid_output", answer.failure);
+      askForRepair(input, verdict.problem, verdict.repair);
+      continue;
     }
-    const executed = await runToolRound(parts.toolCalls, { tools: input.tools, hooks, session, emit, signal, ...(input.finalSignal ? { finalSignal: input.finalSignal } : {}), usage: (add, cost) => {
+    const executed = await runToolRound(parts.toolCalls, { tools, hooks, session, emit, signal, ...(input.finalSignal ? { finalSignal: input.finalSignal } : {}), usage: (add, cost) => {
         addUsage(usage, add);
         if (add.inputTokens + add.outputTokens > 0) addCost(progress, cost);
       },
     });
     if (signal.aborted) return end("interrupted");
+    if (answer?.accepted) return { ...end("end_turn"), output: answer.accepted };
+    if (answer?.failed) return end("invalid_output", answer.failure);
     if (guard.record(executed)) {
       return end("error", `the model repeated the same tool calls with the same results ${IDENTICAL_ROUNDS_LIMIT} times in a row; stopping the run`);
     }
   }
+}
+
+/** Stores the repair turn of an answer that missed its schema, and says so. */
+function askForRepair(input: RunInput, problem: string, repair: string): void {
+  input.emit({ type: "notice", message: `the answer does not match the schema (${problem}); asking the model once more` });
+  input.session.appendMessage({ role: "user", blocks: [{ type: "text", text: repair }] });
 }
 
 /** Why a run whose final answer the provider ended as a refusal fails. */

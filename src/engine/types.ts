@@ -26,8 +26,10 @@ export const HOOK_POINTS: readonly HookPoint[] = [
 /**
  * Why a run ended. `max_tokens`: the final answer was cut at the model's
  * output limit, so it is incomplete (the CLI treats it as a failure).
+ * `invalid_output`: with `--schema`, the answer missed the schema even after
+ * a repair turn.
  */
-export type RunEndReason = "end_turn" | "max_tokens" | "interrupted" | "error";
+export type RunEndReason = "end_turn" | "max_tokens" | "invalid_output" | "interrupted" | "error";
 
 /** The `reason` afterRun hooks receive (hooks.md): a cut answer is an `error`. */
 export type AfterRunReason = "end_turn" | "interrupted" | "error";
@@ -93,4 +95,6 @@ export interface RunOutcome {
   usage: Usage;
   /** US dollars the run's answers cost, when the model's prices are known. */
   cost?: number;
+  /** With `--schema`, a run that ended with `end_turn`: the answer, checked against the schema. */
+  output?: { value: unknown };
 }

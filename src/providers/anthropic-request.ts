@@ -1,3 +1,4 @@
+import { attachmentKind, documentText } from "./attachment-parts.ts";
 import { EMPTY_ANSWER_TEXT, hasNoAnswer } from "./empty-answer.ts";
 import { joinUrl, requestHeaders, splitQuery } from "./request-headers.ts";
 import { planSettings } from "./settings-plan.ts";
@@ -38,7 +39,13 @@ export function buildAnthropicRequest(request: ModelRequest): HttpRequestSpec {
   if (plan.temperature !== undefined) body.temperature = plan.temperature;
   if (plan.topP !== undefined) body.top_p = plan.topP;
   if (plan.thinking !== undefined) body.thinking = plan.thinking;
-  if (plan.effort !== undefined) body.output_config = { effort: plan.effort };
+  const format = request.answerFormat;
+  const outputConfig: Record<string, unknown> = {};
+  if (plan.effort !== undefined) outputConfig.effort = plan.effort;
+  if (format?.mode === "native") outputConfig.format = { type: "json_schema", schema: format.schema };
+  if (Object.keys(outputConfig).length > 0) body.output_config = outputConfig;
+  // The API refuses a forced tool beside thinking; the system prompt still asks for the tool then.
+  if (format?.mode === "tool" && (plan.thinking === undefined || plan.thinking.type === "disabled")) body.tool_choice = { type: "any" };
   return { url: anthropicUrl(model.baseUrl), headers: withBetas(requestHeaders(request, own), plan.betas ?? []), body };
 }
 
@@ -107,6 +114,10 @@ function anthropicMessage(message: Message): AnthropicMessage {
       else if (block.signature) content.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
     } else if (block.type === "tool_call") {
       content.push({ type: "tool_use", id: block.toolCallId, name: block.toolCallName, input: objectInput(block.toolCallArguments) });
+    } else if (block.type === "attachment" && message.role === "user") {
+      const kind = attachmentKind(block);
+      if (kind === "text") content.push({ type: "text", text: documentText(block) });
+      else content.push({ type: kind === "image" ? "image" : "document", source: { type: "base64", media_type: block.mediaType, data: block.data ?? "" } });
     }
   }
   // An answer with no text and no call (only thinking, or emptied by a hook) still takes its turn, after its thinking.

@@ -23,6 +23,10 @@ import { abortableSleep, DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } f
 import type { AdapterDeps, FetchLike, ModelRequest, ProtocolAdapter, ProtocolName, StreamEvent } from "./types.ts";
 
 export type {
+  AnswerFormat,
+  AttachmentBlock,
+  AttachmentMediaType,
+  StructuredOutput,
   AssistantResponse,
   FetchLike,
   Block,
@@ -48,6 +52,9 @@ export type {
 } from "./types.ts";
 export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
 export { costOf } from "./cost.ts";
+export { attachmentKind, protocolSends, type AttachmentKind } from "./attachment-parts.ts";
+export { fitsStrictMode, structuredOutputOf, wireSchema, type WireSchema } from "./structured-output.ts";
+export { ATTACHMENT_MEDIA_TYPES } from "./types.ts";
 export { planSettings } from "./settings-plan.ts";
 export { parseReplayScript, type ReplayTurn } from "./replay-script.ts";
 

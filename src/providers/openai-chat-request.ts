@@ -1,3 +1,4 @@
+import { attachmentKind, dataUrl, documentText, protocolSends, unsentAttachmentText } from "./attachment-parts.ts";
 import { EMPTY_ANSWER_TEXT, hasNoAnswer } from "./empty-answer.ts";
 import { encodeToolArguments } from "./parse-tool-arguments.ts";
 import { promptCacheKey } from "./prompt-cache-key.ts";
@@ -26,6 +27,10 @@ export function buildOpenAIChatRequest(request: ModelRequest): HttpRequestSpec {
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     }));
   }
+  const format = request.answerFormat;
+  if (format?.mode === "native") {
+    body.response_format = { type: "json_schema", json_schema: { name: format.name, schema: format.schema, strict: format.strict } };
+  } else if (format?.mode === "tool") body.tool_choice = "required";
   // What the model takes (settings-plan.ts); config validation warns about the rest.
   const plan = planSettings(model);
   if (model.maxTokens !== undefined) body[plan.maxCompletionTokens ? "max_completion_tokens" : "max_tokens"] = model.maxTokens;
@@ -96,7 +101,13 @@ function reasoningToSendBack(messages: Message[]): Set<Message> {
   return out;
 }
 
-/** Tool results become `tool` messages (which must directly follow the calls), then any text as a user message. */
+/**
+ * Tool results become `tool` messages (which must directly follow the calls),
+ * then any text as a user message. Attachments make its content a list of
+ * parts (text documents as text, images as `image_url` data URLs) when an
+ * image is among them; with text alone it stays one string, which every
+ * server of this protocol takes.
+ */
 function userMessages(message: Message): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const block of message.blocks) {
@@ -104,8 +115,20 @@ function userMessages(message: Message): Record<string, unknown>[] {
       out.push({ role: "tool", tool_call_id: block.toolResultCallId, content: block.toolResult.map((part) => part.text).join("\n") });
     }
   }
-  const text = joinText(message.blocks);
-  if (text !== "" || out.length === 0) out.push({ role: "user", content: text });
+  const parts: Record<string, unknown>[] = [];
+  for (const block of message.blocks) {
+    if (block.type === "text" && block.text !== "") parts.push({ type: "text", text: block.text });
+    else if (block.type === "attachment") {
+      if (!protocolSends("openai_chat_completions", block)) parts.push({ type: "text", text: unsentAttachmentText(block, "openai_chat_completions") });
+      else if (attachmentKind(block) === "image") parts.push({ type: "image_url", image_url: { url: dataUrl(block) } });
+      else parts.push({ type: "text", text: documentText(block) });
+    }
+  }
+  if (parts.some((part) => part.type === "image_url")) out.push({ role: "user", content: parts });
+  else {
+    const text = parts.map((part) => part.text as string).join("\n\n");
+    if (text !== "" || out.length === 0) out.push({ role: "user", content: text });
+  }
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { attachmentKind, dataUrl, documentText } from "./attachment-parts.ts";
 import { EMPTY_ANSWER_TEXT, hasNoAnswer } from "./empty-answer.ts";
 import { encodeToolArguments } from "./parse-tool-arguments.ts";
 import { promptCacheKey } from "./prompt-cache-key.ts";
@@ -36,6 +37,9 @@ export function buildOpenAIResponsesRequest(request: ModelRequest): HttpRequestS
       strict: false,
     }));
   }
+  const format = request.answerFormat;
+  if (format?.mode === "native") body.text = { format: { type: "json_schema", name: format.name, schema: format.schema, strict: format.strict } };
+  else if (format?.mode === "tool") body.tool_choice = "required";
   if (model.maxTokens !== undefined) body.max_output_tokens = model.maxTokens;
   if (plan.temperature !== undefined) body.temperature = plan.temperature;
   if (plan.topP !== undefined) body.top_p = plan.topP;
@@ -56,16 +60,19 @@ function inputItems(request: ModelRequest): Record<string, unknown>[] {
       continue;
     }
     // Consecutive text blocks form one message; calls and results are items of their own, in order.
+    // A user's attachments are parts of the message their text is in, in their place.
     let text: string[] = [];
-    const flush = () => {
+    let parts: Record<string, unknown>[] = [];
+    const flushText = () => {
       if (text.length === 0) return;
-      const joined = text.join("\n\n");
-      items.push(
-        message.role === "user"
-          ? { role: "user", content: [{ type: "input_text", text: joined }] }
-          : { role: "assistant", content: [{ type: "output_text", text: joined }] },
-      );
+      parts.push({ type: message.role === "user" ? "input_text" : "output_text", text: text.join("\n\n") });
       text = [];
+    };
+    const flush = () => {
+      flushText();
+      if (parts.length === 0) return;
+      items.push({ role: message.role, content: parts });
+      parts = [];
     };
     for (const block of message.blocks) {
       if (block.type === "thinking") {
@@ -76,6 +83,19 @@ function inputItems(request: ModelRequest): Record<string, unknown>[] {
         }
       } else if (block.type === "text") {
         if (block.text !== "") text.push(block.text);
+      } else if (block.type === "attachment") {
+        if (message.role !== "user") continue;
+        const kind = attachmentKind(block);
+        if (kind === "text") {
+          text.push(documentText(block));
+          continue;
+        }
+        flushText();
+        parts.push(
+          kind === "image"
+            ? { type: "input_image", image_url: dataUrl(block), detail: "auto" }
+            : { type: "input_file", filename: fileName(block.name), file_data: dataUrl(block) },
+        );
       } else if (block.type === "tool_call") {
         flush();
         items.push({
@@ -92,6 +112,11 @@ function inputItems(request: ModelRequest): Record<string, unknown>[] {
     flush();
   }
   return items;
+}
+
+/** The file name an `input_file` carries: the last part of the path it was attached from. */
+function fileName(path: string): string {
+  return path.split(/[\\/]/).pop() || "document.pdf";
 }
 
 function reasoningItem(summary: string, encrypted: EncryptedReasoning): Record<string, unknown> {

@@ -56,8 +56,33 @@ export interface ToolResultBlock {
   toolResultIsError?: boolean;
 }
 
+/**
+ * Something the user handed the model with a prompt (new): a text file or
+ * piped stdin (`text`), or an image or a PDF (`data`, base64 of the bytes).
+ * Only user messages carry them; each protocol adapter renders them as its
+ * API expects (docs/pipelines.md). Stored inline in the session entry, so a
+ * session file is self-contained.
+ */
+export interface AttachmentBlock {
+  type: "attachment";
+  /** The path as the user gave it, or `stdin`. */
+  name: string;
+  /** One of ATTACHMENT_MEDIA_TYPES. */
+  mediaType: AttachmentMediaType;
+  /** A text attachment's content (`text/plain`). */
+  text?: string;
+  /** An image's or a PDF's bytes, base64. */
+  data?: string;
+}
+
+/** The media types an attachment may have: text, the four image formats every protocol takes, PDF. */
+export type AttachmentMediaType = "text/plain" | "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "application/pdf";
+
+/** Every AttachmentMediaType, for readers of stored blocks. */
+export const ATTACHMENT_MEDIA_TYPES: readonly AttachmentMediaType[] = ["text/plain", "image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf"];
+
 /** Any block of a message. */
-export type Block = TextBlock | ThinkingBlock | ToolCallBlock | ToolResultBlock;
+export type Block = TextBlock | ThinkingBlock | ToolCallBlock | ToolResultBlock | AttachmentBlock;
 
 /**
  * Token counts reported by the provider for one response. `inputTokens` is
@@ -101,6 +126,9 @@ export type ThinkingLevel = "minimal" | "low" | "medium" | "high";
  */
 export type RequestRules = "auto" | "as_written" | "claude_adaptive" | "openai_reasoning";
 
+/** `structured_output` (new): how `--schema` asks for the answer, the protocol's own way or as a tool call. */
+export type StructuredOutput = "native" | "tool";
+
 /** A model settled from config: where to send requests and how. */
 export interface ResolvedModel {
   /** `provider/alias`, as the user wrote it. */
@@ -132,6 +160,8 @@ export interface ResolvedModel {
   sendThinking?: boolean;
   /** Prices per million tokens (new), from `cost:` or the preset; absent: unknown. */
   prices?: ModelPrices;
+  /** `structured_output` (new); absent: the protocol's default (structured-output.ts). */
+  structuredOutput?: StructuredOutput;
   /** Replay protocol only: the script file. */
   script?: string;
 }
@@ -148,6 +178,19 @@ export interface ModelPrices {
   cacheWrite?: number;
 }
 
+/**
+ * How the final answer is asked to follow a JSON Schema (`--schema`, new).
+ * `native`: the protocol's own structured output (Chat Completions
+ * `response_format`, Responses `text.format`, Anthropic
+ * `output_config.format`). `tool`: the answer is a call of the tool
+ * `toolName` (already among the request's tools); the request makes the
+ * model call a tool (`tool_choice` required, Anthropic's `any`) where the
+ * API allows it (not beside Anthropic's thinking).
+ */
+export type AnswerFormat =
+  | { mode: "native"; name: string; schema: Record<string, unknown>; strict: boolean }
+  | { mode: "tool"; toolName: string };
+
 /** Everything an adapter needs for one model request. */
 export interface ModelRequest {
   model: ResolvedModel;
@@ -155,6 +198,8 @@ export interface ModelRequest {
   messages: Message[];
   tools: ToolSpec[];
   sessionId: string;
+  /** The answer must follow a schema (`--schema`); absent: free text. */
+  answerFormat?: AnswerFormat;
 }
 
 /** Classified provider failures; retry logic reads the kind, never vendor codes. */

@@ -6,7 +6,7 @@
  * naming the file and the line.
  */
 import { RiendaError } from "../errors.ts";
-import type { Block, StopReason, TextBlock, Usage } from "../providers/types.ts";
+import { ATTACHMENT_MEDIA_TYPES, type AttachmentMediaType, type Block, type StopReason, type TextBlock, type Usage } from "../providers/types.ts";
 import { headerValueProblem } from "./header-problem.ts";
 import { firstString, isRecord, str } from "./json-fields.ts";
 import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
@@ -168,6 +168,21 @@ export function decodeBlocks(stored: unknown[]): Block[] {
           toolResult: Array.isArray(raw.toolResult) ? raw.toolResult.filter(isTextBlock).map((b) => ({ type: "text", text: str(b.text) })) : [],
         };
         if (typeof raw.toolResultIsError === "boolean") block.toolResultIsError = raw.toolResultIsError;
+        blocks.push(block);
+        break;
+      }
+      case "attachment": {
+        // One that is not whole (an unknown type, no content) is dropped like an unknown block: it cannot be sent.
+        const mediaType = raw.mediaType as AttachmentMediaType;
+        if (!ATTACHMENT_MEDIA_TYPES.includes(mediaType)) break;
+        const block: Block = { type: "attachment", name: str(raw.name), mediaType };
+        if (mediaType === "text/plain") {
+          if (typeof raw.text !== "string") break;
+          block.text = raw.text;
+        } else {
+          if (typeof raw.data !== "string") break;
+          block.data = raw.data;
+        }
         blocks.push(block);
         break;
       }

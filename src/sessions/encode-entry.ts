@@ -104,6 +104,8 @@ function storedBlock(block: Block): Record<string, unknown> {
         toolResult: block.toolResult.map((b) => ({ type: "text", text: b.text })),
         toolResultIsError: block.toolResultIsError,
       };
+    case "attachment":
+      return { type: "attachment", name: block.name, mediaType: block.mediaType, text: block.text, data: block.data };
   }
 }
 

@@ -256,7 +256,7 @@ function checkMessage(message: Message, path: string): void {
     throw new RiendaError("session", `cannot store a message without blocks in ${path}`);
   }
   for (const block of message.blocks as Block[]) {
-    if (!["text", "thinking", "tool_call", "tool_result"].includes(block?.type)) {
+    if (!["text", "thinking", "tool_call", "tool_result", "attachment"].includes(block?.type)) {
       throw new RiendaError("session", `cannot store a block of type ${JSON.stringify(block?.type)} in ${path}`);
     }
   }

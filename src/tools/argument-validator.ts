@@ -9,8 +9,18 @@ export interface ArgumentValidator {
   check(schema: Record<string, unknown>, args: unknown): Promise<string[]>;
   /** Why `schema` is not an acceptable JSON Schema, or undefined when it is. Never compiles it. */
   schemaProblem(schema: unknown): Promise<string | undefined>;
+  /** Why `schema` cannot be compiled (a `$ref` that resolves nowhere, ...), or undefined when it can; compiles and keeps it. */
+  compileProblem(schema: Record<string, unknown>): Promise<string | undefined>;
+  /** Problems of `value` against `schema`, each at its JSON Pointer (`""` is the root); empty when it matches. */
+  problems(schema: Record<string, unknown>, value: unknown): Promise<SchemaProblem[]>;
   /** Starts loading ajv in the background, so that the first check does not wait for it. */
   prepare(): void;
+}
+
+/** One way a value misses its schema: where (a JSON Pointer, `""` for the whole value) and what. */
+export interface SchemaProblem {
+  pointer: string;
+  message: string;
 }
 
 /** The generated draft-07 meta-schema validator, typed the way ajv's standalone code behaves. */
@@ -60,20 +70,37 @@ export function createArgumentValidator(): ArgumentValidator {
     return (await instance(dialect)).compile(schema);
   };
 
+  const compiledOnce = async (schema: Record<string, unknown>): Promise<ValidateFunction | Error> => {
+    let validate = compiled.get(schema);
+    if (!validate) {
+      try {
+        validate = await compile(schema);
+      } catch (error) {
+        validate = error instanceof Error ? error : new Error(String(error));
+      }
+      compiled.set(schema, validate);
+    }
+    return validate;
+  };
+
   return {
     async check(schema, args) {
-      let validate = compiled.get(schema);
-      if (!validate) {
-        try {
-          validate = await compile(schema);
-        } catch (error) {
-          validate = error instanceof Error ? error : new Error(String(error));
-        }
-        compiled.set(schema, validate);
-      }
+      const validate = await compiledOnce(schema);
       if (validate instanceof Error) return [`the tool's parameters schema cannot be used: ${validate.message}`];
       if (validate(args)) return [];
       return (validate.errors ?? []).map(describeError);
+    },
+
+    async compileProblem(schema) {
+      const validate = await compiledOnce(schema);
+      return validate instanceof Error ? validate.message : undefined;
+    },
+
+    async problems(schema, value) {
+      const validate = await compiledOnce(schema);
+      if (validate instanceof Error) return [{ pointer: "", message: `the schema cannot be used: ${validate.message}` }];
+      if (validate(value)) return [];
+      return (validate.errors ?? []).map((error) => ({ pointer: error.instancePath, message: describeError({ ...error, instancePath: "" }) }));
     },
 
     async schemaProblem(schema) {

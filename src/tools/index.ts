@@ -8,7 +8,7 @@
  * Must not know how user modules are loaded (that is extensions/ + runtime/).
  */
 export { capText, RESULT_CAP_BYTES } from "./cap-text.ts";
-export { createArgumentValidator, type ArgumentValidator } from "./argument-validator.ts";
+export { createArgumentValidator, type ArgumentValidator, type SchemaProblem } from "./argument-validator.ts";
 export { resultFromValue } from "./result-from-value.ts";
 export { createToolRunner, type ToolRunner } from "./run-tool.ts";
 export { createShellTool, type RunCommand } from "./shell.ts";

@@ -11,6 +11,18 @@ import { jsonWithControlsEscaped } from "./terminal-text.ts";
 /** Version of the `--json` event schema. */
 const JSON_EVENTS_VERSION = 1;
 
+/** How a run ended, as `run_end` says it (docs/cli.md). */
+export interface RunEnd {
+  reason: RunEndReason;
+  /** Token totals; null when no request was made. */
+  usage: Usage | null;
+  message?: string;
+  /** US dollars, when every answer was priced. */
+  cost?: number;
+  /** With `--schema`: the answer, which matched the schema. */
+  output?: { value: unknown };
+}
+
 /** Facts known when a run starts; absent when setup failed before them. */
 export interface RunStartInfo {
   sessionId: string | null;
@@ -48,11 +60,12 @@ export class JsonPrinter {
   }
 
   /** Emits run_end once; nothing is written after it. */
-  end(reason: RunEndReason, usage: Usage | null, message?: string, cost?: number): void {
+  end(end: RunEnd): void {
     if (this.#ended) return;
     this.#ensureStarted();
     this.#ended = true;
-    this.#write({ type: "run_end", reason, ...(message ? { message } : {}), usage, ...(cost !== undefined ? { cost } : {}) });
+    const { reason, usage, message, cost, output } = end;
+    this.#write({ type: "run_end", reason, ...(message ? { message } : {}), usage, ...(cost !== undefined ? { cost } : {}), ...(output ? { output: output.value } : {}) });
   }
 
   #ensureStarted(): void {

@@ -22,9 +22,18 @@ export class PlainPrinter {
   readonly #err: LineTracker;
   readonly #levels = new SubagentLevels();
 
-  constructor(stdout: TerminalSink, stderr: TerminalSink) {
+  readonly #answerText: boolean;
+
+  /** `answerText: false` (`--schema`): the model's text is not printed; `answer` prints the checked answer. */
+  constructor(stdout: TerminalSink, stderr: TerminalSink, options: { answerText?: boolean } = {}) {
     this.#out = new LineTracker(stdout, stdout.isTTY ? terminalSafe : undefined);
     this.#err = new LineTracker(stderr, terminalSafe);
+    this.#answerText = options.answerText ?? true;
+  }
+
+  /** One line for stdout: the run's answer (a `--schema` document). */
+  answer(text: string): void {
+    this.#out.line(text);
   }
 
   /** A line for stderr (session line, notices from the front end). */
@@ -44,7 +53,7 @@ export class PlainPrinter {
     const line = (text: string) => this.#err.line(indent === "" ? text : prefixLines(indent, terminalSafe(text)));
     switch (event.type) {
       case "message_end":
-        if (event.text !== "" && event.parent === undefined) this.#out.line(event.text);
+        if (this.#answerText && event.text !== "" && event.parent === undefined) this.#out.line(event.text);
         break;
       case "tool_call":
         line(`tool: ${event.name} ${formatArguments(event.arguments)}`);

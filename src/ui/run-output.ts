@@ -8,7 +8,8 @@
  */
 import type { EngineEvent, RunEndReason } from "../engine/index.ts";
 import type { Usage } from "../providers/index.ts";
-import { JsonPrinter, type RunStartInfo } from "./json-printer.ts";
+export type { RunEnd } from "./json-printer.ts";
+import { JsonPrinter, type RunEnd, type RunStartInfo } from "./json-printer.ts";
 import { dollarsText, PlainPrinter } from "./plain-printer.ts";
 import type { TerminalSink } from "./terminal-text.ts";
 import { noticeEvent, noticeLine } from "./terminal-front-end.ts";
@@ -20,14 +21,25 @@ export interface RunOutput {
   event(event: EngineEvent): void;
   /** A `ctx.notify` notice. */
   notify(title: string, body: string): void;
-  /** The run ended; prints the run's cost when known (plain: on stderr), then the failure line when there is one. */
-  end(reason: RunEndReason, usage: Usage | null, message?: string, cost?: number): void;
+  /**
+   * The run ended; prints the run's cost when known (plain: on stderr),
+   * then the failure line when there is one; plain prints a `--schema`
+   * answer on stdout, as one line of JSON.
+   */
+  end(end: RunEnd): void;
+}
+
+/** How the run's output is asked for. */
+export interface RunOutputOptions {
+  json: boolean;
+  /** `--schema`: stdout carries only the checked answer, not the model's text. */
+  structured?: boolean;
 }
 
 /** Builds the output for `--json` or plain mode. */
-export function createRunOutput(json: boolean, stdout: TerminalSink, stderr: TerminalSink): RunOutput {
+export function createRunOutput(options: RunOutputOptions, stdout: TerminalSink, stderr: TerminalSink): RunOutput {
   // JSON escapes every control character itself, and its consumer needs the bytes as they came.
-  return json ? jsonOutput(new JsonPrinter(stdout)) : plainOutput(new PlainPrinter(stdout, stderr));
+  return options.json ? jsonOutput(new JsonPrinter(stdout)) : plainOutput(new PlainPrinter(stdout, stderr, { answerText: !options.structured }));
 }
 
 function plainOutput(printer: PlainPrinter): RunOutput {
@@ -37,23 +49,30 @@ function plainOutput(printer: PlainPrinter): RunOutput {
     },
     event: (event) => printer.event(event),
     notify: (title, body) => printer.info(noticeLine({ title, body })),
-    end: (reason, usage, message, cost) => {
+    end: ({ reason, usage, message, cost, output }) => {
+      if (output) printer.answer(JSON.stringify(output.value));
       if (cost !== undefined) printer.info(costLine(cost, usage));
       if (reason === "interrupted") printer.failure("the run was interrupted");
-      else if (reason === "error") printer.failure(message ?? "the run failed");
-      else if (reason === "max_tokens") printer.failure(message ?? "the answer was cut short at the model's output limit");
+      else if (reason !== "end_turn") printer.failure(message ?? FAILED[reason]);
     },
   };
 }
+
+/** The failure line of an ending without a message of its own. */
+const FAILED: Record<Exclude<RunEndReason, "end_turn" | "interrupted">, string> = {
+  error: "the run failed",
+  max_tokens: "the answer was cut short at the model's output limit",
+  invalid_output: "the answer does not match the schema",
+};
 
 function jsonOutput(printer: JsonPrinter): RunOutput {
   return {
     start: (info) => printer.start(info),
     event: (event) => printer.event(event),
     notify: (title, body) => printer.event(noticeEvent({ title, body })),
-    end: (reason, usage, message, cost) => {
-      if (reason === "error") printer.error(message ?? "the run failed");
-      printer.end(reason, usage, reason === "interrupted" ? "the run was interrupted" : message, cost);
+    end: (end) => {
+      if (end.reason === "error") printer.error(end.message ?? "the run failed");
+      printer.end(end.reason === "interrupted" ? { ...end, message: "the run was interrupted" } : end);
     },
   };
 }

@@ -3,7 +3,7 @@
  * ~/.rienda, its own workspace, and helpers to run the compiled binary as a
  * black box. Never imports src/: it speaks only the external contract.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { spawn } from "node:child_process";
@@ -31,6 +31,15 @@ export interface RunOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
   stdin?: string;
+  /**
+   * stdin as a real pipe (what a shell's `|` gives, unlike the socket of
+   * `stdin`): a shell writes these bytes into it, after `pipeDelayMs`, then
+   * closes it.
+   */
+  stdinPipe?: string | Uint8Array;
+  pipeDelayMs?: number;
+  /** stdin as a regular file holding these bytes (`< file`). */
+  stdinFile?: string | Uint8Array;
   /** Kill the process (SIGKILL) after this many ms; the test fails on its own assertions. */
   killAfterMs?: number;
 }
@@ -109,17 +118,34 @@ export class Instance {
 
   /** Starts the binary and returns the live process with a promise of its result. */
   start(args: string[], options: RunOptions = {}): Started {
-    const child = spawn(BINARY, args, {
+    let command = BINARY;
+    let argv = args;
+    let stdinFd: number | undefined;
+    if (options.stdinPipe !== undefined) {
+      const data = join(this.root, `stdin-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+      writeFileSync(data, options.stdinPipe);
+      const delay = ((options.pipeDelayMs ?? 0) / 1000).toFixed(3);
+      command = "sh";
+      argv = ["-c", `{ sleep ${delay}; cat "$0"; } | "$@"`, data, BINARY, ...args];
+    } else if (options.stdinFile !== undefined) {
+      const data = join(this.root, `stdin-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+      writeFileSync(data, options.stdinFile);
+      stdinFd = openSync(data, "r");
+    }
+    const child = spawn(command, argv, {
       cwd: options.cwd ?? this.workspace,
       env: this.env(options.env),
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: [stdinFd ?? "pipe", "pipe", "pipe"],
     });
+    if (stdinFd !== undefined) closeSync(stdinFd);
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    if (options.stdin !== undefined) child.stdin.end(options.stdin);
-    else child.stdin.end();
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    if (child.stdin) {
+      if (options.stdin !== undefined) child.stdin.end(options.stdin);
+      else child.stdin.end();
+    }
     const timer = options.killAfterMs ? setTimeout(() => child.kill("SIGKILL"), options.killAfterMs) : undefined;
     const done = new Promise<RunResult>((resolveRun) => {
       child.on("close", (code, signal) => {
