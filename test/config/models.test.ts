@@ -83,8 +83,12 @@ describe("model settings", () => {
 
   test("an unknown model key is refused", () => {
     expect(linesOf(withModel("{ max_token: 10 }"))).toEqual([
-      `${AT}.max_token: unknown key (did you mean "max_tokens"? known keys: id, max_tokens, temperature, top_p, context_window, thinking_level, thinking_max_tokens, cache, send_thinking, cost, request_rules)`,
+      `${AT}.max_token: unknown key (did you mean "max_tokens"? known keys: id, max_tokens, temperature, top_p, context_window, thinking_level, thinking_max_tokens, cache, send_thinking, cost, request_rules, structured_output)`,
     ]);
+  });
+
+  test("structured_output is native or tool", () => {
+    expect(linesOf(withModel("{ structured_output: natve }"))).toEqual([`${AT}.structured_output: unknown structured output "natve" (did you mean "native"? known: native, tool)`]);
   });
 
   test("model settings that are not a mapping are refused", () => {
