@@ -28,6 +28,8 @@ import { homeDir } from "./home-dir.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { stderrForPeople } from "./for-people.ts";
+import { checkAttachmentsFit, readFileAttachment, sizeText } from "../attachments/index.ts";
+import { attachmentKind, type AttachmentBlock } from "../providers/index.ts";
 
 /** The flags of a bare `rienda` (also shown by `rienda --help`). */
 const chatArgs = {
@@ -164,6 +166,8 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
 
   let session: SessionFile | undefined;
   let prepared: PreparedAgent;
+  /** Files `/file` attached to the next message. */
+  let pending: AttachmentBlock[] = [];
   /** Shown once, with the first notices: the chat moved to the continued session's workspace. */
   let movedNotice: string | undefined;
   if (start.sessionId) {
@@ -220,8 +224,11 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
     runTurn(prompt, io) {
       if (!session) throw new RiendaError("internal", "a turn needs a session");
       const compactor = createCompactor({ session, config: prepared.config, model: prepared.model, modelPort });
+      const attachments = pending;
+      pending = [];
       return runAgent({
         prompt,
+        attachments,
         system: prepared.system,
         model: prepared.model,
         agentId: prepared.agent.id,
@@ -278,6 +285,13 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
     listModels: () => prepared.config.modelRefs(),
     tools: () => prepared.tools.specs().map((t) => ({ name: t.name, description: t.description })),
     hooks: () => [...prepared.hooks.names],
+    attach(path) {
+      const block = readFileAttachment(path, start.workdir);
+      checkAttachmentsFit([...pending, block], prepared.model);
+      pending.push(block);
+      return attachmentRow(block);
+    },
+    pendingAttachments: () => pending.map(attachmentRow),
     history: () => (session ? historyOf(session) : []),
     notices() {
       const notices = movedNotice ? [movedNotice, ...prepared.notices] : prepared.notices;
@@ -318,4 +332,11 @@ function historyOf(session: SessionFile): HistoryItem[] {
     }
     return message;
   });
+}
+
+/** How the chat names an attachment: `notes.txt (text, 2 KB)`. */
+function attachmentRow(block: AttachmentBlock): { name: string; description: string } {
+  const kind = attachmentKind(block);
+  const bytes = block.text !== undefined ? new TextEncoder().encode(block.text).length : Math.floor(((block.data ?? "").length * 3) / 4);
+  return { name: block.name, description: `${kind === "pdf" ? "PDF" : kind}, ${sizeText(bytes)}` };
 }

@@ -61,7 +61,7 @@ describe("piped stdin is data for the prompt", () => {
     s = await scenario();
     s.server.script({ text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "summarize"], { stdinPipe: "data\n" });
-    const user = messageEntries(sessionFile(s.inst.home, sessionIdOf(r.stderr))).find((e) => e.role === "user") as { blocks: unknown[] };
+    const user = messageEntries(sessionFile(s.inst.home, sessionIdOf(r.stderr))).find((e) => e.role === "user") as unknown as { blocks: unknown[] };
     expect(user.blocks).toEqual([
       { type: "attachment", name: "stdin", mediaType: "text/plain", text: "data\n" },
       { type: "text", text: "summarize" },

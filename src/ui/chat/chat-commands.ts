@@ -62,6 +62,16 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
     case "sessions":
       showSessions(ctx);
       return "continue";
+    case "file": {
+      if (argument !== "") {
+        const row = backend.attach(argument);
+        renderer.line(style.ok(`attached ${row.name} (${row.description}) to your next message`));
+        return "continue";
+      }
+      const pending = backend.pendingAttachments();
+      renderer.line(pending.length === 0 ? style.dim("nothing is attached; /file PATH attaches a file to your next message") : pending.map((row) => `attached: ${row.name} (${row.description})`).join("\n"));
+      return "continue";
+    }
     case "resume": {
       const id = argument || (await pickSession(ctx));
       if (!id) return "continue";

@@ -25,6 +25,7 @@ export const CHAT_COMMANDS: readonly ChatCommandSpec[] = [
   { name: "agent", usage: "/agent [NAME]", summary: "switch to another agent and its model (a list without NAME)", takesArgument: true },
   { name: "model", usage: "/model [REF]", summary: "switch model, provider/alias (a list without REF)", takesArgument: true },
   { name: "tools", usage: "/tools", summary: "the agent's tools and hooks", takesArgument: false },
+  { name: "file", usage: "/file [PATH]", summary: "attach a file (text, image, PDF) to your next message; without PATH, what is attached", takesArgument: true },
   { name: "thinking", usage: "/thinking", summary: "show the model's thinking in full, or collapse it again", takesArgument: false },
   { name: "exit", usage: "/exit", summary: "quit (also Ctrl-D, or Ctrl-C twice at an empty prompt)", takesArgument: false, aliases: ["quit"] },
 ];

@@ -49,6 +49,13 @@ export interface TurnIo {
   finalSignal: AbortSignal;
 }
 
+/** A file attached to the next message, as the chat shows it. */
+export interface AttachmentRow {
+  name: string;
+  /** "text", "image" or "PDF", with the size: `image, 12 KB`. */
+  description: string;
+}
+
 /**
  * The conversation behind the screen. Methods that can be refused (an
  * unknown agent, model or session) throw a RiendaError and change nothing.
@@ -78,6 +85,13 @@ export interface ChatBackend {
   listModels(): string[];
   /** The current agent's tools, in its order. */
   tools(): ToolRow[];
+  /**
+   * Attaches a file (relative to the workspace) to the next message, checked
+   * against the current model; throws a RiendaError naming the problem.
+   */
+  attach(path: string): AttachmentRow;
+  /** What the next message carries, in order. */
+  pendingAttachments(): AttachmentRow[];
   /** The current agent's hooks, in execution order. */
   hooks(): string[];
   /** The active branch of the current session (empty before the first message). */
