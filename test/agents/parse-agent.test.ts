@@ -45,6 +45,7 @@ describe("parseAgent", () => {
       skills: [],
       agents: [],
       config: { "word-count": { min_length: 3 } },
+      limits: {},
       systemPrompt: "You are a careful coding agent.\n\nAnswer briefly.",
     });
   });
