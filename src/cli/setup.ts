@@ -180,9 +180,8 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
   const workdir = moved?.workdir ?? request.workdir;
   if (request.agentFile !== undefined && request.agentId !== undefined) problems.add(new RiendaError("usage", "run: give -a/--agent or --agent-file, not both"));
   const agentId = request.agentFile !== undefined ? "" : (request.agentId ?? existing?.agent);
-  if (agentId === undefined || problems.any) {
-    if (!request.sessionId && agentId === undefined) problems.add(new RiendaError("usage", "run: -a/--agent is required (the agents are the files of ~/.rienda/agents), or --agent-file PATH"));
-    existing?.close();
+  if (agentId === undefined) {
+    if (!request.sessionId) problems.add(new RiendaError("usage", "run: -a/--agent is required (the agents are the files of ~/.rienda/agents), or --agent-file PATH"));
     problems.fail();
   }
   const modelRef = request.modelRef ?? (existing && !request.agentId ? existing.model : undefined);

@@ -162,7 +162,7 @@ describe("-s ID from another directory", () => {
       const r = await s.inst.run(["run", "-s", id, "-p", "two", ...(json ? ["--json"] : [])]);
       expect(r.code).toBe(1);
       const message = `session ${id} was started in ${gone}, which no longer exists; continue it elsewhere with -C DIR`;
-      if (json) expect(r.stdout.trim().split("\n").at(-1)).toBe(JSON.stringify({ type: "run_end", reason: "error", message, usage: null }));
+      if (json) expect(r.stdout.trim().split("\n").at(-1)).toBe(JSON.stringify({ type: "run_end", reason: "error", message, usage: null, tools: { calls: 0, failed: 0, refused: 0 } }));
       else expect(r.stderr).toBe(`rienda: ${message}\n`);
     }
     expect(s.server.requests).toHaveLength(1);

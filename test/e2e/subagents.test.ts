@@ -160,7 +160,7 @@ describe("a subagent call", () => {
     expect(events.find((e) => e.type === "subagent_end")).toEqual({ type: "subagent_end", reason: "end_turn", usage: { inputTokens: 50, outputTokens: 12 }, parent: "call_r1" });
     expect(events.find((e) => e.type === "tool_result" && !e.parent)).toMatchObject({ id: "call_r1", name: "agent__reviewer", text: "fine", isError: false });
     // The parent's totals include the child's.
-    expect(events.at(-1)).toEqual({ type: "run_end", reason: "end_turn", usage: { inputTokens: 350, outputTokens: 34 } });
+    expect(events.at(-1)).toEqual({ type: "run_end", reason: "end_turn", usage: { inputTokens: 350, outputTokens: 34 }, tools: { calls: 2, failed: 0, refused: 0 } });
   });
 
   test("--json: a grandchild's parent is the path of call ids, unambiguous when ids repeat across levels", async () => {
