@@ -8,9 +8,9 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, existsSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { jsonEvents, scenario, toolNamesOf, toolResultsOf, type Scenario } from "../support/scenario.ts";
+import { jsonEvents, scenario, toolNamesOf, toolResultsOf, type Scenario, PROTOCOLS, configFor, systemOf } from "../support/scenario.ts";
 import { readEntries, sessionFile, sessionIdFrom } from "../support/session-reader.ts";
 
 let s: Scenario | undefined;
@@ -233,5 +233,253 @@ describe("the session file (contract §6)", () => {
     expect(mode(s.inst.riendaPath("sessions"))).toBe(0o700);
     expect(mode(s.inst.riendaPath("sessions", dir))).toBe(0o700);
     expect(mode(s.inst.riendaPath("sessions", dir, `${id}.jsonl`))).toBe(0o600);
+  });
+});
+
+describe("loop guard (contract §5: 3 identical rounds, same calls and same results)", () => {
+  test("calls that differ only in their ids (as a real model sends them) are the same calls: the third round stops the run", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    const call = { name: "shell", arguments: { command: "echo again" } };
+    s.server.script({ toolCalls: [call] }, { toolCalls: [call] }, { toolCalls: [call] }, { text: "never" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(1);
+    expect(s.server.requests).toHaveLength(3);
+    expect(r.stderr.trimEnd().split("\n").at(-1)).toMatch(/^rienda: .*same tool calls.*3 times/);
+  });
+
+  test("the same calls with changing results are not a loop: the run goes on to its answer", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    const call = { name: "shell", arguments: { command: "echo x >> count; wc -l < count" } };
+    s.server.script({ toolCalls: [call] }, { toolCalls: [call] }, { toolCalls: [call] }, { toolCalls: [call] }, { text: "done" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("done\n");
+    expect(s.server.requests).toHaveLength(5);
+  });
+});
+
+describe("the built-in shell's timeout_ms (contract §5: default 2 min, capped at 30 min)", () => {
+  test("a timeout above the cap is capped, not refused: the command runs; a negative one or a fraction is an error result and nothing runs", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    s.server.script(
+      { toolCalls: [{ name: "shell", arguments: { command: "echo capped", timeout_ms: 10 * 60 * 60 * 1000 } }] },
+      { toolCalls: [{ name: "shell", arguments: { command: "touch negative", timeout_ms: -5 } }] },
+      { toolCalls: [{ name: "shell", arguments: { command: "touch fraction", timeout_ms: 1.5 } }] },
+      { text: "ok" },
+    );
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["capped"]);
+    expect(r.stderr).toContain("tool failed: timeout_ms must not be negative");
+    expect(r.stderr).toContain("tool failed: invalid arguments for tool \"shell\"");
+    expect(existsSync(join(s.inst.workspace, "negative"))).toBe(false);
+    expect(existsSync(join(s.inst.workspace, "fraction"))).toBe(false);
+  });
+});
+
+describe("stderr line 1 (contract §4)", () => {
+  test("is the session line even when config notices, a shadowing diagnostic and the continued workspace are reported", async () => {
+    s = await scenario({ protocol: "anthropic", modelExtra: "        temperature: 0.5\n        thinking_max_tokens: 1024", agentFrontmatter: "tools: [shell]" });
+    s.inst.tool("shell", 'module.exports = { description: "mine", parameters: { type: "object" }, execute() { return "user shell"; } };');
+    s.server.script({ text: "one" }, { text: "two" });
+    const first = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(first.code).toBe(0);
+    const lines = first.stderr.split("\n");
+    expect(lines[0]).toMatch(/^session: \S+$/);
+    expect(lines.slice(1).join("\n")).toContain('tool "shell" replaces a built-in tool');
+    expect(lines.slice(1).join("\n")).toContain("temperature");
+    const id = sessionIdFrom(first.stderr);
+    const next = await s.inst.run(["run", "-s", id, "-p", "y"], { cwd: s.inst.root });
+    expect(next.code).toBe(0);
+    expect(next.stderr.split("\n")[0]).toBe(`session: ${id}`);
+    expect(next.stderr).toContain(s.inst.workspace);
+  });
+});
+
+describe("tools omitted entirely when the agent has none (contract §7)", () => {
+  for (const protocol of PROTOCOLS) {
+    test(`no tools key, and tools: [] alike (${protocol})`, async () => {
+      s = await scenario({ protocol, agentFrontmatter: "tools: []" });
+      s.inst.agent("bare", "---\ndescription: d\nmodel: p/m\n---\nBare.\n");
+      s.server.script({ text: "1" }, { text: "2" });
+      expect((await s.inst.run(["run", "-a", "coder", "-p", "x"])).code).toBe(0);
+      expect((await s.inst.run(["run", "-a", "bare", "-p", "x"])).code).toBe(0);
+      for (const request of s.server.requests) {
+        const body = request.body as Record<string, unknown>;
+        expect(Object.keys(body)).not.toContain("tools");
+        expect(Object.keys(body)).not.toContain("tool_choice");
+      }
+    });
+  }
+});
+
+describe("agents are global only (contract §3)", () => {
+  test("-a with a path never reads an agent file from the workspace, before any request", async () => {
+    s = await scenario();
+    s.inst.file("evil.md", "---\ndescription: d\nmodel: p/m\n---\nFROM THE WORKSPACE\n");
+    for (const id of ["../../../work/evil", join(s.inst.workspace, "evil")]) {
+      const r = await s.inst.run(["run", "-a", id, "-p", "x"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^rienda: /);
+    }
+    expect(s.server.requests).toHaveLength(0);
+    s.server.script({ text: "ok" });
+    expect((await s.inst.run(["run", "-a", "coder", "-p", "x"])).code).toBe(0);
+    expect(systemOf(s.server.requests[0]!)).not.toContain("FROM THE WORKSPACE");
+  });
+});
+
+describe("provider errors inside a stream (contract §7: transient ones retried, others fail at once)", () => {
+  for (const protocol of PROTOCOLS) {
+    test(`an overloaded error after some text is retried and the partial text never printed; an invalid request fails at once (${protocol})`, async () => {
+      s = await scenario({ protocol });
+      s.server.script({ text: "PARTIAL", streamError: { type: "overloaded_error", message: "Overloaded" } }, { text: "fine" });
+      const retried = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+      expect(retried.code).toBe(0);
+      expect(retried.stdout).toBe("fine\n");
+      expect(retried.stderr).toMatch(/\ntransient error, retrying in [0-9.]+s: .*Overloaded\n/);
+
+      s.server.reset();
+      s.server.script({ text: "PARTIAL", streamError: { type: "invalid_request_error", message: "bad request here" } }, { text: "never" });
+      const failed = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+      expect(failed.code).toBe(1);
+      expect(s.server.requests).toHaveLength(1);
+      expect(failed.stderr).not.toContain("retrying");
+      expect(failed.stderr.trimEnd().split("\n").at(-1)).toMatch(/^rienda: .*bad request here/);
+      expect(failed.stdout).not.toContain("PARTIAL");
+    });
+  }
+});
+
+describe("config.yaml is strict, Go-era files still load (contract §2)", () => {
+  test("YAML anchors and merge keys, a BOM, CRLF line ends and a leading --- load as Go's yaml.v3 read them", async () => {
+    s = await scenario();
+    const yaml = configFor(s.server.url)
+      .replace("    models:\n      m:\n        id: wire-model\n", "    models:\n      base: &base { id: wire-model, max_tokens: 77 }\n      m:\n        <<: *base\n        temperature: 0.5\n")
+      .replace(/\n/g, "\r\n");
+    s.inst.config(`\uFEFF---\r\n${yaml}`);
+    s.server.script({ text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.code).toBe(0);
+    const body = s.server.requests[0]!.body as Record<string, unknown>;
+    expect([body.model, body.max_tokens, body.temperature]).toEqual(["wire-model", 77, 0.5]);
+  });
+});
+
+describe("the workspace of a run started in a shell (drop-in with the Go Rienda)", () => {
+  test("a workspace reached through a symbolic link is the path the shell shows ($PWD), as Go's os.Getwd gave it", async () => {
+    s = await scenario();
+    const real = join(s.inst.root, "real-project");
+    const link = join(s.inst.root, "linked-project");
+    mkdirSync(real);
+    symlinkSync(real, link);
+    // A session the Go Rienda wrote for this workspace, filed under the path it saw.
+    const goId = "01jgowrote0000000000000000";
+    s.inst.write(
+      s.inst.riendaPath("sessions", workspaceDirName(link), `${goId}.jsonl`),
+      JSON.stringify({ kind: "header", version: 1, id: goId, createdAt: "2026-01-01T00:00:00Z", agent: "coder", model: "p/m", workdir: link }) + "\n",
+    );
+    s.server.script({ text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { cwd: link, env: { PWD: link } });
+    expect(r.code).toBe(0);
+    const id = sessionIdFrom(r.stderr);
+    expect(existsSync(s.inst.riendaPath("sessions", workspaceDirName(link), `${id}.jsonl`))).toBe(true);
+    expect(readEntries(sessionFile(s.inst.home, id))[0]!.workdir).toBe(link);
+    const listed = await s.inst.run(["sessions", "--json"], { cwd: link, env: { PWD: link } });
+    expect((JSON.parse(listed.stdout) as { id: string }[]).map((x) => x.id).sort()).toEqual([goId, id].sort());
+
+    // Continued from there, it runs where it was started, with nothing to say about another workspace.
+    s.server.script({ text: "again" });
+    const again = await s.inst.run(["run", "-s", id, "-p", "more"], { cwd: link, env: { PWD: link } });
+    expect(again.stderr).toBe(`session: ${id}\n`);
+    expect(again.stdout).toBe("again\n");
+
+    // A $PWD that names another directory is not believed.
+    const elsewhere = await s.inst.run(["sessions", "--json"], { cwd: link, env: { PWD: s.inst.workspace } });
+    expect(elsewhere.stdout.trim()).toBe("[]");
+  });
+});
+
+describe("a Go-era config.yaml (contract: a ~/.rienda of the Go Rienda works unchanged)", () => {
+  test('protocol: "" beside a preset, preset: "" beside a protocol and thinking_level: "" load as if left out', async () => {
+    s = await scenario();
+    const url = s.server.url;
+    s.inst.config(
+      [
+        "providers:",
+        "  p:",
+        "    protocol: openai_chat_completions",
+        '    preset: ""',
+        `    base_url: ${url}/v1`,
+        "    models:",
+        '      m: { id: wire-model, thinking_level: "" }',
+        "  q:",
+        "    preset: anthropic",
+        '    protocol: ""',
+        `    base_url: ${url}`,
+        "    models:",
+        "      big: {}",
+        "",
+      ].join("\n"),
+    );
+    s.server.script({ text: "from chat" }, { text: "from anthropic" });
+    const chat = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(chat.stderr).not.toContain("rienda:");
+    expect(chat.code).toBe(0);
+    expect(chat.stdout).toBe("from chat\n");
+    const anthropic = await s.inst.run(["run", "-a", "coder", "-m", "q/big", "-p", "x"]);
+    expect(anthropic.code).toBe(0);
+    expect(anthropic.stdout).toBe("from anthropic\n");
+    const [first, second] = s.server.requests;
+    expect(first!.path).toBe("/v1/chat/completions");
+    expect(first!.body).not.toHaveProperty("reasoning_effort");
+    expect(second!.path).toBe("/v1/messages");
+    expect(second!.headers["anthropic-version"]).toBe("2023-06-01");
+  });
+
+  test("numbers written as yaml.v3 read them (32_000, 0b…) reach the wire, ctx.config and ctx.agent.config as those numbers", async () => {
+    s = await scenario({
+      protocol: "anthropic",
+      modelExtra: "        max_tokens: 32_000\n        context_window: 200_000",
+      configExtra: "compaction: { reserve_tokens: 16_384 }\nconfig:\n  settings: { max_bytes: 1_000_000, flags: 0b101, label: '1_000' }",
+      agentFrontmatter: "tools: [settings]\nconfig:\n  settings: { max_lines: 2_000 }",
+    });
+    s.inst.tool("settings", 'module.exports = { description: "shows its settings", parameters: { type: "object" }, execute(ctx) { return JSON.stringify([ctx.config.config.settings, ctx.agent.config.settings]); } };');
+    s.server.script({ toolCalls: [{ name: "settings", arguments: {} }] }, { text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.stderr).not.toContain("rienda:");
+    expect(r.code).toBe(0);
+    expect((s.server.requests[0]!.body as { max_tokens: number }).max_tokens).toBe(32000);
+    expect(JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!)).toEqual([{ max_bytes: 1000000, flags: 5, label: "1_000" }, { max_lines: 2000 }]);
+  });
+
+  test("an extension named under config: with nothing after it, in config.yaml or the agent, loads with no settings", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [settings]\nconfig:\n  settings:", configExtra: "config:\n  settings:\n  other: { a: 1 }" });
+    s.inst.tool(
+      "settings",
+      'module.exports = { description: "shows its settings", parameters: { type: "object" }, execute(ctx) { return JSON.stringify([ctx.agent.config, ctx.config.config]); } };',
+    );
+    s.server.script({ toolCalls: [{ name: "settings", arguments: {} }] }, { text: "ok" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+    expect(r.stderr).not.toContain("rienda:");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!)).toEqual([{ settings: {} }, { settings: null, other: { a: 1 } }]);
+  });
+});
+
+describe("-s with -a, without -m (contract §4: switch agent from there on)", () => {
+  test("the run goes on with the new agent and that agent's own model, both recorded, and a later -s keeps them", async () => {
+    s = await scenario({ modelExtra: "      big:\n        id: big-wire" });
+    s.inst.agent("reviewer", "---\ndescription: Reviews.\nmodel: p/big\n---\nYou review code.\n");
+    s.server.script({ text: "one" }, { text: "two" }, { text: "three" });
+    const id = sessionIdFrom((await s.inst.run(["run", "-a", "coder", "-p", "x"])).stderr);
+    const switched = await s.inst.run(["run", "-s", id, "-a", "reviewer", "-p", "y"]);
+    expect(switched.code).toBe(0);
+    expect((s.server.requests[1]!.body as { model: string }).model).toBe("big-wire");
+    const entries = readEntries(sessionFile(s.inst.home, id));
+    expect(entries.find((e) => e.kind === "agent")).toMatchObject({ agent: "reviewer", previousAgent: "coder" });
+    expect(entries.find((e) => e.kind === "model")).toMatchObject({ model: "p/big", previousModel: "p/m" });
+    await s.inst.run(["run", "-s", id, "-p", "z"]);
+    expect((s.server.requests[2]!.body as { model: string }).model).toBe("big-wire");
   });
 });

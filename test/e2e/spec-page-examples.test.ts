@@ -1,6 +1,6 @@
 /**
- * A third audit of tools.md and hooks.md, as an acceptance-test author and
- * as an attacker. The earlier audits (spec-tools-audit*, spec-hooks-audit*)
+ * The examples of tools.md and hooks.md, read as an acceptance-test author and
+ * as an attacker. The section-by-section checks (tools-spec, hooks-spec)
  * read the pages sentence by sentence; this file takes the page's examples
  * verbatim and checks that each keeps its promise on every way a tool is
  * reached (`rienda run` on each protocol, `rienda tool run`, `rienda mcp
