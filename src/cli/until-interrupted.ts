@@ -1,29 +1,13 @@
+import { ABORTED, raceAbort } from "../abort-race.ts";
 import { RiendaError } from "../errors.ts";
 
 /**
- * Waits for `work` unless `signal` is aborted first: work that cannot be
- * cancelled itself (loading a module that hangs, reading stdin) must not
- * hold up an interrupt. Whatever `work` does afterwards is left to the exit
- * that follows; it must not write anything once `signal` is aborted.
+ * Waits for `work` unless `signal` is aborted first, then rejects as
+ * interrupted (abort-race.ts): work that cannot be cancelled itself must not
+ * hold up an interrupt.
  */
-export function untilInterrupted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(interruptedError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(interruptedError());
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-function interruptedError(): RiendaError {
-  return new RiendaError("interrupted", "the run was interrupted");
+export async function untilInterrupted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  const result = await raceAbort(work, signal);
+  if (result === ABORTED) throw new RiendaError("interrupted", "the run was interrupted");
+  return result;
 }

@@ -11,6 +11,7 @@
  * tools, hooks, skills, session) is the composition root's, behind `launch`.
  */
 import type { Usage } from "../providers/index.ts";
+import { ABORTED, raceAbort } from "../abort-race.ts";
 import { capText } from "../tools/index.ts";
 import type { Emit } from "./hook-chain.ts";
 import type { OutputObserver, ToolPort, ToolRunResult } from "./ports.ts";
@@ -155,26 +156,7 @@ function promptOf(args: unknown): string | undefined {
 }
 
 /** `work`'s value, or undefined as soon as `signal` is aborted (a rejection of `work` after that is ignored). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) {
-    work.catch(() => undefined);
-    return Promise.resolve(undefined);
-  }
-  return new Promise<T | undefined>((resolve, reject) => {
-    const onAbort = (): void => {
-      work.catch(() => undefined);
-      resolve(undefined);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+async function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  const result = await raceAbort(work, signal);
+  return result === ABORTED ? undefined : result;
 }
