@@ -15,6 +15,7 @@ import { readAnswerSchema, type AnswerSchema } from "./answer-schema.ts";
 import { checkAttachmentsFit } from "../attachments/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { runFlags } from "./run-flags.ts";
+import { runSessionFlags, sessionChoice } from "./run-session.ts";
 import { prepareRun, type PreparedRun } from "./setup.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
@@ -29,6 +30,7 @@ const args = {
   stdin: { type: "boolean", description: "Read piped stdin as data for the prompt (the default; --no-stdin leaves it alone)" },
   schema: { type: "string", description: "The answer must be JSON matching this JSON Schema (a file, or the schema as JSON)" },
   ...runFlags,
+  ...runSessionFlags,
   json: { type: "boolean", description: "Print one JSON event per line on stdout" },
 } as const;
 
@@ -59,6 +61,7 @@ export default defineCommand({
         { stdin: process.stdin, cwd: process.cwd(), stderr: process.stderr, signal: watcher.signal },
       );
       const autoApprove = Boolean(parsed["auto-approve"]);
+      const chosen = sessionChoice(parsed, { home: homeDir(), workdir });
       prepared = await untilInterrupted(
         prepareRun(
           {
@@ -70,7 +73,8 @@ export default defineCommand({
             checkModel: (model) => checkAttachmentsFit(attachments, model),
             ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
             ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
-            ...(parsed.session !== undefined ? { sessionId: parsed.session } : {}),
+            ...(chosen.sessionId !== undefined ? { sessionId: chosen.sessionId, fork: chosen.fork, ...(chosen.at !== undefined ? { at: chosen.at } : {}) } : {}),
+            ...(chosen.ephemeral ? { ephemeral: true } : {}),
             ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
           },
           {
@@ -81,7 +85,8 @@ export default defineCommand({
         ),
         watcher.signal,
       );
-      output.start({ sessionId: prepared.session.id, agent: prepared.agent.id, model: prepared.model.ref, workdir: prepared.workdir });
+      // --no-session: no id names a file, so none is shown.
+      output.start({ sessionId: prepared.session.ephemeral ? null : prepared.session.id, agent: prepared.agent.id, model: prepared.model.ref, workdir: prepared.workdir });
       for (const notice of prepared.notices) output.event({ type: "notice", message: notice });
       const modelPort = createModelClient();
       const compactor = createCompactor({
