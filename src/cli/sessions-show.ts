@@ -8,7 +8,7 @@
  */
 import type { Block } from "../providers/index.ts";
 import type { BranchEntry, SessionEntry, StoredSession } from "../sessions/index.ts";
-import { dollarsText } from "../ui/plain-printer.ts";
+import { costCell } from "./cost-cell.ts";
 
 /** How to show it. */
 export interface ShowOptions {
@@ -56,7 +56,7 @@ function answerFacts(entry: Extract<SessionEntry, { kind: "message" }>): string 
   const parts: string[] = [];
   if (entry.responseModel) parts.push(entry.responseModel);
   if (entry.responseUsage) parts.push(`${entry.responseUsage.inputTokens} in, ${entry.responseUsage.outputTokens} out`);
-  if (entry.responseCost !== undefined) parts.push(dollarsText(entry.responseCost));
+  if (entry.responseCost !== undefined) parts.push(costCell(entry.responseCost));
   if (entry.responseStopReason && entry.responseStopReason !== "end_turn" && entry.responseStopReason !== "tool_use") parts.push(`stopped: ${entry.responseStopReason}`);
   return parts.join(" · ");
 }
@@ -97,7 +97,7 @@ function headerLines(stored: StoredSession): string[] {
 
 function totalLine(items: Shown[]): string {
   const t = totals(items);
-  return `total: ${t.answers} ${t.answers === 1 ? "answer" : "answers"}, ${t.input} tokens in, ${t.output} out${t.cost !== null ? `, ${dollarsText(t.cost)}` : ""}`;
+  return `total: ${t.answers} ${t.answers === 1 ? "answer" : "answers"}, ${t.input} tokens in, ${t.output} out${t.cost !== null ? `, ${costCell(t.cost)}` : ""}`;
 }
 
 /** The plain transcript of the active branch. */

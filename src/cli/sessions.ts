@@ -15,6 +15,8 @@ import { assertKnownFlags } from "./strict-args.ts";
 import { stdoutForPeople } from "./for-people.ts";
 import { jsonWithControlsEscaped } from "../ui/index.ts";
 import { sessionSubcommands } from "./sessions-manage.ts";
+import { costCell } from "./cost-cell.ts";
+
 
 const args = {
   workdir: { type: "string", alias: "C", description: "Workspace whose sessions to list (default: the current directory)" },
@@ -153,13 +155,6 @@ function tokensCell(s: SessionSummary): string {
 
 function compact(n: number): string {
   return n >= 10_000 ? `${Math.round(n / 1000)}k` : String(n);
-}
-
-/** Dollars with two significant decimals at least (small runs cost fractions of a cent); "-" when unknown. */
-export function costCell(cost: number | null): string {
-  if (cost === null) return "-";
-  if (cost === 0) return "$0";
-  return cost >= 1 ? `$${cost.toFixed(2)}` : `$${cost.toPrecision(2).replace(/0+$/, "").replace(/\.$/, "")}`;
 }
 
 function localTime(iso: string): string {
