@@ -22,7 +22,8 @@ import { INTERRUPTED_EXIT, interrupts } from "./interrupts.ts";
 import { untilInterrupted } from "./until-interrupted.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { runFlags } from "./run-flags.ts";
-import { createCompactor } from "./compactor.ts";
+import { compactNow, createCompactor } from "./compactor.ts";
+import { sessionTreeCommands } from "./chat-session-tree.ts";
 import { prepareAgent, type Dialogs, type PreparedAgent } from "./setup.ts";
 import { homeDir } from "./home-dir.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
@@ -38,8 +39,8 @@ const chatArgs = {
   ...runFlags,
 } as const;
 
-/** What the chat starts from, read from the flags. */
-interface ChatStart {
+/** What the chat (and `rienda rpc`) starts from, read from the flags. */
+export interface ChatStart {
   home: string;
   env: Record<string, string | undefined>;
   workdir: string;
@@ -153,7 +154,7 @@ async function pickAgent(home: string, screen: ChatScreen): Promise<string | und
 }
 
 /** The conversation behind the screen: the prepared agent, the session, and the engine. */
-async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<ChatBackend> {
+export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<ChatBackend> {
   const modelPort = createModelClient();
   const agentRequest = (agentId: string, modelRef?: string) => ({
     home: start.home,
@@ -280,6 +281,18 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
     },
     async switchModel(ref, signal) {
       replace(await prepareSwitch(agentRequest(prepared.agent.id, ref), signal));
+    },
+    ...sessionTreeCommands({
+      home: start.home,
+      workdir: () => start.workdir,
+      session: () => session,
+      replaceSession(next) {
+        session = adopt(next, prepared);
+      },
+    }),
+    async compact(io) {
+      if (!session) return false;
+      return compactNow({ session, config: prepared.config, model: prepared.model, modelPort }, io);
     },
     listAgents: () => listAgents(start.home).agents.map((a) => ({ id: a.id, description: a.description, model: a.model })),
     listModels: () => prepared.config.modelRefs(),

@@ -193,12 +193,19 @@ function label(entry: BranchEntry): string {
   return `${entry.role}${short ? `: ${short}` : ""}${calls.length > 0 ? ` → ${calls.join(", ")}` : ""}`;
 }
 
+/** One drawn line of the tree. */
+export interface TreeLine {
+  id: string;
+  text: string;
+  active: boolean;
+}
+
 /**
- * `--tree`: every message of every branch, a chain of single children on
- * one level and each branch point's children drawn under it; `*` marks the
- * active branch and `(leaf)` its end.
+ * Every message of every branch, a chain of single children on one level
+ * and each branch point's children drawn under it; `*` marks the active
+ * branch and `(leaf)` its end.
  */
-export function treeOfSession(stored: StoredSession): string {
+export function treeLines(stored: Pick<StoredSession, "entries" | "tree">): TreeLine[] {
   const nodes = stored.entries.filter((e): e is BranchEntry => e.kind === "message" || e.kind === "compaction");
   const ids = new Set(nodes.map((n) => n.id));
   const children = new Map<string | null, BranchEntry[]>();
@@ -208,8 +215,9 @@ export function treeOfSession(stored: StoredSession): string {
   }
   const active = new Set(stored.tree.branch().map((e) => e.id));
   const leaf = stored.tree.leafId;
-  const out: string[] = [...headerLines(stored), ""];
-  const line = (prefix: string, n: BranchEntry) => out.push(`${prefix}${active.has(n.id) ? "*" : " "} ${n.id}  ${label(n)}${n.id === leaf ? "  (leaf)" : ""}`);
+  const out: TreeLine[] = [];
+  const line = (prefix: string, n: BranchEntry) =>
+    out.push({ id: n.id, active: active.has(n.id), text: `${prefix}${active.has(n.id) ? "*" : " "} ${n.id}  ${label(n)}${n.id === leaf ? "  (leaf)" : ""}` });
   // Iterative over chains, recursive only at branch points: a 10,000-message chain costs no stack.
   const draw = (start: BranchEntry, first: string, rest: string): void => {
     let node: BranchEntry | undefined = start;
@@ -230,9 +238,16 @@ export function treeOfSession(stored: StoredSession): string {
     }
   };
   const roots = children.get(null) ?? [];
-  if (roots.length === 0) out.push("(no messages)");
   if (roots.length === 1) draw(roots[0]!, "", "");
   else roots.forEach((root, i) => draw(root, i === roots.length - 1 ? "└─ " : "├─ ", i === roots.length - 1 ? "   " : "│  "));
-  if (leaf === null && roots.length > 0) out.push("(the active leaf is before the first message)");
+  return out;
+}
+
+/** `--tree`: the header lines, then the tree. */
+export function treeOfSession(stored: StoredSession): string {
+  const lines = treeLines(stored);
+  const out: string[] = [...headerLines(stored), "", ...lines.map((l) => l.text)];
+  if (lines.length === 0) out.push("(no messages)");
+  else if (stored.tree.leafId === null) out.push("(the active leaf is before the first message)");
   return `${out.join("\n")}\n`;
 }
