@@ -24,6 +24,7 @@ import { resolveWorkdir } from "./resolve-workdir.ts";
 import { runFlags } from "./run-flags.ts";
 import { compactNow, createCompactor } from "./compactor.ts";
 import { sessionTreeCommands } from "./chat-session-tree.ts";
+import { runSessionFlags } from "./run-session.ts";
 import { prepareAgent, type Dialogs, type PreparedAgent } from "./setup.ts";
 import { homeDir } from "./home-dir.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
@@ -36,6 +37,8 @@ import { attachmentKind, type AttachmentBlock } from "../providers/index.ts";
 const chatArgs = {
   agent: { type: "string", alias: "a", description: "Agent id (without it, pick one from a list)" },
   continue: { type: "boolean", alias: "c", description: "Continue this workspace's latest session" },
+  fork: runSessionFlags.fork,
+  at: runSessionFlags.at,
   ...runFlags,
 } as const;
 
@@ -88,6 +91,8 @@ async function chat(rawArgs: string[], started: (backend: ChatBackend) => void):
     throw new RiendaError("usage", "interactive chat needs a terminal; use rienda run -a AGENT -p PROMPT (see rienda run --help)");
   }
   if (parsed.continue && parsed.session !== undefined) throw new RiendaError("usage", "use -c or -s ID, not both");
+  const continuing = parsed.continue === true || parsed.session !== undefined;
+  if ((parsed.fork || parsed.at !== undefined) && !continuing) throw new RiendaError("usage", `${parsed.fork ? "--fork" : "--at"} needs the session: -s ID or -c`);
   const start: ChatStart = {
     home: homeDir(),
     env: process.env,
@@ -121,6 +126,9 @@ async function chat(rawArgs: string[], started: (backend: ChatBackend) => void):
   }
   const backend = await untilInterrupted(createChatBackend(start, screen.dialogs), watcher.signal);
   started(backend);
+  // As `rienda run --at/--fork` (docs/sessions.md): checked before anything is written.
+  if (parsed.at !== undefined) backend.continueAt(parsed.at);
+  if (parsed.fork) backend.fork();
   // The terminal is gone: nothing can be shown or answered any more, and a
   // read or write on the dead terminal must not keep the process alive.
   // Tools and their process groups are ended; the session file holds only

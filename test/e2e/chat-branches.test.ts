@@ -98,6 +98,31 @@ describe("branches in the chat", () => {
     expect(existsSync(path)).toBe(true);
   });
 
+  test("rienda -s ID --at ENTRY and --fork start the chat on a new branch, or in a fork", async () => {
+    s = await scenario();
+    const id = await twoTurns();
+    const [, a1] = messageEntries(sessionFile(s.inst.home, id));
+    s.server.script({ text: "branched" }, { text: "forked" });
+    term = Terminal.start(s.inst, { args: ["-s", id, "--at", String(a1!.id)] });
+    await term.waitForPrompt();
+    term.line("other");
+    await term.waitForPrompt(1);
+    expect(historyOf(2)).toEqual(["user: q1", "assistant: a1", "user: other"]);
+    term.keys("C-d");
+    expect(await term.exitCode()).toBe(0);
+    term.dispose();
+    const before = readFileSync(sessionFile(s.inst.home, id));
+    term = Terminal.start(s.inst, { args: ["-c", "--fork"] });
+    await term.waitForPrompt();
+    term.line("in a fork");
+    await term.waitForPrompt(1);
+    expect(historyOf(3)).toEqual(["user: q1", "assistant: a1", "user: other", "assistant: branched", "user: in a fork"]);
+    expect(readFileSync(sessionFile(s.inst.home, id))).toEqual(before);
+    term.keys("C-d");
+    expect(await term.exitCode()).toBe(0);
+    expect(sessionFiles(s.inst.home)).toHaveLength(2);
+  });
+
   test("/fork and /export before the first message say there is nothing yet", async () => {
     s = await scenario();
     term = Terminal.start(s.inst, { args: ["-a", "coder"] });

@@ -130,8 +130,10 @@ describe("rienda rpc", () => {
       expect(r.error.code).toBe(code);
       expect(r.error.message).toContain(words);
     });
-    rpc.send({ id: "ok", type: "prompt", text: "are you there?" });
+    s.inst.file("notes.txt", "the attached notes\n");
+    rpc.send({ id: "ok", type: "prompt", text: "are you there?", files: ["notes.txt"] });
     expect(await rpc.runEnd("ok")).toMatchObject({ reason: "end_turn" });
+    expect(JSON.stringify(s.server.requests[0]!.body)).toContain("the attached notes");
     expect((await rpc.close()).code).toBe(0);
     expectAllValid(rpc, { commands: false });
   });
