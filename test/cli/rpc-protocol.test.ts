@@ -21,6 +21,6 @@ describe("readCommand", () => {
   ])("%s is refused with %s", (line, code) => {
     const read = readCommand(line);
     expect(isRefusal(read)).toBe(true);
-    expect(isRefusal(read) && read.code).toBe(code);
+    expect(isRefusal(read) ? read.code : undefined).toBe(code as never);
   });
 });

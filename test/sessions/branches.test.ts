@@ -11,7 +11,7 @@ beforeEach(() => (t = tempHome()));
 afterEach(() => t.dispose());
 
 /** q1 a1 q2 a2, with a model switch after a1 and a tool-calling answer on a branch. */
-function conversation(): { session: SessionFile; ids: Record<string, string> } {
+function conversation(): { session: SessionFile; ids: Record<"q1" | "a1" | "q2" | "a2" | "r2", string> } {
   const session = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/m", ids: steppingIds(), now: steppingClock() });
   const q1 = session.appendMessage({ role: "user", blocks: text("q1") });
   const a1 = session.appendMessage({ role: "assistant", blocks: text("a1") });
