@@ -70,7 +70,7 @@ describe("rienda rpc", () => {
     expect(s.server.requests).toHaveLength(1);
     rpc.send({ id: "a1", type: "confirm_answer", confirm_id: ask.confirm_id, answer: true });
     expect(await rpc.response("a1")).toMatchObject({ ok: true });
-    expect(await rpc.runEnd("p1")).toMatchObject({ reason: "end_turn" });
+    expect(await rpc.runEnd("p1")).toMatchObject({ reason: "end_turn", tools: { calls: 1, failed: 0, refused: 0 } });
     expect(rpc.eventsOf("p1").find((e) => e.type === "tool_result")).toMatchObject({ name: "publish", text: "pushed", isError: false });
     expect(rpc.eventsOf("p1")[0]).toMatchObject({ type: "run_start", sessionId });
 
