@@ -103,17 +103,28 @@ export class RpcServer {
   }
 
   /** The end of stdin, or `shutdown`: the current run ends as interrupted, queued prompts are dropped. */
-  end(): Promise<void> {
+  end(beforeExit?: () => void): Promise<void> {
     this.#ending ??= (async () => {
       this.#queue.length = 0;
       const running = this.#running;
       if (running) {
         running.abort.abort();
+        this.#answerConfirmsNo();
         await running.done;
       }
+      // Written before `ended` lets the process go, so the last line is never lost.
+      beforeExit?.();
       this.#resolveEnded();
     })();
     return this.#ending;
+  }
+
+  /** A run that is ending gets no for every question it still waits on. */
+  #answerConfirmsNo(): void {
+    for (const [id, pending] of this.#confirms) {
+      this.#confirms.delete(id);
+      pending.resolve(false);
+    }
   }
 
   #dispatch(command: RpcCommand): void {
@@ -132,10 +143,7 @@ export class RpcServer {
         const dropped = this.#queue.splice(0).length;
         if (running.abort.signal.aborted) running.final.abort();
         else running.abort.abort();
-        for (const [id, pending] of this.#confirms) {
-          this.#confirms.delete(id);
-          pending.resolve(false);
-        }
+        this.#answerConfirmsNo();
         return this.#ok(command, { command_id: running.id, dropped_follow_ups: dropped });
       }
       case "confirm_answer": {
@@ -190,7 +198,7 @@ export class RpcServer {
       case "list_sessions":
         return this.#ok(command, { sessions: backend.listSessions() });
       case "shutdown":
-        void this.end().then(() => this.#ok(command, {}));
+        void this.end(() => this.#ok(command, {}));
         return;
     }
   }

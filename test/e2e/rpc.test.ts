@@ -157,6 +157,20 @@ describe("rienda rpc", () => {
     expectAllValid(rpc);
   });
 
+  test("EOF while a confirmation waits answers it no, ends the run as interrupted and exits 0", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [publish]" });
+    s.inst.tool("publish", PUBLISH);
+    s.server.script({ toolCalls: [{ id: "c1", name: "publish", arguments: {} }] }, { text: "never" });
+    rpc = new RpcDriver(s.inst, ["-a", "coder"]);
+    await rpc.waitFor((l) => l.type === "ready");
+    rpc.send({ id: 1, type: "prompt", text: "publish" });
+    await rpc.waitFor((l) => l.type === "confirm_request");
+    expect((await rpc.close()).code).toBe(0);
+    expect(rpc.lines.at(-1)).toMatchObject({ type: "run_end", reason: "interrupted" });
+    expect(s.server.requests).toHaveLength(1);
+    expectAllValid(rpc);
+  });
+
   test("follow_up queues after the run; set_model, set_agent, fork, compact, new_session and list_sessions", async () => {
     s = await scenario({ modelExtra: "        context_window: 100000", configExtra: "  m2:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:1/v1\n    api_key: k\n    models:\n      other: {}\ncompaction:\n  keep_recent_tokens: 1" });
     s.inst.agent("writer", "---\ndescription: Writes.\nmodel: p/m\n---\nYou write.\n");
