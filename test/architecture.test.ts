@@ -13,8 +13,9 @@ const LEAVES = ["platform", "errors", "version", "values", "go-yaml"];
 /** folder -> folders it may import (leaves are always allowed). */
 const ALLOWED: Record<string, string[]> = {
   providers: [],
-  config: ["providers"],
-  agents: ["providers", "tools"],
+  limits: [],
+  config: ["providers", "limits"],
+  agents: ["providers", "tools", "limits"],
   skills: ["agents", "tools"],
   sessions: ["providers"],
   attachments: ["providers"],
@@ -24,7 +25,7 @@ const ALLOWED: Record<string, string[]> = {
   engine: ["providers", "sessions", "tools"],
   ui: ["engine", "tools", "providers"],
   mcp: ["config", "tools"],
-  cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments"],
+  cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits"],
 };
 
 function sourceFiles(dir: string): string[] {
