@@ -22,7 +22,9 @@ import { INTERRUPTED_EXIT, interrupts } from "./interrupts.ts";
 import { untilInterrupted } from "./until-interrupted.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { runFlags } from "./run-flags.ts";
-import { createCompactor } from "./compactor.ts";
+import { compactNow, createCompactor } from "./compactor.ts";
+import { sessionTreeCommands } from "./chat-session-tree.ts";
+import { runSessionFlags } from "./run-session.ts";
 import { prepareAgent, type Dialogs, type PreparedAgent } from "./setup.ts";
 import { homeDir } from "./home-dir.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
@@ -35,11 +37,13 @@ import { attachmentKind, type AttachmentBlock } from "../providers/index.ts";
 const chatArgs = {
   agent: { type: "string", alias: "a", description: "Agent id (without it, pick one from a list)" },
   continue: { type: "boolean", alias: "c", description: "Continue this workspace's latest session" },
+  fork: runSessionFlags.fork,
+  at: runSessionFlags.at,
   ...runFlags,
 } as const;
 
-/** What the chat starts from, read from the flags. */
-interface ChatStart {
+/** What the chat (and `rienda rpc`) starts from, read from the flags. */
+export interface ChatStart {
   home: string;
   env: Record<string, string | undefined>;
   workdir: string;
@@ -87,6 +91,8 @@ async function chat(rawArgs: string[], started: (backend: ChatBackend) => void):
     throw new RiendaError("usage", "interactive chat needs a terminal; use rienda run -a AGENT -p PROMPT (see rienda run --help)");
   }
   if (parsed.continue && parsed.session !== undefined) throw new RiendaError("usage", "use -c or -s ID, not both");
+  const continuing = parsed.continue === true || parsed.session !== undefined;
+  if ((parsed.fork || parsed.at !== undefined) && !continuing) throw new RiendaError("usage", `${parsed.fork ? "--fork" : "--at"} needs the session: -s ID or -c`);
   const start: ChatStart = {
     home: homeDir(),
     env: process.env,
@@ -120,6 +126,9 @@ async function chat(rawArgs: string[], started: (backend: ChatBackend) => void):
   }
   const backend = await untilInterrupted(createChatBackend(start, screen.dialogs), watcher.signal);
   started(backend);
+  // As `rienda run --at/--fork` (docs/sessions.md): checked before anything is written.
+  if (parsed.at !== undefined) backend.continueAt(parsed.at);
+  if (parsed.fork) backend.fork();
   // The terminal is gone: nothing can be shown or answered any more, and a
   // read or write on the dead terminal must not keep the process alive.
   // Tools and their process groups are ended; the session file holds only
@@ -153,7 +162,7 @@ async function pickAgent(home: string, screen: ChatScreen): Promise<string | und
 }
 
 /** The conversation behind the screen: the prepared agent, the session, and the engine. */
-async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<ChatBackend> {
+export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<ChatBackend> {
   const modelPort = createModelClient();
   const agentRequest = (agentId: string, modelRef?: string) => ({
     home: start.home,
@@ -282,6 +291,18 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
     },
     async switchModel(ref, signal) {
       replace(await prepareSwitch(agentRequest(prepared.agent.id, ref), signal));
+    },
+    ...sessionTreeCommands({
+      home: start.home,
+      workdir: () => start.workdir,
+      session: () => session,
+      replaceSession(next) {
+        session = adopt(next, prepared);
+      },
+    }),
+    async compact(io) {
+      if (!session) return false;
+      return compactNow({ session, config: prepared.config, model: prepared.model, modelPort }, io);
     },
     listAgents: () => listAgents(start.home).agents.map((a) => ({ id: a.id, description: a.description, model: a.model })),
     listModels: () => prepared.config.modelRefs(),

@@ -15,6 +15,7 @@ export const commands: Record<string, LazyCommand> = {
   skill: () => import("./skill.ts").then((m) => m.default),
   version: () => import("./version.ts").then((m) => m.default),
   mcp: () => import("./mcp.ts").then((m) => m.default),
+  rpc: () => import("./rpc.ts").then((m) => m.default),
 };
 
 /** The command behind a bare `rienda`: the interactive chat. */

@@ -24,7 +24,7 @@ const root = defineCommand({
  * the signals' default action back before it runs. The bare `rienda` (the
  * chat) watches too.
  */
-const WATCHING: ReadonlySet<string> = new Set(["run", "tool run", "mcp serve"]);
+const WATCHING: ReadonlySet<string> = new Set(["run", "tool run", "mcp serve", "rpc"]);
 
 /** Runs the command line and ends the process once its output has left; never throws. */
 export async function runCli(argv: string[]): Promise<void> {
@@ -119,7 +119,7 @@ function firstPositionalIndex(argv: string[]): number | undefined {
     const token = argv[i]!;
     if (token === "--") return i + 1 < argv.length ? i + 1 : undefined;
     if (!token.startsWith("-")) return i;
-    if (/^-(a|s|m|C)$|^--(agent|session|model|workdir|config)$/.test(token)) i++;
+    if (/^-(a|s|m|C)$|^--(agent|session|model|workdir|config|at)$/.test(token)) i++;
   }
   return undefined;
 }

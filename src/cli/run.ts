@@ -17,6 +17,7 @@ import { readAnswerSchema, type AnswerSchema } from "./answer-schema.ts";
 import { checkAttachmentsFit } from "../attachments/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { runFlags } from "./run-flags.ts";
+import { runSessionFlags, sessionChoice } from "./run-session.ts";
 import { prepareRun, type PreparedRun } from "./setup.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
@@ -37,6 +38,7 @@ const args = {
   tools: { type: "string", description: "Offer only these of the agent's tools, comma-separated" },
   "no-tools": { type: "boolean", description: "Offer the agent none of its tools" },
   ...runFlags,
+  ...runSessionFlags,
   json: { type: "boolean", description: "Print one JSON event per line on stdout" },
 } as const;
 
@@ -76,6 +78,7 @@ export default defineCommand({
         { stdin: process.stdin, cwd: process.cwd(), stderr: process.stderr, signal: watcher.signal },
       );
       const autoApprove = Boolean(parsed["auto-approve"]);
+      const chosen = sessionChoice(parsed, { home: homeDir(), workdir });
       prepared = await untilInterrupted(
         prepareRun(
           {
@@ -91,7 +94,8 @@ export default defineCommand({
             ...(parsed["agent-file"] !== undefined ? { agentFile: parsed["agent-file"] } : {}),
             ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
             ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
-            ...(parsed.session !== undefined ? { sessionId: parsed.session } : {}),
+            ...(chosen.sessionId !== undefined ? { sessionId: chosen.sessionId, fork: chosen.fork, ...(chosen.at !== undefined ? { at: chosen.at } : {}) } : {}),
+            ...(chosen.ephemeral ? { ephemeral: true } : {}),
             ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
           },
           {
@@ -103,7 +107,8 @@ export default defineCommand({
         watcher.signal,
       );
       if (prepared.limits.timeout) timer.set(prepared.limits.timeout);
-      output.start({ sessionId: prepared.session.id, agent: prepared.agent.id, model: prepared.model.ref, workdir: prepared.workdir });
+      // --no-session: no id names a file, so none is shown.
+      output.start({ sessionId: prepared.session.ephemeral ? null : prepared.session.id, agent: prepared.agent.id, model: prepared.model.ref, workdir: prepared.workdir });
       for (const notice of prepared.notices) output.event({ type: "notice", message: notice });
       const modelPort = createModelClient();
       const compactor = createCompactor({

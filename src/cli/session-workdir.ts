@@ -9,7 +9,7 @@ import type { SessionFile } from "../sessions/index.ts";
  * and, when it differs from the current one, the notice saying so; a
  * workspace that no longer exists is an error pointing at -C.
  */
-export function sessionWorkdir(session: SessionFile, current: string): { workdir: string; notice?: string } {
+export function sessionWorkdir(session: Pick<SessionFile, "id" | "header">, current: string): { workdir: string; notice?: string } {
   const recorded = session.header.workdir;
   if (recorded === current) return { workdir: current };
   let isDir = false;

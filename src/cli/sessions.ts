@@ -14,6 +14,9 @@ import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { stdoutForPeople } from "./for-people.ts";
 import { jsonWithControlsEscaped } from "../ui/index.ts";
+import { sessionSubcommands } from "./sessions-manage.ts";
+import { costCell } from "./cost-cell.ts";
+
 
 const args = {
   workdir: { type: "string", alias: "C", description: "Workspace whose sessions to list (default: the current directory)" },
@@ -22,9 +25,15 @@ const args = {
 } as const;
 
 export default defineCommand({
-  meta: { name: "sessions", description: "List this workspace's sessions, newest first." },
+  meta: {
+    name: "sessions",
+    description:
+      "List this workspace's sessions, newest first. Also: sessions show ID [--json|--markdown|--tree] [--thinking], sessions export ID, sessions import FILE, sessions rm ID, sessions prune --older-than 30d [--dry-run].",
+  },
   args,
-  run({ rawArgs }) {
+  async run({ rawArgs }) {
+    const sub = subcommandAt(rawArgs);
+    if (sub !== undefined) return sessionSubcommands[rawArgs[sub]!]!([...rawArgs.slice(0, sub), ...rawArgs.slice(sub + 1)]);
     const parsed = assertKnownFlags(rawArgs, args, "rienda sessions").values;
     const workdir = resolveWorkdir(parsed.workdir);
     const listed = listSessions({ home: homeDir(), workdir });
@@ -40,6 +49,20 @@ export default defineCommand({
     }
   },
 });
+
+/** Where a subcommand is named: the first word that is not a flag's value (-C takes one). */
+function subcommandAt(rawArgs: string[]): number | undefined {
+  for (let i = 0; i < rawArgs.length; i++) {
+    const token = rawArgs[i]!;
+    if (token === "--") return undefined;
+    if (token === "-C" || token === "--workdir") {
+      i++;
+      continue;
+    }
+    if (!token.startsWith("-")) return token in sessionSubcommands ? i : undefined;
+  }
+  return undefined;
+}
 
 /** The fields of one `--json` element, in a stable order. */
 function jsonOf(s: SessionSummary): Record<string, unknown> {
@@ -132,13 +155,6 @@ function tokensCell(s: SessionSummary): string {
 
 function compact(n: number): string {
   return n >= 10_000 ? `${Math.round(n / 1000)}k` : String(n);
-}
-
-/** Dollars with two significant decimals at least (small runs cost fractions of a cent); "-" when unknown. */
-export function costCell(cost: number | null): string {
-  if (cost === null) return "-";
-  if (cost === 0) return "$0";
-  return cost >= 1 ? `$${cost.toFixed(2)}` : `$${cost.toPrecision(2).replace(/0+$/, "").replace(/\.$/, "")}`;
 }
 
 function localTime(iso: string): string {

@@ -12,12 +12,13 @@ import { resolveLimits, type ResolvedLimits } from "./run-limits.ts";
 import { selectTools } from "./select-tools.ts";
 import { isRiendaError, RiendaError } from "../errors.ts";
 import type { ResolvedModel } from "../providers/index.ts";
-import { createSession, openSession, type SessionFile } from "../sessions/index.ts";
+import type { SessionFile } from "../sessions/index.ts";
 import { createSkillTool, loadSkills, withSkills } from "../skills/index.ts";
 import type { ContextData, FrontEnd, Prompt } from "../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
 import { checkReplayScript } from "./check-replay-script.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
+import { newSession, sessionSource, type SessionSource } from "./run-session.ts";
 import { loadSubagents, subagentLauncher } from "./subagents.ts";
 
 /**
@@ -75,6 +76,12 @@ export interface RunRequest {
   configPath?: string;
   agentId?: string;
   sessionId?: string;
+  /** With sessionId: continue into a new session (the original is only read). */
+  fork?: boolean;
+  /** With sessionId: continue from this entry (a new branch, or the fork's point). */
+  at?: string;
+  /** --no-session: nothing is written, the session lives in memory. */
+  ephemeral?: boolean;
   modelRef?: string;
   /** An interrupt: once aborted, no session is created or written. */
   signal?: AbortSignal;
@@ -122,6 +129,8 @@ export interface AgentRequest {
   modelRef?: string;
   /** An interrupt: ends the start of MCP servers. */
   signal?: AbortSignal;
+  /** --no-session: subagents' sessions are kept in memory too. */
+  ephemeral?: boolean;
   /** As in RunRequest. */
   agentFile?: string;
   cwd?: string;
@@ -172,8 +181,14 @@ export interface Dialogs {
 export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise<PreparedRun> {
   const problems: SetupProblems = new SetupProblems();
   const config = problems.attempt(() => loadRequestConfig(request));
-  const existing = request.sessionId
-    ? problems.attempt(() => openSession({ home: request.home, id: request.sessionId!, workdir: request.workdir }))
+  const ephemeral = request.ephemeral === true;
+  const existing: SessionSource | undefined = request.sessionId
+    ? problems.attempt(() =>
+        sessionSource(
+          { sessionId: request.sessionId!, fork: request.fork === true, ephemeral, ...(request.at !== undefined ? { at: request.at } : {}) },
+          { home: request.home, workdir: request.workdir },
+        ),
+      )
     : undefined;
   // A continued session goes on where it was started, unless -C says otherwise.
   const moved = existing && !request.workdirGiven ? problems.attempt(() => sessionWorkdir(existing, request.workdir)) : undefined;
@@ -192,7 +207,7 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     existing?.close();
     throw error;
   }
-  let session: SessionFile | undefined = existing;
+  let session: SessionFile | undefined;
   try {
     // Nothing is written until every check above has passed, nor after an interrupt.
     if (request.signal?.aborted) throw new RiendaError("interrupted", "the run was interrupted");
@@ -200,10 +215,10 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     request.checkModel?.(model);
     const unpriced = unpricedBudget(prepared.limits.run, model);
     if (unpriced) throw new RiendaError("config", unpriced);
-    session ??= createSession({ home: request.home, workdir, agent: agent.id, model: model.ref });
+    session = existing ? existing.open(request.home, workdir) : newSession({ home: request.home, workdir, agent: agent.id, model: model.ref, ephemeral });
     if (existing) {
-      existing.appendAgent(agent.id);
-      existing.appendModel(model.ref);
+      session.appendAgent(agent.id);
+      session.appendModel(model.ref);
     }
     prepared.bind(session);
     const { system, tools, hooks, limits } = prepared;
@@ -217,7 +232,8 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     return { config: prepared.config, workdir, agent, model, system, session, tools, hooks, notices, limits, close };
   } catch (error) {
     await prepared.close();
-    session?.closeDiscardingUnused();
+    if (session) session.closeDiscardingUnused();
+    else existing?.close();
     throw error;
   }
 }
@@ -258,6 +274,7 @@ function subagentTools(
     workdir: request.workdir,
     dialogs: context.dialogs,
     parentSessionId: context.parentSessionId,
+    ...(request.ephemeral ? { ephemeral: true } : {}),
     // The child runs its own model: a -m of the parent does not reach it.
     prepare: (agentId, dialogs) => {
       // Nor do the run's own --agent-file and --tools; its limits do (docs/cli.md "Limits").

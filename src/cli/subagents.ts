@@ -30,6 +30,8 @@ export interface LauncherOptions {
   parentSessionId(): string;
   /** Prepares a child agent as a run prepares its agent (setup.ts), with these dialogs. */
   prepare(agentId: string, dialogs: Dialogs): Promise<PreparedAgent>;
+  /** --no-session: children's sessions are kept in memory, never written. */
+  ephemeral?: boolean;
 }
 
 /**
@@ -99,6 +101,7 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
         agent: child.agent.id,
         model: child.model.ref,
         parent: { sessionId: options.parentSessionId(), callId: call.id },
+        ...(options.ephemeral ? { memory: true } : {}),
       });
       child.bind(session);
       for (const notice of child.notices) emit({ type: "notice", message: notice });

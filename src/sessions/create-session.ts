@@ -20,7 +20,14 @@ export interface CreateSessionOptions {
   now?: () => number;
   /** A subagent's session: the session and tool call that start it, written in the header. */
   parent?: { sessionId: string; callId: string };
+  /** A fork: the session it continues and the entry it continues after, written in the header. */
+  forkOf?: { sessionId: string; entryId: string | null };
+  /** Kept in memory only (--no-session): no directory, no file, no lock. */
+  memory?: boolean;
 }
+
+/** A lock that holds nothing, for a session kept in memory. */
+const NO_LOCK = { path: "", release: () => undefined };
 
 /**
  * Creates `~/.rienda/sessions/<slug>-<hash8>/<id>.jsonl` (directories 0700,
@@ -36,23 +43,18 @@ export function createSession(options: CreateSessionOptions): SessionFile {
   const ids = options.ids ?? createIdGenerator();
   const now = options.now ?? Date.now;
   const dir = workspaceDir(home, workdir);
+  if (options.memory) {
+    const header = headerOf(options, ids(), now, workdir);
+    return new SessionFile({ path: join(dir, `${header.id}.jsonl`), lock: NO_LOCK, header, tree: new SessionTree(), validBytes: 0, torn: false, needsNewline: false, ids, now, memory: true });
+  }
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new RiendaError("session", `cannot create the session directory ${dir}: ${messageOf(error)}`, { cause: error });
   }
   for (let attempt = 0; ; attempt++) {
-    const id = ids();
-    const header: SessionHeader = {
-      kind: "header",
-      version: SESSION_FORMAT_VERSION,
-      id,
-      createdAt: new Date(now()).toISOString(),
-      agent,
-      model,
-      workdir,
-      ...(options.parent ? { parentSession: options.parent.sessionId, parentCallId: options.parent.callId } : {}),
-    };
+    const header = headerOf(options, ids(), now, workdir);
+    const id = header.id;
     const path = join(dir, `${id}.jsonl`);
     const line = encodeEntry(header);
     // Locked before it exists, so no other process can open it half-made.
@@ -78,4 +80,18 @@ export function createSession(options: CreateSessionOptions): SessionFile {
       created: true,
     });
   }
+}
+
+function headerOf(options: CreateSessionOptions, id: string, now: () => number, workdir: string): SessionHeader {
+  return {
+    kind: "header",
+    version: SESSION_FORMAT_VERSION,
+    id,
+    createdAt: new Date(now()).toISOString(),
+    agent: options.agent,
+    model: options.model,
+    workdir,
+    ...(options.parent ? { parentSession: options.parent.sessionId, parentCallId: options.parent.callId } : {}),
+    ...(options.forkOf ? { forkedFrom: options.forkOf.sessionId, forkedAt: options.forkOf.entryId } : {}),
+  };
 }

@@ -38,6 +38,8 @@ export function decodeHeader(value: unknown, path: string): SessionHeader {
     workdir: str(value.workdir),
     ...(typeof value.parentSession === "string" && value.parentSession !== "" ? { parentSession: value.parentSession } : {}),
     ...(typeof value.parentCallId === "string" && value.parentCallId !== "" ? { parentCallId: value.parentCallId } : {}),
+    ...(typeof value.forkedFrom === "string" && value.forkedFrom !== "" ? { forkedFrom: value.forkedFrom } : {}),
+    ...(typeof value.forkedFrom === "string" && value.forkedFrom !== "" ? { forkedAt: typeof value.forkedAt === "string" && value.forkedAt !== "" ? value.forkedAt : null } : {}),
   };
 }
 

@@ -25,6 +25,8 @@ function storedForm(entry: SessionHeader | SessionEntry): Record<string, unknown
         workdir: entry.workdir,
         parentSession: entry.parentSession,
         parentCallId: entry.parentCallId,
+        forkedFrom: entry.forkedFrom,
+        forkedAt: entry.forkedAt,
       };
     case "message":
       return {

@@ -16,6 +16,11 @@
 export { createSession, type CreateSessionOptions } from "./create-session.ts";
 export { openSession, type OpenSessionOptions } from "./open-session.ts";
 export { listSessions, type ListSessionsOptions } from "./list-sessions.ts";
+export { readSession, type ReadSessionOptions, type StoredSession } from "./read-session.ts";
+export { forkSession, type ForkOptions } from "./fork-session.ts";
+export { branchPoint } from "./branch-point.ts";
+export { pruneSessions, removeSession, type PruneResult } from "./remove-session.ts";
+export { importSession, type ImportedSession } from "./import-session.ts";
 export { SessionFile } from "./session-file.ts";
 export { compactionSummaryMessage, FAILED_REQUEST_TEXT, interruptionMessage, INTERRUPTION_TEXT, type BranchEntry } from "./session-tree.ts";
 export { createIdGenerator, idTime, type IdSources } from "./new-id.ts";

@@ -21,7 +21,7 @@ export interface OpenSessionOptions {
 }
 
 /** Session ids are file names: no separators, no leading dot. */
-const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+export const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 /**
  * Opens a session by id for writing: looked up in this workspace's
@@ -77,7 +77,7 @@ function readRepaired(path: string, id: string): ParsedSession {
 }
 
 /** The path of a session's file, searched as openSession does; throws `unknown session`. */
-function findSessionFile(home: string, id: string, workdir?: string): string {
+export function findSessionFile(home: string, id: string, workdir?: string): string {
   if (!SAFE_ID.test(id)) throw unknownSession(id);
   const inDirs = (dirs: string[]) => dirs.map((dir) => join(dir, `${id}.jsonl`)).find(isFile);
   const found = (workdir === undefined ? undefined : inDirs(workspaceDirs(home, workdir))) ?? inDirs(allWorkspaceDirs(home));

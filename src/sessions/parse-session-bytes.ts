@@ -11,7 +11,7 @@ import { RiendaError } from "../errors.ts";
 import { decodeEntry, decodeHeader } from "./decode-entry.ts";
 import { headerProblem } from "./header-problem.ts";
 import { SessionTree } from "./session-tree.ts";
-import type { SessionHeader } from "./types.ts";
+import type { SessionEntry, SessionHeader } from "./types.ts";
 
 const NEWLINE = 0x0a;
 
@@ -25,6 +25,8 @@ export interface ParsedSession {
   torn: boolean;
   /** The last whole entry has no `\n` (a hand-written file): the next append starts with one. */
   needsNewline: boolean;
+  /** Every entry this version reads, in file order (shared with the tree: do not mutate). */
+  entries: SessionEntry[];
 }
 
 /** Parses a whole session file. */
@@ -38,6 +40,7 @@ export function parseSessionBytes(bytes: Uint8Array, path: string): ParsedSessio
   if (wrong || first === undefined) throw new RiendaError("session", `session file ${path}: ${wrong?.problem ?? "it is empty"}`);
   const header = decodeHeader(headerValue, path);
   const tree = new SessionTree();
+  const entries: SessionEntry[] = [];
   let validBytes = first.terminated ? first.end + 1 : first.end;
   let needsNewline = !first.terminated;
   let lastContent = spans.length - 1;
@@ -55,10 +58,11 @@ export function parseSessionBytes(bytes: Uint8Array, path: string): ParsedSessio
     }
     const entry = decodeEntry(value, { path, line: i + 1 });
     if (entry) tree.add(entry, `session file ${path}, line ${i + 1}`);
+    if (entry && entry.kind !== "pass-through") entries.push(entry);
     validBytes = span.terminated ? span.end + 1 : span.end;
     needsNewline = !span.terminated;
   }
-  return { header, tree, validBytes, torn: validBytes < bytes.length, needsNewline };
+  return { header, tree, validBytes, torn: validBytes < bytes.length, needsNewline, entries };
 }
 
 /** A line of the file as byte offsets; `end` excludes the `\n`. */

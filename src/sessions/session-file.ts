@@ -21,7 +21,7 @@ import type { CompactionInput, IdGenerator, InterruptionReason, MessageMeta, Ses
 const APPEND_EXISTING = constants.O_WRONLY | constants.O_APPEND;
 
 /** What a SessionFile is made of; built by createSession and openSession. */
-export interface SessionFileParts extends ParsedSession {
+export interface SessionFileParts extends Omit<ParsedSession, "entries"> {
   path: string;
   /** The session's lock, released by `close()`. */
   lock: SessionLock;
@@ -29,6 +29,8 @@ export interface SessionFileParts extends ParsedSession {
   now: () => number;
   /** Made by createSession (holding only its header), not opened: only such a file is removed by `closeDiscardingUnused`. */
   created?: boolean;
+  /** Kept in memory only (--no-session): entries go to the tree, never to a file. */
+  memory?: boolean;
 }
 
 /** An open session file: read the conversation, append to it. The lock keeps other processes from opening it meanwhile. */
@@ -43,6 +45,7 @@ export class SessionFile {
   readonly #ids: IdGenerator;
   readonly #now: () => number;
   readonly #lock: SessionLock;
+  readonly #memory: boolean;
   #closed = false;
   /** Created here, and nothing written after its header yet. */
   #unused: boolean;
@@ -62,6 +65,12 @@ export class SessionFile {
     this.#repairTo = parts.torn ? parts.validBytes : undefined;
     this.#needsNewline = parts.needsNewline;
     this.#unused = parts.created === true;
+    this.#memory = parts.memory === true;
+  }
+
+  /** Kept in memory only (--no-session): nothing of it is ever written. */
+  get ephemeral(): boolean {
+    return this.#memory;
   }
 
   /** The agent in effect at the active leaf (header, then `agent` entries). */
@@ -94,6 +103,21 @@ export class SessionFile {
     return this.#tree.messageCount;
   }
 
+  /** The agent in effect on the branch that ends at `leafId` (null: before the first message). */
+  agentAt(leafId: string | null): string {
+    return this.#tree.agent(this.header.agent, leafId);
+  }
+
+  /** The model in effect on the branch that ends at `leafId`. */
+  modelAt(leafId: string | null): string {
+    return this.#tree.model(this.header.model, leafId);
+  }
+
+  /** The message or compaction entry with this id, on any branch. */
+  entry(id: string): BranchEntry | undefined {
+    return this.#tree.entry(id);
+  }
+
   /** The active branch, root to leaf, as canonical messages (compaction applied). Do not mutate them. */
   messages(): Message[] {
     return this.#tree.messages();
@@ -121,6 +145,15 @@ export class SessionFile {
       ...(meta.responseCost !== undefined ? { responseCost: meta.responseCost } : {}),
     });
     return id;
+  }
+
+  /**
+   * Writes an entry read from another session as it is (id, parent and time
+   * kept): how a fork copies the branch it continues, so entry ids name the
+   * same messages in both files.
+   */
+  appendCopy(entry: SessionEntry): void {
+    this.#write(entry);
   }
 
   /** Switches the agent from the active leaf on. Returns false (and writes nothing) when it is already in effect. */
@@ -201,7 +234,7 @@ export class SessionFile {
    */
   closeDiscardingUnused(): boolean {
     let removed = false;
-    if (!this.#closed && this.#unused) {
+    if (!this.#closed && this.#unused && !this.#memory) {
       try {
         unlinkSync(this.path);
         removed = true;
@@ -220,6 +253,11 @@ export class SessionFile {
   #write(entry: SessionEntry): void {
     if (this.#closed) throw new RiendaError("session", `session ${this.id} was closed; it cannot be written to any more`);
     if ("id" in entry && this.#tree.has(entry.id)) throw new RiendaError("session", `session ${this.id} already has an entry "${entry.id}"`);
+    if (this.#memory) {
+      this.#unused = false;
+      this.#tree.add(entry, `session ${this.id}`);
+      return;
+    }
     const line = encodeEntry(entry);
     const bytes = Buffer.from(this.#needsNewline ? `\n${line}` : line);
     try {

@@ -113,14 +113,19 @@ export class SessionTree {
     return this.#messages.slice();
   }
 
-  /** The agent in effect on the active branch. */
-  agent(initial: string): string {
-    return this.#selected("agent", initial);
+  /** The agent in effect on the active branch, or on the branch ending at `leaf` when given. */
+  agent(initial: string, leaf?: string | null): string {
+    return this.#selected("agent", initial, leaf);
   }
 
-  /** The model in effect on the active branch. */
-  model(initial: string): string {
-    return this.#selected("model", initial);
+  /** The model in effect on the active branch, or on the branch ending at `leaf` when given. */
+  model(initial: string, leaf?: string | null): string {
+    return this.#selected("model", initial, leaf);
+  }
+
+  /** The message or compaction entry with this id, on any branch. */
+  entry(id: string): BranchEntry | undefined {
+    return this.#nodes.get(id)?.entry;
   }
 
   #addNode(entry: BranchEntry, where: string): void {
@@ -157,16 +162,21 @@ export class SessionTree {
 
   #branchNodes(): Node[] {
     if (this.#branch !== undefined) return this.#branch;
+    this.#branch = this.#pathTo(this.#leaf);
+    return this.#branch;
+  }
+
+  /** The nodes from the root to `leaf`. */
+  #pathTo(leaf: string | null): Node[] {
     const path: Node[] = [];
     // Parents are always earlier entries, so the walk ends; the bound guards hand-edited files.
-    for (let id = this.#leaf; id !== null && path.length <= this.#nodes.size; ) {
+    for (let id = leaf; id !== null && path.length <= this.#nodes.size; ) {
       const node = this.#nodes.get(id);
       if (!node) break;
       path.push(node);
       id = node.parentId;
     }
-    this.#branch = path.reverse();
-    return this.#branch;
+    return path.reverse();
   }
 
   #buildMessages(): Message[] {
@@ -193,11 +203,15 @@ export class SessionTree {
     return messages;
   }
 
-  #selected(kind: "agent" | "model", initial: string): string {
+  #selected(kind: "agent" | "model", initial: string, leaf?: string | null): string {
     let value = initial;
     if (this.#selections.length === 0) return value;
-    if (this.#branchIds === undefined) this.#branchIds = new Set(this.#branchNodes().map((n) => n.id));
-    const onBranch = this.#branchIds;
+    let onBranch: Set<string>;
+    if (leaf !== undefined && leaf !== this.#leaf) onBranch = new Set(this.#pathTo(leaf).map((n) => n.id));
+    else {
+      if (this.#branchIds === undefined) this.#branchIds = new Set(this.#branchNodes().map((n) => n.id));
+      onBranch = this.#branchIds;
+    }
     for (const s of this.#selections) {
       if (s.kind !== kind) continue;
       if (s.parentId === null || onBranch.has(s.parentId) || (s.id !== "" && onBranch.has(s.id))) {

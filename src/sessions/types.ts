@@ -23,6 +23,10 @@ export interface SessionHeader {
   parentSession?: string;
   /** A subagent's session: the id of the tool call that started it, in the parent session. */
   parentCallId?: string;
+  /** A fork (new): the id of the session it was continued from; that session's file is never written by the fork. */
+  forkedFrom?: string;
+  /** A fork (new): the entry of `forkedFrom` it continues after (its copied branch ends there); null when it starts before the first message. */
+  forkedAt?: string | null;
 }
 
 /** What is stored beside an assistant message about the response that produced it. */

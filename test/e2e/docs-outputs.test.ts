@@ -295,6 +295,15 @@ describe("docs/sessions.md", () => {
     const shown = markedBlock("docs/sessions.md", ME, "sessions-table");
     expect(`$ rienda sessions\n${r.stdout}`).toBe(shown);
   });
+
+  for (const [name, flags] of [["sessions-show-tree", ["--tree"]], ["sessions-show", []]] as const) {
+    test(name, async () => {
+      const go = resolve(import.meta.dir, "../fixtures/sessions/go-branched.jsonl");
+      expect((await rienda(["sessions", "import", go])).code).toBe(0);
+      const r = await rienda(["sessions", "show", "01jq3v8m6w2k4x9c7b5pv3q2fm", ...flags]);
+      expect(asDocumented(`$ rienda sessions show 01jq3v8m6w2k4x9c7b5pv3q2fm${flags.map((f) => ` ${f}`).join("")}\n${r.stdout}`)).toBe(markedBlock("docs/sessions.md", ME, name));
+    });
+  }
 });
 
 describe("docs/skills.md", () => {

@@ -79,6 +79,34 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
       showResumed(ctx);
       return "continue";
     }
+    case "fork": {
+      const from = backend.status().sessionId;
+      const id = backend.fork();
+      renderer.line(style.ok(`forked session ${from} into ${id}: your next message continues here; ${from} stays as it was`));
+      return "continue";
+    }
+    case "tree": {
+      const id = argument || (await pickBranchPoint(ctx));
+      if (!id) return "continue";
+      const { prompt } = backend.continueAt(id);
+      renderer.line(
+        style.ok(
+          prompt === undefined
+            ? `continuing from ${id}: your next message starts a new branch after it`
+            : `continuing before ${id}: your next message takes the place of that prompt (a new branch)`,
+        ),
+      );
+      if (prompt !== undefined) renderer.paragraph(prompt, (t) => style.dim(t), style.accent("was: "));
+      return "continue";
+    }
+    case "export": {
+      if (argument === "") {
+        renderer.line(style.warn("usage: /export PATH (a new file; rienda sessions import PATH reads it back)"));
+        return "continue";
+      }
+      renderer.line(style.ok(`exported session ${backend.status().sessionId} to ${backend.exportTo(argument)}`));
+      return "continue";
+    }
     case "agent": {
       const id = argument || (await pickOne(ctx.io, "Switch to which agent?", agentChoices(backend, ctx.width()), backend.status().agent));
       if (!id) return "continue";
@@ -155,6 +183,20 @@ async function pickSession(ctx: CommandContext): Promise<string | undefined> {
   const width = ctx.width() - 6;
   const choices: Choice[] = rows.map((r) => ({ value: r.id, label: truncateToWidth(`${localTime(r.updatedAt)}  ${r.agent}  ${r.title || "(untitled)"}  (${r.id})`, width) }));
   return pickOne(ctx.io, "Resume which session?", choices);
+}
+
+/** The /tree picker: every message of every branch, the active leaf chosen first. */
+async function pickBranchPoint(ctx: CommandContext): Promise<string | undefined> {
+  const rows = ctx.backend.treeRows();
+  if (rows.length === 0) {
+    ctx.renderer.line(ctx.style.dim("no messages yet: the session starts with your first message"));
+    return undefined;
+  }
+  const width = ctx.width() - 6;
+  const leaf = [...rows].reverse().find((r) => r.active)?.id;
+  // Ids and prompts come from the file: shown, never acted on by the terminal.
+  const choices: Choice[] = rows.map((r) => ({ value: r.id, label: truncateToWidth(terminalLine(r.text), width) }));
+  return pickOne(ctx.io, "Continue from which message? (* the active branch)", choices, leaf);
 }
 
 function agentChoices(backend: ChatBackend, width: number): Choice[] {

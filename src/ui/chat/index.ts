@@ -16,4 +16,4 @@ export { elapsedText, firstLineOf, lastLineOf, shortArguments, toolCallParts, tu
 export { recap, type Recap, type RecapItem } from "./recap.ts";
 export { localTime, sessionLines } from "./session-lines.ts";
 export { helpText } from "./chat-commands.ts";
-export type { AgentRow, ChatBackend, ChatStatus, HistoryItem, SessionRow, ToolRow, TurnIo } from "./types.ts";
+export type { AgentRow, ChatBackend, ChatStatus, HistoryItem, SessionRow, ToolRow, TreeRow, TurnIo } from "./types.ts";

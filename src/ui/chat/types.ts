@@ -34,6 +34,15 @@ export interface AgentRow {
   model: string;
 }
 
+/** One line of `/tree`. */
+export interface TreeRow {
+  id: string;
+  /** The line as drawn: branch lines, the active mark, the id and a label. */
+  text: string;
+  /** On the active branch. */
+  active: boolean;
+}
+
 /** One tool of `/tools`. */
 export interface ToolRow {
   name: string;
@@ -80,6 +89,24 @@ export interface ChatBackend {
   switchAgent(id: string, signal?: AbortSignal): Promise<void>;
   /** Switches model, recorded in the session. */
   switchModel(ref: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Forks the current session (from entry `at`, else its active leaf) into a
+   * new session and continues there; returns the new id. The original is not
+   * written. A RiendaError when there is no session yet or `at` cannot be continued.
+   */
+  fork(at?: string): string;
+  /**
+   * Continues the current session from entry `id` on a new branch of the same
+   * file (sessions/branch-point.ts). Returns the text of the prompt when `id`
+   * is one (the next message takes its place), for the editor to offer again.
+   */
+  continueAt(id: string): { prompt?: string };
+  /** Every message of every branch of the current session, drawn as `sessions show --tree` draws them. */
+  treeRows(): TreeRow[];
+  /** Writes the current session, as `sessions export` does, to a new file (never overwriting); returns its absolute path. */
+  exportTo(path: string): string;
+  /** Compacts the current session now; whether a summary was stored. */
+  compact(io: Omit<TurnIo, "finalSignal">): Promise<boolean>;
   listAgents(): AgentRow[];
   /** Every `provider/alias` of config.yaml. */
   listModels(): string[];

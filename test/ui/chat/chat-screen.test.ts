@@ -40,6 +40,11 @@ function fakeBackend(onTurn: (prompt: string, io: TurnIo) => Promise<RunOutcome>
       calls.push(`model ${ref}`);
       model = ref;
     },
+    fork: () => "forked",
+    continueAt: () => ({}),
+    treeRows: () => [],
+    exportTo: (path: string) => path,
+    compact: async () => false,
     listAgents: () => [{ id: "coder", description: "Codes.", model: "p/m" }],
     listModels: () => ["p/m", "p/n"],
     tools: () => [{ name: "shell", description: "Runs a command." }],

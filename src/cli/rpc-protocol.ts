@@ -1,0 +1,121 @@
+/**
+ * The wire of `rienda rpc` (docs/rpc.md, schema/rpc.schema.json): one JSON
+ * object per line each way. A line from the client is read into a command
+ * or into the error response that names what is wrong with it: a line
+ * that is not JSON, a command without `type` or of an unknown type, a field
+ * missing or of the wrong type. Reading never throws.
+ */
+import { isRecord } from "../values.ts";
+
+/** Version of the rpc protocol, in the first line the process writes. */
+export const RPC_VERSION = 1;
+
+/** A command's id as the client gave it (echoed in its response and in the events it caused). */
+export type CommandId = string | number;
+
+/** Every command, as read. */
+export type RpcCommand =
+  | { type: "prompt"; id: CommandId; text: string; files: string[] }
+  | { type: "follow_up"; id: CommandId; text: string; files: string[] }
+  | { type: "abort"; id: CommandId }
+  | { type: "confirm_answer"; id: CommandId; confirmId: string; answer: boolean }
+  | { type: "set_model"; id: CommandId; model: string }
+  | { type: "set_agent"; id: CommandId; agent: string }
+  | { type: "fork"; id: CommandId; entryId?: string }
+  | { type: "compact"; id: CommandId }
+  | { type: "new_session"; id: CommandId }
+  | { type: "get_state"; id: CommandId }
+  | { type: "list_sessions"; id: CommandId }
+  | { type: "shutdown"; id: CommandId };
+
+/** Why a command failed, as `error.code` says it. */
+export type RpcErrorCode =
+  | "parse_error"
+  | "invalid_command"
+  | "unknown_command"
+  | "invalid_field"
+  | "busy"
+  | "not_running"
+  | "unknown_confirm"
+  | "refused";
+
+/** A line that is not a command: the error response to send (id null when none could be read). */
+export interface RpcRefusal {
+  id: CommandId | null;
+  command: string | null;
+  code: RpcErrorCode;
+  message: string;
+}
+
+const COMMANDS = ["prompt", "follow_up", "abort", "confirm_answer", "set_model", "set_agent", "fork", "compact", "new_session", "get_state", "list_sessions", "shutdown"] as const;
+
+/** The fields each command takes besides `id` and `type`, with their JSON types; `?` marks an optional one. */
+const FIELDS: Record<(typeof COMMANDS)[number], Record<string, string>> = {
+  prompt: { text: "string", "files?": "string[]" },
+  follow_up: { text: "string", "files?": "string[]" },
+  abort: {},
+  confirm_answer: { confirm_id: "string", answer: "boolean" },
+  set_model: { model: "string" },
+  set_agent: { agent: "string" },
+  fork: { "entry_id?": "string" },
+  compact: {},
+  new_session: {},
+  get_state: {},
+  list_sessions: {},
+  shutdown: {},
+};
+
+/** Reads one line; a command, or the refusal to answer it with. */
+export function readCommand(line: string): RpcCommand | RpcRefusal {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return { id: null, command: null, code: "parse_error", message: `the line is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (!isRecord(value)) return { id: null, command: null, code: "invalid_command", message: "a command is a JSON object with id and type" };
+  const rawId = value.id;
+  const id: CommandId | null = typeof rawId === "string" || (typeof rawId === "number" && Number.isFinite(rawId)) ? rawId : null;
+  const type = typeof value.type === "string" ? value.type : null;
+  if (id === null) return { id: null, command: type, code: "invalid_field", message: 'field "id" is required: a string or a number' };
+  if (type === null) return { id, command: null, code: "invalid_field", message: 'field "type" is required: the command\'s name' };
+  if (!(COMMANDS as readonly string[]).includes(type)) {
+    return { id, command: type, code: "unknown_command", message: `unknown command "${type}" (commands: ${COMMANDS.join(", ")})` };
+  }
+  const command = type as (typeof COMMANDS)[number];
+  const fields = FIELDS[command];
+  const allowed = new Set(["id", "type", ...Object.keys(fields).map((f) => f.replace(/\?$/, ""))]);
+  for (const key of Object.keys(value)) {
+    if (!allowed.has(key)) return { id, command, code: "invalid_field", message: `${command} takes no field "${key}"` };
+  }
+  for (const [spec, kind] of Object.entries(fields)) {
+    const name = spec.replace(/\?$/, "");
+    const given = value[name];
+    if (given === undefined) {
+      if (spec.endsWith("?")) continue;
+      return { id, command, code: "invalid_field", message: `${command} needs field "${name}" (${kind})` };
+    }
+    const ok = kind === "string[]" ? Array.isArray(given) && given.every((v) => typeof v === "string") : typeof given === kind;
+    if (!ok) return { id, command, code: "invalid_field", message: `field "${name}" of ${command} must be ${kind === "string[]" ? "a list of strings" : `a ${kind}`}` };
+  }
+  switch (command) {
+    case "prompt":
+    case "follow_up":
+      return { type: command, id, text: value.text as string, files: (value.files as string[] | undefined) ?? [] };
+    case "confirm_answer":
+      return { type: command, id, confirmId: value.confirm_id as string, answer: value.answer as boolean };
+    case "set_model":
+      return { type: command, id, model: value.model as string };
+    case "set_agent":
+      return { type: command, id, agent: value.agent as string };
+    case "fork":
+      return { type: command, id, ...(typeof value.entry_id === "string" ? { entryId: value.entry_id } : {}) };
+    default:
+      return { type: command, id };
+  }
+}
+
+/** Whether `readCommand` gave a refusal. */
+export function isRefusal(value: RpcCommand | RpcRefusal): value is RpcRefusal {
+  return "code" in value;
+}

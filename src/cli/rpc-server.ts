@@ -1,0 +1,290 @@
+/**
+ * The state of one `rienda rpc` process: the commands a client sends, the
+ * run they start, the answers and events written back (docs/rpc.md). One
+ * run at a time; `follow_up` queues prompts for after it; `abort` is the
+ * interrupt of `rienda run` (a second one also cuts afterRun hooks short);
+ * a `ctx.confirm` of the run becomes a `confirm_request` event answered by
+ * `confirm_answer`. Every command gets exactly one response; nothing a
+ * client sends ends the process but `shutdown` and the end of stdin.
+ */
+import { userMessage } from "../errors.ts";
+import type { EngineEvent, RunOutcome } from "../engine/index.ts";
+import type { Prompt } from "../tools/types.ts";
+import type { ChatBackend } from "../ui/chat/index.ts";
+import { createRunOutput, jsonWithControlsEscaped, noticeEvent } from "../ui/index.ts";
+import { isRefusal, readCommand, RPC_VERSION, type CommandId, type RpcCommand, type RpcErrorCode } from "./rpc-protocol.ts";
+
+/** Where the server writes its lines (stdout) and what it can say on stderr. */
+export interface RpcWire {
+  write(line: string): void;
+  stderr: { write(text: string): unknown };
+}
+
+/** The run (or compaction) going on. */
+interface Running {
+  id: CommandId;
+  abort: AbortController;
+  final: AbortController;
+  done: Promise<void>;
+}
+
+/** A confirmation the run waits for. */
+interface PendingConfirm {
+  commandId: CommandId | null;
+  resolve(answer: boolean): void;
+}
+
+export class RpcServer {
+  readonly #wire: RpcWire;
+  readonly #autoApprove: boolean;
+  #backend: ChatBackend | undefined;
+  #running: Running | undefined;
+  /** A switch (agent, model) in progress: no run may start meanwhile. */
+  #switching = false;
+  readonly #queue: Extract<RpcCommand, { type: "follow_up" }>[] = [];
+  readonly #confirms = new Map<string, PendingConfirm>();
+  #confirmCount = 0;
+  #ending: Promise<void> | undefined;
+  readonly #ended: Promise<void>;
+  #resolveEnded!: () => void;
+
+  constructor(wire: RpcWire, options: { autoApprove: boolean }) {
+    this.#wire = wire;
+    this.#autoApprove = options.autoApprove;
+    this.#ended = new Promise((resolve) => (this.#resolveEnded = resolve));
+  }
+
+  /** Resolves once `shutdown` or the end of stdin has ended everything. */
+  get ended(): Promise<void> {
+    return this.#ended;
+  }
+
+  /** The backend's dialogs: `ctx.confirm` asks the client, `ctx.notify` is a notice event. */
+  readonly dialogs = {
+    confirm: (prompt: Prompt): Promise<boolean> => {
+      if (this.#autoApprove) return Promise.resolve(true);
+      const running = this.#running;
+      if (!running || running.abort.signal.aborted) return Promise.resolve(false);
+      const confirmId = `confirm-${++this.#confirmCount}`;
+      return new Promise<boolean>((resolve) => {
+        this.#confirms.set(confirmId, { commandId: running.id, resolve });
+        this.#send({ type: "confirm_request", command_id: running.id, confirm_id: confirmId, title: prompt.title, body: prompt.body });
+      });
+    },
+    notify: (prompt: Prompt): void => {
+      this.#send({ ...noticeEvent(prompt), command_id: this.#running?.id ?? null });
+    },
+  };
+
+  /** The first line: the protocol version and where the conversation stands. */
+  ready(backend: ChatBackend, version: string): void {
+    this.#backend = backend;
+    const status = backend.status();
+    this.#send({ type: "ready", rpc_version: RPC_VERSION, version, agent: status.agent, model: status.model, session_id: status.sessionId, workdir: status.workdir });
+  }
+
+  /** One line from the client. */
+  handle(line: string): void {
+    if (line.trim() === "") return;
+    const command = readCommand(line);
+    if (isRefusal(command)) {
+      this.#fail(command.id, command.command, command.code, command.message);
+      return;
+    }
+    if (this.#ending) {
+      this.#fail(command.id, command.type, "refused", "the process is shutting down");
+      return;
+    }
+    try {
+      this.#dispatch(command);
+    } catch (error) {
+      this.#fail(command.id, command.type, "refused", userMessage(error));
+    }
+  }
+
+  /** The end of stdin, or `shutdown`: the current run ends as interrupted, queued prompts are dropped. */
+  end(beforeExit?: () => void): Promise<void> {
+    this.#ending ??= (async () => {
+      this.#queue.length = 0;
+      const running = this.#running;
+      if (running) {
+        running.abort.abort();
+        this.#answerConfirmsNo();
+        await running.done;
+      }
+      // Written before `ended` lets the process go, so the last line is never lost.
+      beforeExit?.();
+      this.#resolveEnded();
+    })();
+    return this.#ending;
+  }
+
+  /** A run that is ending gets no for every question it still waits on. */
+  #answerConfirmsNo(): void {
+    for (const [id, pending] of this.#confirms) {
+      this.#confirms.delete(id);
+      pending.resolve(false);
+    }
+  }
+
+  #dispatch(command: RpcCommand): void {
+    const backend = this.#backend!;
+    switch (command.type) {
+      case "prompt":
+        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", `a run is going on (command ${String(this.#running?.id ?? "switch")}); use follow_up to queue a prompt, or abort`);
+        return this.#startRun(command);
+      case "follow_up":
+        if (!this.#running && !this.#switching) return this.#startRun(command);
+        this.#queue.push(command);
+        return this.#ok(command, { queued: this.#queue.length });
+      case "abort": {
+        const running = this.#running;
+        if (!running) return this.#fail(command.id, command.type, "not_running", "no run is going on");
+        const dropped = this.#queue.splice(0).length;
+        if (running.abort.signal.aborted) running.final.abort();
+        else running.abort.abort();
+        this.#answerConfirmsNo();
+        return this.#ok(command, { command_id: running.id, dropped_follow_ups: dropped });
+      }
+      case "confirm_answer": {
+        const pending = this.#confirms.get(command.confirmId);
+        if (!pending) return this.#fail(command.id, command.type, "unknown_confirm", `no confirmation "${command.confirmId}" is waiting for an answer`);
+        this.#confirms.delete(command.confirmId);
+        pending.resolve(command.answer);
+        return this.#ok(command, {});
+      }
+      case "set_model":
+      case "set_agent": {
+        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before switching");
+        this.#switching = true;
+        const work = command.type === "set_model" ? backend.switchModel(command.model) : backend.switchAgent(command.agent);
+        work.then(
+          () => {
+            this.#switching = false;
+            const status = backend.status();
+            this.#ok(command, { agent: status.agent, model: status.model });
+            this.#next();
+          },
+          (error: unknown) => {
+            this.#switching = false;
+            this.#fail(command.id, command.type, "refused", userMessage(error));
+            this.#next();
+          },
+        );
+        return;
+      }
+      case "fork":
+        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before forking");
+        return this.#ok(command, { session_id: backend.fork(command.entryId) });
+      case "new_session":
+        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) first");
+        backend.newSession();
+        return this.#ok(command, {});
+      case "compact":
+        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before compacting");
+        return this.#startCompaction(command);
+      case "get_state": {
+        const status = backend.status();
+        return this.#ok(command, {
+          agent: status.agent,
+          model: status.model,
+          session_id: status.sessionId,
+          workdir: status.workdir,
+          running: this.#running ? this.#running.id : null,
+          queued: this.#queue.length,
+          waiting_confirms: [...this.#confirms.keys()],
+        });
+      }
+      case "list_sessions":
+        return this.#ok(command, { sessions: backend.listSessions() });
+      case "shutdown":
+        void this.end(() => this.#ok(command, {}));
+        return;
+    }
+  }
+
+  /** Starts a prompt's run; its response says it started, its events follow, run_end last. */
+  #startRun(command: Extract<RpcCommand, { type: "prompt" | "follow_up" }>, queued = false): void {
+    const backend = this.#backend!;
+    try {
+      for (const file of command.files) backend.attach(file);
+    } catch (error) {
+      // A queued follow-up had its response already: its refusal is an error event of its own.
+      if (queued) this.#send({ command_id: command.id, type: "error", message: userMessage(error) });
+      else this.#fail(command.id, command.type, "refused", userMessage(error));
+      return this.#next();
+    }
+    const session = backend.ensureSession();
+    if (!queued) this.#ok(command, { session_id: session.id, queued: 0 });
+    const running: Running = { id: command.id, abort: new AbortController(), final: new AbortController(), done: Promise.resolve() };
+    this.#running = running;
+    running.done = this.#run(command.text, running).finally(() => {
+      if (this.#running === running) this.#running = undefined;
+      this.#next();
+    });
+  }
+
+  async #run(text: string, running: Running): Promise<void> {
+    const backend = this.#backend!;
+    const tag = JSON.stringify(running.id);
+    // The --json output as it is, each line tagged with the command that caused it.
+    const output = createRunOutput({ json: true }, { write: (line: string) => this.#wire.write(line.replace(/^\{/, `{"command_id":${tag},`)) }, this.#wire.stderr);
+    const status = backend.status();
+    output.start({ sessionId: status.sessionId, agent: status.agent, model: status.model, workdir: status.workdir });
+    for (const notice of backend.notices()) output.event({ type: "notice", message: notice });
+    let outcome: RunOutcome;
+    try {
+      outcome = await backend.runTurn(text, { emit: (event: EngineEvent) => output.event(event), signal: running.abort.signal, finalSignal: running.final.signal });
+    } catch (error) {
+      if (running.abort.signal.aborted) output.end({ reason: "interrupted", usage: null });
+      else output.end({ reason: "error", usage: null, message: userMessage(error) });
+      return;
+    }
+    if (running.abort.signal.aborted || outcome.reason === "interrupted") {
+      output.end({ reason: "interrupted", usage: outcome.usage, ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}) });
+      return;
+    }
+    output.end({
+      reason: outcome.reason,
+      usage: outcome.usage,
+      ...(outcome.message ? { message: outcome.message } : {}),
+      ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}),
+    });
+  }
+
+  #startCompaction(command: Extract<RpcCommand, { type: "compact" }>): void {
+    const backend = this.#backend!;
+    const running: Running = { id: command.id, abort: new AbortController(), final: new AbortController(), done: Promise.resolve() };
+    this.#running = running;
+    const emit = (event: EngineEvent) => this.#send({ command_id: command.id, ...event });
+    running.done = backend
+      .compact({ emit, signal: running.abort.signal })
+      .then(
+        (compacted) => this.#ok(command, { compacted }),
+        (error: unknown) => this.#fail(command.id, command.type, "refused", userMessage(error)),
+      )
+      .finally(() => {
+        if (this.#running === running) this.#running = undefined;
+        this.#next();
+      });
+  }
+
+  /** After a run or a switch: the next queued follow-up, if any. */
+  #next(): void {
+    if (this.#running || this.#switching || this.#ending) return;
+    const next = this.#queue.shift();
+    if (next) this.#startRun(next, true);
+  }
+
+  #ok(command: RpcCommand, data: Record<string, unknown>): void {
+    this.#send({ type: "response", id: command.id, command: command.type, ok: true, data });
+  }
+
+  #fail(id: CommandId | null, command: string | null, code: RpcErrorCode, message: string): void {
+    this.#send({ type: "response", id, command, ok: false, error: { code, message } });
+  }
+
+  #send(value: Record<string, unknown>): void {
+    this.#wire.write(`${jsonWithControlsEscaped(JSON.stringify(value))}\n`);
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * `rienda rpc [-a AGENT] [-m MODEL] [-s ID | -c]`: an agent driven by a
+ * program over stdin/stdout, one JSON object per line (docs/rpc.md). The
+ * first line written is `ready` (or `fatal` when the agent cannot be set
+ * up, exit 1). The conversation is the chat's: the same backend, the same
+ * session rules (created with the first prompt, the lock held while open).
+ * The end of stdin ends a run going on as an interrupt would and exits 0;
+ * SIGINT/SIGTERM do the same and exit 130.
+ */
+import { createInterface } from "node:readline";
+import { defineCommand } from "citty";
+import { RiendaError, userMessage } from "../errors.ts";
+import { jsonWithControlsEscaped } from "../ui/index.ts";
+import { VERSION } from "../version.ts";
+import { createChatBackend, type ChatStart } from "./chat.ts";
+import { exitWhenFlushed } from "./exit.ts";
+import { homeDir } from "./home-dir.ts";
+import { interrupts } from "./interrupts.ts";
+import { resolveWorkdir } from "./resolve-workdir.ts";
+import { RPC_VERSION } from "./rpc-protocol.ts";
+import { RpcServer } from "./rpc-server.ts";
+import { runFlags } from "./run-flags.ts";
+import { latestSessionId } from "./run-session.ts";
+import { assertKnownFlags } from "./strict-args.ts";
+
+const args = {
+  agent: { type: "string", alias: "a", description: "Agent id (required unless -s/-c continues a session)" },
+  continue: { type: "boolean", alias: "c", description: "Continue this workspace's latest session" },
+  ...runFlags,
+} as const;
+
+export default defineCommand({
+  meta: { name: "rpc", description: "Drive an agent over stdin/stdout, one JSON command or event per line (docs/rpc.md)." },
+  args,
+  async run({ rawArgs }) {
+    const watcher = interrupts();
+    const write = (line: string) => process.stdout.write(line);
+    let code = 0;
+    let close: (() => void) | undefined;
+    try {
+      const parsed = assertKnownFlags(rawArgs, args, "rienda rpc").values;
+      if (parsed.continue && parsed.session !== undefined) throw new RiendaError("usage", "rpc: use -c or -s ID, not both");
+      const home = homeDir();
+      const workdir = resolveWorkdir(parsed.workdir);
+      const sessionId = parsed.session ?? (parsed.continue ? latestSessionId(home, workdir) : undefined);
+      if (parsed.agent === undefined && sessionId === undefined) throw new RiendaError("usage", "rpc: -a AGENT is required unless -s ID or -c continues a session");
+      const start: ChatStart = {
+        home,
+        env: process.env,
+        workdir,
+        workdirGiven: parsed.workdir !== undefined,
+        ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
+        ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
+        ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
+        ...(sessionId !== undefined ? { sessionId } : {}),
+      };
+      const rpc = new RpcServer({ write, stderr: process.stderr }, { autoApprove: Boolean(parsed["auto-approve"]) });
+      const backend = await createChatBackend(start, rpc.dialogs);
+      close = () => backend.close();
+      rpc.ready(backend, VERSION);
+      const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+      lines.on("line", (line) => rpc.handle(line));
+      lines.on("close", () => void rpc.end());
+      const stop = watcher.listen(() => {
+        code = watcher.exitCode;
+        void rpc.end();
+      });
+      await rpc.ended;
+      stop();
+      lines.close();
+    } catch (error) {
+      process.stdout.write(`${jsonWithControlsEscaped(JSON.stringify({ type: "fatal", rpc_version: RPC_VERSION, message: userMessage(error) }))}\n`);
+      process.stderr.write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
+      code = watcher.interrupted ? watcher.exitCode : 1;
+    } finally {
+      close?.();
+    }
+    await exitWhenFlushed(code);
+  },
+});
