@@ -11,7 +11,7 @@
 export { agentFile, agentsDir, isValidAgentId } from "./agent-id.ts";
 export { composeSystemPrompt, INSTRUCTIONS_SEPARATOR } from "./compose-system-prompt.ts";
 export { listAgents } from "./list-agents.ts";
-export { loadAgent } from "./load-agent.ts";
+export { loadAgent, loadAgentFile } from "./load-agent.ts";
 export { INSTRUCTION_FILES, loadProjectInstructions } from "./load-project-instructions.ts";
 export { parseAgent } from "./parse-agent.ts";
 export { readFrontmatter, type Frontmatter } from "./read-frontmatter.ts";

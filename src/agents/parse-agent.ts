@@ -9,8 +9,9 @@ import { readFrontmatter } from "./read-frontmatter.ts";
 import { isValidSkillName, SKILL_NAME_RULE, SKILL_TOOL_NAME } from "./skill-name.ts";
 import { AGENT_LAYOUT } from "./split-frontmatter.ts";
 import type { Agent } from "./types.ts";
+import { LIMIT_KEYS, readLimit, type LimitSettings } from "../limits/index.ts";
 
-const KEYS = ["description", "model", "tools", "hooks", "skills", "agents", "config"] as const;
+const KEYS = ["description", "model", "tools", "hooks", "skills", "agents", "config", ...LIMIT_KEYS] as const;
 // tools.md "Name rules": the only names a tool or hook directory can have.
 const EXTENSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 // docs/mcp.md: `server__*` in tools: stands for every tool of an MCP server.
@@ -66,9 +67,15 @@ export function parseAgent(id: string, text: string, file: string): Agent {
     problems.push(`tools: "${SKILL_TOOL_NAME}" is the built-in tool of skills, given to every agent that declares skills; remove it from tools:`);
   }
   const config = readConfig(meta.config, problems);
+  const limits: LimitSettings = {};
+  for (const key of LIMIT_KEYS) {
+    if (meta[key] === undefined) continue;
+    const problem = readLimit(limits, key, meta[key]);
+    if (problem) problems.push(`${key}: ${problem}`);
+  }
 
   if (problems.length > 0) return fail();
-  return { id, file, description, model, tools, hooks, skills, agents, config, systemPrompt: body.trim() };
+  return { id, file, description, model, tools, hooks, skills, agents, config, limits, systemPrompt: body.trim() };
 }
 
 const EXTENSION_RULE = '1 to 64 letters, digits, "_" or "-"';

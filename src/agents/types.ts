@@ -1,4 +1,5 @@
 /** Shapes of agent definitions (contract.md §3) and project instructions. */
+import type { LimitSettings } from "../limits/index.ts";
 
 /** A validated `~/.rienda/agents/<id>.md`. */
 export interface Agent {
@@ -19,6 +20,8 @@ export interface Agent {
   agents: string[];
   /** Extension name -> settings (`ctx.agent.config`). */
   config: Record<string, Record<string, unknown>>;
+  /** `max_turns`, `max_cost`, `timeout` as the frontmatter writes them (new; docs/cli.md "Limits"). */
+  limits: LimitSettings;
   /** The body after the frontmatter, trimmed. */
   systemPrompt: string;
 }

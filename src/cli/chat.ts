@@ -240,6 +240,8 @@ async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<Ch
         emit: io.emit,
         signal: io.signal,
         finalSignal: io.finalSignal,
+        // max_turns per message; one cost budget for the whole chat with this agent (docs/chat.md).
+        limits: prepared.limits.run,
       });
     },
     // A session that received nothing (its first turn interrupted in the beforeRun hooks) is not kept.

@@ -11,13 +11,15 @@
  * the third exits at once, whatever is still running or queued.
  */
 
-/** What interrupted. */
-export type InterruptCause = "SIGINT" | "SIGTERM" | "SIGHUP" | "ctrl-c" | "stdout-closed";
+/** What interrupted; `timeout`: the run's time limit (`--timeout`) ran out, which ends it as an interrupt does. */
+export type InterruptCause = "SIGINT" | "SIGTERM" | "SIGHUP" | "ctrl-c" | "stdout-closed" | "timeout";
 
 /** Exit status of a command ended by an interrupt (docs/cli.md). */
 export const INTERRUPTED_EXIT = 130;
 /** Exit status when stdout was closed: 128 + SIGPIPE, what a shell shows for a program its pipe ended. */
 export const STDOUT_CLOSED_EXIT = 141;
+/** Exit status of a run a limit ended (turns, cost, time: docs/cli.md "Exit statuses"). */
+export const LIMIT_EXIT = 3;
 
 /** The shared watcher. */
 export interface Interrupts {
@@ -31,7 +33,7 @@ export interface Interrupts {
   readonly count: number;
   /** What caused the first one. */
   readonly cause: InterruptCause | undefined;
-  /** The exit status an interrupted command ends with: 141 when stdout was closed first, else 130. */
+  /** The exit status an interrupted command ends with: 141 when stdout was closed first, 3 when its time ran out first, else 130. */
   readonly exitCode: number;
   /** Reports an interrupt that did not arrive as a signal. */
   interrupt(cause: InterruptCause): void;
@@ -82,7 +84,7 @@ function createWatcher(): Interrupts {
   const listeners = new Set<(cause: InterruptCause, count: number) => void>();
   let count = 0;
   let cause: InterruptCause | undefined;
-  const exitCode = (): number => (cause === "stdout-closed" ? STDOUT_CLOSED_EXIT : INTERRUPTED_EXIT);
+  const exitCode = (): number => (cause === "stdout-closed" ? STDOUT_CLOSED_EXIT : cause === "timeout" ? LIMIT_EXIT : INTERRUPTED_EXIT);
 
   const interrupt = (next: InterruptCause): void => {
     count++;

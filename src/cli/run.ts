@@ -9,7 +9,9 @@ import { runAgent, type RunOutcome } from "../engine/index.ts";
 import { RiendaError, userMessage } from "../errors.ts";
 import { createModelClient, type ResolvedModel, type Usage } from "../providers/index.ts";
 import { answerConfirm, createRunOutput, type RunOutput } from "../ui/index.ts";
-import { interrupts } from "./interrupts.ts";
+import { interrupts, LIMIT_EXIT } from "./interrupts.ts";
+import { limitFlags, startRunTimer, type RunTimer } from "./run-timer.ts";
+import { parseToolList } from "./select-tools.ts";
 import { readPromptInput } from "./read-prompt.ts";
 import { readAnswerSchema, type AnswerSchema } from "./answer-schema.ts";
 import { checkAttachmentsFit } from "../attachments/index.ts";
@@ -28,16 +30,24 @@ const args = {
   file: { type: "string", alias: "f", multiple: true, description: "Attach a file (text, PNG/JPEG/GIF/WebP image, PDF); repeatable; - is stdin" },
   stdin: { type: "boolean", description: "Read piped stdin as data for the prompt (the default; --no-stdin leaves it alone)" },
   schema: { type: "string", description: "The answer must be JSON matching this JSON Schema (a file, or the schema as JSON)" },
+  "agent-file": { type: "string", description: "Run the agent defined in this file (its tools and hooks still come from ~/.rienda)" },
+  "max-turns": { type: "string", description: "Stop after this many model requests (exit 3)" },
+  "max-cost": { type: "string", description: "Stop before a request once the run has cost this many US dollars (exit 3)" },
+  timeout: { type: "string", description: "End the run after this long: 90s, 10m, 1h (exit 3)" },
+  tools: { type: "string", description: "Offer only these of the agent's tools, comma-separated" },
+  "no-tools": { type: "boolean", description: "Offer the agent none of its tools" },
   ...runFlags,
   json: { type: "boolean", description: "Print one JSON event per line on stdout" },
 } as const;
 
 /**
- * Exit codes of `rienda run` besides the interrupts' (interrupts.ts). An
- * answer cut at max_tokens is incomplete: a script must not take it for the
- * answer, so it fails like any other run that did not do what was asked.
+ * Exit codes of `rienda run` besides the interrupts' (interrupts.ts;
+ * docs/cli.md "Exit statuses"). An answer cut at max_tokens is incomplete:
+ * a script must not take it for the answer, so it fails like any other run
+ * that did not do what was asked. Every limit has one status, and run_end's
+ * reason says which.
  */
-const EXIT = { end_turn: 0, max_tokens: 1, error: 1, invalid_output: 4 } as const;
+const EXIT = { end_turn: 0, max_tokens: 1, error: 1, max_turns: LIMIT_EXIT, max_cost: LIMIT_EXIT, timeout: LIMIT_EXIT, invalid_output: 4 } as const;
 
 export default defineCommand({
   meta: { name: "run", description: "Run an agent once, non-interactively." },
@@ -47,9 +57,16 @@ export default defineCommand({
     // --json is looked at before the rest, so that even a refused command line ends with run_end.
     const output = createRunOutput({ json: wantsFlag(rawArgs, "--json"), structured: wantsFlag(rawArgs, "--schema") }, process.stdout, process.stderr);
     let prepared: PreparedRun | undefined;
+    let timer: RunTimer | undefined;
     let code: number;
     try {
       const parsed = assertKnownFlags(rawArgs, args, "rienda run").values;
+      const flags = limitFlags(parsed);
+      // The run's time counts from here: a stdin that never closes, a slow MCP server, all of it.
+      timer = startRunTimer(watcher);
+      if (flags.timeoutMs !== undefined) timer.set({ value: flags.timeoutMs, setting: `--timeout ${parsed.timeout}` });
+      if (parsed.tools !== undefined && parsed["no-tools"]) throw new RiendaError("usage", "run: give --tools or --no-tools, not both");
+      const onlyTools = parsed["no-tools"] ? [] : parsed.tools !== undefined ? parseToolList(parsed.tools) : undefined;
       const workdir = resolveWorkdir(parsed.workdir);
       // An answer nobody can read: nothing is sent, no tool runs, no session is written.
       if (refuseClosedStdout()) throw new RiendaError("interrupted", "stdout is closed");
@@ -68,6 +85,10 @@ export default defineCommand({
             signal: watcher.signal,
             workdirGiven: parsed.workdir !== undefined,
             checkModel: (model) => checkAttachmentsFit(attachments, model),
+            limitFlags: flags,
+            cwd: process.cwd(),
+            ...(onlyTools ? { onlyTools } : {}),
+            ...(parsed["agent-file"] !== undefined ? { agentFile: parsed["agent-file"] } : {}),
             ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
             ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
             ...(parsed.session !== undefined ? { sessionId: parsed.session } : {}),
@@ -81,6 +102,7 @@ export default defineCommand({
         ),
         watcher.signal,
       );
+      if (prepared.limits.timeout) timer.set(prepared.limits.timeout);
       output.start({ sessionId: prepared.session.id, agent: prepared.agent.id, model: prepared.model.ref, workdir: prepared.workdir });
       for (const notice of prepared.notices) output.event({ type: "notice", message: notice });
       const modelPort = createModelClient();
@@ -105,16 +127,18 @@ export default defineCommand({
         emit: (event) => output.event(event),
         signal: watcher.signal,
         finalSignal: watcher.finalSignal,
+        limits: prepared.limits.run,
       });
       // An interrupt during the afterRun hooks of a finished run still ends it as interrupted.
-      code = watcher.interrupted || outcome.reason === "interrupted" ? endInterrupted(output, outcome.usage, outcome.cost) : endFinished(output, outcome, prepared.model);
+      code = watcher.interrupted || outcome.reason === "interrupted" ? endInterrupted(output, outcome.usage, outcome.cost, timer) : endFinished(output, outcome, prepared.model);
     } catch (error) {
-      if (watcher.interrupted) code = endInterrupted(output, null);
+      if (watcher.interrupted) code = endInterrupted(output, null, undefined, timer);
       else {
         output.end({ reason: "error", usage: null, message: userMessage(error) });
         code = EXIT.error;
       }
     } finally {
+      timer?.stop();
       // Shutdown (MCP servers, workers, the session lock) is cut short by the next interrupt.
       if (prepared) await untilNextInterrupt(prepared.close());
     }
@@ -138,9 +162,12 @@ function endFinished(output: RunOutput, outcome: RunOutcome, model: ResolvedMode
   return EXIT[reason];
 }
 
-function endInterrupted(output: RunOutput, usage: Usage | null, cost?: number): number {
+function endInterrupted(output: RunOutput, usage: Usage | null, cost?: number, timer?: RunTimer): number {
   const watcher = interrupts();
+  const spent = cost !== undefined ? { cost } : {};
+  // Ended by its time limit: like an interrupt, with a reason of its own.
+  if (watcher.cause === "timeout" && timer?.expired) output.end({ reason: "timeout", usage, message: timer.expired, ...spent });
   // Nothing reaches a closed stdout any more; exitWhenFlushed says why on stderr.
-  if (watcher.cause !== "stdout-closed") output.end({ reason: "interrupted", usage, ...(cost !== undefined ? { cost } : {}) });
+  else if (watcher.cause !== "stdout-closed") output.end({ reason: "interrupted", usage, ...spent });
   return watcher.exitCode;
 }

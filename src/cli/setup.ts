@@ -4,9 +4,12 @@
  * wires real implementations into the engine's ports. Everything that can
  * be refused is checked before anything is written or sent.
  */
-import { composeSystemPrompt, loadAgent, loadProjectInstructions, toAgentInfo, type Agent } from "../agents/index.ts";
+import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, toAgentInfo, type Agent } from "../agents/index.ts";
 import { formatKeyPath, loadConfig, type LoadedConfig } from "../config/index.ts";
-import { withSubagents, type HookPort, type SubagentSpec, type ToolPort } from "../engine/index.ts";
+import { unpricedBudget, withSubagents, type CostBudget, type HookPort, type SubagentSpec, type ToolPort } from "../engine/index.ts";
+import type { LimitSettings } from "../limits/index.ts";
+import { resolveLimits, type ResolvedLimits } from "./run-limits.ts";
+import { selectTools } from "./select-tools.ts";
 import { isRiendaError, RiendaError } from "../errors.ts";
 import type { ResolvedModel } from "../providers/index.ts";
 import { createSession, openSession, type SessionFile } from "../sessions/index.ts";
@@ -79,6 +82,14 @@ export interface RunRequest {
   workdirGiven?: boolean;
   /** Refuses what the run's model cannot take (attachments, ...) before any session is written; throws RiendaError. */
   checkModel?: (model: ResolvedModel) => void;
+  /** `--agent-file`: the agent's definition at this path (relative to `cwd`) instead of `~/.rienda/agents/<agentId>.md`. */
+  agentFile?: string;
+  /** Where a relative `agentFile` is; default: the process's directory. */
+  cwd?: string;
+  /** `--max-turns`, `--max-cost`, `--timeout`: they win over the agent's and config.yaml's. */
+  limitFlags?: LimitSettings;
+  /** `--tools`/`--no-tools`: the only tools offered to the agent of the run (not to its subagents). */
+  onlyTools?: readonly string[];
 }
 
 /** Everything a run needs, validated. */
@@ -94,6 +105,8 @@ export interface PreparedRun {
   hooks: HookPort;
   /** Diagnostics to show before the run (a user tool replacing a built-in). */
   notices: string[];
+  /** What bounds the run (run-limits.ts). */
+  limits: ResolvedLimits;
   /** Stops spare workers and anything else the run started, and closes the session (releasing its lock); resolves once MCP servers have ended. */
   close(): Promise<void>;
 }
@@ -109,6 +122,13 @@ export interface AgentRequest {
   modelRef?: string;
   /** An interrupt: ends the start of MCP servers. */
   signal?: AbortSignal;
+  /** As in RunRequest. */
+  agentFile?: string;
+  cwd?: string;
+  limitFlags?: LimitSettings;
+  onlyTools?: readonly string[];
+  /** A subagent's: the cost budget of the run tree it belongs to. */
+  costBudget?: CostBudget;
 }
 
 /**
@@ -125,6 +145,8 @@ export interface PreparedAgent {
   hooks: HookPort;
   /** Diagnostics to show before the run (a user tool replacing a built-in). */
   notices: string[];
+  /** What bounds a run of this agent (run-limits.ts). */
+  limits: ResolvedLimits;
   /** Sets the `ctx` data of every later tool and hook invocation to this session; returns it. */
   bind(session: SessionFile): ContextData;
   /** Stops spare workers and anything else the agent started; resolves once MCP servers have ended. */
@@ -156,9 +178,11 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
   // A continued session goes on where it was started, unless -C says otherwise.
   const moved = existing && !request.workdirGiven ? problems.attempt(() => sessionWorkdir(existing, request.workdir)) : undefined;
   const workdir = moved?.workdir ?? request.workdir;
-  const agentId = request.agentId ?? existing?.agent;
-  if (!agentId) {
-    if (!request.sessionId) problems.add(new RiendaError("usage", "run: -a/--agent is required (the agents are the files of ~/.rienda/agents)"));
+  if (request.agentFile !== undefined && request.agentId !== undefined) problems.add(new RiendaError("usage", "run: give -a/--agent or --agent-file, not both"));
+  const agentId = request.agentFile !== undefined ? "" : (request.agentId ?? existing?.agent);
+  if (agentId === undefined || problems.any) {
+    if (!request.sessionId && agentId === undefined) problems.add(new RiendaError("usage", "run: -a/--agent is required (the agents are the files of ~/.rienda/agents), or --agent-file PATH"));
+    existing?.close();
     problems.fail();
   }
   const modelRef = request.modelRef ?? (existing && !request.agentId ? existing.model : undefined);
@@ -175,13 +199,15 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     if (request.signal?.aborted) throw new RiendaError("interrupted", "the run was interrupted");
     const { agent, model } = prepared;
     request.checkModel?.(model);
+    const unpriced = unpricedBudget(prepared.limits.run, model);
+    if (unpriced) throw new RiendaError("config", unpriced);
     session ??= createSession({ home: request.home, workdir, agent: agent.id, model: model.ref });
     if (existing) {
       existing.appendAgent(agent.id);
       existing.appendModel(model.ref);
     }
     prepared.bind(session);
-    const { system, tools, hooks } = prepared;
+    const { system, tools, hooks, limits } = prepared;
     const notices = moved?.notice ? [moved.notice, ...prepared.notices] : prepared.notices;
     const opened = session;
     const close = async () => {
@@ -189,7 +215,7 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
       // A session this run created that received nothing (interrupted in its beforeRun hooks) is not kept.
       opened.closeDiscardingUnused();
     };
-    return { config: prepared.config, workdir, agent, model, system, session, tools, hooks, notices, close };
+    return { config: prepared.config, workdir, agent, model, system, session, tools, hooks, notices, limits, close };
   } catch (error) {
     await prepared.close();
     session?.closeDiscardingUnused();
@@ -235,7 +261,8 @@ function subagentTools(
     parentSessionId: context.parentSessionId,
     // The child runs its own model: a -m of the parent does not reach it.
     prepare: (agentId, dialogs) => {
-      const { modelRef: _parentModel, ...inherited } = request;
+      // Nor do the run's own --agent-file and --tools; its limits do (docs/cli.md "Limits").
+      const { modelRef: _parentModel, agentFile: _file, onlyTools: _tools, ...inherited } = request;
       return loadPreparedAgent(config, { ...inherited, agentId }, dialogs, new SetupProblems(), lineage);
     },
   });
@@ -263,7 +290,7 @@ async function loadPreparedAgent(
   problems: SetupProblems,
   above: readonly string[] = [],
 ): Promise<PreparedAgent> {
-  const agent = problems.attempt(() => loadAgent(request.home, request.agentId));
+  const agent = problems.attempt(() => (request.agentFile !== undefined ? loadAgentFile(request.agentFile, request.cwd ?? process.cwd()) : loadAgent(request.home, request.agentId)));
   const modelRef = request.modelRef ?? agent?.model;
   const model = config && modelRef !== undefined ? problems.attempt(() => usableModel(config, modelRef)) : undefined;
   const skills = agent ? problems.attempt(() => loadSkills(request.home, agent.skills)) : undefined;
@@ -282,22 +309,30 @@ async function loadPreparedAgent(
     problems.fail();
   }
   const system = composeSystemPrompt(withSkills(agent.systemPrompt, skills), instructions.value?.text);
+  const limits = resolveLimits(request.limitFlags, agent, config, request.costBudget);
   let boundSession: string | undefined;
   const delegation = subagentTools(extensions.tools, subagents, {
     lineage: [...above, agent.id],
     config,
-    request,
+    request: { ...request, ...(limits.run.cost ? { costBudget: limits.run.cost } : {}) },
     dialogs,
     parentSessionId: () => boundSession ?? "",
   });
+  const offered = request.onlyTools ? problems.attempt(() => selectTools(delegation.tools, request.onlyTools!, agent.file)) : delegation.tools;
+  if (!offered) {
+    await delegation.close();
+    await extensions.close();
+    problems.fail();
+  }
   return {
     config,
     agent,
     model,
     system,
-    tools: delegation.tools,
+    tools: offered,
     hooks: extensions.hooks,
     notices: [...modelWarnings(config, model), ...extensions.notices],
+    limits,
     bind(session) {
       boundSession = session.id;
       const contextData: ContextData = {

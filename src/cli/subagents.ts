@@ -114,6 +114,7 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
           hooks: child.hooks,
           session,
           ...(compactor ? { compactor } : {}),
+          limits: child.limits.run,
         },
         sessionId: session.id,
         workdir: options.workdir,

@@ -4,6 +4,7 @@
  */
 import type { ModelPrices, ProtocolName, RequestRules, ResolvedModel, StructuredOutput, ThinkingLevel } from "../providers/types.ts";
 import type { ConfigProblem } from "./config-error.ts";
+import type { LimitSettings } from "../limits/index.ts";
 
 /** Where the configuration path came from, in precedence order. */
 export type ConfigSource = "flag" | "env" | "home";
@@ -158,6 +159,8 @@ export interface LoadedConfig {
   /** The `mcp_servers:` block by name, in file order (empty when absent). */
   mcpServers: ReadonlyMap<string, McpServerSettings>;
   subagents: SubagentSettings;
+  /** The `limits:` block (new): what every run is bounded by unless its agent or command line says otherwise. */
+  limits: LimitSettings;
   /** The `config:` block, extension name -> settings; a fresh deep copy on every read. */
   readonly extensionConfig: Record<string, Record<string, unknown>>;
   /** Every unset `${NAME}` in the file (for `rienda doctor`). */

@@ -4,9 +4,10 @@ import { describeYamlValue, isPlainObject } from "../values.ts";
 import { splitModelRef } from "./split-model-ref.ts";
 import type { CompactionSettings, McpServerSettings, ProviderSettings, SubagentSettings } from "./types.ts";
 import { validateMcpServers } from "./validate-mcp-servers.ts";
+import { LIMIT_KEYS, readLimit, type LimitSettings } from "../limits/index.ts";
 import { validateProvider, type PathBase } from "./validate-provider.ts";
 
-const TOP_KEYS = ["providers", "compaction", "subagents", "config", "mcp_servers"] as const;
+const TOP_KEYS = ["providers", "compaction", "subagents", "limits", "config", "mcp_servers"] as const;
 const SUBAGENT_KEYS = ["max_depth"] as const;
 
 /** Subagent settings of a file that declares none: a subagent's subagent's subagent may run, one more may not. */
@@ -25,6 +26,8 @@ export interface ValidatedConfig {
   providers: Map<string, ProviderSettings>;
   compaction: CompactionSettings;
   subagents: SubagentSettings;
+  /** `limits:` (new): defaults of every run's limits. */
+  limits: LimitSettings;
   extensionConfig: Record<string, Record<string, unknown>>;
   mcpServers: Map<string, McpServerSettings>;
 }
@@ -32,7 +35,7 @@ export interface ValidatedConfig {
 /** Validates the expanded document; the result is only meaningful when `reader.problems` is empty. */
 export function validateConfig(reader: ConfigReader, document: unknown, base: PathBase): ValidatedConfig {
   const providers = new Map<string, ProviderSettings>();
-  const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, subagents: { ...DEFAULT_SUBAGENTS }, extensionConfig: {}, mcpServers: new Map() };
+  const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, subagents: { ...DEFAULT_SUBAGENTS }, limits: {}, extensionConfig: {}, mcpServers: new Map() };
   if (!isPlainObject(document)) {
     reader.problem([], `must be a mapping with a "providers" key at the top, not ${describeYamlValue(document)}`);
     return result;
@@ -52,9 +55,24 @@ export function validateConfig(reader: ConfigReader, document: unknown, base: Pa
 
   result.compaction = readCompaction(reader, document.compaction, providers, providerProblems || !written);
   result.subagents = readSubagents(reader, document.subagents);
+  result.limits = readLimits(reader, document.limits);
   result.extensionConfig = readExtensionConfig(reader, document.config);
   result.mcpServers = validateMcpServers(reader, document.mcp_servers, base);
   return result;
+}
+
+function readLimits(reader: ConfigReader, value: unknown): LimitSettings {
+  const path = ["limits"];
+  const limits: LimitSettings = {};
+  const map = reader.mapping(value, path);
+  if (!map) return limits;
+  reader.knownKeys(map, LIMIT_KEYS, path);
+  for (const key of LIMIT_KEYS) {
+    if (map[key] === undefined || map[key] === null) continue;
+    const problem = readLimit(limits, key, map[key]);
+    if (problem) reader.problem([...path, key], problem);
+  }
+  return limits;
 }
 
 function readSubagents(reader: ConfigReader, value: unknown): SubagentSettings {

@@ -103,7 +103,7 @@ export interface SessionPort {
    * the conversation stands, so that later requests show the request as cut
    * short and the next prompt as a message of its own.
    */
-  appendInterruption(reason?: "error"): void;
+  appendInterruption(reason?: "error" | "limit"): void;
 }
 
 /**

@@ -16,6 +16,7 @@ import { requestModel } from "./model-turn.ts";
 import type { CompactionPort, HookPort, ModelPort, SessionPort, ToolPort } from "./ports.ts";
 import { AnswerState, type AnswerPort } from "./structured-answer.ts";
 import { runToolRound } from "./tool-round.ts";
+import { limitBeforeRequest, unpricedBudget, type RunLimits } from "./run-limits.ts";
 import type { RunEndReason, RunOutcome, ToolCall } from "./types.ts";
 
 /** Everything one run needs; supplied by the composition root. */
@@ -41,6 +42,8 @@ export interface RunInput {
   signal: AbortSignal;
   /** Signal for afterRun hooks, which still run after an interrupt; aborted on a second interrupt. */
   finalSignal?: AbortSignal;
+  /** Turns and cost (run-limits.ts); none: only the loop guard bounds the run. */
+  limits?: RunLimits;
 }
 
 /** Runs the agent to the end of its turn. Never throws for run failures. */
@@ -60,11 +63,12 @@ export async function runAgent(input: RunInput): Promise<RunOutcome> {
   if (outcome.reason === "interrupted") {
     outcome = { ...outcome, message: outcome.message ?? "the run was interrupted" };
     if (progress.promptStored) recordInterruption(input);
-  } else if (outcome.reason === "error" && progress.promptStored) {
+  } else if ((outcome.reason === "error" || outcome.reason === "max_turns" || outcome.reason === "max_cost") && progress.promptStored) {
     // A failed request left unanswered must not be glued onto the next prompt either.
-    recordInterruption(input, "error");
+    recordInterruption(input, outcome.reason === "error" ? "error" : "limit");
   }
-  const reason = outcome.reason === "max_tokens" || outcome.reason === "invalid_output" ? "error" : outcome.reason;
+  // hooks.md knows three reasons: a run that did not finish its work for any other cause ended in error.
+  const reason = outcome.reason === "end_turn" || outcome.reason === "interrupted" ? outcome.reason : "error";
   await notifyHooks(hooks, "afterRun", { reason }, emit, afterRunSignal(signal, input.finalSignal));
   return outcome;
 }
@@ -93,6 +97,9 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
   const { hooks, emit, signal, session, model } = input;
   const end = (reason: RunEndReason, message?: string): RunOutcome => ({ reason, usage, ...(message ? { message } : {}) });
 
+  // A budget its model cannot be measured against is refused before anything runs (a subagent's too).
+  const unpriced = unpricedBudget(input.limits, model);
+  if (unpriced) return end("error", unpriced);
   await notifyHooks(hooks, "beforeRun", { sessionId: session.id, agentId: input.agentId, modelId: model.ref }, emit, signal);
   if (signal.aborted) return end("interrupted");
   session.appendMessage({ role: "user", blocks: [...(input.attachments ?? []), { type: "text", text: input.prompt }] });
@@ -103,7 +110,10 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
   const guard = new LoopGuard();
   const rewritesAnswers = hooks.names.some((name) => hooks.handles(name, "afterModelResponse"));
   const shapesRequests = hooks.names.some((name) => hooks.handles(name, "beforeModelRequest"));
+  let requests = 0;
   for (;;) {
+    const stop = limitBeforeRequest(input.limits, requests);
+    if (stop) return end(stop.reason, stop.message);
     await input.compactor?.maybeCompact(emit, signal);
     if (signal.aborted) return end("interrupted");
     const messages = historyForRequest(session.messages());
@@ -126,6 +136,7 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
       streamEmit,
       signal,
     );
+    requests++;
     if (turn.kind === "interrupted") return end("interrupted");
     if (turn.kind === "failed") return { ...end("error", turn.failure.message), failure: turn.failure };
 
@@ -134,6 +145,7 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     addUsage(usage, response.usage);
     const cost = model.prices && response.usage ? costOf(response.usage, model.prices) : undefined;
     addCost(progress, cost);
+    if (cost !== undefined) input.limits?.cost?.add(cost);
     const parts = splitMessage(response.message);
     // A refusal with nothing to show is not an "empty answer" (asking again gets the same refusal).
     if (response.stopReason === "refusal" && parts.text.trim() === "" && parts.toolCalls.length === 0) return end("error", REFUSAL);
@@ -203,7 +215,7 @@ function askForRepair(input: RunInput, problem: string, repair: string): void {
 const REFUSAL = "the provider ended the answer as a refusal (the model declined, or a content filter stopped it)";
 
 /** Writes the interruption (or the failure) into the session; a failed write is a notice, the run is over anyway. */
-function recordInterruption(input: RunInput, reason?: "error"): void {
+function recordInterruption(input: RunInput, reason?: "error" | "limit"): void {
   try {
     input.session.appendInterruption(reason);
   } catch (error) {

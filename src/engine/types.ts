@@ -27,9 +27,10 @@ export const HOOK_POINTS: readonly HookPoint[] = [
  * Why a run ended. `max_tokens`: the final answer was cut at the model's
  * output limit, so it is incomplete (the CLI treats it as a failure).
  * `invalid_output`: with `--schema`, the answer missed the schema even after
- * a repair turn.
+ * a repair turn. `max_turns`, `max_cost`: a limit stopped the run before
+ * its next request (run-limits.ts); `timeout` is the command's, never the loop's.
  */
-export type RunEndReason = "end_turn" | "max_tokens" | "invalid_output" | "interrupted" | "error";
+export type RunEndReason = "end_turn" | "max_tokens" | "invalid_output" | "max_turns" | "max_cost" | "timeout" | "interrupted" | "error";
 
 /** The `reason` afterRun hooks receive (hooks.md): a cut answer is an `error`. */
 export type AfterRunReason = "end_turn" | "interrupted" | "error";

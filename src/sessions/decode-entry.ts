@@ -93,7 +93,7 @@ export function decodeEntry(value: unknown, origin: LineOrigin): SessionEntry | 
       const id = str(value.id);
       if (id === "") return null;
       const entry: SessionEntry = { kind: "interruption", id, parentId: parentOf(value), createdAt: str(value.createdAt) };
-      if (value.reason === "error") entry.reason = "error";
+      if (value.reason === "error" || value.reason === "limit") entry.reason = value.reason;
       return entry;
     }
     case "leaf": {

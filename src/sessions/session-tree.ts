@@ -232,11 +232,15 @@ export const INTERRUPTION_TEXT = "[The user interrupted this request before it w
 /** Text of the answer that stands for a request whose run failed (a provider error after retries, the loop guard, ...). */
 export const FAILED_REQUEST_TEXT = "[This request failed before it was finished: the run ended with an error. What follows is a new message.]";
 
+/** Text of the answer that stands for a request a limit stopped (--max-turns, --max-cost, --timeout: docs/cli.md "Limits"). */
+export const LIMIT_STOP_TEXT = "[This request was stopped before it was finished: the run reached its limit of model requests, cost or time. What follows is a new message.]";
+
 /**
  * The assistant turn that the history shows after a request the user
  * interrupted: the model learns that the request was cut short, and the next
  * prompt stays a message of its own instead of being glued onto it.
  */
 export function interruptionMessage(reason?: InterruptionReason): Message {
-  return { role: "assistant", blocks: [{ type: "text", text: reason === "error" ? FAILED_REQUEST_TEXT : INTERRUPTION_TEXT }] };
+  const text = reason === "error" ? FAILED_REQUEST_TEXT : reason === "limit" ? LIMIT_STOP_TEXT : INTERRUPTION_TEXT;
+  return { role: "assistant", blocks: [{ type: "text", text }] };
 }

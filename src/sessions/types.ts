@@ -117,7 +117,7 @@ export interface InterruptionEntry {
 }
 
 /** Why a request was cut short: absent, the user interrupted it. */
-export type InterruptionReason = "error";
+export type InterruptionReason = "error" | "limit";
 
 /** Every entry kind this module understands (the header excepted). */
 export type SessionEntry = MessageEntry | LeafEntry | TitleEntry | AgentEntry | ModelEntry | CompactionEntry | InterruptionEntry;

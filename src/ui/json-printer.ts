@@ -21,6 +21,15 @@ export interface RunEnd {
   cost?: number;
   /** With `--schema`: the answer, which matched the schema. */
   output?: { value: unknown };
+  /** What the run's tools did, subagents' runs included (new). */
+  tools?: ToolCounts;
+}
+
+/** `run_end.tools`: calls made, results that were errors (refusals included), calls a beforeToolExecute hook refused. */
+export interface ToolCounts {
+  calls: number;
+  failed: number;
+  refused: number;
 }
 
 /** Facts known when a run starts; absent when setup failed before them. */
@@ -64,8 +73,8 @@ export class JsonPrinter {
     if (this.#ended) return;
     this.#ensureStarted();
     this.#ended = true;
-    const { reason, usage, message, cost, output } = end;
-    this.#write({ type: "run_end", reason, ...(message ? { message } : {}), usage, ...(cost !== undefined ? { cost } : {}), ...(output ? { output: output.value } : {}) });
+    const { reason, usage, message, cost, output, tools } = end;
+    this.#write({ type: "run_end", reason, ...(message ? { message } : {}), usage, ...(cost !== undefined ? { cost } : {}), ...(output ? { output: output.value } : {}), tools: tools ?? { calls: 0, failed: 0, refused: 0 } });
   }
 
   #ensureStarted(): void {

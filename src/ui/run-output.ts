@@ -9,7 +9,7 @@
 import type { EngineEvent, RunEndReason } from "../engine/index.ts";
 import type { Usage } from "../providers/index.ts";
 export type { RunEnd } from "./json-printer.ts";
-import { JsonPrinter, type RunEnd, type RunStartInfo } from "./json-printer.ts";
+import { JsonPrinter, type RunEnd, type RunStartInfo, type ToolCounts } from "./json-printer.ts";
 import { dollarsText, PlainPrinter } from "./plain-printer.ts";
 import type { TerminalSink } from "./terminal-text.ts";
 import { noticeEvent, noticeLine } from "./terminal-front-end.ts";
@@ -39,7 +39,23 @@ export interface RunOutputOptions {
 /** Builds the output for `--json` or plain mode. */
 export function createRunOutput(options: RunOutputOptions, stdout: TerminalSink, stderr: TerminalSink): RunOutput {
   // JSON escapes every control character itself, and its consumer needs the bytes as they came.
-  return options.json ? jsonOutput(new JsonPrinter(stdout)) : plainOutput(new PlainPrinter(stdout, stderr, { answerText: !options.structured }));
+  return counted(options.json ? jsonOutput(new JsonPrinter(stdout)) : plainOutput(new PlainPrinter(stdout, stderr, { answerText: !options.structured })));
+}
+
+/** `output` with run_end's tool counts taken from the events it saw, subagents' included. */
+function counted(output: RunOutput): RunOutput {
+  const tools: ToolCounts = { calls: 0, failed: 0, refused: 0 };
+  return {
+    ...output,
+    event(event) {
+      if (event.type === "tool_result") {
+        tools.calls++;
+        if (event.isError) tools.failed++;
+      } else if (event.type === "hook" && event.point === "beforeToolExecute" && event.outcome === "refused") tools.refused++;
+      output.event(event);
+    },
+    end: (end) => output.end({ ...end, tools: { ...tools } }),
+  };
 }
 
 function plainOutput(printer: PlainPrinter): RunOutput {
@@ -63,6 +79,9 @@ const FAILED: Record<Exclude<RunEndReason, "end_turn" | "interrupted">, string> 
   error: "the run failed",
   max_tokens: "the answer was cut short at the model's output limit",
   invalid_output: "the answer does not match the schema",
+  max_turns: "the run reached its limit of model requests",
+  max_cost: "the run reached its cost limit",
+  timeout: "the run reached its time limit",
 };
 
 function jsonOutput(printer: JsonPrinter): RunOutput {

@@ -40,6 +40,8 @@ export interface RunOptions {
   pipeDelayMs?: number;
   /** stdin as a regular file holding these bytes (`< file`). */
   stdinFile?: string | Uint8Array;
+  /** stdin as this open file descriptor (a FIFO held open: a stdin that never closes); the caller closes it. */
+  stdinFd?: number;
   /** Kill the process (SIGKILL) after this many ms; the test fails on its own assertions. */
   killAfterMs?: number;
 }
@@ -121,7 +123,11 @@ export class Instance {
     let command = BINARY;
     let argv = args;
     let stdinFd: number | undefined;
-    if (options.stdinPipe !== undefined) {
+    let ownFd = true;
+    if (options.stdinFd !== undefined) {
+      stdinFd = options.stdinFd;
+      ownFd = false;
+    } else if (options.stdinPipe !== undefined) {
       const data = join(this.root, `stdin-${Date.now()}-${Math.random().toString(36).slice(2)}`);
       writeFileSync(data, options.stdinPipe);
       const delay = ((options.pipeDelayMs ?? 0) / 1000).toFixed(3);
@@ -137,7 +143,7 @@ export class Instance {
       env: this.env(options.env),
       stdio: [stdinFd ?? "pipe", "pipe", "pipe"],
     });
-    if (stdinFd !== undefined) closeSync(stdinFd);
+    if (stdinFd !== undefined && ownFd) closeSync(stdinFd);
     let stdout = "";
     let stderr = "";
     child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));

@@ -153,6 +153,7 @@ export class ChatRenderer {
     if (outcome.reason === "interrupted") this.line(s.warn("interrupted"));
     else if (outcome.reason === "error") this.paragraph(`error: ${outcome.message ?? "the run failed"}`, (t) => s.error(t));
     else if (outcome.reason === "max_tokens") this.paragraph(outcome.message ?? "the answer was cut short", (t) => s.warn(t));
+    else if (outcome.reason === "max_turns" || outcome.reason === "max_cost") this.paragraph(outcome.message ?? "the run reached a limit", (t) => s.warn(t));
     this.line(s.dim(turnSummaryText(elapsedMs, outcome.usage, outcome.cost)));
     this.#raw("\n");
     this.#withOutput.clear();
