@@ -8,7 +8,7 @@
  * with reason "interrupted", a consistent session, and (once the prompt is
  * stored) an interruption recorded where the conversation stopped.
  */
-import { costOf, type AttachmentBlock, type Block, type Message, type ResolvedModel, type Usage } from "../providers/index.ts";
+import { costOf, type AssistantResponse, type AttachmentBlock, type Block, type Message, type ResolvedModel, type Usage } from "../providers/index.ts";
 import { historyForRequest, snapshotForHooks } from "./conversation.ts";
 import { chainAfterModelResponse, chainBeforeModelRequest, notifyHooks, type Emit } from "./hook-chain.ts";
 import { LoopGuard, IDENTICAL_ROUNDS_LIMIT } from "./loop-guard.ts";
@@ -140,7 +140,8 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     if (turn.kind === "interrupted") return end("interrupted");
     if (turn.kind === "failed") return { ...end("error", turn.failure.message), failure: turn.failure };
 
-    const { response } = turn;
+    // A call cut at the output limit may have half-written arguments: it is neither run nor stored (so never sent back).
+    const response = withoutCutCalls(turn.response);
     addUsage(usage, response.usage);
     const cost = model.prices && response.usage ? costOf(response.usage, model.prices) : undefined;
     addCost(progress, cost);
@@ -149,7 +150,7 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     // A refusal with nothing to show is not an "empty answer" (asking again gets the same refusal).
     if (response.stopReason === "refusal" && parts.text.trim() === "" && parts.toolCalls.length === 0) return end("error", REFUSAL);
     // An answer cut by max_tokens before any text (all thinking) is stored and ends the run as cut, not as empty.
-    if (parts.text.trim() === "" && parts.toolCalls.length === 0 && (response.stopReason !== "max_tokens" || response.message.blocks.length === 0)) return end("error", "the model returned an empty answer");
+    if (parts.text.trim() === "" && parts.toolCalls.length === 0 && (response.stopReason !== "max_tokens" || turn.response.message.blocks.length === 0)) return end("error", "the model returned an empty answer");
 
     const chained = await chainAfterModelResponse(hooks, parts, emit, signal);
     // Hooks that did not all see the answer may not have redacted it yet: it is neither shown nor stored.
@@ -220,6 +221,12 @@ function recordInterruption(input: RunInput, reason?: "error" | "limit"): void {
   } catch (error) {
     input.emit({ type: "notice", message: `could not record the interruption in the session: ${error instanceof Error ? error.message : String(error)}` });
   }
+}
+
+/** The response without its tool calls when the answer was cut at max_tokens (issue 30); otherwise as it came. */
+function withoutCutCalls(response: AssistantResponse): AssistantResponse {
+  if (response.stopReason !== "max_tokens" || !response.message.blocks.some((b) => b.type === "tool_call")) return response;
+  return { ...response, message: { ...response.message, blocks: response.message.blocks.filter((b) => b.type !== "tool_call") } };
 }
 
 /** Text, thinking and tool calls of an assistant message. */

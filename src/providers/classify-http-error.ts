@@ -19,21 +19,30 @@ const KIND_BY_CODE: Readonly<Record<string, ProviderErrorKind>> = {
 /** Phrases with which providers without a dedicated code report an oversized prompt. */
 const CONTEXT_LENGTH_HINTS = ["context length", "context_length", "context window", "prompt is too long", "maximum context", "too many tokens"];
 
+/**
+ * Phrases with which a server answering 5xx says the request itself is
+ * malformed (llama.cpp: HTTP 500 "Failed to parse tool call arguments as
+ * JSON"): sending it again gets the same answer, so it is not retried.
+ */
+const MALFORMED_REQUEST_HINTS = ["failed to parse", "could not parse", "cannot parse", "unable to parse", "invalid json", "malformed"];
+
 /** How much of a non-JSON error body is worth showing. */
 const MAX_BODY_EXCERPT = 500;
 
 /**
  * Classifies a failed HTTP response. Retryable exactly on 408, 409, 429 and
- * 5xx (contract §7); the message is `HTTP <status>: <the provider's own
- * message>` so the user reads what the vendor said.
+ * 5xx (contract §7), but for a 5xx that says the request is malformed; the
+ * message is `HTTP <status>: <the provider's own message>` so the user reads
+ * what the vendor said.
  */
 export function classifyHttpError(status: number, bodyText: string, retryAfterMs?: number): ProviderFailure {
   const details = detailsOf(bodyText);
   const text = details.message ?? (excerpt(bodyText) || statusText(status));
-  const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+  const malformed = status >= 500 && MALFORMED_REQUEST_HINTS.some((hint) => text.toLowerCase().includes(hint));
+  const retryable = !malformed && (status === 408 || status === 409 || status === 429 || status >= 500);
   const extra: { status: number; retryable: boolean; retryAfterMs?: number } = { status, retryable };
   if (retryAfterMs !== undefined) extra.retryAfterMs = retryAfterMs;
-  return providerFailure(kindOf(status, details), `HTTP ${status}: ${text}`, extra);
+  return providerFailure(malformed ? "invalid_request" : kindOf(status, details), `HTTP ${status}: ${text}`, extra);
 }
 
 function kindOf(status: number, details: ProviderErrorDetails): ProviderErrorKind {

@@ -14,6 +14,12 @@ describe("classifying HTTP errors", () => {
     expect(final).toEqual([false, false, false, false, false, false]);
   });
 
+  test("a 5xx that says the request itself is malformed is final (llama.cpp's 500 on a broken tool call)", () => {
+    const llama = JSON.stringify({ error: { code: 500, message: "Failed to parse tool call arguments as JSON: [json.exception.parse_error.101]", type: "server_error" } });
+    expect(classifyHttpError(500, llama)).toMatchObject({ kind: "invalid_request", status: 500, retryable: false });
+    expect(classifyHttpError(500, JSON.stringify({ error: { message: "backend crashed", type: "server_error" } }))).toMatchObject({ kind: "server", retryable: true });
+  });
+
   test("quotes the provider's own message with the status (OpenAI shape)", () => {
     const failure = classifyHttpError(400, openai("Invalid schema for function 'x': 'object' is not valid"));
     expect(failure).toEqual({ kind: "invalid_request", status: 400, retryable: false, message: "HTTP 400: Invalid schema for function 'x': 'object' is not valid" });

@@ -18,6 +18,8 @@ describe("stop reasons", () => {
       "other",
     ]);
     expect(mapOpenAIChatStopReason("stop", true)).toBe("tool_use");
+    // Cut at the output limit while a call was being written: cut, not a call to run (issue 30).
+    expect(mapOpenAIChatStopReason("length", true)).toBe("max_tokens");
   });
 
   test("Responses: status and incomplete reason", () => {
