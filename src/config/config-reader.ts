@@ -126,6 +126,11 @@ export class ConfigReader {
     return undefined;
   }
 
+  /** The scalar at `path` as written in the file, `${NAME}` references unexpanded. */
+  written(path: KeyPath): string | undefined {
+    return this.sourceOf(path);
+  }
+
   /** Unset variables referred to at `path` or below it. */
   unsetUnder(path: KeyPath): UnsetVariable[] {
     return this.unset.filter(under(path));

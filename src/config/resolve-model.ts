@@ -1,12 +1,12 @@
 /** Settling a `provider/alias` reference into everything an adapter needs. */
 import { RiendaError } from "../errors.ts";
 import { didYouMean } from "../values.ts";
-import type { ResolvedModel } from "../providers/types.ts";
+import type { RequestTiming, ResolvedModel } from "../providers/types.ts";
 import { formatKeyPath } from "./key-path.ts";
 import { defaultPrices } from "./default-prices.ts";
 import { sendsThinkingByDefault } from "./presets.ts";
 import { splitModelRef } from "./split-model-ref.ts";
-import type { ProviderSettings } from "./types.ts";
+import type { ModelSettings, ProviderSettings } from "./types.ts";
 
 /**
  * Resolves `ref` against `providers` (declared in `file`). Throws a
@@ -63,7 +63,30 @@ export function resolveModel(providers: ReadonlyMap<string, ProviderSettings>, f
   if (sendThinking !== undefined && provider.protocol === "openai_chat_completions") resolved.sendThinking = sendThinking;
   const prices = model.prices ?? defaultPrices(provider.preset, model.id);
   if (prices !== undefined) resolved.prices = { ...prices };
+  resolved.timing = requestTiming(provider, model);
+  resolved.apiKeySource = provider.apiKeySource;
   return resolved;
+}
+
+/** The model's timing keys over the provider's; each names the key that set it, or the provider's key when the default applies. */
+function requestTiming(provider: ProviderSettings, model: ModelSettings): RequestTiming {
+  const providerPath = ["providers", provider.name];
+  const modelPath = [...providerPath, "models", model.alias];
+  const keyOf = (yamlKey: string, onModel: boolean) => formatKeyPath([...(onModel ? modelPath : providerPath), yamlKey]);
+  const timing: RequestTiming = {
+    keys: {
+      timeout: keyOf("timeout", model.timing.timeoutMs !== undefined),
+      idleTimeout: keyOf("idle_timeout", model.timing.idleTimeoutMs !== undefined),
+      retries: keyOf("retries", model.timing.retries !== undefined),
+    },
+  };
+  const timeoutMs = model.timing.timeoutMs ?? provider.timing.timeoutMs;
+  const idleTimeoutMs = model.timing.idleTimeoutMs ?? provider.timing.idleTimeoutMs;
+  const retries = model.timing.retries ?? provider.timing.retries;
+  if (timeoutMs !== undefined) timing.timeoutMs = timeoutMs;
+  if (idleTimeoutMs !== undefined) timing.idleTimeoutMs = idleTimeoutMs;
+  if (retries !== undefined) timing.retries = retries;
+  return timing;
 }
 
 function isUnder(path: string, prefix: string): boolean {

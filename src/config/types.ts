@@ -2,7 +2,8 @@
  * Shapes of a loaded `config.yaml` (contract.md §2). Field names are the
  * camelCase of the file's snake_case keys.
  */
-import type { ModelPrices, ProtocolName, RequestRules, ResolvedModel, StructuredOutput, ThinkingLevel } from "../providers/types.ts";
+import type { ApiKeySource, ModelPrices, ProtocolName, RequestRules, ResolvedModel, StructuredOutput, ThinkingLevel } from "../providers/types.ts";
+import type { RequestTimingSettings } from "./read-request-timing.ts";
 import type { ConfigProblem } from "./config-error.ts";
 import type { LimitSettings } from "../limits/index.ts";
 
@@ -57,6 +58,8 @@ export interface ModelSettings {
   requestRules?: RequestRules;
   /** `structured_output` as written (new); absent: the protocol's default (docs/pipelines.md). */
   structuredOutput?: StructuredOutput;
+  /** `timeout`, `idle_timeout`, `retries` as written on the model (new). */
+  timing: RequestTimingSettings;
 }
 
 /**
@@ -96,6 +99,10 @@ export interface ProviderSettings {
   models: ReadonlyMap<string, ModelSettings>;
   /** Variables this provider's fields refer to that were unset at load time. */
   unset: UnsetVariable[];
+  /** `timeout`, `idle_timeout`, `retries` as written on the provider (new). */
+  timing: RequestTimingSettings;
+  /** Where `api_key` comes from. */
+  apiKeySource: ApiKeySource;
 }
 
 /** The `compaction:` block with defaults filled in. */

@@ -5,10 +5,26 @@ import type { ModelPrices, ProtocolName, RequestRules, StructuredOutput, Thinkin
 import { didYouMean } from "../values.ts";
 import type { ConfigReader } from "./config-reader.ts";
 import { findPreset, isProtocolName, PRESETS, PROTOCOLS } from "./presets.ts";
+import { readApiKeySource } from "./read-api-key-source.ts";
+import { readRequestTiming, REQUEST_TIMING_KEYS } from "./read-request-timing.ts";
 import type { ModelSettings, ProviderSettings } from "./types.ts";
 
-const PROVIDER_KEYS = ["protocol", "preset", "base_url", "api_key", "headers", "session_header", "models", "script"] as const;
-const MODEL_KEYS = ["id", "max_tokens", "temperature", "top_p", "context_window", "thinking_level", "thinking_max_tokens", "cache", "send_thinking", "cost", "request_rules", "structured_output"] as const;
+const PROVIDER_KEYS = ["protocol", "preset", "base_url", "api_key", "headers", "session_header", "models", "script", ...REQUEST_TIMING_KEYS] as const;
+const MODEL_KEYS = [
+  "id",
+  "max_tokens",
+  "temperature",
+  "top_p",
+  "context_window",
+  "thinking_level",
+  "thinking_max_tokens",
+  "cache",
+  "send_thinking",
+  "cost",
+  "request_rules",
+  "structured_output",
+  ...REQUEST_TIMING_KEYS,
+] as const;
 const COST_KEYS = ["input", "output", "cache_read", "cache_write"] as const;
 /** A price per million tokens above this is a typo (the dearest models cost tens of dollars). */
 const MAX_PRICE = 10_000;
@@ -69,6 +85,7 @@ export function validateProvider(reader: ConfigReader, name: string, value: unkn
     reader.problem([...path, "session_header"], `"${sessionHeader}" is not a valid HTTP header name`);
   }
   const models = readModels(reader, map, path, protocol);
+  const timing = readRequestTiming(reader, map, path);
   const apiKey = reader.string(map, "api_key", path) ?? "";
   // A key pasted with its line ending (a file saved on Windows keeps "\r" through $(cat ...)) would make every request fail as unreachable.
   if (/[\r\n\0]/.test(apiKey)) reader.problem([...path, "api_key"], "must not contain line breaks (was the key copied with its line ending?)");
@@ -82,6 +99,8 @@ export function validateProvider(reader: ConfigReader, name: string, value: unkn
     headers,
     models,
     unset: reader.unsetUnder(path),
+    timing,
+    apiKeySource: readApiKeySource(reader, map, path),
   };
   if (presetText !== undefined) settings.preset = presetText;
   if (sessionHeader) settings.sessionHeader = sessionHeader;
@@ -187,7 +206,7 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
     const settings = reader.mapping(value, modelPath);
     if (!settings) continue;
     reader.knownKeys(settings, MODEL_KEYS, modelPath);
-    const model: ModelSettings = { alias, id: reader.string(settings, "id", modelPath)?.trim() || alias };
+    const model: ModelSettings = { alias, id: reader.string(settings, "id", modelPath)?.trim() || alias, timing: readRequestTiming(reader, settings, modelPath) };
     const maxTokens = unsetWhenZero(reader.nonNegativeInteger(settings, "max_tokens", modelPath));
     const temperature = reader.numberBetween(settings, "temperature", modelPath, 0, 2);
     const topP = reader.numberBetween(settings, "top_p", modelPath, 0, 1);

@@ -24,7 +24,7 @@ function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undef
       }
       return `Check providers.${provider}.base_url and your network (HTTPS_PROXY is honoured)`;
     case "authentication":
-      return `Check providers.${provider}.api_key`;
+      return keyHint(model, provider);
     case "context_length":
       return `Set ${modelKey}.context_window so Rienda compacts the conversation before it gets this long`;
     case "invalid_request":
@@ -35,6 +35,18 @@ function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undef
     default:
       return undefined;
   }
+}
+
+/** Where the refused key came from: not set, written in the file, or which `${NAME}` (set, empty or unset). */
+function keyHint(model: ResolvedModel, provider: string): string {
+  const source = model.apiKeySource;
+  const path = source?.path ?? `providers.${provider}.api_key`;
+  if (!source) return `Check ${path}`;
+  if (source.kind === "absent") return `${path} is not set in config.yaml, so no key was sent; set it (e.g. api_key: \${${provider.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_API_KEY})`;
+  if (source.kind === "written") return `Check ${path}: the key is written in config.yaml`;
+  const parts = source.variables.map((v) => (v.state === "set" ? `\${${v.name}}` : `\${${v.name}} (${v.state})`));
+  const problem = source.variables.some((v) => v.state !== "set");
+  return problem ? `${path} comes from ${parts.join(", ")}: set that variable to the provider's key` : `Check ${path}: its key comes from ${parts.join(", ")} (is that variable's value the right key?)`;
 }
 
 /** How to start the local server that usually listens on this port. */

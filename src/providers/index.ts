@@ -19,6 +19,7 @@ import { explainFailure } from "./explain-failure.ts";
 import { createOpenAIChatAdapter } from "./openai-chat.ts";
 import { createOpenAIResponsesAdapter } from "./openai-responses.ts";
 import { createReplayAdapter } from "./replay.ts";
+import { streamTiming } from "./request-timing.ts";
 import { abortableSleep, DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from "./retry.ts";
 import type { AdapterDeps, FetchLike, ModelRequest, ProtocolAdapter, ProtocolName, StreamEvent } from "./types.ts";
 
@@ -66,14 +67,12 @@ const ADAPTERS: Readonly<Record<ProtocolName, (deps: AdapterDeps) => ProtocolAda
   replay: createReplayAdapter,
 };
 
-/** With no byte from the provider for this long, the attempt fails as a timeout (and is retried). */
-const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
-
 /** Options of one model stream; everything but `signal` exists for tests. */
 export interface StreamModelOptions {
   /** Cancels the request (and any retry wait) at once. */
   signal?: AbortSignal;
   fetch?: FetchLike;
+  /** Replaces both the first-byte and the idle timeout (tests). */
   idleTimeoutMs?: number;
   readTextFile?: (path: string) => Promise<string>;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -102,7 +101,7 @@ export function streamModel(request: ModelRequest, options: StreamModelOptions =
   const signal = options.signal ?? new AbortController().signal;
   const deps: AdapterDeps = {
     fetch: options.fetch ?? directForLoopback,
-    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    timing: streamTiming(request.model, options.idleTimeoutMs),
     readTextFile: options.readTextFile ?? ((path) => readFile(path, "utf8")),
   };
   const factory = ADAPTERS[request.model.protocol];
@@ -111,7 +110,7 @@ export function streamModel(request: ModelRequest, options: StreamModelOptions =
   const events = withRetries(() => adapter.stream(request, signal), signal, {
     sleep: options.sleep ?? abortableSleep,
     random: options.random ?? Math.random,
-    policy: { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy },
+    policy: { ...DEFAULT_RETRY_POLICY, maxAttempts: deps.timing.maxAttempts, ...options.retryPolicy },
   });
   return explained(events, request);
 }

@@ -15,11 +15,12 @@ const RETRYABLE_KINDS: ReadonlySet<ProviderErrorKind> = new Set([
 export function providerFailure(
   kind: ProviderErrorKind,
   message: string,
-  extra: { status?: number; retryable?: boolean; retryAfterMs?: number } = {},
+  extra: { status?: number; retryable?: boolean; retryAfterMs?: number; maxAttempts?: number } = {},
 ): ProviderFailure {
   const failure: ProviderFailure = { kind, message, retryable: extra.retryable ?? RETRYABLE_KINDS.has(kind) };
   if (extra.status !== undefined) failure.status = extra.status;
   if (extra.retryAfterMs !== undefined) failure.retryAfterMs = extra.retryAfterMs;
+  if (extra.maxAttempts !== undefined) failure.maxAttempts = extra.maxAttempts;
   return failure;
 }
 

@@ -97,7 +97,7 @@ export async function* withRetries(
       yield { type: "error", failure: { ...failure, retryable: false, message: `${failure.message} (the provider asks to wait ${seconds}s before retrying)` } };
       return;
     }
-    if (number >= policy.maxAttempts) {
+    if (number >= Math.min(policy.maxAttempts, failure.maxAttempts ?? Infinity)) {
       yield { type: "error", failure: { ...failure, message: `${failure.message} (gave up after ${number} attempts)` } };
       return;
     }

@@ -1,11 +1,12 @@
 import { classifyHttpError } from "./classify-http-error.ts";
 import { classifyStreamError } from "./classify-stream-error.ts";
-import { describeNetworkError } from "./describe-network-error.ts";
+import { describeNetworkError, isLocalUrl } from "./describe-network-error.ts";
+import { shownDuration } from "./request-timing.ts";
 import { parseRetryAfter } from "./parse-retry-after.ts";
 import { abortedFailure, providerFailure } from "./provider-failure.ts";
 import { mapSseStream } from "./map-sse-stream.ts";
 import { shownUrl } from "./shown-url.ts";
-import type { AdapterDeps, HttpRequestSpec, ProviderFailure, StreamEvent, StreamMapper } from "./types.ts";
+import type { AdapterDeps, HttpRequestSpec, ProviderFailure, StreamEvent, StreamMapper, StreamTiming } from "./types.ts";
 import { headerSecret, hideSecrets } from "../values.ts";
 
 /** Error bodies are read up to this size; the message needs only the start. */
@@ -22,7 +23,7 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 export async function* streamHttp(
   spec: HttpRequestSpec,
   mapper: StreamMapper,
-  deps: Pick<AdapterDeps, "fetch" | "idleTimeoutMs">,
+  deps: Pick<AdapterDeps, "fetch" | "timing">,
   signal: AbortSignal,
 ): AsyncGenerator<StreamEvent> {
   const secrets = credentialsOf(spec.headers);
@@ -48,7 +49,7 @@ function credentialsOf(headers: Record<string, string>): string[] {
 async function* streamOnce(
   spec: HttpRequestSpec,
   mapper: StreamMapper,
-  deps: Pick<AdapterDeps, "fetch" | "idleTimeoutMs">,
+  deps: Pick<AdapterDeps, "fetch" | "timing">,
   signal: AbortSignal,
 ): AsyncGenerator<StreamEvent> {
   if (signal.aborted) {
@@ -56,14 +57,21 @@ async function* streamOnce(
     return;
   }
   const controller = new AbortController();
-  let timedOut = false;
+  // Which timer fired: none yet, the first byte's (`timeout`), or the gap between bytes (`idle_timeout`).
+  let timedOut: "first_byte" | "idle" | undefined;
+  let started = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = () => {
     if (timer !== undefined) clearTimeout(timer);
+    const phase = started ? "idle" : "first_byte";
     timer = setTimeout(() => {
-      timedOut = true;
+      timedOut = phase;
       controller.abort();
-    }, deps.idleTimeoutMs);
+    }, phase === "idle" ? deps.timing.idleTimeoutMs : deps.timing.timeoutMs);
+  };
+  const onFirstByte = () => {
+    started = true;
+    arm();
   };
   const onAbort = () => controller.abort();
   // Messages name the URL without the credentials it may carry.
@@ -71,10 +79,12 @@ async function* streamOnce(
   signal.addEventListener("abort", onAbort, { once: true });
   const failureOf = (error: unknown, midStream = false): ProviderFailure => {
     if (signal.aborted) return abortedFailure();
-    if (timedOut) return providerFailure("timeout", `no data from ${url} for ${Math.round(deps.idleTimeoutMs / 1000)}s`);
+    if (timedOut) return timeoutFailure(url, timedOut, deps.timing);
     const problem = describeNetworkError(error, spec.url);
     if (midStream) return providerFailure("truncated_stream", `the connection to ${url} broke mid-answer: ${problem.text}`);
-    // Contract §7: network errors get the whole schedule, a refused local server too (it may be starting).
+    // Contract §7 retries network errors; but nothing listening on this machine means a server not started
+    // (one loading its model already listens and answers 503): one quick retry, then the hint to start it.
+    if (problem.refused && isLocalUrl(spec.url)) return providerFailure("network", `cannot reach ${url}: ${problem.text}`, { maxAttempts: 2 });
     return providerFailure("network", `cannot reach ${url}: ${problem.text}`);
   };
   try {
@@ -134,7 +144,7 @@ async function* streamOnce(
       end: () => mapper.end(),
     };
     try {
-      for await (const event of mapSseStream(chunksOf(response.body, arm, controller.signal, seen), counting)) {
+      for await (const event of mapSseStream(chunksOf(response.body, onFirstByte, controller.signal, seen), counting)) {
         const terminal = event.type === "done" || event.type === "error";
         // A body that ended because we were aborted is not the provider's truncation.
         if (terminal && signal.aborted) break;
@@ -183,6 +193,19 @@ async function* chunksOf(body: ReadableStream<Uint8Array>, onChunk: () => void, 
   } finally {
     reader.cancel().catch(() => undefined);
   }
+}
+
+/**
+ * A timed-out attempt, naming which timeout fired and its key. A local
+ * server that never sent a first byte may still be reading the prompt: the
+ * message says a retry sends it again rather than doing so silently.
+ */
+function timeoutFailure(url: string, phase: "first_byte" | "idle", timing: StreamTiming): ProviderFailure {
+  if (phase === "idle") {
+    return providerFailure("timeout", `no data from ${url} for ${shownDuration(timing.idleTimeoutMs)} in the middle of the answer (idle timeout, ${timing.keys.idleTimeout})`);
+  }
+  const still = timing.local ? "; the server may still be reading the prompt, and a retry sends it again" : "";
+  return providerFailure("timeout", `no answer from ${url} within ${shownDuration(timing.timeoutMs)} (first-byte timeout, ${timing.keys.timeout})${still}`);
 }
 
 /** How much of a body that is not an event stream is kept to describe it. */

@@ -164,7 +164,42 @@ export interface ResolvedModel {
   structuredOutput?: StructuredOutput;
   /** Replay protocol only: the script file. */
   script?: string;
+  /** `timeout`, `idle_timeout`, `retries` (new) and the keys that set them; absent: the defaults (request-timing.ts). */
+  timing?: RequestTiming;
+  /** Where `api_key` came from, so a refused key names what to fix. */
+  apiKeySource?: ApiKeySource;
 }
+
+/**
+ * How long one model request may wait and how often it is tried. Each key
+ * path is the one that set the value, or the provider's key to set when
+ * the default applies, so a message can name what to change.
+ */
+export interface RequestTiming {
+  /** No first byte of the answer for this long: the attempt fails as a timeout. */
+  timeoutMs?: number;
+  /** No byte for this long once the answer started: the attempt fails as a timeout. */
+  idleTimeoutMs?: number;
+  /** Attempts after the first one (contract §7: 4). */
+  retries?: number;
+  keys: { timeout: string; idleTimeout: string; retries: string };
+}
+
+/** One request's settled timeouts and attempts (request-timing.ts), with the key paths a message names. */
+export interface StreamTiming {
+  timeoutMs: number;
+  idleTimeoutMs: number;
+  maxAttempts: number;
+  /** The URL is on this machine: a timed-out first byte may be a prompt still being read. */
+  local: boolean;
+  keys: RequestTiming["keys"];
+}
+
+/** Where a provider's key comes from, as config.yaml writes it. */
+export type ApiKeySource =
+  | { kind: "absent"; path: string }
+  | { kind: "written"; path: string }
+  | { kind: "variables"; path: string; variables: { name: string; state: "set" | "empty" | "unset" }[] };
 
 /**
  * What a model costs, in US dollars per million tokens. Cached reads and
@@ -225,6 +260,8 @@ export interface ProviderFailure {
   retryable: boolean;
   /** How long the provider asked us to wait (`retry-after`), when it said so. */
   retryAfterMs?: number;
+  /** Attempts in total worth making for this failure, when fewer than the policy's (a refused local server). */
+  maxAttempts?: number;
 }
 
 /** The complete assistant message a stream produced. */
@@ -287,8 +324,8 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 /** What an adapter needs from the outside world; every field is injectable for tests. */
 export interface AdapterDeps {
   fetch: FetchLike;
-  /** Abort a request when no byte arrived for this long. */
-  idleTimeoutMs: number;
+  /** How long a request may wait for its first byte and between bytes, with the keys that set them. */
+  timing: StreamTiming;
   /** Reads a text file (the replay script). */
   readTextFile(path: string): Promise<string>;
 }

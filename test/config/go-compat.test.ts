@@ -31,6 +31,8 @@ config:
       protocol: "openai_chat_completions",
       baseUrl: "http://127.0.0.1:11434/v1",
       apiKey: "",
+      apiKeySource: { kind: "absent", path: "providers.local.api_key" },
+      timing: { keys: { timeout: "providers.local.timeout", idleTimeout: "providers.local.idle_timeout", retries: "providers.local.retries" } },
       headers: {},
     });
     expect(config.compaction.enabled).toBe(true);

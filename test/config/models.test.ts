@@ -19,6 +19,8 @@ describe("model settings", () => {
       protocol: "openai_chat_completions",
       baseUrl: "http://127.0.0.1:11434/v1",
       apiKey: "",
+      apiKeySource: { kind: "absent", path: "providers.local.api_key" },
+      timing: { keys: { timeout: "providers.local.timeout", idleTimeout: "providers.local.idle_timeout", retries: "providers.local.retries" } },
       headers: {},
       maxTokens: 8192,
       temperature: 0.7,
@@ -27,6 +29,20 @@ describe("model settings", () => {
       thinkingLevel: "medium",
       thinkingMaxTokens: 2048,
     });
+  });
+
+  test("timeout, idle_timeout and retries: the model's over the provider's, each naming the key that set it", () => {
+    const text = withModel("{ idle_timeout: 90s }").replace("    models:", "    timeout: 45m\n    retries: 0\n    models:");
+    expect(parse(text).resolveModel("local/llama").timing).toEqual({
+      timeoutMs: 45 * 60_000,
+      idleTimeoutMs: 90_000,
+      retries: 0,
+      keys: { timeout: "providers.local.timeout", idleTimeout: "providers.local.models.llama.idle_timeout", retries: "providers.local.retries" },
+    });
+    expect(linesOf(withModel('{ timeout: "soon", retries: 99 }'))).toEqual([
+      '/home/u/.rienda/config.yaml: providers.local.models.llama.timeout: "soon" is not a duration such as "90s", "10m", "1h30m" or "500ms", or a number of seconds',
+      "/home/u/.rienda/config.yaml: providers.local.models.llama.retries: must be at most 20 (0 turns retrying off)",
+    ]);
   });
 
   test("the wire id defaults to the alias, also when id is empty", () => {
@@ -83,7 +99,7 @@ describe("model settings", () => {
 
   test("an unknown model key is refused", () => {
     expect(linesOf(withModel("{ max_token: 10 }"))).toEqual([
-      `${AT}.max_token: unknown key (did you mean "max_tokens"? known keys: id, max_tokens, temperature, top_p, context_window, thinking_level, thinking_max_tokens, cache, send_thinking, cost, request_rules, structured_output)`,
+      `${AT}.max_token: unknown key (did you mean "max_tokens"? known keys: id, max_tokens, temperature, top_p, context_window, thinking_level, thinking_max_tokens, cache, send_thinking, cost, request_rules, structured_output, timeout, idle_timeout, retries)`,
     ]);
   });
 

@@ -89,10 +89,10 @@ describe("providers: protocol, preset and base_url", () => {
 
   test("an unknown provider key is refused, with a suggestion when one is close", () => {
     expect(linesOf(provider("preset: openai\nmodles: {}"))).toEqual([
-      `${FILE}: providers.p.modles: unknown key (did you mean "models"? known keys: protocol, preset, base_url, api_key, headers, session_header, models, script)`,
+      `${FILE}: providers.p.modles: unknown key (did you mean "models"? known keys: protocol, preset, base_url, api_key, headers, session_header, models, script, timeout, idle_timeout, retries)`,
     ]);
-    expect(linesOf(provider("preset: openai\ntimeout: 3"))).toEqual([
-      `${FILE}: providers.p.timeout: unknown key (known keys: protocol, preset, base_url, api_key, headers, session_header, models, script)`,
+    expect(linesOf(provider("preset: openai\ntimeot: 3"))).toEqual([
+      `${FILE}: providers.p.timeot: unknown key (did you mean "timeout"? known keys: protocol, preset, base_url, api_key, headers, session_header, models, script, timeout, idle_timeout, retries)`,
     ]);
   });
 

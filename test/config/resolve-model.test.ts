@@ -39,6 +39,8 @@ describe("resolveModel", () => {
       protocol: "openai_responses",
       baseUrl: "https://api.openai.com/v1",
       apiKey: "sk-env",
+      apiKeySource: { kind: "variables", path: "providers.openai.api_key", variables: [{ name: "OPENAI_API_KEY", state: "set" }] },
+      timing: { keys: { timeout: "providers.openai.timeout", idleTimeout: "providers.openai.idle_timeout", retries: "providers.openai.retries" } },
       headers: {},
       // The openai preset's published price for gpt-4o (src/config/default-prices.ts).
       prices: { input: 2.5, output: 10, cacheRead: 1.25 },

@@ -194,23 +194,43 @@ describe("any protocol", () => {
     expect(last?.type === "error" && last.failure.message.endsWith("(gave up after 5 attempts)")).toBe(true);
   });
 
-  test("a refused connection to a local server: the whole retry schedule (contract §7), then says nothing listens there, in our words", async () => {
+  test("a refused connection to a local server: one quick retry, then says nothing listens there and how to start it", async () => {
     const closed = await startProviderServer();
     const url = closed.url;
     const port = new URL(url).port;
     await closed.close();
+    sleeps.length = 0;
     const events = await collect(streamModel(request("openai_chat_completions", {}, `${url}/v1`), noWait));
-    expect(events.filter((event) => event.type === "retry")).toHaveLength(4);
+    expect(events.filter((event) => event.type === "retry")).toHaveLength(1);
+    expect(sleeps).toEqual([500]);
     const last = events.at(-1);
     expect(last).toMatchObject({ type: "error", failure: { kind: "network", retryable: true } });
     if (last?.type !== "error") return;
     expect(last.failure.message).toBe(
-      `provider "local" (${url}/v1): cannot reach ${url}/v1/chat/completions: connection refused: nothing is listening on 127.0.0.1:${port} (gave up after 5 attempts). ` +
+      `provider "local" (${url}/v1): cannot reach ${url}/v1/chat/completions: connection refused: nothing is listening on 127.0.0.1:${port} (gave up after 2 attempts). ` +
         "Start the model server, or set providers.local.base_url to where it listens",
     );
     expect(last.failure.message).not.toContain("Is the computer able");
   });
 
+  test("a silent first byte and a silent gap mid-answer are told apart, each naming its key; retries follow the model's setting", async () => {
+    const timing = { keys: { timeout: "providers.local.timeout", idleTimeout: "providers.local.models.m.idle_timeout", retries: "providers.local.retries" } };
+    const model = (extra: object) => request("openai_chat_completions", { model: { ...request("openai_chat_completions").model, timing: { ...timing, ...extra } } });
+    server.script({ text: "late", chunkDelayMs: 2000 });
+    const silent = await collect(streamModel(model({ timeoutMs: 150, retries: 0 }), noWait));
+    expect(server.requests).toHaveLength(1);
+    const first = silent.at(-1);
+    if (first?.type !== "error") throw new Error("expected an error");
+    expect(first.failure.kind).toBe("timeout");
+    expect(first.failure.message).toContain("within 150ms (first-byte timeout, providers.local.timeout); the server may still be reading the prompt, and a retry sends it again");
+
+    server.script({ text: "silence", hang: true }, { text: "spoken" });
+    const gap = await collect(streamModel(model({ idleTimeoutMs: 150, retries: 1 }), noWait));
+    const retry = gap.find((event) => event.type === "retry");
+    if (retry?.type !== "retry") throw new Error("expected a retry");
+    expect(retry.failure.message).toContain("for 150ms in the middle of the answer (idle timeout, providers.local.models.m.idle_timeout)");
+    expect(gap.at(-1)).toMatchObject({ type: "done", response: { message: { blocks: [{ type: "text", text: "spoken" }] } } });
+  });
   test("a refused connection to a remote host keeps the whole retry schedule", async () => {
     const refused = Object.assign(new TypeError("ECONNREFUSED: Unable to connect. Is the computer able to access the url?"), { code: "ECONNREFUSED" });
     const events = await collect(
