@@ -142,6 +142,17 @@ describe("provider errors", () => {
     expect(r.stderr).toContain("HTTP 401: no key. providers.p.api_key is not set in config.yaml, so no key was sent");
   });
 
+  test("config.yaml's timeout and retries: a silent first byte fails naming the key, retried as set", async () => {
+    s = await scenario({ providerExtra: "    timeout: 1\n    retries: 1" });
+    s.server.script({ text: "late", chunkDelayMs: 5000 }, { text: "late again", chunkDelayMs: 5000 });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "hello"]);
+    expect(r.code).toBe(1);
+    expect(s.server.requests).toHaveLength(2);
+    expect(r.stderr).toContain("retrying in");
+    expect(r.stderr).toContain("within 1s (first-byte timeout, providers.p.timeout); the server may still be reading the prompt, and a retry sends it again");
+    expect(r.stderr).toContain("(gave up after 2 attempts)");
+  });
+
   test("a rejected key names the provider and providers.<name>.api_key", async () => {
     s = await scenario();
     s.server.script({ error: { status: 401, message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } });
