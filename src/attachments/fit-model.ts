@@ -2,12 +2,12 @@
  * Whether a prompt's attachments can go to a model, checked once the model
  * is known and before anything is sent: each kind must be one its protocol
  * takes, an image must be within the provider's own limit, and the text
- * must fit the context window config.yaml gives (about four characters a
+ * must fit the context window (config.yaml's, or the local server's) (about four characters a
  * token, the estimate compaction uses too), so that a server never
  * truncates it without a word.
  */
 import { RiendaError } from "../errors.ts";
-import { attachmentKind, protocolSends, type AttachmentBlock, type ResolvedModel } from "../providers/index.ts";
+import { attachmentKind, contextWindowText, protocolSends, type AttachmentBlock, type ResolvedModel } from "../providers/index.ts";
 import { ANTHROPIC_MAX_IMAGE_BYTES, sizeText } from "./limits.ts";
 
 export function checkAttachmentsFit(attachments: readonly AttachmentBlock[], model: ResolvedModel): void {
@@ -31,7 +31,7 @@ export function checkAttachmentsFit(attachments: readonly AttachmentBlock[], mod
   if (window !== undefined && tokens > window) {
     const what = attachments.filter((b) => b.mediaType === "text/plain").map((b) => (b.name === "stdin" ? "stdin" : b.name));
     problems.push(
-      `the attached text (${what.join(", ")}) is about ${tokens.toLocaleString("en-US")} tokens, more than the context window of ${model.ref} (${window.toLocaleString("en-US")} tokens, providers.${model.provider}.models.${model.alias}.context_window); attach less, or use a model with a larger window`,
+      `the attached text (${what.join(", ")}) is about ${tokens.toLocaleString("en-US")} tokens, more than the context window of ${model.ref} (${contextWindowText({ ...model, contextWindow: window })}); attach less, or use a model with a larger window`,
     );
   }
   if (problems.length > 0) throw new RiendaError("usage", problems.join("\n"));

@@ -16,7 +16,18 @@ export function createCompactor(options: {
   modelPort: ModelPort;
 }): CompactionPort | undefined {
   const { config, ...rest } = options;
-  return createEngineCompactor({ ...rest, policy: config.compaction, resolveModel: (ref) => config.resolveModel(ref) });
+  return createEngineCompactor({ ...rest, policy: fittedPolicy(config.compaction, options.model.contextWindow), resolveModel: (ref) => config.resolveModel(ref) });
+}
+
+/**
+ * The compaction settings scaled to a small window (a local server's 4k or
+ * 8k): the defaults' 16,384 reserved and 20,000 kept would find every
+ * history too long for an 8,192-token window and keep it all. So at most a
+ * quarter of the window is reserved and half of it kept verbatim.
+ */
+export function fittedPolicy<P extends { reserveTokens: number; keepRecentTokens: number }>(policy: P, window: number | undefined): P {
+  if (window === undefined || policy.reserveTokens + policy.keepRecentTokens <= window) return policy;
+  return { ...policy, reserveTokens: Math.min(policy.reserveTokens, Math.floor(window / 4)), keepRecentTokens: Math.min(policy.keepRecentTokens, Math.floor(window / 2)) };
 }
 
 /**

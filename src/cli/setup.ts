@@ -11,7 +11,7 @@ import type { LimitSettings } from "../limits/index.ts";
 import { resolveLimits, type ResolvedLimits } from "./run-limits.ts";
 import { selectTools } from "./select-tools.ts";
 import { isRiendaError, RiendaError } from "../errors.ts";
-import type { ResolvedModel } from "../providers/index.ts";
+import { learnContextWindow, type ResolvedModel } from "../providers/index.ts";
 import type { SessionFile } from "../sessions/index.ts";
 import { createSkillTool, loadSkills, withSkills } from "../skills/index.ts";
 import type { ContextData, FrontEnd, Prompt } from "../tools/types.ts";
@@ -318,7 +318,10 @@ async function loadPreparedAgent(
     config && config.mcpServers.size > 0
       ? { servers: config.mcpServers, configPath: config.path, workdir: request.workdir, env: request.env, ...(request.signal ? { signal: request.signal } : {}) }
       : undefined;
+  // Asked of a local server while the extensions load, so it costs a run no time (server-context-window.ts).
+  const serverWindow = model ? learnContextWindow(model) : undefined;
   const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}) })) : undefined;
+  await serverWindow;
   // Every refusal counts, also those met before this function (in the same `problems`) that nothing here needs.
   if (problems.any || !config || !agent || !model || !skills || !subagents || instructions === undefined || !extensions) {
     await extensions?.close();

@@ -7,7 +7,7 @@
  * the history as the summary followed by the kept turns.
  */
 import { messageOf } from "../errors.ts";
-import type { AssistantResponse, Message, ResolvedModel } from "../providers/index.ts";
+import { contextWindowText, type AssistantResponse, type Message, type ResolvedModel } from "../providers/index.ts";
 import { compactionSummaryMessage, type BranchEntry, type CompactionInput } from "../sessions/index.ts";
 import {
   estimateTokens,
@@ -40,10 +40,18 @@ export interface CompactorOptions {
   modelPort: ModelPort;
 }
 
-/** Builds the compaction port of a run; none when compaction cannot apply (disabled, or no known window). */
+/**
+ * Builds the compaction port of a run; none without a known window. With
+ * compaction off it only refuses a history larger than the whole window.
+ */
 export function createCompactor(options: CompactorOptions): CompactionPort | undefined {
   const { session, policy, model, modelPort } = options;
-  if (!policy.enabled || model.contextWindow === undefined) return undefined;
+  const window = model.contextWindow;
+  if (window === undefined) return undefined;
+  const tooLong = (tokens: number): string | undefined =>
+    tokens > window
+      ? `the conversation is about ${tokens.toLocaleString("en-US")} tokens, more than the context window of ${model.ref} (${contextWindowText({ ...model, contextWindow: window })}), and ${policy.enabled ? "could not be compacted" : "compaction is off"}; a server would cut it without a word. Continue in a new session, or use a model with a larger window`
+      : undefined;
   // One failed attempt per run is enough: retrying before every request would
   // stall each turn on a provider that cannot summarise right now.
   let failed = false;
@@ -56,15 +64,14 @@ export function createCompactor(options: CompactorOptions): CompactionPort | und
   };
   return {
     async maybeCompact(emit, signal) {
-      if (failed) return;
       const branch = session.branch();
       const live = liveEntries(branch);
       const summary = previousSummary(branch);
       const tokens = promptTokens(live, summary, estimate);
-      if (!needsCompaction(policy, model.contextWindow, tokens)) return;
+      if (failed || !needsCompaction(policy, window, tokens)) return tooLong(tokens);
       const messages = live.map((e) => e.message);
       const kept = keptIndex(messages, policy.keepRecentTokens);
-      if (kept === undefined) return;
+      if (kept === undefined) return tooLong(tokens);
       // What gets condensed: the previous summary, if any, and the turns before the kept one.
       const older = [...(summary === undefined ? [] : [compactionSummaryMessage(summary)]), ...messages.slice(0, kept)];
       let summaryModel: ResolvedModel;
@@ -72,19 +79,19 @@ export function createCompactor(options: CompactorOptions): CompactionPort | und
         summaryModel = policy.model ? options.resolveModel(policy.model) : model;
       } catch (error) {
         emit({ type: "notice", message: `compaction skipped: ${messageOf(error)}` });
-        return;
+        return tooLong(tokens);
       }
       // Writing the summary takes a model request: say so, or the chat sits silent meanwhile.
       emit({ type: "notice", message: `compacting the conversation: ${summaryModel.ref} is condensing ${older.length} messages (about ${tokens} tokens) into a summary` });
       const answer = await summarize(modelPort, summaryModel, older, session.id, emit, signal);
       if (answer === undefined) {
         failed = !signal.aborted;
-        return;
+        return signal.aborted ? undefined : tooLong(tokens);
       }
       const text = summaryText(answer.message);
       if (text === "") {
         emit({ type: "notice", message: "compaction skipped: the model returned an empty summary" });
-        return;
+        return tooLong(tokens);
       }
       session.appendCompaction({
         summary: text,
@@ -94,6 +101,7 @@ export function createCompactor(options: CompactorOptions): CompactionPort | und
         ...(answer.usage ? { responseUsage: answer.usage } : {}),
       });
       emit({ type: "notice", message: `compacted the conversation: ${older.length} messages (about ${tokens} tokens) condensed into a summary` });
+      return undefined;
     },
   };
 }

@@ -110,8 +110,10 @@ export interface SessionPort {
  * Keeps the conversation inside the model's context window. Called before
  * every model request; when the history is too long it condenses the older
  * part into a summary stored in the session. Never throws: a failed
- * compaction is a notice and the run goes on with the full history.
+ * compaction is a notice and the run goes on with the full history, unless
+ * that history is larger than the whole window: then it returns why, and
+ * the run ends before a request the server would cut without a word.
  */
 export interface CompactionPort {
-  maybeCompact(emit: (event: EngineEvent) => void, signal: AbortSignal): Promise<void>;
+  maybeCompact(emit: (event: EngineEvent) => void, signal: AbortSignal): Promise<string | undefined>;
 }

@@ -114,8 +114,9 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
   for (;;) {
     const stop = limitBeforeRequest(input.limits, requests);
     if (stop) return end(stop.reason, stop.message);
-    await input.compactor?.maybeCompact(emit, signal);
+    const tooLong = await input.compactor?.maybeCompact(emit, signal);
     if (signal.aborted) return end("interrupted");
+    if (tooLong) return end("error", tooLong);
     const messages = historyForRequest(session.messages());
     // The hooks' snapshot of a long history is not free: build it only for hooks that read it.
     let system = input.system;

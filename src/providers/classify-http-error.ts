@@ -17,7 +17,7 @@ const KIND_BY_CODE: Readonly<Record<string, ProviderErrorKind>> = {
 };
 
 /** Phrases with which providers without a dedicated code report an oversized prompt. */
-const CONTEXT_LENGTH_HINTS = ["context length", "context_length", "context window", "prompt is too long", "maximum context", "too many tokens"];
+const CONTEXT_LENGTH_HINTS = ["context length", "context_length", "context window", "context size", "prompt is too long", "maximum context", "too many tokens"];
 
 /**
  * Phrases with which a server answering 5xx says the request itself is

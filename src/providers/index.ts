@@ -58,6 +58,8 @@ export { fitsStrictMode, structuredOutputOf, wireSchema, type WireSchema } from 
 export { ATTACHMENT_MEDIA_TYPES } from "./types.ts";
 export { planSettings } from "./settings-plan.ts";
 export { parseReplayScript, type ReplayTurn } from "./replay-script.ts";
+export { learnContextWindow } from "./server-context-window.ts";
+export { contextWindowText } from "./context-window-text.ts";
 export { TEXT_TOOL_CALL_SETTINGS, type TextToolCallSetting } from "./text-tool-calls.ts";
 
 /** The protocol → adapter map: the one place that says who speaks what. */

@@ -148,6 +148,8 @@ export interface ResolvedModel {
   temperature?: number;
   topP?: number;
   contextWindow?: number;
+  /** Where `contextWindow` came from when the server reported it (server-context-window.ts); absent: config.yaml. */
+  contextWindowSource?: string;
   thinkingLevel?: ThinkingLevel;
   thinkingMaxTokens?: number;
   /** Prompt caching (new): on unless `cache: false`. */

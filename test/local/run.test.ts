@@ -49,7 +49,7 @@ describe("a run against llama.cpp", () => {
     expect(r.code).toBe(0);
     const events = jsonEvents(r.stdout);
     expect(events.filter((e) => e.type === "text_delta").map((e) => e.text).join("")).toBe("Hello from the puppet model.");
-    const end = events.find((e) => e.type === "message_end") as { text: string; stopReason: string; usage: Record<string, number>; model: string };
+    const end = events.find((e) => e.type === "message_end") as unknown as { text: string; stopReason: string; usage: Record<string, number>; model: string };
     expect(end).toMatchObject({ text: "Hello from the puppet model.", stopReason: "end_turn", model: "puppet" });
     expect(end.usage.inputTokens).toBeGreaterThan(0);
     expect(end.usage.outputTokens).toBe(7);

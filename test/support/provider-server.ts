@@ -107,7 +107,16 @@ export type TurnSource = ScriptedTurn | ((request: RecordedRequest) => ScriptedT
 export interface ProviderServer {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
   readonly url: string;
+  /** The requests to a protocol's endpoint (chat/completions, responses, messages), in order. */
   readonly requests: RecordedRequest[];
+  /**
+   * Every other request (a local server's context-window probes: GET
+   * /props, /api/ps, /v1/models, POST /api/show), answered 404 unless
+   * `answer` gave the path a body. Kept apart so they never take a turn.
+   */
+  readonly otherRequests: RecordedRequest[];
+  /** Answers `method path` (e.g. `GET /props`) with `body` as JSON from now on. */
+  answer(methodAndPath: string, body: unknown): void;
   /** Queues turns, answered in order. */
   script(...turns: TurnSource[]): void;
   /** Turns not yet consumed. */
@@ -125,6 +134,8 @@ export interface ProviderServer {
 export async function startProviderServer(listenPort = 0): Promise<ProviderServer> {
   const queue: TurnSource[] = [];
   const requests: RecordedRequest[] = [];
+  const otherRequests: RecordedRequest[] = [];
+  const answers = new Map<string, unknown>();
   const closed = new Set<RecordedRequest>();
   const waiters = new Set<() => void>();
   const sockets = new Set<import("node:net").Socket>();
@@ -153,6 +164,13 @@ export async function startProviderServer(listenPort = 0): Promise<ProviderServe
     }
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const query = (req.url ?? "").slice(path.length);
+    if (!protocolOf(path)) {
+      otherRequests.push({ index: otherRequests.length + 1, method: req.method ?? "GET", path, query, protocol: undefined, headers: {}, body, aborted: false });
+      const answer = answers.get(`${req.method ?? "GET"} ${path}`);
+      if (answer !== undefined) sendJson(res, 200, answer);
+      else sendJson(res, 404, { error: { message: `provider-server: no protocol serves ${path} (expected .../chat/completions, .../responses or .../messages)`, type: "not_found" } });
+      return;
+    }
     const record: RecordedRequest = {
       index: requests.length + 1,
       method: req.method ?? "GET",
@@ -171,10 +189,7 @@ export async function startProviderServer(listenPort = 0): Promise<ProviderServe
     });
     notify();
 
-    if (!record.protocol) {
-      sendJson(res, 404, { error: { message: `provider-server: no protocol serves ${path} (expected .../chat/completions, .../responses or .../messages)`, type: "not_found" } });
-      return;
-    }
+    if (!record.protocol) return;
     const source = queue.shift();
     if (!source) {
       sendJson(res, 500, {
@@ -245,6 +260,8 @@ export async function startProviderServer(listenPort = 0): Promise<ProviderServe
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    otherRequests,
+    answer: (methodAndPath, body) => void answers.set(methodAndPath, body),
     script: (...turns) => void queue.push(...turns),
     remaining: () => queue.length,
     waitForRequests: (count, timeoutMs = 10_000) => waitFor(() => requests.length >= count, `${count} request(s)`, timeoutMs),
@@ -252,6 +269,7 @@ export async function startProviderServer(listenPort = 0): Promise<ProviderServe
       waitFor(() => [...closed].some((record) => record.index === index && requests.includes(record)), `request #${index} to close`, timeoutMs),
     reset: () => {
       requests.length = 0;
+      otherRequests.length = 0;
       queue.length = 0;
       closed.clear();
     },

@@ -1,0 +1,126 @@
+/**
+ * The context window a local server really uses, asked of the server when
+ * config.yaml gives no `context_window` (docs/providers.md "Local
+ * servers"). A server on this machine truncates a prompt longer than its
+ * window without a word (Ollama's default is 4096 tokens whatever the
+ * model could take), so knowing the figure lets compaction and the checks
+ * before a request work. Only servers on this machine are asked: a run to a
+ * remote provider never waits on this. Every probe is one short request,
+ * all sent at once; a server that answers none leaves the window unknown.
+ */
+import { isLocalUrl } from "./describe-network-error.ts";
+import type { FetchLike, ResolvedModel } from "./types.ts";
+
+/** A window and where it came from, as a message names it. */
+export interface ServerContextWindow {
+  tokens: number;
+  source: string;
+}
+
+/** How long one probe may take: a local server answers these in milliseconds, or is busy loading. */
+const PROBE_TIMEOUT_MS = 1500;
+/** Ollama's context when it reports none for a model not loaded yet (its docs: 4k below 24 GiB of VRAM). */
+const OLLAMA_DEFAULT_CONTEXT = 4096;
+
+const known = new Map<string, Promise<ServerContextWindow | undefined>>();
+
+/**
+ * Fills in `model.contextWindow` from its server when config.yaml gives
+ * none and the server is on this machine; asked once per server and model
+ * in a process (a chat's later turns and its subagents reuse it).
+ */
+export async function learnContextWindow(model: ResolvedModel, fetchImpl: FetchLike = fetch): Promise<void> {
+  if (model.contextWindow !== undefined || model.baseUrl === "" || !isLocalUrl(model.baseUrl)) return;
+  if (model.protocol !== "openai_chat_completions" && model.protocol !== "openai_responses") return;
+  const key = `${model.baseUrl}\n${model.wireId}`;
+  let probe = known.get(key);
+  if (!probe) known.set(key, (probe = askServer(model.baseUrl, model.wireId, fetchImpl)));
+  const found = await probe;
+  if (!found) return;
+  model.contextWindow = found.tokens;
+  model.contextWindowSource = found.source;
+}
+
+/** Asks every kind of server at once; the most exact figure wins. */
+export async function askServer(baseUrl: string, wireId: string, fetchImpl: FetchLike): Promise<ServerContextWindow | undefined> {
+  const root = serverRoot(baseUrl);
+  const api = baseUrl.replace(/\/+$/, "");
+  const get = (url: string) => getJson(fetchImpl, url, { method: "GET" });
+  const post = (url: string, body: unknown) => getJson(fetchImpl, url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const [props, ps, show, lmstudio, models] = await Promise.all([
+    get(`${root}/props`),
+    get(`${root}/api/ps`),
+    post(`${root}/api/show`, { model: wireId }),
+    get(`${root}/api/v0/models/${encodeURIComponent(wireId)}`),
+    get(`${api}/models`),
+  ]);
+  const entry = modelEntry(models, wireId);
+  const candidates: Array<[unknown, string]> = [
+    [path(props, "default_generation_settings", "n_ctx"), `llama.cpp's GET ${root}/props`],
+    [ollamaLoaded(ps, wireId), `Ollama's GET ${root}/api/ps (the model as loaded)`],
+    [ollamaNumCtx(show), `Ollama's POST ${root}/api/show (num_ctx)`],
+    [path(lmstudio, "loaded_context_length"), `LM Studio's GET ${root}/api/v0/models`],
+    [path(entry, "max_model_len"), `GET ${api}/models (max_model_len)`],
+    [path(entry, "meta", "n_ctx"), `GET ${api}/models (meta.n_ctx)`],
+    [path(lmstudio, "max_context_length"), `LM Studio's GET ${root}/api/v0/models`],
+    [show !== undefined ? OLLAMA_DEFAULT_CONTEXT : undefined, "Ollama's default for a model it reports no num_ctx for (OLLAMA_CONTEXT_LENGTH on the server changes it)"],
+  ];
+  for (const [value, source] of candidates) {
+    if (typeof value === "number" && Number.isInteger(value) && value > 0) return { tokens: value, source };
+  }
+  return undefined;
+}
+
+/** The server's own address: the base URL without its API path (`/v1`, `/api/v1`). */
+function serverRoot(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  url.pathname = url.pathname.replace(/\/+$/, "").replace(/\/(api\/)?v\d+$/, "");
+  url.search = "";
+  return url.toString().replace(/\/+$/, "");
+}
+
+async function getJson(fetchImpl: FetchLike, url: string, init: RequestInit): Promise<unknown> {
+  try {
+    const response = await fetchImpl(url, { ...init, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    return (await response.json()) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function path(value: unknown, ...keys: string[]): unknown {
+  let current = value;
+  for (const key of keys) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** `/v1/models`' entry for `wireId` (vLLM and llama.cpp list their figures there). */
+function modelEntry(models: unknown, wireId: string): unknown {
+  const data = path(models, "data");
+  if (!Array.isArray(data)) return undefined;
+  return data.find((entry) => path(entry, "id") === wireId);
+}
+
+/** Ollama's `/api/ps`: the context a loaded model runs with. */
+function ollamaLoaded(ps: unknown, wireId: string): unknown {
+  const loaded = path(ps, "models");
+  if (!Array.isArray(loaded)) return undefined;
+  const names = new Set([wireId, wireId.includes(":") ? wireId : `${wireId}:latest`]);
+  const entry = loaded.find((model) => names.has(String(path(model, "name"))) || names.has(String(path(model, "model"))));
+  return path(entry, "context_length");
+}
+
+/** Ollama's `/api/show`: `num_ctx` from the model's parameters (`num_ctx 8192` lines), which it really uses. */
+function ollamaNumCtx(show: unknown): unknown {
+  const parameters = path(show, "parameters");
+  if (typeof parameters !== "string") return undefined;
+  const match = /^\s*num_ctx\s+(\d+)\s*$/m.exec(parameters);
+  return match ? Number(match[1]) : undefined;
+}
