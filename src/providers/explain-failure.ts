@@ -1,4 +1,5 @@
 import { isLocalUrl } from "./describe-network-error.ts";
+import { startHintFor } from "./local-servers.ts";
 import { shownUrl } from "./shown-url.ts";
 import type { ProviderFailure, ResolvedModel } from "./types.ts";
 
@@ -20,7 +21,7 @@ function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undef
   switch (failure.kind) {
     case "network":
       if (/connection refused/.test(failure.message) && isLocalUrl(model.baseUrl)) {
-        return `${startHint(model.baseUrl)}, or set providers.${provider}.base_url to where it listens`;
+        return `${startHintFor(model.baseUrl)}, or set providers.${provider}.base_url to where it listens`;
       }
       return `Check providers.${provider}.base_url and your network (HTTPS_PROXY is honoured)`;
     case "authentication":
@@ -51,19 +52,6 @@ function keyHint(model: ResolvedModel, provider: string): string {
 }
 
 /** How to start the local server that usually listens on this port. */
-function startHint(baseUrl: string): string {
-  let port = "";
-  try {
-    port = new URL(baseUrl).port;
-  } catch {
-    // keep the generic hint
-  }
-  if (port === "11434") return 'Start Ollama with "ollama serve"';
-  if (port === "1234") return 'Start LM Studio\'s server (Developer tab, or "lms server start")';
-  if (port === "8080") return 'Start llama.cpp with "llama-server -m <model.gguf> --port 8080 --jinja"';
-  return "Start the model server";
-}
-
 /** A key path segment as config.md writes it: bare when plain, quoted otherwise. */
 function keyPart(name: string): string {
   return /^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name);

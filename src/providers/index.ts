@@ -14,7 +14,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { createAnthropicAdapter } from "./anthropic.ts";
-import { isLocalUrl } from "./describe-network-error.ts";
+import { directForLoopback } from "./direct-fetch.ts";
 import { explainFailure } from "./explain-failure.ts";
 import { createOpenAIChatAdapter } from "./openai-chat.ts";
 import { createOpenAIResponsesAdapter } from "./openai-responses.ts";
@@ -58,6 +58,8 @@ export { fitsStrictMode, structuredOutputOf, wireSchema, type WireSchema } from 
 export { ATTACHMENT_MEDIA_TYPES } from "./types.ts";
 export { planSettings } from "./settings-plan.ts";
 export { parseReplayScript, type ReplayTurn } from "./replay-script.ts";
+export { findLocalServers, servedModels, startHintFor, KNOWN_LOCAL_SERVERS, type KnownLocalServer, type ServedModels } from "./local-servers.ts";
+export { isLocalUrl } from "./describe-network-error.ts";
 export { learnContextWindow } from "./server-context-window.ts";
 export { contextWindowText } from "./context-window-text.ts";
 export { TEXT_TOOL_CALL_SETTINGS, type TextToolCallSetting } from "./text-tool-calls.ts";
@@ -81,18 +83,6 @@ export interface StreamModelOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   random?: () => number;
   retryPolicy?: Partial<RetryPolicy>;
-}
-
-/**
- * The standard fetch, except that a server on this machine (localhost,
- * 127.x, ::1) is reached directly, never through HTTP_PROXY/HTTPS_PROXY:
- * a proxy cannot reach the user's loopback, and the failure then read
- * "nothing is listening on 127.0.0.1:11434" while Ollama ran. Go Rienda
- * (Go's net/http) never proxied loopback either. `proxy: false` is Bun's
- * switch for one request; other runtimes ignore the field.
- */
-function directForLoopback(input: string, init: RequestInit): Promise<Response> {
-  return fetch(input, isLocalUrl(input) ? ({ ...init, proxy: false } as RequestInit) : init);
 }
 
 /**

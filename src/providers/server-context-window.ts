@@ -9,6 +9,7 @@
  * all sent at once; a server that answers none leaves the window unknown.
  */
 import { isLocalUrl } from "./describe-network-error.ts";
+import { directForLoopback } from "./direct-fetch.ts";
 import type { FetchLike, ResolvedModel } from "./types.ts";
 
 /** A window and where it came from, as a message names it. */
@@ -29,7 +30,7 @@ const known = new Map<string, Promise<ServerContextWindow | undefined>>();
  * none and the server is on this machine; asked once per server and model
  * in a process (a chat's later turns and its subagents reuse it).
  */
-export async function learnContextWindow(model: ResolvedModel, fetchImpl: FetchLike = fetch): Promise<void> {
+export async function learnContextWindow(model: ResolvedModel, fetchImpl: FetchLike = directForLoopback): Promise<void> {
   if (model.contextWindow !== undefined || model.baseUrl === "" || !isLocalUrl(model.baseUrl)) return;
   if (model.protocol !== "openai_chat_completions" && model.protocol !== "openai_responses") return;
   const key = `${model.baseUrl}\n${model.wireId}`;

@@ -14,7 +14,8 @@ const EXAMPLES = resolve(import.meta.dir, "../../examples");
 /** No provider key and no config override may leak in from the machine running the tests. */
 const CLEAN_ENV = { OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, RIENDA_CONFIG: undefined };
 
-const GOOD_CONFIG = "providers:\n  local:\n    preset: ollama\n    models:\n      llama: {}\n";
+// A server elsewhere: doctor asks only servers on this machine for their models (test/local covers those).
+const GOOD_CONFIG = "providers:\n  local:\n    preset: ollama\n    base_url: https://ollama.example.com/v1\n    models:\n      llama: {}\n";
 const GOOD_TOOL = 'module.exports = { description: "Says hi.", parameters: { type: "object" }, execute() { return "hi"; } };\n';
 
 interface JsonFinding {

@@ -2,7 +2,8 @@
  * Gathers what the checks look at (config, agents, extensions loaded in
  * fresh workers, instructions, session permissions, replay scripts) and
  * turns it into a report. Reads only: it writes no file and sends no model
- * request; extension modules are loaded, never called.
+ * request (a local server is asked only its model list); extension
+ * modules are loaded, never called.
  */
 import { existsSync, lstatSync, readdirSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +19,7 @@ import { checkAgentExtensions, checkAgentFiles, checkAgentModels, checkAgentSuba
 import { checkConfig, checkConfigWarnings, type ConfigOutcome } from "./check-config.ts";
 import { checkExtensions } from "./check-extensions.ts";
 import { checkInstructions, type InstructionsOutcome } from "./check-instructions.ts";
+import { checkLocalServers } from "./check-local-servers.ts";
 import { checkAgentMcpTools, checkMcpServers, isMcpReference } from "./check-mcp-servers.ts";
 import { readReplayScript, type ReplayScriptRead } from "../check-replay-script.ts";
 import { checkReplayScripts, type ReplayScriptOutcome } from "./check-replay-scripts.ts";
@@ -50,25 +52,27 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const { agents, problems: agentProblems } = listAgents(options.home);
   const { skills, problems: skillProblems } = listSkills(options.home);
   const runtime = createRuntime({ spareWorker: false });
-  const [tools, hooks, servers] = await Promise.all([
+  const used = config ? modelUsers(agents, config.compaction) : [];
+  const [tools, hooks, servers, localServers] = await Promise.all([
     discoverTools({ riendaDir, runtime, runner: createToolRunner() }),
     discoverHooks({ riendaDir, runtime }),
     // Every configured server is started, like a run would, and closed again.
     config && config.mcpServers.size > 0
       ? startMcpServers([...config.mcpServers.values()], { workdir: options.workdir, env: options.env, configPath: config.path, requireAll: false })
       : undefined,
+    config ? checkLocalServers(config, used) : [],
   ]).finally(() => runtime.close());
   const instructions = readInstructions(options.workdir);
 
   const findings: Finding[] = [...checkConfig(outcome)];
   if (config) {
-    const users = modelUsers(agents, config.compaction);
+    const users = used;
     findings.push(...checkConfigWarnings(config.warnings));
     findings.push(...checkVariables(config, users));
     findings.push(...checkReplayScripts(config.path, readReplayScripts(config), users));
   }
   findings.push(...checkAgentFiles(agentProblems));
-  if (config) findings.push(...checkAgentModels(agents, config));
+  if (config) findings.push(...checkAgentModels(agents, config), ...localServers);
   findings.push(
     ...checkAgentExtensions(agents, riendaDir, {
       tool: {
