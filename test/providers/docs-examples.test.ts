@@ -46,8 +46,8 @@ async function collect(request: ModelRequest): Promise<StreamEvent[]> {
 }
 
 describe("docs/providers.md", () => {
-  test("shows the three local servers and a replay config with its script", () => {
-    expect(localConfigs).toHaveLength(3);
+  test("shows the three local servers, a tool_calls_in_text example and a replay config with its script", () => {
+    expect(localConfigs).toHaveLength(4);
     expect(configs.length - localConfigs.length).toBe(1);
     expect(scripts).toHaveLength(1);
   });
@@ -58,6 +58,7 @@ describe("docs/providers.md", () => {
       for (const ref of config.modelRefs()) {
         const model = config.resolveModel(ref);
         expect(model.protocol).toBe("openai_chat_completions");
+        if (model.toolCallsInText !== undefined) expect(model.toolCallsInText).toBe("hermes");
         expect(model.apiKey).toBe("");
         const path = new URL(model.baseUrl).pathname.replace(/\/+$/, "");
         expect(path).toBe("/v1");
