@@ -160,6 +160,17 @@ export const EXPECTED: Record<string, Expected> = {
     usage: { inputTokens: 675, outputTokens: 1, cacheReadTokens: 674 },
     model: "spacexai/grok-4.1-fast-non-reasoning",
   },
+  // Recorded by this project from a real llama-server (Debian llama.cpp 0.7.0, b11669) running the puppet model of test/local.
+  "openai_chat_completions/llamacpp-puppet-text.sse": { text: "Hello from the puppet model.", stop: "end_turn", usage: { inputTokens: 61, outputTokens: 7, cacheReadTokens: 28 }, model: "puppet" },
+  "openai_chat_completions/llamacpp-puppet-tool-call.sse": {
+    calls: [{ id: "hIWSzYzuqDzND4KiPbBYgf4jqI7Webwk", name: "shell", arguments: { command: "echo puppet-ok" } }],
+    stop: "tool_use",
+    usage: { inputTokens: 677, outputTokens: 8, cacheReadTokens: 37 },
+    model: "puppet",
+  },
+  "openai_chat_completions/llamacpp-puppet-after-tool-result.sse": { text: "Tool result received: done!", stop: "end_turn", usage: { inputTokens: 724, outputTokens: 7, cacheReadTokens: 684 }, model: "puppet" },
+  // The call named a tool the request did not offer: llama.cpp's grammar refuses it mid-stream, as an error chunk.
+  "openai_chat_completions/llamacpp-puppet-grammar-error.sse": { error: { kind: "server", retryable: true, messageIncludes: "Unexpected empty grammar stack" } },
   // llama-server's last events: an empty delta with finish_reason and its timings, no usage (none was asked for).
   "openai_chat_completions/llamacpp-finish-timings.chunks.txt": { text: "!", stop: "end_turn", model: "gpt-oss" },
   // OpenRouter: keep-alive comments, reasoning (with reasoning_details), finish "length", then an error chunk (400).

@@ -10,6 +10,8 @@
  *   Completions sends bare `data:` lines and ends with `data: [DONE]`.
  * - `*.cassette.yaml` (VCR cassettes of pydantic-ai): the HTTP body as
  *   received, framing and padding included; used byte for byte.
+ * - `*.sse`: a whole body recorded by this project from a real server
+ *   (`curl -N`), used byte for byte.
  *
  * Standalone on purpose (no src/ imports), like the provider server.
  */
@@ -48,6 +50,7 @@ export function recording(protocol: CorpusProtocol, file: string): Recording {
 function recordingsOf(protocol: CorpusProtocol, file: string): Recording[] {
   const text = readFileSync(join(CORPUS_DIR, protocol, file), "utf8");
   if (file.endsWith(".chunks.txt")) return [{ protocol, file, body: frame(protocol, text) }];
+  if (file.endsWith(".sse")) return [{ protocol, file, body: text }];
   if (file.endsWith(".cassette.yaml")) {
     const cassette = parse(text) as { interactions: Array<{ response: { body: { content?: unknown; string?: unknown } } }> };
     const bodies = cassette.interactions.map((interaction) => interaction.response.body.content ?? interaction.response.body.string);
