@@ -98,7 +98,9 @@ export async function* withRetries(
       return;
     }
     if (number >= Math.min(policy.maxAttempts, failure.maxAttempts ?? Infinity)) {
-      yield { type: "error", failure: { ...failure, message: `${failure.message} (gave up after ${number} attempts)` } };
+      // One attempt in all is `retries: 0`, which asked for no retry: nothing was given up.
+      const ending = number === 1 ? "not retried" : `gave up after ${number} attempts`;
+      yield { type: "error", failure: { ...failure, message: `${failure.message} (${ending})` } };
       return;
     }
     const delayMs = Math.max(backoffDelay(number, deps.random, policy), failure.retryAfterMs ?? 0);
