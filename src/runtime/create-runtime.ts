@@ -1,3 +1,4 @@
+/** Host side: the runtime itself; decides where each call runs (a realm of the helper, or a worker) and serves its ctx. */
 import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
 import { createCtxHandler } from "./ctx-host.ts";
 import { keepProcessState } from "./process-state.ts";

@@ -1,3 +1,4 @@
+/** Host side: performs the `ctx` operations a context asks for over its bridge. */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { FrontEnd, Prompt } from "./types.ts";

@@ -1,3 +1,4 @@
+/** Host side: a discovery lane, one worker loading several modules one after another. */
 import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
 import type { ModuleShape } from "./types.ts";
 import type { InspectListMessage, WorkerMessage } from "./worker-messages.ts";

@@ -1,6 +1,7 @@
 /**
- * Entry of every fresh context: one worker runs one invocation (or one
- * inspection) of one CommonJS module, then the host terminates it.
+ * Entry of a worker context: one worker runs one invocation (or one
+ * inspection, or one discovery lane) of CommonJS modules, then the host
+ * terminates it. Calls get one where no realm serves them (see index.ts).
  *
  * A spare gets two messages, in order:
  * - `{ buffer, warm }` as soon as it is spawned: everything that does not

@@ -1,3 +1,4 @@
+/** Host side: serves one context's synchronous `ctx` calls over its shared buffer, never blocking the main thread. */
 import {
   CLOSED,
   HEADER_BYTES,

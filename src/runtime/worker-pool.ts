@@ -1,3 +1,4 @@
+/** Host side: hands out fresh context workers, keeping spares booted ahead. */
 import { createBridgeBuffer, HEADER_BYTES, INITIAL_BYTES } from "./bridge-layout.ts";
 import { endContextProcesses } from "./context-processes.ts";
 import type { ContextData } from "./types.ts";
