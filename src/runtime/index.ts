@@ -17,7 +17,7 @@
  * - Failures are Outcome values; `invoke` and `inspect` never reject.
  * - An interrupt ends every call in flight, a busy one too (`while(true){}`),
  *   within milliseconds, and kills the process groups it started, through
- *   `ctx.system.exec`, `node:child_process` or `Bun.spawn` alike; those also
+ *   `ctx.system.exec`, `node:child_process` or Bun's spawn alike; those also
  *   end when the call ends, whichever way it ends.
  * - Nothing a module does writes to Rienda's stdout (console, process.stdout,
  *   `fs` writes to descriptor 1, a child's inherited stdout): it reaches the
