@@ -28,8 +28,14 @@ import type { StdioSpec, SyncSpawnAnswer, SyncSpawnRequest } from "./host-spawn-
 /** Loads a CommonJS module (or a built-in) by absolute path or id. */
 export type LoadFn = (path: string) => unknown;
 
-/** Atomics on the bridge buffer's words: 0 load, 1 store, 2 notify, 3 wait (answers 0 woken, 1 timed out, 2 not equal). */
-export type WordOp = (op: number, index: number, value: number, timeoutMs: number) => number;
+/** The Atomics operations a context may do on its bridge buffer's words (strings: they cross a realm's edge). */
+export type WordOpName = "load" | "store" | "notify" | "wait";
+
+/**
+ * Atomics `op` on word `index` of the bridge buffer; "wait" answers 0
+ * (woken), 1 (timed out) or 2 (not equal), the others what Atomics answers.
+ */
+export type WordOp = (op: WordOpName, index: number, value: number, timeoutMs: number) => number;
 
 /** A context's whole life: one call (or one list of modules looked at). */
 export interface ContextKernel {
@@ -416,7 +422,7 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
       sleep(ms: unknown): void {
         const n = Number(ms);
         // Waiting on the interrupt word lets an interrupt end the sleep early.
-        if (n > 0) word(3, INTERRUPT, 0, n);
+        if (n > 0) word("wait", INTERRUPT, 0, n);
       },
       confirm: (prompt: unknown): boolean => call("confirm", prompt) === true,
       notify: (prompt: unknown): void => void call("notify", prompt),
@@ -630,7 +636,7 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
     runtime.spawn = function spawn(this: unknown, first: unknown, second?: unknown): unknown {
       const options = awayFromStdout(spawnOptions(first, second));
       if (options?.detached === true) return Array.isArray(first) ? spawnAsync.call(this, first, options) : spawnAsync.call(this, options);
-      const recorded = word(0, GROUP_COUNT, 0, 0);
+      const recorded = word("load", GROUP_COUNT, 0, 0);
       if (recorded >= GROUP_SLOTS) {
         throw new Error(`this call has started ${GROUP_SLOTS} processes, which end with it, and cannot start more: run commands with ctx.system.exec, or pass detached: true for a process that must outlive the call`);
       }
@@ -639,19 +645,19 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
       // lose the child: the host waits while SPAWNING is set, and sets
       // INTERRUPT before it looks. Each side writes, then reads the other's
       // word, so at least one of them sees the other.
-      word(1, SPAWNING, 1, 0);
+      word("store", SPAWNING, 1, 0);
       try {
-        if (word(0, INTERRUPT, 0, 0) !== 0) throw new Error(INTERRUPTED);
+        if (word("load", INTERRUPT, 0, 0) !== 0) throw new Error(INTERRUPTED);
         const child = (Array.isArray(first) ? spawnAsync.call(this, first, own) : spawnAsync.call(this, own)) as { pid?: unknown };
         const pid = child.pid;
         if (typeof pid === "number" && pid > 1) {
-          word(1, GROUP_FIRST + recorded, pid, 0);
-          word(1, GROUP_COUNT, recorded + 1, 0);
+          word("store", GROUP_FIRST + recorded, pid, 0);
+          word("store", GROUP_COUNT, recorded + 1, 0);
         }
         return child;
       } finally {
-        word(1, SPAWNING, 0, 0);
-        word(2, SPAWNING, 0, 0);
+        word("store", SPAWNING, 0, 0);
+        word("notify", SPAWNING, 0, 0);
       }
     };
 

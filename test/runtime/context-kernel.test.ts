@@ -21,8 +21,8 @@ test("evaluated from its source in a realm of its own, the kernel runs a call th
     requests.push(request);
     return JSON.parse(request)[0] === "env.get" ? 'R"from host"' : "R";
   };
-  const words: number[] = [];
-  const word = (op: number, index: number) => {
+  const words: Array<string | number> = [];
+  const word = (op: string, index: number) => {
     words.push(op, index);
     return 0;
   };
@@ -33,7 +33,7 @@ test("evaluated from its source in a realm of its own, the kernel runs a call th
     const kernel = (${contextKernel.toString()})(exchange, word, "file:///rienda/self.js", load);
     const reply = kernel.run({ kind: "call", mode: "invoke", modulePath, exportName: "execute", args: [{ n: 3 }], data: { workdir: "/w", session: null, agent: null, config: { level: 2 } } }, load);
     return JSON.stringify(reply);
-  }`) as (exchange: (r: string) => string, word: (op: number, index: number) => number, modulePath: string) => string;
+  }`) as (exchange: (r: string) => string, word: (op: string, index: number) => number, modulePath: string) => string;
   expect(JSON.parse(call(exchange, word, modulePath))).toEqual({ kind: "returned", value: "from host 2 3", type: "a string" });
   expect(requests.map((r) => JSON.parse(r))).toEqual([
     ["log", 'hello {"n":1}'],
