@@ -76,6 +76,21 @@ describe("architecture", () => {
     expect(cycles).toEqual([]);
   });
 
+  test("runtime/ is split by side: context/ never imports host/, host/ takes from context/ only the value codec", () => {
+    const violations: string[] = [];
+    const runtime = join(SRC, "runtime");
+    for (const file of files.filter((f) => f.startsWith(runtime + "/"))) {
+      const side = relative(runtime, file).split("/")[0];
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^;]*?from\s+["'](\.[^"']+)["']/gm)) {
+        const target = relative(runtime, resolve(dirname(file), match[3]!));
+        if (side === "context" && target.startsWith("host/") && match[2] === undefined) violations.push(`${relative(SRC, file)} imports ${target}`);
+        if (side === "host" && target.startsWith("context/") && target !== "context/context-values.ts") violations.push(`${relative(SRC, file)} imports ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
   test("Bun.* is used only in platform.ts", () => {
     const offenders = files.filter((f) => !f.endsWith("platform.ts") && /\bBun\.[a-zA-Z]/.test(readFileSync(f, "utf8")));
     expect(offenders.map((f) => relative(SRC, f))).toEqual([]);

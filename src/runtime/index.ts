@@ -39,8 +39,8 @@
  * leaves: it owns the shape of the call context (`ctx` data, front end),
  * which tools/ re-exports.
  */
-export { createRuntime } from "./create-runtime.ts";
-export { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
+export { createRuntime } from "./host/create-runtime.ts";
+export { runProcess, type ProcessRequest, type ProcessResult } from "./host/run-process.ts";
 export type {
   AgentInfo,
   ContextData,

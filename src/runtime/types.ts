@@ -1,5 +1,5 @@
 /** The runtime's public types: the call, its context (`ctx` data, front end), its outcomes, the Runtime. */
-import type { ProcessRequest, ProcessResult } from "./run-process.ts";
+import type { ProcessRequest, ProcessResult } from "./host/run-process.ts";
 
 /** `ctx.session`: the run a tool or hook is part of. */
 export interface SessionInfo {

@@ -27,12 +27,12 @@ import {
   NONCE_LENGTH,
   SPAWNING,
   STATE,
-} from "./bridge-layout.ts";
+} from "../bridge-layout.ts";
 import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
-import { createValueCodec } from "./context-values.ts";
+import { createValueCodec } from "../context/context-values.ts";
 import type { BridgeServer } from "./serve-bridge.ts";
 import { exitMessage, firstLine } from "./worker-failure.ts";
-import type { CallMessage, CallReply } from "./worker-messages.ts";
+import type { CallMessage, CallReply } from "../worker-messages.ts";
 
 /**
  * How a call in the helper ended. "unavailable": no realm could run it (the

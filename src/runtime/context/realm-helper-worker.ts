@@ -23,12 +23,13 @@
  *   own worker); the host reports that call as a worker's and starts another helper.
  */
 import { bridgeExchange, bridgeWords } from "./bridge-exchange.ts";
-import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH, NONCE_LENGTH } from "./bridge-layout.ts";
-import { contextKernel, type WordOp } from "./context-kernel.ts";
+import { CONTROL_DOORBELL, CONTROL_HEADER_BYTES, CONTROL_LENGTH, NONCE_LENGTH } from "../bridge-layout.ts";
+import type { WordOp } from "./context-kernel.ts";
 import { createValueCodec } from "./context-values.ts";
-import { collectGarbage } from "../platform.ts";
+import { collectGarbage } from "../../platform.ts";
 import { freezeIntrinsics } from "./freeze-intrinsics.ts";
-import { keepProcessState } from "./process-state.ts";
+import { kernelSource } from "./kernel-source.ts";
+import { keepProcessState } from "../process-state.ts";
 import { realmEntry, type RealmCall, type RealmSetup } from "./realm-entry.ts";
 
 type Realm = { evaluate(source: string): unknown };
@@ -40,7 +41,7 @@ const scope = globalThis as unknown as {
 };
 
 /** What a realm evaluates: its whole set-up, from our own source text. */
-const SETUP_SOURCE = `(${realmEntry.toString()})(${contextKernel.toString()}, ${createValueCodec.toString()})`;
+const SETUP_SOURCE = `(${realmEntry.toString()})(${kernelSource()}, ${createValueCodec.toString()})`;
 
 const restoreProcessState = keepProcessState();
 const selfUrl = import.meta.url;

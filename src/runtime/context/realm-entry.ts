@@ -22,7 +22,7 @@
  */
 import type { ContextKernel, LoadFn, WordOp } from "./context-kernel.ts";
 import type { ValueCodec } from "./context-values.ts";
-import type { CallMessage } from "./worker-messages.ts";
+import type { CallMessage } from "../worker-messages.ts";
 
 /** Runs one call in the realm: the request as codec text; the reply goes to the `reply` given at set-up. */
 export type RealmCall = (request: string) => void;

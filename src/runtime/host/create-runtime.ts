@@ -1,15 +1,15 @@
 /** Host side: the runtime itself; decides where each call runs (a realm of the helper, or a worker) and serves its ctx. */
 import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
 import { createCtxHandler } from "./ctx-host.ts";
-import { keepProcessState } from "./process-state.ts";
+import { keepProcessState } from "../process-state.ts";
 import { runInspectLane } from "./inspect-lane.ts";
 import { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
 import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
-import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "./types.ts";
+import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "../types.ts";
 import { createRealmHelpers, realmsAvailable, type RealmHelpers, type RealmReply } from "./realm-helper.ts";
 import { createWorkerPool, type FreshWorker } from "./worker-pool.ts";
 import { exitMessage, firstLine } from "./worker-failure.ts";
-import type { CallMessage, CallReply, ReadyReply } from "./worker-messages.ts";
+import type { CallMessage, CallReply, ReadyReply } from "../worker-messages.ts";
 import { workerUrl } from "./worker-url.ts";
 
 
