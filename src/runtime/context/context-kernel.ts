@@ -25,12 +25,13 @@
  *   built-ins then too: a module that patches them still gets its answer home.
  */
 import type { CallMessage, CallReply, InspectListMessage, ListReply } from "../worker-messages.ts";
-import type { ContextData, MemberShape, ModuleShape } from "../types.ts";
+import type { ContextData } from "../types.ts";
 import type { Describe } from "./describe.ts";
+import type { CallHost, LoadFn, WordOp } from "./kernel-types.ts";
 import type { WorldGuard } from "./world-guard.ts";
 
-/** The synchronous call to the host (`ctx` members use it): an op name and its arguments. */
-export type CallHost = (op: string, ...args: unknown[]) => unknown;
+export type { CallHost, LoadFn, WordOp, WordOpName } from "./kernel-types.ts";
+
 
 /**
  * The kernel's parts, each a function that refers to nothing outside itself
@@ -44,17 +45,6 @@ export interface KernelParts {
   createWorldGuard(load: LoadFn): WorldGuard;
 }
 
-/** Loads a CommonJS module (or a built-in) by absolute path or id. */
-export type LoadFn = (path: string) => unknown;
-
-/** The Atomics operations a context may do on its bridge buffer's words (strings: they cross a realm's edge). */
-export type WordOpName = "load" | "store" | "notify" | "wait";
-
-/**
- * Atomics `op` on word `index` of the bridge buffer; "wait" answers 0
- * (woken), 1 (timed out) or 2 (not equal), the others what Atomics answers.
- */
-export type WordOp = (op: WordOpName, index: number, value: number, timeoutMs: number) => number;
 
 /** A context's whole life: one call (or one list of modules looked at). */
 export interface ContextKernel {

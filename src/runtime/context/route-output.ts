@@ -4,7 +4,7 @@
  * Refers to nothing outside itself (types aside): a part of the kernel
  * (context-kernel.ts), joined with it as source for a realm.
  */
-import type { LoadFn } from "./context-kernel.ts";
+import type { LoadFn } from "./kernel-types.ts";
 
 /**
  * Sets the routing up, once, before any module runs. `canPark`: not Deno

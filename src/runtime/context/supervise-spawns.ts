@@ -4,7 +4,7 @@
  * Refers to nothing outside itself (types aside): a part of the kernel
  * (context-kernel.ts), joined with it as source for a realm.
  */
-import type { CallHost, WordOp } from "./context-kernel.ts";
+import type { CallHost, WordOp } from "./kernel-types.ts";
 import type { StdioSpec, SyncSpawnAnswer, SyncSpawnRequest } from "../host/host-spawn-sync.ts";
 
 /**

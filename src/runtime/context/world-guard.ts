@@ -4,7 +4,7 @@
  * see. Refers to nothing outside itself (types aside): a part of the kernel
  * (context-kernel.ts), joined with it as source for a realm.
  */
-import type { LoadFn } from "./context-kernel.ts";
+import type { LoadFn } from "./kernel-types.ts";
 
 /** Whether the world changed since the guard was made; dropping the files modules loaded from the require cache. */
 export interface WorldGuard {
