@@ -1,7 +1,7 @@
 /**
  * A realm helper: one worker that runs many calls, one at a time, each in a
  * new ShadowRealm (Bun), where a worker per call would boot a whole engine
- * thread (docs/runtime.md, "Fresh contexts: a ShadowRealm per call").
+ * thread (docs/design/runtime-history.md, "Fresh contexts: a ShadowRealm per call").
  *
  * - The realm runs the context kernel from its source text (realmEntry,
  *   contextKernel and createValueCodec refer to nothing outside themselves),
@@ -86,7 +86,7 @@ const STOCK = 8;
  * How long the helper waits for the next call of a burst before it spends
  * time on a realm (ms). Measured with 3 + 3 hooks, tool calls 50 ms apart:
  * 5.7 ms per tool call with one realm made ahead, 2.8 ms with the stock
- * and this wait (docs/runtime.md).
+ * and this wait (docs/design/runtime-history.md).
  */
 const BURST_GAP_MS = 2;
 

@@ -22,7 +22,7 @@ const HELPER_BOOT_DELAY_MS = 25;
  * Discovery lanes: workers that each load a share of the modules one after
  * another. A worker per module would boot 20 workers for 20 tools (about
  * 2 ms of CPU each); two lanes measured best on two cores (runtime start
- * to 20 modules inspected: 12.3 ms, docs/runtime.md).
+ * to 20 modules inspected: 12.3 ms, docs/design/runtime-history.md).
  */
 const INSPECT_LANES = 2;
 

@@ -82,7 +82,7 @@ const KEPT_BRIDGE_BYTES = 4 * 1024 * 1024;
  * Calls a helper runs before it is replaced, and how many before that its
  * successor boots. Measured: a helper stayed flat over 6,000 calls;
  * replacing it every 1,000 calls cost 3-5 MB more RSS and about 9 MB
- * around each hand-over (docs/runtime.md).
+ * around each hand-over (docs/design/runtime-history.md).
  */
 const RECYCLE_AFTER = 10_000;
 const RECYCLE_AHEAD = 50;
