@@ -6,7 +6,7 @@ SOURCES := $(shell find src -name '*.ts') package.json
 # build live in scripts/release/ (shared by `make build` and `make release`).
 BUILD_SCRIPTS := $(wildcard scripts/release/*.ts)
 
-.PHONY: all install build release release-check lint test test-unit test-e2e test-deno test-mcp-conformance typecheck bench demo clean FORCE
+.PHONY: all install build release release-check lint local-server test test-local test-unit test-e2e test-deno test-mcp-conformance typecheck bench demo clean FORCE
 
 all: build
 
@@ -38,9 +38,9 @@ release-check: release
 	@scripts/release/check-tools.sh
 	RIENDA_RELEASE_DIR=$(CURDIR)/dist/release $(BUN) test --timeout 120000 test/release/all-targets.test.ts
 
-# Unit and end-to-end tests in one run, e2e against the freshly built binary,
-# after the linter.
-test: build lint
+# Unit, end-to-end and local-server tests in one run, e2e against the
+# freshly built binary, test/local against a real llama.cpp server, after the linter.
+test: build local-server lint
 	RIENDA_BINARY=$(CURDIR)/dist/rienda $(BUN) test --timeout 60000
 
 # Biome (from npm, pinned) with its recommended rules, less those listed off
@@ -49,7 +49,18 @@ lint: install
 	node_modules/.bin/biome lint --error-on-warnings
 
 test-unit: install
-	$(BUN) test --timeout 60000 --path-ignore-patterns='test/e2e/**'
+	$(BUN) test --timeout 60000 --path-ignore-patterns='test/e2e/**' --path-ignore-patterns='test/local/**'
+
+# A real llama.cpp server for test/local (docs/development.md): Debian's
+# llama-server unpacked into .local-model/ (nothing on the system changes).
+local-server: .local-model/llama-server
+
+.local-model/llama-server: scripts/local-model/setup-llama-server.sh
+	scripts/local-model/setup-llama-server.sh .local-model >/dev/null
+
+# Only the tests against the real server.
+test-local: build local-server
+	RIENDA_BINARY=$(CURDIR)/dist/rienda $(BUN) test --timeout 60000 test/local
 
 test-e2e: build
 	RIENDA_BINARY=$(CURDIR)/dist/rienda $(BUN) test --timeout 60000 test/e2e

@@ -59,6 +59,7 @@ export function resolveModel(providers: ReadonlyMap<string, ProviderSettings>, f
   if (model.cache !== undefined) resolved.cache = model.cache;
   if (model.requestRules !== undefined && model.requestRules !== "auto") resolved.requestRules = model.requestRules;
   if (model.structuredOutput !== undefined) resolved.structuredOutput = model.structuredOutput;
+  if (model.toolCallsInText !== undefined) resolved.toolCallsInText = model.toolCallsInText;
   const sendThinking = model.sendThinking ?? sendsThinkingByDefault(provider.preset, provider.baseUrl);
   if (sendThinking !== undefined && provider.protocol === "openai_chat_completions") resolved.sendThinking = sendThinking;
   const prices = model.prices ?? defaultPrices(provider.preset, model.id);

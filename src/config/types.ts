@@ -3,6 +3,7 @@
  * camelCase of the file's snake_case keys.
  */
 import type { ApiKeySource, ModelPrices, ProtocolName, RequestRules, ResolvedModel, StructuredOutput, ThinkingLevel } from "../providers/types.ts";
+import type { TextToolCallSetting } from "../providers/index.ts";
 import type { RequestTimingSettings } from "./read-request-timing.ts";
 import type { ConfigProblem } from "./config-error.ts";
 import type { LimitSettings } from "../limits/index.ts";
@@ -58,6 +59,8 @@ export interface ModelSettings {
   requestRules?: RequestRules;
   /** `structured_output` as written (new); absent: the protocol's default (docs/pipelines.md). */
   structuredOutput?: StructuredOutput;
+  /** `tool_calls_in_text` as written (new); absent: `auto` for a server on this machine, else `off`. */
+  toolCallsInText?: TextToolCallSetting;
   /** `timeout`, `idle_timeout`, `retries` as written on the model (new). */
   timing: RequestTimingSettings;
 }

@@ -1,6 +1,6 @@
 /** Validation of one `providers.<name>` entry and its models. */
 import { isAbsolute, join, resolve } from "node:path";
-import { planSettings } from "../providers/index.ts";
+import { planSettings, TEXT_TOOL_CALL_SETTINGS, type TextToolCallSetting } from "../providers/index.ts";
 import type { ModelPrices, ProtocolName, RequestRules, StructuredOutput, ThinkingLevel } from "../providers/types.ts";
 import { didYouMean } from "../values.ts";
 import type { ConfigReader } from "./config-reader.ts";
@@ -23,6 +23,7 @@ const MODEL_KEYS = [
   "cost",
   "request_rules",
   "structured_output",
+  "tool_calls_in_text",
   ...REQUEST_TIMING_KEYS,
 ] as const;
 const COST_KEYS = ["input", "output", "cache_read", "cache_write"] as const;
@@ -238,6 +239,8 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
     if (rules !== undefined) model.requestRules = rules;
     const structured = readStructuredOutput(reader, settings, modelPath);
     if (structured !== undefined) model.structuredOutput = structured;
+    const textCalls = readToolCallsInText(reader, settings, modelPath, protocol);
+    if (textCalls !== undefined) model.toolCallsInText = textCalls;
     if (protocol !== undefined) warnSettingsNotSent(reader, model, protocol, modelPath);
     models.set(alias, model);
   }
@@ -291,6 +294,21 @@ function readStructuredOutput(reader: ConfigReader, settings: Record<string, unk
   if ((STRUCTURED_OUTPUTS as readonly string[]).includes(value)) return value as StructuredOutput;
   reader.problem([...modelPath, "structured_output"], `unknown structured output "${text}" (${didYouMean(value, STRUCTURED_OUTPUTS)}known: ${STRUCTURED_OUTPUTS.join(", ")})`);
   return undefined;
+}
+
+/** `tool_calls_in_text` (new): which text forms of tool call to read; Chat Completions only. */
+function readToolCallsInText(reader: ConfigReader, settings: Record<string, unknown>, modelPath: string[], protocol: ProviderSettings["protocol"] | undefined): TextToolCallSetting | undefined {
+  const text = reader.string(settings, "tool_calls_in_text", modelPath);
+  if (text === undefined) return undefined;
+  const value = text.trim().toLowerCase();
+  if (!(TEXT_TOOL_CALL_SETTINGS as readonly string[]).includes(value)) {
+    reader.problem([...modelPath, "tool_calls_in_text"], `unknown form "${text}" (${didYouMean(value, TEXT_TOOL_CALL_SETTINGS)}known: ${TEXT_TOOL_CALL_SETTINGS.join(", ")})`);
+    return undefined;
+  }
+  if (protocol !== undefined && protocol !== "openai_chat_completions") {
+    reader.warning([...modelPath, "tool_calls_in_text"], `is only used by protocol "openai_chat_completions" (this provider uses ${protocol}); remove it`);
+  }
+  return value as TextToolCallSetting;
 }
 
 /**

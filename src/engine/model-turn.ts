@@ -28,6 +28,9 @@ export async function requestModel(model: ModelPort, request: ModelRequest, emit
         case "retry":
           emit({ type: "retry", attempt: event.attempt, delayMs: event.delayMs, message: event.failure.message });
           break;
+        case "notice":
+          emit({ type: "notice", message: event.message });
+          break;
         case "tool_call":
           break;
         case "done":

@@ -22,9 +22,10 @@ const CONTEXT_LENGTH_HINTS = ["context length", "context_length", "context windo
 /**
  * Phrases with which a server answering 5xx says the request itself is
  * malformed (llama.cpp: HTTP 500 "Failed to parse tool call arguments as
- * JSON"): sending it again gets the same answer, so it is not retried.
+ * JSON", or "tools param requires --jinja flag" from a server started
+ * with --no-jinja): sending it again gets the same answer, so it is not retried.
  */
-const MALFORMED_REQUEST_HINTS = ["failed to parse", "could not parse", "cannot parse", "unable to parse", "invalid json", "malformed"];
+const MALFORMED_REQUEST_HINTS = ["failed to parse", "could not parse", "cannot parse", "unable to parse", "invalid json", "malformed", "requires --jinja"];
 
 /** How much of a non-JSON error body is worth showing. */
 const MAX_BODY_EXCERPT = 500;

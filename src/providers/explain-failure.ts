@@ -31,6 +31,7 @@ function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undef
       if (failure.status === 404) return `Check providers.${provider}.base_url and the model id (${modelKey}.id, now "${model.wireId}")`;
       // A 200 that is not the API: a web page or some other body answered (stream-http.ts).
       if (failure.status === 200) return `Check providers.${provider}.base_url: it must be the address of the API (often ending in /v1)`;
+      if (/requires --jinja/.test(failure.message)) return "Start llama-server with --jinja (its default; tool calling needs it), or use an agent without tools";
       return undefined;
     default:
       return undefined;

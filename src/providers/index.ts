@@ -58,6 +58,7 @@ export { fitsStrictMode, structuredOutputOf, wireSchema, type WireSchema } from 
 export { ATTACHMENT_MEDIA_TYPES } from "./types.ts";
 export { planSettings } from "./settings-plan.ts";
 export { parseReplayScript, type ReplayTurn } from "./replay-script.ts";
+export { TEXT_TOOL_CALL_SETTINGS, type TextToolCallSetting } from "./text-tool-calls.ts";
 
 /** The protocol → adapter map: the one place that says who speaks what. */
 const ADAPTERS: Readonly<Record<ProtocolName, (deps: AdapterDeps) => ProtocolAdapter>> = {

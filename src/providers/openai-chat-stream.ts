@@ -4,6 +4,7 @@ import { mapOpenAIChatUsage } from "./map-openai-chat-usage.ts";
 import { parseEventData } from "./parse-event-data.ts";
 import { truncatedFailure } from "./provider-failure.ts";
 import { ResponseBuilder } from "./response-builder.ts";
+import { TextCallRecovery, type TextCallContext } from "./text-call-recovery.ts";
 import type { SseEvent, StreamEvent, StreamMapper, Usage } from "./types.ts";
 
 interface ChatChunk {
@@ -28,14 +29,20 @@ interface ChatChunk {
  * `finish_reason` arrived (some local servers omit `[DONE]`), and as
  * truncated otherwise. Tool-call fragments are joined as CallKeys says.
  */
-export function createOpenAIChatStreamMapper(): StreamMapper {
+export function createOpenAIChatStreamMapper(textCalls?: TextCallContext): StreamMapper {
   const builder = new ResponseBuilder();
   const calls = new CallKeys();
+  const answerText = textCalls ? new TextCallRecovery(builder, textCalls) : undefined;
+  const text = (delta: string): StreamEvent[] => (answerText ? answerText.text(delta) : builder.text(delta));
   let finishReason: string | undefined;
   let usage: Usage | undefined;
   let model: string | undefined;
 
-  const finish = (): StreamEvent[] => builder.finish(mapOpenAIChatStopReason(finishReason, builder.hasToolCalls()), usage, model);
+  const finish = (): StreamEvent[] => {
+    const recovery = answerText?.finish();
+    const end = builder.finish(mapOpenAIChatStopReason(finishReason, builder.hasToolCalls()), usage, model);
+    return recovery ? [...recovery.events, ...end] : end;
+  };
 
   return {
     push(event: SseEvent): StreamEvent[] {
@@ -52,8 +59,8 @@ export function createOpenAIChatStreamMapper(): StreamMapper {
         const delta = choice.delta ?? {};
         const reasoning = delta.reasoning_content ?? delta.reasoning;
         if (typeof reasoning === "string") events.push(...builder.thinking(reasoning));
-        if (typeof delta.content === "string") events.push(...builder.text(delta.content));
-        else if (Array.isArray(delta.content)) events.push(...contentParts(builder, delta.content));
+        if (typeof delta.content === "string") events.push(...text(delta.content));
+        else if (Array.isArray(delta.content)) events.push(...contentParts(builder, text, delta.content));
         for (const [position, call] of (delta.tool_calls ?? []).entries()) {
           const fragment: { id?: string; name?: string; arguments?: string } = {};
           if (call.id) fragment.id = call.id;
@@ -81,10 +88,10 @@ interface ContentPart {
   thinking?: Array<{ type?: string; text?: string }> | string;
 }
 
-function contentParts(builder: ResponseBuilder, parts: ContentPart[]): StreamEvent[] {
+function contentParts(builder: ResponseBuilder, text: (delta: string) => StreamEvent[], parts: ContentPart[]): StreamEvent[] {
   const events: StreamEvent[] = [];
   for (const part of parts) {
-    if (part.type === "text" && typeof part.text === "string") events.push(...builder.text(part.text));
+    if (part.type === "text" && typeof part.text === "string") events.push(...text(part.text));
     else if (part.type === "thinking") {
       const pieces = typeof part.thinking === "string" ? [part.thinking] : (part.thinking ?? []).map((piece) => (typeof piece.text === "string" ? piece.text : ""));
       for (const piece of pieces) events.push(...builder.thinking(piece));

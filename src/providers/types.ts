@@ -7,6 +7,8 @@
  * so a message read from disk is a message sent to a provider, unchanged.
  */
 
+import type { TextToolCallSetting } from "./text-tool-calls.ts";
+
 /** The wire protocols Rienda speaks. */
 export type ProtocolName = "openai_chat_completions" | "openai_responses" | "anthropic" | "replay";
 
@@ -168,6 +170,8 @@ export interface ResolvedModel {
   timing?: RequestTiming;
   /** Where `api_key` came from, so a refused key names what to fix. */
   apiKeySource?: ApiKeySource;
+  /** `tool_calls_in_text` (new, Chat Completions); absent: `auto` for a server on this machine, else `off`. */
+  toolCallsInText?: TextToolCallSetting;
 }
 
 /**
@@ -283,6 +287,8 @@ export type StreamEvent =
   | { type: "tool_call"; id: string; name: string; arguments: unknown }
   /** `attempt` is the 1-based number of the attempt that failed; the next starts after `delayMs`. */
   | { type: "retry"; attempt: number; delayMs: number; failure: ProviderFailure }
+  /** Something the user should know about this answer that is no failure (a tool call written as text that was not run). */
+  | { type: "notice"; message: string }
   | { type: "done"; response: AssistantResponse }
   | { type: "error"; failure: ProviderFailure };
 

@@ -99,12 +99,21 @@ describe("model settings", () => {
 
   test("an unknown model key is refused", () => {
     expect(linesOf(withModel("{ max_token: 10 }"))).toEqual([
-      `${AT}.max_token: unknown key (did you mean "max_tokens"? known keys: id, max_tokens, temperature, top_p, context_window, thinking_level, thinking_max_tokens, cache, send_thinking, cost, request_rules, structured_output, timeout, idle_timeout, retries)`,
+      `${AT}.max_token: unknown key (did you mean "max_tokens"? known keys: id, max_tokens, temperature, top_p, context_window, thinking_level, thinking_max_tokens, cache, send_thinking, cost, request_rules, structured_output, tool_calls_in_text, timeout, idle_timeout, retries)`,
     ]);
   });
 
   test("structured_output is native or tool", () => {
     expect(linesOf(withModel("{ structured_output: natve }"))).toEqual([`${AT}.structured_output: unknown structured output "natve" (did you mean "native"? known: native, tool)`]);
+  });
+
+  test("tool_calls_in_text is one of hermes, mistral, llama3, auto, off, and reaches the resolved model", () => {
+    expect(linesOf(withModel("{ tool_calls_in_text: hermez }"))).toEqual([
+      `${AT}.tool_calls_in_text: unknown form "hermez" (did you mean "hermes"? known: hermes, mistral, llama3, auto, off)`,
+    ]);
+    const text = `providers:\n  local:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:8080/v1\n    models:\n      q: { tool_calls_in_text: Mistral }\n      r: {}\n`;
+    expect(parse(text).resolveModel("local/q").toolCallsInText).toBe("mistral");
+    expect(parse(text).resolveModel("local/r").toolCallsInText).toBeUndefined();
   });
 
   test("model settings that are not a mapping are refused", () => {

@@ -18,6 +18,9 @@ describe("classifying HTTP errors", () => {
     const llama = JSON.stringify({ error: { code: 500, message: "Failed to parse tool call arguments as JSON: [json.exception.parse_error.101]", type: "server_error" } });
     expect(classifyHttpError(500, llama)).toMatchObject({ kind: "invalid_request", status: 500, retryable: false });
     expect(classifyHttpError(500, JSON.stringify({ error: { message: "backend crashed", type: "server_error" } }))).toMatchObject({ kind: "server", retryable: true });
+    // What llama-server (b11669) answers a request with tools when started with --no-jinja.
+    const noJinja = JSON.stringify({ error: { code: 500, message: "tools param requires --jinja flag", type: "server_error" } });
+    expect(classifyHttpError(500, noJinja)).toMatchObject({ kind: "invalid_request", retryable: false, message: "HTTP 500: tools param requires --jinja flag" });
   });
 
   test("quotes the provider's own message with the status (OpenAI shape)", () => {

@@ -22,6 +22,13 @@ describe("explainFailure", () => {
     expect(explainFailure(refused, model("http://127.0.0.1:8080/v1")).message).toContain("llama-server -m <model.gguf> --port 8080 --jinja");
   });
 
+  test("a server that refuses tools without --jinja is told to start with it", () => {
+    const noJinja: ProviderFailure = { kind: "invalid_request", retryable: false, status: 500, message: "HTTP 500: tools param requires --jinja flag" };
+    expect(explainFailure(noJinja, model("http://127.0.0.1:8080/v1")).message).toBe(
+      'provider "local" (http://127.0.0.1:8080/v1): HTTP 500: tools param requires --jinja flag. Start llama-server with --jinja (its default; tool calling needs it), or use an agent without tools',
+    );
+  });
+
   test("names the provider and the key: api_key, context_window, model id; quotes names with dots", () => {
     const auth: ProviderFailure = { kind: "authentication", retryable: false, status: 401, message: "HTTP 401: bad key" };
     expect(explainFailure(auth, model("https://api.example.com/v1")).message).toBe('provider "local" (https://api.example.com/v1): HTTP 401: bad key. Check providers.local.api_key');
