@@ -6,7 +6,7 @@ SOURCES := $(shell find src -name '*.ts') package.json
 # build live in scripts/release/ (shared by `make build` and `make release`).
 BUILD_SCRIPTS := $(wildcard scripts/release/*.ts)
 
-.PHONY: all install build release release-check local-server test test-local test-unit test-e2e test-deno test-mcp-conformance typecheck bench demo clean FORCE
+.PHONY: all install build release release-check lint local-server test test-local test-unit test-e2e test-deno test-mcp-conformance typecheck bench demo clean FORCE
 
 all: build
 
@@ -39,9 +39,14 @@ release-check: release
 	RIENDA_RELEASE_DIR=$(CURDIR)/dist/release $(BUN) test --timeout 120000 test/release/all-targets.test.ts
 
 # Unit, end-to-end and local-server tests in one run, e2e against the
-# freshly built binary, test/local against a real llama.cpp server.
-test: build local-server
+# freshly built binary, test/local against a real llama.cpp server, after the linter.
+test: build local-server lint
 	RIENDA_BINARY=$(CURDIR)/dist/rienda $(BUN) test --timeout 60000
+
+# Biome (from npm, pinned) with its recommended rules, less those listed off
+# in biome.json (docs/development.md, "Lint"); no formatting is enforced.
+lint: install
+	node_modules/.bin/biome lint --error-on-warnings src test bench scripts
 
 test-unit: install
 	$(BUN) test --timeout 60000 --path-ignore-patterns='test/e2e/**' --path-ignore-patterns='test/local/**'

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createContext, runInContext } from "node:vm";
 import { createBridgeBuffer } from "../src/runtime/bridge-layout.ts";
-import { workerUrl } from "../src/runtime/worker-url.ts";
+import { workerUrl } from "../src/runtime/host/worker-url.ts";
 import { report } from "./support/report.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rienda-bench-phases-"));

@@ -1,3 +1,4 @@
+/** The executable's entry: answers --version at once, otherwise watches signals and runs the command line. */
 import { watchSignals } from "./cli/interrupts.ts";
 import { VERSION } from "./version.ts";
 

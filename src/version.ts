@@ -1,3 +1,4 @@
+/** Rienda's version and what its build recorded about itself. */
 import pkg from "../package.json" with { type: "json" };
 
 /** Rienda's version, taken from package.json at build time. */

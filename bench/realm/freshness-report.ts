@@ -2,7 +2,7 @@
 // against every context design (a worker per call, the node:vm prototype, the
 // shipped ShadowRealm per call) and prints, per case, whether each kept calls apart.
 import { createRuntime } from "../../src/runtime/index.ts";
-import { realmsAvailable } from "../../src/runtime/realm-helper.ts";
+import { realmsAvailable } from "../../src/runtime/host/realm-helper.ts";
 import { runFreshnessCases } from "../../test/runtime/freshness-cases.ts";
 import { Sandbox } from "../../test/runtime/support.ts";
 import { createRealmRuntime } from "./realm-runtime.ts";

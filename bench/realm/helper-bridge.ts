@@ -4,7 +4,7 @@
  * return strings (so no object of the helper's realm reaches a module), over
  * the same shared buffer and layout as the worker design.
  */
-import { bridgeExchange } from "../../src/runtime/bridge-exchange.ts";
+import { bridgeExchange } from "../../src/runtime/context/bridge-exchange.ts";
 import { IDLE, INTERRUPT, STATE } from "../../src/runtime/bridge-layout.ts";
 
 /** A request of one call (or one module looked at) to a helper, as the host sends it. */

@@ -5,8 +5,8 @@
  * helper's replies as the runtime's outcomes.
  */
 import { IDLE, INTERRUPT, STATE } from "../../src/runtime/bridge-layout.ts";
-import { createCtxHandler } from "../../src/runtime/ctx-host.ts";
-import { serveBridge } from "../../src/runtime/serve-bridge.ts";
+import { createCtxHandler } from "../../src/runtime/host/ctx-host.ts";
+import { serveBridge } from "../../src/runtime/host/serve-bridge.ts";
 import type { InspectOutcome, InvokeRequest, Outcome } from "../../src/runtime/types.ts";
 import type { CallMessage } from "./helper-bridge.ts";
 

@@ -41,7 +41,7 @@ export const BUILD_FLAGS = [
  * `new URL("./x.ts", import.meta.url)` finds them at run time.
  */
 export function entryPoints(): string[] {
-  const runtime = join(ROOT, "src/runtime");
+  const runtime = join(ROOT, "src/runtime/context");
   const workers = readdirSync(runtime)
     .filter((name) => name.endsWith("-worker.ts"))
     .sort()

@@ -25,7 +25,7 @@ import { runFlags } from "./run-flags.ts";
 import { compactNow, createCompactor } from "./compactor.ts";
 import { sessionTreeCommands } from "./chat-session-tree.ts";
 import { runSessionFlags } from "./run-session.ts";
-import { prepareAgent, type Dialogs, type PreparedAgent } from "./setup.ts";
+import { prepareAgent, type Dialogs, type PreparedAgent } from "./compose/index.ts";
 import { homeDir } from "./home-dir.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
 import { assertKnownFlags } from "./strict-args.ts";

@@ -1,3 +1,4 @@
+/** Reads a replay script the way a run's setup and `rienda doctor` both judge it. */
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { messageOf, RiendaError } from "../errors.ts";

@@ -1,3 +1,4 @@
+/** The table of sub-commands, each imported only when it runs. */
 import type { CommandDef } from "citty";
 
 type LazyCommand = () => Promise<CommandDef<any>>;

@@ -1,3 +1,4 @@
+/** Where `~` is for Rienda (HOME first). */
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 

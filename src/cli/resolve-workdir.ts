@@ -1,3 +1,4 @@
+/** The current directory as the user's shell names it (symbolic links kept). */
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { RiendaError } from "../errors.ts";

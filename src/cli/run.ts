@@ -18,7 +18,7 @@ import { checkAttachmentsFit } from "../attachments/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { runFlags } from "./run-flags.ts";
 import { runSessionFlags, sessionChoice } from "./run-session.ts";
-import { prepareRun, type PreparedRun } from "./setup.ts";
+import { prepareRun, type PreparedRun } from "./compose/index.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { createCompactor } from "./compactor.ts";

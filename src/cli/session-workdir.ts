@@ -1,3 +1,4 @@
+/** Where a continued session runs when -C is not given. */
 import { statSync } from "node:fs";
 import { RiendaError } from "../errors.ts";
 import type { SessionFile } from "../sessions/index.ts";

@@ -1,3 +1,4 @@
+/** Strict reading of one command's command line (flags, values, errors that say how to fix them). */
 import type { ArgsDef } from "citty";
 import { RiendaError } from "../errors.ts";
 

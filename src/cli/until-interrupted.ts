@@ -1,3 +1,4 @@
+/** Setup waits that give way to an interrupt (the CLI's use of abort-race.ts). */
 import { ABORTED, raceAbort } from "../abort-race.ts";
 import { RiendaError } from "../errors.ts";
 

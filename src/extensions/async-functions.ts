@@ -1,7 +1,7 @@
 /**
  * Why a tool's `execute` and a hook's handlers must not be asynchronous.
- * Each call runs in a fresh worker that is parked the moment the function
- * returns, so a Promise it returns never settles and nothing scheduled on
+ * Each call runs in a fresh context that runs nothing more the moment the
+ * function returns, so a Promise it returns never settles and nothing scheduled on
  * one ever runs: an `async` function fails on every call. It still loads,
  * since the spec pages make a bad return a call's failure and never the
  * run's (tools.md: anything but a string or { text } is an error result;

@@ -1,3 +1,4 @@
+/** Discovery of the hooks in ~/.rienda/hooks: loaded, checked, diagnosed. */
 import { join } from "node:path";
 import type { ModuleShape, Runtime } from "../runtime/index.ts";
 import { asyncProblem, promiseWarning } from "./async-functions.ts";

@@ -1,3 +1,4 @@
+/** Discovery of the tools: the built-in ones and those in ~/.rienda/tools, loaded, checked, diagnosed. */
 import { join } from "node:path";
 import type { ModuleShape, Runtime } from "../runtime/index.ts";
 import { createShellTool, type Tool, type ToolRunner } from "../tools/index.ts";

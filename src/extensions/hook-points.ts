@@ -1,3 +1,4 @@
+/** The names of the hook points, as extensions/ checks hook modules against them. */
 import { HOOK_POINTS, type HookPoint } from "../engine/index.ts";
 
 /** Every point a hook may handle, in the order a run reaches them (hooks.md); the engine owns the list. */

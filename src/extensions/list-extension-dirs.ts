@@ -1,3 +1,4 @@
+/** Lists the `<name>/index.js` extension directories under a folder, without loading them. */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtensionDiagnostic, ExtensionKind } from "./types.ts";

@@ -1,3 +1,4 @@
+/** Spells out why a tool or hook module did not load. */
 import { dirname, relative, resolve, sep } from "node:path";
 
 /**

@@ -1,3 +1,4 @@
+/** The error for a tool or hook asked for by name that is not there. */
 import { RiendaError } from "../errors.ts";
 import { didYouMean } from "../values.ts";
 import type { ExtensionDiagnostic, ExtensionKind } from "./types.ts";

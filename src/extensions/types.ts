@@ -1,3 +1,4 @@
+/** The types discovery reports: extension kinds and their diagnostics. */
 import type { HookPoint } from "../engine/index.ts";
 import type { Tool, ToolCallContext } from "../tools/types.ts";
 

@@ -1,3 +1,4 @@
+/** A user's tool module as a `Tool`, each call run by the runtime in a fresh context. */
 import type { Outcome, Runtime } from "../runtime/index.ts";
 import { resultFromValue, type Tool, type ToolResult } from "../tools/index.ts";
 

@@ -1,4 +1,5 @@
-import type { ProcessRequest, ProcessResult } from "./run-process.ts";
+/** The runtime's public types: the call, its context (`ctx` data, front end), its outcomes, the Runtime. */
+import type { ProcessRequest, ProcessResult } from "./host/run-process.ts";
 
 /** `ctx.session`: the run a tool or hook is part of. */
 export interface SessionInfo {
@@ -129,12 +130,12 @@ export interface RuntimeOptions {
 }
 
 /**
- * Runs exported functions of user modules, each call in a fresh worker, with
+ * Runs exported functions of user modules, each call in a fresh context, with
  * a synchronous `ctx`. One per process; it knows nothing about tools or hooks.
  */
 export interface Runtime {
   invoke(request: InvokeRequest): Promise<Outcome>;
-  /** Loads one module in a fresh worker and reports what it exports. */
+  /** Loads one module in a fresh context and reports what it exports. */
   inspect(modulePath: string): Promise<InspectOutcome>;
   /**
    * Looks at many modules (discovery), in input order. Workers are fresh at

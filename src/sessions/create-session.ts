@@ -1,3 +1,4 @@
+/** Creates a new session: its file, header written and lock taken, or one kept in memory (--no-session). */
 import { Buffer } from "node:buffer";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";

@@ -1,3 +1,4 @@
+/** Cuts a half-written last entry off a session file, only if nothing was appended since. */
 import { fstatSync, ftruncateSync } from "node:fs";
 
 /**

@@ -1,3 +1,4 @@
+/** Opens an existing session by id for continuing (found, read, locked). */
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { messageOf, RiendaError } from "../errors.ts";

@@ -1,3 +1,4 @@
+/** A session's title: a user message's text as one line of at most 80 characters. */
 import type { Block, TextBlock } from "../providers/types.ts";
 
 /** Titles are one line of at most this many characters (code points). */

@@ -1,3 +1,4 @@
+/** The ajv options every schema check uses. */
 import type { Options } from "ajv";
 
 /**

@@ -1,3 +1,4 @@
+/** Checks tool arguments and schemas with ajv, loaded lazily and compiled once per schema. */
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type AjvClass from "ajv";
 import { AJV_OPTIONS, DRAFT_07_META_ID } from "./ajv-options.ts";

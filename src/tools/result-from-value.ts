@@ -1,3 +1,4 @@
+/** Turns what a tool returned into a tool result, naming a wrong shape. */
 import { describeValue } from "../values.ts";
 import type { ToolResult } from "./types.ts";
 

@@ -1,3 +1,4 @@
+/** The one path every tool call takes: validate arguments, run, cap the text. */
 import { createArgumentValidator, type ArgumentValidator } from "./argument-validator.ts";
 import { capText } from "./cap-text.ts";
 import type { Tool, ToolCallContext, ToolResult } from "./types.ts";

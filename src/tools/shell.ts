@@ -1,3 +1,4 @@
+/** The built-in `shell` tool. */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ProcessRequest, ProcessResult } from "../runtime/index.ts";

@@ -1,6 +1,6 @@
 /**
  * What a tool is to the rest of the program, whatever runs it (a built-in in
- * this process, or a user module in a fresh worker).
+ * this process, or a user module in a fresh context).
  */
 import type { InvocationContext } from "../runtime/types.ts";
 

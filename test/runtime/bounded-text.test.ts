@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { BoundedText } from "../../src/runtime/bounded-text.ts";
+import { BoundedText } from "../../src/runtime/host/bounded-text.ts";
 
 test("keeps everything within the limit", () => {
   const t = new BoundedText(10);

@@ -9,8 +9,8 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createBridgeBuffer } from "../../src/runtime/bridge-layout.ts";
-import { serveBridge } from "../../src/runtime/serve-bridge.ts";
-import { workerUrl } from "../../src/runtime/worker-url.ts";
+import { serveBridge } from "../../src/runtime/host/serve-bridge.ts";
+import { workerUrl } from "../../src/runtime/host/worker-url.ts";
 import { Sandbox } from "./support.ts";
 
 let box: Sandbox;

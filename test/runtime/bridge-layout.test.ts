@@ -4,20 +4,25 @@ import { resolve } from "node:path";
 import * as layout from "../../src/runtime/bridge-layout.ts";
 
 test("the context kernel repeats the bridge layout exactly (it imports nothing, to run from its source in a realm)", () => {
-  const read = (name: string) => readFileSync(resolve(import.meta.dir, `../../src/runtime/${name}`), "utf8");
+  const read = (name: string) => readFileSync(resolve(import.meta.dir, `../../src/runtime/context/${name}`), "utf8");
   const kernel = read("context-kernel.ts");
-  const constant = (name: string) => Number(new RegExp(`const ${name} = (\\d+);`).exec(kernel)?.[1]);
-  expect(constant("INTERRUPT")).toBe(layout.INTERRUPT);
-  expect(constant("GROUP_COUNT")).toBe(layout.GROUP_COUNT);
-  expect(constant("SPAWNING")).toBe(layout.SPAWNING);
-  expect(constant("GROUP_FIRST")).toBe(layout.GROUP_FIRST);
-  expect(constant("GROUP_SLOTS")).toBe(layout.GROUP_SLOTS);
-  // Every spawn loads what the worker entry imports: the kernel and the bridge's end, nothing heavier.
+  const spawns = read("supervise-spawns.ts");
+  const constant = (source: string, name: string) => Number(new RegExp(`const ${name} = (\\d+);`).exec(source)?.[1]);
+  expect(constant(kernel, "INTERRUPT")).toBe(layout.INTERRUPT);
+  expect(constant(spawns, "INTERRUPT")).toBe(layout.INTERRUPT);
+  expect(constant(spawns, "GROUP_COUNT")).toBe(layout.GROUP_COUNT);
+  expect(constant(spawns, "SPAWNING")).toBe(layout.SPAWNING);
+  expect(constant(spawns, "GROUP_FIRST")).toBe(layout.GROUP_FIRST);
+  expect(constant(spawns, "GROUP_SLOTS")).toBe(layout.GROUP_SLOTS);
+  // Every spawn loads what the worker entry imports: the kernel, its parts and the bridge's end, nothing heavier.
   const imports = (source: string) => [...source.matchAll(/^\s*import\s+(?!type\s)[^;]*from\s+"([^"]+)"/gm)].map((m) => m[1]);
-  expect(imports(read("invoke-worker.ts"))).toEqual(["./bridge-exchange.ts", "./context-kernel.ts"]);
-  expect(imports(read("bridge-exchange.ts"))).toEqual(["./bridge-layout.ts"]);
-  expect(imports(kernel)).toEqual([]);
-  expect(kernel).not.toMatch(/\bimport\s*\(/);
+  expect(imports(read("invoke-worker.ts"))).toEqual(["./bridge-exchange.ts", "./context-kernel.ts", "./kernel-source.ts"]);
+  expect(imports(read("kernel-source.ts"))).toEqual(["./context-kernel.ts", "./describe.ts", "./route-output.ts", "./supervise-spawns.ts", "./world-guard.ts"]);
+  expect(imports(read("bridge-exchange.ts"))).toEqual(["../bridge-layout.ts"]);
+  for (const part of ["context-kernel.ts", "describe.ts", "route-output.ts", "supervise-spawns.ts", "world-guard.ts"]) {
+    expect(imports(read(part))).toEqual([]);
+    expect(read(part)).not.toMatch(/\bimport\s*\(/);
+  }
 });
 
 test("the table of process groups fits before the payload", () => {

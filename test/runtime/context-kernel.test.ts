@@ -5,7 +5,7 @@
  * answers.
  */
 import { afterAll, expect, test } from "bun:test";
-import { contextKernel } from "../../src/runtime/context-kernel.ts";
+import { kernelSource } from "../../src/runtime/context/kernel-source.ts";
 import { Sandbox } from "./support.ts";
 
 const box = new Sandbox();
@@ -21,8 +21,8 @@ test("evaluated from its source in a realm of its own, the kernel runs a call th
     requests.push(request);
     return JSON.parse(request)[0] === "env.get" ? 'R"from host"' : "R";
   };
-  const words: number[] = [];
-  const word = (op: number, index: number) => {
+  const words: Array<string | number> = [];
+  const word = (op: string, index: number) => {
     words.push(op, index);
     return 0;
   };
@@ -30,10 +30,10 @@ test("evaluated from its source in a realm of its own, the kernel runs a call th
     const getBuiltin = process.getBuiltinModule;
     const Module = getBuiltin.call(process, "node:module");
     const load = (p) => (p.startsWith("node:") ? getBuiltin.call(process, p) : Module.createRequire(p)(p));
-    const kernel = (${contextKernel.toString()})(exchange, word, "file:///rienda/self.js", load);
+    const kernel = (${kernelSource()})(exchange, word, "file:///rienda/self.js", load);
     const reply = kernel.run({ kind: "call", mode: "invoke", modulePath, exportName: "execute", args: [{ n: 3 }], data: { workdir: "/w", session: null, agent: null, config: { level: 2 } } }, load);
     return JSON.stringify(reply);
-  }`) as (exchange: (r: string) => string, word: (op: number, index: number) => number, modulePath: string) => string;
+  }`) as (exchange: (r: string) => string, word: (op: string, index: number) => number, modulePath: string) => string;
   expect(JSON.parse(call(exchange, word, modulePath))).toEqual({ kind: "returned", value: "from host 2 3", type: "a string" });
   expect(requests.map((r) => JSON.parse(r))).toEqual([
     ["log", 'hello {"n":1}'],
@@ -46,7 +46,7 @@ test("an interrupted bridge fails the ctx call with the interruption error", () 
   const call = new ShadowRealm().evaluate(`(exchange, modulePath) => {
     const Module = process.getBuiltinModule("node:module");
     const load = (p) => (p.startsWith("node:") ? process.getBuiltinModule(p) : Module.createRequire(p)(p));
-    const kernel = (${contextKernel.toString()})(exchange, () => 0, "file:///rienda/self.js", load);
+    const kernel = (${kernelSource()})(exchange, () => 0, "file:///rienda/self.js", load);
     return JSON.stringify(kernel.run({ kind: "call", mode: "invoke", modulePath, exportName: "execute", args: [{}], data: { workdir: "/w", session: null, agent: null, config: {} } }, load));
   }`) as (exchange: (r: string) => string, modulePath: string) => string;
   expect(JSON.parse(call(() => "I", modulePath))).toEqual({ kind: "returned", value: "the call was interrupted", type: "a string" });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createValueCodec } from "../../src/runtime/context-values.ts";
+import { createValueCodec } from "../../src/runtime/context/context-values.ts";
 
 const codec = createValueCodec();
 const roundTrip = (value: unknown) => codec.decode(codec.encode(value));

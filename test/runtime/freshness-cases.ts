@@ -120,12 +120,13 @@ export interface CaseResult {
   detail: string;
 }
 
-/** Runs every case three times through `invoke`; never throws. */
-export async function runFreshnessCases(invoke: Invoke, settle: () => Promise<void> = async () => {}): Promise<CaseResult[]> {
+/** Runs every case (or those `only` keeps) three times through `invoke`; never throws. */
+export async function runFreshnessCases(invoke: Invoke, settle: () => Promise<void> = async () => {}, only: (c: FreshnessCase) => boolean = () => true): Promise<CaseResult[]> {
   const root = mkdtempSync(join(tmpdir(), "rienda-freshness-"));
   const results: CaseResult[] = [];
   try {
     for (const [index, c] of FRESHNESS_CASES.entries()) {
+      if (!only(c)) continue;
       const dir = join(root, `case${index}`);
       for (const [name, text] of Object.entries(c.files)) {
         mkdirSync(dirname(join(dir, name)), { recursive: true });

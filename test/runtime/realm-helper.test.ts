@@ -119,7 +119,7 @@ test("an answer reads as a worker's would: kinds structured cloning keeps, what 
 });
 
 test("a helper that cannot start answers 'unavailable', so that the call can run elsewhere", async () => {
-  const { createRealmHelpers } = await import("../../src/runtime/realm-helper.ts");
+  const { createRealmHelpers } = await import("../../src/runtime/host/realm-helper.ts");
   const helpers = createRealmHelpers(new URL("file:///nonexistent/realm-helper-worker.ts"));
   try {
     helpers.prepare();

@@ -8,8 +8,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { createRuntime, type ContextData, type Runtime } from "../../src/runtime/index.ts";
 import type { CallMessage, WorkerMessage } from "../../src/runtime/worker-messages.ts";
-import { createWorkerPool, type FreshWorker, type WorkerPool } from "../../src/runtime/worker-pool.ts";
-import { workerUrl } from "../../src/runtime/worker-url.ts";
+import { createWorkerPool, type FreshWorker, type WorkerPool } from "../../src/runtime/host/worker-pool.ts";
+import { workerUrl } from "../../src/runtime/host/worker-url.ts";
 import { Sandbox } from "./support.ts";
 
 let box: Sandbox;

@@ -1,3 +1,4 @@
+/** Host side: reads a regular file without ever blocking on a pipe or device. */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 
 /**

@@ -1,3 +1,4 @@
+/** Host side: `ctx.file` (read, write, exists, list) within a workdir. */
 import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { CtxError } from "./ctx-error.ts";

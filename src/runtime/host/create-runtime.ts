@@ -1,14 +1,15 @@
+/** Host side: the runtime itself; decides where each call runs (a realm of the helper, or a worker) and serves its ctx. */
 import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
 import { createCtxHandler } from "./ctx-host.ts";
-import { keepProcessState } from "./process-state.ts";
+import { keepProcessState } from "../process-state.ts";
 import { runInspectLane } from "./inspect-lane.ts";
 import { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
 import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
-import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "./types.ts";
+import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "../types.ts";
 import { createRealmHelpers, realmsAvailable, type RealmHelpers, type RealmReply } from "./realm-helper.ts";
 import { createWorkerPool, type FreshWorker } from "./worker-pool.ts";
 import { exitMessage, firstLine } from "./worker-failure.ts";
-import type { CallMessage, CallReply, ReadyReply } from "./worker-messages.ts";
+import type { CallMessage, CallReply, ReadyReply } from "../worker-messages.ts";
 import { workerUrl } from "./worker-url.ts";
 
 
@@ -17,8 +18,20 @@ type WorkerReply = CallReply;
 /** See useRealms. */
 const HELPER_BOOT_DELAY_MS = 25;
 
-/** Discovery lanes: one worker per core loads modules one after another (measured best on two cores). */
+/**
+ * Discovery lanes: workers that each load a share of the modules one after
+ * another. A worker per module would boot 20 workers for 20 tools (about
+ * 2 ms of CPU each); two lanes measured best on two cores (runtime start
+ * to 20 modules inspected: 12.3 ms, docs/design/runtime-history.md).
+ */
 const INSPECT_LANES = 2;
+
+/**
+ * A module that does not finish loading within this time fails inspection.
+ * A choice, not a measurement: far above any load seen (milliseconds), short
+ * enough that a hung top level does not stall a start for long.
+ */
+const INSPECT_TIMEOUT_MS = 10_000;
 
 /** Creates the process's runtime. Nothing is shared between two runtimes. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
@@ -48,7 +61,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       (timer as { unref?(): void }).unref?.();
     });
   };
-  const inspectTimeoutMs = options.inspectTimeoutMs ?? 10_000;
+  const inspectTimeoutMs = options.inspectTimeoutMs ?? INSPECT_TIMEOUT_MS;
   // Every invocation and process in flight, so interrupt() reaches all of them.
   const active = new Set<AbortController>();
   let closed = false;

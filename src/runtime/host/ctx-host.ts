@@ -1,6 +1,7 @@
+/** Host side: performs the `ctx` operations a context asks for over its bridge. */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { FrontEnd, Prompt } from "./types.ts";
+import type { FrontEnd, Prompt } from "../types.ts";
 import { CtxError } from "./ctx-error.ts";
 import { findExecutable } from "./find-executable.ts";
 import { createFileHost } from "./host-file.ts";

@@ -1,6 +1,7 @@
+/** Host side: a context's synchronous spawn, run on the main thread where an interrupt can reach it. */
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { CtxError } from "./ctx-error.ts";
-import { isRecord } from "../values.ts";
+import { isRecord } from "../../values.ts";
 import { killProcessGroup, PIPE_GRACE_MS } from "./process-group.ts";
 
 /**

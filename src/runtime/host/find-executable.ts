@@ -1,3 +1,4 @@
+/** Host side: `ctx.system.which`. */
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, resolve } from "node:path";
 

@@ -1,3 +1,4 @@
+/** Host side: `ctx.http.fetch`. */
 import { CtxError } from "./ctx-error.ts";
 
 /** What `ctx.http.fetch` returns. */

@@ -1,6 +1,7 @@
 /**
- * Entry of every fresh context: one worker runs one invocation (or one
- * inspection) of one CommonJS module, then the host terminates it.
+ * Entry of a worker context: one worker runs one invocation (or one
+ * inspection, or one discovery lane) of CommonJS modules, then the host
+ * terminates it. Calls get one where no realm serves them (see index.ts).
  *
  * A spare gets two messages, in order:
  * - `{ buffer, warm }` as soon as it is spawned: everything that does not
@@ -35,7 +36,8 @@
 
 import { bridgeExchange, bridgeWords } from "./bridge-exchange.ts";
 import { contextKernel, type ContextKernel, type LoadFn } from "./context-kernel.ts";
-import type { HostMessage, ListReply } from "./worker-messages.ts";
+import { KERNEL_PARTS } from "./kernel-source.ts";
+import type { HostMessage, ListReply } from "../worker-messages.ts";
 
 /** Deno cannot end a worker blocked in Atomics.wait (see park). */
 const CAN_PARK = !("Deno" in globalThis);
@@ -56,7 +58,7 @@ let kernel: ContextKernel | undefined;
 
 /** Everything that depends only on the shared buffer (a worker spawned for a call at once gets it with the call). */
 function prepare(buffer: SharedArrayBuffer): ContextKernel {
-  kernel = contextKernel(bridgeExchange(buffer), bridgeWords(buffer), import.meta.url, typeof loader === "function" ? loader : undefined);
+  kernel = contextKernel(bridgeExchange(buffer), bridgeWords(buffer), import.meta.url, typeof loader === "function" ? loader : undefined, KERNEL_PARTS);
   return kernel;
 }
 

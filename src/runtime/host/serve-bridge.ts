@@ -1,3 +1,4 @@
+/** Host side: serves one context's synchronous `ctx` calls over its shared buffer, never blocking the main thread. */
 import {
   CLOSED,
   HEADER_BYTES,
@@ -10,7 +11,7 @@ import {
   STATUS_ERROR,
   STATUS_OK,
   STATUS_TYPE_ERROR,
-} from "./bridge-layout.ts";
+} from "../bridge-layout.ts";
 import { CtxError } from "./ctx-error.ts";
 
 /** Performs one `ctx` operation for a context; may be async (the context stays blocked meanwhile). */

@@ -5,7 +5,7 @@
  * (context-kernel.ts), which speaks only in strings and numbers, since a
  * ShadowRealm lets nothing else cross.
  */
-import { HEADER_BYTES, IDLE, LENGTH, REQUEST, RESPONSE, STATE, STATUS, STATUS_OK, STATUS_TYPE_ERROR } from "./bridge-layout.ts";
+import { HEADER_BYTES, IDLE, LENGTH, REQUEST, RESPONSE, STATE, STATUS, STATUS_OK, STATUS_TYPE_ERROR } from "../bridge-layout.ts";
 import type { WordOp } from "./context-kernel.ts";
 
 /**
@@ -70,14 +70,16 @@ export function bridgeWords(buffer: SharedArrayBuffer): WordOp {
     const i = Number(index);
     if (!(i >= 0 && i < words.length)) return -1;
     switch (op) {
-      case 0:
+      case "load":
         return Atomics.load(words, i);
-      case 1:
+      case "store":
         return Atomics.store(words, i, Number(value));
-      case 2:
+      case "notify":
         return Atomics.notify(words, i);
-      default:
+      case "wait":
         return WAITED.indexOf(Atomics.wait(words, i, Number(value), Number(timeoutMs)));
+      default:
+        return -1;
     }
   };
 }

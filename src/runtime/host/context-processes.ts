@@ -1,5 +1,6 @@
-import { GROUP_COUNT, GROUP_FIRST, GROUP_SLOTS, GROUPS_ENDED, INTERRUPT, SPAWNING } from "./bridge-layout.ts";
-import { reapChild } from "../platform.ts";
+/** Host side: ends the process groups a context recorded in its bridge buffer. */
+import { GROUP_COUNT, GROUP_FIRST, GROUP_SLOTS, GROUPS_ENDED, INTERRUPT, SPAWNING } from "../bridge-layout.ts";
+import { reapChild } from "../../platform.ts";
 import { killProcessGroup } from "./process-group.ts";
 
 /**

@@ -1,25 +1,25 @@
 /**
- * The composition root of a run: reads config and agent, resolves the model,
+ * The composition root of a run (cli/compose/): reads config and agent, resolves the model,
  * loads the agent's tools and hooks, opens or creates the session, and
  * wires real implementations into the engine's ports. Everything that can
  * be refused is checked before anything is written or sent.
  */
-import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, toAgentInfo, type Agent } from "../agents/index.ts";
-import { formatKeyPath, loadConfig, type LoadedConfig } from "../config/index.ts";
-import { unpricedBudget, withSubagents, type CostBudget, type HookPort, type SubagentSpec, type ToolPort } from "../engine/index.ts";
-import type { LimitSettings } from "../limits/index.ts";
-import { resolveLimits, type ResolvedLimits } from "./run-limits.ts";
-import { selectTools } from "./select-tools.ts";
-import { isRiendaError, RiendaError } from "../errors.ts";
-import { learnContextWindow, type ResolvedModel } from "../providers/index.ts";
-import type { SessionFile } from "../sessions/index.ts";
-import { createSkillTool, loadSkills, withSkills } from "../skills/index.ts";
-import type { ContextData, FrontEnd, Prompt } from "../tools/types.ts";
+import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, toAgentInfo } from "../../agents/index.ts";
+import { formatKeyPath, loadConfig, type LoadedConfig } from "../../config/index.ts";
+import { unpricedBudget, withSubagents, type SubagentSpec, type ToolPort } from "../../engine/index.ts";
+import { resolveLimits } from "../run-limits.ts";
+import { selectTools } from "../select-tools.ts";
+import { isRiendaError, RiendaError } from "../../errors.ts";
+import { learnContextWindow, type ResolvedModel } from "../../providers/index.ts";
+import type { SessionFile } from "../../sessions/index.ts";
+import { createSkillTool, loadSkills, withSkills } from "../../skills/index.ts";
+import type { ContextData } from "../../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
-import { checkReplayScript } from "./check-replay-script.ts";
-import { sessionWorkdir } from "./session-workdir.ts";
-import { newSession, sessionSource, type SessionSource } from "./run-session.ts";
+import { checkReplayScript } from "../check-replay-script.ts";
+import { sessionWorkdir } from "../session-workdir.ts";
+import { newSession, sessionSource, type SessionSource } from "../run-session.ts";
 import { loadSubagents, subagentLauncher } from "./subagents.ts";
+import type { AgentRequest, Dialogs, PreparedAgent, PreparedRun, RunRequest } from "./types.ts";
 
 /**
  * The refusals met while setting a run up. Each check that does not depend
@@ -66,111 +66,6 @@ class SetupProblems {
     if (rest.length === 0) throw first;
     throw new RiendaError(first.code, this.#errors.map((e) => e.message).join("\n"), { cause: first });
   }
-}
-
-/** What the user asked for on the command line. */
-export interface RunRequest {
-  home: string;
-  env: Record<string, string | undefined>;
-  workdir: string;
-  configPath?: string;
-  agentId?: string;
-  sessionId?: string;
-  /** With sessionId: continue into a new session (the original is only read). */
-  fork?: boolean;
-  /** With sessionId: continue from this entry (a new branch, or the fork's point). */
-  at?: string;
-  /** --no-session: nothing is written, the session lives in memory. */
-  ephemeral?: boolean;
-  modelRef?: string;
-  /** An interrupt: once aborted, no session is created or written. */
-  signal?: AbortSignal;
-  /** `workdir` was given with -C: a continued session runs there, not in its recorded workspace. */
-  workdirGiven?: boolean;
-  /** Refuses what the run's model cannot take (attachments, ...) before any session is written; throws RiendaError. */
-  checkModel?: (model: ResolvedModel) => void;
-  /** `--agent-file`: the agent's definition at this path (relative to `cwd`) instead of `~/.rienda/agents/<agentId>.md`. */
-  agentFile?: string;
-  /** Where a relative `agentFile` is; default: the process's directory. */
-  cwd?: string;
-  /** `--max-turns`, `--max-cost`, `--timeout`: they win over the agent's and config.yaml's. */
-  limitFlags?: LimitSettings;
-  /** `--tools`/`--no-tools`: the only tools offered to the agent of the run (not to its subagents). */
-  onlyTools?: readonly string[];
-}
-
-/** Everything a run needs, validated. */
-export interface PreparedRun {
-  config: LoadedConfig;
-  /** The workspace the run uses: a continued session's own, unless -C said otherwise. */
-  workdir: string;
-  agent: Agent;
-  model: ResolvedModel;
-  system: string;
-  session: SessionFile;
-  tools: ToolPort;
-  hooks: HookPort;
-  /** Diagnostics to show before the run (a user tool replacing a built-in). */
-  notices: string[];
-  /** What bounds the run (run-limits.ts). */
-  limits: ResolvedLimits;
-  /** Stops spare workers and anything else the run started, and closes the session (releasing its lock); resolves once MCP servers have ended. */
-  close(): Promise<void>;
-}
-
-/** What `prepareAgent` needs: an agent (and optionally a model) without a session. */
-export interface AgentRequest {
-  home: string;
-  env: Record<string, string | undefined>;
-  workdir: string;
-  configPath?: string;
-  agentId: string;
-  /** Overrides the agent's model. */
-  modelRef?: string;
-  /** An interrupt: ends the start of MCP servers. */
-  signal?: AbortSignal;
-  /** --no-session: subagents' sessions are kept in memory too. */
-  ephemeral?: boolean;
-  /** As in RunRequest. */
-  agentFile?: string;
-  cwd?: string;
-  limitFlags?: LimitSettings;
-  onlyTools?: readonly string[];
-  /** A subagent's: the cost budget of the run tree it belongs to. */
-  costBudget?: CostBudget;
-}
-
-/**
- * An agent ready to run, not yet tied to a session: the interactive chat
- * holds one while no session exists (a session is created with the first
- * message) and binds it to each session it moves to.
- */
-export interface PreparedAgent {
-  config: LoadedConfig;
-  agent: Agent;
-  model: ResolvedModel;
-  system: string;
-  tools: ToolPort;
-  hooks: HookPort;
-  /** Diagnostics to show before the run (a user tool replacing a built-in). */
-  notices: string[];
-  /** What bounds a run of this agent (run-limits.ts). */
-  limits: ResolvedLimits;
-  /** Sets the `ctx` data of every later tool and hook invocation to this session; returns it. */
-  bind(session: SessionFile): ContextData;
-  /** Stops spare workers and anything else the agent started; resolves once MCP servers have ended. */
-  close(): Promise<void>;
-}
-
-/** The parts of the front end the extensions use for confirm and notify. */
-export interface Dialogs {
-  /**
-   * `ctx.confirm`. `level` is how deep the asking agent runs (none or 0:
-   * the agent of the run, 1: its subagent, ...), so that the question is
-   * indented as that agent's tool lines are.
-   */
-  confirm(prompt: Prompt, level?: number): Promise<boolean>;
-  notify: FrontEnd["notify"];
 }
 
 /**

@@ -1,7 +1,8 @@
-import { createBridgeBuffer, HEADER_BYTES, INITIAL_BYTES } from "./bridge-layout.ts";
+/** Host side: hands out fresh context workers, keeping spares booted ahead. */
+import { createBridgeBuffer, HEADER_BYTES, INITIAL_BYTES } from "../bridge-layout.ts";
 import { endContextProcesses } from "./context-processes.ts";
-import type { ContextData } from "./types.ts";
-import type { DataMessage, PrepareMessage, WorkerMessage } from "./worker-messages.ts";
+import type { ContextData } from "../types.ts";
+import type { DataMessage, PrepareMessage, WorkerMessage } from "../worker-messages.ts";
 
 /** A worker nobody has used, with its shared buffer. */
 export interface FreshWorker {

@@ -1,6 +1,7 @@
+/** Host side: a discovery lane, one worker loading several modules one after another. */
 import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
-import type { ModuleShape } from "./types.ts";
-import type { InspectListMessage, WorkerMessage } from "./worker-messages.ts";
+import type { ModuleShape } from "../types.ts";
+import type { InspectListMessage, WorkerMessage } from "../worker-messages.ts";
 import type { FreshWorker } from "./worker-pool.ts";
 
 /** How looking at one module of a lane ended. */

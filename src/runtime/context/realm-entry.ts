@@ -22,19 +22,19 @@
  */
 import type { ContextKernel, LoadFn, WordOp } from "./context-kernel.ts";
 import type { ValueCodec } from "./context-values.ts";
-import type { CallMessage } from "./worker-messages.ts";
+import type { CallMessage } from "../worker-messages.ts";
 
 /** Runs one call in the realm: the request as codec text; the reply goes to the `reply` given at set-up. */
 export type RealmCall = (request: string) => void;
 
 /** Sets a new realm up around the helper's functions; what it returns runs the realm's one call. */
-export type RealmSetup = (exchange: (request: string) => string, word: WordOp, reply: (text: string) => void, selfUrl: string, copyBuffers: boolean) => RealmCall;
+export type RealmSetup = (exchange: (request: string) => string, word: WordOp, reply: (text: string) => void, selfUrl: string) => RealmCall;
 
 export function realmEntry(
   makeKernel: (exchange: (request: string) => string, word: WordOp, selfUrl: string, load: LoadFn | undefined) => ContextKernel,
   makeCodec: () => ValueCodec,
 ): RealmSetup {
-  return (exchange, word, reply, selfUrl, copyBuffers) => {
+  return (exchange, word, reply, selfUrl) => {
     const codec = makeCodec();
     const proc = (globalThis as unknown as { process: { getBuiltinModule(id: string): unknown } }).process;
     const getBuiltin = proc.getBuiltinModule;
@@ -45,10 +45,10 @@ export function realmEntry(
 
     const pending = trackTimers();
     const trackThreads = trackWorkers(pending);
-    const copyFs = copyBuffers ? fsBufferCopier() : undefined;
+    const copyFs = fsBufferCopier();
     onBuiltin(Module, proc, (id, exports) => {
       trackThreads(id, exports);
-      copyFs?.(id, exports);
+      copyFs(id, exports);
     });
     const kernel = makeKernel(exchange, word, selfUrl, load);
 

@@ -1,3 +1,4 @@
+/** Host side: `ctx.file.list`, bounded and relative to the workdir. */
 import { readdirSync, statSync, type Dirent } from "node:fs";
 import { readRegularFile } from "./read-regular-file.ts";
 import { join, relative, resolve, sep } from "node:path";
