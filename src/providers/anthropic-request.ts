@@ -1,3 +1,4 @@
+/** Builds an `anthropic` (Messages API) request from a ModelRequest. */
 import { attachmentKind, documentText } from "./attachment-parts.ts";
 import { EMPTY_ANSWER_TEXT, hasNoAnswer } from "./empty-answer.ts";
 import { joinUrl, requestHeaders, splitQuery } from "./request-headers.ts";

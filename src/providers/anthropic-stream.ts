@@ -1,3 +1,4 @@
+/** The `anthropic` stream mapper: Messages API events to StreamEvents. */
 import { classifyStreamError } from "./classify-stream-error.ts";
 import { mapAnthropicStopReason } from "./map-anthropic-stop-reason.ts";
 import { mapAnthropicUsage, mergeAnthropicUsage, type AnthropicUsageCounters } from "./map-anthropic-usage.ts";

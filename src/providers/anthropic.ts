@@ -1,3 +1,4 @@
+/** The `anthropic` adapter: its request builder and stream mapper joined over HTTP. */
 import { buildAnthropicRequest } from "./anthropic-request.ts";
 import { createAnthropicStreamMapper } from "./anthropic-stream.ts";
 import { streamHttp } from "./stream-http.ts";

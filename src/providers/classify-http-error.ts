@@ -1,3 +1,4 @@
+/** Classifies a failed HTTP response into a ProviderFailure: kind, retryable, and the vendor's own message. */
 import { providerErrorDetails, type ProviderErrorDetails } from "./provider-error-details.ts";
 import { providerFailure } from "./provider-failure.ts";
 import type { ProviderErrorKind, ProviderFailure } from "./types.ts";

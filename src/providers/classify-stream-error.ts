@@ -1,3 +1,4 @@
+/** Classifies an error a provider sends inside a stream that already started, by its vendor type or code. */
 import { providerErrorDetails } from "./provider-error-details.ts";
 import { providerFailure } from "./provider-failure.ts";
 import type { ProviderErrorKind, ProviderFailure } from "./types.ts";

@@ -1,3 +1,4 @@
+/** What an answer cost in US dollars, from its usage and the model's prices. */
 import type { ModelPrices, Usage } from "./types.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** What an assistant message with nothing to send says on the wire, so history stays valid. */
 import type { Message } from "./types.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** The final failure of a model request as the user reads it, with the config.yaml key that fixes it. */
 import { isLocalUrl } from "./describe-network-error.ts";
 import { startHintFor } from "./local-servers.ts";
 import { shownUrl } from "./shown-url.ts";

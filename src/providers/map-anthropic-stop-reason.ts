@@ -1,3 +1,4 @@
+/** Anthropic's `stop_reason` as a StopReason. */
 import type { StopReason } from "./types.ts";
 
 /**

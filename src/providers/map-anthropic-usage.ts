@@ -1,3 +1,4 @@
+/** Anthropic's usage counters, accumulated over the stream, as Usage (cache tokens added into the input). */
 import type { Usage } from "./types.ts";
 
 /** Anthropic's usage counters as they accumulate over `message_start` and `message_delta`. */

@@ -1,3 +1,4 @@
+/** Chat Completions `finish_reason` as a StopReason. */
 import type { StopReason } from "./types.ts";
 
 /**

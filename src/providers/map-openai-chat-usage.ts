@@ -1,3 +1,4 @@
+/** Chat Completions `usage` as Usage, with the cache and reasoning counts each server names its own way. */
 import type { Usage } from "./types.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** The Responses API's final status as a StopReason. */
 import type { StopReason } from "./types.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** The Responses API's `usage` as Usage. */
 import type { Usage } from "./types.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** A response body through SSE decoding and a protocol's mapper, as StreamEvents ending in one done or error. */
 import { readSse } from "./sse.ts";
 import type { StreamEvent, StreamMapper } from "./types.ts";
 

@@ -1,3 +1,4 @@
+/** The `openai_chat_completions` stream mapper: Chat Completions chunks to StreamEvents. */
 import { classifyStreamError } from "./classify-stream-error.ts";
 import { mapOpenAIChatStopReason } from "./map-openai-chat-stop-reason.ts";
 import { mapOpenAIChatUsage } from "./map-openai-chat-usage.ts";

@@ -1,3 +1,4 @@
+/** The `openai_chat_completions` adapter: its request builder and stream mapper joined over HTTP. */
 import { buildOpenAIChatRequest } from "./openai-chat-request.ts";
 import { createOpenAIChatStreamMapper } from "./openai-chat-stream.ts";
 import { streamHttp } from "./stream-http.ts";

@@ -1,3 +1,4 @@
+/** Builds an `openai_responses` request from a ModelRequest. */
 import { attachmentKind, dataUrl, documentText } from "./attachment-parts.ts";
 import { EMPTY_ANSWER_TEXT, hasNoAnswer } from "./empty-answer.ts";
 import { encodeToolArguments } from "./parse-tool-arguments.ts";

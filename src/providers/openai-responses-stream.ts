@@ -1,3 +1,4 @@
+/** The `openai_responses` stream mapper: Responses API events to StreamEvents. */
 import { classifyStreamError } from "./classify-stream-error.ts";
 import { mapOpenAIResponsesStopReason } from "./map-openai-responses-stop-reason.ts";
 import { mapOpenAIResponsesUsage } from "./map-openai-responses-usage.ts";

@@ -1,3 +1,4 @@
+/** The `openai_responses` adapter: its request builder and stream mapper joined over HTTP. */
 import { buildOpenAIResponsesRequest } from "./openai-responses-request.ts";
 import { createOpenAIResponsesStreamMapper } from "./openai-responses-stream.ts";
 import { streamHttp } from "./stream-http.ts";

@@ -1,3 +1,4 @@
+/** Parses the JSON of one SSE `data:` field into a value or a failure. */
 import { providerFailure } from "./provider-failure.ts";
 import type { ProviderFailure } from "./types.ts";
 

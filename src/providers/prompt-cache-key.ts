@@ -1,3 +1,4 @@
+/** OpenAI's `prompt_cache_key` for a request: the session id, on api.openai.com only. */
 import type { ModelRequest } from "./types.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** Reads message, code and type out of a provider's error payload, whatever its vendor shape. */
 import { isRecord } from "../values.ts";
 
 /** The parts of a provider's error payload that classification reads. */

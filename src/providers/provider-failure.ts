@@ -1,3 +1,4 @@
+/** Builds ProviderFailure values: which kinds are retryable, and the truncated-stream failure. */
 import type { ProviderErrorKind, ProviderFailure } from "./types.ts";
 
 /** Kinds worth another attempt (contract §7), whatever the protocol. */

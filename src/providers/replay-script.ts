@@ -1,3 +1,4 @@
+/** Reads and validates a replay script (the YAML of scripted assistant turns). */
 import { parse } from "yaml";
 import { parseToolArguments } from "./parse-tool-arguments.ts";
 import type { Usage } from "./types.ts";

@@ -1,3 +1,4 @@
+/** The `replay` protocol adapter: answers from a script instead of a model. */
 import { isAbsolute, resolve } from "node:path";
 import { abortedFailure, providerFailure } from "./provider-failure.ts";
 import { parseReplayScript } from "./replay-script.ts";

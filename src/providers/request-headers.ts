@@ -1,3 +1,4 @@
+/** The headers of one model request: the protocol's, config.yaml's and the session header. */
 import type { ModelRequest } from "./types.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** Assembles one assistant message from stream deltas, for every protocol. */
 import { parseToolArguments } from "./parse-tool-arguments.ts";
 import type { AssistantResponse, Block, EncryptedReasoning, StopReason, StreamEvent, ThinkingBlock, Usage } from "./types.ts";
 

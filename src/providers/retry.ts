@@ -1,3 +1,4 @@
+/** The retry wrapper of contract §7 around one model request: backoff, Retry-After, and the notice before each new attempt. */
 import { abortedFailure, providerFailure } from "./provider-failure.ts";
 import type { AssistantResponse, ProviderFailure, StreamEvent } from "./types.ts";
 

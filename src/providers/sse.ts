@@ -1,3 +1,4 @@
+/** The server-sent-events decoder: bytes of a response body in, events (`event:` name and joined `data:`) out. */
 import { createParser } from "eventsource-parser";
 import type { SseEvent } from "./types.ts";
 

@@ -1,3 +1,4 @@
+/** Sends one model request over HTTP and streams its answer, with the first-byte and idle timers, as StreamEvents. */
 import { classifyHttpError } from "./classify-http-error.ts";
 import { classifyStreamError } from "./classify-stream-error.ts";
 import { describeNetworkError, isLocalUrl } from "./describe-network-error.ts";

@@ -1,3 +1,4 @@
+/** The front end of a run or chat in a terminal: confirmations and notices on the terminal, answers read from it. */
 import type { EngineEvent } from "../engine/index.ts";
 import type { FrontEnd, Prompt } from "../tools/types.ts";
 import { cleanedSink } from "./terminal-text.ts";

@@ -1,3 +1,4 @@
+/** Writes the starter files under ~/.rienda, never replacing anything that exists. */
 import { lstatSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { RiendaError } from "../../errors.ts";

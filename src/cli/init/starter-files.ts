@@ -1,3 +1,4 @@
+/** The list of files `rienda init` writes, with their modes. */
 import { STARTER_AGENT, STARTER_CONFIG, STARTER_REPLAY, WORD_COUNT_TOOL } from "./templates.ts";
 
 /** One file `rienda init` writes, relative to ~/.rienda. */
