@@ -100,6 +100,11 @@ export class Terminal {
     this.#tmux(["send-keys", "-t", this.name, ...names]);
   }
 
+  /** Resizes the terminal, as a user dragging its window would. */
+  resize(width: number, height: number): void {
+    this.#tmux(["resize-window", "-t", this.name, "-x", String(width), "-y", String(height)]);
+  }
+
   /** Types a line and presses Enter. */
   line(text: string): void {
     this.type(text);

@@ -4,7 +4,8 @@
  * `[y/N]`. `y` answers yes; `n`, Enter, Esc answer no; Ctrl-C answers no
  * and interrupts the turn, as in the line chat. Other keys are ignored.
  */
-import { matchesKey, truncateToWidth, wrapTextWithAnsi, type Component, type Focusable } from "@mariozechner/pi-tui";
+import { matchesKey, wrapTextWithAnsi, type Component, type Focusable } from "@mariozechner/pi-tui";
+import { cut } from "./cut.ts";
 import { terminalLine, terminalSafe } from "../terminal-text.ts";
 import type { TuiTheme } from "./theme.ts";
 
@@ -31,9 +32,9 @@ export class ConfirmModal implements Component, Focusable {
 
   render(width: number): string[] {
     const s = this.theme.style;
-    const lines = [s.warn("─".repeat(width)), truncateToWidth(`${s.warn("?")} ${s.bold(terminalLine(this.title || "Confirm"))}`, width)];
+    const lines = [s.warn("─".repeat(width)), cut(`${s.warn("?")} ${s.bold(terminalLine(this.title || "Confirm"))}`, width)];
     for (const line of terminalSafe(this.body).split("\n")) if (this.body) for (const piece of wrapTextWithAnsi(line, Math.max(1, width - 2))) lines.push(`  ${piece}`);
     lines.push(`  ${s.dim("[y/N]")} ${s.dim("y yes · n, Enter or Esc no · Ctrl-C no and interrupt")}`);
-    return lines.map((line) => truncateToWidth(line, width));
+    return lines.map((line) => cut(line, width));
   }
 }

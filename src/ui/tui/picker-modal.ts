@@ -4,7 +4,8 @@
  * ↑/↓ move, Enter chooses, Esc or Ctrl-C cancels. Shows as many rows as
  * fit the terminal and scrolls.
  */
-import { fuzzyFilter, matchesKey, truncateToWidth, type Component, type Focusable } from "@mariozechner/pi-tui";
+import { fuzzyFilter, matchesKey, type Component, type Focusable } from "@mariozechner/pi-tui";
+import { cut } from "./cut.ts";
 import type { TuiTheme } from "./theme.ts";
 
 export interface PickerChoice {
@@ -65,6 +66,6 @@ export class PickerModal implements Component, Focusable {
     if (this.#shown.length === 0) lines.push(s.dim("  (nothing matches)"));
     const more = this.#shown.length > visible ? ` · ${this.#active + 1}/${this.#shown.length}` : "";
     lines.push(s.dim(`  type to search · ↑/↓ move · Enter choose · Esc cancel${more}`));
-    return lines.map((line) => truncateToWidth(line, width));
+    return lines.map((line) => cut(line, width));
   }
 }

@@ -4,7 +4,8 @@
  * how much of the model's context window the last request filled. While a
  * turn runs it says so, and how to interrupt it.
  */
-import { truncateToWidth, type Component } from "@mariozechner/pi-tui";
+import { type Component } from "@mariozechner/pi-tui";
+import { cut } from "./cut.ts";
 import type { EngineEvent } from "../../engine/index.ts";
 import { dollarsText } from "../plain-printer.ts";
 import type { ChatStatus } from "../chat/index.ts";
@@ -63,8 +64,8 @@ export class StatusLine implements Component {
       } else current = current === "" ? part : `${current} · ${part}`;
     }
     lines.push(current);
-    for (let i = 0; i < lines.length; i++) lines[i] = truncateToWidth(s.dim(lines[i]!), width);
-    if (this.activity) lines.unshift(truncateToWidth(s.warn(`● ${this.activity}`), width));
+    for (let i = 0; i < lines.length; i++) lines[i] = cut(s.dim(lines[i]!), width);
+    if (this.activity) lines.unshift(cut(s.warn(`● ${this.activity}`), width));
     return lines;
   }
 }

@@ -37,7 +37,8 @@ export function createTuiTheme(color: boolean): TuiTheme {
     linkUrl: style.dim,
     code: style.accent,
     codeBlock: (t) => t,
-    codeBlockBorder: style.dim,
+    // The fence lines as a frame's corners: `┌── sh` above the code, `└──` below it.
+    codeBlockBorder: (t) => style.dim(t.startsWith("```") && t.length > 3 ? `┌── ${t.slice(3)}` : t === "```" ? "└──" : t),
     quote: paint("italic"),
     quoteBorder: style.dim,
     hr: style.dim,
@@ -47,7 +48,7 @@ export function createTuiTheme(color: boolean): TuiTheme {
     strikethrough: paint("strikethrough"),
     underline: paint("underline"),
     highlightCode: (code, lang) => highlightCode(code, lang, on ? { keyword: paint("magenta"), string: style.ok, comment: style.dim, number: style.warn } : undefined),
-    codeBlockIndent: "  ",
+    codeBlockIndent: style.dim("│ "),
   };
   return { style, markdown, editor: { borderColor: style.dim, selectList: select }, select, color: on };
 }

@@ -5,7 +5,8 @@
  * `✓` or `✗`. Arguments, output and results are outside text: their
  * control characters are shown, never acted on.
  */
-import { truncateToWidth, wrapTextWithAnsi, type Component } from "@mariozechner/pi-tui";
+import { wrapTextWithAnsi, type Component } from "@mariozechner/pi-tui";
+import { cut } from "./cut.ts";
 import { firstLineOf, lastLineOf, shortArguments } from "../chat/index.ts";
 import { terminalLine, terminalSafe } from "../terminal-text.ts";
 import type { TuiTheme } from "./theme.ts";
@@ -55,18 +56,18 @@ export class ToolBlock implements Component {
       for (const row of rows) lines.push(s.dim(`  │ ${row}`));
     }
     for (const child of this.children) for (const line of child.render(Math.max(10, width - 2))) lines.push(`  ${line}`);
-    if (this.#note) lines.push(truncateToWidth(s.warn(`  ${this.#note}`), width));
+    if (this.#note) lines.push(cut(s.warn(`  ${this.#note}`), width));
     const result = this.#result;
     if (result) {
       const room = Math.max(4, width - 4);
       if (result.isError) {
         // Live output already showed the body; the last line says how it ended (exit code, timeout).
         const summary = (output !== "" ? lastLineOf(result.text) : firstLineOf(result.text)) || "failed";
-        lines.push(s.error(`  ✗ ${truncateToWidth(terminalLine(summary), room)}`));
+        lines.push(s.error(`  ✗ ${cut(terminalLine(summary), room)}`));
       } else if (output === "") {
         if (this.expanded && result.text.includes("\n")) {
           for (const row of terminalSafe(result.text).split("\n").flatMap((l) => wrapTextWithAnsi(l, room))) lines.push(s.dim(`  ✓ ${row}`));
-        } else lines.push(s.dim(`  ✓ ${truncateToWidth(terminalLine(firstLineOf(result.text) || "(empty result)"), room)}`));
+        } else lines.push(s.dim(`  ✓ ${cut(terminalLine(firstLineOf(result.text) || "(empty result)"), room)}`));
       }
     }
     return lines;
@@ -82,6 +83,6 @@ export class ToolBlock implements Component {
       const rows = pretty.split("\n").flatMap((l) => wrapTextWithAnsi(l, Math.max(1, width - 4)));
       return [`${mark} ${s.bold(name)}`, ...rows.map((r) => s.dim(`    ${r}`))];
     }
-    return [truncateToWidth(`${mark} ${s.bold(name)}${args ? ` ${s.dim(args)}` : ""}`, width)];
+    return [cut(`${mark} ${s.bold(name)}${args ? ` ${s.dim(args)}` : ""}`, width)];
   }
 }

@@ -241,7 +241,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     const context: CommandContext = { backend, renderer: commandOutput.renderer, style: s, width: () => tui.terminal.columns, pick, interruptible };
     const st = backend.status();
     transcript.line(s.bold(`rienda ${options.version} · agent ${st.agent} · model ${st.model}`));
-    transcript.line(s.dim("Enter sends · Alt-Enter or \\ for a new line · @ attaches a file · Ctrl-O expands · /help · Ctrl-D quits"));
+    transcript.line(s.dim("Enter sends · Alt-Enter new line · @ file · Ctrl-O expand · /help · Ctrl-D quits"));
     if (resumed) showResumed(context);
     else for (const notice of backend.notices()) transcript.notice(terminalLine(notice));
     commandOutput.end();
