@@ -15,7 +15,7 @@ function feed(events: EngineEvent[], width = 60): { lines: string[]; transcript:
   return { lines: transcript.render(width).map((l) => l.replaceAll("\x1b[0m", "").trimEnd()), transcript, feed: f };
 }
 
-const end = { type: "message_end", text: "", thinking: "", toolCalls: [], stopReason: "end_turn" } as const;
+const end = { type: "message_end" as const, text: "", thinking: "", toolCalls: [], stopReason: "end_turn" as const };
 
 describe("EventFeed", () => {
   test("thinking, the answer, a tool call with output and result, in order", () => {
