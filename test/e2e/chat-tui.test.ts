@@ -258,6 +258,77 @@ describe("the full-screen chat", () => {
     expect(body).not.toContain("the password");
   });
 
+  test("without -a the agent is picked from a list; -c shows the last steps of the session continued", async () => {
+    s = await scenario();
+    s.inst.agent("planner", "---\ndescription: Plans the work.\nmodel: p/m\n---\nYou plan.\n");
+    s.server.script({ text: "Planned." }, { text: "Again." });
+    let t = open({ args: [] });
+    await t.waitFor("? Which agent?");
+    t.type("plan");
+    await t.waitFor(() => /❯ planner — Plans the work\./.test(t.screen()));
+    t.keys("Enter");
+    await idle(t);
+    expect(t.screen()).toMatch(/rienda \S+ · agent planner · model p\/m/);
+    t.line("make a plan");
+    await idle(t, 1);
+    t.keys("C-d");
+    expect(await t.exitCode()).toBe(0);
+    t.dispose();
+    t = open({ args: ["-c"] });
+    await t.waitFor("resumed session");
+    const screen = await idle(t);
+    expect(screen).toContain("> make a plan\nPlanned.");
+    expect(screen).toContain("agent planner · model p/m · session ");
+  });
+
+  test("a large paste is one block in the editor and is sent whole", async () => {
+    s = await scenario();
+    s.server.script({ text: "Got it." });
+    const t = open({ args: ["-a", "coder"] });
+    await idle(t);
+    const pasted = Array.from({ length: 40 }, (_, i) => `row ${i + 1}`).join("\n");
+    t.paste(pasted);
+    await t.waitFor(() => /\[paste #1 \+40 lines\]/.test(t.screen()));
+    t.keys("Enter");
+    await idle(t, 1);
+    expect(JSON.stringify(s.server.requests[0]!.body)).toContain(pasted.replaceAll("\n", "\\n"));
+  });
+
+  test("SIGTERM ends the chat with 130, the turn running interrupted first", async () => {
+    s = await scenario();
+    s.server.script({ text: "never ends", hang: true });
+    const t = open({ args: ["-a", "coder"] });
+    await idle(t);
+    t.line("talk");
+    await t.waitFor("never");
+    t.signal("SIGTERM");
+    expect(await t.exitCode()).toBe(130);
+    expect(t.history()).toContain("interrupted");
+  });
+
+  test("Ctrl-C clears the editor, twice at an empty one quits; Ctrl-D at an empty one quits", async () => {
+    s = await scenario();
+    let t = open({ args: ["-a", "coder"] });
+    await idle(t);
+    t.type("draft");
+    await t.waitFor(() => t.screen().includes("draft"));
+    t.keys("C-c");
+    await t.waitFor(() => !t.screen().includes("draft"));
+    t.keys("C-c");
+    await t.waitFor("(press Ctrl-C again to quit, or Ctrl-D)");
+    t.keys("C-c");
+    expect(await t.exitCode()).toBe(0);
+    t.dispose();
+    t = open({ args: ["-a", "coder"] });
+    await idle(t);
+    t.type("x");
+    t.keys("C-d"); // not empty: deletes forward, nothing
+    t.keys("BSpace");
+    t.keys("C-d");
+    expect(await t.exitCode()).toBe(0);
+    expect(s.server.requests).toHaveLength(0);
+  });
+
   test("--plain and TERM=dumb keep the line chat", async () => {
     s = await scenario();
     s.server.script({ text: "Plain answer." }, { text: "Dumb answer." });
