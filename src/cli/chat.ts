@@ -15,7 +15,7 @@ import { runAgent } from "../engine/index.ts";
 import { RiendaError, userMessage } from "../errors.ts";
 import { createModelClient } from "../providers/index.ts";
 import { createSession, FAILED_REQUEST_TEXT, INTERRUPTION_TEXT, listSessions, openSession, type SessionFile } from "../sessions/index.ts";
-import { createChatScreen, createChatStyle, type ChatBackend, type ChatScreen, type HistoryItem } from "../ui/chat/index.ts";
+import { createChatScreen, createChatStyle, type ChatBackend, type ChatScreen, type ChatScreenOptions, type HistoryItem } from "../ui/chat/index.ts";
 import { VERSION } from "../version.ts";
 import { exitWhenFlushed } from "./exit.ts";
 import { INTERRUPTED_EXIT, interrupts } from "./interrupts.ts";
@@ -39,6 +39,7 @@ const chatArgs = {
   continue: { type: "boolean", alias: "c", description: "Continue this workspace's latest session" },
   fork: runSessionFlags.fork,
   at: runSessionFlags.at,
+  plain: { type: "boolean", description: "The line chat instead of the full-screen one (also with TERM=dumb)" },
   ...runFlags,
 } as const;
 
@@ -74,12 +75,16 @@ export default defineCommand({
         code = 1;
       }
     } finally {
+      screenRef?.close?.();
       (backend as ChatBackend | undefined)?.close();
       if (process.stdin.isTTY) process.stdin.setRawMode(false);
     }
     await exitWhenFlushed(code);
   },
 });
+
+/** The screen of the chat running, so it gives the terminal back however the chat ends. */
+let screenRef: ChatScreen | undefined;
 
 /** Exit status when the terminal hung up (SIGHUP): 128 + 1. */
 const HANGUP_EXIT = 129;
@@ -107,7 +112,7 @@ async function chat(rawArgs: string[], started: (backend: ChatBackend) => void):
   if (parsed.session !== undefined) start.sessionId = parsed.session;
   else if (parsed.continue) start.sessionId = latestSession(start);
 
-  const screen = createChatScreen({
+  const screenOptions: ChatScreenOptions = {
     terminal: { input: process.stdin, output: process.stdout },
     style: createChatStyle(true),
     autoApprove: Boolean(parsed["auto-approve"]),
@@ -117,7 +122,11 @@ async function chat(rawArgs: string[], started: (backend: ChatBackend) => void):
       if (process.stdin.isTTY) process.stdin.setRawMode(false);
       void exitWhenFlushed(130);
     },
-  });
+  };
+  // The full-screen chat's library is loaded only here, so no other command pays for it (docs/chat.md).
+  const plain = parsed.plain === true || process.env.TERM === "dumb";
+  const screen = plain ? createChatScreen(screenOptions) : (await import("../ui/tui/index.ts")).createTuiScreen(screenOptions);
+  screenRef = screen;
   const watcher = interrupts();
   if (!start.sessionId && !start.agentId) {
     const agentId = await untilInterrupted(pickAgent(start.home, screen), watcher.signal);
@@ -223,7 +232,13 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
   }
 
   return {
-    status: () => ({ agent: prepared.agent.id, model: prepared.model.ref, sessionId: session?.id ?? null, workdir: start.workdir }),
+    status: () => ({
+      agent: prepared.agent.id,
+      model: prepared.model.ref,
+      sessionId: session?.id ?? null,
+      workdir: start.workdir,
+      ...(prepared.model.contextWindow !== undefined ? { contextWindow: prepared.model.contextWindow } : {}),
+    }),
     ensureSession() {
       if (session) return { id: session.id, created: false };
       session = createSession({ home: start.home, workdir: start.workdir, agent: prepared.agent.id, model: prepared.model.ref });

@@ -26,6 +26,11 @@ export interface TerminalOptions {
   env?: Record<string, string | undefined>;
   width?: number;
   height?: number;
+  /**
+   * The full-screen chat. Without it a bare `rienda` gets `--plain`: the
+   * tests written for the line chat keep testing it (docs/chat.md).
+   */
+  fullScreen?: boolean;
 }
 
 /** A running `rienda` in a tmux pane. */
@@ -45,7 +50,9 @@ export class Terminal {
     const exitFile = join(inst.root, `chat-exit-${Date.now()}`);
     const env = inst.env({ TERM: "xterm-256color", ...options.env });
     const exports = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`);
-    const command = [BINARY, ...(options.args ?? [])].map(shellQuote).join(" ");
+    const args = options.args ?? [];
+    const chat = args.length === 0 || args[0]!.startsWith("-");
+    const command = [BINARY, ...(chat && !options.fullScreen ? ["--plain", ...args] : args)].map(shellQuote).join(" ");
     // The pane outlives the program (remain-on-exit) so its last screen and exit code stay readable.
     const script = `env -i ${exports.join(" ")} ${command}; echo $? > ${shellQuote(exitFile)}`;
     const terminal = new Terminal(socket, exitFile);
@@ -91,6 +98,11 @@ export class Terminal {
   /** Sends key names (`Enter`, `C-c`, `C-d`, `M-Enter`, `Escape`, `Down`, ...). */
   keys(...names: string[]): void {
     this.#tmux(["send-keys", "-t", this.name, ...names]);
+  }
+
+  /** Resizes the terminal, as a user dragging its window would. */
+  resize(width: number, height: number): void {
+    this.#tmux(["resize-window", "-t", this.name, "-x", String(width), "-y", String(height)]);
   }
 
   /** Types a line and presses Enter. */

@@ -7,7 +7,7 @@ import { RiendaError, userMessage } from "../../errors.ts";
 import type { ChatRenderer } from "./chat-renderer.ts";
 import type { ChatStyle } from "./chat-style.ts";
 import { CHAT_COMMANDS } from "./parse-input.ts";
-import { pickOne, type Choice, type QuestionIo } from "./prompts.ts";
+import type { Choice } from "./prompts.ts";
 import { recap } from "./recap.ts";
 import { localTime, sessionLines } from "./session-lines.ts";
 import { shortArguments } from "./format-lines.ts";
@@ -21,8 +21,8 @@ export interface CommandContext {
   renderer: ChatRenderer;
   style: ChatStyle;
   width: () => number;
-  /** The terminal, for pickers. */
-  io: QuestionIo;
+  /** Asks for one of `choices` (a picker); undefined when cancelled. */
+  pick(message: string, choices: Choice[], initial?: string): Promise<string | undefined>;
   /**
    * Runs a switch (preparing an agent, starting its MCP servers) so that
    * Ctrl-C or a terminating signal gives up on it; `work` gets the signal.
@@ -108,7 +108,7 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
       return "continue";
     }
     case "agent": {
-      const id = argument || (await pickOne(ctx.io, "Switch to which agent?", agentChoices(backend, ctx.width()), backend.status().agent));
+      const id = argument || (await ctx.pick("Switch to which agent?", agentChoices(backend, ctx.width()), backend.status().agent));
       if (!id) return "continue";
       await ctx.interruptible((signal) => backend.switchAgent(id, signal));
       const status = backend.status();
@@ -118,7 +118,7 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
     }
     case "model": {
       const current = backend.status().model;
-      const ref = argument || (await pickOne(ctx.io, "Switch to which model?", backend.listModels().map((m) => ({ value: m, label: m === current ? `${m} (current)` : m })), current));
+      const ref = argument || (await ctx.pick("Switch to which model?", backend.listModels().map((m) => ({ value: m, label: m === current ? `${m} (current)` : m })), current));
       if (!ref) return "continue";
       await ctx.interruptible((signal) => backend.switchModel(ref, signal));
       renderer.line(style.ok(`model: ${backend.status().model}`));
@@ -182,7 +182,7 @@ async function pickSession(ctx: CommandContext): Promise<string | undefined> {
   }
   const width = ctx.width() - 6;
   const choices: Choice[] = rows.map((r) => ({ value: r.id, label: truncateToWidth(`${localTime(r.updatedAt)}  ${r.agent}  ${r.title || "(untitled)"}  (${r.id})`, width) }));
-  return pickOne(ctx.io, "Resume which session?", choices);
+  return ctx.pick("Resume which session?", choices);
 }
 
 /** The /tree picker: every message of every branch, the active leaf chosen first. */
@@ -196,7 +196,7 @@ async function pickBranchPoint(ctx: CommandContext): Promise<string | undefined>
   const leaf = [...rows].reverse().find((r) => r.active)?.id;
   // Ids and prompts come from the file: shown, never acted on by the terminal.
   const choices: Choice[] = rows.map((r) => ({ value: r.id, label: truncateToWidth(terminalLine(r.text), width) }));
-  return pickOne(ctx.io, "Continue from which message? (* the active branch)", choices, leaf);
+  return ctx.pick("Continue from which message? (* the active branch)", choices, leaf);
 }
 
 function agentChoices(backend: ChatBackend, width: number): Choice[] {

@@ -54,6 +54,8 @@ export interface ChatScreen {
   run(backend: ChatBackend, options: { resumed: boolean }): Promise<ChatEnd>;
   /** A terminating signal: interrupts the turn or closes the prompt, then `run` returns "signal". */
   stop(): void;
+  /** Gives the terminal back as it was (the full-screen chat's, when `run` was never reached). */
+  close?(): void;
 }
 
 type Activity =
@@ -185,7 +187,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     const status = backend.status();
     renderer.paragraph(`rienda ${options.version} · agent ${status.agent} · model ${status.model}`, (t) => style.bold(t));
     renderer.paragraph("Enter sends · \\ or Alt-Enter for a new line · /help for commands · Ctrl-D quits", (t) => style.dim(t));
-    const context: CommandContext = { backend, renderer, style, width, io, interruptible };
+    const context: CommandContext = { backend, renderer, style, width, pick: (message, choices, initial) => pickOne(io, message, choices, initial), interruptible };
     if (resumed) showResumed(context);
     else for (const notice of backend.notices()) renderer.notice(notice);
     renderer.line("");
@@ -220,7 +222,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
 
   async function converse(backend: ChatBackend, resumed: boolean): Promise<ChatEnd> {
     banner(backend, resumed);
-    const context: CommandContext = { backend, renderer, style, width, io, interruptible };
+    const context: CommandContext = { backend, renderer, style, width, pick: (message, choices, initial) => pickOne(io, message, choices, initial), interruptible };
     let armed = false;
     while (!stopped) {
       const input = await readInput();

@@ -14,6 +14,8 @@ export interface ChatStatus {
   /** Null until the first message of a new conversation creates the session. */
   sessionId: string | null;
   workdir: string;
+  /** The model's context window in tokens, when config.yaml gives it (`context_window`). */
+  contextWindow?: number;
 }
 
 /** One line of `/sessions`. */

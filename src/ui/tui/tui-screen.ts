@@ -1,0 +1,310 @@
+/**
+ * The full-screen chat (`rienda` in a terminal that can take it): the
+ * transcript, the editor (or a question in its place) and the status
+ * line, drawn by pi-tui, which redraws only the lines that changed. The
+ * same ChatScreen as the line chat (ui/chat), over the same backend and
+ * the same engine events, and the same slash commands (ui/chat's
+ * runChatCommand, its reports drawn into the transcript).
+ *
+ * Keys: Enter sends; Alt-Enter, Shift-Enter or `\` then Enter go to a new
+ * line. During a turn Esc or Ctrl-C interrupts it (a second also cuts its
+ * afterRun hooks short, a third leaves at once), and what you type waits
+ * in the editor. At the editor Ctrl-C clears the text, twice at an empty
+ * editor quits, as does Ctrl-D.
+ */
+import { Editor, matchesKey, ProcessTerminal, TUI } from "@mariozechner/pi-tui";
+import type { RunOutcome } from "../../engine/index.ts";
+import { messageOf, RiendaError } from "../../errors.ts";
+import type { Prompt } from "../../tools/types.ts";
+import { parseInput, runChatCommand, showResumed, type ChatBackend, type ChatEnd, type ChatScreen, type ChatScreenOptions, type CommandContext } from "../chat/index.ts";
+import { terminalLine, terminalSafe } from "../terminal-text.ts";
+import { BottomPanel } from "./bottom-panel.ts";
+import { createCommandOutput } from "./command-output.ts";
+import { ConfirmModal, type ConfirmAnswer } from "./confirm-modal.ts";
+import { EventFeed } from "./event-feed.ts";
+import { PickerModal, type PickerChoice } from "./picker-modal.ts";
+import { StatusLine } from "./status-line.ts";
+import { createTuiTheme } from "./theme.ts";
+import { Transcript } from "./transcript.ts";
+import { attachMentions, WorkspaceFiles } from "./file-mentions.ts";
+
+type Input = { kind: "text"; text: string } | { kind: "eof" } | { kind: "interrupt"; hadInput: boolean } | { kind: "cancelled" };
+
+type Activity =
+  | { kind: "idle" }
+  | { kind: "editor"; finish: (input: Input) => void }
+  | { kind: "turn"; press: () => void; signal: AbortSignal }
+  | { kind: "switch"; abort: () => void };
+
+/** Builds the full-screen chat; the terminal is taken at the first thing it shows. */
+export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
+  const theme = createTuiTheme(true);
+  const s = theme.style;
+  const tui = new TUI(new ProcessTerminal());
+  const transcript = new Transcript(theme);
+  const editor = new Editor(tui, theme.editor, { paddingX: 1 });
+  const bottom = new BottomPanel(tui, editor);
+  let backendRef: ChatBackend | undefined;
+  const status = new StatusLine(theme, () => backendRef?.status() ?? { agent: "-", model: "-", sessionId: null, workdir: "" });
+  const commandOutput = createCommandOutput(transcript, s, () => tui.terminal.columns, () => tui.requestRender());
+  const feed = new EventFeed(transcript, theme, () => commandOutput.renderer.expandThinking);
+  tui.addChild(transcript);
+  tui.addChild(bottom);
+  tui.addChild(status);
+  tui.setFocus(editor);
+
+  let activity: Activity = { kind: "idle" };
+  let stopped = false;
+  let started = false;
+  const start = (): void => {
+    if (started) return;
+    started = true;
+    tui.start();
+  };
+  const render = (): void => tui.requestRender();
+
+  editor.onSubmit = (text) => {
+    if (activity.kind !== "editor") return;
+    if (text.trim() !== "") editor.addToHistory(text);
+    activity.finish({ kind: "text", text });
+  };
+
+  // Keys the screen handles before the focused component: interrupts, quitting, expanding blocks.
+  tui.addInputListener((data) => {
+    if (bottom.busy) return undefined;
+    if (matchesKey(data, "ctrl+o")) {
+      transcript.toggleExpanded();
+      render();
+      return { consume: true };
+    }
+    if (activity.kind === "turn") {
+      if (matchesKey(data, "ctrl+c") || matchesKey(data, "escape")) {
+        activity.press();
+        return { consume: true };
+      }
+      // What is typed during an answer waits in the editor; nothing is sent unseen.
+      return matchesKey(data, "enter") ? { consume: true } : undefined;
+    }
+    if (activity.kind === "switch") {
+      if (matchesKey(data, "ctrl+c")) activity.abort();
+      return matchesKey(data, "enter") || matchesKey(data, "ctrl+c") ? { consume: true } : undefined;
+    }
+    if (activity.kind === "editor") {
+      const empty = editor.getText() === "";
+      if (matchesKey(data, "ctrl+c")) {
+        editor.setText("");
+        activity.finish({ kind: "interrupt", hadInput: !empty });
+        return { consume: true };
+      }
+      if (matchesKey(data, "ctrl+d") && empty) {
+        activity.finish({ kind: "eof" });
+        return { consume: true };
+      }
+    }
+    return undefined;
+  });
+
+  function readInput(): Promise<Input> {
+    return new Promise((resolve) => {
+      activity = {
+        kind: "editor",
+        finish: (input) => {
+          activity = { kind: "idle" };
+          if (input.kind === "text") editor.setText("");
+          resolve(input);
+        },
+      };
+      render();
+    });
+  }
+
+  function pick(message: string, choices: PickerChoice[], initial?: string): Promise<string | undefined> {
+    start();
+    if (choices.length === 0) return Promise.resolve(undefined);
+    return bottom
+      .ask<string | undefined>((close) => new PickerModal(theme, message, choices, initial, () => tui.terminal.rows, close), undefined)
+      .then((value) => {
+        transcript.line(value === undefined ? s.warn(`✗ ${message} (cancelled)`) : `${s.ok("✔")} ${message} ${value}`);
+        return value;
+      });
+  }
+
+  const dialogs: ChatScreen["dialogs"] = {
+    async confirm(prompt: Prompt, level = 0) {
+      start();
+      const indent = "  ".repeat(level);
+      if (options.autoApprove) {
+        transcript.line(s.dim(`${indent}✓ ${terminalLine(prompt.title || prompt.body)} (approved by -y)`));
+        render();
+        return true;
+      }
+      const turn = activity.kind === "turn" ? activity : undefined;
+      if (turn?.signal.aborted) return false;
+      let onAbort = (): void => undefined;
+      const answer = await bottom.ask<ConfirmAnswer & { note?: string }>((close) => {
+        onAbort = () => close({ yes: false, interrupt: false, note: " (interrupted)" });
+        turn?.signal.addEventListener("abort", onAbort, { once: true });
+        return new ConfirmModal(theme, prompt.title, prompt.body, close);
+      }, { yes: false, interrupt: false, note: " (interrupted)" });
+      turn?.signal.removeEventListener("abort", onAbort);
+      // The question stays in the transcript with its answer, as the line chat shows it.
+      transcript.line(`${s.warn("?")} ${s.bold(terminalLine(prompt.title || "Confirm"))}`, indent, indent);
+      if (prompt.body) transcript.line(terminalSafe(prompt.body), `${indent}  `, `${indent}  `);
+      transcript.line(`${s.dim("[y/N]")} ${answer.yes ? s.ok("yes") : s.error("no")}${s.dim(answer.note ?? "")}`, `${indent}  `);
+      render();
+      // Ctrl-C at a question answers no and interrupts the turn, as in the line chat.
+      if (answer.interrupt && activity.kind === "turn") activity.press();
+      return answer.yes;
+    },
+    notify(prompt: Prompt) {
+      start();
+      transcript.notice(terminalLine(prompt.title && prompt.body ? `${prompt.title}: ${prompt.body}` : prompt.title || prompt.body));
+      render();
+    },
+  };
+
+  async function runTurn(backend: ChatBackend, text: string): Promise<void> {
+    let session: { id: string; created: boolean };
+    try {
+      session = backend.ensureSession();
+      if (session.created) status.resetContext();
+      attachMentions(text, backend, transcript, s);
+    } catch (error) {
+      transcript.line(s.error(`error: ${messageOf(error)}`));
+      return;
+    }
+    transcript.line("");
+    transcript.line(s.bold(text), s.accent("> "), s.dim("… "));
+    if (session.created) transcript.line(s.dim(`session ${session.id}`));
+    const run = new AbortController();
+    const final = new AbortController();
+    let presses = 0;
+    const press = (): void => {
+      presses++;
+      if (presses === 1) run.abort();
+      else if (presses === 2) final.abort();
+      else {
+        tui.stop();
+        options.onHardExit();
+      }
+      status.activity = presses === 1 ? "interrupting…" : "ending the afterRun hooks…";
+      render();
+    };
+    activity = { kind: "turn", press, signal: run.signal };
+    status.activity = "working · Esc or Ctrl-C interrupts";
+    render();
+    const startedAt = Date.now();
+    let outcome: RunOutcome;
+    try {
+      outcome = await backend.runTurn(text, {
+        emit: (event) => {
+          feed.event(event);
+          status.event(event);
+          render();
+        },
+        signal: run.signal,
+        finalSignal: final.signal,
+      });
+    } catch (error) {
+      outcome = { reason: run.signal.aborted ? "interrupted" : "error", message: messageOf(error), usage: { inputTokens: 0, outputTokens: 0 } };
+    } finally {
+      activity = { kind: "idle" };
+      status.activity = undefined;
+    }
+    feed.endTurn(outcome, Date.now() - startedAt);
+    render();
+  }
+
+  /** A command's switch (an agent to prepare, MCP servers to start): Ctrl-C, or a signal, gives up on it. */
+  async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    activity = { kind: "switch", abort };
+    status.activity = "switching · Ctrl-C gives up";
+    render();
+    const gaveUp = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener("abort", () => reject(new RiendaError("interrupted", "interrupted")), { once: true });
+    });
+    try {
+      if (stopped) controller.abort();
+      return await Promise.race([work(controller.signal), gaveUp]);
+    } finally {
+      activity = { kind: "idle" };
+      status.activity = undefined;
+    }
+  }
+
+  async function converse(backend: ChatBackend, resumed: boolean): Promise<ChatEnd> {
+    backendRef = backend;
+    const files = new WorkspaceFiles(() => backend.status().workdir);
+    editor.setAutocompleteProvider(files.provider());
+    const context: CommandContext = { backend, renderer: commandOutput.renderer, style: s, width: () => tui.terminal.columns, pick, interruptible };
+    const st = backend.status();
+    transcript.line(s.bold(`rienda ${options.version} · agent ${st.agent} · model ${st.model}`));
+    transcript.line(s.dim("Enter sends · Alt-Enter new line · @ file · Ctrl-O expand · /help · Ctrl-D quits"));
+    if (resumed) showResumed(context);
+    else for (const notice of backend.notices()) transcript.notice(terminalLine(notice));
+    commandOutput.end();
+    let armed = false;
+    while (!stopped) {
+      const input = await readInput();
+      if (input.kind === "eof" || input.kind === "cancelled") break;
+      if (input.kind === "interrupt") {
+        if (input.hadInput) armed = false;
+        else if (armed) break;
+        else {
+          armed = true;
+          transcript.line(s.dim("(press Ctrl-C again to quit, or Ctrl-D)"));
+        }
+        continue;
+      }
+      armed = false;
+      const parsed = parseInput(input.text);
+      if (parsed.kind === "message") await runTurn(backend, parsed.text);
+      else if (parsed.kind === "command") {
+        transcript.line("");
+        transcript.line(s.bold(input.text), s.accent("> "));
+        const effect = await runChatCommand(parsed.name, parsed.argument, context);
+        commandOutput.end();
+        if (parsed.name === "new" || parsed.name === "resume") status.resetContext();
+        if (effect === "quit") break;
+      } else if (parsed.kind === "misused") transcript.line(s.warn(`usage: ${parsed.usage}`));
+      else if (parsed.kind === "unknown") {
+        const hint = parsed.suggestion ? `did you mean /${parsed.suggestion}? ` : "";
+        transcript.line(s.warn(`unknown command /${parsed.name}: ${hint}/help lists the commands`));
+      }
+      render();
+    }
+    return stopped ? "signal" : "quit";
+  }
+
+  return {
+    dialogs,
+    pickAgent(agents) {
+      return pick("Which agent?", agents.map((a) => ({ value: a.id, label: `${a.id} — ${terminalLine(a.description)}` })));
+    },
+    async run(backend, { resumed }) {
+      start();
+      try {
+        return await converse(backend, resumed);
+      } finally {
+        // The last frame stays on the terminal; the cursor goes below it.
+        tui.requestRender(true);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        tui.stop();
+        started = false;
+      }
+    },
+    close() {
+      if (started) tui.stop();
+      started = false;
+    },
+    stop() {
+      stopped = true;
+      bottom.cancel();
+      if (activity.kind === "editor") activity.finish({ kind: "cancelled" });
+      else if (activity.kind === "turn") activity.press();
+      else if (activity.kind === "switch") activity.abort();
+    },
+  };
+}

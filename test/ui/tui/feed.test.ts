@@ -1,0 +1,95 @@
+/** Engine events into transcript blocks, and the status line's counts (plain theme, no terminal). */
+import { describe, expect, test } from "bun:test";
+import type { EngineEvent } from "../../../src/engine/index.ts";
+import { EventFeed } from "../../../src/ui/tui/event-feed.ts";
+import { StatusLine } from "../../../src/ui/tui/status-line.ts";
+import { createTuiTheme } from "../../../src/ui/tui/theme.ts";
+import { Transcript } from "../../../src/ui/tui/transcript.ts";
+
+const theme = createTuiTheme(false);
+
+function feed(events: EngineEvent[], width = 60): { lines: string[]; transcript: Transcript; feed: EventFeed } {
+  const transcript = new Transcript(theme);
+  const f = new EventFeed(transcript, theme, () => false);
+  for (const event of events) f.event(event);
+  return { lines: transcript.render(width).map((l) => l.replaceAll("\x1b[0m", "").trimEnd()), transcript, feed: f };
+}
+
+const end = { type: "message_end" as const, text: "", thinking: "", toolCalls: [], stopReason: "end_turn" as const };
+
+describe("EventFeed", () => {
+  test("thinking, the answer, a tool call with output and result, in order", () => {
+    const { lines } = feed([
+      { type: "thinking_delta", thinking: "list them" },
+      { type: "text_delta", text: "Looking" },
+      { type: "text_delta", text: " now." },
+      { ...end, stopReason: "tool_use" },
+      { type: "tool_call", id: "c1", name: "shell", arguments: { command: "ls" } },
+      { type: "tool_output", id: "c1", name: "shell", stream: "stdout", text: "a.txt\n" },
+      { type: "tool_result", id: "c1", name: "shell", text: "a.txt", isError: false },
+      { type: "text_delta", text: "Done." },
+      end,
+    ]);
+    expect(lines).toEqual(["✻ thinking… 2 words", "Looking now.", '• shell {"command":"ls"}', "  │ a.txt", "Done."]);
+  });
+
+  test("a subagent's calls and notices nest under its call; its own words are not shown", () => {
+    const { lines } = feed([
+      { type: "tool_call", id: "c1", name: "agent__reviewer", arguments: { prompt: "go" } },
+      { type: "subagent_start", sessionId: "s", agent: "reviewer", model: "p/m", workdir: "/w", parent: "c1" },
+      { type: "text_delta", text: "subagent words", parent: "c1" },
+      { type: "tool_call", id: "c1", name: "shell", arguments: { command: "ls" }, parent: "c1" },
+      { type: "tool_result", id: "c1", name: "shell", text: "ok", isError: false, parent: "c1" },
+      { type: "notice", message: "careful", parent: "c1" },
+      { type: "subagent_end", reason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 }, parent: "c1" },
+      { type: "tool_result", id: "c1", name: "agent__reviewer", text: "fine", isError: false },
+    ]);
+    expect(lines).toEqual(['• agent__reviewer {"prompt":"go"}', '  • shell {"command":"ls"}', "    ✓ ok", "  ! careful", "  ✓ fine"]);
+  });
+
+  test("a retry says the answer shown is discarded; an interrupted turn marks the call still running", () => {
+    const { transcript, feed: f } = feed([
+      { type: "text_delta", text: "Half" },
+      { type: "retry", attempt: 1, delayMs: 600, message: "HTTP 503" },
+      { type: "tool_call", id: "c1", name: "shell", arguments: {} },
+    ]);
+    f.endTurn({ reason: "interrupted", usage: { inputTokens: 10, outputTokens: 2 } }, 1200);
+    const lines = transcript.render(80).map((l) => l.trimEnd());
+    expect(lines).toEqual([
+      "Half",
+      "transient error, retrying in 0.6s: HTTP 503 (the answer above is discarded)",
+      "• shell",
+      "  ✗ the run was interrupted before this tool call finished",
+      "interrupted",
+      "─ 1.2s · 10 in / 2 out tokens",
+    ]);
+  });
+
+  test("Ctrl-O expands every tool block and the thinking", () => {
+    const { transcript } = feed([
+      { type: "thinking_delta", thinking: "deep thought" },
+      { type: "tool_call", id: "c1", name: "shell", arguments: { command: "ls" } },
+    ]);
+    transcript.toggleExpanded();
+    expect(transcript.render(60)).toEqual(["✻ thinking", "  ┊ deep thought", "• shell", "    {", '      "command": "ls"', "    }"]);
+  });
+});
+
+describe("StatusLine", () => {
+  const status = { agent: "coder", model: "p/m", sessionId: "01abc", workdir: "/w", contextWindow: 2000 };
+
+  test("agent, model, session, tokens with cache, cost when every answer was priced, context share", () => {
+    const line = new StatusLine(theme, () => status);
+    line.event({ ...end, usage: { inputTokens: 300, outputTokens: 20, cacheReadTokens: 200 }, cost: 0.01 });
+    line.event({ ...end, usage: { inputTokens: 400, outputTokens: 100 }, cost: 0.02 });
+    expect(line.render(200)).toEqual(["agent coder · model p/m · session 01abc · 700 in / 120 out (cache 200 read / 0 written) · $0.030 · context 25%"]);
+  });
+
+  test("no cost once an answer was not priced; what does not fit goes on a second line; a turn running shows above", () => {
+    const line = new StatusLine(theme, () => ({ ...status, contextWindow: undefined }));
+    line.event({ ...end, usage: { inputTokens: 5, outputTokens: 5 }, cost: 0.01 });
+    line.event({ ...end, usage: { inputTokens: 5, outputTokens: 5 } });
+    line.activity = "working";
+    expect(line.render(50)).toEqual(["● working", "agent coder · model p/m · session 01abc", "10 in / 10 out"]);
+  });
+});
