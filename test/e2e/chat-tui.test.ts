@@ -33,7 +33,8 @@ function open(options: TerminalOptions): Terminal {
 
 /** Waits until no turn runs (no `●` activity line) after `turns` end-of-turn lines; returns the screen. */
 async function idle(t: Terminal, turns = 0): Promise<string> {
-  const ready = (screen: string) => !/^● /m.test(screen) && /(^|\n)agent \S+ · model /.test(screen);
+  // "agent - · model -" is the status line before the agent is known (a picker still open).
+  const ready = (screen: string) => !/^● /m.test(screen) && /(^|\n)agent [^\s-]\S* · model /.test(screen);
   await t.waitFor((h) => h.split("\n─ ").length - 1 >= turns && ready(t.screen()));
   return t.screen();
 }

@@ -452,7 +452,8 @@ describe("rienda mcp serve --http: sessions", () => {
       expect(refused.status).toBe(503);
       expect(refused.text).toContain("Too many sessions: 2 are open, the limit of this server (rienda mcp serve --max-sessions)");
       expect(refused.headers.get("mcp-session-id")).toBeNull();
-      expect(started!.stderr()).toContain("rienda: refused a new MCP session: 2 are open (--max-sessions)");
+      // The answer can arrive before the server's stderr line is read from its pipe.
+      await waitFor(() => started!.stderr().includes("rienda: refused a new MCP session: 2 are open (--max-sessions)"), 10_000, "the refusal on stderr");
       // A client that ends its session makes room.
       await first.terminateSession();
       await client.close();
