@@ -282,6 +282,40 @@ describe("the full-screen chat", () => {
     expect(screen).toContain("agent planner · model p/m · session ");
   });
 
+  test("thinking collapsed, Ctrl-O shows it; a subagent's tool call nested under its call; cost and cache reads in the status line", async () => {
+    s = await scenario({
+      protocol: "anthropic",
+      agentFrontmatter: "agents: [helper]",
+      modelExtra: "        cost: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 }",
+    });
+    s.inst.agent("helper", "---\ndescription: Helps.\nmodel: p/m\ntools: [shell]\n---\nYou help.\n");
+    s.server.script(
+      { thinking: "the user wants a count so I ask the helper", toolCalls: [{ id: "h1", name: "agent__helper", arguments: { prompt: "count" } }], usage: { input: 1000, output: 100, cacheRead: 4000 } },
+      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo from-the-helper" } }] },
+      { text: "counted" },
+      { text: "The helper counted.", usage: { input: 1000, output: 100 } },
+    );
+    const t = open({ args: ["-a", "coder"] });
+    await idle(t);
+    t.line("count it");
+    const screen = await idle(t, 1);
+    expect(screen).toMatch(/✻ thinking… 10 words/);
+    expect(screen).not.toContain("so I ask the helper");
+    // The helper's shell call is drawn under agent__helper, indented one more level.
+    const lines = screen.split("\n");
+    const parentLine = lines.findIndex((l) => l.startsWith("• agent__helper"));
+    const childLine = lines.findIndex((l) => /^\s+• shell \{"command":"echo from-the-helper"\}/.test(l));
+    expect(parentLine).toBeGreaterThanOrEqual(0);
+    expect(childLine).toBeGreaterThan(parentLine);
+    expect(screen).toContain("The helper counted.");
+    // Tokens of the whole chat, the helper's included, with the cache reads, and a cost.
+    expect(screen).toMatch(/\nagent coder · model p\/m · session \S+\n[\d,]+ in \/ [\d,]+ out \(cache 4,000 read \/ 0 written\) · \$0\.\d{3}$/);
+    t.keys("C-o");
+    await t.waitFor(() => t.screen().includes("the user wants a count so I ask the helper"));
+    t.keys("C-d");
+    expect(await t.exitCode()).toBe(0);
+  });
+
   test("a large paste is one block in the editor and is sent whole", async () => {
     s = await scenario();
     s.server.script({ text: "Got it." });
