@@ -1,7 +1,7 @@
 /** The `openai_chat_completions` stream mapper: Chat Completions chunks to StreamEvents. */
 import { classifyStreamError } from "./classify-stream-error.ts";
 import { mapOpenAIChatStopReason } from "./map-openai-chat-stop-reason.ts";
-import { mapOpenAIChatUsage } from "./map-openai-chat-usage.ts";
+import { mapOpenAIUsage } from "./map-openai-usage.ts";
 import { parseEventData } from "./parse-event-data.ts";
 import { truncatedFailure } from "./provider-failure.ts";
 import { ResponseBuilder } from "./response-builder.ts";
@@ -53,7 +53,7 @@ export function createOpenAIChatStreamMapper(textCalls?: TextCallContext): Strea
       const chunk = parsed.value;
       if (chunk.error !== undefined && chunk.error !== null) return [{ type: "error", failure: classifyStreamError(chunk) }];
       if (typeof chunk.model === "string" && chunk.model !== "") model = chunk.model;
-      const mappedUsage = mapOpenAIChatUsage(chunk.usage);
+      const mappedUsage = mapOpenAIUsage(chunk.usage, "chat_completions");
       if (mappedUsage) usage = mappedUsage;
       const events: StreamEvent[] = [];
       for (const choice of chunk.choices ?? []) {

@@ -1,7 +1,7 @@
 /** The `openai_responses` stream mapper: Responses API events to StreamEvents. */
 import { classifyStreamError } from "./classify-stream-error.ts";
 import { mapOpenAIResponsesStopReason } from "./map-openai-responses-stop-reason.ts";
-import { mapOpenAIResponsesUsage } from "./map-openai-responses-usage.ts";
+import { mapOpenAIUsage } from "./map-openai-usage.ts";
 import { parseEventData } from "./parse-event-data.ts";
 import { truncatedFailure } from "./provider-failure.ts";
 import { ResponseBuilder } from "./response-builder.ts";
@@ -105,7 +105,7 @@ export function createOpenAIResponsesStreamMapper(): StreamMapper {
         case "response.incomplete": {
           const response = event.response ?? {};
           const stop = mapOpenAIResponsesStopReason(response.status ?? type.slice("response.".length), response.incomplete_details?.reason, builder.hasToolCalls());
-          return builder.finish(stop, mapOpenAIResponsesUsage(response.usage), model);
+          return builder.finish(stop, mapOpenAIUsage(response.usage, "responses"), model);
         }
         case "response.failed":
           return [{ type: "error", failure: classifyStreamError({ error: event.response?.error ?? { message: "the response failed" } }) }];

@@ -2,9 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { mapAnthropicStopReason } from "../../src/providers/map-anthropic-stop-reason.ts";
 import { mapAnthropicUsage, mergeAnthropicUsage } from "../../src/providers/map-anthropic-usage.ts";
 import { mapOpenAIChatStopReason } from "../../src/providers/map-openai-chat-stop-reason.ts";
-import { mapOpenAIChatUsage } from "../../src/providers/map-openai-chat-usage.ts";
+import { mapOpenAIUsage } from "../../src/providers/map-openai-usage.ts";
 import { mapOpenAIResponsesStopReason } from "../../src/providers/map-openai-responses-stop-reason.ts";
-import { mapOpenAIResponsesUsage } from "../../src/providers/map-openai-responses-usage.ts";
 import { parseToolArguments } from "../../src/providers/parse-tool-arguments.ts";
 
 describe("stop reasons", () => {
@@ -44,14 +43,23 @@ describe("stop reasons", () => {
 
 describe("usage", () => {
   test("Chat Completions and Responses keep cached and reasoning counts as subsets", () => {
-    expect(mapOpenAIChatUsage({ prompt_tokens: 100, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 64 }, completion_tokens_details: { reasoning_tokens: 5 } })).toEqual({
+    expect(mapOpenAIUsage({ prompt_tokens: 100, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 64 }, completion_tokens_details: { reasoning_tokens: 5 } }, "chat_completions")).toEqual({
       inputTokens: 100,
       outputTokens: 20,
       cacheReadTokens: 64,
       reasoningTokens: 5,
     });
-    expect(mapOpenAIChatUsage(null)).toBeUndefined();
-    expect(mapOpenAIResponsesUsage({ input_tokens: 7, output_tokens: 3, input_tokens_details: { cached_tokens: 0 } })).toEqual({ inputTokens: 7, outputTokens: 3 });
+    expect(mapOpenAIUsage(null, "chat_completions")).toBeUndefined();
+    expect(mapOpenAIUsage({ input_tokens: 7, output_tokens: 3, input_tokens_details: { cached_tokens: 0 } }, "responses")).toEqual({ inputTokens: 7, outputTokens: 3 });
+    expect(mapOpenAIUsage({ input_tokens: 9, output_tokens: 4, input_tokens_details: { cached_tokens: 8 }, output_tokens_details: { reasoning_tokens: 2 } }, "responses")).toEqual({
+      inputTokens: 9,
+      outputTokens: 4,
+      cacheReadTokens: 8,
+      reasoningTokens: 2,
+    });
+    // Each protocol reads only its own spelling.
+    expect(mapOpenAIUsage({ input_tokens: 7, output_tokens: 3 }, "chat_completions")).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(mapOpenAIUsage({ prompt_tokens: 7, completion_tokens: 3, prompt_tokens_details: "odd" }, "chat_completions")).toEqual({ inputTokens: 7, outputTokens: 3 });
   });
 
   test("Anthropic adds cache reads and writes to the input and takes the last output count", () => {
