@@ -6,6 +6,7 @@
 import { parseDuration } from "../limits/index.ts";
 import type { ConfigReader } from "./config-reader.ts";
 import type { KeyPath } from "./key-path.ts";
+import type { RequestTimingSettings } from "./types.ts";
 
 /** The keys, as written in YAML, on a provider and on a model. */
 export const REQUEST_TIMING_KEYS = ["timeout", "idle_timeout", "retries"] as const;
@@ -13,12 +14,6 @@ export const REQUEST_TIMING_KEYS = ["timeout", "idle_timeout", "retries"] as con
 /** More retries than this only delay a failure that is not going away (the schedule caps each wait at 8 s). */
 const MAX_RETRIES = 20;
 
-/** The settings as written at one level; absent keys are absent here. */
-export interface RequestTimingSettings {
-  timeoutMs?: number;
-  idleTimeoutMs?: number;
-  retries?: number;
-}
 
 /** Reads the timing keys of `map` (at `path`); problems go to `reader`. */
 export function readRequestTiming(reader: ConfigReader, map: Record<string, unknown>, path: KeyPath): RequestTimingSettings {

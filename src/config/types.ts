@@ -4,7 +4,6 @@
  */
 import type { ApiKeySource, ModelPrices, ProtocolName, RequestRules, ResolvedModel, StructuredOutput, ThinkingLevel } from "../providers/types.ts";
 import type { TextToolCallSetting } from "../providers/index.ts";
-import type { RequestTimingSettings } from "./read-request-timing.ts";
 import type { ConfigProblem } from "./config-error.ts";
 import type { LimitSettings } from "../limits/index.ts";
 
@@ -181,4 +180,11 @@ export interface LoadedConfig {
   resolveModel(ref: string): ResolvedModel;
   /** Every `provider/alias` the file declares, in file order. */
   modelRefs(): string[];
+}
+
+/** `timeout`, `idle_timeout` and `retries` as written at one level (read-request-timing.ts); absent keys are absent here. */
+export interface RequestTimingSettings {
+  timeoutMs?: number;
+  idleTimeoutMs?: number;
+  retries?: number;
 }
