@@ -9,7 +9,7 @@
 // for scale.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, } from "node:path";
 import { createContext, runInContext } from "node:vm";
 import { createBridgeBuffer } from "../src/runtime/bridge-layout.ts";
 import { workerUrl } from "../src/runtime/host/worker-url.ts";

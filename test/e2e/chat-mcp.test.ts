@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { waitFor } from "../support/instance.ts";
 import { processRunning } from "../support/processes.ts";
 import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";

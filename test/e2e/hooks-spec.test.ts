@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../support/instance.ts";
 import { jsonEvents, scenario, systemOf, toolResultsOf, type JsonEvent, type Scenario } from "../support/scenario.ts";
-import { messageEntries, sessionFile, sessionIdFrom } from "../support/session-reader.ts";
+import { sessionFile, sessionIdFrom } from "../support/session-reader.ts";
 import { GUARD } from "../support/spec-examples.ts";
 
 let s: Scenario | undefined;

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { Instance, waitFor } from "../support/instance.ts";
+import { Instance, } from "../support/instance.ts";
 import { startProviderServer } from "../support/provider-server.ts";
 import { configFor, scenario, type Scenario } from "../support/scenario.ts";
 

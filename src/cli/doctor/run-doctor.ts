@@ -5,7 +5,7 @@
  * request (a local server is asked only its model list); extension
  * modules are loaded, never called.
  */
-import { existsSync, lstatSync, readdirSync, statSync, type Stats } from "node:fs";
+import { existsSync, lstatSync, readdirSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { INSTRUCTION_FILES, listAgents, loadProjectInstructions } from "../../agents/index.ts";
 import { ConfigError, loadConfig, locateConfig, type LoadedConfig } from "../../config/index.ts";
