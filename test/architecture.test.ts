@@ -12,8 +12,8 @@ const LEAVES = ["platform", "errors", "version", "values", "go-yaml", "abort-rac
 
 /** folder -> folders it may import (leaves are always allowed). */
 const ALLOWED: Record<string, string[]> = {
-  providers: [],
   limits: [],
+  providers: ["limits"],
   config: ["providers", "limits"],
   agents: ["providers", "tools", "limits"],
   skills: ["agents", "tools"],
@@ -24,7 +24,7 @@ const ALLOWED: Record<string, string[]> = {
   extensions: ["runtime", "tools", "engine"],
   engine: ["providers", "sessions", "tools"],
   ui: ["engine", "tools", "providers"],
-  mcp: ["config", "tools"],
+  mcp: ["config", "tools", "limits"],
   cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits"],
 };
 

@@ -11,10 +11,10 @@ import { randomUUID } from "node:crypto";
 import { join, resolve } from "node:path";
 import { RiendaError } from "../errors.ts";
 import { discoverTools, missingExtensionError } from "../extensions/index.ts";
+import { durationText } from "../limits/index.ts";
 import {
   DEFAULT_IDLE_MS,
   DEFAULT_MAX_SESSIONS,
-  durationText,
   parseIdleTimeout,
   parseListenAddress,
   parseMaxSessions,

@@ -16,7 +16,7 @@ export { resolveToolNames, serverList, splitToolNames, unknownServerError, unlis
 export { startMcpServers, type McpServers } from "./servers.ts";
 export { isServerWildcard, mcpToolName, serverPart } from "./tool-name.ts";
 export { parseListenAddress } from "./listen-address.ts";
-export { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, durationText, parseIdleTimeout, parseMaxSessions } from "./http-limits.ts";
+export { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, parseIdleTimeout, parseMaxSessions } from "./http-limits.ts";
 export { serveToken, TOKEN_VARIABLE, type ServeToken, type TokenSource } from "./serve-token.ts";
 export type { HttpGuard, HttpServing } from "./serve.ts";
 export type { ToolServerOptions } from "./tool-server.ts";

@@ -12,7 +12,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { RiendaError } from "../errors.ts";
 import { bearerChecker } from "./bearer-auth.ts";
-import { durationText } from "./http-limits.ts";
+import { durationText } from "../limits/index.ts";
 import { HttpSessions } from "./http-sessions.ts";
 import { isLoopbackHost } from "./listen-address.ts";
 import { loadServerSdk } from "./sdk.ts";

@@ -34,15 +34,3 @@ export function streamTiming(model: ResolvedModel, overrideMs?: number): StreamT
   };
 }
 
-/** `90s`, `10m`, `1h30m`: a duration the way config.yaml would write it. */
-export function shownDuration(ms: number): string {
-  if (ms < 1000) return `${ms}ms`;
-  const parts: string[] = [];
-  let rest = Math.round(ms / 1000);
-  for (const [unit, size] of [["h", 3600], ["m", 60], ["s", 1]] as const) {
-    const count = Math.floor(rest / size);
-    if (count > 0) parts.push(`${count}${unit}`);
-    rest -= count * size;
-  }
-  return parts.join("");
-}

@@ -2,7 +2,7 @@
 import { classifyHttpError } from "./classify-http-error.ts";
 import { classifyStreamError } from "./classify-stream-error.ts";
 import { describeNetworkError, isLocalUrl } from "./describe-network-error.ts";
-import { shownDuration } from "./request-timing.ts";
+import { durationText } from "../limits/index.ts";
 import { parseRetryAfter } from "./parse-retry-after.ts";
 import { abortedFailure, providerFailure } from "./provider-failure.ts";
 import { mapSseStream } from "./map-sse-stream.ts";
@@ -203,10 +203,10 @@ async function* chunksOf(body: ReadableStream<Uint8Array>, onChunk: () => void, 
  */
 function timeoutFailure(url: string, phase: "first_byte" | "idle", timing: StreamTiming): ProviderFailure {
   if (phase === "idle") {
-    return providerFailure("timeout", `no data from ${url} for ${shownDuration(timing.idleTimeoutMs)} in the middle of the answer (idle timeout, ${timing.keys.idleTimeout})`);
+    return providerFailure("timeout", `no data from ${url} for ${durationText(timing.idleTimeoutMs)} in the middle of the answer (idle timeout, ${timing.keys.idleTimeout})`);
   }
   const still = timing.local ? "; the server may still be reading the prompt, and a retry sends it again" : "";
-  return providerFailure("timeout", `no answer from ${url} within ${shownDuration(timing.timeoutMs)} (first-byte timeout, ${timing.keys.timeout})${still}`);
+  return providerFailure("timeout", `no answer from ${url} within ${durationText(timing.timeoutMs)} (first-byte timeout, ${timing.keys.timeout})${still}`);
 }
 
 /** How much of a body that is not an event stream is kept to describe it. */
