@@ -316,6 +316,31 @@ describe("the full-screen chat", () => {
     expect(await t.exitCode()).toBe(0);
   });
 
+  test("↑ at the editor brings back what was sent, Enter sends it again; a multi-line message keeps its lines", async () => {
+    s = await scenario();
+    s.server.script({ text: "First." }, { text: "Second." }, { text: "Third." });
+    const t = open({ args: ["-a", "coder"] });
+    await idle(t);
+    t.line("the very first message");
+    await idle(t, 1);
+    t.keys("Up");
+    await t.waitFor(() => /\n────+\n\s*the very first message\s*\n────/.test(t.screen()));
+    t.keys("Enter");
+    await idle(t, 2);
+    t.type("line one");
+    t.keys("M-Enter");
+    t.type("line two");
+    t.keys("Enter");
+    await idle(t, 3);
+    const users = s.server.requests.map((r) => {
+      const messages = (r.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === "user");
+      return JSON.stringify(messages.at(-1)!.content);
+    });
+    expect(users[0]).toContain("the very first message");
+    expect(users[1]).toContain("the very first message");
+    expect(users[2]).toContain("line one\\nline two");
+  });
+
   test("a large paste is one block in the editor and is sent whole", async () => {
     s = await scenario();
     s.server.script({ text: "Got it." });
