@@ -3,9 +3,8 @@
 // afterToolExecute (six extra fresh-context invocations per call). Real
 // runtime and workers; the model answers at once (no HTTP).
 // Runs are measured twice: with a pause between runs (untimed; a real model
-// turn takes far longer, and the runtime makes realms ahead, or boots its
-// spare workers with RIENDA_CONTEXTS=workers, then), and back to back (no
-// pause at all).
+// turn takes far longer, and the realm helper makes realms ahead then), and
+// back to back (no pause at all).
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,7 +41,7 @@ const oneCall = (): ModelPort => {
   };
 };
 
-/** Untimed pause between runs: stands for the model's turn, when spares are booted. */
+/** Untimed pause between runs: stands for the model's turn, when the helper makes realms ahead. */
 const GAP_MS = 50;
 
 async function measure(agentId: string, runs: number, gapMs: number): Promise<number[]> {

@@ -1,5 +1,5 @@
 // Overhead of one fresh-context invocation of a trivial tool inside a running process, in a ShadowRealm of the
-// realm helper (the default under Bun) and in a worker per call (with a spare ready, and spawned per call),
+// realm helper (the default under Bun) and in a worker spawned per call (the first call, Deno, RIENDA_CONTEXTS=workers),
 // and RSS over 10,000 calls in each design.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,12 +15,12 @@ const frontEnd = { log() {}, output() {}, notify() {}, confirm: async () => fals
 const data = { workdir: dir, session: { id: "b", agentId: "", modelId: "", workdir: dir }, agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" }, config: {} };
 const context = { data, frontEnd, signal: new AbortController().signal };
 
-type Design = "realm" | "spare worker" | "worker spawned per call";
+type Design = "realm" | "worker spawned per call";
 
 function open(design: Design) {
-  const runtime = createRuntime(design === "realm" ? { contexts: "realms", spareWorker: false } : { contexts: "workers", spareWorker: design === "spare worker" });
+  const runtime = createRuntime({ contexts: design === "realm" ? "realms" : "workers" });
   // Calls are expected: the helper boots (realm design).
-  if (design === "realm") runtime.setSpares(1);
+  if (design === "realm") runtime.expectCalls();
   return runtime;
 }
 
@@ -29,8 +29,6 @@ async function measure(design: Design, calls: number): Promise<number[]> {
   await runtime.settled();
   const times: number[] = [];
   for (let i = 0; i < calls; i++) {
-    // Give the spare time to boot, as a model turn would between tool calls.
-    if (design === "spare worker") await new Promise((r) => setTimeout(r, 5));
     const t = performance.now();
     const outcome = await runtime.invoke({ modulePath, exportName: "execute", args: [{ n: i }], context });
     times.push(performance.now() - t);
@@ -41,10 +39,9 @@ async function measure(design: Design, calls: number): Promise<number[]> {
 }
 
 report("invoke trivial tool, ShadowRealm of the helper, back to back", await measure("realm", 200), "ms");
-report("invoke trivial tool, spare worker ready", await measure("spare worker", 200), "ms");
 report("invoke trivial tool, no spare (worker spawned per call)", await measure("worker spawned per call", 200), "ms");
 
-for (const design of ["realm", "spare worker"] as const) {
+for (const design of ["realm", "worker spawned per call"] as const) {
   const runtime = open(design);
   await runtime.settled();
   const mb = () => process.memoryUsage().rss / (1024 * 1024);

@@ -41,17 +41,17 @@ const paths = Object.entries(PROBES).map(([name, body], i) => {
 });
 const context = box.context();
 const shadowRealms: Runtime = createRuntime({ contexts: "realms" });
-shadowRealms.setSpares(1);
+shadowRealms.expectCalls();
 await shadowRealms.settled();
 const designs = {
-  worker: createRuntime({ contexts: "workers", spareWorkers: 1 }),
+  worker: createRuntime({ contexts: "workers" }),
   vm: createRealmRuntime(),
   shadow: shadowRealms,
 };
 const answer = async (design: keyof typeof designs, path: string) => {
   if (design === "shadow") {
     // A probe that ended the helper (process.abort) leaves none, and the runtime would run the next probe in a worker.
-    shadowRealms.setSpares(1);
+    shadowRealms.expectCalls();
     await shadowRealms.settled();
   }
   box.recorded.logs.length = 0;

@@ -9,11 +9,11 @@ import { createRealmRuntime } from "./realm-runtime.ts";
 
 const box = new Sandbox();
 const context = box.context();
-const workers = createRuntime({ contexts: "workers", spareWorkers: 1 });
+const workers = createRuntime({ contexts: "workers" });
 const vmRealms = createRealmRuntime();
 // Without ShadowRealms (Deno) a "realms" runtime runs workers: that column would repeat the first, so it is left out.
 const shadowRealms = realmsAvailable() ? createRuntime({ contexts: "realms" }) : undefined;
-shadowRealms?.setSpares(1);
+shadowRealms?.expectCalls();
 await shadowRealms?.settled();
 const viaWorkers = await runFreshnessCases((modulePath, args) => workers.invoke({ modulePath, exportName: "execute", args: [args], context }), () => workers.settled());
 const viaVmRealms = await runFreshnessCases((modulePath, args) => vmRealms.invoke({ modulePath, exportName: "execute", args: [args], context }));
@@ -23,7 +23,7 @@ const viaShadowRealms = shadowRealms
       // A call that ends its helper (an interrupt, a crash) leaves none: the runtime would run the next call in a
       // worker, so one is asked for again and every call of this column runs in a ShadowRealm.
       () => {
-        shadowRealms.setSpares(1);
+        shadowRealms.expectCalls();
         return shadowRealms.settled();
       },
     )

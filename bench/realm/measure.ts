@@ -39,16 +39,16 @@ const shipped = (runtime: Runtime): Design => ({
 });
 
 /**
- * `spares`: the spare workers the worker design keeps; the realm designs run
- * calls in their one helper instead. For discovery, pass "discovery": every
- * shipped design then starts as a run does (one spare, no helper asked for yet),
- * since discovery runs in workers in both.
+ * The realm designs run calls in their one helper, the worker design in a
+ * worker per call. For discovery, pass "discovery": every shipped design
+ * then starts as a run does (no helper asked for yet), since discovery runs
+ * in workers in both.
  */
-function open(spares: number | "discovery"): Design {
+function open(phase: "calls" | "discovery"): Design {
   if (design === "vm") {
     const realms = createRealmRuntime();
     // The prototype has no runtime.exec of its own: the shell tool runs in this process either way.
-    const workers = createRuntime({ contexts: "workers", spareWorkers: 0 });
+    const workers = createRuntime({ contexts: "workers" });
     return {
       invoke: (r) => realms.invoke(r),
       inspectAll: (p) => realms.inspectAll(p),
@@ -60,11 +60,10 @@ function open(spares: number | "discovery"): Design {
       },
     };
   }
-  if (spares === "discovery") return shipped(createRuntime({ contexts: design, spareWorkers: 1 }));
-  if (design === "workers") return shipped(createRuntime({ contexts: "workers", spareWorkers: spares }));
-  // No spare worker: setSpares boots the helper, so every call measured runs in a ShadowRealm, not in a first call's worker.
-  const runtime = createRuntime({ contexts: "realms", spareWorkers: 0 });
-  runtime.setSpares(1);
+  if (phase === "discovery" || design === "workers") return shipped(createRuntime({ contexts: design }));
+  // expectCalls boots the helper, so every call measured runs in a ShadowRealm, not in a first call's worker.
+  const runtime = createRuntime({ contexts: "realms" });
+  runtime.expectCalls();
   return shipped(runtime);
 }
 
@@ -98,7 +97,7 @@ const out = (value: unknown) => console.log(JSON.stringify(value));
 switch (figure) {
   case "invoke":
   case "invoke-gap": {
-    const d = open(1);
+    const d = open("calls");
     await d.settled();
     const samples: number[] = [];
     for (let i = 0; i < 300; i++) {
@@ -113,8 +112,7 @@ switch (figure) {
   }
   case "hooks":
   case "hooks-gap": {
-    // As a run with 3 hooks on both points sizes its spares: one per handler plus two, at most 8.
-    const d = open(8);
+    const d = open("calls");
     await d.settled();
     const alone: number[] = [];
     const withHooks: number[] = [];
@@ -135,7 +133,7 @@ switch (figure) {
     break;
   }
   case "rss-run": {
-    const d = open(8);
+    const d = open("calls");
     await d.exec("echo hi");
     await toolCallWithHooks(d, 0);
     await gap();
@@ -145,7 +143,7 @@ switch (figure) {
     break;
   }
   case "rss-growth": {
-    const d = open(1);
+    const d = open("calls");
     for (let i = 0; i < 200; i++) await call(d, toolPath, "execute", [{ n: i }]);
     collectGarbage();
     const before = mb();
@@ -176,7 +174,7 @@ switch (figure) {
     // A call stuck in for (;;) {} is interrupted: time until its outcome, then the next call must work.
     const spinPath = join(dir, "spin.js");
     writeFileSync(spinPath, `module.exports = { execute(ctx) { ctx.log("spinning"); for (;;) {} } };`);
-    const d = open(1);
+    const d = open("calls");
     await d.settled();
     const samples: number[] = [];
     for (let i = 0; i < 10; i++) {

@@ -1,6 +1,6 @@
 /**
  * Ending the process without losing output. A piped stdout must never lose
- * the end of an answer, and lingering handles (spare workers, keep-alive
+ * the end of an answer, and lingering handles (the realm helper, keep-alive
  * sockets) must not keep a finished command alive, so commands end with
  * `exitWhenFlushed`.
  *

@@ -42,7 +42,7 @@ const list = defineCommand({
   args: listArgs,
   async run({ rawArgs }) {
     const { values: listed } = assertKnownFlags(rawArgs, listArgs, "rienda tool list");
-    const runtime = createRuntime({ spareWorker: false });
+    const runtime = createRuntime();
     try {
       const catalog = await discoverTools({ riendaDir: riendaDir(), runtime, runner: createToolRunner() });
       printDiagnostics(catalog.diagnostics);
@@ -109,7 +109,6 @@ const run = defineCommand({
 
 /** Runs the user tool (or `shell`) `name` once in a fresh worker, prints its result and exits. */
 async function runJavaScriptTool(name: string, decoded: object, workdir: string, home: string, autoApprove: boolean, readConfig: () => LoadedConfig | undefined): Promise<void> {
-  // One spare: it boots while the tool's module is being looked at, and runs the call.
   const runtime = createRuntime();
   const watcher = interrupts();
   // An interrupt ends the worker and kills its process groups at once.

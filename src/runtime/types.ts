@@ -115,10 +115,6 @@ export type InspectOutcome =
 
 /** Settings of a runtime. */
 export interface RuntimeOptions {
-  /** Keep one worker booted ahead so an invocation does not wait for a spawn (default true). */
-  spareWorker?: boolean;
-  /** How many workers to keep booted ahead (overrides `spareWorker`; default 1). Each idle one costs about 2 MB. */
-  spareWorkers?: number;
   /**
    * Where invocations run: "realms" (the default where ShadowRealm exists:
    * each call in a new realm of one helper worker, once calls keep coming)
@@ -146,18 +142,18 @@ export interface Runtime {
   /** Runs a shell command in its own process group; killed by interrupt() and close() too. */
   exec(request: ProcessRequest): Promise<ProcessResult>;
   /**
-   * How many workers to keep booted ahead from now on: a run whose tool calls
-   * each start several invocations (hooks) wants more than one ready.
+   * Calls will keep coming (an agent with tools or hooks): the realm helper
+   * boots now, so that the calls after the first need no worker.
    */
-  setSpares(count: number): void;
+  expectCalls(): void;
   /**
-   * Resolves once the spare workers asked for are booted and prepared with
-   * the latest `ctx` data, so the next invocation runs in one (tests and
-   * benchmarks wait for this instead of sleeping).
+   * Resolves once the helper asked for by expectCalls is booted, so the
+   * next invocation runs in a realm (tests and benchmarks wait for this
+   * instead of sleeping).
    */
   settled(): Promise<void>;
   /** Ends every invocation and process in flight at once (each reports "interrupted"). */
   interrupt(): void;
-  /** Interrupts what is running and stops the spare worker. */
+  /** Interrupts what is running and stops the realm helper. */
   close(): Promise<void>;
 }

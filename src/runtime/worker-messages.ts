@@ -2,25 +2,9 @@
  * The messages between the host and a context worker, defined once. The
  * worker entry (`invoke-worker.ts`) may import types only (erased at build:
  * a real import would be paid by every spawn); the host side
- * (`create-runtime.ts`, `worker-pool.ts`, `inspect-lane.ts`) uses the same.
+ * (`worker-call.ts`, `inspect-lane.ts`, `realm-helper.ts`) uses the same.
  */
 import type { ContextData, ModuleShape } from "./types.ts";
-
-/** Sent to a spare as soon as it is spawned. */
-export interface PrepareMessage {
-  kind: "prepare";
-  buffer: SharedArrayBuffer;
-  /** True for a spare, which has time to spend on warming up. */
-  warm: boolean;
-  /** The `ctx` data the next call is expected to use. */
-  data?: ContextData;
-}
-
-/** The expected `ctx` data changed while the spare waited. */
-export interface DataMessage {
-  kind: "data";
-  data: ContextData;
-}
 
 /** Calls an export of a module (`invoke`), or loads a module to look at it (`inspect`). */
 export interface CallMessage {
@@ -29,9 +13,9 @@ export interface CallMessage {
   modulePath: string;
   exportName?: string;
   args?: unknown[];
-  /** Absent when the worker was prepared with the right data. */
+  /** The call's `ctx` data (an inspection has no ctx). */
   data?: ContextData;
-  /** Present when the worker was not prepared (spawned for this call). */
+  /** The bridge buffer: present when the message goes to a worker (a realm's helper has its own). */
   buffer?: SharedArrayBuffer;
 }
 
@@ -49,16 +33,10 @@ export interface InspectListMessage {
    * only once, after the last (`listed` says whether it changed).
    */
   compareEach: boolean;
-  /** Present when the worker was not prepared. */
-  buffer?: SharedArrayBuffer;
+  buffer: SharedArrayBuffer;
 }
 
-export type HostMessage = PrepareMessage | DataMessage | CallMessage | InspectListMessage;
-
-/** A spare finished preparing. */
-export interface ReadyReply {
-  kind: "ready";
-}
+export type HostMessage = CallMessage | InspectListMessage;
 
 /** How one call or inspection ended, as the worker reports it. */
 export type CallReply = (
@@ -80,4 +58,4 @@ export type ListReply =
   /** Every module was loaded; `changed`: the world differed after the last from before the first. */
   | { kind: "listed"; changed: boolean };
 
-export type WorkerMessage = ReadyReply | CallReply | ListReply;
+export type WorkerMessage = CallReply | ListReply;

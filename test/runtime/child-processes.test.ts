@@ -224,7 +224,7 @@ describe("a module only looked at (discovery)", () => {
   });
 
   test("modules that start processes while loading still share their lane's worker, and their processes end with it", async () => {
-    const cold = createRuntime({ spareWorker: false });
+    const cold = createRuntime();
     try {
       const paths = Array.from({ length: 6 }, (_, i) =>
         box.module(

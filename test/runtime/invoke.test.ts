@@ -163,7 +163,7 @@ describe("inspect", () => {
   });
 
   test("gives up on a module that never finishes loading", async () => {
-    const slow = createRuntime({ spareWorker: false, inspectTimeoutMs: 200 });
+    const slow = createRuntime({ inspectTimeoutMs: 200 });
     try {
       const outcome = await slow.inspect(box.module("loop", "while (true) {}"));
       expect(outcome).toMatchObject({ kind: "load-failed", message: expect.stringContaining("did not finish loading") });
@@ -194,7 +194,7 @@ describe("inspectAll", () => {
   });
 
   test("a module that ends its worker or never finishes loading is reported alone; the others still load", async () => {
-    const slow = createRuntime({ spareWorker: false, inspectTimeoutMs: 500 });
+    const slow = createRuntime({ inspectTimeoutMs: 500 });
     try {
       const good = (n: number) => box.module(`good${n}`, `module.exports = { description: 'good ${n}' };`);
       const paths = [
@@ -260,8 +260,7 @@ describe("inspectAll", () => {
   });
 
   test("harmless modules share their lane's worker: one module's load does not make the next start over", async () => {
-    // No spare: each lane's worker is spawned for discovery and gets its buffer with the first module.
-    const cold = createRuntime({ spareWorker: false });
+    const cold = createRuntime();
     try {
       const source = "module.exports = { description: String(require('node:worker_threads').threadId) };";
       const paths = Array.from({ length: 8 }, (_, i) => box.module(`harmless${i}`, source));

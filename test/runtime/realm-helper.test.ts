@@ -13,8 +13,8 @@ afterAll(() => box.dispose());
 
 let runtime: Runtime;
 beforeEach(async () => {
-  runtime = createRuntime({ contexts: "realms", spareWorker: false });
-  runtime.setSpares(1);
+  runtime = createRuntime({ contexts: "realms" });
+  runtime.expectCalls();
   await runtime.settled();
 });
 afterEach(() => runtime.close());

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Agent } from "../../agents/index.ts";
 import type { McpServerSettings } from "../../config/index.ts";
 import type { HookAnswer, HookPort, OutputObserver, ToolPort } from "../../engine/index.ts";
-import { brokenExtension, discoverHooks, discoverTools, missingExtensionError, type ExtensionNames, type Hook, type HookPointName } from "../../extensions/index.ts";
+import { brokenExtension, discoverHooks, discoverTools, missingExtensionError, type ExtensionNames, type Hook } from "../../extensions/index.ts";
 import { RiendaError } from "../../errors.ts";
 import { isServerWildcard, resolveToolNames, serverList, serverPart, splitToolNames, startMcpServers, type McpServers } from "../../mcp/index.ts";
 import { createRuntime } from "../../runtime/index.ts";
@@ -22,7 +22,7 @@ export interface AgentExtensions {
   notices: string[];
   /** Sets the `ctx` data every later invocation receives (known once the session exists). */
   bind(data: ContextData): void;
-  /** Ends running invocations and the spare worker; resolves once the MCP servers have ended. */
+  /** Ends running invocations and the realm helper; resolves once the MCP servers have ended. */
   close(): Promise<void>;
 }
 
@@ -52,10 +52,7 @@ export async function loadAgentExtensions(options: {
   const configured: ReadonlySet<string> = new Set(mcp?.servers.keys() ?? []);
   const configPath = mcp?.configPath ?? "config.yaml";
   const split = splitToolNames(agent.tools, configured, configPath);
-  // No tool and no hook of the agent can run in a worker: booting a spare would be wasted (an agent that only
-  // delegates, only has skills, or only uses MCP servers, whose start it would slow down).
-  const workers = split.userTools.length > 0 || agent.hooks.length > 0;
-  const runtime = createRuntime(workers ? {} : { spareWorker: false });
+  const runtime = createRuntime();
   let servers: McpServers | undefined;
   let starting: Promise<void> | undefined;
   try {
@@ -115,7 +112,7 @@ export async function loadAgentExtensions(options: {
     }
     // The built-in shell runs a process, not a context: an agent with no other tool and no hook invokes nothing.
     const invokes = hooks.length > 0 || toolCatalog.tools.some((t) => !t.builtIn && split.userTools.includes(t.name));
-    if (workers) runtime.setSpares(invokes ? sparesFor(hooks) : 0);
+    if (invokes) runtime.expectCalls();
     // The argument validator loads while the first request is out (the
     // request is on its way by then), not when the first tool call waits.
     if (tools.length > 0 || (options.builtIns ?? []).length > 0) (setTimeout(() => runner.prepare(), 20) as { unref?(): void }).unref?.();
@@ -152,24 +149,6 @@ export async function loadAgentExtensions(options: {
     await servers?.close();
     throw error;
   }
-}
-
-/** The most workers kept booted ahead: each idle one costs about 2 MB. */
-const MAX_SPARES = 8;
-
-/** Hook points that run back to back with a tool call (before the next model request gives spares time to boot). */
-const BURST_POINTS: readonly HookPointName[] = ["afterModelResponse", "beforeToolExecute", "afterToolExecute", "beforeModelRequest"];
-
-/**
- * How many workers to keep ready: one for the tool call (as without hooks),
- * or, with hooks, one per handler that runs in the same burst (answer, tool
- * call, next request) plus the tool call and one more, so that a hooked tool
- * call neither waits for a worker to boot nor empties the pool (which would
- * start a boot while the call runs).
- */
-function sparesFor(hooks: readonly Hook[]): number {
-  const handlers = hooks.reduce((n, hook) => n + hook.points.filter((p) => BURST_POINTS.includes(p)).length, 0);
-  return handlers === 0 ? 1 : Math.min(MAX_SPARES, handlers + 2);
 }
 
 type ContextFor = (observer: OutputObserver, signal: AbortSignal) => ToolCallContext;

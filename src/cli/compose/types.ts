@@ -58,7 +58,7 @@ export interface PreparedRun {
   notices: string[];
   /** What bounds the run (run-limits.ts). */
   limits: ResolvedLimits;
-  /** Stops spare workers and anything else the run started, and closes the session (releasing its lock); resolves once MCP servers have ended. */
+  /** Stops the realm helper and anything else the run started, and closes the session (releasing its lock); resolves once MCP servers have ended. */
   close(): Promise<void>;
 }
 
@@ -102,7 +102,7 @@ export interface PreparedAgent {
   limits: ResolvedLimits;
   /** Sets the `ctx` data of every later tool and hook invocation to this session; returns it. */
   bind(session: SessionFile): ContextData;
-  /** Stops spare workers and anything else the agent started; resolves once MCP servers have ended. */
+  /** Stops the realm helper and anything else the agent started; resolves once MCP servers have ended. */
   close(): Promise<void>;
 }
 

@@ -51,7 +51,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 
   const { agents, problems: agentProblems } = listAgents(options.home);
   const { skills, problems: skillProblems } = listSkills(options.home);
-  const runtime = createRuntime({ spareWorker: false });
+  const runtime = createRuntime();
   const used = config ? modelUsers(agents, config.compaction) : [];
   const [tools, hooks, servers, localServers] = await Promise.all([
     discoverTools({ riendaDir, runtime, runner: createToolRunner() }),

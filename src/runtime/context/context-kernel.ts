@@ -48,16 +48,12 @@ export interface KernelParts {
 
 /** A context's whole life: one call (or one list of modules looked at). */
 export interface ContextKernel {
-  /** The `ctx` data the next call will most likely use: its ctx is built now. */
-  expect(data: ContextData): void;
   /** Loads the module and calls the export (or looks at it); the reply says how that went. */
   run(init: CallMessage, load: LoadFn): CallReply;
   /** Sends a reply; one that cannot be copied whole is sent with what JSON can carry. */
   deliver(reply: CallReply, send: (message: unknown) => void): void;
   /** A discovery lane: see inspectList. */
   inspectList(message: InspectListMessage, load: LoadFn, send: (message: ListReply) => void): void;
-  /** A dry run of the call path, so the first real call does not pay for compiling it. */
-  warmUp(load: LoadFn): void;
 }
 
 /**
@@ -79,10 +75,7 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
   const toJson = JSON.stringify;
   const fromJson = JSON.parse;
   const { shapeOf, describeType, describeLoadError, describeThrown, safeString } = parts.describing(selfUrl);
-  /** Id of the module compiled by warmUp; no file has it. */
-  const WARM_UP_ID = "/rienda-warm-up.js";
   type Members = ReturnType<typeof createMembers>;
-  type Context = ReturnType<typeof createContext>;
   type Reply = CallReply;
   type Send = (message: unknown) => void;
 
@@ -117,7 +110,7 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
 
   /** Loads the module and calls the export (or looks at it); the reply says how that went. */
   function run(init: CallMessage, load: LoadFn): Reply {
-    const ctx = init.mode === "invoke" ? (init.data ? createContext(init.data, members) : prepared) : undefined;
+    const ctx = init.mode === "invoke" && init.data ? createContext(init.data, members) : undefined;
     if (init.mode === "invoke" && !ctx) return { kind: "threw", message: "the context received no ctx data (internal error)" };
     if (ctx) consoleSink = ctx.log;
     hostServes = ctx !== undefined;
@@ -177,37 +170,6 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
   }
 
   /**
-   * A fresh engine runs each function slowly the first time (it compiles it
-   * then; measured: 0.2 ms for `run`, 0.3 ms more for the first CommonJS
-   * module). A spare does a dry run of the whole call path on a module of our
-   * own, compiled from a string, so the caller does not wait for that. No
-   * file is read and no user code runs.
-   */
-  function warmUp(load: LoadFn): void {
-    let warmModule: unknown = { execute: (ctx: unknown, args: unknown) => String(args) };
-    try {
-      const Module = load("node:module") as new (id: string) => { exports: unknown; _compile(source: string, filename: string): void };
-      const compiled = new Module(WARM_UP_ID);
-      compiled._compile("module.exports = { execute(ctx, args) { return String(args); } };", WARM_UP_ID);
-      warmModule = compiled.exports;
-    } catch {
-      // Only a warm-up: a runtime without Module#_compile is a little slower.
-    }
-    // Shaped like real data only as far as the call path looks at it.
-    const data = { workdir: "", session: null, agent: null, config: { a: [1, "b", null, true, { c: 2 }] } } as unknown as ContextData;
-    const dry = (mode: CallMessage["mode"], loadDry: LoadFn) =>
-      post(run({ kind: "call", mode, modulePath: WARM_UP_ID, exportName: "execute", args: [{}], data }, loadDry), () => {});
-    dry("invoke", () => warmModule);
-    dry("inspect", () => warmModule);
-    dry("invoke", () => ({ execute: () => { throw new Error("warm-up"); } }));
-    dry("invoke", () => { throw new Error("warm-up"); });
-    for (const value of [undefined, null, "", 1, true, [], data, warmUp]) describeType(value);
-    consoleSink = () => {};
-    hostServes = false;
-  }
-
-
-  /**
    * A discovery lane: loads its modules one after another, in one go (no
    * timer or promise callback of a module runs before the next loads), and
    * reports each as it is done, so the host knows which one is loading. A
@@ -259,7 +221,7 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
     };
   }
 
-  /** The `ctx` functions: they depend on the bridge only, so a spare builds them ahead. */
+  /** The `ctx` functions: they depend on the bridge only. */
   function createMembers(call: CallHost) {
 
     function log(...parts: unknown[]): void {
@@ -306,8 +268,6 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
   // Set up last: every declaration above is initialised by now.
   const call = createBridgeCall();
   const members: Members = createMembers(call);
-  /** The `ctx` built ahead from the expected data; no code has seen it yet. */
-  let prepared: Context | undefined;
   /** Whether the host serves the bridge: during a call, not while a module is only looked at (no ctx). */
   let hostServes = false;
   // Where console output goes: nowhere while inspecting, ctx.log while invoking.
@@ -327,14 +287,6 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
   // Module code may print at load time too: to the front end, never to our stdout.
   parts.routeOutput((...printed) => consoleSink(...printed), load, CAN_PARK);
 
-  return {
-    expect(data) {
-      prepared = createContext(data, members);
-    },
-    run,
-    deliver: post,
-    inspectList,
-    warmUp,
-  };
+  return { run, deliver: post, inspectList };
 }
 

@@ -3,15 +3,9 @@
  * inspection, or one discovery lane) of CommonJS modules, then the host
  * terminates it. Calls get one where no realm serves them (see index.ts).
  *
- * A spare gets two messages, in order:
- * - `{ buffer, warm }` as soon as it is spawned: everything that does not
- *   depend on the call (the bridge over the buffer, the `ctx` members, the
- *   console routing, first runs of our own code) is done then, while the
- *   worker waits, and "ready" is posted back;
- * - the call itself, which then costs little more than loading the module.
- * A worker spawned for a call at once gets only the call, with the buffer.
- * No user code runs before the call message: a spare is as fresh as a new
- * worker.
+ * A worker gets one message, the call (or the list) with its bridge
+ * buffer; no user code runs before it, so each worker is as fresh as a
+ * process of its own.
  *
  * What runs in the context (ctx, routing, supervision, the call) is the
  * context kernel (context-kernel.ts), shared with the ShadowRealm design;
@@ -35,7 +29,7 @@
  */
 
 import { bridgeExchange, bridgeWords } from "./bridge-exchange.ts";
-import { contextKernel, type ContextKernel, type LoadFn } from "./context-kernel.ts";
+import { contextKernel, type LoadFn } from "./context-kernel.ts";
 import { KERNEL_PARTS } from "./kernel-source.ts";
 import type { HostMessage, ListReply } from "../worker-messages.ts";
 
@@ -54,35 +48,17 @@ const loader: LoadFn | Promise<LoadFn> =
     ? (require as LoadFn)
     : import("node:module").then((m) => (m as { createRequire(from: string): LoadFn }).createRequire(import.meta.url));
 
-let kernel: ContextKernel | undefined;
-
-/** Everything that depends only on the shared buffer (a worker spawned for a call at once gets it with the call). */
-function prepare(buffer: SharedArrayBuffer): ContextKernel {
-  kernel = contextKernel(bridgeExchange(buffer), bridgeWords(buffer), import.meta.url, typeof loader === "function" ? loader : undefined, KERNEL_PARTS);
-  return kernel;
-}
-
 scope.onmessage = (event: MessageEvent) => {
   const message = event.data as HostMessage;
-  if (message.kind === "prepare") {
-    const k = prepare(message.buffer);
-    if (message.warm && typeof loader === "function") k.warmUp(loader);
-    if (message.data) k.expect(message.data);
-    send({ kind: "ready" });
-    return;
-  }
-  if (message.kind === "data") {
-    kernel!.expect(message.data);
-    return;
-  }
   // One call, one inspection or one list per worker.
   scope.onmessage = null;
-  const k = kernel ?? prepare(message.buffer!);
+  // Set up before any module runs; Deno's loader may still be coming (the kernel then patches without it).
+  const k = contextKernel(bridgeExchange(message.buffer!), bridgeWords(message.buffer!), import.meta.url, typeof loader === "function" ? loader : undefined, KERNEL_PARTS);
   const begin = (load: LoadFn) => {
     if (message.kind === "inspect-list") k.inspectList(message, load, (reply: ListReply) => send(reply));
     else {
       const reply = k.run(message, load);
-      // Tells the host it may end this worker later (see park).
+      // Tells the host this worker runs nothing more (see park).
       if (message.mode === "invoke" && CAN_PARK) reply.parks = true;
       k.deliver(reply, send);
       if (message.mode === "invoke") park();
@@ -94,10 +70,9 @@ scope.onmessage = (event: MessageEvent) => {
 
 /**
  * After its one call a worker runs nothing more: no timer, no promise
- * callback the module left behind. It blocks here until the host ends it,
- * which the host may then do when no other call is running (ending a worker
- * slows down the workers that run at the same time). Deno cannot end a
- * blocked worker, so there the host ends it at once instead.
+ * callback the module left behind. It blocks here until the host, which has
+ * its reply, ends it. Deno cannot end a blocked worker, so there the worker
+ * ends itself instead.
  */
 function park(): void {
   if (CAN_PARK) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);

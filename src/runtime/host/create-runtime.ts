@@ -1,19 +1,13 @@
 /** Host side: the runtime itself; decides where each call runs (a realm of the helper, or a worker) and serves its ctx. */
-import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
 import { createCtxHandler } from "./ctx-host.ts";
 import { keepProcessState } from "../process-state.ts";
 import { runInspectLane } from "./inspect-lane.ts";
 import { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
-import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
+import { serveBridge } from "./serve-bridge.ts";
 import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "../types.ts";
 import { createRealmHelpers, realmsAvailable, type RealmHelpers, type RealmReply } from "./realm-helper.ts";
-import { createWorkerPool, type FreshWorker } from "./worker-pool.ts";
-import { exitMessage, firstLine } from "./worker-failure.ts";
-import type { CallMessage, CallReply, ReadyReply } from "../worker-messages.ts";
+import { contextWorkers, runWorkerCall, type WorkerOutcome } from "./worker-call.ts";
 import { workerUrl } from "./worker-url.ts";
-
-
-type WorkerReply = CallReply;
 
 /** See useRealms. */
 const HELPER_BOOT_DELAY_MS = 25;
@@ -35,13 +29,12 @@ const INSPECT_TIMEOUT_MS = 10_000;
 
 /** Creates the process's runtime. Nothing is shared between two runtimes. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
-  const pool = createWorkerPool(workerUrl(), { spares: options.spareWorkers ?? (options.spareWorker === false ? 0 : 1) });
+  const spawnWorker = contextWorkers(workerUrl());
   // Calls run in ShadowRealms of a helper once calls keep coming (see realm-helper.ts); a first call, a
   // call while the helper is busy, and every call where there are no ShadowRealms (Deno) get a worker.
   const realms: RealmHelpers | undefined = contextsWanted(options) === "realms" ? createRealmHelpers(workerUrl(undefined, "realm-helper-worker.ts")) : undefined;
   /**
-   * Once calls are expected, the helper is booted and spare workers are not
-   * kept (they cost 2 MB each). The boot waits HELPER_BOOT_DELAY_MS: it
+   * Once calls are expected, the helper is booted. The boot waits HELPER_BOOT_DELAY_MS: it
    * costs 25-30 ms of CPU, which right after discovery would hold up the
    * first request on two cores (measured: 6 ms later), and after the one
    * call of `rienda tool run` would be wasted (the process has exited by then).
@@ -52,7 +45,6 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   let realmsBroken = false;
   const useRealms = () => {
     if (!realms || helperWanted || realmsBroken) return;
-    pool.setSpares(0);
     helperWanted = new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         if (!closed) realms.prepare();
@@ -68,77 +60,15 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   // A module's process.chdir() or process.umask() lasts for its own call only.
   const restoreProcessState = keepProcessState();
 
-  /**
-   * Runs one worker to its single reply. `serve` starts the host end of the
-   * `ctx` bridge; it runs right after the call is posted, while the worker
-   * wakes up and loads the module (a request written before it runs is
-   * still seen: the bridge looks at the state word first).
-   */
-  function runWorker(
-    message: CallMessage,
-    fresh: FreshWorker,
-    serve: (() => BridgeServer) | undefined,
-    controller: AbortController,
-  ): Promise<WorkerReply | { kind: "interrupted" } | { kind: "crashed"; message: string }> {
-    return new Promise((resolve) => {
-      const { worker } = fresh;
-      let bridge: BridgeServer | undefined;
-      let settled = false;
-      const settle = (reply: WorkerReply | { kind: "interrupted" } | { kind: "crashed"; message: string }) => {
-        if (settled) return;
-        settled = true;
-        controller.signal.removeEventListener("abort", onAbort);
-        active.delete(controller);
-        // A context lives for one invocation only: nothing it left behind
-        // survives. A worker that answered runs nothing more (it parks), so
-        // ending it can wait until no call runs; any other is ended now,
-        // before its bridge closes (a context woken by the close gets an
-        // interruption error, but it must not run on at all).
-        if ("parks" in reply && reply.parks === true) pool.retire(worker);
-        else {
-          stopContextSpawns(fresh.buffer);
-          worker.terminate();
-        }
-        // Nor does any process it started (the pool checks again once the worker is gone).
-        endContextProcesses(fresh.buffer);
-        bridge?.close();
-        restoreProcessState();
-        pool.release();
-        resolve(reply);
-      };
-      const onAbort = () => {
-        bridge?.interrupt();
-        settle({ kind: "interrupted" });
-      };
-      // A call's worker sends call replies only (lists are the lanes').
-      worker.onmessage = (event: MessageEvent<ReadyReply | CallReply>) => {
-        // A spare taken before it finished booting still says so first.
-        if (event.data.kind === "ready") return;
-        settle(event.data);
-      };
-      worker.onerror = (event: ErrorEvent) => {
-        event.preventDefault();
-        settle({ kind: "crashed", message: `the context failed: ${firstLine(event.message)}` });
-      };
-      worker.addEventListener("close", (event: Event) => {
-        const code = (event as Event & { code?: number }).code;
-        settle({ kind: "crashed", message: exitMessage(code) });
-      });
-      if (controller.signal.aborted) {
-        onAbort();
-        return;
-      }
-      controller.signal.addEventListener("abort", onAbort, { once: true });
-      active.add(controller);
-      try {
-        worker.postMessage(fresh.prepared ? message : ({ ...message, buffer: fresh.buffer } satisfies CallMessage));
-      } catch (error) {
-        // Arguments that cannot be cloned (a function, a symbol): the call cannot start.
-        settle({ kind: "crashed", message: `the arguments cannot be passed to the context: ${error instanceof Error ? error.message : String(error)}` });
-        return;
-      }
-      bridge = serve?.();
-    });
+  /** Runs one call in a worker of its own; the runtime's interrupt and close reach it. */
+  async function runInWorker(message: Parameters<typeof runWorkerCall>[1], controller: AbortController, serve?: Parameters<typeof runWorkerCall>[3]): Promise<WorkerOutcome> {
+    active.add(controller);
+    try {
+      return await runWorkerCall(spawnWorker(), message, controller.signal, serve);
+    } finally {
+      active.delete(controller);
+      restoreProcessState();
+    }
   }
 
   /** One invocation in a new realm of the helper, with its ctx served from this thread as for a worker. */
@@ -180,24 +110,11 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         realms.close();
         context.frontEnd.log(`rienda: ${reply.message}; tools and hooks run in workers from now on`);
       }
-      const fresh = pool.take();
-      pool.expect(context.data);
-      const serve = () =>
-        serveBridge(fresh.buffer, createCtxHandler({ workdir: context.data.workdir, frontEnd: context.frontEnd, signal: controller.signal }));
       try {
-        const reply = await runWorker(
-          {
-            kind: "call",
-            mode: "invoke",
-            modulePath: request.modulePath,
-            exportName: request.exportName,
-            args: request.args,
-            // A spare prepared with this very data has its copy already.
-            ...(fresh.data === context.data ? {} : { data: context.data }),
-          },
-          fresh,
-          serve,
+        const reply = await runInWorker(
+          { kind: "call", mode: "invoke", modulePath: request.modulePath, exportName: request.exportName, args: request.args, data: context.data },
           controller,
+          (buffer) => serveBridge(buffer, createCtxHandler({ workdir: context.data.workdir, frontEnd: context.frontEnd, signal: controller.signal })),
         );
         return outcomeOf(reply);
       } finally {
@@ -216,7 +133,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         controller.abort();
       }, inspectTimeoutMs);
       try {
-        const reply = await runWorker({ kind: "call", mode: "inspect", modulePath }, pool.take(), undefined, controller);
+        const reply = await runInWorker({ kind: "call", mode: "inspect", modulePath }, controller);
         if (reply.kind === "inspected") return { kind: "loaded", shape: reply.shape };
         if (reply.kind === "interrupted") {
           return timedOut ? { kind: "load-failed", message: `the module did not finish loading within ${inspectTimeoutMs} ms` } : reply;
@@ -246,13 +163,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
             for (const i of rest) out[i] = { kind: "interrupted" };
             return;
           }
-          const { outcomes, end } = await runInspectLane(
-            // The spare the first call will want boots once discovery is over.
-            pool.take(false),
-            rest.map((i) => modulePaths[i]!),
-            { timeoutMs: inspectTimeoutMs, signal: controller.signal, compareEach },
-            () => pool.release(),
-          );
+          const { outcomes, end } = await runInspectLane(spawnWorker(), rest.map((i) => modulePaths[i]!), { timeoutMs: inspectTimeoutMs, signal: controller.signal, compareEach });
           restoreProcessState();
           outcomes.forEach((outcome, at) => {
             out[rest[at]!] = outcome.kind === "inspected" ? { kind: "loaded", shape: outcome.shape } : outcome;
@@ -306,15 +217,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       }
     },
 
-    setSpares(count: number) {
-      if (closed) return;
-      if (realms && !realmsBroken && count > 0) useRealms();
-      else pool.setSpares(count);
+    expectCalls() {
+      if (!closed) useRealms();
     },
 
     settled: async () => {
       await helperWanted;
-      await Promise.all([pool.settled(), realms?.settled()]);
+      await realms?.settled();
     },
 
     interrupt() {
@@ -324,7 +233,6 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     async close() {
       closed = true;
       for (const controller of [...active]) controller.abort();
-      pool.close();
       realms?.close();
     },
   };
@@ -342,7 +250,7 @@ function link(source: AbortSignal, target: AbortController): () => void {
   return () => source.removeEventListener("abort", forward);
 }
 
-function outcomeOf(reply: WorkerReply | { kind: "interrupted" } | { kind: "crashed"; message: string }): Outcome {
+function outcomeOf(reply: WorkerOutcome): Outcome {
   switch (reply.kind) {
     case "returned":
       return { kind: "returned", value: reply.value, type: reply.type };

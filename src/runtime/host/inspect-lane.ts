@@ -2,7 +2,7 @@
 import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
 import type { ModuleShape } from "../types.ts";
 import type { InspectListMessage, WorkerMessage } from "../worker-messages.ts";
-import type { FreshWorker } from "./worker-pool.ts";
+import type { ContextWorker } from "./worker-call.ts";
 
 /** How looking at one module of a lane ended. */
 export type LaneOutcome = { kind: "inspected"; shape: ModuleShape } | { kind: "load-failed"; message: string };
@@ -36,10 +36,9 @@ export interface LaneResult {
  * The timeout counts for each module from the report of the one before.
  */
 export function runInspectLane(
-  fresh: FreshWorker,
+  fresh: ContextWorker,
   modulePaths: readonly string[],
   options: { timeoutMs: number; signal: AbortSignal; compareEach: boolean },
-  onClose: () => void,
 ): Promise<LaneResult> {
   const { worker } = fresh;
   const outcomes: LaneOutcome[] = [];
@@ -55,7 +54,6 @@ export function runInspectLane(
       worker.terminate();
       // What the modules started while loading ends with the lane (context-processes.ts).
       endContextProcesses(fresh.buffer);
-      onClose();
       resolve({ outcomes, end });
     };
     const arm = () => {
@@ -79,7 +77,6 @@ export function runInspectLane(
         case "listed":
           return finish({ kind: "listed", changed: data.changed });
         default:
-          // "ready": a spare taken before it finished booting still says so first.
           return;
       }
     };
@@ -90,8 +87,7 @@ export function runInspectLane(
     worker.addEventListener("close", () => finish({ kind: "crashed", at: outcomes.length, message: "the module ended its context" }));
     if (options.signal.aborted) return onAbort();
     options.signal.addEventListener("abort", onAbort, { once: true });
-    const message: InspectListMessage = { kind: "inspect-list", modulePaths: [...modulePaths], compareEach: options.compareEach };
-    worker.postMessage(fresh.prepared ? message : { ...message, buffer: fresh.buffer });
+    worker.postMessage({ kind: "inspect-list", modulePaths: [...modulePaths], compareEach: options.compareEach, buffer: fresh.buffer } satisfies InspectListMessage);
     arm();
   });
 }
