@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createContext, runInContext } from "node:vm";
 import { createBridgeBuffer } from "../src/runtime/bridge-layout.ts";
-import { workerUrl } from "../src/runtime/host/worker-url.ts";
+import { workerUrl } from "../src/runtime/host/worker-call.ts";
 import { report } from "./support/report.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rienda-bench-phases-"));

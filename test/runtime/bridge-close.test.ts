@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createBridgeBuffer } from "../../src/runtime/bridge-layout.ts";
 import { serveBridge } from "../../src/runtime/host/serve-bridge.ts";
-import { workerUrl } from "../../src/runtime/host/worker-url.ts";
+import { workerUrl } from "../../src/runtime/host/worker-call.ts";
 import { Sandbox } from "./support.ts";
 
 let box: Sandbox;

@@ -1,7 +1,6 @@
-/** Host side: ends the process groups a context recorded in its bridge buffer. */
+/** Host side: ends process groups: those a context recorded in its bridge buffer, and any one by its leader. */
 import { GROUP_COUNT, GROUP_FIRST, GROUP_SLOTS, GROUPS_ENDED, INTERRUPT, SPAWNING } from "../bridge-layout.ts";
 import { reapChild } from "../../platform.ts";
-import { killProcessGroup } from "./process-group.ts";
 
 /**
  * The processes a tool or hook starts itself (`node:child_process`'s
@@ -85,3 +84,21 @@ export function stopContextSpawns(buffer: SharedArrayBuffer): void {
     left = deadline - performance.now();
   }
 }
+
+/**
+ * Ends a whole process group with SIGKILL: its leader and everything still
+ * in the group. Children do not die with a worker or with Rienda, so every
+ * process Rienda or a tool starts runs as the leader of a group of its own,
+ * ended this way; only a process that leaves the group on purpose (`setsid`)
+ * escapes.
+ */
+export function killProcessGroup(leader: number): void {
+  try {
+    process.kill(-leader, "SIGKILL");
+  } catch {
+    // Every process of the group has ended already.
+  }
+}
+
+/** After a leader exits, how long a process that left its group may keep the pipes open before we stop reading. */
+export const PIPE_GRACE_MS = 200;

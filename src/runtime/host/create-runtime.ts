@@ -3,20 +3,21 @@ import { createCtxHandler } from "./ctx-host.ts";
 import { keepProcessState } from "../process-state.ts";
 import { runInspectLane } from "./inspect-lane.ts";
 import { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
-import { serveBridge } from "./serve-bridge.ts";
+import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
 import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "../types.ts";
+import type { CallMessage } from "../worker-messages.ts";
 import { createRealmHelpers, realmsAvailable, type RealmHelpers, type RealmReply } from "./realm-helper.ts";
-import { contextWorkers, runWorkerCall, type WorkerOutcome } from "./worker-call.ts";
-import { workerUrl } from "./worker-url.ts";
+import { contextWorkers, runWorkerCall, workerUrl, type WorkerOutcome } from "./worker-call.ts";
 
 /** See useRealms. */
 const HELPER_BOOT_DELAY_MS = 25;
 
 /**
  * Discovery lanes: workers that each load a share of the modules one after
- * another. A worker per module would boot 20 workers for 20 tools (about
- * 2 ms of CPU each); two lanes measured best on two cores (runtime start
- * to 20 modules inspected: 12.3 ms, docs/design/runtime-history.md).
+ * another. A worker per module boots 20 workers for 20 tools (about 2 ms of
+ * CPU each): start to first request with 20 tools declared measured 72-77 ms
+ * that way against 36-41 ms with two lanes, which measured best on two
+ * cores (docs/design/runtime-history.md, issue 29).
  */
 const INSPECT_LANES = 2;
 
@@ -61,7 +62,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const restoreProcessState = keepProcessState();
 
   /** Runs one call in a worker of its own; the runtime's interrupt and close reach it. */
-  async function runInWorker(message: Parameters<typeof runWorkerCall>[1], controller: AbortController, serve?: Parameters<typeof runWorkerCall>[3]): Promise<WorkerOutcome> {
+  async function runInWorker(message: CallMessage, controller: AbortController, serve?: (buffer: SharedArrayBuffer) => BridgeServer): Promise<WorkerOutcome> {
     active.add(controller);
     try {
       return await runWorkerCall(spawnWorker(), message, controller.signal, serve);

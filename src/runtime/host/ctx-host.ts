@@ -1,11 +1,9 @@
-/** Host side: performs the `ctx` operations a context asks for over its bridge. */
-import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+/** Host side: performs the `ctx` operations a context asks for over its bridge (`which` and `http.fetch` here, the others in their files). */
+import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { delimiter, isAbsolute, resolve } from "node:path";
 import type { FrontEnd, Prompt } from "../types.ts";
 import { CtxError } from "./ctx-error.ts";
-import { findExecutable } from "./find-executable.ts";
 import { createFileHost } from "./host-file.ts";
-import { httpFetch } from "./host-http.ts";
 import { readSyncSpawnRequest, spawnToEnd } from "./host-spawn-sync.ts";
 import type { Cut } from "./bounded-text.ts";
 import { runProcess } from "./run-process.ts";
@@ -101,4 +99,84 @@ async function exec(scope: CtxScope, command: unknown, opts: unknown) {
 
 function withMarker(text: string, cut: Cut | undefined): string {
   return cut ? text.slice(0, cut.at) + execCutMarker(cut.dropped) + text.slice(cut.at) : text;
+}
+
+/**
+ * `ctx.system.which`: the absolute path of an executable file named `name`
+ * on `PATH` (or at `name` itself when it contains a slash, relative to
+ * `workdir`), else null.
+ */
+export function findExecutable(name: string, workdir: string, path: string | undefined): string | null {
+  if (name === "") return null;
+  if (name.includes("/")) {
+    const abs = isAbsolute(name) ? name : resolve(workdir, name);
+    return isExecutableFile(abs) ? abs : null;
+  }
+  for (const dir of (path ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    const candidate = resolve(workdir, dir, name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return null;
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What `ctx.http.fetch` returns. */
+export interface HttpResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * `ctx.http.fetch`: any status is a normal answer; only a failure to get
+ * one (network error, timeout, bad arguments) raises.
+ */
+export async function httpFetch(url: unknown, opts: unknown, signal: AbortSignal): Promise<HttpResponse> {
+  if (typeof url !== "string" || url === "") throw new CtxError("ctx.http.fetch: url must be a non-empty string", { typeError: true });
+  const o = (opts !== null && typeof opts === "object" ? opts : {}) as Record<string, unknown>;
+  const method = o.method === undefined ? "GET" : o.method;
+  if (typeof method !== "string") throw new CtxError("ctx.http.fetch: method must be a string", { typeError: true });
+  if (o.body !== undefined && o.body !== null && typeof o.body !== "string") {
+    throw new CtxError("ctx.http.fetch: body must be a string (serialize it yourself, e.g. JSON.stringify)", { typeError: true });
+  }
+  const headers: Record<string, string> = {};
+  if (o.headers !== undefined && o.headers !== null) {
+    if (typeof o.headers !== "object") throw new CtxError("ctx.http.fetch: headers must be an object", { typeError: true });
+    for (const [k, v] of Object.entries(o.headers as Record<string, unknown>)) headers[k] = String(v);
+  }
+  const timeoutMs = typeof o.timeout_ms === "number" && o.timeout_ms > 0 ? o.timeout_ms : undefined;
+  const timeout = timeoutMs !== undefined ? AbortSignal.timeout(timeoutMs) : undefined;
+  const combined = timeout ? AbortSignal.any([signal, timeout]) : signal;
+  try {
+    const response = await fetch(url, {
+      method: method.toUpperCase(),
+      headers,
+      body: typeof o.body === "string" ? o.body : undefined,
+      signal: combined,
+      redirect: "follow",
+    });
+    const bytes = await response.arrayBuffer();
+    const flat: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      const key = name.toLowerCase();
+      // Set-Cookie arrives once per value: keep them all, as a flat map allows.
+      flat[key] = flat[key] === undefined ? value : `${flat[key]}, ${value}`;
+    });
+    return { status: response.status, headers: flat, body: new TextDecoder().decode(bytes) };
+  } catch (error) {
+    if (timeout?.aborted && !signal.aborted) throw new CtxError(`ctx.http.fetch: ${method.toUpperCase()} ${url} timed out after ${timeoutMs} ms`);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new CtxError(`ctx.http.fetch: ${method.toUpperCase()} ${url} failed: ${message}`);
+  }
 }

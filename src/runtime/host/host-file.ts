@@ -1,9 +1,26 @@
-/** Host side: `ctx.file` (read, write, exists, list) within a workdir. */
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+/** Host side: `ctx.file` (read, write, exists, list) within a workdir; files are read without ever blocking on a pipe. */
+import {
+  appendFileSync,
+  closeSync,
+  constants,
+  type Dirent,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import ignore, { type Ignore } from "ignore";
 import { CtxError } from "./ctx-error.ts";
-import { listFiles, type ListedEntry } from "./list-files.ts";
-import { notRegular, readRegularFile } from "./read-regular-file.ts";
 
 /** The host side of `ctx.file`, relative paths resolved against `workdir`. */
 export interface FileHost {
@@ -134,4 +151,140 @@ function fsError(member: string, path: string, error: unknown): CtxError {
   const code = (error as { code?: string } | null)?.code ?? "";
   const reason = REASONS[code] ?? (code !== "" ? code : "failed");
   return new CtxError(`ctx.file.${member}: ${reason}: "${path}"`);
+}
+
+/**
+ * The bytes of a regular file. Anything else (a named pipe, a socket, a
+ * device) is refused without reading (error code `ENOTREG`): the host reads
+ * on Rienda's main thread, and a pipe with no writer (a trap a cloned
+ * repository can set) or /dev/zero would block it for ever, deaf to
+ * Ctrl-C. Opened without blocking, so that even opening a pipe returns at
+ * once. A directory fails with `EISDIR`.
+ */
+export function readRegularFile(path: string): Uint8Array {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    if (!stat.isFile()) throw notRegular();
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The error a non-regular file gets. */
+export function notRegular(): Error {
+  return Object.assign(new Error("not a regular file"), { code: "ENOTREG" });
+}
+
+/** One entry of `ctx.file.list`. */
+export interface ListedEntry {
+  name: string;
+  /** Relative to the workdir, "/"-separated. */
+  path: string;
+  isDir: boolean;
+}
+
+/** Options of `ctx.file.list`. */
+export interface ListOptions {
+  recursive: boolean;
+  respectIgnoreFiles: boolean;
+}
+
+interface IgnoreLevel {
+  base: string;
+  rules: Ignore;
+}
+
+const IGNORE_FILES = [".gitignore", ".ignore"];
+
+/**
+ * Lists `dir` (absolute) depth-first, names sorted. With `respectIgnoreFiles`
+ * every `.gitignore` and `.ignore` between the workdir and each entry applies
+ * relative to its own directory, deeper files overriding outer ones as git
+ * does, and `.git` itself is left out. Symbolic links to directories are
+ * listed but not entered, so a link cycle cannot loop.
+ */
+export function listFiles(workdir: string, dir: string, options: ListOptions): ListedEntry[] {
+  const out: ListedEntry[] = [];
+  const levels: IgnoreLevel[] = [];
+  if (options.respectIgnoreFiles) {
+    for (const ancestor of ancestorsWithin(workdir, dir)) pushLevel(levels, ancestor);
+  }
+  walk(workdir, dir, options, levels, out, true);
+  return out;
+}
+
+function walk(workdir: string, dir: string, options: ListOptions, levels: IgnoreLevel[], out: ListedEntry[], top: boolean): void {
+  const pushed = options.respectIgnoreFiles && pushLevel(levels, dir);
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    // The directory asked for must be readable; an unreadable one deeper down is skipped.
+    if (top) throw error;
+    entries = [];
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (options.respectIgnoreFiles && entry.name === ".git") continue;
+    const abs = join(dir, entry.name);
+    let isDir = entry.isDirectory();
+    if (entry.isSymbolicLink()) {
+      try {
+        isDir = statSync(abs).isDirectory();
+      } catch {
+        isDir = false;
+      }
+    }
+    if (options.respectIgnoreFiles && isIgnored(levels, abs, isDir)) continue;
+    out.push({ name: entry.name, path: toPosix(relative(workdir, abs)), isDir });
+    if (isDir && options.recursive && !entry.isSymbolicLink()) walk(workdir, abs, options, levels, out, false);
+  }
+  if (pushed) levels.pop();
+}
+
+function pushLevel(levels: IgnoreLevel[], dir: string): boolean {
+  let rules: Ignore | undefined;
+  for (const name of IGNORE_FILES) {
+    let text: string;
+    try {
+      // A .gitignore that is a named pipe must not freeze the listing.
+      text = new TextDecoder().decode(readRegularFile(join(dir, name)));
+    } catch {
+      continue;
+    }
+    rules ??= ignore();
+    rules.add(text);
+  }
+  if (!rules) return false;
+  levels.push({ base: dir, rules });
+  return true;
+}
+
+function isIgnored(levels: IgnoreLevel[], abs: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const level of levels) {
+    const rel = toPosix(relative(level.base, abs));
+    if (rel === "" || rel.startsWith("../")) continue;
+    const verdict = level.rules.test(isDir ? `${rel}/` : rel);
+    if (verdict.ignored) ignored = true;
+    else if (verdict.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+/** Directories from the workdir down to (excluding) `dir`, when `dir` lies inside the workdir. */
+function ancestorsWithin(workdir: string, dir: string): string[] {
+  const rel = relative(workdir, dir);
+  if (rel === "" || rel.startsWith("..") || resolve(workdir, rel) !== dir) return [];
+  const parts = rel.split(sep);
+  const out = [workdir];
+  for (let i = 1; i < parts.length; i++) out.push(join(workdir, ...parts.slice(0, i)));
+  return out;
+}
+
+function toPosix(path: string): string {
+  return sep === "/" ? path : path.split(sep).join("/");
 }

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { CtxError } from "./ctx-error.ts";
 import { isRecord } from "../../values.ts";
-import { killProcessGroup, PIPE_GRACE_MS } from "./process-group.ts";
+import { killProcessGroup, PIPE_GRACE_MS } from "./context-processes.ts";
 
 /**
  * A synchronous spawn of a context (`spawnSync`, `execSync`, `execFileSync`

@@ -31,7 +31,7 @@ import {
 import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
 import { createValueCodec } from "../context/context-values.ts";
 import type { BridgeServer } from "./serve-bridge.ts";
-import { exitMessage, firstLine } from "./worker-failure.ts";
+import { exitMessage, firstLine } from "./worker-call.ts";
 import type { CallMessage, CallReply } from "../worker-messages.ts";
 
 /**

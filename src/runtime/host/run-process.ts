@@ -1,7 +1,7 @@
 /** Host side: one shell command in its own process group (`ctx.system.exec`, the shell tool). */
 import { spawn } from "node:child_process";
 import { BoundedText, type Cut } from "./bounded-text.ts";
-import { killProcessGroup, PIPE_GRACE_MS } from "./process-group.ts";
+import { killProcessGroup, PIPE_GRACE_MS } from "./context-processes.ts";
 
 /** One shell command to run. */
 export interface ProcessRequest {

@@ -1,9 +1,8 @@
-/** Host side: a worker of its own for one call or inspection (the plain context design), run to its one reply. */
+/** Host side: a worker of its own for one call or inspection (the plain context design), run to its one reply; where the worker entries are. */
 import { createBridgeBuffer, HEADER_BYTES, INITIAL_BYTES } from "../bridge-layout.ts";
 import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
 import type { BridgeServer } from "./serve-bridge.ts";
 import type { CallMessage, CallReply } from "../worker-messages.ts";
-import { exitMessage, firstLine } from "./worker-failure.ts";
 
 /** A worker nobody has used, and the bridge buffer it gets with its one message. */
 export interface ContextWorker {
@@ -106,4 +105,28 @@ function createBufferStore(): { take(): SharedArrayBuffer; give(buffer: SharedAr
       free.push(buffer);
     },
   };
+}
+
+/**
+ * Where a worker entry is (`invoke-worker.ts` unless named). From source it
+ * is in ../context/. In a `bun build --compile` binary every bundled
+ * module reports the binary's own URL at the root of the embedded tree (the
+ * root being src/, the common folder of the entry points), and the worker
+ * is embedded under that root with its source-relative path.
+ */
+export function workerUrl(here: string = import.meta.url, entry: "invoke-worker.ts" | "realm-helper-worker.ts" = "invoke-worker.ts"): URL {
+  const compiled = here.includes("/$bunfs/") || here.includes("/~BUN/");
+  return compiled ? new URL(`./runtime/context/${entry}`, here) : new URL(`../context/${entry}`, here);
+}
+
+/** Error events carry a source excerpt after the first line; the first line says what happened. */
+export function firstLine(message: unknown): string {
+  const lines = String(message ?? "").split("\n").filter((l) => l.trim() !== "");
+  const error = lines.find((l) => /^(error|\w*Error|BuildMessage|ResolveMessage)\b/.test(l.trim()));
+  return (error ?? lines[0] ?? "unknown error").trim();
+}
+
+/** What a worker that ended on its own (process.exit in the module) means for the call. */
+export function exitMessage(code: number | undefined): string {
+  return `the module ended its context (process.exit${code === undefined ? "" : `(${code})`})`;
 }
