@@ -39,7 +39,7 @@ async function measure(design: Design, calls: number): Promise<number[]> {
 }
 
 report("invoke trivial tool, ShadowRealm of the helper, back to back", await measure("realm", 200), "ms");
-report("invoke trivial tool, no spare (worker spawned per call)", await measure("worker spawned per call", 200), "ms");
+report("invoke trivial tool, a worker spawned per call", await measure("worker spawned per call", 200), "ms");
 
 for (const design of ["realm", "worker spawned per call"] as const) {
   const runtime = open(design);
