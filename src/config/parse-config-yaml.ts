@@ -3,7 +3,7 @@
  * and column; a stream of several documents is refused, as the Go original
  * did, because only the first would silently count.
  */
-import { isMap, isScalar, LineCounter, parseAllDocuments, } from "yaml";
+import { isMap, isScalar, LineCounter, parseAllDocuments } from "yaml";
 import { readGoIntegers } from "../go-yaml.ts";
 import { ConfigError } from "./config-error.ts";
 import type { KeyPath } from "./key-path.ts";

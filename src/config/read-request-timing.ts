@@ -14,7 +14,6 @@ export const REQUEST_TIMING_KEYS = ["timeout", "idle_timeout", "retries"] as con
 /** More retries than this only delay a failure that is not going away (the schedule caps each wait at 8 s). */
 const MAX_RETRIES = 20;
 
-
 /** Reads the timing keys of `map` (at `path`); problems go to `reader`. */
 export function readRequestTiming(reader: ConfigReader, map: Record<string, unknown>, path: KeyPath): RequestTimingSettings {
   const timing: RequestTimingSettings = {};

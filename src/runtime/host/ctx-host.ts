@@ -106,7 +106,7 @@ function withMarker(text: string, cut: Cut | undefined): string {
  * on `PATH` (or at `name` itself when it contains a slash, relative to
  * `workdir`), else null.
  */
-export function findExecutable(name: string, workdir: string, path: string | undefined): string | null {
+function findExecutable(name: string, workdir: string, path: string | undefined): string | null {
   if (name === "") return null;
   if (name.includes("/")) {
     const abs = isAbsolute(name) ? name : resolve(workdir, name);
@@ -131,7 +131,7 @@ function isExecutableFile(path: string): boolean {
 }
 
 /** What `ctx.http.fetch` returns. */
-export interface HttpResponse {
+interface HttpResponse {
   status: number;
   /** Lower-case names; repeated headers joined with ", ". */
   headers: Record<string, string>;
@@ -142,7 +142,7 @@ export interface HttpResponse {
  * `ctx.http.fetch`: any status is a normal answer; only a failure to get
  * one (network error, timeout, bad arguments) raises.
  */
-export async function httpFetch(url: unknown, opts: unknown, signal: AbortSignal): Promise<HttpResponse> {
+async function httpFetch(url: unknown, opts: unknown, signal: AbortSignal): Promise<HttpResponse> {
   if (typeof url !== "string" || url === "") throw new CtxError("ctx.http.fetch: url must be a non-empty string", { typeError: true });
   const o = (opts !== null && typeof opts === "object" ? opts : {}) as Record<string, unknown>;
   const method = o.method === undefined ? "GET" : o.method;

@@ -161,7 +161,7 @@ function fsError(member: string, path: string, error: unknown): CtxError {
  * Ctrl-C. Opened without blocking, so that even opening a pipe returns at
  * once. A directory fails with `EISDIR`.
  */
-export function readRegularFile(path: string): Uint8Array {
+function readRegularFile(path: string): Uint8Array {
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const stat = fstatSync(fd);
@@ -174,7 +174,7 @@ export function readRegularFile(path: string): Uint8Array {
 }
 
 /** The error a non-regular file gets. */
-export function notRegular(): Error {
+function notRegular(): Error {
   return Object.assign(new Error("not a regular file"), { code: "ENOTREG" });
 }
 
@@ -187,7 +187,7 @@ export interface ListedEntry {
 }
 
 /** Options of `ctx.file.list`. */
-export interface ListOptions {
+interface ListOptions {
   recursive: boolean;
   respectIgnoreFiles: boolean;
 }
@@ -206,7 +206,7 @@ const IGNORE_FILES = [".gitignore", ".ignore"];
  * does, and `.git` itself is left out. Symbolic links to directories are
  * listed but not entered, so a link cycle cannot loop.
  */
-export function listFiles(workdir: string, dir: string, options: ListOptions): ListedEntry[] {
+function listFiles(workdir: string, dir: string, options: ListOptions): ListedEntry[] {
   const out: ListedEntry[] = [];
   const levels: IgnoreLevel[] = [];
   if (options.respectIgnoreFiles) {

@@ -1,8 +1,7 @@
 /** Host side: a discovery lane, one worker loading several modules one after another. */
-import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
 import type { ModuleShape } from "../types.ts";
 import type { InspectListMessage, WorkerMessage } from "../worker-messages.ts";
-import type { ContextWorker } from "./worker-call.ts";
+import { endContextWorker, type ContextWorker } from "./worker-call.ts";
 
 /** How looking at one module of a lane ended. */
 export type LaneOutcome = { kind: "inspected"; shape: ModuleShape } | { kind: "load-failed"; message: string };
@@ -50,10 +49,8 @@ export function runInspectLane(
       done = true;
       clearTimeout(timer);
       options.signal.removeEventListener("abort", onAbort);
-      stopContextSpawns(fresh.buffer);
-      worker.terminate();
       // What the modules started while loading ends with the lane (context-processes.ts).
-      endContextProcesses(fresh.buffer);
+      endContextWorker(fresh, true);
       resolve({ outcomes, end });
     };
     const arm = () => {

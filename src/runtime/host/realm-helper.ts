@@ -31,7 +31,7 @@ import {
 import { endContextProcesses, stopContextSpawns } from "./context-processes.ts";
 import { createValueCodec } from "../context/context-values.ts";
 import type { BridgeServer } from "./serve-bridge.ts";
-import { exitMessage, firstLine } from "./worker-call.ts";
+import { argumentsNotPassed, exitMessage, firstLine } from "./worker-call.ts";
 import type { CallMessage, CallReply } from "../worker-messages.ts";
 
 /**
@@ -250,7 +250,7 @@ export function createRealmHelpers(url: URL): RealmHelpers {
         try {
           request = codec.encode(message);
         } catch (error) {
-          return { kind: "crashed", message: `the arguments cannot be passed to the context: ${error instanceof Error ? error.message : String(error)}` };
+          return { kind: "crashed", message: argumentsNotPassed(error) };
         }
         resetBridge(h.buffer);
         h.worker.ref?.();

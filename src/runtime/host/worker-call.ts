@@ -33,9 +33,9 @@ export function contextWorkers(url: URL): () => ContextWorker {
  * Posts `message` to a fresh worker and settles on its one reply, a crash
  * or an abort of `signal`; the worker is ended then, whichever way, with
  * every process it started. `serve` starts the host end of the `ctx`
- * bridge over the worker's buffer right after the call is posted, while the worker boots (a request
- * written before it runs is still seen: the bridge looks at the state word
- * first).
+ * bridge over the worker's buffer right after the call is posted, while
+ * the worker boots (a request written before it runs is still seen: the
+ * bridge looks at the state word first).
  */
 export function runWorkerCall(
   fresh: ContextWorker,
@@ -52,12 +52,9 @@ export function runWorkerCall(
       settled = true;
       signal.removeEventListener("abort", onAbort);
       // A worker that answered parks (it runs nothing more); any other may
-      // still run: it may start no more processes, and is ended before its
-      // bridge closes (a context woken by the close gets an interruption
-      // error, but it must not run on at all).
-      if (!("parks" in outcome && outcome.parks === true)) stopContextSpawns(buffer);
-      worker.terminate();
-      endContextProcesses(buffer);
+      // still run, and is ended before its bridge closes (a context woken by
+      // the close gets an interruption error, but it must not run on at all).
+      endContextWorker(fresh, !("parks" in outcome && outcome.parks === true));
       bridge?.close();
       resolve(outcome);
     };
@@ -77,11 +74,27 @@ export function runWorkerCall(
       worker.postMessage({ ...message, buffer } satisfies CallMessage);
     } catch (error) {
       // Arguments that cannot be cloned (a function, a symbol): the call cannot start.
-      settle({ kind: "crashed", message: `the arguments cannot be passed to the context: ${error instanceof Error ? error.message : String(error)}` });
+      settle({ kind: "crashed", message: argumentsNotPassed(error) });
       return;
     }
     bridge = serve?.(buffer);
   });
+}
+
+/**
+ * Ends a context worker and every process it started. One that may still
+ * run is first told to start no more, and waited for while it records one
+ * it is starting (stopContextSpawns).
+ */
+export function endContextWorker(fresh: ContextWorker, mayStillRun: boolean): void {
+  if (mayStillRun) stopContextSpawns(fresh.buffer);
+  fresh.worker.terminate();
+  endContextProcesses(fresh.buffer);
+}
+
+/** Why a call whose arguments cannot be copied into a context (a function, a symbol) did not start. */
+export function argumentsNotPassed(error: unknown): string {
+  return `the arguments cannot be passed to the context: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /** At most this many bridge buffers wait to be used again. */
