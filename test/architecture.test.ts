@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const SRC = resolve(import.meta.dir, "../src");
-const LEAVES = ["platform", "errors", "version", "values", "go-yaml", "abort-race"];
+const LEAVES = ["platform", "errors", "version", "values", "go-yaml", "abort-race", "atomic-file"];
 
 /** folder -> folders it may import (leaves are always allowed). */
 const ALLOWED: Record<string, string[]> = {
@@ -25,7 +25,11 @@ const ALLOWED: Record<string, string[]> = {
   engine: ["providers", "sessions", "tools"],
   ui: ["engine", "tools", "providers"],
   mcp: ["config", "tools", "limits"],
-  cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits"],
+  credentials: [],
+  "models-dev": [],
+  "provider-modules": ["runtime", "config", "providers", "models-dev"],
+  roster: ["config", "provider-modules", "credentials", "providers", "runtime", "models-dev"],
+  cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits", "credentials", "models-dev", "provider-modules", "roster"],
 };
 
 function sourceFiles(dir: string): string[] {

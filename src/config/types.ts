@@ -62,7 +62,35 @@ export interface ModelSettings {
   toolCallsInText?: TextToolCallSetting;
   /** `timeout`, `idle_timeout`, `retries` as written on the model (new). */
   timing: RequestTimingSettings;
+  /** A provider module's display name of the model (go-current.md §3). */
+  name?: string;
+  /** A provider module's `reasoning`: the model thinks (its levels are `thinkingModes`). */
+  reasoning?: boolean;
+  /** A provider module's `thinking_modes`: the levels the model declares, in declaration order. */
+  thinkingModes?: ThinkingMode[];
+  /** A provider module's `max_output_tokens` (above 0): the model's own output cap, used when `maxTokens` is not set. */
+  maxOutputTokens?: number;
+  /** A provider module's per-model overrides of the provider's connection (headers merged key by key over the provider's). */
+  overrides?: ModelConnectionOverrides;
 }
+
+/** One thinking level a provider module declares for a model (go-current.md §3, §6). */
+export interface ThinkingMode {
+  level: string;
+  /** Anthropic's thinking budget for this level; 0: none sent. */
+  maxTokens: number;
+}
+
+/** What a module's model may set over its provider's connection. */
+export interface ModelConnectionOverrides {
+  protocol?: ProtocolName;
+  baseUrl?: string;
+  sessionHeader?: string;
+  headers?: Record<string, string>;
+}
+
+/** Where a provider was declared: config.yaml (the older generation), a module of ~/.rienda/providers, or a module inside the binary. */
+export type ProviderOrigin = "config" | "module" | "built-in";
 
 /**
  * A `${NAME}` that was not set when the file was loaded. Provider fields
@@ -105,6 +133,10 @@ export interface ProviderSettings {
   timing: RequestTimingSettings;
   /** Where `api_key` comes from. */
   apiKeySource: ApiKeySource;
+  /** Absent: config.yaml. */
+  origin?: ProviderOrigin;
+  /** A module's `auth`: `api_key` needs a key from credentials.json; absent (config.yaml): a key is optional. */
+  auth?: "api_key" | "none";
 }
 
 /** The `compaction:` block with defaults filled in. */

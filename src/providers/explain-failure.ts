@@ -47,6 +47,7 @@ function keyHint(model: ResolvedModel, provider: string): string {
   if (!source) return `Check ${path}`;
   if (source.kind === "absent") return `${path} is not set in config.yaml, so no key was sent; set it (e.g. api_key: \${${provider.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_API_KEY})`;
   if (source.kind === "written") return `Check ${path}: the key is written in config.yaml`;
+  if (source.kind === "credentials") return `Check the key of ${source.provider} in ${path} (stored by rienda auth): run rienda auth set ${source.provider} to replace it`;
   const parts = source.variables.map((v) => (v.state === "set" ? `\${${v.name}}` : `\${${v.name}} (${v.state})`));
   const problem = source.variables.some((v) => v.state !== "set");
   return problem ? `${path} comes from ${parts.join(", ")}: set that variable to the provider's key` : `Check ${path}: its key comes from ${parts.join(", ")} (is that variable's value the right key?)`;

@@ -205,6 +205,8 @@ export interface StreamTiming {
 export type ApiKeySource =
   | { kind: "absent"; path: string }
   | { kind: "written"; path: string }
+  /** credentials.json (`rienda auth`), by provider name; `path` is the file. */
+  | { kind: "credentials"; path: string; provider: string }
   | { kind: "variables"; path: string; variables: { name: string; state: "set" | "empty" | "unset" }[] };
 
 /**
