@@ -70,7 +70,7 @@ export interface InvocationContext {
 export interface InvokeRequest {
   /** Absolute path of a CommonJS module. */
   modulePath: string;
-  /** The export to call as `fn(ctx, ...args)`. */
+  /** The export to call as `fn(ctx, ...args)`; "" calls `module.exports` itself, which must then be a function. */
   exportName: string;
   /** Structured-cloneable arguments after `ctx`. */
   args: unknown[];

@@ -55,6 +55,13 @@ describe("invoke", () => {
     }
   });
 
+  test("an empty export name calls module.exports itself (provider modules), and refuses one that is not a function", async () => {
+    const provider = box.module("acme", "module.exports = function (ctx, extra) { return { base_url: 'http://x', dir: ctx.workdir, extra }; };");
+    expect(await call(provider, [7], "")).toEqual({ kind: "returned", value: { base_url: "http://x", dir: box.workdir, extra: 7 }, type: "an object" });
+    const notFunction = await call(box.module("obj", "module.exports = { protocol: 'anthropic' };"), [], "");
+    expect(notFunction).toEqual({ kind: "load-failed", message: "module.exports is not a function (it is an object)" });
+  });
+
   test("a module that does not load, or lacks the export, is a load failure", async () => {
     const syntax = await call(box.module("syntax", "module.exports = { execute( {"));
     expect(syntax).toMatchObject({ kind: "load-failed", message: expect.stringContaining("SyntaxError") });

@@ -122,8 +122,11 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
     }
     if (!ctx) return { kind: "inspected", shape: shapeOf(mod) };
     const exportName = init.exportName ?? "";
-    const target = mod !== null && (typeof mod === "object" || typeof mod === "function") ? (mod as Record<string, unknown>)[exportName] : undefined;
-    if (typeof target !== "function") return { kind: "load-failed", message: `the module does not export a function "${exportName}"` };
+    // "": the module's export is itself the function (a provider module).
+    const target = exportName === "" ? mod : mod !== null && (typeof mod === "object" || typeof mod === "function") ? (mod as Record<string, unknown>)[exportName] : undefined;
+    if (typeof target !== "function") {
+      return { kind: "load-failed", message: exportName === "" ? `module.exports is not a function (it is ${describeType(mod)})` : `the module does not export a function "${exportName}"` };
+    }
     let value: unknown;
     try {
       value = (target as (...args: unknown[]) => unknown).call(mod, ctx, ...(init.args ?? []));
