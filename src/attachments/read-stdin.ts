@@ -1,12 +1,11 @@
 /**
  * Piped stdin as data for a prompt (docs/pipelines.md). What stdin is
- * decides whether it is read: a pipe (`cat notes | rienda run ...`) or a
- * regular file (`< notes`) is data; a terminal is never read; anything else
- * (`/dev/null`, a socket such as the stdin Node's child_process gives by
- * default, which a program often leaves open) is left alone unless asked
- * for with `-f -` or `-p -`. A stdin that sends nothing for a while gets a
- * line on stderr saying what Rienda waits for and how not to, and is
- * waited for still: the data may be slow to come (`make 2>&1 | rienda ...`).
+ * decides whether it is read: every stdin that is not a terminal is data
+ * (a pipe, a regular file, a socket such as the stdin Node's and Bun's
+ * child_process give, a character device such as `/dev/null`); a terminal
+ * is never read. A stdin that sends nothing for a while gets a line on
+ * stderr saying what Rienda waits for and how not to, and is waited for
+ * still: the data may be slow to come (`make 2>&1 | rienda ...`).
  */
 import { fstatSync } from "node:fs";
 import { isatty } from "node:tty";
@@ -14,7 +13,7 @@ import { RiendaError } from "../errors.ts";
 import { MAX_ATTACHMENT_BYTES, sizeText } from "./limits.ts";
 
 /** What descriptor 0 is. */
-export type StdinKind = "pipe" | "file" | "terminal" | "other";
+export type StdinKind = "pipe" | "file" | "socket" | "device" | "terminal" | "closed";
 
 export function stdinKind(): StdinKind {
   try {
@@ -22,11 +21,17 @@ export function stdinKind(): StdinKind {
     const stat = fstatSync(0);
     if (stat.isFIFO()) return "pipe";
     if (stat.isFile()) return "file";
-    return "other";
+    if (stat.isSocket()) return "socket";
+    return "device";
   } catch {
     // A closed descriptor 0 has nothing to give.
-    return "other";
+    return "closed";
   }
+}
+
+/** Whether a stdin of this kind is read as data: anything but a terminal (or no stdin at all). */
+export function stdinIsData(kind: StdinKind): boolean {
+  return kind !== "terminal" && kind !== "closed";
 }
 
 /** After this long without a byte, stderr says that Rienda waits for stdin. */
@@ -38,6 +43,8 @@ export interface StdinRead {
   onQuiet?: () => void;
   /** How many bytes at most; more is an error. Default: the largest attachment. */
   limit?: number;
+  /** Sees the first bytes that come, and may refuse them (throw) before the rest is read. */
+  checkStart?: (bytes: Uint8Array) => void;
 }
 
 /** Reads all of `stream` as bytes, refusing more than the limit without reading the rest. */
@@ -50,12 +57,17 @@ export async function readStdinBytes(stream: NodeJS.ReadableStream, options: Std
     for await (const chunk of stream) {
       clearTimeout(quiet);
       const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+      if (total === 0 && bytes.length > 0) options.checkStart?.(bytes);
       total += bytes.length;
-      if (total > limit) throw new RiendaError("usage", `stdin: is too large to attach (more than ${sizeText(limit)})`);
+      if (total > limit) throw tooLargeStdin(limit);
       chunks.push(bytes);
     }
   } finally {
     clearTimeout(quiet);
   }
   return Buffer.concat(chunks, total);
+}
+
+function tooLargeStdin(limit: number): RiendaError {
+  return new RiendaError("usage", `stdin: is too large to attach (more than ${sizeText(limit)})`);
 }

@@ -1,12 +1,12 @@
 /**
  * The prompt of `rienda run` and what it carries (docs/pipelines.md):
  * `-p TEXT`, or `-p -` for all of stdin as the prompt; `-f PATH` files in
- * the order given (`-f -` is stdin, whatever it is); and piped stdin (a
- * pipe or a regular file, never a terminal) as a document before them,
- * unless `--no-stdin`. An empty prompt is refused before any request; an
+ * the order given (`-f -` is stdin, whatever it is); and piped stdin (any
+ * stdin but a terminal: a pipe, a file, a socket, a device) as a document
+ * before them, unless `--no-stdin`. An empty prompt is refused before any request; an
  * interrupt ends any reading at once.
  */
-import { readFileAttachment, readStdinBytes, stdinKind, sniffContent, attachmentFromBytes, type StdinKind } from "../attachments/index.ts";
+import { readFileAttachment, readStdinBytes, stdinIsData, stdinKind, sniffContent, attachmentFromBytes, type StdinKind } from "../attachments/index.ts";
 import { RiendaError } from "../errors.ts";
 import type { AttachmentBlock } from "../providers/index.ts";
 import { untilInterrupted } from "./until-interrupted.ts";
@@ -44,7 +44,8 @@ export async function readPromptInput(flags: PromptFlags, sources: PromptSources
   if (value !== "-" && value.trim() === "") throw new RiendaError("usage", "run: the prompt is empty");
   // Files first: a missing one fails at once, without waiting for a slow pipe.
   const files = flags.files.map((file) => (file === "-" ? undefined : readFileAttachment(file, sources.cwd)));
-  const read = (): Promise<Uint8Array> => untilInterrupted(readStdinBytes(sources.stdin, { onQuiet: () => sources.stderr.write(QUIET_STDIN) }), sources.signal);
+  const read = (checkStart?: (bytes: Uint8Array) => void): Promise<Uint8Array> =>
+    untilInterrupted(readStdinBytes(sources.stdin, { onQuiet: () => sources.stderr.write(QUIET_STDIN), ...(checkStart ? { checkStart } : {}) }), sources.signal);
 
   let prompt = value;
   const attachments: AttachmentBlock[] = [];
@@ -52,9 +53,8 @@ export async function readPromptInput(flags: PromptFlags, sources: PromptSources
     prompt = textOfStdin(await read());
     if (prompt.trim() === "") throw new RiendaError("usage", "run: the prompt read from stdin is empty");
   } else if (stdinFiles === 0 && flags.readStdin) {
-    const kind = sources.kind ?? stdinKind();
-    if (kind === "pipe" || kind === "file") {
-      const piped = pipedDocument(await read());
+    if (stdinIsData(sources.kind ?? stdinKind())) {
+      const piped = pipedDocument(await read(refuseBinaryStart));
       if (piped) attachments.push(piped);
     }
   }
@@ -63,7 +63,7 @@ export async function readPromptInput(flags: PromptFlags, sources: PromptSources
 }
 
 const QUIET_STDIN =
-  "rienda: waiting for stdin: it is a pipe or file with nothing in it yet, read as data for the prompt; run with --no-stdin (or < /dev/null) if it is not meant for Rienda\n";
+  "rienda: waiting for stdin: it is not a terminal and nothing has come yet; it is read as data for the prompt; run with --no-stdin (or < /dev/null) if it is not meant for Rienda\n";
 
 /** The prompt read with `-p -`: text, as it always was. */
 function textOfStdin(bytes: Uint8Array): string {
@@ -73,12 +73,28 @@ function textOfStdin(bytes: Uint8Array): string {
 /** Piped stdin beside `-p TEXT`: a text document, nothing when empty, refused when binary. */
 function pipedDocument(bytes: Uint8Array): AttachmentBlock | undefined {
   if (bytes.length === 0) return undefined;
+  refuseImageOrPdf(bytes);
+  const block = attachmentFromBytes(bytes, "stdin", "stdin");
+  return block.text?.trim() === "" ? undefined : block;
+}
+
+/**
+ * Binary data is refused as soon as its first bytes show it (an image's
+ * signature, a NUL byte), without reading the rest: `< /dev/zero` would
+ * otherwise be read to the size limit first. Bytes that are not UTF-8 may
+ * be a character cut by the chunk's end, so they wait for the whole.
+ */
+function refuseBinaryStart(bytes: Uint8Array): void {
+  refuseImageOrPdf(bytes);
+  // A NUL byte is never text: attachmentFromBytes refuses it, naming the offset.
+  if (bytes.indexOf(0) !== -1) attachmentFromBytes(bytes, "stdin", "stdin");
+}
+
+function refuseImageOrPdf(bytes: Uint8Array): void {
   const content = sniffContent(bytes);
   if (content.kind === "binary") {
     throw new RiendaError("usage", `stdin: holds ${content.label}, not text; to send it to the model, attach it with -f - (or -f FILE)`);
   }
-  const block = attachmentFromBytes(bytes, "stdin", "stdin");
-  return block.text?.trim() === "" ? undefined : block;
 }
 
 /** `-f -`: stdin as any attachment (text, image or PDF). */

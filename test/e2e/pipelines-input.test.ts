@@ -92,14 +92,6 @@ describe("piped stdin is data for the prompt", () => {
     expect(lastUser(bodyOf(), "openai_chat_completions")).toBe("summarize");
   });
 
-  test("a socket on stdin (what a program's child_process gives by default) is not read without -f -", async () => {
-    s = await scenario();
-    s.server.script({ text: "ok" });
-    const r = await s.inst.run(["run", "-a", "coder", "-p", "summarize"], { stdin: "socket data" });
-    expect(r.code).toBe(0);
-    expect(JSON.stringify(bodyOf())).not.toContain("socket data");
-  });
-
   test("binary data on a pipe is refused, naming the problem; nothing is sent or written", async () => {
     s = await scenario();
     const r = await s.inst.run(["run", "-a", "coder", "-p", "summarize"], { stdinPipe: Buffer.from([0x41, 0x00, 0x42, 0xff]) });
@@ -122,7 +114,7 @@ describe("piped stdin is data for the prompt", () => {
     s.server.script({ text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "summarize"], { stdinPipe: "late data", pipeDelayMs: 3600 });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("rienda: waiting for stdin: it is a pipe or file with nothing in it yet, read as data for the prompt; run with --no-stdin (or < /dev/null) if it is not meant for Rienda");
+    expect(r.stderr).toContain("rienda: waiting for stdin: it is not a terminal and nothing has come yet; it is read as data for the prompt; run with --no-stdin (or < /dev/null) if it is not meant for Rienda");
     expect(lastUser(bodyOf(), "openai_chat_completions")).toBe('<document name="stdin">\nlate data\n</document>\n\nsummarize');
   });
 

@@ -87,10 +87,10 @@ describe("rienda run", () => {
     expect(s.server.requests[0]!.body).toMatchObject({ max_tokens: 1234, temperature: 0.5, top_p: 0.9, stream: true });
   });
 
-  test("stdin is not read without -p -", async () => {
+  test("stdin is not read as the prompt without -p -, nor at all with --no-stdin", async () => {
     s = await scenario();
     s.server.script({ text: "ok" });
-    const r = await s.inst.run(["run", "-a", "coder", "-p", "from flag"], { stdin: "from stdin" });
+    const r = await s.inst.run(["run", "-a", "coder", "--no-stdin", "-p", "from flag"], { stdin: "from stdin" });
     expect(r.code).toBe(0);
     expect(JSON.stringify(s.server.requests[0]!.body)).not.toContain("from stdin");
   });

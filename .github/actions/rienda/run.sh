@@ -8,7 +8,8 @@ mkdir -p "$HOME/.rienda" "$RIENDA_OUT"
 PATH="$HOME/.local/bin:$PATH"
 # The arguments are one shell-quoted line, as written in the workflow.
 eval "set -- $RIENDA_ARGS"
-sh "$here/../../../scripts/ci/run-agent.sh" --out "$RIENDA_OUT" -- "$@"
+# A runner's stdin is no data for the agent: every stdin but a terminal would be read (docs/pipelines.md).
+sh "$here/../../../scripts/ci/run-agent.sh" --out "$RIENDA_OUT" -- "$@" </dev/null
 status=$?
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
   echo "status=$status" >> "$GITHUB_OUTPUT"
