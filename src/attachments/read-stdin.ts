@@ -6,8 +6,12 @@
  * is never read. A stdin that sends nothing for a while gets a line on
  * stderr saying what Rienda waits for and how not to, and is waited for
  * still: the data may be slow to come (`make 2>&1 | rienda ...`).
+ *
+ * A regular file is read from its current offset, which is left at the
+ * end, as `cat` does: `(read -r x; rienda run ...; cat) < list` sends what
+ * the shell had not read yet, and `cat` gets nothing Rienda took.
  */
-import { fstatSync } from "node:fs";
+import { fstatSync, readSync } from "node:fs";
 import { isatty } from "node:tty";
 import { RiendaError } from "../errors.ts";
 import { MAX_ATTACHMENT_BYTES, sizeText } from "./limits.ts";
@@ -45,11 +49,14 @@ export interface StdinRead {
   limit?: number;
   /** Sees the first bytes that come, and may refuse them (throw) before the rest is read. */
   checkStart?: (bytes: Uint8Array) => void;
+  /** What descriptor 0 is: a regular file is read from its offset, synchronously (it cannot stall). */
+  kind?: StdinKind;
 }
 
-/** Reads all of `stream` as bytes, refusing more than the limit without reading the rest. */
+/** Reads all of stdin (`stream`, unless it is a regular file) as bytes, refusing more than the limit without reading the rest. */
 export async function readStdinBytes(stream: NodeJS.ReadableStream, options: StdinRead = {}): Promise<Uint8Array> {
   const limit = options.limit ?? MAX_ATTACHMENT_BYTES;
+  if (options.kind === "file") return readFileFromOffset(0, limit, options.checkStart);
   const chunks: Buffer[] = [];
   let total = 0;
   const quiet = options.onQuiet ? setTimeout(options.onQuiet, STDIN_QUIET_NOTICE_MS) : undefined;
@@ -64,6 +71,27 @@ export async function readStdinBytes(stream: NodeJS.ReadableStream, options: Std
     }
   } finally {
     clearTimeout(quiet);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * read(2) from the descriptor's own offset (a `null` position), which
+ * moves it: what a shell read before is not read again, and whoever reads
+ * the file after Rienda starts at its end. (A runtime's stdin stream may
+ * read a file from byte 0 instead.)
+ */
+function readFileFromOffset(fd: number, limit: number, checkStart?: (bytes: Uint8Array) => void): Uint8Array {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, limit + 1 - total));
+    const read = readSync(fd, chunk, 0, chunk.length, null);
+    if (read === 0) break;
+    if (total === 0) checkStart?.(chunk.subarray(0, read));
+    chunks.push(chunk.subarray(0, read));
+    total += read;
+    if (total > limit) throw tooLargeStdin(limit);
   }
   return Buffer.concat(chunks, total);
 }

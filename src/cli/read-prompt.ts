@@ -44,8 +44,9 @@ export async function readPromptInput(flags: PromptFlags, sources: PromptSources
   if (value !== "-" && value.trim() === "") throw new RiendaError("usage", "run: the prompt is empty");
   // Files first: a missing one fails at once, without waiting for a slow pipe.
   const files = flags.files.map((file) => (file === "-" ? undefined : readFileAttachment(file, sources.cwd)));
+  const kind = sources.kind ?? stdinKind();
   const read = (checkStart?: (bytes: Uint8Array) => void): Promise<Uint8Array> =>
-    untilInterrupted(readStdinBytes(sources.stdin, { onQuiet: () => sources.stderr.write(QUIET_STDIN), ...(checkStart ? { checkStart } : {}) }), sources.signal);
+    untilInterrupted(readStdinBytes(sources.stdin, { kind, onQuiet: () => sources.stderr.write(QUIET_STDIN), ...(checkStart ? { checkStart } : {}) }), sources.signal);
 
   let prompt = value;
   const attachments: AttachmentBlock[] = [];
@@ -53,7 +54,7 @@ export async function readPromptInput(flags: PromptFlags, sources: PromptSources
     prompt = textOfStdin(await read());
     if (prompt.trim() === "") throw new RiendaError("usage", "run: the prompt read from stdin is empty");
   } else if (stdinFiles === 0 && flags.readStdin) {
-    if (stdinIsData(sources.kind ?? stdinKind())) {
+    if (stdinIsData(kind)) {
       const piped = pipedDocument(await read(refuseBinaryStart));
       if (piped) attachments.push(piped);
     }

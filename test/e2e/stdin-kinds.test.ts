@@ -126,3 +126,39 @@ describe("a character device on stdin", () => {
     expect(s.server.requests).toHaveLength(0);
   });
 });
+
+describe("a regular file on stdin is read from its offset, and left at its end", () => {
+  test("(read -r x; rienda run ...; cat) < list.txt: Rienda gets what the shell had not read, cat gets nothing", async () => {
+    s = await scenario();
+    s.server.script({ text: "ok" });
+    s.inst.file("list.txt", "first\nsecond\nthird\n");
+    const r = await shell('(read -r x; echo "shell: $x"; "$RIENDA" run -a coder -p summarize; echo "cat: [$(cat)]") < list.txt');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("shell: first\nok\ncat: []\n");
+    expect(userText()).toBe('<document name="stdin">\nsecond\nthird\n</document>\n\nsummarize');
+  });
+
+  test("-p - reads the prompt from the offset too", async () => {
+    s = await scenario();
+    s.server.script({ text: "ok" });
+    s.inst.file("list.txt", "skipped\nthe prompt\n");
+    const r = await shell('(read -r x; "$RIENDA" run -a coder -p -; echo "cat: [$(cat)]") < list.txt');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("ok\ncat: []\n");
+    expect(userText()).toBe("the prompt\n");
+  });
+
+  test("the while-read pitfall of docs/pipelines.md: without --no-stdin the first run takes the rest of the list and the loop ends", async () => {
+    s = await scenario();
+    s.server.script({ text: "about a" });
+    s.inst.file("a.md", "A\n");
+    s.inst.file("b.md", "B\n");
+    s.inst.file("c.md", "C\n");
+    s.inst.file("files.txt", "a.md\nb.md\nc.md\n");
+    const r = await shell('while read -r f; do printf "%s: " "$f"; "$RIENDA" run -a coder -f "$f" -p "In one line: what is this document about?"; done < files.txt');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("a.md: about a\n");
+    expect(s.server.requests).toHaveLength(1);
+    expect(userText()).toBe('<document name="stdin">\nb.md\nc.md\n</document>\n\n<document name="a.md">\nA\n</document>\n\nIn one line: what is this document about?');
+  });
+});
