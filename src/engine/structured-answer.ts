@@ -15,6 +15,7 @@ import type { AnswerFormat, StructuredOutput, ToolSpec, WireSchema } from "../pr
 import type { SchemaProblem } from "../tools/index.ts";
 import type { OutputObserver, ToolPort, ToolRunResult } from "./ports.ts";
 import type { ToolCall } from "./types.ts";
+import { parseAnswerDocument } from "./answer-document.ts";
 
 /** What the composition root hands the loop for `--schema`. */
 export interface AnswerPort {
@@ -81,7 +82,7 @@ export class AnswerState {
 
   /** Judges an answer given as text: the native way, or a model that wrote it instead of calling the tool. */
   async judgeText(text: string): Promise<AnswerVerdict> {
-    const parsed = parseDocument(text);
+    const parsed = parseAnswerDocument(text);
     if (!parsed.ok) {
       const problem = `it is not a JSON document (${parsed.reason})`;
       return this.#miss(problem, this.port.mode === "tool" ? this.#callTheTool(problem) : `Your answer is not a JSON document (${parsed.reason}). Answer again with only the JSON document, nothing before or after it.`);
@@ -141,19 +142,5 @@ export class AnswerState {
     const value = this.port.wire.wrapped ? (args as Record<string, unknown>).answer : args;
     const verdict = await this.#judge(value, "tool");
     return verdict.ok ? { text: "The answer was accepted.", isError: false } : { text: verdict.repair, isError: true };
-  }
-}
-
-/**
- * The JSON document of a text answer: the text itself, or the one fenced
- * block (```json ... ```) a model put it in.
- */
-function parseDocument(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
-  const trimmed = text.trim();
-  const fenced = /^```[a-zA-Z]*\n([\s\S]*?)\n```$/.exec(trimmed);
-  try {
-    return { ok: true, value: JSON.parse(fenced ? fenced[1]! : trimmed) };
-  } catch (error) {
-    return { ok: false, reason: trimmed === "" ? "the answer is empty" : error instanceof Error ? error.message : String(error) };
   }
 }
