@@ -10,6 +10,7 @@
  * aborts `finalSignal` (the afterRun hooks of an interrupted run, cleanup);
  * the third exits at once, whatever is still running or queued.
  */
+import { timeLimitAbort } from "../engine/index.ts";
 
 /** What interrupted; `timeout`: the run's time limit (`--timeout`) ran out, which ends it as an interrupt does. */
 export type InterruptCause = "SIGINT" | "SIGTERM" | "SIGHUP" | "ctrl-c" | "stdout-closed" | "timeout";
@@ -89,7 +90,8 @@ function createWatcher(): Interrupts {
   const interrupt = (next: InterruptCause): void => {
     count++;
     cause ??= next;
-    if (count === 1) run.abort();
+    // A time limit aborts with its own reason: the sessions record a limit, not the user (engine/run-limits.ts).
+    if (count === 1) run.abort(next === "timeout" ? timeLimitAbort() : undefined);
     else if (count === 2) final.abort();
     else process.exit(exitCode());
     for (const listener of [...listeners]) listener(next, count);

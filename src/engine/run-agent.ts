@@ -16,7 +16,7 @@ import { requestModel } from "./model-turn.ts";
 import type { CompactionPort, HookPort, ModelPort, SessionPort, ToolPort } from "./ports.ts";
 import { AnswerState, type AnswerPort } from "./structured-answer.ts";
 import { runToolRound } from "./tool-round.ts";
-import { limitBeforeRequest, unpricedBudget, type RunLimits } from "./run-limits.ts";
+import { abortedByTimeLimit, limitBeforeRequest, unpricedBudget, type RunLimits } from "./run-limits.ts";
 import type { RunEndReason, RunOutcome, ToolCall } from "./types.ts";
 
 /** Everything one run needs; supplied by the composition root. */
@@ -62,7 +62,8 @@ export async function runAgent(input: RunInput): Promise<RunOutcome> {
   if (progress.cost !== undefined && !progress.unpriced) outcome = { ...outcome, cost: roundDollars(progress.cost) };
   if (outcome.reason === "interrupted") {
     outcome = { ...outcome, message: outcome.message ?? "the run was interrupted" };
-    if (progress.promptStored) recordInterruption(input);
+    // A time limit ends the run as an interrupt does, but the history says it was the limit.
+    if (progress.promptStored) recordInterruption(input, abortedByTimeLimit(signal) ? "limit" : undefined);
   } else if ((outcome.reason === "error" || outcome.reason === "max_turns" || outcome.reason === "max_cost") && progress.promptStored) {
     // A failed request left unanswered must not be glued onto the next prompt either.
     recordInterruption(input, outcome.reason === "error" ? "error" : "limit");
