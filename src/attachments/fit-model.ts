@@ -1,7 +1,8 @@
 /**
  * Whether a prompt's attachments can go to a model, checked once the model
  * is known and before anything is sent: each kind must be one its protocol
- * takes, an image must be within the provider's own limit, and the text
+ * takes, an image must go to a model whose local server does not list its
+ * input as text only, an image must be within the provider's own limit, and the text
  * must fit the context window (config.yaml's, or the local server's) (about four characters a
  * token, the estimate compaction uses too), so that a server never
  * truncates it without a word.
@@ -20,6 +21,11 @@ export function checkAttachmentsFit(attachments: readonly AttachmentBlock[], mod
       problems.push(`${shown}: ${model.ref} cannot take ${kind === "pdf" ? "a PDF" : "it"}: its protocol ${model.protocol} takes text and images only (PDFs go to anthropic and openai_responses models)`);
       continue;
     }
+    const refusal = kind === "image" ? imageRefusal(model) : undefined;
+    if (refusal) {
+      problems.push(`${shown}: ${refusal}`);
+      continue;
+    }
     if (kind === "image" && model.protocol === "anthropic") {
       const bytes = Math.floor(((block.data ?? "").length * 3) / 4);
       if (bytes > ANTHROPIC_MAX_IMAGE_BYTES) problems.push(`${shown}: is too large for ${model.ref} (${sizeText(bytes)}; Anthropic takes images up to ${sizeText(ANTHROPIC_MAX_IMAGE_BYTES)})`);
@@ -35,4 +41,11 @@ export function checkAttachmentsFit(attachments: readonly AttachmentBlock[], mod
     );
   }
   if (problems.length > 0) throw new RiendaError("usage", problems.join("\n"));
+}
+
+/** Why a model's local server cannot take an image: it lists the model's input without one (server-input.ts). */
+function imageRefusal(model: ResolvedModel): string | undefined {
+  const input = model.serverInput;
+  if (!input || input.modalities.includes("image")) return undefined;
+  return `${model.ref} cannot take an image: its server lists the model's input as ${input.modalities.join(", ")} only (${input.source}); start the server with the model's vision projector (llama.cpp: --mmproj), or use a model that sees images`;
 }

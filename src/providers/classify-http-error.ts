@@ -1,6 +1,7 @@
 /** Classifies a failed HTTP response into a ProviderFailure: kind, retryable, and the vendor's own message. */
 import { providerErrorDetails, type ProviderErrorDetails } from "./provider-error-details.ts";
 import { providerFailure } from "./provider-failure.ts";
+import { isUnservableRequest } from "./unservable-request.ts";
 import type { ProviderErrorKind, ProviderFailure } from "./types.ts";
 
 /** Error codes and types that name the kind better than the status does (OpenAI, Anthropic, OpenRouter). */
@@ -20,27 +21,20 @@ const KIND_BY_CODE: Readonly<Record<string, ProviderErrorKind>> = {
 /** Phrases with which providers without a dedicated code report an oversized prompt. */
 const CONTEXT_LENGTH_HINTS = ["context length", "context_length", "context window", "context size", "prompt is too long", "maximum context", "too many tokens"];
 
-/**
- * Phrases with which a server answering 5xx says the request itself is
- * malformed (llama.cpp: HTTP 500 "Failed to parse tool call arguments as
- * JSON", or "tools param requires --jinja flag" from a server started
- * with --no-jinja): sending it again gets the same answer, so it is not retried.
- */
-const MALFORMED_REQUEST_HINTS = ["failed to parse", "could not parse", "cannot parse", "unable to parse", "invalid json", "malformed", "requires --jinja"];
-
 /** How much of a non-JSON error body is worth showing. */
 const MAX_BODY_EXCERPT = 500;
 
 /**
  * Classifies a failed HTTP response. Retryable exactly on 408, 409, 429 and
- * 5xx (contract §7), but for a 5xx that says the request is malformed; the
+ * 5xx (contract §7), but for a 5xx that says the request cannot be served
+ * (unservable-request.ts); the
  * message is `HTTP <status>: <the provider's own message>` so the user reads
  * what the vendor said.
  */
 export function classifyHttpError(status: number, bodyText: string, retryAfterMs?: number): ProviderFailure {
   const details = detailsOf(bodyText);
   const text = details.message ?? (excerpt(bodyText) || statusText(status));
-  const malformed = status >= 500 && MALFORMED_REQUEST_HINTS.some((hint) => text.toLowerCase().includes(hint));
+  const malformed = isUnservableRequest(status, text);
   const retryable = !malformed && (status === 408 || status === 409 || status === 429 || status >= 500);
   const extra: { status: number; retryable: boolean; retryAfterMs?: number } = { status, retryable };
   if (retryAfterMs !== undefined) extra.retryAfterMs = retryAfterMs;

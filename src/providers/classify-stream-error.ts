@@ -1,6 +1,7 @@
 /** Classifies an error a provider sends inside a stream that already started, by its vendor type or code. */
 import { providerErrorDetails } from "./provider-error-details.ts";
 import { providerFailure } from "./provider-failure.ts";
+import { isUnservableRequest } from "./unservable-request.ts";
 import type { ProviderErrorKind, ProviderFailure } from "./types.ts";
 
 /**
@@ -25,7 +26,8 @@ const STREAM_KINDS: Readonly<Record<string, ProviderErrorKind>> = {
 /**
  * Classifies an error the provider reported mid-stream. Transient kinds
  * (overloaded, server, rate limit, timeout) and numeric 408/409/429/5xx codes
- * are retried; anything unknown is not.
+ * are retried, but for one that says the request cannot be served; anything
+ * unknown is not.
  */
 export function classifyStreamError(payload: unknown): ProviderFailure {
   const details = providerErrorDetails(payload);
@@ -36,12 +38,14 @@ export function classifyStreamError(payload: unknown): ProviderFailure {
     if (numeric === 429) kind = "rate_limit";
     else if (numeric >= 500) kind = "server";
   }
+  const message = details.message ?? "the provider reported an error";
+  // llama.cpp reports a request it cannot serve in the stream too, as code 500 (unservable-request.ts).
+  if (isUnservableRequest(numeric ?? (kind === "server" ? 500 : 0), message)) kind = "invalid_request";
   const retryable =
     kind === "overloaded" ||
     kind === "server" ||
     kind === "rate_limit" ||
     kind === "timeout" ||
-    (numeric !== undefined && (numeric === 408 || numeric === 409 || numeric === 429 || numeric >= 500));
-  const message = details.message ?? "the provider reported an error";
+    (kind !== "invalid_request" && numeric !== undefined && (numeric === 408 || numeric === 409 || numeric === 429 || numeric >= 500));
   return providerFailure(kind, label ? `provider error (${label}): ${message}` : `provider error: ${message}`, { retryable });
 }

@@ -7,9 +7,12 @@
  * before a request work. Only servers on this machine are asked: a run to a
  * remote provider never waits on this. Every probe is one short request,
  * all sent at once; a server that answers none leaves the window unknown.
+ * The same answers say what the model takes as input (server-input.ts), so
+ * an image to a text-only model is refused before the request.
  */
 import { isLocalUrl } from "./describe-network-error.ts";
 import { directForLoopback } from "./direct-fetch.ts";
+import { serverInput, type ServerInput } from "./server-input.ts";
 import type { FetchLike, ResolvedModel } from "./types.ts";
 
 /** A window and where it came from, as a message names it. */
@@ -18,32 +21,40 @@ export interface ServerContextWindow {
   source: string;
 }
 
+/** What a local server told about one model. */
+export interface ServerFacts {
+  window?: ServerContextWindow;
+  input?: ServerInput;
+}
+
 /** How long one probe may take: a local server answers these in milliseconds, or is busy loading. */
 const PROBE_TIMEOUT_MS = 1500;
 /** Ollama's context when it reports none for a model not loaded yet (its docs: 4k below 24 GiB of VRAM). */
 const OLLAMA_DEFAULT_CONTEXT = 4096;
 
-const known = new Map<string, Promise<ServerContextWindow | undefined>>();
+const known = new Map<string, Promise<ServerFacts>>();
 
 /**
  * Fills in `model.contextWindow` from its server when config.yaml gives
- * none and the server is on this machine; asked once per server and model
- * in a process (a chat's later turns and its subagents reuse it).
+ * none, and `model.serverInput`, when the server is on this machine; asked
+ * once per server and model in a process (a chat's later turns and its
+ * subagents reuse it).
  */
 export async function learnContextWindow(model: ResolvedModel, fetchImpl: FetchLike = directForLoopback): Promise<void> {
-  if (model.contextWindow !== undefined || model.baseUrl === "" || !isLocalUrl(model.baseUrl)) return;
+  if (model.baseUrl === "" || !isLocalUrl(model.baseUrl)) return;
   if (model.protocol !== "openai_chat_completions" && model.protocol !== "openai_responses") return;
   const key = `${model.baseUrl}\n${model.wireId}`;
   let probe = known.get(key);
   if (!probe) known.set(key, (probe = askServer(model.baseUrl, model.wireId, fetchImpl)));
   const found = await probe;
-  if (!found) return;
-  model.contextWindow = found.tokens;
-  model.contextWindowSource = found.source;
+  if (found.input) model.serverInput = found.input;
+  if (!found.window || model.contextWindow !== undefined) return;
+  model.contextWindow = found.window.tokens;
+  model.contextWindowSource = found.window.source;
 }
 
 /** Asks every kind of server at once; the most exact figure wins. */
-export async function askServer(baseUrl: string, wireId: string, fetchImpl: FetchLike): Promise<ServerContextWindow | undefined> {
+export async function askServer(baseUrl: string, wireId: string, fetchImpl: FetchLike): Promise<ServerFacts> {
   const root = serverRoot(baseUrl);
   const api = baseUrl.replace(/\/+$/, "");
   const get = (url: string) => getJson(fetchImpl, url, { method: "GET" });
@@ -56,6 +67,7 @@ export async function askServer(baseUrl: string, wireId: string, fetchImpl: Fetc
     get(`${api}/models`),
   ]);
   const entry = modelEntry(models, wireId);
+  const input = serverInput(entry, `${api}/models`, show, `${root}/api/show`);
   const candidates: Array<[unknown, string]> = [
     [path(props, "default_generation_settings", "n_ctx"), `llama.cpp's GET ${root}/props`],
     [ollamaLoaded(ps, wireId), `Ollama's GET ${root}/api/ps (the model as loaded)`],
@@ -66,10 +78,8 @@ export async function askServer(baseUrl: string, wireId: string, fetchImpl: Fetc
     [path(lmstudio, "max_context_length"), `LM Studio's GET ${root}/api/v0/models`],
     [show !== undefined ? OLLAMA_DEFAULT_CONTEXT : undefined, "Ollama's default for a model it reports no num_ctx for (OLLAMA_CONTEXT_LENGTH on the server changes it)"],
   ];
-  for (const [value, source] of candidates) {
-    if (typeof value === "number" && Number.isInteger(value) && value > 0) return { tokens: value, source };
-  }
-  return undefined;
+  const found = candidates.find(([value]) => typeof value === "number" && Number.isInteger(value) && value > 0);
+  return { ...(found ? { window: { tokens: found[0] as number, source: found[1] } } : {}), ...(input ? { input } : {}) };
 }
 
 /** The server's own address: the base URL without its API path (`/v1`, `/api/v1`). */
