@@ -42,13 +42,15 @@ export function classifyHttpError(status: number, bodyText: string, retryAfterMs
 }
 
 function kindOf(status: number, details: ProviderErrorDetails): ProviderErrorKind {
+  // The status decides authentication: a proxy's 401 or 403 may carry any type (`server_error`,
+  // `api_error`), and the user still needs to hear about the key.
+  if (status === 401 || status === 403) return "authentication";
   const byCode = (details.code && KIND_BY_CODE[details.code]) || undefined;
   if (byCode) return byCode;
   const message = (details.message ?? "").toLowerCase();
   if ((status === 400 || status === 413) && CONTEXT_LENGTH_HINTS.some((hint) => message.includes(hint))) return "context_length";
   const byType = (details.type && KIND_BY_CODE[details.type]) || undefined;
   if (byType) return byType;
-  if (status === 401 || status === 403) return "authentication";
   if (status === 408) return "timeout";
   if (status === 429) return "rate_limit";
   if (status === 503 || status === 529) return "overloaded";
