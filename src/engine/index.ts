@@ -13,6 +13,6 @@ export type { Emit } from "./hook-chain.ts";
 export type { CompactionPort, HookAnswer, HookPort, ModelPort, OutputObserver, ResponseMeta, SessionPort, ToolPort, ToolRunResult } from "./ports.ts";
 export { createCompactor, type CompactableSession, type CompactorOptions } from "./compactor.ts";
 export type { CompactionPolicy } from "./compaction.ts";
-export { abortedByTimeLimit, CostBudget, timeLimitAbort, unpricedBudget, type Limit, type RunLimits } from "./run-limits.ts";
+export { abortedByTimeLimit, CostBudget, RequestBudget, timeLimitAbort, unpricedBudget, type Limit, type RunLimits } from "./run-limits.ts";
 export { withSubagents, type ChildRun, type SubagentOptions, type SubagentSpec } from "./subagents.ts";
 export { HOOK_POINTS, type EngineEvent, type HookOutcome, type HookPoint, type OutputStream, type RunEndReason, type RunOutcome, type ToolCall } from "./types.ts";

@@ -52,10 +52,13 @@ export async function runAgent(input: RunInput): Promise<RunOutcome> {
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   const progress: Progress = { promptStored: false };
   let outcome: RunOutcome;
+  input.limits?.requests?.open();
   try {
     outcome = await loop(input, usage, progress);
   } catch (error) {
     outcome = { reason: signal.aborted ? "interrupted" : "error", message: error instanceof Error ? error.message : String(error), usage };
+  } finally {
+    input.limits?.requests?.close();
   }
   // The run has a cost only when every answer in it (subagents' included) was priced: a sum that
   // left some answers out would read as the whole run's cost beside the whole run's tokens.
@@ -139,6 +142,7 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
       signal,
     );
     requests++;
+    input.limits?.requests?.add();
     if (turn.kind === "interrupted") return end("interrupted");
     if (turn.kind === "failed") return { ...end("error", turn.failure.message), failure: turn.failure };
 

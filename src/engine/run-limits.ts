@@ -50,9 +50,45 @@ export class CostBudget {
   }
 }
 
-/** What bounds one run; subagents' runs get their own turns and the parent's budget. */
+/**
+ * Model requests made by a run and every subagent run under it: the top
+ * run's `max_turns` is one figure bounding the whole tree, as `max_cost`
+ * does (docs/cli.md "Limits"), so fan-out cannot multiply it. A chat runs
+ * a tree per message: the count starts again when a run opens the budget
+ * while none of its tree is running.
+ */
+export class RequestBudget {
+  #made = 0;
+  #open = 0;
+  constructor(readonly limit: Limit) {}
+
+  /** A run of the tree starts; the first (the top run) starts the count at 0. */
+  open(): void {
+    if (this.#open === 0) this.#made = 0;
+    this.#open++;
+  }
+
+  close(): void {
+    this.#open = Math.max(0, this.#open - 1);
+  }
+
+  add(): void {
+    this.#made++;
+  }
+
+  get reached(): boolean {
+    return this.#made >= this.limit.value;
+  }
+}
+
+/**
+ * What bounds one run. `requests` and `cost` are the run tree's, shared
+ * with its subagents; `maxTurns` bounds this run's own requests (a
+ * subagent's frontmatter `max_turns`).
+ */
 export interface RunLimits {
   maxTurns?: Limit;
+  requests?: RequestBudget;
   cost?: CostBudget;
 }
 
@@ -65,8 +101,9 @@ export interface LimitStop {
 /** Whether the next request may start after `requests` requests of this run. */
 export function limitBeforeRequest(limits: RunLimits | undefined, requests: number): LimitStop | undefined {
   if (!limits) return undefined;
-  if (limits.maxTurns && requests >= limits.maxTurns.value) {
-    return { reason: "max_turns", message: `the run reached its limit of ${plural(limits.maxTurns.value, "model request")} (${limits.maxTurns.setting}) before the agent finished` };
+  const turns = limits.maxTurns && requests >= limits.maxTurns.value ? limits.maxTurns : limits.requests?.reached ? limits.requests.limit : undefined;
+  if (turns) {
+    return { reason: "max_turns", message: `the run reached its limit of ${plural(turns.value, "model request")} (${turns.setting}) before the agent finished` };
   }
   if (limits.cost?.reached) {
     const { limit, spent } = limits.cost;

@@ -223,12 +223,12 @@ async function loadPreparedAgent(
     problems.fail();
   }
   const system = composeSystemPrompt(withSkills(agent.systemPrompt, skills), instructions.value?.text);
-  const limits = resolveLimits(request.limitFlags, agent, config, request.costBudget);
+  const limits = resolveLimits(request.limitFlags, agent, config, request.tree);
   let boundSession: string | undefined;
   const delegation = subagentTools(extensions.tools, subagents, {
     lineage: [...above, agent.id],
     config,
-    request: { ...request, ...(limits.run.cost ? { costBudget: limits.run.cost } : {}) },
+    request: { ...request, tree: { ...(limits.run.cost ? { cost: limits.run.cost } : {}), ...(limits.run.requests ? { requests: limits.run.requests } : {}) } },
     dialogs,
     parentSessionId: () => boundSession ?? "",
   });

@@ -5,12 +5,12 @@
  */
 import type { Agent } from "../../agents/index.ts";
 import type { LoadedConfig } from "../../config/index.ts";
-import type { CostBudget, HookPort, ToolPort } from "../../engine/index.ts";
+import type { HookPort, ToolPort } from "../../engine/index.ts";
 import type { LimitSettings } from "../../limits/index.ts";
 import type { ResolvedModel } from "../../providers/index.ts";
 import type { SessionFile } from "../../sessions/index.ts";
 import type { ContextData, FrontEnd, Prompt } from "../../tools/types.ts";
-import type { ResolvedLimits } from "../run-limits.ts";
+import type { ResolvedLimits, TreeBudgets } from "../run-limits.ts";
 
 /** What the user asked for on the command line. */
 export interface RunRequest {
@@ -80,8 +80,8 @@ export interface AgentRequest {
   cwd?: string;
   limitFlags?: LimitSettings;
   onlyTools?: readonly string[];
-  /** A subagent's: the cost budget of the run tree it belongs to. */
-  costBudget?: CostBudget;
+  /** A subagent's: the budgets (cost, model requests) of the run tree it belongs to. */
+  tree?: TreeBudgets;
 }
 
 /**
