@@ -330,6 +330,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
       return attachmentRow(block);
     },
     pendingAttachments: () => pending.map(attachmentRow),
+    dropAttachments: () => void (pending = []),
     history: () => (session ? historyOf(session) : []),
     notices() {
       const notices = movedNotice ? [movedNotice, ...prepared.notices] : prepared.notices;

@@ -37,6 +37,7 @@ export type RpcErrorCode =
   | "busy"
   | "not_running"
   | "unknown_confirm"
+  | "duplicate_id"
   | "refused";
 
 /** A line that is not a command: the error response to send (id null when none could be read). */
@@ -74,11 +75,14 @@ export function readCommand(line: string): RpcCommand | RpcRefusal {
     return { id: null, command: null, code: "parse_error", message: `the line is not JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
   if (!isRecord(value)) return { id: null, command: null, code: "invalid_command", message: "a command is a JSON object with id and type" };
-  const rawId = value.id;
-  const id: CommandId | null = typeof rawId === "string" || (typeof rawId === "number" && Number.isFinite(rawId)) ? rawId : null;
   const type = typeof value.type === "string" ? value.type : null;
-  if (id === null) return { id: null, command: type, code: "invalid_field", message: 'field "id" is required: a string or a number' };
-  if (type === null) return { id, command: null, code: "invalid_field", message: 'field "type" is required: the command\'s name' };
+  const idProblem = problemOfId(value.id);
+  if (idProblem) return { id: null, command: type, code: "invalid_field", message: idProblem };
+  const id = value.id as CommandId;
+  if (type === null) {
+    const message = value.type === undefined ? 'field "type" is required: the command\'s name' : `field "type" must be a string (the command's name), not ${describeJson(value.type)}`;
+    return { id, command: null, code: "invalid_field", message };
+  }
   if (!(COMMANDS as readonly string[]).includes(type)) {
     return { id, command: type, code: "unknown_command", message: `unknown command "${type}" (commands: ${COMMANDS.join(", ")})` };
   }
@@ -101,6 +105,7 @@ export function readCommand(line: string): RpcCommand | RpcRefusal {
   switch (command) {
     case "prompt":
     case "follow_up":
+      if ((value.text as string).trim() === "") return { id, command, code: "invalid_field", message: `field "text" of ${command} is empty: a prompt needs words` };
       return { type: command, id, text: value.text as string, files: (value.files as string[] | undefined) ?? [] };
     case "confirm_answer":
       return { type: command, id, confirmId: value.confirm_id as string, answer: value.answer as boolean };
@@ -113,6 +118,29 @@ export function readCommand(line: string): RpcCommand | RpcRefusal {
     default:
       return { type: command, id };
   }
+}
+
+/**
+ * Why `id` cannot identify a command: ids are strings or safe integers, so
+ * that the id echoed back is the very value sent (a number beyond 2^53, or
+ * `1e400`, would come back changed).
+ */
+function problemOfId(id: unknown): string | undefined {
+  if (id === undefined) return 'field "id" is required: a string or a whole number';
+  if (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) return undefined;
+  if (typeof id === "number") {
+    const why = Number.isInteger(id) || !Number.isFinite(id) ? "beyond the safe integers (±(2^53 - 1)), so it would not come back as sent" : "not a whole number";
+    return `field "id" must be a string or a whole number within ±(2^53 - 1): this number is ${why}; send it as a string`;
+  }
+  return `field "id" must be a string or a whole number, not ${describeJson(id)}`;
+}
+
+/** "an object", "a list", "null", "a boolean": the JSON kind of a value, for messages. */
+function describeJson(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value}`;
 }
 
 /** Whether `readCommand` gave a refusal. */

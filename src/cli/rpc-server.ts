@@ -41,6 +41,8 @@ export class RpcServer {
   #running: Running | undefined;
   /** A switch (agent, model) in progress: no run may start meanwhile. */
   #switching = false;
+  /** The id of the switch in progress, in flight until its response. */
+  #switchingId: CommandId | undefined;
   readonly #queue: Extract<RpcCommand, { type: "follow_up" }>[] = [];
   readonly #confirms = new Map<string, PendingConfirm>();
   #confirmCount = 0;
@@ -95,6 +97,10 @@ export class RpcServer {
       this.#fail(command.id, command.type, "refused", "the process is shutting down");
       return;
     }
+    if (this.#inFlight(command.id)) {
+      this.#fail(command.id, command.type, "duplicate_id", `command ${JSON.stringify(command.id)} is still in flight (its run or its response is not over): give each command an id of its own`);
+      return;
+    }
     try {
       this.#dispatch(command);
     } catch (error) {
@@ -117,6 +123,12 @@ export class RpcServer {
       this.#resolveEnded();
     })();
     return this.#ending;
+  }
+
+  /** Whether a command with this id is still going on: the run, a queued follow-up, a switch. */
+  #inFlight(id: CommandId): boolean {
+    const pending = [this.#running?.id, this.#switchingId, ...this.#queue.map((queued) => queued.id)];
+    return pending.some((other) => other !== undefined && other === id);
   }
 
   /** A run that is ending gets no for every question it still waits on. */
@@ -157,16 +169,19 @@ export class RpcServer {
       case "set_agent": {
         if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before switching");
         this.#switching = true;
+        this.#switchingId = command.id;
         const work = command.type === "set_model" ? backend.switchModel(command.model) : backend.switchAgent(command.agent);
         work.then(
           () => {
             this.#switching = false;
+            this.#switchingId = undefined;
             const status = backend.status();
             this.#ok(command, { agent: status.agent, model: status.model });
             this.#next();
           },
           (error: unknown) => {
             this.#switching = false;
+            this.#switchingId = undefined;
             this.#fail(command.id, command.type, "refused", userMessage(error));
             this.#next();
           },
@@ -206,9 +221,12 @@ export class RpcServer {
   /** Starts a prompt's run; its response says it started, its events follow, run_end last. */
   #startRun(command: Extract<RpcCommand, { type: "prompt" | "follow_up" }>, queued = false): void {
     const backend = this.#backend!;
+    // A prompt carries its own files and nothing else: whatever an earlier refused prompt attached is gone.
+    backend.dropAttachments();
     try {
       for (const file of command.files) backend.attach(file);
     } catch (error) {
+      backend.dropAttachments();
       // A queued follow-up had its response already: its refusal is an error event of its own.
       if (queued) this.#send({ command_id: command.id, type: "error", message: userMessage(error) });
       else this.#fail(command.id, command.type, "refused", userMessage(error));

@@ -121,6 +121,8 @@ export interface ChatBackend {
   attach(path: string): AttachmentRow;
   /** What the next message carries, in order. */
   pendingAttachments(): AttachmentRow[];
+  /** Forgets every file attached to the next message (a refused rpc prompt leaves none behind). */
+  dropAttachments(): void;
   /** The current agent's hooks, in execution order. */
   hooks(): string[];
   /** The active branch of the current session (empty before the first message). */

@@ -51,6 +51,7 @@ function fakeBackend(onTurn: (prompt: string, io: TurnIo) => Promise<RunOutcome>
     hooks: () => ["guard"],
     attach: (path: string) => ({ name: path, description: "text, 5 bytes" }),
     pendingAttachments: () => [],
+    dropAttachments: () => undefined,
     history: () => [{ role: "user", blocks: [{ type: "text", text: "earlier question" }] }],
     notices: () => [],
     close: () => calls.push("close"),
