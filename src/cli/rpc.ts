@@ -7,7 +7,6 @@
  * The end of stdin ends a run going on as an interrupt would and exits 0;
  * SIGINT/SIGTERM do the same and exit 130.
  */
-import { createInterface } from "node:readline";
 import { defineCommand } from "citty";
 import { RiendaError, userMessage } from "../errors.ts";
 import { jsonWithControlsEscaped } from "../ui/index.ts";
@@ -18,6 +17,7 @@ import { homeDir } from "./home-dir.ts";
 import { interrupts } from "./interrupts.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { RPC_VERSION } from "./rpc-protocol.ts";
+import { readLfLines } from "./rpc-lines.ts";
 import { RpcServer } from "./rpc-server.ts";
 import { runFlags } from "./run-flags.ts";
 import { latestSessionId } from "./run-session.ts";
@@ -58,9 +58,11 @@ export default defineCommand({
       const backend = await createChatBackend(start, rpc.dialogs);
       close = () => backend.close();
       rpc.ready(backend, VERSION);
-      const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-      lines.on("line", (line) => rpc.handle(line));
-      lines.on("close", () => void rpc.end());
+      const lines = readLfLines(
+        process.stdin,
+        (line) => rpc.handle(line),
+        () => void rpc.end(),
+      );
       const stop = watcher.listen(() => {
         code = watcher.exitCode;
         void rpc.end();

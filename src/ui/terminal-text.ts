@@ -59,13 +59,15 @@ export function isHiddenControl(ch: string): boolean {
 /**
  * JSON text as JSON.stringify wrote it, with DEL and the C1 controls
  * (U+007F-U+009F) escaped too (`\u009b`): JSON.stringify escapes only
- * U+0000-U+001F, and a C1 CSI acts on a terminal like ESC [. The value a
- * reader parses is the same; only the bytes differ, so `--json` output is
- * safe to show. Outside its strings JSON is ASCII, so only string
- * contents change.
+ * U+0000-U+001F, and a C1 CSI acts on a terminal like ESC [. So are U+2028
+ * and U+2029, which line readers of JavaScript runtimes (Bun's readline,
+ * and JS source) take for line ends: a `--json` or `rpc` line stays one
+ * line for every reader. The value a reader parses is the same; only the
+ * bytes differ, so `--json` output is safe to show. Outside its strings
+ * JSON is ASCII, so only string contents change.
  */
 export function jsonWithControlsEscaped(json: string): string {
-  return json.replace(/[\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return json.replace(/[\u007f-\u009f\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** A sink that can tell whether it is a terminal (process.stdout, process.stderr). */
