@@ -20,6 +20,7 @@ import { RPC_VERSION } from "./rpc-protocol.ts";
 import { readLfLines } from "./rpc-lines.ts";
 import { RpcServer } from "./rpc-server.ts";
 import { runFlags } from "./run-flags.ts";
+import { claimStdout } from "./protocol-stdout.ts";
 import { latestSessionId } from "./run-session.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 
@@ -34,7 +35,9 @@ export default defineCommand({
   args,
   async run({ rawArgs }) {
     const watcher = interrupts();
-    const write = (line: string) => process.stdout.write(line);
+    // Before anything runs: tools must find no way to the protocol's stdout (protocol-stdout.ts).
+    const stdout = claimStdout(() => watcher.interrupt("stdout-closed"));
+    const write = (line: string) => stdout.write(line);
     let code = 0;
     let close: (() => void) | undefined;
     try {
@@ -71,7 +74,7 @@ export default defineCommand({
       stop();
       lines.close();
     } catch (error) {
-      process.stdout.write(`${jsonWithControlsEscaped(JSON.stringify({ type: "fatal", rpc_version: RPC_VERSION, message: userMessage(error) }))}\n`);
+      write(`${jsonWithControlsEscaped(JSON.stringify({ type: "fatal", rpc_version: RPC_VERSION, message: userMessage(error) }))}\n`);
       process.stderr.write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
       code = watcher.interrupted ? watcher.exitCode : 1;
     } finally {
