@@ -28,7 +28,7 @@ export interface CreateSessionOptions {
 }
 
 /** A lock that holds nothing, for a session kept in memory. */
-const NO_LOCK = { path: "", release: () => undefined };
+const NO_LOCK = { path: "", tookOver: false, release: () => undefined };
 
 /**
  * Creates `~/.rienda/sessions/<slug>-<hash8>/<id>.jsonl` (directories 0700,

@@ -28,7 +28,8 @@ export const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
  * Opens a session by id for writing: looked up in this workspace's
  * directory, else in any workspace directory. The session's lock is taken
  * first (another live rienda holding it → RiendaError naming its pid), then
- * the file is read and a torn tail cut, both under the lock. Unknown id →
+ * the file is read and a torn tail cut, both under the lock. A stale lock
+ * taken over over an unanswered request records its interruption. Unknown id →
  * RiendaError `unknown session "x"`; a broken file → RiendaError naming the
  * file and the line. Close the returned session to release the lock.
  */
@@ -40,7 +41,11 @@ export function openSession(options: OpenSessionOptions): SessionFile {
     if (parsed.header.id !== options.id) {
       throw new RiendaError("session", `session file ${path} holds session "${parsed.header.id}", not "${options.id}"`);
     }
-    return new SessionFile({ ...parsed, path, lock, ids: options.ids ?? createIdGenerator(), now: options.now ?? Date.now });
+    const session = new SessionFile({ ...parsed, path, lock, ids: options.ids ?? createIdGenerator(), now: options.now ?? Date.now });
+    // A stale lock: its process died mid-run (kill -9, a crash) without recording the interruption. Recorded
+    // now, or the next prompt would be glued onto the request it left unanswered.
+    if (lock.tookOver && session.messages().at(-1)?.role === "user") session.appendInterruption();
+    return session;
   } catch (error) {
     lock.release();
     throw error;

@@ -27,6 +27,8 @@ export interface LockOwner {
 /** A held session lock. */
 export interface SessionLock {
   readonly path: string;
+  /** Whether a stale lock was taken over: the last holder died without closing the session. */
+  readonly tookOver: boolean;
   /** Removes the lock file if it is still ours. Safe to call twice. */
   release(): void;
 }
@@ -49,13 +51,15 @@ function lockPathOf(sessionPath: string): string {
 export function lockSession(sessionPath: string, id: string): SessionLock {
   const path = lockPathOf(sessionPath);
   const me: LockOwner = { pid: process.pid, host: hostname(), token: randomToken(), ...startOf(process.pid) };
+  let tookOver = false;
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (tryCreate(path, me)) return hold(path, me.token);
+    if (tryCreate(path, me)) return hold(path, me.token, tookOver);
     const text = readText(path);
     if (text === undefined) continue; // released between our two steps: try again
     const owner = parseOwner(text);
     if (owner && isAlive(owner)) throw inUse(id, path, owner);
     breakStale(path, text);
+    tookOver = true;
   }
   throw new RiendaError("session", `cannot lock session ${id}: ${path} keeps changing; is another rienda opening it? Try again.`);
 }
@@ -64,6 +68,7 @@ class HeldLock implements SessionLock {
   constructor(
     readonly path: string,
     readonly token: string,
+    readonly tookOver: boolean,
   ) {}
 
   release(): void {
@@ -79,8 +84,8 @@ class HeldLock implements SessionLock {
   }
 }
 
-function hold(path: string, token: string): SessionLock {
-  const lock = new HeldLock(path, token);
+function hold(path: string, token: string, tookOver: boolean): SessionLock {
+  const lock = new HeldLock(path, token, tookOver);
   held.add(lock);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
