@@ -11,7 +11,8 @@ import { userMessage } from "../errors.ts";
 import type { EngineEvent, RunOutcome } from "../engine/index.ts";
 import type { Prompt } from "../tools/types.ts";
 import type { ChatBackend } from "../ui/chat/index.ts";
-import { createRunOutput, jsonWithControlsEscaped, noticeEvent } from "../ui/index.ts";
+import { createRunOutput, jsonWithControlsEscaped, noticeEvent, type RunOutput } from "../ui/index.ts";
+import type { ConfirmOrigin } from "./compose/index.ts";
 import { isRefusal, readCommand, RPC_VERSION, type CommandId, type RpcCommand, type RpcErrorCode } from "./rpc-protocol.ts";
 
 /** Where the server writes its lines (stdout) and what it can say on stderr. */
@@ -31,6 +32,8 @@ interface Running {
 /** A confirmation the run waits for. */
 interface PendingConfirm {
   commandId: CommandId | null;
+  /** As its confirm_request said it, for the event that cancels it. */
+  parent?: string;
   resolve(answer: boolean): void;
 }
 
@@ -63,14 +66,23 @@ export class RpcServer {
 
   /** The backend's dialogs: `ctx.confirm` asks the client, `ctx.notify` is a notice event. */
   readonly dialogs = {
-    confirm: (prompt: Prompt): Promise<boolean> => {
+    confirm: (prompt: Prompt, _level?: number, origin?: ConfirmOrigin): Promise<boolean> => {
       if (this.#autoApprove) return Promise.resolve(true);
       const running = this.#running;
       if (!running || running.abort.signal.aborted) return Promise.resolve(false);
       const confirmId = `confirm-${++this.#confirmCount}`;
+      const parent = origin?.parent !== undefined ? { parent: origin.parent } : {};
       return new Promise<boolean>((resolve) => {
-        this.#confirms.set(confirmId, { commandId: running.id, resolve });
-        this.#send({ type: "confirm_request", command_id: running.id, confirm_id: confirmId, title: prompt.title, body: prompt.body });
+        this.#confirms.set(confirmId, { commandId: running.id, resolve, ...parent });
+        this.#send({
+          type: "confirm_request",
+          command_id: running.id,
+          confirm_id: confirmId,
+          tool_call_id: origin?.callId ?? null,
+          ...parent,
+          title: prompt.title,
+          body: prompt.body,
+        });
       });
     },
     notify: (prompt: Prompt): void => {
@@ -131,10 +143,11 @@ export class RpcServer {
     return pending.some((other) => other !== undefined && other === id);
   }
 
-  /** A run that is ending gets no for every question it still waits on. */
+  /** A run that is ending gets no for every question it still waits on; the program hears that each is void. */
   #answerConfirmsNo(): void {
     for (const [id, pending] of this.#confirms) {
       this.#confirms.delete(id);
+      this.#send({ type: "confirm_cancelled", command_id: pending.commandId, confirm_id: id, ...(pending.parent !== undefined ? { parent: pending.parent } : {}) });
       pending.resolve(false);
     }
   }
@@ -227,8 +240,8 @@ export class RpcServer {
       for (const file of command.files) backend.attach(file);
     } catch (error) {
       backend.dropAttachments();
-      // A queued follow-up had its response already: its refusal is an error event of its own.
-      if (queued) this.#send({ command_id: command.id, type: "error", message: userMessage(error) });
+      // A queued follow-up had its response already: it is a run that failed in its setup (run_start, error, run_end).
+      if (queued) this.#failedRun(command.id, userMessage(error));
       else this.#fail(command.id, command.type, "refused", userMessage(error));
       return this.#next();
     }
@@ -242,11 +255,22 @@ export class RpcServer {
     });
   }
 
+  /** The --json output as it is, each line tagged with the command that caused it. */
+  #runOutput(id: CommandId): RunOutput {
+    const tag = JSON.stringify(id);
+    return createRunOutput({ json: true }, { write: (line: string) => this.#wire.write(line.replace(/^\{/, `{"command_id":${tag},`)) }, this.#wire.stderr);
+  }
+
+  /** A run that failed before it started, as `rienda run --json` shows one: run_start (its values null), error, run_end. */
+  #failedRun(id: CommandId, message: string): void {
+    const output = this.#runOutput(id);
+    output.start({ sessionId: null, agent: null, model: null, workdir: null });
+    output.end({ reason: "error", usage: null, message });
+  }
+
   async #run(text: string, running: Running): Promise<void> {
     const backend = this.#backend!;
-    const tag = JSON.stringify(running.id);
-    // The --json output as it is, each line tagged with the command that caused it.
-    const output = createRunOutput({ json: true }, { write: (line: string) => this.#wire.write(line.replace(/^\{/, `{"command_id":${tag},`)) }, this.#wire.stderr);
+    const output = this.#runOutput(running.id);
     const status = backend.status();
     output.start({ sessionId: status.sessionId, agent: status.agent, model: status.model, workdir: status.workdir });
     for (const notice of backend.notices()) output.event({ type: "notice", message: notice });

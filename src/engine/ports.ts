@@ -15,6 +15,8 @@ export interface ModelPort {
 
 /** Receives live output of one invocation (tool or hook). */
 export interface OutputObserver {
+  /** The tool call this output belongs to (a confirmation names it); absent for a hook outside one. */
+  readonly callId?: string;
   log(text: string): void;
   output(stream: Exclude<OutputStream, "log">, text: string): void;
   /** Reports an event of a run nested in this invocation (a subagent's), passed on as it is. */

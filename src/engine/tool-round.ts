@@ -92,6 +92,7 @@ function resultBlock(id: string, result: ToolResult): ToolResultBlock {
 
 function observerFor(call: ToolCall, emit: Emit): OutputObserver {
   return {
+    callId: call.id,
     log: (text) => emit({ type: "tool_output", id: call.id, name: call.name, stream: "log", text }),
     output: (stream, text) => emit({ type: "tool_output", id: call.id, name: call.name, stream, text }),
     nested: (event) => emit(event),

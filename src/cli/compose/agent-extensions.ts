@@ -12,7 +12,8 @@ import { brokenExtension, discoverHooks, discoverTools, missingExtensionError, t
 import { RiendaError } from "../../errors.ts";
 import { isServerWildcard, resolveToolNames, serverList, serverPart, splitToolNames, startMcpServers, type McpServers } from "../../mcp/index.ts";
 import { createRuntime } from "../../runtime/index.ts";
-import { createToolRunner, type ContextData, type FrontEnd, type Tool, type ToolCallContext } from "../../tools/index.ts";
+import { createToolRunner, type ContextData, type Tool, type ToolCallContext } from "../../tools/index.ts";
+import type { Dialogs } from "./types.ts";
 
 /** Loaded extensions of one agent. */
 export interface AgentExtensions {
@@ -41,7 +42,7 @@ export interface McpSetup {
 export async function loadAgentExtensions(options: {
   home: string;
   agent: Agent;
-  dialogs: Pick<FrontEnd, "confirm" | "notify">;
+  dialogs: Dialogs;
   /** Tools that come with the agent's definition rather than its `tools:` (the `skill` tool), offered after those. */
   builtIns?: readonly Tool[];
   /** Absent: no MCP server is configured. */
@@ -123,7 +124,12 @@ export async function loadAgentExtensions(options: {
       return {
         data,
         signal,
-        frontEnd: { log: observer.log, output: observer.output, confirm: (prompt) => dialogs.confirm(prompt), notify: dialogs.notify },
+        frontEnd: {
+          log: observer.log,
+          output: observer.output,
+          confirm: (prompt) => dialogs.confirm(prompt, undefined, observer.callId !== undefined ? { callId: observer.callId } : undefined),
+          notify: dialogs.notify,
+        },
       };
     };
     const builtIns = options.builtIns ?? [];

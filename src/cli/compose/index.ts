@@ -5,4 +5,4 @@
  */
 export { prepareAgent, prepareRun } from "./prepare.ts";
 export { loadAgentExtensions } from "./agent-extensions.ts";
-export type { AgentRequest, Dialogs, PreparedAgent, PreparedRun, RunRequest } from "./types.ts";
+export type { AgentRequest, ConfirmOrigin, Dialogs, PreparedAgent, PreparedRun, RunRequest } from "./types.ts";

@@ -13,7 +13,7 @@ import { createModelClient } from "../../providers/index.ts";
 import { createSession } from "../../sessions/index.ts";
 import { noticeEvent } from "../../ui/index.ts";
 import { createCompactor } from "../compactor.ts";
-import type { Dialogs, PreparedAgent } from "./types.ts";
+import type { ConfirmOrigin, Dialogs, PreparedAgent } from "./types.ts";
 
 /** The agents `agent` declares under `agents:`, each loaded to check it and to read its description; throws RiendaError. */
 export function loadSubagents(home: string, agent: Agent): SubagentSpec[] {
@@ -52,9 +52,11 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
   const ready = new Map<string, PreparedAgent>();
   // The child's notices go to the call running it; calls run one at a time.
   let report: Emit = () => undefined;
+  /** The parent's call running the child now: a child's question names its own call under it. */
+  let parentCall: string | undefined;
   const dialogs: Dialogs = {
     // One level deeper than the parent's own questions (a grandchild's passes through two launchers).
-    confirm: (prompt, level = 0) => options.dialogs.confirm(prompt, level + 1),
+    confirm: (prompt, level = 0, origin) => options.dialogs.confirm(prompt, level + 1, origin && parentCall !== undefined ? nestedOrigin(origin, parentCall) : origin),
     notify: (notice) => report(noticeEvent(notice)),
   };
   let closed = false;
@@ -95,6 +97,7 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
       // Interrupted while the child loaded: the call is over, so no session is created for it.
       if (signal.aborted || closed) throw new RiendaError("interrupted", "the run was interrupted");
       report = emit;
+      parentCall = call.id;
       const session = createSession({
         home: options.home,
         workdir: options.workdir,
@@ -126,4 +129,9 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
       };
     },
   };
+}
+
+/** A child's call as the parent's events name it: `parent` is the path of call ids from the top. */
+function nestedOrigin(origin: ConfirmOrigin, parentCall: string): ConfirmOrigin {
+  return { callId: origin.callId, parent: origin.parent === undefined ? parentCall : `${parentCall}/${origin.parent}` };
 }

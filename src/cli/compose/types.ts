@@ -113,6 +113,16 @@ export interface Dialogs {
    * the agent of the run, 1: its subagent, ...), so that the question is
    * indented as that agent's tool lines are.
    */
-  confirm(prompt: Prompt, level?: number): Promise<boolean>;
+  confirm(prompt: Prompt, level?: number, origin?: ConfirmOrigin): Promise<boolean>;
   notify: FrontEnd["notify"];
+}
+
+/**
+ * The tool call whose tool or hook asks, as its `tool_call` event names it:
+ * `callId`, and for a subagent's call `parent`, the path of call ids above
+ * it (docs/rpc.md, `confirm_request`).
+ */
+export interface ConfirmOrigin {
+  callId: string;
+  parent?: string;
 }
