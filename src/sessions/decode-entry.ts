@@ -36,8 +36,9 @@ export function decodeHeader(value: unknown, path: string): SessionHeader {
     agent: str(value.agent),
     model: str(value.model),
     workdir: str(value.workdir),
-    ...(typeof value.parentSession === "string" && value.parentSession !== "" ? { parentSession: value.parentSession } : {}),
-    ...(typeof value.parentCallId === "string" && value.parentCallId !== "" ? { parentCallId: value.parentCallId } : {}),
+    // A session cannot be its own parent (list-sessions.ts reads such a header the same way).
+    ...(typeof value.parentSession === "string" && value.parentSession !== "" && value.parentSession !== value.id ? { parentSession: value.parentSession } : {}),
+    ...(typeof value.parentCallId === "string" && value.parentCallId !== "" && value.parentSession !== value.id ? { parentCallId: value.parentCallId } : {}),
     ...(typeof value.forkedFrom === "string" && value.forkedFrom !== "" ? { forkedFrom: value.forkedFrom } : {}),
     ...(typeof value.forkedFrom === "string" && value.forkedFrom !== "" ? { forkedAt: typeof value.forkedAt === "string" && value.forkedAt !== "" ? value.forkedAt : null } : {}),
   };

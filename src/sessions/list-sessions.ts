@@ -126,8 +126,8 @@ function toSummary(id: string, path: string, record: IndexRecord, stats: Stats):
     usage: { ...(s.usage ?? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }) },
     cost: s.cost ?? null,
     problem: s.problem ?? null,
-    ...(s.parentSession !== undefined ? { parentSession: s.parentSession } : {}),
-    ...(s.parentCallId !== undefined ? { parentCallId: s.parentCallId } : {}),
+    // A session cannot be its own parent: a header naming itself (hand-edited, damaged) is a top session, listed as one.
+    ...(s.parentSession !== undefined && s.parentSession !== id ? { parentSession: s.parentSession, ...(s.parentCallId !== undefined ? { parentCallId: s.parentCallId } : {}) } : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import { unlinkSync } from "node:fs";
 import { messageOf, RiendaError } from "../errors.ts";
 import { listSessions } from "./list-sessions.ts";
 import { findSessionFile } from "./open-session.ts";
-import { lockSession } from "./session-lock.ts";
+import { lockProblem, lockSession } from "./session-lock.ts";
 
 /** Removes session `id` (found as openSession finds it); returns its path. Held elsewhere → RiendaError naming the pid. */
 export function removeSession(options: { home: string; id: string; workdir?: string }): string {
@@ -37,7 +37,12 @@ export function pruneSessions(options: { home: string; workdir: string; olderTha
     const at = Date.parse(s.updatedAt);
     if (!Number.isFinite(at) || at >= cutoff) continue;
     try {
+      // A dry run says what the real one would: a session held elsewhere is kept, with the same reason.
       if (!options.dryRun) removeLocked(s.path, s.id);
+      else {
+        const held = lockProblem(s.path, s.id);
+        if (held) throw held;
+      }
       result.removed.push({ id: s.id, path: s.path });
     } catch (error) {
       result.skipped.push({ id: s.id, reason: messageOf(error) });
