@@ -168,7 +168,12 @@ describe("deploy/kubernetes/indexed-job.yaml", () => {
   test("each pod's shard runs its lines; together they run every input once", async () => {
     s = await scenario();
     const manifest = parse(readFileSync(join(ROOT, "deploy/kubernetes/indexed-job.yaml"), "utf8")) as {
-      spec: { completionMode: string; completions: number; parallelism: number; template: { spec: { containers: { command: string[]; args: string[]; env: { name: string; value?: string }[] }[] } } };
+      spec: {
+        completionMode: string;
+        completions: number;
+        parallelism: number;
+        template: { spec: { containers: { command: string[]; args: string[]; workingDir?: string; env: { name: string; value?: string }[] }[] } };
+      };
     };
     expect(manifest.spec.completionMode).toBe("Indexed");
     const container = manifest.spec.template.spec.containers[0]!;
@@ -184,9 +189,11 @@ describe("deploy/kubernetes/indexed-job.yaml", () => {
     s.inst.file("reviewer.md", "---\ndescription: Reviews.\nmodel: p/m\n---\nYou review.\n");
     const out = join(s.inst.root, "out");
     const args = container.args.map((a) => a.replace("/work", work).replace(/^\/out$/, out));
+    // The pod's working directory: the manifest's workingDir (mapped as its mount is), else the image's, `/`.
+    const podCwd = container.workingDir?.replace("/work", work) ?? "/";
     s.server.script(...files.map(() => (request: { body: unknown }) => ({ text: `reviewed: ${JSON.stringify(request.body).match(/content of (\w\.txt)/)![1]}` })));
     for (let index = 0; index < shards; index++) {
-      const r = await sh("scripts/ci/shard.sh", args, { ...s.inst.env(), JOB_COMPLETION_INDEX: String(index), SHARDS: String(shards), RIENDA: BINARY }, work);
+      const r = await sh("scripts/ci/shard.sh", args, { ...s.inst.env(), JOB_COMPLETION_INDEX: String(index), SHARDS: String(shards), RIENDA: BINARY }, podCwd);
       expect(r.stderr).not.toContain("exit 1");
       expect(r.status).toBe(0);
     }
