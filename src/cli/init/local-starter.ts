@@ -19,16 +19,23 @@ export interface LocalStarter {
 /** The starter files pointed at `server`'s first model. */
 export function localStarter(files: readonly StarterFile[], server: FoundServer): LocalStarter {
   const id = server.ids[0]!;
-  const alias = aliasOf(id);
   const provider = server.kind === "Ollama" ? "ollama" : "local";
+  // Ollama's qwen3:8b is the alias the starter config already declares (README and docs name ollama/qwen3).
+  const alias = server.kind === "Ollama" && id === OLLAMA_STARTER_ID ? "qwen3" : aliasOf(id);
   const modelRef = `${provider}/${alias}`;
   const changed = files.map((file) => {
     if (file.path === "config.yaml") return { ...file, content: withServer(file.content, server, alias, id) };
-    if (file.path === "agents/starter.md") return { ...file, content: file.content.replace(/^model: replay\/starter$/m, `model: ${modelRef}`) };
+    if (file.path === "agents/starter.md") {
+      const description = `description: A starter agent, on the model ${server.kind} serves on this machine (found by rienda init).`;
+      return { ...file, content: file.content.replace(/^model: replay\/starter$/m, `model: ${modelRef}`).replace(/^description: .*$/m, description) };
+    }
     return file;
   });
   return { modelRef, files: changed };
 }
+
+/** The model the starter config declares for Ollama. */
+const OLLAMA_STARTER_ID = "qwen3:8b";
 
 /** A YAML key and model reference part that needs no quotes. */
 function aliasOf(id: string): string {
@@ -36,12 +43,24 @@ function aliasOf(id: string): string {
   return alias === "" ? "default" : alias;
 }
 
+/**
+ * The config with the server's model declared and every comment true of
+ * it: the replay provider is then the `-m replay/starter` one, not the
+ * starter agent's. Ollama's other starter model (qwen3) stays declared.
+ */
 function withServer(config: string, server: FoundServer, alias: string, id: string): string {
-  const found = `# Found running by \`rienda init\`: ${server.kind}, serving ${server.ids.join(", ")}.`;
+  const found = `Found running by \`rienda init\`: ${server.kind}, serving ${server.ids.join(", ")}; the starter agent uses it.`;
+  const replayed = config.replace(REPLAY_COMMENT, `${REPLAY_COMMENT_FOUND}\n`);
   if (server.kind === "Ollama") {
-    return config.replace("      qwen3:\n        id: qwen3:8b\n", `      ${alias}: # ${found.slice(2)}\n        id: ${JSON.stringify(id)}\n`);
+    const entry = alias === "qwen3" ? `      qwen3: # ${found}\n        id: qwen3:8b\n` : `      ${alias}: # ${found}\n        id: ${JSON.stringify(id)}\n      qwen3:\n        id: qwen3:8b\n`;
+    return replayed.replace("      qwen3:\n        id: qwen3:8b\n", entry);
   }
-  return config
-    .replace("    base_url: http://127.0.0.1:8080/v1\n", `    base_url: ${server.baseUrl} # ${found.slice(2)}\n`)
+  return replayed
+    .replace("model it serves, then use model: local/default in an agent.", `model it serves, then use model: local/${alias} in an agent.`)
+    .replace("    base_url: http://127.0.0.1:8080/v1\n", `    base_url: ${server.baseUrl} # ${found}\n`)
     .replace("      default:\n        id: default # llama.cpp answers with its one model whatever the id\n", `      ${alias}:\n        id: ${JSON.stringify(id)}\n`);
 }
+
+/** The replay provider's comment in the starter config, and what it says once the starter agent uses a found server. */
+const REPLAY_COMMENT = "  # Offline: answers from a script instead of a model (no network, no key).\n  # The starter agent uses it, so `rienda run -a starter -p hi` works now.\n";
+const REPLAY_COMMENT_FOUND = "  # Offline: answers from a script instead of a model (no network, no key):\n  # `rienda run -a starter -m replay/starter -p hi`.";

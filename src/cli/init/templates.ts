@@ -87,13 +87,14 @@ word-count tool when asked how long a file is. Answer briefly.
 `;
 
 /** `~/.rienda/replay/starter.yaml`: the starter agent's scripted answers. */
-export const STARTER_REPLAY = `# The starter agent's replay script: each item answers one model request, in
-# order (docs/providers.md, "Replay"). Replace the agent's model with a real
-# one to get real answers.
+export const STARTER_REPLAY = `# The script of the model replay/starter: each item answers one model
+# request, in order (docs/providers.md, "Replay"). An agent on a real model
+# gets real answers; this one is for trying Rienda with no model at all.
 - text: |-
     Hello from Rienda! This answer was read from ~/.rienda/replay/starter.yaml:
-    the starter agent uses the offline replay provider, so no model was called.
-    For a real model, edit \`model:\` in ~/.rienda/agents/starter.md, or try
+    this run used the offline replay provider, so no model was called.
+    For another model, set \`model:\` in ~/.rienda/agents/starter.md, or pick one
+    for a run, such as
       rienda run -a starter -m ollama/qwen3 -p "How many words are in README.md?"
 - text: |-
     This is the second and last scripted answer. One more message in this
