@@ -8,7 +8,7 @@ import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { RiendaError } from "../errors.ts";
 import type { AttachmentBlock } from "../providers/index.ts";
-import { attachmentFromBytes, tooLarge } from "./attachment-from-bytes.ts";
+import { attachmentFromBytes, kindOfHead, tooLarge, unattachable } from "./attachment-from-bytes.ts";
 import { MAX_ATTACHMENT_BYTES, sizeText } from "./limits.ts";
 
 /** Reads `path` (relative to `cwd`, the directory the command was started in). */
@@ -24,7 +24,7 @@ export function readFileAttachment(path: string, cwd: string): AttachmentBlock {
     if (error instanceof RiendaError) throw error;
     throw new RiendaError("usage", `${shown}: ${fileProblem(error)}`);
   }
-  if (size > MAX_ATTACHMENT_BYTES) throw tooLarge(shown, "data", size, MAX_ATTACHMENT_BYTES);
+  if (size > MAX_ATTACHMENT_BYTES) throw tooLargeFile(shown, absolute, size);
   let bytes: Uint8Array | undefined;
   try {
     bytes = readBounded(absolute, MAX_ATTACHMENT_BYTES);
@@ -35,8 +35,24 @@ export function readFileAttachment(path: string, cwd: string): AttachmentBlock {
   return attachmentFromBytes(bytes, path, shown);
 }
 
-/** Reads at most `limit` bytes; undefined when there is more, without reading the rest. */
-function readBounded(path: string, limit: number): Uint8Array | undefined {
+/** A file beyond every limit, told by the limit of what its first bytes say it is. */
+function tooLargeFile(shown: string, absolute: string, size: number): RiendaError {
+  let head: Uint8Array;
+  try {
+    head = readBounded(absolute, HEAD_BYTES, true) ?? new Uint8Array();
+  } catch (error) {
+    return new RiendaError("usage", `${shown}: ${fileProblem(error)}`);
+  }
+  const kind = kindOfHead(head);
+  if ("binary" in kind) return unattachable(shown, kind.binary);
+  return tooLarge(shown, kind.what, size, kind.limit);
+}
+
+/** How much of a file tells what it holds. */
+const HEAD_BYTES = 64 * 1024;
+
+/** Reads at most `limit` bytes; undefined when there is more, without reading the rest (`cut`: the first `limit` bytes then). */
+function readBounded(path: string, limit: number, cut = false): Uint8Array | undefined {
   const fd = openSync(path, "r");
   try {
     const chunks: Buffer[] = [];
@@ -47,7 +63,7 @@ function readBounded(path: string, limit: number): Uint8Array | undefined {
       if (read === 0) break;
       chunks.push(chunk.subarray(0, read));
       total += read;
-      if (total > limit) return undefined;
+      if (total > limit) return cut ? Buffer.concat(chunks, total).subarray(0, limit) : undefined;
     }
     return Buffer.concat(chunks, total);
   } finally {

@@ -47,6 +47,8 @@ export interface StdinRead {
   onQuiet?: () => void;
   /** How many bytes at most; more is an error. Default: the largest attachment. */
   limit?: number;
+  /** What the limit is of, for its message (`text`: piped stdin beside a prompt is text or nothing). */
+  limitOf?: string;
   /** Sees the first bytes that come, and may refuse them (throw) before the rest is read. */
   checkStart?: (bytes: Uint8Array) => void;
   /** What descriptor 0 is: a regular file is read from its offset, synchronously (it cannot stall). */
@@ -56,7 +58,7 @@ export interface StdinRead {
 /** Reads all of stdin (`stream`, unless it is a regular file) as bytes, refusing more than the limit without reading the rest. */
 export async function readStdinBytes(stream: NodeJS.ReadableStream, options: StdinRead = {}): Promise<Uint8Array> {
   const limit = options.limit ?? MAX_ATTACHMENT_BYTES;
-  if (options.kind === "file") return readFileFromOffset(0, limit, options.checkStart);
+  if (options.kind === "file") return readFileFromOffset(0, limit, options);
   const chunks: Buffer[] = [];
   let total = 0;
   const quiet = options.onQuiet ? setTimeout(options.onQuiet, STDIN_QUIET_NOTICE_MS) : undefined;
@@ -66,7 +68,7 @@ export async function readStdinBytes(stream: NodeJS.ReadableStream, options: Std
       const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
       if (total === 0 && bytes.length > 0) options.checkStart?.(bytes);
       total += bytes.length;
-      if (total > limit) throw tooLargeStdin(limit);
+      if (total > limit) throw tooLargeStdin(limit, options.limitOf);
       chunks.push(bytes);
     }
   } finally {
@@ -81,21 +83,21 @@ export async function readStdinBytes(stream: NodeJS.ReadableStream, options: Std
  * the file after Rienda starts at its end. (A runtime's stdin stream may
  * read a file from byte 0 instead.)
  */
-function readFileFromOffset(fd: number, limit: number, checkStart?: (bytes: Uint8Array) => void): Uint8Array {
+function readFileFromOffset(fd: number, limit: number, options: StdinRead): Uint8Array {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
     const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, limit + 1 - total));
     const read = readSync(fd, chunk, 0, chunk.length, null);
     if (read === 0) break;
-    if (total === 0) checkStart?.(chunk.subarray(0, read));
+    if (total === 0) options.checkStart?.(chunk.subarray(0, read));
     chunks.push(chunk.subarray(0, read));
     total += read;
-    if (total > limit) throw tooLargeStdin(limit);
+    if (total > limit) throw tooLargeStdin(limit, options.limitOf);
   }
   return Buffer.concat(chunks, total);
 }
 
-function tooLargeStdin(limit: number): RiendaError {
-  return new RiendaError("usage", `stdin: is too large to attach (more than ${sizeText(limit)})`);
+function tooLargeStdin(limit: number, of: string | undefined): RiendaError {
+  return new RiendaError("usage", `stdin: is too large to attach (more than ${sizeText(limit)}${of ? ` of ${of}, the limit for ${of}` : ""})`);
 }

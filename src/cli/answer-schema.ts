@@ -42,7 +42,7 @@ export async function readAnswerSchema(value: string, cwd: string): Promise<Answ
   }
   if (!isRecord(schema)) throw new RiendaError("usage", `${shown}: must be a JSON Schema object`);
   const validator = createArgumentValidator();
-  const problem = (await validator.schemaProblem(schema)) ?? (await validator.compileProblem(schema));
+  const problem = (await validator.schemaProblem(schema, "pointers")) ?? (await validator.compileProblem(schema));
   if (problem !== undefined) throw new RiendaError("usage", `${shown}: is not a usable JSON Schema: ${problem}`);
   const checked = schema;
   return {

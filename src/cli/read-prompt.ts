@@ -6,7 +6,7 @@
  * before them, unless `--no-stdin`. An empty prompt is refused before any request; an
  * interrupt ends any reading at once.
  */
-import { readFileAttachment, readStdinBytes, stdinIsData, stdinKind, sniffContent, attachmentFromBytes, type StdinKind } from "../attachments/index.ts";
+import { readFileAttachment, readStdinBytes, stdinIsData, stdinKind, sniffContent, attachmentFromBytes, MAX_TEXT_BYTES, type StdinKind } from "../attachments/index.ts";
 import { RiendaError } from "../errors.ts";
 import type { AttachmentBlock } from "../providers/index.ts";
 import { untilInterrupted } from "./until-interrupted.ts";
@@ -30,6 +30,8 @@ export interface PromptSources {
   stdin: NodeJS.ReadableStream;
   cwd: string;
   stderr: { write(text: string): unknown };
+  /** Where Rienda's notice of waiting goes (the run's output: with --json also an event); stderr when absent. */
+  notice?: (message: string) => void;
   signal: AbortSignal;
   /** What descriptor 0 is; read from the process when absent. */
   kind?: StdinKind;
@@ -45,8 +47,12 @@ export async function readPromptInput(flags: PromptFlags, sources: PromptSources
   // Files first: a missing one fails at once, without waiting for a slow pipe.
   const files = flags.files.map((file) => (file === "-" ? undefined : readFileAttachment(file, sources.cwd)));
   const kind = sources.kind ?? stdinKind();
-  const read = (checkStart?: (bytes: Uint8Array) => void): Promise<Uint8Array> =>
-    untilInterrupted(readStdinBytes(sources.stdin, { kind, onQuiet: () => sources.stderr.write(QUIET_STDIN), ...(checkStart ? { checkStart } : {}) }), sources.signal);
+  // Piped stdin beside a prompt is text or nothing: its bound is the text limit, and binary is refused from its first bytes.
+  const read = (piped = false): Promise<Uint8Array> =>
+    untilInterrupted(
+      readStdinBytes(sources.stdin, { kind, onQuiet: () => waiting(sources), ...(piped ? { checkStart: refuseBinaryStart, limit: MAX_TEXT_BYTES, limitOf: "text" } : {}) }),
+      sources.signal,
+    );
 
   let prompt = value;
   const attachments: AttachmentBlock[] = [];
@@ -55,7 +61,7 @@ export async function readPromptInput(flags: PromptFlags, sources: PromptSources
     if (prompt.trim() === "") throw new RiendaError("usage", "run: the prompt read from stdin is empty");
   } else if (stdinFiles === 0 && flags.readStdin) {
     if (stdinIsData(kind)) {
-      const piped = pipedDocument(await read(refuseBinaryStart));
+      const piped = pipedDocument(await read(true));
       if (piped) attachments.push(piped);
     }
   }
@@ -64,7 +70,12 @@ export async function readPromptInput(flags: PromptFlags, sources: PromptSources
 }
 
 const QUIET_STDIN =
-  "rienda: waiting for stdin: it is not a terminal and nothing has come yet; it is read as data for the prompt; run with --no-stdin (or < /dev/null) if it is not meant for Rienda\n";
+  "waiting for stdin: it is not a terminal and nothing has come yet; it is read as data for the prompt; run with --no-stdin (or < /dev/null) if it is not meant for Rienda";
+
+function waiting(sources: PromptSources): void {
+  if (sources.notice) sources.notice(QUIET_STDIN);
+  else sources.stderr.write(`rienda: ${QUIET_STDIN}\n`);
+}
 
 /** The prompt read with `-p -`: text, as it always was. */
 function textOfStdin(bytes: Uint8Array): string {

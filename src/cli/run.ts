@@ -75,7 +75,7 @@ export default defineCommand({
       const schema: AnswerSchema | undefined = parsed.schema !== undefined ? await readAnswerSchema(parsed.schema, process.cwd()) : undefined;
       const { prompt, attachments } = await readPromptInput(
         { prompt: parsed.prompt, files: parsed.file ?? [], readStdin: parsed.stdin !== false },
-        { stdin: process.stdin, cwd: process.cwd(), stderr: process.stderr, signal: watcher.signal },
+        { stdin: process.stdin, cwd: process.cwd(), stderr: process.stderr, notice: (message) => output.early(message), signal: watcher.signal },
       );
       const autoApprove = Boolean(parsed["auto-approve"]);
       const chosen = sessionChoice(parsed, { home: homeDir(), workdir });

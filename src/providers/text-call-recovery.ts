@@ -81,6 +81,8 @@ export class TextCallRecovery {
     if (this.forms.includes(form)) {
       return `${this.context.modelRef} wrote a tool call as text (${shape}) that could not be read as one (its JSON is incomplete or has no name); it is kept as text`;
     }
-    return `${this.context.modelRef} wrote what looks like a tool call as text (${shape}); nothing was run. Set ${this.context.settingKey}: ${form} in config.yaml to run such calls, or start the server with tool-call parsing (llama-server --jinja)`;
+    // The request offered tools and the server took them, so a llama.cpp server already runs with --jinja
+    // (without it, it refuses tools): what maps calls is its chat template, or vLLM's call parser.
+    return `${this.context.modelRef} wrote what looks like a tool call as text (${shape}); nothing was run. Set ${this.context.settingKey}: ${form} in config.yaml to run such calls, or give the server a chat template that maps the model's calls (llama-server --chat-template-file, vllm --tool-call-parser)`;
   }
 }

@@ -1,5 +1,6 @@
 /** Checks tool arguments and schemas with ajv, loaded lazily and compiled once per schema. */
 import type { ErrorObject, ValidateFunction } from "ajv";
+import { describeSchemaErrors } from "./schema-errors.ts";
 import type AjvClass from "ajv";
 import { AJV_OPTIONS, DRAFT_07_META_ID } from "./ajv-options.ts";
 import { validate as validateDraft07 } from "./json-schema-meta.generated.ts";
@@ -8,8 +9,13 @@ import { validate as validateDraft07 } from "./json-schema-meta.generated.ts";
 export interface ArgumentValidator {
   /** Problems of `args` against `schema`, one line each; empty when they match. */
   check(schema: Record<string, unknown>, args: unknown): Promise<string[]>;
-  /** Why `schema` is not an acceptable JSON Schema, or undefined when it is. Never compiles it. */
-  schemaProblem(schema: unknown): Promise<string | undefined>;
+  /**
+   * Why `schema` is not an acceptable JSON Schema, or undefined when it is.
+   * Never compiles it. `pointers`: each problem at its JSON Pointer in the
+   * schema (a schema the user wrote, `--schema`), instead of under
+   * `parameters` (a tool's).
+   */
+  schemaProblem(schema: unknown, style?: "parameters" | "pointers"): Promise<string | undefined>;
   /** Why `schema` cannot be compiled (a `$ref` that resolves nowhere, ...), or undefined when it can; compiles and keeps it. */
   compileProblem(schema: Record<string, unknown>): Promise<string | undefined>;
   /** Problems of `value` against `schema`, each at its JSON Pointer (`""` is the root); empty when it matches. */
@@ -104,18 +110,19 @@ export function createArgumentValidator(): ArgumentValidator {
       return (validate.errors ?? []).map((error) => ({ pointer: error.instancePath, message: describeError({ ...error, instancePath: "" }) }));
     },
 
-    async schemaProblem(schema) {
+    async schemaProblem(schema, style = "parameters") {
       if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return "must be a JSON Schema object";
+      const text = (errors: ErrorObject[]) => (style === "pointers" ? describeSchemaErrors(errors, schema) : errorsText(errors, "parameters"));
       try {
         const meta = metaCheck(schema as Record<string, unknown>);
         if (meta === true) return undefined;
-        if (meta !== "other") return errorsText(meta, "parameters");
+        if (meta !== "other") return text(meta);
         const named = (schema as Record<string, unknown>).$schema;
         const dialect = dialectOf(named);
         if (dialect === undefined) return unknownDialect(named as string);
         const a = await instance(dialect);
         if (a.validateSchema(schema as object)) return undefined;
-        return a.errorsText(a.errors, { dataVar: "parameters" });
+        return text(a.errors ?? []);
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }

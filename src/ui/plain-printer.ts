@@ -71,7 +71,8 @@ export class PlainPrinter {
         line(`transient error, retrying in ${formatDelay(event.delayMs)}: ${event.message}`);
         break;
       case "notice":
-        line(event.message);
+        // Rienda's own words say whose they are; a ctx.notify (with its title) is the extension's, as written.
+        line(event.title === undefined ? `rienda: ${event.message}` : event.message);
         break;
       case "subagent_start":
       case "subagent_end":

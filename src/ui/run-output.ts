@@ -22,6 +22,12 @@ export interface RunOutput {
   /** A `ctx.notify` notice. */
   notify(title: string, body: string): void;
   /**
+   * Rienda's notice from before the run is set up (waiting for stdin):
+   * `rienda: <message>` on stderr at once, for a person; with `--json` also
+   * a `notice` event, right after run_start (nothing may precede it).
+   */
+  early(message: string): void;
+  /**
    * The run ended; prints the run's cost when known (plain: on stderr),
    * then the failure line when there is one; plain prints a `--schema`
    * answer on stdout, as one line of JSON.
@@ -39,7 +45,8 @@ export interface RunOutputOptions {
 /** Builds the output for `--json` or plain mode. */
 export function createRunOutput(options: RunOutputOptions, stdout: TerminalSink, stderr: TerminalSink): RunOutput {
   // JSON escapes every control character itself, and its consumer needs the bytes as they came.
-  return counted(options.json ? jsonOutput(new JsonPrinter(stdout)) : plainOutput(new PlainPrinter(stdout, stderr, { answerText: !options.structured })));
+  const output = options.json ? jsonOutput(new JsonPrinter(stdout)) : plainOutput(new PlainPrinter(stdout, stderr, { answerText: !options.structured }));
+  return counted(options.json ? withEarlyEvents(output, stderr) : output);
 }
 
 /** `output` with run_end's tool counts taken from the events it saw, subagents' included. */
@@ -58,6 +65,36 @@ function counted(output: RunOutput): RunOutput {
   };
 }
 
+/** `--json`: early notices on stderr at once, and as events once run_start is out. */
+function withEarlyEvents(output: RunOutput, stderr: TerminalSink): RunOutput {
+  const early: string[] = [];
+  let started = false;
+  const flush = (): void => {
+    started = true;
+    for (const message of early.splice(0)) output.event({ type: "notice", message });
+  };
+  return {
+    ...output,
+    start(info) {
+      output.start(info);
+      flush();
+    },
+    early(message) {
+      stderr.write(`rienda: ${message}\n`);
+      if (started) output.event({ type: "notice", message });
+      else early.push(message);
+    },
+    end(end) {
+      // A run refused before it was set up: its run_start (null values) comes with its end.
+      if (!started) {
+        output.start({ sessionId: null, agent: null, model: null, workdir: null });
+        flush();
+      }
+      output.end(end);
+    },
+  };
+}
+
 function plainOutput(printer: PlainPrinter): RunOutput {
   return {
     start: (info) => {
@@ -65,6 +102,7 @@ function plainOutput(printer: PlainPrinter): RunOutput {
     },
     event: (event) => printer.event(event),
     notify: (title, body) => printer.info(noticeLine({ title, body })),
+    early: (message) => printer.info(`rienda: ${message}`),
     end: ({ reason, usage, message, cost, output }) => {
       if (output) printer.answer(JSON.stringify(output.value));
       if (cost !== undefined) printer.info(costLine(cost, usage));
@@ -89,6 +127,7 @@ function jsonOutput(printer: JsonPrinter): RunOutput {
     start: (info) => printer.start(info),
     event: (event) => printer.event(event),
     notify: (title, body) => printer.event(noticeEvent({ title, body })),
+    early: (message) => printer.event({ type: "notice", message }),
     end: (end) => {
       if (end.reason === "error") printer.error(end.message ?? "the run failed");
       printer.end(end.reason === "interrupted" ? { ...end, message: "the run was interrupted" } : end);

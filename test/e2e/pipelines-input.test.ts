@@ -5,7 +5,7 @@
  * refused before any request, naming the file.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROTOCOLS, scenario, type Scenario } from "../support/scenario.ts";
 import { messageEntries, sessionFile, sessionFiles as allSessionFiles, sessionIdFrom } from "../support/session-reader.ts";
@@ -230,12 +230,11 @@ describe("-f attaches files", () => {
   test("a missing file, a directory and a file too large are refused naming each, before any request", async () => {
     s = await scenario();
     s.inst.file("dir/x.txt", "x");
-    const big = s.inst.file("big.txt", "");
-    truncateSync(big, 40 * 1024 * 1024);
+    writeFileSync(join(s.inst.workspace, "big.txt"), Buffer.alloc(40 * 1024 * 1024, "a"));
     for (const [path, message] of [
       ["missing.txt", "rienda: -f missing.txt: no such file"],
       ["dir", "rienda: -f dir: is a directory (attach its files one by one)"],
-      ["big.txt", "rienda: -f big.txt: is too large to attach (40.0 MB of data; the limit is 32.0 MB)"],
+      ["big.txt", "rienda: -f big.txt: is too large to attach (40.0 MB of text; the limit is 10.0 MB)"],
     ] as const) {
       const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "-f", path]);
       expect(r.code).toBe(1);

@@ -110,8 +110,10 @@ describe("tool calls that arrive as text (a template llama.cpp cannot parse)", (
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('<tool_call>\n{"name": "shell", "arguments": {"command": "echo puppet-ok"}}\n</tool_call>\n');
     expect(r.stderr).toContain(
-      "local/puppet wrote what looks like a tool call as text (<tool_call>); nothing was run. Set providers.local.models.puppet.tool_calls_in_text: hermes in config.yaml to run such calls",
+      "rienda: local/puppet wrote what looks like a tool call as text (<tool_call>); nothing was run. Set providers.local.models.puppet.tool_calls_in_text: hermes in config.yaml to run such calls, or give the server a chat template that maps the model's calls (llama-server --chat-template-file, vllm --tool-call-parser)\n",
     );
+    // The server took the tools, so it runs with --jinja already: the notice does not suggest it.
+    expect(r.stderr).not.toContain("--jinja");
   });
 
   test("the parsing server and the text server give the same session shape: -s continues on either", async () => {

@@ -124,7 +124,7 @@ describe("Chat Completions with tool_calls_in_text", () => {
     expect(events.filter((e) => e.type === "text_delta").map((e) => (e as { text: string }).text).join("")).toBe(PUPPET.join(""));
     expect(events.find((e) => e.type === "notice")).toEqual({
       type: "notice",
-      message: "local/puppet wrote what looks like a tool call as text (<tool_call>); nothing was run. Set providers.local.models.puppet.tool_calls_in_text: hermes in config.yaml to run such calls, or start the server with tool-call parsing (llama-server --jinja)",
+      message: "local/puppet wrote what looks like a tool call as text (<tool_call>); nothing was run. Set providers.local.models.puppet.tool_calls_in_text: hermes in config.yaml to run such calls, or give the server a chat template that maps the model's calls (llama-server --chat-template-file, vllm --tool-call-parser)",
     });
     expect(events.find((e) => e.type === "done")).toMatchObject({ response: { stopReason: "end_turn" } });
   });
