@@ -7,7 +7,7 @@
 import { defineCommand } from "citty";
 import { runAgent, type RunOutcome } from "../engine/index.ts";
 import { RiendaError, userMessage } from "../errors.ts";
-import { createModelClient, type ResolvedModel, type Usage } from "../providers/index.ts";
+import { contextWindowInfo, createModelClient, type ResolvedModel, type Usage } from "../providers/index.ts";
 import { answerConfirm, createRunOutput, type RunOutput } from "../ui/index.ts";
 import { interrupts, LIMIT_EXIT } from "./interrupts.ts";
 import { limitFlags, startRunTimer, type RunTimer } from "./run-timer.ts";
@@ -108,7 +108,8 @@ export default defineCommand({
       );
       if (prepared.limits.timeout) timer.set(prepared.limits.timeout);
       // --no-session: no id names a file, so none is shown.
-      output.start({ sessionId: prepared.session.ephemeral ? null : prepared.session.id, agent: prepared.agent.id, model: prepared.model.ref, workdir: prepared.workdir });
+      const contextWindow = contextWindowInfo(prepared.model);
+      output.start({ sessionId: prepared.session.ephemeral ? null : prepared.session.id, agent: prepared.agent.id, model: prepared.model.ref, workdir: prepared.workdir, ...(contextWindow ? { contextWindow } : {}) });
       for (const notice of prepared.notices) output.event({ type: "notice", message: notice });
       const modelPort = createModelClient();
       const compactor = createCompactor({

@@ -8,6 +8,24 @@ export function contextWindowText(model: ResolvedModel & { contextWindow: number
   return model.contextWindowSource ? `${size}, reported by ${model.contextWindowSource}; ${key} overrides it` : `${size}, ${key}`;
 }
 
+/** The window as `run_start` shows it: its size, where it came from, and when the server was asked (its answer is kept a while). */
+export interface ContextWindowInfo {
+  tokens: number;
+  source: string;
+  askedAt?: string;
+}
+
+/** The model's window for `run_start`; undefined when it is not known. */
+export function contextWindowInfo(model: ResolvedModel): ContextWindowInfo | undefined {
+  if (model.contextWindow === undefined) return undefined;
+  const key = `providers.${keyPart(model.provider)}.models.${keyPart(model.alias)}.context_window`;
+  return {
+    tokens: model.contextWindow,
+    source: model.contextWindowSource ?? key,
+    ...(model.contextWindowSource && model.contextWindowAskedAt ? { askedAt: model.contextWindowAskedAt } : {}),
+  };
+}
+
 function keyPart(name: string): string {
   return /^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name);
 }

@@ -61,7 +61,7 @@ export { parseReplayScript, type ReplayTurn } from "./replay-script.ts";
 export { findLocalServers, servedModels, startHintFor, KNOWN_LOCAL_SERVERS, type KnownLocalServer, type ServedModels } from "./local-servers.ts";
 export { isLocalUrl } from "./describe-network-error.ts";
 export { learnContextWindow } from "./server-context-window.ts";
-export { contextWindowText } from "./context-window-text.ts";
+export { contextWindowInfo, contextWindowText, type ContextWindowInfo } from "./context-window-text.ts";
 export { TEXT_TOOL_CALL_SETTINGS, type TextToolCallSetting } from "./text-tool-calls.ts";
 
 /** The protocol → adapter map: the one place that says who speaks what. */

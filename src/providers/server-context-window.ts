@@ -12,45 +12,54 @@
  */
 import { isLocalUrl } from "./describe-network-error.ts";
 import { directForLoopback } from "./direct-fetch.ts";
-import { serverInput, type ServerInput } from "./server-input.ts";
+import { keepFacts, keptFacts, type KeptFacts } from "./server-facts-cache.ts";
+import type { ServerFacts } from "./server-facts.ts";
+import { serverInput } from "./server-input.ts";
 import type { FetchLike, ResolvedModel } from "./types.ts";
 
-/** A window and where it came from, as a message names it. */
-export interface ServerContextWindow {
-  tokens: number;
-  source: string;
-}
-
-/** What a local server told about one model. */
-export interface ServerFacts {
-  window?: ServerContextWindow;
-  input?: ServerInput;
-}
 
 /** How long one probe may take: a local server answers these in milliseconds, or is busy loading. */
 const PROBE_TIMEOUT_MS = 1500;
 /** Ollama's context when it reports none for a model not loaded yet (its docs: 4k below 24 GiB of VRAM). */
 const OLLAMA_DEFAULT_CONTEXT = 4096;
 
-const known = new Map<string, Promise<ServerFacts>>();
+const known = new Map<string, Promise<KeptFacts>>();
+
+/** Where the facts may be kept between processes, and how to ask. */
+export interface LearnOptions {
+  /** The home whose `~/.rienda/cache/` keeps them (server-facts-cache.ts); none: asked by every process. */
+  home?: string;
+  fetchImpl?: FetchLike;
+}
 
 /**
  * Fills in `model.contextWindow` from its server when config.yaml gives
  * none, and `model.serverInput`, when the server is on this machine; asked
  * once per server and model in a process (a chat's later turns and its
- * subagents reuse it).
+ * subagents reuse it), and kept for SERVER_FACTS_TTL_MS in the cache for
+ * the processes after it.
  */
-export async function learnContextWindow(model: ResolvedModel, fetchImpl: FetchLike = directForLoopback): Promise<void> {
+export async function learnContextWindow(model: ResolvedModel, options: LearnOptions = {}): Promise<void> {
   if (model.baseUrl === "" || !isLocalUrl(model.baseUrl)) return;
   if (model.protocol !== "openai_chat_completions" && model.protocol !== "openai_responses") return;
   const key = `${model.baseUrl}\n${model.wireId}`;
   let probe = known.get(key);
-  if (!probe) known.set(key, (probe = askServer(model.baseUrl, model.wireId, fetchImpl)));
+  if (!probe) known.set(key, (probe = factsOf(model, options)));
   const found = await probe;
   if (found.input) model.serverInput = found.input;
   if (!found.window || model.contextWindow !== undefined) return;
   model.contextWindow = found.window.tokens;
   model.contextWindowSource = found.window.source;
+  model.contextWindowAskedAt = found.askedAt;
+}
+
+/** The facts kept in the cache while fresh, else asked of the server (and kept). */
+async function factsOf(model: ResolvedModel, options: LearnOptions): Promise<KeptFacts> {
+  const { home } = options;
+  const kept = home === undefined ? undefined : keptFacts(home, model.baseUrl, model.wireId);
+  if (kept) return kept;
+  const asked = await askServer(model.baseUrl, model.wireId, options.fetchImpl ?? directForLoopback);
+  return home === undefined ? { ...asked, askedAt: new Date().toISOString() } : keepFacts(home, model.baseUrl, model.wireId, asked);
 }
 
 /** Asks every kind of server at once; the most exact figure wins. */

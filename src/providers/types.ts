@@ -150,6 +150,8 @@ export interface ResolvedModel {
   contextWindow?: number;
   /** Where `contextWindow` came from when the server reported it (server-context-window.ts); absent: config.yaml. */
   contextWindowSource?: string;
+  /** When the server was asked (RFC 3339), the answer kept since (server-facts-cache.ts). */
+  contextWindowAskedAt?: string;
   /** What the model takes as input, as its local server lists it (server-input.ts); absent: not known. */
   serverInput?: { modalities: readonly string[]; source: string };
   thinkingLevel?: ThinkingLevel;

@@ -4,7 +4,7 @@
  * schema version lets scripts detect changes (docs/cli.md).
  */
 import type { EngineEvent, RunEndReason } from "../engine/index.ts";
-import type { Usage } from "../providers/index.ts";
+import type { ContextWindowInfo, Usage } from "../providers/index.ts";
 import type { TextSink } from "./stream-writer.ts";
 import { jsonWithControlsEscaped } from "./terminal-text.ts";
 
@@ -38,6 +38,8 @@ export interface RunStartInfo {
   agent: string | null;
   model: string | null;
   workdir: string | null;
+  /** The model's context window, when known: config.yaml's, or what its local server reported (and when). */
+  contextWindow?: ContextWindowInfo;
 }
 
 /** Writes the event stream, guaranteeing run_start first and run_end last. */

@@ -361,6 +361,7 @@ describe("rienda doctor --json", () => {
       skills: [],
       workspace: inst.workspace,
       instructions: null,
+      contextWindows: [],
     });
   });
 

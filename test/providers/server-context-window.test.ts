@@ -63,20 +63,20 @@ describe("the context window a local server reports", () => {
   test("only a server on this machine is asked, once per server and model; config.yaml's window wins", async () => {
     const server = serverWith({ "GET /props": { default_generation_settings: { n_ctx: 2048 } } });
     const remote = model("https://api.example.com/v1");
-    await learnContextWindow(remote, server.fetch);
+    await learnContextWindow(remote, { fetchImpl: server.fetch });
     expect(server.asked).toEqual([]);
     const configured = model("http://127.0.0.1:8080/v1", { contextWindow: 100 });
-    await learnContextWindow(configured, server.fetch);
+    await learnContextWindow(configured, { fetchImpl: server.fetch });
     expect(configured.contextWindow).toBe(100);
     expect(configured.contextWindowSource).toBeUndefined();
     server.asked.length = 0;
 
     const local = model("http://127.0.0.1:8081/v1");
-    await learnContextWindow(local, server.fetch);
+    await learnContextWindow(local, { fetchImpl: server.fetch });
     expect(local).toMatchObject({ contextWindow: 2048, contextWindowSource: "llama.cpp's GET http://127.0.0.1:8081/props" });
     const asked = server.asked.length;
     const again = model("http://127.0.0.1:8081/v1");
-    await learnContextWindow(again, server.fetch);
+    await learnContextWindow(again, { fetchImpl: server.fetch });
     expect(again.contextWindow).toBe(2048);
     expect(server.asked.length).toBe(asked);
   });
@@ -101,7 +101,7 @@ describe("what a local server says its model takes as input", () => {
   test("a server that lists nothing leaves it unknown; the model learns what is listed, even beside a configured window", async () => {
     expect((await askServer("http://127.0.0.1:8000/v1", "qwen3:8b", serverWith({ "GET /v1/models": { data: [{ id: "qwen3:8b" }] } }).fetch)).input).toBeUndefined();
     const local = model("http://127.0.0.1:8090/v1", { contextWindow: 100 });
-    await learnContextWindow(local, serverWith({ "GET /v1/models": { data: [{ id: "qwen3:8b", architecture: { input_modalities: ["text", "image"] } }] } }).fetch);
+    await learnContextWindow(local, { fetchImpl: serverWith({ "GET /v1/models": { data: [{ id: "qwen3:8b", architecture: { input_modalities: ["text", "image"] } }] } }).fetch });
     expect(local.serverInput?.modalities).toEqual(["text", "image"]);
   });
 });

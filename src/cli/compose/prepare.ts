@@ -214,7 +214,7 @@ async function loadPreparedAgent(
       ? { servers: config.mcpServers, configPath: config.path, workdir: request.workdir, env: request.env, ...(request.signal ? { signal: request.signal } : {}) }
       : undefined;
   // Asked of a local server while the extensions load, so it costs a run no time (server-context-window.ts).
-  const serverWindow = model ? learnContextWindow(model) : undefined;
+  const serverWindow = model ? learnContextWindow(model, { home: request.home }) : undefined;
   const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}) })) : undefined;
   await serverWindow;
   // Every refusal counts, also those met before this function (in the same `problems`) that nothing here needs.

@@ -1,17 +1,26 @@
 /**
  * Findings about the model servers on this machine that agents use: one
  * that does not answer (a warning: it may just not be started yet), and a
- * configured model id the server does not serve, with the ids it does.
- * Asks each server its model list once (`GET <base_url>/models`); sends no
+ * configured model id the server does not serve, with the ids it does;
+ * and each used model's context window as the server reports it (asked
+ * afresh: doctor keeps nothing in the cache runs use). Asks each server
+ * its model list (`GET <base_url>/models`) and the window probes; sends no
  * model request. Servers elsewhere are never contacted.
  */
 import type { LoadedConfig } from "../../config/index.ts";
-import { isLocalUrl, servedModels, startHintFor, type ResolvedModel, type ServedModels } from "../../providers/index.ts";
+import { contextWindowInfo, isLocalUrl, learnContextWindow, servedModels, startHintFor, type ResolvedModel, type ServedModels } from "../../providers/index.ts";
 import type { ModelUser } from "./model-users.ts";
 import type { Finding } from "./types.ts";
 
+/** A used model's context window, as the report shows it. */
+export interface WindowRow {
+  model: string;
+  tokens: number;
+  source: string;
+}
+
 /** Asks every local server a used model points at, all at once. */
-export async function checkLocalServers(config: LoadedConfig, users: readonly ModelUser[]): Promise<Finding[]> {
+export async function checkLocalServers(config: LoadedConfig, users: readonly ModelUser[]): Promise<{ findings: Finding[]; windows: WindowRow[] }> {
   const byUrl = new Map<string, { model: ResolvedModel; users: string[] }[]>();
   for (const user of users) {
     let model: ResolvedModel;
@@ -29,8 +38,13 @@ export async function checkLocalServers(config: LoadedConfig, users: readonly Mo
     byUrl.set(model.baseUrl, models);
   }
   const urls = [...byUrl.keys()];
-  const answers = await Promise.all(urls.map((url) => servedModels(url)));
-  return urls.flatMap((url, index) => findingsFor(config.path, url, answers[index]!, byUrl.get(url)!));
+  const used = [...byUrl.values()].flat().map((entry) => entry.model);
+  const [answers] = await Promise.all([Promise.all(urls.map((url) => servedModels(url))), Promise.all(used.map((model) => learnContextWindow(model)))]);
+  const windows = used.flatMap((model): WindowRow[] => {
+    const info = contextWindowInfo(model);
+    return info ? [{ model: model.ref, tokens: info.tokens, source: info.source }] : [];
+  });
+  return { findings: urls.flatMap((url, index) => findingsFor(config.path, url, answers[index]!, byUrl.get(url)!)), windows };
 }
 
 function findingsFor(file: string, url: string, served: ServedModels, models: { model: ResolvedModel; users: string[] }[]): Finding[] {

@@ -21,6 +21,7 @@ export function formatReport(report: DoctorReport): string {
     `hooks         ${list("hook", checked.hooks)}`,
     `skills        ${list("skill", checked.skills)}`,
     `instructions  ${checked.instructions ?? `none in ${checked.workspace}`}`,
+    ...checked.contextWindows.map((w) => `window        ${w.model}: ${w.tokens.toLocaleString("en-US")} tokens (${w.source})`),
   ];
   const findings = [...report.problems, ...report.warnings];
   if (findings.length > 0) lines.push("");

@@ -60,7 +60,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     config && config.mcpServers.size > 0
       ? startMcpServers([...config.mcpServers.values()], { workdir: options.workdir, env: options.env, configPath: config.path, requireAll: false })
       : undefined,
-    config ? checkLocalServers(config, used) : [],
+    config ? checkLocalServers(config, used) : { findings: [], windows: [] },
   ]).finally(() => runtime.close());
   const instructions = readInstructions(options.workdir);
 
@@ -72,7 +72,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     findings.push(...checkReplayScripts(config.path, readReplayScripts(config), users));
   }
   findings.push(...checkAgentFiles(agentProblems));
-  if (config) findings.push(...checkAgentModels(agents, config), ...localServers);
+  if (config) findings.push(...checkAgentModels(agents, config), ...localServers.findings);
   findings.push(
     ...checkAgentExtensions(agents, riendaDir, {
       tool: {
@@ -109,6 +109,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       skills: skills.map((s) => s.name),
       workspace: options.workdir,
       instructions: instructions.kind === "none" ? null : instructions.file,
+      contextWindows: localServers.windows,
     },
   };
 }

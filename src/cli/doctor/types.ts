@@ -41,6 +41,8 @@ export interface CheckedSummary {
   workspace: string;
   /** The AGENTS.md or CLAUDE.md found, if any. */
   instructions: string | null;
+  /** The context window of each used model on a server of this machine, as the server reports it now. */
+  contextWindows: { model: string; tokens: number; source: string }[];
 }
 
 /** The whole result: healthy means no problem (warnings allowed). */

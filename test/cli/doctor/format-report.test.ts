@@ -10,6 +10,7 @@ const checked = {
   skills: [],
   workspace: "/w",
   instructions: null,
+  contextWindows: [],
 };
 const problem: Finding = { severity: "problem", check: "tool", file: "/h/.rienda/tools/t/index.js", name: "t", message: 'tool "t": missing "execute" (a function)', hint: "add execute" };
 const warning: Finding = { severity: "warning", check: "config", file: checked.config, key: "providers.openai.api_key", name: "OPENAI_API_KEY", message: "environment variable OPENAI_API_KEY is not set", hint: "set it" };
@@ -68,6 +69,11 @@ describe("summaryLine", () => {
     expect(summaryLine({ problems: [], warnings: [warning, warning] })).toBe("healthy (2 warnings)");
     expect(summaryLine({ problems: [problem, problem], warnings: [] })).toBe("2 problems, 0 warnings");
   });
+});
+
+test("a local model's context window is shown as its server reports it", () => {
+  const text = formatReport({ healthy: true, problems: [], warnings: [], checked: { ...checked, contextWindows: [{ model: "local/q", tokens: 8192, source: "llama.cpp's GET http://127.0.0.1:8080/props" }] } });
+  expect(text).toContain("instructions  none in /w\nwindow        local/q: 8,192 tokens (llama.cpp's GET http://127.0.0.1:8080/props)\n");
 });
 
 describe("formatJson", () => {
