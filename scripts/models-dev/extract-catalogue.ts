@@ -37,7 +37,7 @@ export function extractCatalogue(executable: Buffer): Catalogue {
     }
   }
   const tried = problems.length === 0 ? "nothing shaped like it" : problems.join("; ");
-  throw new Error(`no models.dev catalogue found in the executable (${tried}): the package may store it differently now; see scripts/models-dev/README.md`);
+  throw new Error(`no models.dev catalogue found in the executable (${tried}): the package may store it differently now (docs/providers.md, "The models.dev snapshot", says how to pin another source)`);
 }
 
 /** Throws unless `value` looks like api.json with every required provider. */
