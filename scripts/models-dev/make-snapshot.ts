@@ -4,7 +4,8 @@
  * integrity): downloads it with `npm pack` (the registry is the only
  * network needed, and only here: builds use the committed file), checks
  * the tarball against the pinned integrity, reads the catalogue out of the
- * executable it holds and writes the trimmed snapshot.
+ * executable it holds and writes the trimmed snapshot
+ * (src/models-dev/models-dev-snapshot.bin and snapshot.generated.ts).
  *
  *   bun scripts/models-dev/make-snapshot.ts            the pinned version
  *   bun scripts/models-dev/make-snapshot.ts --update   pin the package's latest version first
@@ -19,10 +20,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { extractCatalogue } from "./extract-catalogue.ts";
-import { catalogueDate, snapshotModuleText, trimCatalogue } from "./snapshot-file.ts";
+import { catalogueDate, snapshotFiles, trimCatalogue } from "./snapshot-file.ts";
 
 export const SOURCE_PATH = resolve(import.meta.dir, "source.json");
 export const GENERATED_PATH = resolve(import.meta.dir, "../../src/models-dev/snapshot.generated.ts");
+export const DATA_PATH = resolve(import.meta.dir, "../../src/models-dev/models-dev-snapshot.bin");
 /** Where the catalogue sits inside the package. */
 const EXECUTABLE = "package/bin/opencode";
 
@@ -69,10 +71,11 @@ function main(argv: string[]): void {
   try {
     const catalogue = extractCatalogue(downloadExecutable(source, work));
     const trimmed = trimCatalogue(catalogue);
-    const text = snapshotModuleText(trimmed, { date: catalogueDate(catalogue), source: `${source.package}@${source.version}` });
-    writeFileSync(GENERATED_PATH, text);
+    const files = snapshotFiles(trimmed, { date: catalogueDate(catalogue), source: `${source.package}@${source.version}` });
+    writeFileSync(DATA_PATH, files.data);
+    writeFileSync(GENERATED_PATH, files.module);
     const models = Object.values(trimmed).reduce((sum, provider) => sum + Object.keys(provider.models as object).length, 0);
-    console.log(`${GENERATED_PATH}: ${Object.keys(trimmed).length} providers, ${models} models, ${text.length} bytes, catalogue of ${catalogueDate(catalogue)}`);
+    console.log(`${DATA_PATH}: ${Object.keys(trimmed).length} providers, ${models} models, ${files.data.length} bytes; catalogue of ${catalogueDate(catalogue)}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

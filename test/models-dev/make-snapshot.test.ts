@@ -1,6 +1,6 @@
 /**
  * The build-time half (scripts/models-dev/): reading the catalogue out of
- * an executable's bytes as data, trimming it, and the generated module,
+ * an executable's bytes as data, trimming it, and the generated files,
  * whose packed entries decode back to the trimmed catalogue.
  */
 import { describe, expect, test } from "bun:test";
@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { brotliDecompressSync } from "node:zlib";
 import { extractCatalogue, REQUIRED_PROVIDERS } from "../../scripts/models-dev/extract-catalogue.ts";
 import { readLiteral } from "../../scripts/models-dev/js-literal.ts";
-import { SOURCE_PATH } from "../../scripts/models-dev/make-snapshot.ts";
-import { catalogueDate, snapshotModuleText, trimCatalogue } from "../../scripts/models-dev/snapshot-file.ts";
-import { GENERATED_SNAPSHOT_SOURCE } from "../../src/models-dev/snapshot.generated.ts";
+import { DATA_PATH, SOURCE_PATH } from "../../scripts/models-dev/make-snapshot.ts";
+import { catalogueDate, snapshotFiles, trimCatalogue } from "../../scripts/models-dev/snapshot-file.ts";
+import { GENERATED_SNAPSHOT_SOURCE, providerSlices } from "../../src/models-dev/snapshot.generated.ts";
 
 const latin1 = (text: string) => Buffer.from(text, "utf8").toString("latin1");
 
@@ -63,7 +63,7 @@ describe("extractCatalogue", () => {
   });
 });
 
-describe("the generated module", () => {
+describe("the generated files", () => {
   const catalogue = extractCatalogue(Buffer.from(minifiedCatalogue(REQUIRED_PROVIDERS)));
   const trimmed = trimCatalogue(catalogue);
 
@@ -90,16 +90,20 @@ describe("the generated module", () => {
     expect(catalogueDate(catalogue)).toBe("2026-08-15");
   });
 
-  test("decodes back to the trimmed catalogue, and lists each provider's endpoints", async () => {
+  test("the data file decodes back to the trimmed catalogue through the module's index, which lists each provider's endpoints", async () => {
     const dir = mkdtempSync(join(tmpdir(), "rienda-snapshot-"));
     try {
+      const files = snapshotFiles(trimmed, { date: "2026-08-15", source: "pkg@1.0.0" });
       const file = join(dir, "snapshot.generated.ts");
-      writeFileSync(file, snapshotModuleText(trimmed, { date: "2026-08-15", source: "pkg@1.0.0" }));
+      writeFileSync(file, files.module);
       const generated = await import(file);
       expect(generated.GENERATED_SNAPSHOT_DATE).toBe("2026-08-15");
       expect(generated.GENERATED_SNAPSHOT_SOURCE).toBe("pkg@1.0.0");
-      const packed = generated.packedProviders() as Record<string, string>;
-      const decoded = Object.fromEntries(Object.entries(packed).map(([id, text]) => [id, JSON.parse(brotliDecompressSync(Buffer.from(text, "base64")).toString("utf8"))]));
+      const slices = generated.providerSlices() as Record<string, [number, number]>;
+      expect(Object.values(slices).reduce((sum, [, length]) => sum + length, 0)).toBe(files.data.length);
+      const decoded = Object.fromEntries(
+        Object.entries(slices).map(([id, [offset, length]]) => [id, JSON.parse(brotliDecompressSync(files.data.subarray(offset, offset + length)).toString("utf8"))]),
+      );
       expect(decoded).toEqual(trimmed);
       expect(generated.providerEndpoints().deepseek).toEqual(["https://deepseek.example/v1"]);
     } finally {
@@ -108,8 +112,15 @@ describe("the generated module", () => {
   });
 });
 
-test("the committed snapshot was made from the pinned package (scripts/models-dev/source.json)", () => {
+test("the committed snapshot was made from the pinned package (scripts/models-dev/source.json), its two files together", () => {
   const pin = JSON.parse(readFileSync(SOURCE_PATH, "utf8")) as { package: string; version: string; integrity: string };
   expect(GENERATED_SNAPSHOT_SOURCE).toBe(`${pin.package}@${pin.version}`);
   expect(pin.integrity).toMatch(/^sha512-[A-Za-z0-9+/]+=*$/);
+  const slices = Object.values(providerSlices()).sort((a, b) => a[0] - b[0]);
+  let next = 0;
+  for (const [offset, length] of slices) {
+    expect(offset).toBe(next);
+    next = offset + length;
+  }
+  expect(next).toBe(readFileSync(DATA_PATH).length);
 });
