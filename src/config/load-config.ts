@@ -5,16 +5,22 @@ import { ConfigError } from "./config-error.ts";
 import { ConfigReader } from "./config-reader.ts";
 import { expandDocument } from "./expand-document.ts";
 import { locateConfig } from "./locate-config.ts";
-import { parseConfigYaml } from "./parse-config-yaml.ts";
+import { parseConfigYaml, type ParsedConfigYaml } from "./parse-config-yaml.ts";
 import { resolveModel } from "./resolve-model.ts";
 import type { ConfigLocation, ConfigSource, LoadConfigOptions, LoadedConfig } from "./types.ts";
 import { validateConfig } from "./validate-config.ts";
 
-/** Locates, reads and validates the configuration. Throws ConfigError (a RiendaError). */
+/**
+ * Locates, reads and validates the configuration. Throws ConfigError (a RiendaError).
+ * `~/.rienda/config.yaml` is optional (go-current.md §2): without it the
+ * configuration is empty and providers come from modules; a file named by
+ * `--config` or RIENDA_CONFIG must exist.
+ */
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const location = locateConfig(options);
   const text = readConfigFile(location);
-  return parseConfig(text, { ...location, env: options.env, home: options.home });
+  const parse = { ...location, env: options.env, home: options.home };
+  return text === undefined ? { ...parseConfig("", parse), present: false } : parseConfig(text, parse);
 }
 
 /** Inputs of `parseConfig`: where the text came from and what expands it. */
@@ -29,16 +35,8 @@ export interface ParseConfigOptions {
 /** Validates config text already read from `options.path` (used by tests and `rienda doctor`). */
 export function parseConfig(text: string, options: ParseConfigOptions): LoadedConfig {
   const file = options.path;
-  const parsed = parseConfigYaml(text, file);
-  if (!parsed) {
-    throw new ConfigError([
-      {
-        file,
-        path: "",
-        message: `the file is empty; declare at least one provider under "providers" (docs/config.md shows how, and "rienda init" writes a starter file)`,
-      },
-    ]);
-  }
+  // A file with nothing in it (empty, only comments) declares no settings: providers may all be modules.
+  const parsed = parseConfigYaml(text, file) ?? EMPTY_DOCUMENT;
   const expanded = expandDocument(parsed.value, options.env);
   const reader = new ConfigReader(file, parsed.sourceOf, parsed.keyOrder, parsed.lineOf, expanded.unset, expanded.expanded);
   for (const m of expanded.malformed) reader.problem(m.path, m.message);
@@ -51,6 +49,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
   return {
     path: file,
     source: options.source ?? "home",
+    present: true,
     get document() {
       return structuredClone(document);
     },
@@ -69,13 +68,14 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
   };
 }
 
-/** The file's text, or a ConfigError saying why it cannot be read (a missing one says how to create it). */
-function readConfigFile(location: ConfigLocation): string {
+/** The file's text; undefined when the default file does not exist; else a ConfigError saying why it cannot be read. */
+function readConfigFile(location: ConfigLocation): string | undefined {
   const file = location.path;
   try {
     return readFileSync(file, "utf8");
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
+    if ((code === "ENOENT" || code === "ENOTDIR") && location.source === "home") return undefined;
     let message: string;
     if (code === "ENOENT" || code === "ENOTDIR") message = missingMessage(location);
     else if (code === "EISDIR") message = "is a directory, not a configuration file";
@@ -85,11 +85,14 @@ function readConfigFile(location: ConfigLocation): string {
   }
 }
 
+/** What a file without data parses to. */
+const EMPTY_DOCUMENT: ParsedConfigYaml = { value: {}, sourceOf: () => undefined, keyOrder: () => [], lineOf: () => undefined };
+
 function missingMessage(location: ConfigLocation): string {
   const given = location.source === "flag" ? " (given with --config)" : location.source === "env" ? " (given by RIENDA_CONFIG)" : "";
   return (
     `no configuration file here${given}. Run "rienda init" to create ~/.rienda with a starter config.yaml, ` +
-    `or write one by hand: it declares your providers and models (see docs/config.md)`
+    `or write one by hand (see docs/config.md)`
   );
 }
 

@@ -36,16 +36,26 @@ describe("loadConfig: finding and reading the file", () => {
     expect(loadConfig({ flag: viaFlag, env: { RIENDA_CONFIG: viaEnv }, home }).modelRefs()).toEqual(["local/from-flag"]);
   });
 
-  test("a missing home config says where it looked and how to create one", () => {
+  test("a missing home config is an empty configuration (go-current.md: config.yaml is optional)", () => {
     const home = homeWith();
-    const file = join(home, ".rienda", "config.yaml");
-    expect(() => loadConfig({ env: {}, home })).toThrow(RiendaError);
+    const config = loadConfig({ env: {}, home });
+    expect(config.present).toBe(false);
+    expect(config.path).toBe(join(home, ".rienda", "config.yaml"));
+    expect(config.providers.size).toBe(0);
+    expect(config.document).toEqual({});
+    expect(config.compaction.enabled).toBe(true);
+  });
+
+  test("a missing file named by --config says where it looked and how to create one", () => {
+    const home = homeWith();
+    const file = join(home, "elsewhere.yaml");
     try {
-      loadConfig({ env: {}, home });
+      loadConfig({ env: {}, home, flag: file });
+      throw new Error("not refused");
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).code).toBe("config");
-      expect((error as Error).message).toStartWith(`${file}: no configuration file here.`);
+      expect((error as Error).message).toStartWith(`${file}: no configuration file here (given with --config).`);
       expect((error as Error).message).toContain('Run "rienda init"');
       expect((error as Error).message).toContain("docs/config.md");
     }
@@ -73,11 +83,12 @@ describe("parseConfig: the document as a whole", () => {
     expect(config.unsetVariables).toEqual([]);
   });
 
-  test("an empty file is an error naming the file and the providers key", () => {
+  test("a file without data declares no settings (go-current.md: providers may all be modules)", () => {
     for (const text of ["", "\n\n", "# nothing yet\n", "---\n", "\uFEFF"]) {
-      const message = errorOf(text).message;
-      expect(message).toStartWith(`${FILE}: the file is empty; declare at least one provider under "providers"`);
-      expect(message).toContain("rienda init");
+      const config = parse(text);
+      expect(config.present).toBe(true);
+      expect(config.providers.size).toBe(0);
+      expect(config.document).toEqual({});
     }
   });
 
@@ -107,8 +118,8 @@ describe("parseConfig: the document as a whole", () => {
   });
 
   test("a top level that is not a mapping is refused", () => {
-    expect(linesOf("- providers\n")).toEqual([`${FILE}: must be a mapping with a "providers" key at the top, not a list`]);
-    expect(linesOf("hello\n")).toEqual([`${FILE}: must be a mapping with a "providers" key at the top, not a string ("hello")`]);
+    expect(linesOf("- providers\n")).toEqual([`${FILE}: must be a mapping of settings (providers, compaction, config, ...) at the top, not a list`]);
+    expect(linesOf("hello\n")).toEqual([`${FILE}: must be a mapping of settings (providers, compaction, config, ...) at the top, not a string ("hello")`]);
   });
 
   test("an unknown top-level key is refused with the known keys and a suggestion", () => {
@@ -117,10 +128,8 @@ describe("parseConfig: the document as a whole", () => {
     ]);
   });
 
-  test("a missing or empty providers block is refused", () => {
-    expect(linesOf("compaction: {}\n")).toEqual([`${FILE}: providers: at least one provider is required`]);
-    expect(linesOf("providers: {}\n")).toEqual([`${FILE}: providers: at least one provider is required`]);
-    expect(linesOf("providers:\n")).toEqual([`${FILE}: providers: at least one provider is required`]);
+  test("a missing or empty providers block declares no provider (go-current.md); a malformed one is refused", () => {
+    for (const text of ["compaction: {}\n", "providers: {}\n", "providers:\n", "config: { word-count: { min: 3 } }\n"]) expect(parse(text).providers.size).toBe(0);
     expect(linesOf("providers: [a]\n")).toEqual([`${FILE}: providers: must be a mapping (key: value pairs), not a list`]);
   });
 
