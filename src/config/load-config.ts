@@ -5,7 +5,7 @@ import { ConfigError } from "./config-error.ts";
 import { ConfigReader } from "./config-reader.ts";
 import { expandDocument } from "./expand-document.ts";
 import { locateConfig } from "./locate-config.ts";
-import { parseConfigYaml, type ParsedConfigYaml } from "./parse-config-yaml.ts";
+import { parseConfigYaml } from "./parse-config-yaml.ts";
 import { resolveModel } from "./resolve-model.ts";
 import type { ConfigLocation, ConfigSource, LoadConfigOptions, LoadedConfig } from "./types.ts";
 import { validateConfig } from "./validate-config.ts";
@@ -20,7 +20,8 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const location = locateConfig(options);
   const text = readConfigFile(location);
   const parse = { ...location, env: options.env, home: options.home };
-  return text === undefined ? { ...parseConfig("", parse), present: false } : parseConfig(text, parse);
+  // Without the file, the settings are the defaults (the text of an empty mapping).
+  return text === undefined ? { ...parseConfig("{}", parse), present: false } : parseConfig(text, parse);
 }
 
 /** Inputs of `parseConfig`: where the text came from and what expands it. */
@@ -35,8 +36,13 @@ export interface ParseConfigOptions {
 /** Validates config text already read from `options.path` (used by tests and `rienda doctor`). */
 export function parseConfig(text: string, options: ParseConfigOptions): LoadedConfig {
   const file = options.path;
-  // A file with nothing in it (empty, only comments) declares no settings: providers may all be modules.
-  const parsed = parseConfigYaml(text, file) ?? EMPTY_DOCUMENT;
+  const parsed = parseConfigYaml(text, file);
+  if (!parsed) {
+    // Strict (contract.md §2): a file that exists says something; only a missing one means the defaults.
+    throw new ConfigError([
+      { file, path: "", message: `the file is empty; write its settings (docs/config.md shows them, "rienda init" writes a starter file), or remove it: config.yaml is optional` },
+    ]);
+  }
   const expanded = expandDocument(parsed.value, options.env);
   const reader = new ConfigReader(file, parsed.sourceOf, parsed.keyOrder, parsed.lineOf, expanded.unset, expanded.expanded);
   for (const m of expanded.malformed) reader.problem(m.path, m.message);
@@ -84,9 +90,6 @@ function readConfigFile(location: ConfigLocation): string | undefined {
     throw new ConfigError([{ file, path: "", message }], { cause });
   }
 }
-
-/** What a file without data parses to. */
-const EMPTY_DOCUMENT: ParsedConfigYaml = { value: {}, sourceOf: () => undefined, keyOrder: () => [], lineOf: () => undefined };
 
 function missingMessage(location: ConfigLocation): string {
   const given = location.source === "flag" ? " (given with --config)" : location.source === "env" ? " (given by RIENDA_CONFIG)" : "";

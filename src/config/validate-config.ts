@@ -43,7 +43,11 @@ export function validateConfig(reader: ConfigReader, document: unknown, base: Pa
   reader.knownKeys(document, TOP_KEYS, []);
 
   // Optional (go-current.md §2): the current generation declares providers as modules of ~/.rienda/providers.
+  // Written but empty is still refused (contract.md §2): it says "providers here" and gives none.
   const written = reader.mapping(document.providers, ["providers"]);
+  if (written && document.providers !== undefined && Object.keys(written).length === 0) {
+    reader.problem(["providers"], "at least one provider is required when the block is written (remove it to use provider modules only)");
+  }
   let providerProblems = false;
   for (const [name, value] of reader.entries(written ?? {}, ["providers"])) {
     const provider = validateProvider(reader, name, value, base);

@@ -83,12 +83,12 @@ describe("parseConfig: the document as a whole", () => {
     expect(config.unsetVariables).toEqual([]);
   });
 
-  test("a file without data declares no settings (go-current.md: providers may all be modules)", () => {
+  test("an empty file is an error naming the file (contract §2), saying the file is optional", () => {
     for (const text of ["", "\n\n", "# nothing yet\n", "---\n", "\uFEFF"]) {
-      const config = parse(text);
-      expect(config.present).toBe(true);
-      expect(config.providers.size).toBe(0);
-      expect(config.document).toEqual({});
+      const message = errorOf(text).message;
+      expect(message).toStartWith(`${FILE}: the file is empty;`);
+      expect(message).toContain("rienda init");
+      expect(message).toContain("config.yaml is optional");
     }
   });
 
@@ -128,8 +128,11 @@ describe("parseConfig: the document as a whole", () => {
     ]);
   });
 
-  test("a missing or empty providers block declares no provider (go-current.md); a malformed one is refused", () => {
-    for (const text of ["compaction: {}\n", "providers: {}\n", "providers:\n", "config: { word-count: { min: 3 } }\n"]) expect(parse(text).providers.size).toBe(0);
+  test("a missing providers block declares no provider (go-current.md); an empty or malformed one is refused", () => {
+    for (const text of ["compaction: {}\n", "config: { word-count: { min: 3 } }\n"]) expect(parse(text).providers.size).toBe(0);
+    const refused = `${FILE}: providers: at least one provider is required when the block is written (remove it to use provider modules only)`;
+    expect(linesOf("providers: {}\n")).toEqual([refused]);
+    expect(linesOf("providers:\n")).toEqual([refused]);
     expect(linesOf("providers: [a]\n")).toEqual([`${FILE}: providers: must be a mapping (key: value pairs), not a list`]);
   });
 
