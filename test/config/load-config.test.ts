@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../../src/config/index.ts";
-import { RiendaError } from "../../src/errors.ts";
 import { CONTRACT_EXAMPLE, MINIMAL } from "./example-config.ts";
 import { errorOf, FILE, linesOf, parse } from "./parse-helpers.ts";
 
