@@ -94,6 +94,19 @@ async function until(predicate: () => boolean, what: string): Promise<void> {
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** A chat over the scripted backend, for commands: `step` sends a line and waits until `expected` shows. */
+async function commandSession() {
+  const { chat, input, output } = screen();
+  const { backend, calls } = fakeBackend(answer("x"));
+  const done = chat.run(backend, { resumed: false });
+  const step = async (line: string, expected: string) => {
+    input.send(`${line}\r`);
+    await until(() => visible(output.text).includes(expected), expected);
+  };
+  await tick();
+  return { input, output, calls, done, step };
+}
+
 describe("the chat screen", () => {
   test("two turns on one session, each ending with its usage; Ctrl-D quits", async () => {
     const { chat, input, output } = screen();
@@ -213,14 +226,7 @@ describe("the chat screen", () => {
   });
 
   test("commands: help, unknown with a hint, agent switch refused and accepted, model, tools, new, resume, exit", async () => {
-    const { chat, input, output } = screen();
-    const { backend, calls } = fakeBackend(answer("x"));
-    const done = chat.run(backend, { resumed: false });
-    const step = async (line: string, expected: string) => {
-      input.send(`${line}\r`);
-      await until(() => visible(output.text).includes(expected), expected);
-    };
-    await tick();
+    const { input, output, calls, done, step } = await commandSession();
     await step("/help", "/resume [ID]");
     await step("/sesions", "unknown command /sesions: did you mean /sessions?");
     await step("/agent ghost", 'error: unknown agent "ghost" (available: coder, planner)');
@@ -244,14 +250,7 @@ describe("the chat screen", () => {
   });
 
   test("/thinking: a picker of the model's levels marking the current one, a level named, an unknown one refused; /show-thinking", async () => {
-    const { chat, input, output } = screen();
-    const { backend, calls } = fakeBackend(answer("x"));
-    const done = chat.run(backend, { resumed: false });
-    const step = async (line: string, expected: string) => {
-      input.send(`${line}\r`);
-      await until(() => visible(output.text).includes(expected), expected);
-    };
-    await tick();
+    const { input, output, calls, done, step } = await commandSession();
     input.send("/thinking\r");
     await until(() => visible(output.text).includes("Thinking level of p/m?"), "the level picker");
     expect(visible(output.text)).toContain("❯ off (current)\n  low\n  high\n");
