@@ -32,7 +32,7 @@ export class SessionTree {
   readonly #nodes = new Map<string, Node>();
   /** Switches in the older shape, hanging beside the branch. */
   readonly #beside: PlacedSwitch[] = [];
-  #switches = 0;
+  #switchCount = 0;
   /** Entry id → why the request that stopped there was cut short (undefined: the user interrupted it). */
   readonly #interrupted = new Map<string, InterruptionReason | undefined>();
   #leaf: string | null = null;
@@ -174,7 +174,7 @@ export class SessionTree {
 
   /** A switch on the branch becomes a node (and the leaf); one in the older shape hangs beside it. */
   #addSwitch(entry: SwitchEntry, where: string): void {
-    const placed: PlacedSwitch = { entry, seq: this.#switches++ };
+    const placed: PlacedSwitch = { entry, seq: this.#switchCount++ };
     if (entry.kind === "thinking" || !entry.beside) {
       this.#link({ id: entry.id, parentId: entry.parentId, placed }, where);
       return;
@@ -279,7 +279,7 @@ export class SessionTree {
   }
 
   #applying(leaf?: string | null): PlacedSwitch[] {
-    if (this.#switches === 0) return [];
+    if (this.#switchCount === 0) return [];
     const { path, ids } = this.#branchAt(leaf);
     return applyingSwitches(
       path.flatMap((n) => (n.placed ? [n.placed] : [])),
