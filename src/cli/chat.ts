@@ -258,6 +258,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
         prompt,
         attachments,
         system: prepared.system,
+        systemExtra: prepared.systemExtra,
         model: prepared.model,
         agentId: prepared.agent.id,
         modelPort,

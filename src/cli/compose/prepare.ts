@@ -16,7 +16,7 @@ import type { Agent } from "../../agents/index.ts";
 import { openRoster } from "./open-roster.ts";
 import { runThinking } from "./run-thinking.ts";
 import type { SessionFile } from "../../sessions/index.ts";
-import { createSkillTool, loadSkills, withSkills } from "../../skills/index.ts";
+import { createSkillTool, findWorkspaceSkills, loadSkills, withSkills, workspaceSkillsPrompt } from "../../skills/index.ts";
 import type { ContextData } from "../../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
 import { checkReplayScript } from "../check-replay-script.ts";
@@ -129,7 +129,7 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
       // A session this run created that received nothing (interrupted in its beforeRun hooks) is not kept.
       opened.closeDiscardingUnused();
     };
-    return { config: prepared.config, workdir, agent, model, thinking: prepared.thinking, system, session, tools, hooks, notices, limits, close };
+    return { config: prepared.config, workdir, agent, model, thinking: prepared.thinking, system, systemExtra: prepared.systemExtra, session, tools, hooks, notices, limits, close };
   } catch (error) {
     await prepared.close();
     if (session) session.closeDiscardingUnused();
@@ -156,6 +156,11 @@ async function runModel(roster: Roster, agent: Agent | undefined, request: Agent
   const model = await roster.resolve(ref);
   checkReplayScript(model, roster.config.path);
   return model;
+}
+
+/** The workspace skills left out (a link out of the workspace, no name or description), each a line naming its file. */
+function skippedWorkspaceSkills(workdir: string): string[] {
+  return findWorkspaceSkills(workdir).diagnostics.filter((line) => line.includes(": skipped: "));
 }
 
 /** config.yaml's warnings about the settings of the model this run uses (a setting that is not sent). */
@@ -262,7 +267,8 @@ async function loadPreparedAgent(
     tools: offered,
     hooks: extensions.hooks,
     thinking: thinking.level,
-    notices: [...modelWarnings(config, model), ...thinking.notices, ...extensions.notices],
+    systemExtra: () => workspaceSkillsPrompt(findWorkspaceSkills(request.workdir).skills),
+    notices: [...modelWarnings(config, model), ...thinking.notices, ...skippedWorkspaceSkills(request.workdir), ...extensions.notices],
     limits,
     bind(session) {
       boundSession = session.id;

@@ -55,6 +55,8 @@ export interface PreparedRun {
   /** The thinking level in force (`off` for none). */
   thinking: string;
   system: string;
+  /** The workspace skills' catalog (go-current.md §9), read again before every request. */
+  systemExtra: () => string;
   session: SessionFile;
   tools: ToolPort;
   hooks: HookPort;
@@ -106,6 +108,8 @@ export interface PreparedAgent {
   /** The thinking level in force (`off` for none), as a session entry records it. */
   thinking: string;
   system: string;
+  /** The workspace skills' catalog (go-current.md §9), read again before every request. */
+  systemExtra: () => string;
   tools: ToolPort;
   hooks: HookPort;
   /** Diagnostics to show before the run (a user tool replacing a built-in). */
