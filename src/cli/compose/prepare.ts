@@ -158,6 +158,24 @@ async function runModel(roster: Roster, agent: Agent | undefined, request: Agent
   return model;
 }
 
+/**
+ * `compaction.model` when a provider module offers it: resolved now (a
+ * module runs asynchronously; the compactor resolves synchronously, later),
+ * so a missing one fails the run before any request, as a config.yaml one does.
+ */
+async function compactionModel(roster: Roster): Promise<ResolvedModel | undefined> {
+  const { compaction, providers } = roster.config;
+  const ref = compaction.enabled ? compaction.model : undefined;
+  if (ref === undefined || providers.has(ref.slice(0, ref.indexOf("/")))) return undefined;
+  return roster.resolve(ref);
+}
+
+/** `config` that also resolves `model`'s reference (a module's compaction model), everything else unchanged. */
+function withModel(config: LoadedConfig, model: ResolvedModel): LoadedConfig {
+  const resolveModel = (ref: string) => (ref === model.ref ? { ...model } : config.resolveModel(ref));
+  return Object.assign(Object.create(config) as LoadedConfig, { resolveModel });
+}
+
 /** The workspace skills left out (a link out of the workspace, no name or description), each a line naming its file. */
 function skippedWorkspaceSkills(workdir: string): string[] {
   return findWorkspaceSkills(workdir).diagnostics.filter((line) => line.includes(": skipped: "));
@@ -221,6 +239,7 @@ async function loadPreparedAgent(
   const agent = problems.attempt(() => (request.agentFile !== undefined ? loadAgentFile(request.agentFile, request.cwd ?? process.cwd()) : loadAgent(request.home, request.agentId)));
   const roster = config ? openRoster(config, request) : undefined;
   const chosen = roster ? await problems.attemptAsync(() => runModel(roster, agent, request)) : undefined;
+  const compaction = roster ? await problems.attemptAsync(() => compactionModel(roster)) : undefined;
   await roster?.close();
   const thinking = chosen ? problems.attempt(() => runThinking(chosen, request)) : undefined;
   const model = thinking?.model;
@@ -260,7 +279,7 @@ async function loadPreparedAgent(
     problems.fail();
   }
   return {
-    config,
+    config: compaction ? withModel(config, compaction) : config,
     agent,
     model,
     system,
