@@ -75,13 +75,7 @@ async function readAtMost(response: Response, limit: number, request: string): P
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return Buffer.concat(chunks, total);
 }
 
 /** A limit in words: "32 MiB", "64 KiB", "1000 bytes". */
