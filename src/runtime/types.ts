@@ -13,7 +13,8 @@ export interface SessionInfo {
 export interface AgentInfo {
   name: string;
   description: string;
-  model: string;
+  /** Absent when the agent's frontmatter names no model. */
+  model?: string;
   tools: string[];
   hooks: string[];
   /** The skills the agent declares (docs/skills.md). */

@@ -12,6 +12,10 @@ import { resolveLimits } from "../run-limits.ts";
 import { selectTools } from "../select-tools.ts";
 import { isRiendaError, RiendaError } from "../../errors.ts";
 import { learnContextWindow, type ResolvedModel } from "../../providers/index.ts";
+import { chooseModel, readState, statePath, type Roster } from "../../roster/index.ts";
+import type { Agent } from "../../agents/index.ts";
+import { openRoster } from "./open-roster.ts";
+import { runThinking } from "./run-thinking.ts";
 import type { SessionFile } from "../../sessions/index.ts";
 import { createSkillTool, loadSkills, withSkills } from "../../skills/index.ts";
 import type { ContextData } from "../../tools/types.ts";
@@ -96,9 +100,10 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     problems.fail();
   }
   const modelRef = request.modelRef ?? (existing && !request.agentId ? existing.model : undefined);
+  const fromSession = existing ? { sessionModel: existing.model, ...(existing.thinking !== undefined ? { sessionThinking: existing.thinking } : {}) } : {};
   let prepared: PreparedAgent;
   try {
-    prepared = await loadPreparedAgent(config, { ...request, workdir, agentId, ...(modelRef !== undefined ? { modelRef } : {}) }, dialogs, problems);
+    prepared = await loadPreparedAgent(config, { ...request, workdir, agentId, ...(modelRef !== undefined ? { modelRef } : {}), ...fromSession }, dialogs, problems);
   } catch (error) {
     existing?.close();
     throw error;
@@ -125,7 +130,7 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
       // A session this run created that received nothing (interrupted in its beforeRun hooks) is not kept.
       opened.closeDiscardingUnused();
     };
-    return { config: prepared.config, workdir, agent, model, system, session, tools, hooks, notices, limits, close };
+    return { config: prepared.config, workdir, agent, model, thinking: prepared.thinking, system, session, tools, hooks, notices, limits, close };
   } catch (error) {
     await prepared.close();
     if (session) session.closeDiscardingUnused();
@@ -140,10 +145,17 @@ export async function prepareAgent(request: AgentRequest, dialogs: Dialogs): Pro
   return loadPreparedAgent(problems.attempt(() => loadRequestConfig(request)), request, dialogs, problems);
 }
 
-/** The model `ref` names, refused when it cannot make a first request (a missing replay script). */
-function usableModel(config: LoadedConfig, ref: string): ResolvedModel {
-  const model = config.resolveModel(ref);
-  checkReplayScript(model, config.path);
+/**
+ * The model of the run: `-m`, else the agent's, else the session's branch,
+ * else state.json's or the only one offered (chooseModel); refused when it
+ * cannot make a first request (a missing replay script, no key).
+ */
+async function runModel(roster: Roster, agent: Agent | undefined, request: AgentRequest): Promise<ResolvedModel | undefined> {
+  const state = () => readState(statePath(request.env, request.home));
+  const ref = request.modelRef ?? agent?.model ?? request.sessionModel ?? (agent ? await chooseModel(roster, state(), agent.id) : undefined);
+  if (ref === undefined) return undefined;
+  const model = await roster.resolve(ref);
+  checkReplayScript(model, roster.config.path);
   return model;
 }
 
@@ -161,7 +173,7 @@ function modelWarnings(config: LoadedConfig, model: ResolvedModel): string[] {
 function subagentTools(
   tools: ToolPort,
   subagents: readonly SubagentSpec[],
-  context: { lineage: readonly string[]; config: LoadedConfig; request: AgentRequest; dialogs: Dialogs; parentSessionId: () => string },
+  context: { lineage: readonly string[]; config: LoadedConfig; request: AgentRequest; dialogs: Dialogs; parentSessionId: () => string; parentModel: string },
 ): { tools: ToolPort; close(): Promise<void> } {
   if (subagents.length === 0) return { tools, close: async () => undefined };
   const { lineage, config, request } = context;
@@ -171,11 +183,11 @@ function subagentTools(
     dialogs: context.dialogs,
     parentSessionId: context.parentSessionId,
     ...(request.ephemeral ? { ephemeral: true } : {}),
-    // The child runs its own model: a -m of the parent does not reach it.
+    // The child runs its own model: a -m of the parent does not reach it (a child that names none runs the parent's).
     prepare: (agentId, dialogs) => {
-      // Nor do the run's own --agent-file and --tools; its limits do (docs/cli.md "Limits").
-      const { modelRef: _parentModel, agentFile: _file, onlyTools: _tools, ...inherited } = request;
-      return loadPreparedAgent(config, { ...inherited, agentId }, dialogs, new SetupProblems(), lineage);
+      // Nor do the run's own --agent-file, --tools and --thinking; its limits do (docs/cli.md "Limits").
+      const { modelRef: _parentModel, agentFile: _file, onlyTools: _tools, thinking: _level, sessionThinking: _branchLevel, ...inherited } = request;
+      return loadPreparedAgent(config, { ...inherited, agentId, sessionModel: context.parentModel }, dialogs, new SetupProblems(), lineage);
     },
   });
   return {
@@ -203,8 +215,11 @@ async function loadPreparedAgent(
   above: readonly string[] = [],
 ): Promise<PreparedAgent> {
   const agent = problems.attempt(() => (request.agentFile !== undefined ? loadAgentFile(request.agentFile, request.cwd ?? process.cwd()) : loadAgent(request.home, request.agentId)));
-  const modelRef = request.modelRef ?? agent?.model;
-  const model = config && modelRef !== undefined ? problems.attempt(() => usableModel(config, modelRef)) : undefined;
+  const roster = config ? openRoster(config, request) : undefined;
+  const chosen = roster ? await problems.attemptAsync(() => runModel(roster, agent, request)) : undefined;
+  await roster?.close();
+  const thinking = chosen ? problems.attempt(() => runThinking(chosen, request)) : undefined;
+  const model = thinking?.model;
   const skills = agent ? problems.attempt(() => loadSkills(request.home, agent.skills)) : undefined;
   const subagents = agent ? problems.attempt(() => loadSubagents(request.home, agent)) : undefined;
   // Boxed: "no instructions file" is undefined too.
@@ -219,7 +234,7 @@ async function loadPreparedAgent(
   const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}) })) : undefined;
   await serverWindow;
   // Every refusal counts, also those met before this function (in the same `problems`) that nothing here needs.
-  if (problems.any || !config || !agent || !model || !skills || !subagents || instructions === undefined || !extensions) {
+  if (problems.any || !config || !agent || !model || !thinking || !skills || !subagents || instructions === undefined || !extensions) {
     await extensions?.close();
     problems.fail();
   }
@@ -232,6 +247,7 @@ async function loadPreparedAgent(
     request: { ...request, ...(limits.run.cost ? { costBudget: limits.run.cost } : {}) },
     dialogs,
     parentSessionId: () => boundSession ?? "",
+    parentModel: model.ref,
   });
   const offered = request.onlyTools ? problems.attempt(() => selectTools(delegation.tools, request.onlyTools!, agent.file)) : delegation.tools;
   if (!offered) {
@@ -246,7 +262,8 @@ async function loadPreparedAgent(
     system,
     tools: offered,
     hooks: extensions.hooks,
-    notices: [...modelWarnings(config, model), ...extensions.notices],
+    thinking: thinking.level,
+    notices: [...modelWarnings(config, model), ...thinking.notices, ...extensions.notices],
     limits,
     bind(session) {
       boundSession = session.id;
