@@ -4,6 +4,7 @@
  * wires real implementations into the engine's ports. Everything that can
  * be refused is checked before anything is written or sent.
  */
+import { join } from "node:path";
 import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, toAgentInfo } from "../../agents/index.ts";
 import { formatKeyPath, loadConfig, type LoadedConfig } from "../../config/index.ts";
 import { unpricedBudget, withSubagents, type SubagentSpec, type ToolPort } from "../../engine/index.ts";
@@ -293,6 +294,7 @@ async function loadPreparedAgent(
       boundSession = session.id;
       const contextData: ContextData = {
         workdir: request.workdir,
+        riendaDir: join(request.home, ".rienda"),
         session: { id: session.id, agentId: agent.id, modelId: model.ref, workdir: request.workdir },
         agent: toAgentInfo(agent),
         config: config.document,
