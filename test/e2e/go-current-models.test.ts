@@ -106,3 +106,21 @@ describe("--thinking on a config.yaml model", () => {
     expect(server.requests).toHaveLength(3);
   });
 });
+
+describe("rienda models", () => {
+  test("lists every model with where it comes from, its thinking levels and its key, as a table and as JSON", async () => {
+    const { inst } = await home({ a: "{ context_window: 1000 }", b: "{}" });
+    const table = await inst.run(["models"]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toBe(
+      [
+        "MODEL  FROM    CONTEXT  THINKING                     KEY",
+        "p/a    config  1000     off,minimal,low,medium,high  config",
+        "p/b    config  -        off,minimal,low,medium,high  config",
+        "",
+      ].join("\n"),
+    );
+    const json = JSON.parse((await inst.run(["models", "--json"])).stdout) as Record<string, unknown>[];
+    expect(json[0]).toEqual({ ref: "p/a", provider: "p", origin: "config", thinking: ["off", "minimal", "low", "medium", "high"], key: "config", contextWindow: 1000 });
+  });
+});
