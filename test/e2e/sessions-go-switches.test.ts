@@ -78,6 +78,8 @@ describe("a Go session with switches on the chain", () => {
     const body = request.body as ChatBody;
     // The branch's model entry names p/big of config.yaml, its agent entry the reviewer (whose own model is p/m).
     expect(body.model).toBe("big-wire");
+    // Its thinking entry's level, on the wire as chat completions carry it.
+    expect((request.body as Record<string, unknown>).reasoning_effort).toBe("high");
     expect(systemOf(request)).toBe("You are the reviewer.");
     expect(body.messages.slice(1)).toEqual([
       { role: "user", content: "first question" },
@@ -101,6 +103,7 @@ describe("a Go session with switches on the chain", () => {
     expect(r.code).toBe(0);
     const request = s.server.requests[0]!;
     expect((request.body as ChatBody).model).toBe("wire-model");
+    expect("reasoning_effort" in (request.body as Record<string, unknown>)).toBe(false);
     expect(systemOf(request)).toBe("You are a test agent.");
     expect((request.body as ChatBody).messages.slice(1).map((m) => m.content)).toEqual(["first question", "first answer", "plain question", "plain answer", "next question"]);
   });
