@@ -58,28 +58,24 @@ export function modelCommands(host: ModelHost) {
       const base = leveled?.agent === current ? leveled.base : current.model;
       // Refused (listing the model's levels) before anything changes.
       const model = withThinking(base, level.trim(), "thinking");
-      const next: PreparedAgent = { ...current, model, thinking: thinkingName(level.trim()) };
+      const next: PreparedAgent = { ...current, model, thinking: thinkingName(level.trim()), thinkingChosen: true };
       leveled = { agent: next, base };
       host.setPrepared(next);
       const session = host.session();
-      if (session) recordThinking(session, next.thinking);
+      if (session) recordThinking(session, next);
       return remember({ model: model.ref, thinking: next.thinking });
     },
   };
 }
 
 /**
- * Records the level in force on the session's branch, a `thinking` entry in
- * the Go program's shape (go-current.md §5), when it differs from the
- * branch's.
+ * Records the level `prepared` runs with on the session's branch, a
+ * `thinking` entry in the Go program's shape (go-current.md §5), when it
+ * differs from the branch's: always when the level was chosen (`--thinking`,
+ * state.json, `/thinking`), and when the branch records another. A model
+ * running its own level on a branch that records none writes nothing, as
+ * `rienda run` does.
  */
-export function recordThinking(session: SessionFile, level: string): void {
-  void session;
-  void level;
-}
-
-/** The level the session's branch records; undefined when it records none. */
-export function branchThinking(session: SessionFile): string | undefined {
-  void session;
-  return undefined;
+export function recordThinking(session: SessionFile, prepared: Pick<PreparedAgent, "thinking" | "thinkingChosen">): void {
+  if (prepared.thinkingChosen || session.thinking !== undefined) session.appendThinking(prepared.thinking);
 }

@@ -27,7 +27,7 @@ import { sessionTreeCommands } from "./chat-session-tree.ts";
 import { runSessionFlags } from "./run-session.ts";
 import { prepareAgent, type AgentRequest, type Dialogs, type PreparedAgent } from "./compose/index.ts";
 import { pickStartModel } from "./chat-models.ts";
-import { branchThinking, modelCommands, recordThinking, type SwitchChanges } from "./chat-model-commands.ts";
+import { modelCommands, recordThinking, type SwitchChanges } from "./chat-model-commands.ts";
 import { homeDir } from "./home-dir.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
@@ -211,7 +211,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
       }
       // As `run -s`: the branch's model and level, unless -m, -a or --thinking says otherwise.
       const modelRef = start.modelRef ?? (start.agentId ? undefined : existing.model);
-      const branch = { sessionModel: existing.model, sessionThinking: branchThinking(existing) };
+      const branch = { sessionModel: existing.model, sessionThinking: existing.thinking };
       prepared = await prepareAgent(agentRequest(start.agentId ?? existing.agent, { modelRef, thinking: start.thinking, ...branch }), dialogs);
     } catch (error) {
       existing.close();
@@ -273,12 +273,13 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
     ensureSession() {
       if (session) return { id: session.id, created: false };
       session = createSession({ home: start.home, workdir: start.workdir, agent: prepared.agent.id, model: prepared.model.ref });
-      recordThinking(session, prepared.thinking);
       prepared.bind(session);
       return { id: session.id, created: true };
     },
     runTurn(prompt, io) {
       if (!session) throw new RiendaError("internal", "a turn needs a session");
+      // After /tree the branch may say another agent or model than the one this turn runs: it records this one.
+      recordSwitches(session, prepared);
       const compactor = createCompactor({ session, config: prepared.config, model: prepared.model, modelPort });
       const attachments = pending;
       pending = [];
@@ -286,6 +287,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
         prompt,
         attachments,
         system: prepared.system,
+        systemExtra: prepared.systemExtra,
         model: prepared.model,
         agentId: prepared.agent.id,
         modelPort,
@@ -322,7 +324,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
       const target = current?.id === id ? current : openSession({ home: start.home, id, workdir: start.workdir });
       let next: PreparedAgent;
       try {
-        next = await prepareSwitch(agentRequest(target.agent, { modelRef: target.model, sessionModel: target.model, sessionThinking: branchThinking(target) }), signal);
+        next = await prepareSwitch(agentRequest(target.agent, { modelRef: target.model, sessionModel: target.model, sessionThinking: target.thinking }), signal);
       } catch (error) {
         if (target !== current) target.close();
         throw error;
@@ -373,9 +375,14 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
 
 /** Ties a session to the agent: records an agent or model switch (nothing when unchanged) and binds `ctx`. */
 function adopt(session: SessionFile, prepared: PreparedAgent): SessionFile {
-  session.appendAgent(prepared.agent.id);
-  session.appendModel(prepared.model.ref);
-  recordThinking(session, prepared.thinking);
+  recordSwitches(session, prepared);
   prepared.bind(session);
   return session;
+}
+
+/** Writes on the active branch the agent, model and thinking level `prepared` runs with, where the branch says otherwise. */
+function recordSwitches(session: SessionFile, prepared: PreparedAgent): void {
+  session.appendAgent(prepared.agent.id);
+  session.appendModel(prepared.model.ref);
+  recordThinking(session, prepared);
 }

@@ -112,7 +112,7 @@ function withKey(listing: ProviderListing, settings: ProviderSettings, keys: () 
       key: "credentials",
     };
   }
-  const state: KeyState = settings.auth === "api_key" ? "missing" : "not needed";
+  const state: KeyState = settings.auth === "api_key" ? "missing" : listing.origin === "config" ? "none" : "not needed";
   return { kind: "ready", listing, settings, key: state };
 }
 
