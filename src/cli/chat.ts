@@ -304,6 +304,8 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
     },
     // A session that received nothing (its first turn interrupted in the beforeRun hooks) is not kept.
     newSession() {
+      // A level the branch recorded goes on as the user's choice: the new session records it too.
+      if (session?.thinking !== undefined) prepared.thinkingChosen = true;
       session?.closeDiscardingUnused();
       session = undefined;
     },

@@ -75,6 +75,12 @@ describe("the full-screen chat with an agent without a model", () => {
     expect(stateOf(inst)).toEqual({ last_model: "p/b", last_thinking: { "p/b": "high" } });
     t.keys("C-d");
     expect(await t.exitCode()).toBe(0);
+    // The level is on the session's branch, in the Go program's shape, before the message it applies to.
+    const [file] = sessionFiles(inst.home);
+    const entries = readEntries(file!);
+    expect(entries.filter((e) => e.kind === "thinking")).toMatchObject([{ thinkingLevel: "high" }]);
+    const thinking = entries.find((e) => e.kind === "thinking")!;
+    expect(entries.find((e) => e.kind === "message" && e.parentId === thinking.id)).toMatchObject({ role: "user" });
   });
 
   test("/thinking without a level lists the model's levels, the current one marked; an unknown level is refused with them", async () => {
@@ -134,9 +140,9 @@ describe("the full-screen chat with an agent without a model", () => {
 
 // Terminal.start gives a chat without fullScreen --plain: the line chat.
 describe("the line chat (--plain) with an agent without a model", () => {
-  test("the model picker, then /thinking high on the wire; -c continues with the session's model without asking", async () => {
+  test("the model picker, then /thinking high on the wire; -c continues with the session's model and level without asking, and /new keeps them", async () => {
     const { inst, server } = await twoModels();
-    server.script({ text: "From b." }, { text: "Thought." }, { text: "Continued." });
+    server.script({ text: "From b." }, { text: "Thought." }, { text: "Continued." }, { text: "Fresh." });
     term = Terminal.start(inst, { args: ["-a", "bot"] });
     await term.waitFor("? Which model? (agent bot names none; rienda remembers your pick)");
     term.keys("Down");
@@ -166,8 +172,15 @@ describe("the line chat (--plain) with an agent without a model", () => {
     expect(term.history()).not.toContain("Which model?");
     term.line("again");
     await term.waitForPrompt(1);
+    term.line("/new");
+    await term.waitFor("new session: your next message starts it (agent bot, model p/b · thinking high)");
+    term.line("fresh start");
+    await term.waitForPrompt(2);
     term.keys("C-d");
     expect(await term.exitCode()).toBe(0);
-    expect(bodyOf(2).model).toBe("wire-b");
+    expect(bodyOf(2)).toMatchObject({ model: "wire-b", reasoning_effort: "high" });
+    expect(bodyOf(3)).toMatchObject({ model: "wire-b", reasoning_effort: "high" });
+    const fresh = sessionFiles(inst.home).find((f) => f !== file)!;
+    expect(readEntries(fresh).filter((e) => e.kind === "thinking")).toMatchObject([{ thinkingLevel: "high" }]);
   });
 });

@@ -253,6 +253,7 @@ describe("rienda rpc: models and thinking levels", () => {
     const ready = await rpc.waitFor((l) => l.type === "ready");
     expect(ready).toMatchObject({ agent: "bot", model: "p/m", thinking: "low", thinking_levels: ["off", "minimal", "low", "medium", "high"] });
     rpc.send({ id: 1, type: "prompt", text: "x" });
+    const sessionId = ((await rpc.response(1)).data as { session_id: string }).session_id;
     await rpc.runEnd(1);
     expect(s.server.requests[0]!.body).toMatchObject({ model: "wire-model", reasoning_effort: "low" });
 
@@ -283,7 +284,24 @@ describe("rienda rpc: models and thinking levels", () => {
     expect((await rpc.close()).code).toBe(0);
     // A program's switches are not the user's picks.
     expect(existsSync(s.inst.riendaPath("state.json"))).toBe(false);
+    // Each level chosen is on the session's branch (the model switch kept "high": nothing to record).
+    const levels = readEntries(sessionFile(s.inst.home, sessionId)).filter((e) => e.kind === "thinking").map((e) => e.thinkingLevel);
+    expect(levels).toEqual(["low", "high", "off"]);
     expectAllValid(rpc);
+
+    // -s continues with the branch's model and level.
+    s.server.script({ text: "four" });
+    rpc = new RpcDriver(s.inst, ["-s", sessionId]);
+    expect(await rpc.waitFor((l) => l.type === "ready")).toMatchObject({ model: "p/b", thinking: "off" });
+    rpc.send({ id: 1, type: "set_thinking", level: "medium" });
+    await rpc.response(1);
+    expect((await rpc.close()).code).toBe(0);
+    rpc = new RpcDriver(s.inst, ["-s", sessionId]);
+    expect(await rpc.waitFor((l) => l.type === "ready")).toMatchObject({ model: "p/b", thinking: "medium" });
+    rpc.send({ id: 2, type: "prompt", text: "w" });
+    await rpc.runEnd(2);
+    expect(s.server.requests[3]!.body).toMatchObject({ model: "wire-b", reasoning_effort: "medium" });
+    expect((await rpc.close()).code).toBe(0);
   });
 
   test("an agent without a model and several offered: fatal naming -m, before any request", async () => {
