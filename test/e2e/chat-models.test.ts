@@ -127,6 +127,17 @@ describe("the full-screen chat with an agent without a model", () => {
     expect(stateOf(inst)).toEqual({ last_model: "p/b" });
   });
 
+  test("no model offered at all: the chat does not open, and says how to declare a provider", async () => {
+    inst = new Instance();
+    inst.agent("bot", "---\ndescription: An agent without a model.\n---\nBe brief.\n");
+    const t = (term = Terminal.start(inst, { fullScreen: true, width: 100, height: 24, env: { NO_COLOR: "1" }, args: ["-a", "bot"] }));
+    expect(await t.exitCode()).toBe(1);
+    // The terminal wraps the line where it is full.
+    const said = t.history().replace(/\n/g, "");
+    expect(said).toContain('rienda: agent "bot" names no model, and no provider offers one');
+    expect(said).toContain("rienda auth (docs/providers.md)");
+  });
+
   test("cancelling the model picker leaves at once, exit 0, writing nothing", async () => {
     const { inst } = await twoModels();
     const t = (term = Terminal.start(inst, { fullScreen: true, width: 100, height: 24, env: { NO_COLOR: "1" }, args: ["-a", "bot"] }));
