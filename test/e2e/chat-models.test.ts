@@ -42,6 +42,12 @@ async function twoModels(): Promise<{ inst: Instance; server: ProviderServer }> 
 const bodyOf = (i: number) => server!.requests[i]!.body as Record<string, unknown>;
 const stateOf = (home: Instance) => JSON.parse(readFileSync(home.riendaPath("state.json"), "utf8")) as Record<string, unknown>;
 
+/** `rienda ARGS` full-screen in a 100x24 terminal without colours. */
+function fullScreen(home: Instance, args: string[]): Terminal {
+  term = Terminal.start(home, { fullScreen: true, width: 100, height: 24, env: { NO_COLOR: "1" }, args });
+  return term;
+}
+
 /** The full-screen chat is idle: no activity line, and the status line knows the agent. */
 async function idle(t: Terminal, turns = 0): Promise<string> {
   await t.waitFor((h) => h.split("\n─ ").length - 1 >= turns && !/^● /m.test(t.screen()) && /(^|\n)agent bot · model /.test(t.screen()));
@@ -52,7 +58,7 @@ describe("the full-screen chat with an agent without a model", () => {
   test("the model picker opens; the pick is the request's model and state.json's; /thinking high puts reasoning_effort on the next request", async () => {
     const { inst, server } = await twoModels();
     server.script({ text: "From b." }, { text: "Thought hard." });
-    const t = (term = Terminal.start(inst, { fullScreen: true, width: 100, height: 24, env: { NO_COLOR: "1" }, args: ["-a", "bot"] }));
+    const t = fullScreen(inst, ["-a", "bot"]);
     await t.waitFor("? Which model? (agent bot names none; rienda remembers your pick)");
     expect(t.screen()).toMatch(/❯ p\/a\n {2}p\/b/);
     t.keys("Down");
@@ -87,7 +93,7 @@ describe("the full-screen chat with an agent without a model", () => {
     const { inst, server } = await twoModels();
     inst.write(inst.riendaPath("state.json"), JSON.stringify({ last_model: "p/a", editor: "kept" }));
     server.script({ text: "ok" });
-    const t = (term = Terminal.start(inst, { fullScreen: true, width: 100, height: 24, env: { NO_COLOR: "1" }, args: ["-a", "bot"] }));
+    const t = fullScreen(inst, ["-a", "bot"]);
     // state.json's last_model decides: no picker.
     await idle(t);
     expect(t.history()).not.toContain("Which model?");
@@ -110,7 +116,7 @@ describe("the full-screen chat with an agent without a model", () => {
   test("/model lists the roster's models and keeps the thinking level; the switch is recorded in state.json", async () => {
     const { inst, server } = await twoModels();
     server.script({ text: "one" });
-    const t = (term = Terminal.start(inst, { fullScreen: true, width: 100, height: 24, env: { NO_COLOR: "1" }, args: ["-a", "bot", "-m", "p/a", "--thinking", "medium"] }));
+    const t = fullScreen(inst, ["-a", "bot", "-m", "p/a", "--thinking", "medium"]);
     await idle(t);
     // -m decides: no picker, and nothing is remembered until the user picks.
     expect(t.history()).not.toContain("Which model?");
@@ -130,7 +136,7 @@ describe("the full-screen chat with an agent without a model", () => {
   test("no model offered at all: the chat does not open, and says how to declare a provider", async () => {
     inst = new Instance();
     inst.agent("bot", "---\ndescription: An agent without a model.\n---\nBe brief.\n");
-    const t = (term = Terminal.start(inst, { fullScreen: true, width: 100, height: 24, env: { NO_COLOR: "1" }, args: ["-a", "bot"] }));
+    const t = fullScreen(inst, ["-a", "bot"]);
     expect(await t.exitCode()).toBe(1);
     // The terminal wraps the line where it is full.
     const said = t.history().replace(/\n/g, "");
@@ -140,7 +146,7 @@ describe("the full-screen chat with an agent without a model", () => {
 
   test("cancelling the model picker leaves at once, exit 0, writing nothing", async () => {
     const { inst } = await twoModels();
-    const t = (term = Terminal.start(inst, { fullScreen: true, width: 100, height: 24, env: { NO_COLOR: "1" }, args: ["-a", "bot"] }));
+    const t = fullScreen(inst, ["-a", "bot"]);
     await t.waitFor("? Which model?");
     t.keys("Escape");
     expect(await t.exitCode()).toBe(0);
