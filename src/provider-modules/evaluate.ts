@@ -11,7 +11,7 @@ import { builtInModuleFile } from "./built-in-files.ts";
 import { DeclarationRefused } from "./declaration-fields.ts";
 import { moduleInvocation } from "./module-context.ts";
 import { isDeclarationObject, readDeclaration } from "./read-declaration.ts";
-import type { EvaluateOptions, Evaluation, ModuleEntry } from "./types.ts";
+import type { CatalogueSnapshot, EvaluateOptions, Evaluation, ModuleEntry } from "./types.ts";
 
 /**
  * A module that has not returned by then is interrupted: a choice, not a
@@ -34,7 +34,7 @@ export async function evaluateProviderModule(entry: ModuleEntry, options: Evalua
   const signal = AbortSignal.any([options.signal, timer]);
   let outcome: Outcome;
   try {
-    outcome = await options.runtime.invoke({ modulePath: file.path, exportName: "", args: argumentsOf(entry), context: moduleInvocation(entry.folder, options, signal) });
+    outcome = await options.runtime.invoke({ modulePath: file.path, exportName: "", args: argumentsOf(entry, options.snapshot ?? SHIPPED_SNAPSHOT), context: moduleInvocation(entry.folder, options, signal) });
   } finally {
     file.dispose();
   }
@@ -57,7 +57,9 @@ export async function evaluateProviderModule(entry: ModuleEntry, options: Evalua
  * in the binary (provider null when there is none), for when models.dev
  * cannot be reached.
  */
-function argumentsOf(entry: ModuleEntry): unknown[] {
+function argumentsOf(entry: ModuleEntry, snapshot: CatalogueSnapshot): unknown[] {
   if (entry.origin === "module") return [];
-  return [{ date: SNAPSHOT_DATE, provider: snapshotProvider(entry.name) ?? null }];
+  return [{ date: snapshot.date, provider: snapshot.provider(entry.name) ?? null }];
 }
+
+const SHIPPED_SNAPSHOT: CatalogueSnapshot = { date: SNAPSHOT_DATE, provider: snapshotProvider };

@@ -54,6 +54,14 @@ export interface EvaluateOptions {
   frontEnd?: FrontEnd;
   /** A module that has not returned by then is interrupted and skipped; default 60 s. */
   timeoutMs?: number;
+  /** The models.dev snapshot the built-ins fall back on; default: the one shipped in the binary (models-dev/). Tests and mirrors give their own. */
+  snapshot?: CatalogueSnapshot;
+}
+
+/** A models.dev snapshot: its date and a provider's raw entry. */
+export interface CatalogueSnapshot {
+  date: string;
+  provider(id: string): Record<string, unknown> | undefined;
 }
 
 /** How an evaluation ended: a provider, or the one line that says why there is none. */
