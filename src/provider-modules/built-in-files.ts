@@ -2,8 +2,10 @@
  * The built-in provider modules' files (builtin/), where the runtime can
  * load them: the files themselves when Rienda runs from source (Bun or
  * Deno), a private copy when they are embedded in the compiled binary, whose
- * embedded `.js` files Bun's `require` loads as ES modules (`module is not
- * defined`), not as the CommonJS a provider module is.
+ * embedded files Bun's `require` loads as ES modules (`module is not
+ * defined`), not as the CommonJS a provider module is. They are `.cjs`
+ * because package.json says `"type": "module"`, which makes Deno (as Node)
+ * read a `.js` file of src/ as an ES module.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,7 +24,7 @@ export interface BuiltInFile {
 /** The file of the built-in `name` (one of BUILT_IN_NAMES). */
 export async function builtInModuleFile(name: string): Promise<BuiltInFile> {
   if (!isCompiled(import.meta.url)) {
-    return { path: fileURLToPath(new URL(`./builtin/${name}.js`, import.meta.url)), dispose: () => {} };
+    return { path: fileURLToPath(new URL(`./builtin/${name}.cjs`, import.meta.url)), dispose: () => {} };
   }
   // Only the compiled binary takes this import: Deno knows no `type: "file"` imports.
   const { EMBEDDED_FILES } = await import("./embedded-built-ins.ts");
@@ -34,7 +36,7 @@ export async function builtInModuleFile(name: string): Promise<BuiltInFile> {
     rmSync(copy, { recursive: true, force: true });
     throw error;
   }
-  return { path: join(copy, `${name}.js`), dispose: () => rmSync(copy, { recursive: true, force: true }) };
+  return { path: join(copy, `${name}.cjs`), dispose: () => rmSync(copy, { recursive: true, force: true }) };
 }
 
 /** Whether this file runs from inside a `bun build --compile` binary (as worker-call.ts tells it). */
