@@ -19,9 +19,10 @@
  * - A module runs in the runtime like a hook: a fresh context, synchronous
  *   ctx, its own folder as working directory; nothing here runs its code.
  *
- * Must not: read credentials, choose a model, know config.yaml's providers
- * (the roster merges both generations), or print anything itself (the
- * caller's log does).
+ * Must not: read credentials, choose a model, or know config.yaml's
+ * providers (the roster merges both generations). It prints nothing of its
+ * own: problems are returned, and a module's `ctx.log` goes to the log the
+ * caller gives (stderr by default).
  */
 export { listProviderModules, providersFolder } from "./discover.ts";
 export { evaluateProviderModule } from "./evaluate.ts";
