@@ -1,48 +1,35 @@
 /**
  * The built-in modules opencode-go and zai-coding-plan (go-current.md §3),
- * run as they ship (builtin/*.js in the real runtime) against a scripted
+ * run as they ship (builtin/*.cjs in the real runtime) against a scripted
  * models.dev, and offline with and without the snapshot shipped in Rienda.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { ProviderSettings } from "../../src/config/index.ts";
 import { evaluateProviderModule, type CatalogueSnapshot, type Evaluation } from "../../src/provider-modules/index.ts";
-import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
 import { CatalogueServer, catalogueFragment, unreachableUrl } from "./catalogue-server.ts";
-import { ProvidersHome } from "./support.ts";
+import { providerOf, providersFixture } from "./support.ts";
 
-let runtime: Runtime;
+const fx = providersFixture();
 let server: CatalogueServer;
-let home: ProvidersHome;
 beforeAll(async () => {
-  runtime = createRuntime();
   server = await new CatalogueServer().start();
 });
-afterAll(async () => {
-  await runtime.close();
-  await server.stop();
-});
+afterAll(() => server.stop());
 beforeEach(() => {
-  home = new ProvidersHome(runtime);
   server.requests.length = 0;
   server.serve(catalogueFragment());
   process.env.RIENDA_MODELS_DEV_URL = server.url;
 });
 afterEach(() => {
   delete process.env.RIENDA_MODELS_DEV_URL;
-  home.dispose();
 });
 
 const NO_SNAPSHOT: CatalogueSnapshot = { date: "", provider: () => undefined };
 
 function evaluateBuiltIn(name: string, snapshot: CatalogueSnapshot = NO_SNAPSHOT): Promise<Evaluation> {
-  const entry = home.list().modules.find((m) => m.name === name);
+  const entry = fx.home.list().modules.find((m) => m.name === name);
   if (entry?.origin !== "built-in") throw new Error(`${name} is not a built-in here`);
-  return evaluateProviderModule(entry, { runtime, configDocument: {}, signal: new AbortController().signal, log: (text) => home.logs.push(text), snapshot });
-}
-
-function providerOf(evaluation: Evaluation): ProviderSettings {
-  if (!("provider" in evaluation)) throw new Error(evaluation.problem);
-  return evaluation.provider;
+  return evaluateProviderModule(entry, { runtime: fx.runtime, configDocument: {}, signal: new AbortController().signal, log: (text) => fx.home.logs.push(text), snapshot });
 }
 
 /** Each model as one line: id, protocol, window, output cap, levels. */
@@ -79,7 +66,7 @@ describe("with models.dev reachable", () => {
     // Adapters -> protocols (a model's own provider.npm first), alpha/beta/deprecated, unknown adapters and unknown windows left out, levels from the effort option.
     expect(rosterLines(provider)).toEqual(OPENCODE_GO_ROSTER);
     expect(server.requests).toEqual(["GET /api.json"]);
-    expect(home.logs).toEqual([]);
+    expect(fx.home.logs).toEqual([]);
   });
 
   test("zai-coding-plan: its address and roster from its models.dev entry", async () => {
@@ -98,9 +85,9 @@ describe("with models.dev reachable", () => {
   });
 
   test("a user module of the same name replaces the built-in entirely: the built-in does not run", async () => {
-    home.declaring("opencode-go", { protocol: "anthropic", base_url: "https://mirror.test", auth: "none", models: [{ id: "mine", context_window: 1000 }] });
-    const entry = home.entry("opencode-go");
-    const provider = providerOf(await evaluateProviderModule(entry, { runtime, configDocument: {}, signal: new AbortController().signal, log: (text) => home.logs.push(text) }));
+    fx.home.declaring("opencode-go", { protocol: "anthropic", base_url: "https://mirror.test", auth: "none", models: [{ id: "mine", context_window: 1000 }] });
+    const entry = fx.home.entry("opencode-go");
+    const provider = providerOf(await evaluateProviderModule(entry, { runtime: fx.runtime, configDocument: {}, signal: new AbortController().signal, log: (text) => fx.home.logs.push(text) }));
     expect([provider.origin, provider.protocol, [...provider.models.keys()]]).toEqual(["module", "anthropic", ["mine"]]);
     expect(server.requests).toEqual([]);
   });
@@ -114,9 +101,9 @@ describe("with models.dev out of reach", () => {
     process.env.RIENDA_MODELS_DEV_URL = url;
     const provider = providerOf(await evaluateBuiltIn("opencode-go", snapshot));
     expect(rosterLines(provider)).toEqual(OPENCODE_GO_ROSTER);
-    expect(home.logs).toHaveLength(1);
-    expect(home.logs[0]).toStartWith(`opencode-go: models.dev could not be read (ctx.http.fetch: GET ${url} failed: `);
-    expect(home.logs[0]).toEndWith("); using the catalogue shipped with Rienda (2026-03-01)");
+    expect(fx.home.logs).toHaveLength(1);
+    expect(fx.home.logs[0]).toStartWith(`opencode-go: models.dev could not be read (ctx.http.fetch: GET ${url} failed: `);
+    expect(fx.home.logs[0]).toEndWith("); using the catalogue shipped with Rienda (2026-03-01)");
   });
 
   test("an HTTP error or a catalogue that is not JSON counts as out of reach", async () => {
@@ -124,19 +111,19 @@ describe("with models.dev out of reach", () => {
     expect(rosterLines(providerOf(await evaluateBuiltIn("opencode-go", snapshot)))).toEqual(OPENCODE_GO_ROSTER);
     server.answer = { status: 200, body: "<html>captive portal</html>" };
     expect(providerOf(await evaluateBuiltIn("zai-coding-plan", snapshot)).baseUrl).toBe("https://api.z.ai/api/coding/paas/v4");
-    expect(home.logs.map((line) => line.replace(/read \(.*\); using/, "read (…); using"))).toEqual([
+    expect(fx.home.logs.map((line) => line.replace(/read \(.*\); using/, "read (…); using"))).toEqual([
       "opencode-go: models.dev could not be read (…); using the catalogue shipped with Rienda (2026-03-01)",
       "zai-coding-plan: models.dev could not be read (…); using the catalogue shipped with Rienda (2026-03-01)",
     ]);
-    expect(home.logs[0]).toContain(`${server.url} answered HTTP 503`);
-    expect(home.logs[1]).toContain("JSON Parse error");
+    expect(fx.home.logs[0]).toContain(`${server.url} answered HTTP 503`);
+    expect(fx.home.logs[1]).toContain("JSON Parse error");
   });
 
   test("without a snapshot: opencode-go declares no models (as the Go program), zai-coding-plan is skipped for want of an address", async () => {
     process.env.RIENDA_MODELS_DEV_URL = await unreachableUrl();
     const opencode = providerOf(await evaluateBuiltIn("opencode-go"));
     expect([opencode.baseUrl, opencode.models.size]).toEqual(["https://opencode.ai/zen/go/v1", 0]);
-    expect(home.logs[0]).toEndWith("and Rienda ships no catalogue of opencode-go: no models until models.dev can be reached");
+    expect(fx.home.logs[0]).toEndWith("and Rienda ships no catalogue of opencode-go: no models until models.dev can be reached");
     expect(await evaluateBuiltIn("zai-coding-plan")).toEqual({
       problem: `provider "zai-coding-plan": module threw: models.dev gives no address (api) for zai-coding-plan; it is tried again at the next start`,
     });
@@ -145,6 +132,6 @@ describe("with models.dev out of reach", () => {
   test("a catalogue without the provider's entry gives no models", async () => {
     server.serve({ anthropic: { id: "anthropic", models: {} } });
     expect(providerOf(await evaluateBuiltIn("opencode-go", snapshot)).models.size).toBe(0);
-    expect(home.logs).toEqual([`opencode-go: the models.dev catalogue has no entry "opencode-go"`]);
+    expect(fx.home.logs).toEqual([`opencode-go: the models.dev catalogue has no entry "opencode-go"`]);
   });
 });

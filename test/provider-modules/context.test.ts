@@ -1,32 +1,26 @@
 /** The ctx a provider module is called with, and how its call ends (go-current.md §3: the ctx a hook gets, its own folder as root). */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { evaluateProviderModule } from "../../src/provider-modules/index.ts";
-import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
-import { ProvidersHome, validDeclaration } from "./support.ts";
+import { providersFixture, validDeclaration } from "./support.ts";
 
-let runtime: Runtime;
-let home: ProvidersHome;
-beforeAll(() => (runtime = createRuntime()));
-afterAll(() => runtime.close());
-beforeEach(() => (home = new ProvidersHome(runtime)));
-afterEach(() => home.dispose());
+const fx = providersFixture();
 
 /** A module that logs `expression` as JSON, then declares a valid provider. */
 function reporting(name: string, expression: string): void {
-  home.module(name, `ctx.log(JSON.stringify(${expression}));\nreturn ${JSON.stringify(validDeclaration())};`);
+  fx.home.module(name, `ctx.log(JSON.stringify(${expression}));\nreturn ${JSON.stringify(validDeclaration())};`);
 }
 
 describe("the ctx of a provider module", () => {
   test("is a hook's ctx outside any run: its folder as workdir (commands run there), no session, no agent, config.yaml as data", async () => {
     reporting("acme", "{ workdir: ctx.workdir, session: ctx.session, agent: ctx.agent, config: ctx.config, pwd: ctx.system.exec('pwd').stdout.trim() }");
     const config = { compaction: { enabled: false }, config: { acme: { region: "eu" } } };
-    const evaluation = await home.evaluate("acme", { configDocument: config });
+    const evaluation = await fx.home.evaluate("acme", { configDocument: config });
     expect("provider" in evaluation).toBe(true);
-    const folder = join(home.folder, "acme");
+    const folder = join(fx.home.folder, "acme");
     // The command's own output reaches the log first, as it runs.
-    expect(home.logs[0]).toBe(folder);
-    expect(home.logs.slice(1).map((line) => JSON.parse(line))).toEqual([
+    expect(fx.home.logs[0]).toBe(folder);
+    expect(fx.home.logs.slice(1).map((line) => JSON.parse(line))).toEqual([
       {
         workdir: folder,
         session: { id: "", agentId: "", modelId: "", workdir: folder },
@@ -38,60 +32,60 @@ describe("the ctx of a provider module", () => {
   });
 
   test("reads and lists files relative to its own folder", async () => {
-    home.write("acme", JSON.stringify({ models: [{ id: "from-file", context_window: 1000 }] }), "models.json");
-    home.module("acme", `const listed = ctx.file.list(".").map((f) => f.name).sort();
+    fx.home.write("acme", JSON.stringify({ models: [{ id: "from-file", context_window: 1000 }] }), "models.json");
+    fx.home.module("acme", `const listed = ctx.file.list(".").map((f) => f.name).sort();
 ctx.log(listed.join(","));
 return Object.assign(${JSON.stringify(validDeclaration())}, JSON.parse(ctx.file.read("models.json")));`);
-    const evaluation = await home.evaluate("acme");
+    const evaluation = await fx.home.evaluate("acme");
     if (!("provider" in evaluation)) throw new Error(evaluation.problem);
     expect([...evaluation.provider.models.keys()]).toEqual(["from-file"]);
-    expect(home.logs).toEqual(["index.js,models.json"]);
+    expect(fx.home.logs).toEqual(["index.js,models.json"]);
   });
 
   test("ctx.confirm answers false, ctx.notify and console output reach the log, ctx.env reads the environment", async () => {
     process.env.RIENDA_TEST_PROVIDER_REGION = "eu-west";
     try {
-      home.module("acme", `const yes = ctx.confirm({ title: "Use the beta endpoint?", body: "" });
+      fx.home.module("acme", `const yes = ctx.confirm({ title: "Use the beta endpoint?", body: "" });
 ctx.notify({ title: "acme", body: "catalogue refreshed" });
 console.log("from console");
 ctx.log("confirm=" + yes + " region=" + ctx.env.get("RIENDA_TEST_PROVIDER_REGION"));
 return ${JSON.stringify(validDeclaration())};`);
-      expect("provider" in (await home.evaluate("acme"))).toBe(true);
+      expect("provider" in (await fx.home.evaluate("acme"))).toBe(true);
     } finally {
       delete process.env.RIENDA_TEST_PROVIDER_REGION;
     }
-    expect(home.logs).toEqual(["notice: acme: catalogue refreshed", "from console", "confirm=false region=eu-west"]);
+    expect(fx.home.logs).toEqual(["notice: acme: catalogue refreshed", "from console", "confirm=false region=eu-west"]);
   });
 
   test("each evaluation is a fresh context: nothing one module leaves is seen by the next", async () => {
-    home.module("first", `globalThis.leftOver = "first was here"; return ${JSON.stringify(validDeclaration())};`);
+    fx.home.module("first", `globalThis.leftOver = "first was here"; return ${JSON.stringify(validDeclaration())};`);
     reporting("second", "typeof globalThis.leftOver");
-    await home.evaluate("first");
-    await home.evaluate("second");
-    expect(home.logs).toEqual([JSON.stringify("undefined")]);
+    await fx.home.evaluate("first");
+    await fx.home.evaluate("second");
+    expect(fx.home.logs).toEqual([JSON.stringify("undefined")]);
   });
 });
 
 describe("a module that does not return", () => {
   test("is interrupted by the caller's signal", async () => {
-    home.module("acme", "while (true) {}");
+    fx.home.module("acme", "while (true) {}");
     const controller = new AbortController();
-    const pending = home.evaluate("acme", { signal: controller.signal });
+    const pending = fx.home.evaluate("acme", { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     expect(await pending).toEqual({ problem: `provider "acme": interrupted` });
   });
 
   test("is given up after the time allowed, with a line saying so", async () => {
-    home.module("acme", "while (true) {}");
-    expect(await home.evaluate("acme", { timeoutMs: 300 })).toEqual({ problem: `provider "acme": the module did not return within 0.3 s` });
+    fx.home.module("acme", "while (true) {}");
+    expect(await fx.home.evaluate("acme", { timeoutMs: 300 })).toEqual({ problem: `provider "acme": the module did not return within 0.3 s` });
   });
 });
 
 test("a caller's own front end answers ctx.confirm", async () => {
-  home.module("acme", `if (!ctx.confirm({ title: "Declare?", body: "" })) throw new Error("declined"); return ${JSON.stringify(validDeclaration())};`);
+  fx.home.module("acme", `if (!ctx.confirm({ title: "Declare?", body: "" })) throw new Error("declined"); return ${JSON.stringify(validDeclaration())};`);
   const questions: string[] = [];
-  const evaluation = await evaluateProviderModule(home.entry("acme"), {
-    runtime,
+  const evaluation = await evaluateProviderModule(fx.home.entry("acme"), {
+    runtime: fx.runtime,
     configDocument: {},
     signal: new AbortController().signal,
     frontEnd: { log: () => {}, output: () => {}, notify: () => {}, confirm: async (prompt) => questions.push(prompt.title) > 0 },

@@ -1,14 +1,8 @@
 /** The declaration a provider module returns (go-current.md §3): what is kept, and every rule with its exact line. */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
-import { ProvidersHome, validDeclaration } from "./support.ts";
+import { describe, expect, test } from "bun:test";
+import { providersFixture, validDeclaration } from "./support.ts";
 
-let runtime: Runtime;
-let home: ProvidersHome;
-beforeAll(() => (runtime = createRuntime()));
-afterAll(() => runtime.close());
-beforeEach(() => (home = new ProvidersHome(runtime)));
-afterEach(() => home.dispose());
+const fx = providersFixture();
 
 const ACCEPTED_PROTOCOLS = "(accepted: openai_responses, openai_chat_completions, anthropic)";
 
@@ -19,7 +13,7 @@ function withModel(model: Record<string, unknown>): Record<string, unknown> {
 
 describe("a valid declaration", () => {
   test("becomes ProviderSettings: connection, models by id in order, overrides with headers merged, thinking modes, output caps", async () => {
-    home.declaring("acme", {
+    fx.home.declaring("acme", {
       protocol: "openai_chat_completions",
       base_url: "https://api.acme.test/v1/",
       session_header: "x-acme-session",
@@ -47,7 +41,7 @@ describe("a valid declaration", () => {
         { id: "thinker", context_window: 64000, reasoning: true, thinking_modes: [] },
       ],
     });
-    const evaluation = await home.evaluate("acme");
+    const evaluation = await fx.home.evaluate("acme");
     if (!("provider" in evaluation)) throw new Error(evaluation.problem);
     const { models, ...provider } = evaluation.provider;
     expect(provider).toEqual({
@@ -88,14 +82,14 @@ describe("a valid declaration", () => {
     });
     expect(models.get("small")).toEqual({ alias: "small", id: "small", timing: {}, contextWindow: 8192, reasoning: false });
     expect(models.get("thinker")).toEqual({ alias: "thinker", id: "thinker", timing: {}, contextWindow: 64000, reasoning: true, thinkingModes: [] });
-    expect(home.logs).toEqual([]);
+    expect(fx.home.logs).toEqual([]);
   });
 
   test("auth: absent reads as api_key, none is kept; an empty roster and a model without overrides are legal", async () => {
-    home.declaring("keyed", { protocol: "anthropic", base_url: "https://api.keyed.test" });
-    home.declaring("local", { protocol: "openai_responses", base_url: "http://127.0.0.1:8080/v1", auth: "none", models: [{ id: "m", context_window: 4096 }] });
-    const keyed = await home.evaluate("keyed");
-    const local = await home.evaluate("local");
+    fx.home.declaring("keyed", { protocol: "anthropic", base_url: "https://api.keyed.test" });
+    fx.home.declaring("local", { protocol: "openai_responses", base_url: "http://127.0.0.1:8080/v1", auth: "none", models: [{ id: "m", context_window: 4096 }] });
+    const keyed = await fx.home.evaluate("keyed");
+    const local = await fx.home.evaluate("local");
     if (!("provider" in keyed) || !("provider" in local)) throw new Error("refused");
     expect([keyed.provider.auth, keyed.provider.models.size, keyed.provider.sessionHeader]).toEqual(["api_key", 0, undefined]);
     expect([local.provider.auth, local.provider.protocol, local.provider.models.get("m")?.overrides]).toEqual(["none", "openai_responses", undefined]);
@@ -155,8 +149,8 @@ describe("a declaration that breaks a rule is refused with one line naming the p
   ];
   for (const [what, declaration, reason] of cases) {
     test(what, async () => {
-      home.declaring("acme", declaration);
-      expect(await home.problem("acme")).toBe(`provider "acme": ${reason}`);
+      fx.home.declaring("acme", declaration);
+      expect(await fx.home.problem("acme")).toBe(`provider "acme": ${reason}`);
     });
   }
 });
@@ -188,22 +182,22 @@ describe("a module that does not give a declaration is refused", () => {
   ];
   for (const [what, source, reason] of cases) {
     test(what, async () => {
-      home.write("acme", source);
-      expect(await home.problem("acme")).toBe(`provider "acme": ${reason}`);
+      fx.home.write("acme", source);
+      expect(await fx.home.problem("acme")).toBe(`provider "acme": ${reason}`);
     });
   }
 
   test("cannot be loaded: the line names the provider and the load error", async () => {
-    home.write("acme", "module.exports = function (ctx) { return {\n");
-    expect(await home.problem("acme")).toStartWith(`provider "acme": SyntaxError: `);
-    home.write("needs", "require('./missing-helper.js'); module.exports = () => ({});");
-    expect(await home.problem("needs")).toStartWith(`provider "needs": Cannot find module './missing-helper.js'`);
+    fx.home.write("acme", "module.exports = function (ctx) { return {\n");
+    expect(await fx.home.problem("acme")).toStartWith(`provider "acme": SyntaxError: `);
+    fx.home.write("needs", "require('./missing-helper.js'); module.exports = () => ({});");
+    expect(await fx.home.problem("needs")).toStartWith(`provider "needs": Cannot find module './missing-helper.js'`);
   });
 
   test("one broken module leaves the others working", async () => {
-    home.write("broken", "module.exports = () => { throw new Error('boom'); };");
-    home.declaring("fine", validDeclaration());
-    const results = await Promise.all(home.list().modules.filter((m) => m.origin === "module").map((m) => home.evaluate(m.name)));
+    fx.home.write("broken", "module.exports = () => { throw new Error('boom'); };");
+    fx.home.declaring("fine", validDeclaration());
+    const results = await Promise.all(fx.home.list().modules.filter((m) => m.origin === "module").map((m) => fx.home.evaluate(m.name)));
     expect(results.map((r) => ("provider" in r ? `ok ${r.provider.name}` : r.problem))).toEqual([`provider "broken": module threw: boom`, "ok fine"]);
   });
 });

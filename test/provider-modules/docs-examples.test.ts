@@ -3,14 +3,12 @@
  * are written to a providers folder and evaluated in the real runtime, the
  * gateway one against a scripted gateway with the config.yaml block shown.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parse } from "yaml";
-import type { ProviderSettings } from "../../src/config/index.ts";
-import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
 import { blocksOf } from "../support/doc-blocks.ts";
-import { ProvidersHome } from "./support.ts";
+import { providerOf, providersFixture } from "./support.ts";
 
 const blocks = blocksOf("docs/provider-modules.md");
 const moduleOf = (folder: string) => {
@@ -19,17 +17,7 @@ const moduleOf = (folder: string) => {
   return found.body;
 };
 
-let runtime: Runtime;
-let home: ProvidersHome;
-beforeAll(() => (runtime = createRuntime()));
-afterAll(() => runtime.close());
-beforeEach(() => (home = new ProvidersHome(runtime)));
-afterEach(() => home.dispose());
-
-function providerOf(evaluation: { provider: ProviderSettings } | { problem: string }): ProviderSettings {
-  if (!("provider" in evaluation)) throw new Error(evaluation.problem);
-  return evaluation.provider;
-}
+const fx = providersFixture();
 
 test("the page shows two modules and one config.yaml", () => {
   expect(blocks.filter((b) => b.lang === "js")).toHaveLength(2);
@@ -37,8 +25,8 @@ test("the page shows two modules and one config.yaml", () => {
 });
 
 test("the acme module declares what the page says: three models, levels, an Anthropic model with its own address and header", async () => {
-  home.write("acme", moduleOf("acme"));
-  const provider = providerOf(await home.evaluate("acme"));
+  fx.home.write("acme", moduleOf("acme"));
+  const provider = providerOf(await fx.home.evaluate("acme"));
   expect([provider.protocol, provider.baseUrl, provider.sessionHeader, provider.auth]).toEqual(["openai_chat_completions", "https://api.acme.example/v1", "x-acme-session", "api_key"]);
   expect([...provider.models.keys()]).toEqual(["acme-large", "acme-small", "acme-claude"]);
   expect(provider.models.get("acme-large")?.thinkingModes).toEqual([
@@ -58,14 +46,14 @@ test("the gateway module lists its gateway's models, and is skipped with the lin
   const config = parse(blocks.find((b) => b.lang === "yaml")!.body) as { config: { gateway: { base_url: string } } };
   expect(config.config.gateway.base_url).toBe("http://gateway.internal:4000/v1");
   config.config.gateway.base_url = base;
-  home.write("gateway", moduleOf("gateway"));
+  fx.home.write("gateway", moduleOf("gateway"));
   try {
-    const provider = providerOf(await home.evaluate("gateway", { configDocument: config }));
+    const provider = providerOf(await fx.home.evaluate("gateway", { configDocument: config }));
     expect([provider.baseUrl, provider.auth, [...provider.models.keys()]]).toEqual([base, "none", ["llama-3.3-70b", "qwen3-coder"]]);
   } finally {
     await new Promise<void>((resolve) => server!.close(() => resolve()));
     server = undefined;
   }
-  const down = await home.evaluate("gateway", { configDocument: config });
+  const down = await fx.home.evaluate("gateway", { configDocument: config });
   expect("problem" in down ? down.problem : "").toStartWith(`provider "gateway": module threw: ctx.http.fetch: GET ${base}/models failed: `);
 });

@@ -1,9 +1,11 @@
 /** Shared set-up of the provider-modules tests: a HOME with a providers folder, modules written on the fly, evaluation with a recorded log. */
+import { afterAll, afterEach, beforeAll, beforeEach } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { evaluateProviderModule, listProviderModules, type Evaluation, type ModuleEntry } from "../../src/provider-modules/index.ts";
-import type { Runtime } from "../../src/runtime/index.ts";
+import type { ProviderSettings } from "../../src/config/index.ts";
+import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
 
 export class ProvidersHome {
   readonly home = mkdtempSync(join(tmpdir(), "rienda-pm-"));
@@ -70,4 +72,24 @@ export function validDeclaration(): Record<string, unknown> {
     auth: "api_key",
     models: [{ id: "m1", context_window: 128000 }],
   };
+}
+
+/** One runtime for the test file and a fresh ProvidersHome for each test, as bun:test hooks. */
+export function providersFixture(): { readonly runtime: Runtime; readonly home: ProvidersHome } {
+  const state = {} as { runtime: Runtime; home: ProvidersHome };
+  beforeAll(() => {
+    state.runtime = createRuntime();
+  });
+  afterAll(() => state.runtime.close());
+  beforeEach(() => {
+    state.home = new ProvidersHome(state.runtime);
+  });
+  afterEach(() => state.home.dispose());
+  return state;
+}
+
+/** The provider of an evaluation that must succeed. */
+export function providerOf(evaluation: Evaluation): ProviderSettings {
+  if (!("provider" in evaluation)) throw new Error(evaluation.problem);
+  return evaluation.provider;
 }
