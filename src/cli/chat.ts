@@ -51,6 +51,8 @@ export interface ChatStart {
   configPath?: string;
   agentId?: string;
   modelRef?: string;
+  /** `--thinking LEVEL` for the first agent prepared. */
+  thinking?: string;
   sessionId?: string;
   /** -C was given: a continued session runs there, not in its recorded workspace. */
   workdirGiven: boolean;
@@ -106,6 +108,7 @@ async function chat(rawArgs: string[], started: (backend: ChatBackend) => void):
     ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
     ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
     ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
+    ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
   };
   // A broken config fails before the user is asked anything.
   loadConfig({ ...(start.configPath ? { flag: start.configPath } : {}), env: start.env, home: start.home });
@@ -173,13 +176,14 @@ async function pickAgent(home: string, screen: ChatScreen): Promise<string | und
 /** The conversation behind the screen: the prepared agent, the session, and the engine. */
 export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<ChatBackend> {
   const modelPort = createModelClient();
-  const agentRequest = (agentId: string, modelRef?: string) => ({
+  const agentRequest = (agentId: string, modelRef?: string, thinking?: string) => ({
     home: start.home,
     env: start.env,
     workdir: start.workdir,
     ...(start.configPath ? { configPath: start.configPath } : {}),
     agentId,
     ...(modelRef !== undefined ? { modelRef } : {}),
+    ...(thinking !== undefined ? { thinking } : {}),
   });
 
   let session: SessionFile | undefined;
@@ -196,14 +200,14 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
         start.workdir = moved.workdir;
         movedNotice = moved.notice;
       }
-      prepared = await prepareAgent(agentRequest(start.agentId ?? existing.agent, start.modelRef ?? (start.agentId ? undefined : existing.model)), dialogs);
+      prepared = await prepareAgent(agentRequest(start.agentId ?? existing.agent, start.modelRef ?? (start.agentId ? undefined : existing.model), start.thinking), dialogs);
     } catch (error) {
       existing.close();
       throw error;
     }
     session = adopt(existing, prepared);
   } else {
-    prepared = await prepareAgent(agentRequest(start.agentId!, start.modelRef), dialogs);
+    prepared = await prepareAgent(agentRequest(start.agentId!, start.modelRef, start.thinking), dialogs);
   }
 
   /**
@@ -254,6 +258,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
         prompt,
         attachments,
         system: prepared.system,
+        systemExtra: prepared.systemExtra,
         model: prepared.model,
         agentId: prepared.agent.id,
         modelPort,

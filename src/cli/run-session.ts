@@ -63,6 +63,8 @@ export interface SessionSource {
   header: SessionHeader;
   agent: string;
   model: string;
+  /** The thinking level the branch records; absent when it records none. */
+  thinking?: string;
   open(home: string, workdir: string): SessionFile;
   /** Gives up the session without writing (a refused run): releases its lock. */
   close(): void;

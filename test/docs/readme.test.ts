@@ -42,7 +42,7 @@ describe("README", () => {
     const agent = parseAgent("coder", blocks("markdown")[0]!, "/x/coder.md");
     expect(agent.tools).toEqual(["shell", "word-count"]);
     const config = parseConfig(STARTER_CONFIG, { path: "/x/config.yaml", env: {}, home: "/x" });
-    expect(config.resolveModel(agent.model).ref).toBe(agent.model);
+    expect(config.resolveModel(agent.model!).ref).toBe(agent.model!);
   });
 
   test("every linked doc exists", () => {

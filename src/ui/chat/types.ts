@@ -33,7 +33,8 @@ export interface SessionRow {
 export interface AgentRow {
   id: string;
   description: string;
-  model: string;
+  /** Absent when the agent names no model (the session picks one). */
+  model?: string;
 }
 
 /** One line of `/tree`. */
