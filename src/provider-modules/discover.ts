@@ -22,7 +22,7 @@ export function listProviderModules(options: ListOptions): ModuleListing {
   const problems: string[] = [];
   const users = userModules(folder, problems);
   const taken = new Set(users.map((entry) => entry.name));
-  const builtIns: ModuleEntry[] = BUILT_IN_NAMES.filter((name) => !taken.has(name)).map((name) => ({ origin: "built-in", name, folder: join(folder, name) }));
+  const builtIns: ModuleEntry[] = BUILT_IN_NAMES.filter((name) => !taken.has(name)).map((name) => ({ origin: "built-in", name, path: `built-in:${name}`, folder: join(folder, name) }));
   const modules = [...users, ...builtIns].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { folder, modules, problems };
 }

@@ -10,14 +10,16 @@ import type { EvaluateOptions } from "./types.ts";
  * `ctx.workdir` and `ctx.session.workdir`: the module's own folder (its
  * file root and working directory); `ctx.session` names no session and no
  * model (`id`, `agentId`, `modelId` all ""); `ctx.agent` has empty fields;
- * `ctx.config` is config.yaml as data.
+ * `ctx.config` is config.yaml as data; `ctx.cache` and `ctx.store` keep
+ * their files under `riendaDir` (`~/.rienda`), as for tools and hooks.
  */
-export function moduleContextData(folder: string, configDocument: Record<string, unknown>): ContextData {
+export function moduleContextData(folder: string, configDocument: Record<string, unknown>, riendaDir: string): ContextData {
   return {
     workdir: folder,
     session: { id: "", agentId: "", modelId: "", workdir: folder },
     agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
     config: configDocument,
+    riendaDir,
   };
 }
 
@@ -41,10 +43,10 @@ export function moduleFrontEnd(log?: (text: string) => void): FrontEnd {
 /** The InvocationContext of one evaluation. */
 export function moduleInvocation(folder: string, options: EvaluateOptions, signal: AbortSignal): InvocationContext {
   return {
-    data: moduleContextData(folder, options.configDocument),
+    data: moduleContextData(folder, options.configDocument, options.riendaDir),
     frontEnd: options.frontEnd ?? moduleFrontEnd(options.log),
     signal,
-    // WIRING (issue 38, ctx.http.fetch cap): once InvocationContext has the runtime's per-call body cap, set it here: httpBodyLimitBytes: MODULE_HTTP_BODY_LIMIT_BYTES,
+    httpBodyLimitBytes: MODULE_HTTP_BODY_LIMIT_BYTES,
   };
 }
 

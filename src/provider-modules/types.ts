@@ -17,6 +17,8 @@ export interface UserModuleEntry {
 export interface BuiltInModuleEntry {
   origin: "built-in";
   name: string;
+  /** Not a file: `built-in:<name>` (where its file is depends on how Rienda runs, and is settled when it is evaluated). */
+  path: string;
   /** `<providers folder>/<name>`: the module's file root and working directory (not created: the built-ins read no files). */
   folder: string;
 }
@@ -46,6 +48,8 @@ export interface EvaluateOptions {
   runtime: Runtime;
   /** config.yaml as data (`ctx.config`); `{}` without a config.yaml. */
   configDocument: Record<string, unknown>;
+  /** The `~/.rienda` folder: where `ctx.cache` and `ctx.store` keep their files (whatever RIENDA_PROVIDERS says). */
+  riendaDir: string;
   /** Aborting it interrupts the module (the evaluation then fails with `interrupted`). */
   signal: AbortSignal;
   /** Where `ctx.log` lines go (and `ctx.notify`, as `notice: ...`); default: stderr. Ignored when `frontEnd` is given. */

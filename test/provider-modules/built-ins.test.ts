@@ -4,6 +4,8 @@
  * models.dev, and offline with and without the snapshot shipped in Rienda.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { ProviderSettings } from "../../src/config/index.ts";
 import { evaluateProviderModule, type CatalogueSnapshot, type Evaluation } from "../../src/provider-modules/index.ts";
 import { CatalogueServer, catalogueFragment, unreachableUrl } from "./catalogue-server.ts";
@@ -29,7 +31,7 @@ const NO_SNAPSHOT: CatalogueSnapshot = { date: "", provider: () => undefined };
 function evaluateBuiltIn(name: string, snapshot: CatalogueSnapshot = NO_SNAPSHOT): Promise<Evaluation> {
   const entry = fx.home.list().modules.find((m) => m.name === name);
   if (entry?.origin !== "built-in") throw new Error(`${name} is not a built-in here`);
-  return evaluateProviderModule(entry, { runtime: fx.runtime, configDocument: {}, signal: new AbortController().signal, log: (text) => fx.home.logs.push(text), snapshot });
+  return evaluateProviderModule(entry, { runtime: fx.runtime, configDocument: {}, riendaDir: fx.home.riendaDir, signal: new AbortController().signal, log: (text) => fx.home.logs.push(text), snapshot });
 }
 
 /** Each model as one line: id, protocol, window, output cap, levels. */
@@ -87,9 +89,53 @@ describe("with models.dev reachable", () => {
   test("a user module of the same name replaces the built-in entirely: the built-in does not run", async () => {
     fx.home.declaring("opencode-go", { protocol: "anthropic", base_url: "https://mirror.test", auth: "none", models: [{ id: "mine", context_window: 1000 }] });
     const entry = fx.home.entry("opencode-go");
-    const provider = providerOf(await evaluateProviderModule(entry, { runtime: fx.runtime, configDocument: {}, signal: new AbortController().signal, log: (text) => fx.home.logs.push(text) }));
+    const provider = providerOf(await evaluateProviderModule(entry, { runtime: fx.runtime, configDocument: {}, riendaDir: fx.home.riendaDir, signal: new AbortController().signal, log: (text) => fx.home.logs.push(text) }));
     expect([provider.origin, provider.protocol, [...provider.models.keys()]]).toEqual(["module", "anthropic", ["mine"]]);
     expect(server.requests).toEqual([]);
+  });
+});
+
+describe("the cache entry models.dev (ctx.cache, 4 hours)", () => {
+  const cacheFile = () => join(fx.home.riendaDir, "cache", "models.dev.json");
+  const writeCache = (expiresAt: string, catalogue: unknown) => {
+    mkdirSync(join(fx.home.riendaDir, "cache"), { recursive: true });
+    writeFileSync(cacheFile(), JSON.stringify({ expires_at: expiresAt, payload: JSON.stringify(catalogue) }));
+  };
+  const onlyModel = (id: string) => {
+    const catalogue = catalogueFragment() as Record<string, { models: Record<string, unknown> }>;
+    const plan = catalogue["opencode-go"]!;
+    plan.models = { [id]: { ...(plan.models["kimi-k2.6"] as object), id } };
+    return catalogue;
+  };
+
+  test("a fetched catalogue is cached for 4 hours in the Go program's envelope, and both built-ins share it", async () => {
+    const before = Date.now();
+    await evaluateBuiltIn("opencode-go");
+    await evaluateBuiltIn("zai-coding-plan");
+    expect(server.requests).toEqual(["GET /api.json"]);
+    const entry = JSON.parse(readFileSync(cacheFile(), "utf8")) as { expires_at: string; payload: string };
+    expect(entry.payload).toBe(JSON.stringify(catalogueFragment()));
+    const lives = (Date.parse(entry.expires_at) - before) / 1000;
+    expect(lives).toBeGreaterThanOrEqual(4 * 3600 - 60);
+    expect(lives).toBeLessThanOrEqual(4 * 3600 + 60);
+  });
+
+  test("a live entry is used without a request; an expired one is fetched again", async () => {
+    writeCache("2999-01-01T00:00:00Z", onlyModel("from-cache"));
+    expect([...providerOf(await evaluateBuiltIn("opencode-go")).models.keys()]).toEqual(["from-cache"]);
+    expect(server.requests).toEqual([]);
+    writeCache("2020-01-01T00:00:00Z", onlyModel("from-cache"));
+    expect(rosterLines(providerOf(await evaluateBuiltIn("opencode-go")))).toEqual(OPENCODE_GO_ROSTER);
+    expect(server.requests).toEqual(["GET /api.json"]);
+  });
+
+  test("an entry that is not JSON is fetched again, with a line saying so", async () => {
+    mkdirSync(join(fx.home.riendaDir, "cache"), { recursive: true });
+    writeFileSync(cacheFile(), JSON.stringify({ expires_at: "2999-01-01T00:00:00Z", payload: "not json" }));
+    expect(rosterLines(providerOf(await evaluateBuiltIn("opencode-go")))).toEqual(OPENCODE_GO_ROSTER);
+    expect(fx.home.logs).toHaveLength(1);
+    expect(fx.home.logs[0]).toStartWith("opencode-go: the cached models.dev catalogue cannot be used (");
+    expect(server.requests).toEqual(["GET /api.json"]);
   });
 });
 

@@ -14,11 +14,12 @@ import { BUILD_FLAGS } from "../../scripts/release/compile.ts";
 import { CatalogueServer, catalogueFragment } from "./catalogue-server.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const PROBE = `import { createRuntime } from "./runtime/index.ts";
+const PROBE = `import { join } from "node:path";
+import { createRuntime } from "./runtime/index.ts";
 import { evaluateProviderModule, listProviderModules } from "./provider-modules/index.ts";
 const runtime = createRuntime();
 for (const entry of listProviderModules({ env: process.env, home: process.env.HOME ?? "/" }).modules) {
-  const ev = await evaluateProviderModule(entry, { runtime, configDocument: {}, signal: new AbortController().signal });
+  const ev = await evaluateProviderModule(entry, { runtime, configDocument: {}, riendaDir: join(process.env.HOME ?? "/", ".rienda"), signal: new AbortController().signal });
   console.log(entry.name + " " + ("provider" in ev ? [ev.provider.origin, ev.provider.baseUrl, ...ev.provider.models.keys()].join(" ") : ev.problem));
 }
 await runtime.close();
@@ -59,6 +60,7 @@ test("a compiled binary evaluates the built-in modules it embeds, leaving no cop
   const copies = () => readdirSync(tmpdir()).filter((name) => name.startsWith("rienda-provider-")).sort();
   const before = copies();
   const probed = await run(join(work, "probe"), [], { HOME: join(work, "home"), RIENDA_MODELS_DEV_URL: server.url });
+  expect(probed.stderr).toBe("");
   expect(probed.stdout).toBe(
     [
       "opencode-go built-in https://opencode.ai/zen/go/v1 glm-5.2 gpt-oss-120b kimi-k2.6 minimax-m3",

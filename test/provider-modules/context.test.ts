@@ -1,5 +1,7 @@
 /** The ctx a provider module is called with, and how its call ends (go-current.md §3: the ctx a hook gets, its own folder as root). */
 import { describe, expect, test } from "bun:test";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { evaluateProviderModule } from "../../src/provider-modules/index.ts";
 import { providersFixture, validDeclaration } from "./support.ts";
@@ -66,6 +68,24 @@ return ${JSON.stringify(validDeclaration())};`);
   });
 });
 
+test("ctx.http.fetch reads at most 32 MiB of a body (the models.dev catalogue is megabytes): a larger one fails the fetch", async () => {
+  const size = 32 * 1024 * 1024 + 1;
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(size) });
+    response.end(Buffer.alloc(size, 97));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/catalogue`;
+  try {
+    fx.home.module("acme", `try { ctx.http.fetch(${JSON.stringify(url)}); } catch (error) { ctx.log(error.message); }
+return ${JSON.stringify(validDeclaration())};`);
+    expect("provider" in (await fx.home.evaluate("acme"))).toBe(true);
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  expect(fx.home.logs).toEqual([`ctx.http.fetch: GET ${url}: the response body is larger than 32 MiB`]);
+});
+
 describe("a module that does not return", () => {
   test("is interrupted by the caller's signal", async () => {
     fx.home.module("acme", "while (true) {}");
@@ -86,7 +106,7 @@ test("a caller's own front end answers ctx.confirm", async () => {
   const questions: string[] = [];
   const evaluation = await evaluateProviderModule(fx.home.entry("acme"), {
     runtime: fx.runtime,
-    configDocument: {},
+    configDocument: {}, riendaDir: fx.home.riendaDir,
     signal: new AbortController().signal,
     frontEnd: { log: () => {}, output: () => {}, notify: () => {}, confirm: async (prompt) => questions.push(prompt.title) > 0 },
   });

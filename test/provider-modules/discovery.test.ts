@@ -19,8 +19,8 @@ describe("listProviderModules", () => {
     expect(listing).toEqual({
       folder: home.folder,
       modules: [
-        { origin: "built-in", name: "opencode-go", folder: join(home.folder, "opencode-go") },
-        { origin: "built-in", name: "zai-coding-plan", folder: join(home.folder, "zai-coding-plan") },
+        { origin: "built-in", name: "opencode-go", path: "built-in:opencode-go", folder: join(home.folder, "opencode-go") },
+        { origin: "built-in", name: "zai-coding-plan", path: "built-in:zai-coding-plan", folder: join(home.folder, "zai-coding-plan") },
       ],
       problems: [],
     });

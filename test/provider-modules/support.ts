@@ -9,7 +9,8 @@ import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
 
 export class ProvidersHome {
   readonly home = mkdtempSync(join(tmpdir(), "rienda-pm-"));
-  readonly folder = join(this.home, ".rienda", "providers");
+  readonly riendaDir = join(this.home, ".rienda");
+  readonly folder = join(this.riendaDir, "providers");
   readonly logs: string[] = [];
 
   constructor(private readonly runtime: Runtime) {}
@@ -46,6 +47,7 @@ export class ProvidersHome {
     return evaluateProviderModule(this.entry(name), {
       runtime: this.runtime,
       configDocument: options.configDocument ?? {},
+      riendaDir: this.riendaDir,
       signal: options.signal ?? new AbortController().signal,
       log: (text) => this.logs.push(text),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),

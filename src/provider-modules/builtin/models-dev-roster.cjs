@@ -6,7 +6,7 @@
 //
 // Where the catalogue comes from, first that works:
 // 1. ctx.cache entry "models.dev", which lives 4 hours (shared with every
-//    module that reads the catalogue; skipped while ctx.cache does not exist);
+//    module that reads the catalogue, and with the Go program);
 // 2. a fetch of RIENDA_MODELS_DEV_URL (default https://models.dev/api.json),
 //    cached for the next 4 hours;
 // 3. the snapshot shipped inside Rienda (the module's second argument), which
@@ -41,7 +41,7 @@ function catalogueEntry(ctx, name, snapshot) {
   try {
     return entryOf(ctx, name, fetchCatalogue(ctx));
   } catch (error) {
-    failure = String(error && error.message ? error.message : error);
+    failure = reasonOf(error);
   }
   if (snapshot && snapshot.provider) {
     ctx.log(`${name}: models.dev could not be read (${failure}); using the catalogue shipped with Rienda (${snapshot.date || "undated"})`);
@@ -54,12 +54,11 @@ function catalogueEntry(ctx, name, snapshot) {
 // The cached catalogue while it lasts, parsed; null when there is none (or
 // it is not JSON: it is fetched again).
 function readCache(ctx, name) {
-  if (!ctx.cache) return null;
   try {
     const text = ctx.cache.get(CACHE_ENTRY);
     return typeof text === "string" ? JSON.parse(text) : null;
   } catch (error) {
-    ctx.log(`${name}: the cached models.dev catalogue cannot be used (${error}); fetching it again`);
+    ctx.log(`${name}: the cached models.dev catalogue cannot be used (${reasonOf(error)}); fetching it again`);
     return null;
   }
 }
@@ -70,12 +69,10 @@ function fetchCatalogue(ctx) {
   const response = ctx.http.fetch(url, { timeout_ms: FETCH_TIMEOUT_MS });
   if (response.status !== 200) throw new Error(`${url} answered HTTP ${response.status}`);
   const catalogue = JSON.parse(response.body);
-  if (ctx.cache) {
-    try {
-      ctx.cache.set(CACHE_ENTRY, response.body, CACHE_SECONDS);
-    } catch (error) {
-      ctx.log(`models.dev: the catalogue could not be cached (${error})`);
-    }
+  try {
+    ctx.cache.set(CACHE_ENTRY, response.body, CACHE_SECONDS);
+  } catch (error) {
+    ctx.log(`models.dev: the catalogue could not be cached (${reasonOf(error)})`);
   }
   return catalogue;
 }
@@ -119,6 +116,10 @@ function thinkingModes(model) {
     if (typeof level === "string" && level !== "" && !RESERVED_LEVELS.includes(level) && !levels.includes(level)) levels.push(level);
   }
   return levels.map((level) => ({ level, max_tokens: 0 }));
+}
+
+function reasonOf(error) {
+  return String(error && error.message ? error.message : error);
 }
 
 function isPositiveInteger(value) {
