@@ -4,7 +4,7 @@
  * models.dev, and offline with and without the snapshot shipped in Rienda.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ProviderSettings } from "../../src/config/index.ts";
 import { evaluateProviderModule, type CatalogueSnapshot, type Evaluation } from "../../src/provider-modules/index.ts";
@@ -95,47 +95,64 @@ describe("with models.dev reachable", () => {
   });
 });
 
-describe("the cache entry models.dev (ctx.cache, 4 hours)", () => {
-  const cacheFile = () => join(fx.home.riendaDir, "cache", "models.dev.json");
-  const writeCache = (expiresAt: string, catalogue: unknown) => {
+describe("the cache (ctx.cache, 4 hours)", () => {
+  const cacheFile = (entry: string) => join(fx.home.riendaDir, "cache", `${entry}.json`);
+  const readCache = (entry: string) => JSON.parse(readFileSync(cacheFile(entry), "utf8")) as { expires_at: string; payload: string };
+  const writeCache = (entry: string, expiresAt: string, value: unknown) => {
     mkdirSync(join(fx.home.riendaDir, "cache"), { recursive: true });
-    writeFileSync(cacheFile(), JSON.stringify({ expires_at: expiresAt, payload: JSON.stringify(catalogue) }));
+    writeFileSync(cacheFile(entry), JSON.stringify({ expires_at: expiresAt, payload: typeof value === "string" ? value : JSON.stringify(value) }));
   };
+  const LIVE = "2999-01-01T00:00:00Z";
+  const EXPIRED = "2020-01-01T00:00:00Z";
+  /** The fragment with opencode-go offering only the model `id`. */
   const onlyModel = (id: string) => {
     const catalogue = catalogueFragment() as Record<string, { models: Record<string, unknown> }>;
     const plan = catalogue["opencode-go"]!;
     plan.models = { [id]: { ...(plan.models["kimi-k2.6"] as object), id } };
     return catalogue;
   };
+  const modelIds = async () => [...providerOf(await evaluateBuiltIn("opencode-go")).models.keys()];
 
-  test("a fetched catalogue is cached for 4 hours in the Go program's envelope, and both built-ins share it", async () => {
+  test("a fetched catalogue is cached whole as models.dev (the Go program's entry, shared by both built-ins) and each provider's entry alone", async () => {
     const before = Date.now();
     await evaluateBuiltIn("opencode-go");
     await evaluateBuiltIn("zai-coding-plan");
     expect(server.requests).toEqual(["GET /api.json"]);
-    const entry = JSON.parse(readFileSync(cacheFile(), "utf8")) as { expires_at: string; payload: string };
-    expect(entry.payload).toBe(JSON.stringify(catalogueFragment()));
-    const lives = (Date.parse(entry.expires_at) - before) / 1000;
+    const whole = readCache("models.dev");
+    expect(whole.payload).toBe(JSON.stringify(catalogueFragment()));
+    const lives = (Date.parse(whole.expires_at) - before) / 1000;
     expect(lives).toBeGreaterThanOrEqual(4 * 3600 - 60);
     expect(lives).toBeLessThanOrEqual(4 * 3600 + 60);
+    for (const name of ["opencode-go", "zai-coding-plan"]) {
+      expect(JSON.parse(readCache(`models.dev.${name}`).payload)).toEqual(catalogueFragment()[name]);
+    }
   });
 
-  test("a live entry is used without a request; an expired one is fetched again", async () => {
-    writeCache("2999-01-01T00:00:00Z", onlyModel("from-cache"));
-    expect([...providerOf(await evaluateBuiltIn("opencode-go")).models.keys()]).toEqual(["from-cache"]);
+  test("a live entry is used without a request: the provider's own first, then the whole catalogue; expired ones are fetched again", async () => {
+    writeCache("models.dev", LIVE, onlyModel("from-the-catalogue"));
+    expect(await modelIds()).toEqual(["from-the-catalogue"]);
+    expect(JSON.parse(readCache("models.dev.opencode-go").payload)).toEqual(onlyModel("from-the-catalogue")["opencode-go"]);
+    writeCache("models.dev.opencode-go", LIVE, onlyModel("its-own")["opencode-go"]);
+    expect(await modelIds()).toEqual(["its-own"]);
     expect(server.requests).toEqual([]);
-    writeCache("2020-01-01T00:00:00Z", onlyModel("from-cache"));
+    writeCache("models.dev", EXPIRED, onlyModel("from-the-catalogue"));
+    writeCache("models.dev.opencode-go", EXPIRED, onlyModel("its-own")["opencode-go"]);
     expect(rosterLines(providerOf(await evaluateBuiltIn("opencode-go")))).toEqual(OPENCODE_GO_ROSTER);
     expect(server.requests).toEqual(["GET /api.json"]);
   });
 
-  test("an entry that is not JSON is fetched again, with a line saying so", async () => {
-    mkdirSync(join(fx.home.riendaDir, "cache"), { recursive: true });
-    writeFileSync(cacheFile(), JSON.stringify({ expires_at: "2999-01-01T00:00:00Z", payload: "not json" }));
+  test("an entry that is not JSON is read again from further down, with a line saying so", async () => {
+    writeCache("models.dev", LIVE, "not json");
     expect(rosterLines(providerOf(await evaluateBuiltIn("opencode-go")))).toEqual(OPENCODE_GO_ROSTER);
     expect(fx.home.logs).toHaveLength(1);
-    expect(fx.home.logs[0]).toStartWith("opencode-go: the cached models.dev catalogue cannot be used (");
+    expect(fx.home.logs[0]).toStartWith("opencode-go: the cache entry models.dev cannot be used (");
     expect(server.requests).toEqual(["GET /api.json"]);
+  });
+
+  test("the snapshot is never cached: the next start tries models.dev again", async () => {
+    process.env.RIENDA_MODELS_DEV_URL = await unreachableUrl();
+    await evaluateBuiltIn("opencode-go", { date: "2026-03-01", provider: (id) => catalogueFragment()[id] as Record<string, unknown> | undefined });
+    expect(existsSync(join(fx.home.riendaDir, "cache"))).toBe(false);
   });
 });
 

@@ -4,12 +4,16 @@
 // modules"). A provider module like any other: it runs in the same runtime,
 // with nothing but its ctx.
 //
-// Where the catalogue comes from, first that works:
-// 1. ctx.cache entry "models.dev", which lives 4 hours (shared with every
-//    module that reads the catalogue, and with the Go program);
-// 2. a fetch of RIENDA_MODELS_DEV_URL (default https://models.dev/api.json),
+// Where the provider's entry comes from, first that works:
+// 1. ctx.cache entry "models.dev.<provider>": that entry alone, kept 4 hours
+//    by Rienda (not the Go program) whenever it reads the catalogue, since
+//    handing a catalogue of megabytes to a module costs a run hundreds of
+//    milliseconds and the entry is some kilobytes;
+// 2. ctx.cache entry "models.dev", the whole catalogue, which lives 4 hours
+//    (shared with every module that reads it, and with the Go program);
+// 3. a fetch of RIENDA_MODELS_DEV_URL (default https://models.dev/api.json),
 //    cached for the next 4 hours;
-// 3. the snapshot shipped inside Rienda (the module's second argument), which
+// 4. the snapshot shipped inside Rienda (the module's second argument), which
 //    the Go program does not have: offline, its built-ins declare no models.
 
 const CATALOGUE_URL = "https://models.dev/api.json";
@@ -35,11 +39,13 @@ const RESERVED_LEVELS = ["off", "none"];
 // when neither the catalogue nor the snapshot has one. `snapshot` is
 // {date, provider} (the provider null when the snapshot lacks it).
 function catalogueEntry(ctx, name, snapshot) {
-  const cached = readCache(ctx, name);
-  if (cached) return entryOf(ctx, name, cached);
+  const own = readCache(ctx, name, `${CACHE_ENTRY}.${name}`);
+  if (own) return own;
+  const cached = readCache(ctx, name, CACHE_ENTRY);
+  if (cached) return keepEntry(ctx, name, entryOf(ctx, name, cached));
   let failure;
   try {
-    return entryOf(ctx, name, fetchCatalogue(ctx));
+    return keepEntry(ctx, name, entryOf(ctx, name, fetchCatalogue(ctx)));
   } catch (error) {
     failure = reasonOf(error);
   }
@@ -51,15 +57,29 @@ function catalogueEntry(ctx, name, snapshot) {
   return null;
 }
 
-// The cached catalogue while it lasts, parsed; null when there is none (or
-// it is not JSON: it is fetched again).
-function readCache(ctx, name) {
+// The cache entry `entry` while it lasts, parsed; null when there is none
+// (or it is not JSON: it is read again from further down).
+function readCache(ctx, name, entry) {
   try {
-    const text = ctx.cache.get(CACHE_ENTRY);
+    const text = ctx.cache.get(entry);
     return typeof text === "string" ? JSON.parse(text) : null;
   } catch (error) {
-    ctx.log(`${name}: the cached models.dev catalogue cannot be used (${reasonOf(error)}); fetching it again`);
+    ctx.log(`${name}: the cache entry ${entry} cannot be used (${reasonOf(error)}); reading models.dev again`);
     return null;
+  }
+}
+
+// The provider's entry, also kept alone for the next 4 hours (see above).
+function keepEntry(ctx, name, entry) {
+  if (entry) setCache(ctx, `${CACHE_ENTRY}.${name}`, JSON.stringify(entry));
+  return entry;
+}
+
+function setCache(ctx, entry, text) {
+  try {
+    ctx.cache.set(entry, text, CACHE_SECONDS);
+  } catch (error) {
+    ctx.log(`models.dev: the cache entry ${entry} could not be written (${reasonOf(error)})`);
   }
 }
 
@@ -69,11 +89,7 @@ function fetchCatalogue(ctx) {
   const response = ctx.http.fetch(url, { timeout_ms: FETCH_TIMEOUT_MS });
   if (response.status !== 200) throw new Error(`${url} answered HTTP ${response.status}`);
   const catalogue = JSON.parse(response.body);
-  try {
-    ctx.cache.set(CACHE_ENTRY, response.body, CACHE_SECONDS);
-  } catch (error) {
-    ctx.log(`models.dev: the catalogue could not be cached (${reasonOf(error)})`);
-  }
+  setCache(ctx, CACHE_ENTRY, response.body);
   return catalogue;
 }
 
