@@ -124,3 +124,23 @@ describe("rienda models", () => {
     expect(json[0]).toEqual({ ref: "p/a", provider: "p", origin: "config", thinking: ["off", "minimal", "low", "medium", "high"], key: "config", contextWindow: 1000 });
   });
 });
+
+describe("a thinking level chosen with --thinking", () => {
+  test("is recorded on the session's branch in the Go shape, and -s continues with it", async () => {
+    const { inst, server } = await home({ m: "{ id: wire-m }" });
+    server.script({ text: "a" }, { text: "b" }, { text: "c" });
+    const first = await inst.run(["run", "-a", "bot", "-p", "x", "--thinking", "high"]);
+    expect(first.code).toBe(0);
+    const id = /session: (\S+)/.exec(first.stderr)![1]!;
+    expect(bodyOf(server, 0).reasoning_effort).toBe("high");
+    const again = await inst.run(["run", "-s", id, "-p", "y"]);
+    expect(again.code).toBe(0);
+    expect(bodyOf(server, 1).reasoning_effort).toBe("high");
+    const off = await inst.run(["run", "-s", id, "-p", "z", "--thinking", "off"]);
+    expect(off.code).toBe(0);
+    expect("reasoning_effort" in bodyOf(server, 2)).toBe(false);
+    const show = JSON.parse((await inst.run(["sessions", "show", id, "--json"])).stdout) as { entries: Record<string, unknown>[] };
+    const levels = show.entries.filter((e) => e.kind === "thinking").map((e) => e.thinkingLevel);
+    expect(levels).toEqual(["high", "off"]);
+  });
+});

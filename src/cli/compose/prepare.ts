@@ -121,6 +121,8 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
       session.appendAgent(agent.id);
       session.appendModel(model.ref);
     }
+    // Go's shape (go-current.md §5): a level chosen for this run goes on the branch, so -s continues with it.
+    if (prepared.thinkingChosen) session.appendThinking(prepared.thinking);
     prepared.bind(session);
     const { system, tools, hooks, limits } = prepared;
     const notices = moved?.notice ? [moved.notice, ...prepared.notices] : prepared.notices;
@@ -287,6 +289,7 @@ async function loadPreparedAgent(
     tools: offered,
     hooks: extensions.hooks,
     thinking: thinking.level,
+    thinkingChosen: thinking.chosen,
     systemExtra: () => workspaceSkillsPrompt(findWorkspaceSkills(request.workdir).skills),
     notices: [...modelWarnings(config, model), ...thinking.notices, ...skippedWorkspaceSkills(request.workdir), ...extensions.notices],
     limits,

@@ -107,6 +107,8 @@ export interface PreparedAgent {
   model: ResolvedModel;
   /** The thinking level in force (`off` for none), as a session entry records it. */
   thinking: string;
+  /** The level was chosen (`--thinking`, state.json), not the model's own: a session records it. */
+  thinkingChosen: boolean;
   system: string;
   /** The workspace skills' catalog (go-current.md §9), read again before every request. */
   systemExtra: () => string;
