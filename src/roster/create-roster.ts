@@ -66,6 +66,8 @@ export function createRoster(options: RosterOptions): Roster {
       }
     },
     models: async () => (await all()).flatMap(usableRefs).sort(),
+    problems: async () =>
+      (await Promise.allSettled(states.values())).flatMap((settled) => (settled.status === "fulfilled" && settled.value.kind === "failed" ? [settled.value.problem] : [])),
     close: async () => {
       await Promise.allSettled([...states.values()]);
       await options.close?.();
