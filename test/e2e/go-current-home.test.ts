@@ -166,6 +166,16 @@ describe("a current-Go ~/.rienda", () => {
   });
 });
 
+test("a module's provider that cannot be reached names the module to change, not a config.yaml key", async () => {
+  const { inst } = await goHome();
+  inst.write(inst.riendaPath("providers", "gone", "index.js"), "module.exports = function () { return { protocol: 'openai_chat_completions', base_url: 'http://127.0.0.1:9/v1', auth: 'none', models: [{ id: 'x', context_window: 100 }] }; };");
+  inst.config("providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:9/v1\n    retries: 0\n    models:\n      m: {}\n");
+  const r = await run(inst, ["run", "-a", "bot", "-m", "gone/x", "-p", "x"]);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain(`change the base_url that ${inst.riendaPath("providers", "gone", "index.js")} returns`);
+  expect(r.stderr).not.toContain("providers.gone.base_url");
+});
+
 describe("a mixed ~/.rienda: config.yaml providers beside a module", () => {
   async function mixedHome(): Promise<{ inst: Instance; server: ProviderServer; marker: string }> {
     const home = await goHome();
