@@ -122,7 +122,7 @@ function usableRefs(state: ProviderState): string[] {
 }
 
 /** `unknown provider "x" (did you mean ...? providers in <config.yaml>: a, b; provider modules: c)`. */
-function unknownProvider(name: string, listed: readonly ProviderListing[], configPath: string): RiendaError {
+export function unknownProvider(name: string, listed: readonly ProviderListing[], configPath: string): RiendaError {
   const known = listed.map((l) => l.name);
   const inConfig = listed.filter((l) => l.origin === "config").map((l) => l.name);
   const modules = listed.filter((l) => l.origin !== "config").map((l) => l.name);
