@@ -73,7 +73,6 @@ export class AuthView implements Component, Focusable {
       (key) => this.#submit(row.name, key),
       () => this.#leave(),
     );
-    field.focused = true;
     this.#mode = { kind: "field", field, provider: row.name };
     const configKey = this.actions.configKey(row.name);
     this.#message = configKey

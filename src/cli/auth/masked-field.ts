@@ -6,13 +6,12 @@
  * Backspace removes the last character, Ctrl-U everything; Enter submits,
  * Esc (or Ctrl-C) leaves the field.
  */
-import { CURSOR_MARKER, decodeKittyPrintable, matchesKey, type Component, type Focusable } from "@mariozechner/pi-tui";
+import { decodeKittyPrintable, matchesKey, type Component } from "@mariozechner/pi-tui";
 
 const PASTE_START = "\u001b[200~";
 const PASTE_END = "\u001b[201~";
 
-export class MaskedField implements Component, Focusable {
-  focused = false;
+export class MaskedField implements Component {
   #chars: string[] = [];
   /** A bracketed paste still arriving. */
   #paste: string | undefined;
@@ -61,6 +60,6 @@ export class MaskedField implements Component, Focusable {
   render(width: number): string[] {
     const room = Math.max(1, width - this.label.length - 2);
     const dots = this.#chars.length <= room ? "•".repeat(this.#chars.length) : `${"•".repeat(Math.max(0, room - 12))} (${this.#chars.length} chars)`;
-    return [`${this.label}${dots}${this.focused ? CURSOR_MARKER : ""}▏`];
+    return [`${this.label}${dots}▏`];
   }
 }
