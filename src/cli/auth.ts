@@ -23,13 +23,18 @@ const nameArg = { type: "positional", required: false, description: "The provide
 
 const screenArgs = { config: configArg } as const;
 const nameArgs = { name: nameArg, config: configArg } as const;
+/** A second word is read only to refuse it without repeating it: it is probably the key. */
+const setArgs = { ...nameArgs, key: { type: "positional", required: false, description: "refused: the key is read from stdin" } } as const;
 const listArgs = { json: { type: "boolean", description: "list: one JSON object { credentials, providers, unused_keys }" }, config: configArg } as const;
 
 /** The subcommands, each given the command line after its name. */
 const subcommands: Record<string, (rawArgs: string[]) => Promise<void>> = {
   async set(rawArgs) {
-    const { values, positionals } = assertKnownFlags(rawArgs, nameArgs, "rienda auth set");
+    const { values, positionals } = assertKnownFlags(rawArgs, setArgs, "rienda auth set");
     const name = requireName(positionals[0], "set", "the provider whose key to store (the key comes on stdin)");
+    if (positionals.length > 1) {
+      throw new RiendaError("usage", "auth set: takes no key on the command line (ps and the shell's history would show it); give it on stdin: rienda auth set NAME < keyfile, or type it at the prompt");
+    }
     await withContext(values.config, (context) => setKey(context, name, { stdin: process.stdin, stderr: stderrForPeople() }));
   },
   async list(rawArgs) {
