@@ -32,7 +32,7 @@ interface JsonReport {
   healthy: boolean;
   problems: JsonFinding[];
   warnings: JsonFinding[];
-  checked: { config: string; configLoaded: boolean; agents: string[]; tools: string[]; hooks: string[]; skills: string[]; workspace: string; instructions: string | null };
+  checked: { config: string; configLoaded: boolean; configPresent: boolean; providers: unknown[]; agents: string[]; tools: string[]; hooks: string[]; skills: string[]; workspace: string; instructions: string | null };
 }
 
 let inst: Instance;
@@ -101,14 +101,16 @@ describe("rienda doctor: healthy setups", () => {
 });
 
 describe("rienda doctor: the config", () => {
-  test("a missing config is a problem whose fix is rienda init", async () => {
+  test("a missing ~/.rienda/config.yaml is no problem (it is optional); an agent's model is checked against the providers there are", async () => {
     agent("coder", "model: local/llama");
     const r = await doctor();
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`problem: ${inst.riendaPath("config.yaml")}: no configuration file here\n  fix: run "rienda init"`);
-    expect(r.stdout).toContain(`config        ${inst.riendaPath("config.yaml")} (does not load)\n`);
-    // The agents are still checked as files.
-    expect(r.stdout).toContain("agents        coder\n");
+    expect(r.stdout).toStartWith(`config        ${inst.riendaPath("config.yaml")} (none: it is optional)\nproviders     none\nagents        coder\n`);
+    expect(r.stdout).toContain(
+      `problem: ${inst.riendaPath("agents/coder.md")}: model: unknown provider "local" (no provider is declared: add one to ~/.rienda/config.yaml or a provider module to ~/.rienda/providers (docs/providers.md))\n` +
+        `  fix: change model: to a model you declare, or add a provider "local" with a model "llama" to ${inst.riendaPath("config.yaml")}, or a provider module ~/.rienda/providers/local/index.js\n`,
+    );
+    expect(r.stdout).not.toContain("no configuration file here");
     expect(summary(r)).toBe("1 problem, 0 warnings");
   });
 
@@ -355,6 +357,19 @@ describe("rienda doctor --json", () => {
     expect(report.checked).toEqual({
       config: inst.riendaPath("config.yaml"),
       configLoaded: true,
+      configPresent: true,
+      providers: [
+        { name: "local", origin: "config", source: inst.riendaPath("config.yaml"), key: "not needed", ready: true, models: 1, problem: null },
+        {
+          name: "cloud",
+          origin: "config",
+          source: inst.riendaPath("config.yaml"),
+          key: "config",
+          ready: false,
+          models: 1,
+          problem: "providers.cloud.api_key in config.yaml is empty: CLOUD_KEY is not set",
+        },
+      ],
       agents: ["coder"],
       tools: ["shell"],
       hooks: [],
@@ -365,10 +380,11 @@ describe("rienda doctor --json", () => {
   });
 
   test("a config that does not load still gives the JSON object, with the config problem", async () => {
-    const { r, report } = await doctorJson();
+    const { r, report } = await doctorJson(["--config", "nowhere.yaml"]);
     expect(r.code).toBe(1);
     expect(report.checked.configLoaded).toBe(false);
-    expect(report.problems.map((p) => [p.check, p.file, p.message])).toEqual([["config", inst.riendaPath("config.yaml"), "no configuration file here"]]);
+    expect(report.checked.providers).toEqual([]);
+    expect(report.problems.map((p) => [p.check, p.file, p.message])).toEqual([["config", join(inst.workspace, "nowhere.yaml"), "no configuration file here"]]);
   });
 });
 

@@ -6,12 +6,13 @@
  * `auth set`, `auth list` and `auth rm` never load the library.
  */
 import { ProcessTerminal, TUI } from "@mariozechner/pi-tui";
-import { readCredentials, removeCredential, setCredential } from "../../credentials/index.ts";
+import { removeCredential, setCredential } from "../../credentials/index.ts";
 import { messageOf } from "../../errors.ts";
 import type { ProviderListing, ProviderState } from "../../roster/index.ts";
 import { createChatStyle } from "../../ui/chat/index.ts";
 import { AuthView, type AuthActions } from "./auth-view.ts";
 import { pendingRow, providerRow, type ProviderRow } from "./provider-rows.ts";
+import { storedKeys } from "./stored-keys.ts";
 import type { KeyCommandContext } from "./key-context.ts";
 
 /** Exit status when a signal ended the screen: 130 as an interrupted run, 129 when the terminal hung up (as the chat). */
@@ -80,14 +81,4 @@ function rowOf(listing: ProviderListing, state: ProviderState | { failed: string
   if (state === undefined) return pendingRow(listing);
   if ("failed" in state) return { ...pendingRow(listing), problem: state.failed };
   return providerRow(state, stored);
-}
-
-/** Whether credentials.json holds a key of a provider, read now; a file gone bad reads as holding none (the screen refused to open on one). */
-function storedKeys(path: string): (provider: string) => boolean {
-  try {
-    const credentials = readCredentials(path);
-    return (provider) => credentials.keyOf(provider) !== undefined;
-  } catch {
-    return () => false;
-  }
 }

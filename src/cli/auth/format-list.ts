@@ -28,15 +28,20 @@ export function formatAuthTable(rows: readonly ProviderRow[]): string {
 export function authJson(rows: readonly ProviderRow[], credentialsPath: string, unusedKeys: readonly string[]): string {
   return JSON.stringify({
     credentials: credentialsPath,
-    providers: rows.map((row) => ({
-      name: row.name,
-      origin: row.origin,
-      source: row.source,
-      key: row.key ?? null,
-      ready: row.ready,
-      models: row.models ?? null,
-      problem: row.problem ?? null,
-    })),
+    providers: rows.map(rowJson),
     unused_keys: unusedKeys,
   });
+}
+
+/** One provider in JSON (auth list --json, doctor --json): `{name, origin, source, key, ready, models, problem}`, absent values null. */
+export function rowJson(row: ProviderRow): Record<string, unknown> {
+  return {
+    name: row.name,
+    origin: row.origin,
+    source: row.source,
+    key: row.key ?? null,
+    ready: row.ready,
+    models: row.models ?? null,
+    problem: row.problem ?? null,
+  };
 }

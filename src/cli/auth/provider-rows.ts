@@ -22,7 +22,9 @@ export interface ProviderRow {
   models?: number;
   /** The module's `provider "<name>": <reason>` line, or why config.yaml's key is empty. */
   problem?: string;
-  /** The module's `auth: none`: a key would not be sent. */
+  /** In short, why config.yaml's `api_key` is empty: `OPENAI_API_KEY is not set`, or `empty`. */
+  emptyKey?: string;
+  /** The module's `auth: none`, or the replay protocol: a key would not be sent. */
   needsNoKey: boolean;
 }
 
@@ -37,26 +39,24 @@ export function providerRow(state: ProviderState, stored: (provider: string) => 
   const base = { name: listing.name, origin: listing.origin, source: listing.source };
   if (state.kind === "failed") return { ...base, ready: false, problem: state.problem, needsNoKey: false };
   const models = state.settings.models.size;
-  const needsNoKey = state.settings.auth === "none";
+  // A replay provider answers from a file: no key is ever sent.
+  const needsNoKey = state.settings.auth === "none" || state.settings.protocol === "replay";
   if (state.key === "config") {
-    const empty = configKeyProblem(state);
-    return { ...base, key: "config", ready: empty === undefined, models, needsNoKey, ...(empty ? { problem: empty } : {}) };
+    const empty = emptyConfigKey(state.settings);
+    if (empty === undefined) return { ...base, key: "config", ready: true, models, needsNoKey };
+    const problem = `${state.settings.apiKeySource.path} in config.yaml is empty${empty === "empty" ? "" : `: ${empty}`}`;
+    return { ...base, key: "config", ready: false, models, needsNoKey, problem, emptyKey: empty };
   }
   const key: KeyState = stored(listing.name) ? "credentials" : state.settings.auth === "api_key" ? "missing" : "not needed";
   return { ...base, key, ready: key !== "missing", models, needsNoKey };
 }
 
-/** Why config.yaml's `api_key` gives no key (an unset or empty `${NAME}`, an empty value), or undefined. */
-function configKeyProblem(state: Extract<ProviderState, { kind: "ready" }>): string | undefined {
-  const { settings } = state;
+/** Why config.yaml's `api_key` gives no key (`OPENAI_API_KEY is not set`; `empty` for an empty value), or undefined when it gives one. */
+function emptyConfigKey(settings: Extract<ProviderState, { kind: "ready" }>["settings"]): string | undefined {
   if (settings.apiKey !== "") return undefined;
   const source = settings.apiKeySource;
-  const path = source.path;
-  if (source.kind === "variables") {
-    const unset = source.variables.filter((v) => v.state !== "set").map((v) => `${v.name} is ${v.state === "empty" ? "empty" : "not set"}`);
-    if (unset.length > 0) return `${path} in config.yaml is empty: ${unset.join(", ")}`;
-  }
-  return `${path} in config.yaml is empty`;
+  const unset = source.kind === "variables" ? source.variables.filter((v) => v.state !== "set").map((v) => `${v.name} is ${v.state === "empty" ? "empty" : "not set"}`) : [];
+  return unset.length > 0 ? unset.join(", ") : "empty";
 }
 
 /** `✓` ready, `—` no key, `!` the module fails, `…` not evaluated yet. */
