@@ -331,6 +331,42 @@ describe("rienda doctor: workspace and sessions", () => {
   });
 });
 
+describe("rienda doctor: providers and keys", () => {
+  test("each provider in the header with its key and models; a key stored by rienda auth counts for a config.yaml provider without api_key", async () => {
+    inst.config(`${GOOD_CONFIG}  cloud:\n    preset: openai\n    models: { big: {}, small: {} }\n`);
+    agent("coder", "model: cloud/big");
+    const before = await doctor();
+    expect(before.stdout).toStartWith(
+      `config        ${inst.riendaPath("config.yaml")}\n` + "providers     local (config.yaml): no key (optional), 1 model\n" + "              cloud (config.yaml): no key (optional), 2 models\nagents        coder\n",
+    );
+    expect((await inst.run(["auth", "set", "cloud"], { stdinPipe: "sk-cloud\n" })).code).toBe(0);
+    const after = await doctor();
+    expect(after.code).toBe(0);
+    expect(after.stdout).toContain("              cloud (config.yaml): key in credentials.json, 2 models\n");
+    expect(after.stdout).not.toContain("sk-cloud");
+  });
+
+  test("a damaged credentials.json is a problem naming the file; the providers needing it show their key as unknown", async () => {
+    inst.config(GOOD_CONFIG);
+    agent("coder", "model: local/llama");
+    const file = inst.write(inst.riendaPath("credentials.json"), '{"local": {"api_key": "k"},');
+    const r = await doctor();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("providers     local (config.yaml): key unknown (see the findings below)\n");
+    expect(r.stdout).toMatch(new RegExp(`problem: ${file}: is not valid JSON \\(.*\\); it holds keys by provider: \\{"name": \\{"api_key": "..."\\}\\}\n  fix: repair it by hand`));
+    expect(summary(r)).toBe("1 problem, 0 warnings");
+    const { report } = await doctorJson();
+    expect(report.problems.map((p) => [p.check, p.file])).toEqual([["credentials", file]]);
+  });
+
+  test("RIENDA_CREDENTIALS is the file checked", async () => {
+    inst.config(GOOD_CONFIG);
+    const file = inst.write(join(inst.root, "keys.json"), "[]");
+    const r = await doctor([], { RIENDA_CREDENTIALS: file });
+    expect(r.stdout).toContain(`problem: ${file}: must be a JSON object of providers`);
+  });
+});
+
 describe("rienda doctor --json", () => {
   test("one JSON object: healthy, problems and warnings with file, key, line, name, message and fix, and what was checked", async () => {
     inst.config(`${GOOD_CONFIG}  cloud:\n    preset: openai\n    api_key: \${CLOUD_KEY}\n    models: { big: {} }\n`);
