@@ -13,6 +13,7 @@ import { Instance, type RunResult } from "../support/instance.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 import { PROTOCOLS } from "../support/scenario.ts";
 import { hasTmux, Terminal } from "../support/tmux.ts";
+import { markedBlock } from "../support/doc-blocks.ts";
 
 setDefaultTimeout(60_000);
 
@@ -251,6 +252,33 @@ describe("rienda auth set, list and rm", () => {
       expect(r.stderr).toStartWith(`rienda: ${credentials()}: is not valid JSON (`);
       expect(readFileSync(credentials(), "utf8")).toBe("{not json");
     }
+  });
+});
+
+describe("docs/cli.md", () => {
+  test("the block cli-auth: set from a file, then list", async () => {
+    inst = new Instance();
+    inst.config(
+      [
+        "providers:",
+        "  openrouter:",
+        "    preset: openrouter",
+        "    models: { sonnet: { id: anthropic/claude-sonnet-4 }, qwen: { id: qwen/qwen3-coder } }",
+        "  anthropic:",
+        "    preset: anthropic",
+        "    api_key: ${ANTHROPIC_API_KEY}",
+        "    models: { opus: { id: claude-opus-4-1 } }",
+        "  local:",
+        "    preset: ollama",
+        "    models: { llama: {} }",
+        "",
+      ].join("\n"),
+    );
+    const keyFile = inst.file("openrouter.key", `${KEY}\n`);
+    const set = await inst.run(["auth", "set", "openrouter"], { stdinFile: readFileSync(keyFile), env: { ANTHROPIC_API_KEY: undefined } });
+    const list = await inst.run(["auth", "list"], { env: { ANTHROPIC_API_KEY: undefined } });
+    const transcript = `$ rienda auth set openrouter < openrouter.key\n${set.stderr}$ rienda auth list\n${list.stdout}${list.stderr}`;
+    expect(transcript.replaceAll(inst.home, "/home/ana")).toBe(markedBlock("docs/cli.md", "test/e2e/auth.test.ts", "cli-auth"));
   });
 });
 
