@@ -251,6 +251,8 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
     },
     runTurn(prompt, io) {
       if (!session) throw new RiendaError("internal", "a turn needs a session");
+      // After /tree the branch may say another agent or model than the one this turn runs: it records this one.
+      recordSwitches(session, prepared);
       const compactor = createCompactor({ session, config: prepared.config, model: prepared.model, modelPort });
       const attachments = pending;
       pending = [];
@@ -258,6 +260,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
         prompt,
         attachments,
         system: prepared.system,
+        systemExtra: prepared.systemExtra,
         model: prepared.model,
         agentId: prepared.agent.id,
         modelPort,
@@ -349,10 +352,15 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
 
 /** Ties a session to the agent: records an agent or model switch (nothing when unchanged) and binds `ctx`. */
 function adopt(session: SessionFile, prepared: PreparedAgent): SessionFile {
-  session.appendAgent(prepared.agent.id);
-  session.appendModel(prepared.model.ref);
+  recordSwitches(session, prepared);
   prepared.bind(session);
   return session;
+}
+
+/** Writes on the active branch the agent and model `prepared` runs with, where the branch says otherwise. */
+function recordSwitches(session: SessionFile, prepared: PreparedAgent): void {
+  session.appendAgent(prepared.agent.id);
+  session.appendModel(prepared.model.ref);
 }
 
 /**

@@ -123,6 +123,7 @@ export default defineCommand({
         attachments,
         ...(schema ? { answer: schema.portFor(prepared.model) } : {}),
         system: prepared.system,
+        systemExtra: prepared.systemExtra,
         model: prepared.model,
         agentId: prepared.agent.id,
         modelPort,

@@ -43,7 +43,7 @@ export function createRoster(options: RosterOptions): Roster {
     const parts = splitModelRef(ref);
     if (!parts) throw new RiendaError("config", `model reference "${ref}" must have the form provider/model`);
     const state = await provider(parts.provider);
-    if (!state) throw unknownProvider(parts.provider, listed, config.path);
+    if (!state) throw unknownProvider(parts.provider, listed, config);
     if (state.kind === "failed") throw new RiendaError("config", state.problem);
     if (state.key === "missing") throw new RiendaError("config", `provider ${state.listing.name} is not authenticated; run rienda auth`);
     return resolveProviderModel(state.settings, state.listing.source, ref);
@@ -112,7 +112,7 @@ function withKey(listing: ProviderListing, settings: ProviderSettings, keys: () 
       key: "credentials",
     };
   }
-  const state: KeyState = settings.auth === "api_key" ? "missing" : "not needed";
+  const state: KeyState = settings.auth === "api_key" ? "missing" : listing.origin === "config" ? "none" : "not needed";
   return { kind: "ready", listing, settings, key: state };
 }
 
@@ -121,15 +121,15 @@ function usableRefs(state: ProviderState): string[] {
   return [...state.settings.models.keys()].map((alias) => `${state.listing.name}/${alias}`);
 }
 
-/** `unknown provider "x" (did you mean ...? providers in <config.yaml>: a, b; provider modules: c)`. */
-export function unknownProvider(name: string, listed: readonly ProviderListing[], configPath: string): RiendaError {
-  const known = listed.map((l) => l.name);
+/** `unknown provider "x" (did you mean ...? providers in <config.yaml>: a, b; provider modules: c)`, saying so when config.yaml does not exist. */
+export function unknownProvider(name: string, listed: readonly ProviderListing[], config: Pick<LoadedConfig, "path" | "present">): RiendaError {
   const inConfig = listed.filter((l) => l.origin === "config").map((l) => l.name);
   const modules = listed.filter((l) => l.origin !== "config").map((l) => l.name);
-  const where = [
-    ...(inConfig.length > 0 ? [`providers in ${configPath}: ${inConfig.join(", ")}`] : []),
+  const places = [
+    ...(inConfig.length > 0 ? [`providers in ${config.path}: ${inConfig.join(", ")}`] : []),
     ...(modules.length > 0 ? [`provider modules: ${modules.join(", ")}`] : []),
+    ...(config.present ? [] : [`there is no ${config.path}: "rienda init" writes a starter one`]),
   ];
-  const places = where.length > 0 ? where.join("; ") : "no provider is declared: add one to ~/.rienda/config.yaml or a provider module to ~/.rienda/providers (docs/providers.md)";
-  return new RiendaError("config", `unknown provider "${name}" (${didYouMean(name, known)}${places})`);
+  const hint = didYouMean(name, listed.map((l) => l.name));
+  return new RiendaError("config", `unknown provider "${name}" (${hint}${places.join("; ")})`);
 }

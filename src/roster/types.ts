@@ -32,8 +32,13 @@ export interface ProviderListing {
   hides: ProviderModuleEntry[];
 }
 
-/** Where a provider's key comes from. */
-export type KeyState = "config" | "credentials" | "not needed" | "missing";
+/**
+ * Where a provider's key comes from: config.yaml's `api_key`, credentials.json;
+ * `not needed` for a module with `auth: none`; `none` for a config.yaml
+ * provider with neither (a key is optional there); `missing` for a module with
+ * `auth: api_key` and no key (a run on it is refused).
+ */
+export type KeyState = "config" | "credentials" | "not needed" | "none" | "missing";
 
 /** A provider after its module (if any) ran. */
 export type ProviderState =

@@ -37,5 +37,5 @@ export function knownProvider(context: Pick<KeyCommandContext, "roster" | "confi
   const listings = context.roster.listings();
   const listing = listings.find((l) => l.name === name);
   if (listing) return listing;
-  throw new RiendaError("usage", `${command}: ${unknownProvider(name, listings, context.config.path).message}`);
+  throw new RiendaError("usage", `${command}: ${unknownProvider(name, listings, context.config).message}`);
 }

@@ -4,6 +4,7 @@
  * wires real implementations into the engine's ports. Everything that can
  * be refused is checked before anything is written or sent.
  */
+import { join } from "node:path";
 import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, toAgentInfo } from "../../agents/index.ts";
 import { formatKeyPath, loadConfig, type LoadedConfig } from "../../config/index.ts";
 import { unpricedBudget, withSubagents, type SubagentSpec, type ToolPort } from "../../engine/index.ts";
@@ -16,7 +17,7 @@ import type { Agent } from "../../agents/index.ts";
 import { openRoster } from "./open-roster.ts";
 import { runThinking } from "./run-thinking.ts";
 import type { SessionFile } from "../../sessions/index.ts";
-import { createSkillTool, loadSkills, withSkills } from "../../skills/index.ts";
+import { createSkillTool, findWorkspaceSkills, loadSkills, withSkills, workspaceSkillsPrompt } from "../../skills/index.ts";
 import type { ContextData } from "../../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
 import { checkReplayScript } from "../check-replay-script.ts";
@@ -120,6 +121,8 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
       session.appendAgent(agent.id);
       session.appendModel(model.ref);
     }
+    // Go's shape (go-current.md §5): a level chosen for this run goes on the branch, so -s continues with it.
+    if (prepared.thinkingChosen) session.appendThinking(prepared.thinking);
     prepared.bind(session);
     const { system, tools, hooks, limits } = prepared;
     const notices = moved?.notice ? [moved.notice, ...prepared.notices] : prepared.notices;
@@ -129,7 +132,7 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
       // A session this run created that received nothing (interrupted in its beforeRun hooks) is not kept.
       opened.closeDiscardingUnused();
     };
-    return { config: prepared.config, workdir, agent, model, thinking: prepared.thinking, system, session, tools, hooks, notices, limits, close };
+    return { config: prepared.config, workdir, agent, model, thinking: prepared.thinking, system, systemExtra: prepared.systemExtra, session, tools, hooks, notices, limits, close };
   } catch (error) {
     await prepared.close();
     if (session) session.closeDiscardingUnused();
@@ -156,6 +159,29 @@ async function runModel(roster: Roster, agent: Agent | undefined, request: Agent
   const model = await roster.resolve(ref);
   checkReplayScript(model, roster.config.path);
   return model;
+}
+
+/**
+ * `compaction.model` when a provider module offers it: resolved now (a
+ * module runs asynchronously; the compactor resolves synchronously, later),
+ * so a missing one fails the run before any request, as a config.yaml one does.
+ */
+async function compactionModel(roster: Roster): Promise<ResolvedModel | undefined> {
+  const { compaction, providers } = roster.config;
+  const ref = compaction.enabled ? compaction.model : undefined;
+  if (ref === undefined || providers.has(ref.slice(0, ref.indexOf("/")))) return undefined;
+  return roster.resolve(ref);
+}
+
+/** `config` that also resolves `model`'s reference (a module's compaction model), everything else unchanged. */
+function withModel(config: LoadedConfig, model: ResolvedModel): LoadedConfig {
+  const resolveModel = (ref: string) => (ref === model.ref ? { ...model } : config.resolveModel(ref));
+  return Object.assign(Object.create(config) as LoadedConfig, { resolveModel });
+}
+
+/** The workspace skills left out (a link out of the workspace, no name or description), each a line naming its file. */
+function skippedWorkspaceSkills(workdir: string): string[] {
+  return findWorkspaceSkills(workdir).diagnostics.filter((line) => line.includes(": skipped: "));
 }
 
 /** config.yaml's warnings about the settings of the model this run uses (a setting that is not sent). */
@@ -216,6 +242,7 @@ async function loadPreparedAgent(
   const agent = problems.attempt(() => (request.agentFile !== undefined ? loadAgentFile(request.agentFile, request.cwd ?? process.cwd()) : loadAgent(request.home, request.agentId)));
   const roster = config ? openRoster(config, request) : undefined;
   const chosen = roster ? await problems.attemptAsync(() => runModel(roster, agent, request)) : undefined;
+  const compaction = roster ? await problems.attemptAsync(() => compactionModel(roster)) : undefined;
   await roster?.close();
   const thinking = chosen ? problems.attempt(() => runThinking(chosen, request)) : undefined;
   const model = thinking?.model;
@@ -255,19 +282,22 @@ async function loadPreparedAgent(
     problems.fail();
   }
   return {
-    config,
+    config: compaction ? withModel(config, compaction) : config,
     agent,
     model,
     system,
     tools: offered,
     hooks: extensions.hooks,
     thinking: thinking.level,
-    notices: [...modelWarnings(config, model), ...thinking.notices, ...extensions.notices],
+    thinkingChosen: thinking.chosen,
+    systemExtra: () => workspaceSkillsPrompt(findWorkspaceSkills(request.workdir).skills),
+    notices: [...modelWarnings(config, model), ...thinking.notices, ...skippedWorkspaceSkills(request.workdir), ...extensions.notices],
     limits,
     bind(session) {
       boundSession = session.id;
       const contextData: ContextData = {
         workdir: request.workdir,
+        riendaDir: join(request.home, ".rienda"),
         session: { id: session.id, agentId: agent.id, modelId: model.ref, workdir: request.workdir },
         agent: toAgentInfo(agent),
         config: config.document,

@@ -14,19 +14,23 @@ export interface RunThinking {
   model: ResolvedModel;
   /** The level in force, as a session entry records it (`off` for none). */
   level: string;
+  /** Set by `--thinking` or state.json rather than by the model or the session: the session records it. */
+  chosen: boolean;
   notices: string[];
 }
 
 /** Throws a RiendaError listing the model's levels when `--thinking` names one it does not offer. */
 export function runThinking(model: ResolvedModel, request: AgentRequest): RunThinking {
   if (request.thinking !== undefined) {
-    return { model: withThinking(model, request.thinking, "--thinking"), level: thinkingName(request.thinking), notices: [] };
+    return { model: withThinking(model, request.thinking, "--thinking"), level: thinkingName(request.thinking), chosen: true, notices: [] };
   }
   const remembered = rememberedLevel(model, request);
-  if (remembered === undefined) return { model, level: currentThinking(model), notices: [] };
-  if (offersThinking(model, remembered.level)) return { model: withThinking(model, remembered.level), level: thinkingName(remembered.level), notices: [] };
+  if (remembered === undefined) return { model, level: currentThinking(model), chosen: false, notices: [] };
+  if (offersThinking(model, remembered.level)) {
+    return { model: withThinking(model, remembered.level), level: thinkingName(remembered.level), chosen: remembered.where !== "the session's", notices: [] };
+  }
   const notice = `${remembered.where} thinking level "${remembered.level}" is not one of ${model.ref}'s (${thinkingLevels(model).join(", ")}); it runs with ${currentThinking(model)}`;
-  return { model, level: currentThinking(model), notices: [notice] };
+  return { model, level: currentThinking(model), chosen: false, notices: [notice] };
 }
 
 function rememberedLevel(model: ResolvedModel, request: AgentRequest): { level: string; where: string } | undefined {

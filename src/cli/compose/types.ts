@@ -55,6 +55,8 @@ export interface PreparedRun {
   /** The thinking level in force (`off` for none). */
   thinking: string;
   system: string;
+  /** The workspace skills' catalog (go-current.md §9), read again before every request. */
+  systemExtra: () => string;
   session: SessionFile;
   tools: ToolPort;
   hooks: HookPort;
@@ -105,7 +107,11 @@ export interface PreparedAgent {
   model: ResolvedModel;
   /** The thinking level in force (`off` for none), as a session entry records it. */
   thinking: string;
+  /** The level was chosen (`--thinking`, state.json), not the model's own: a session records it. */
+  thinkingChosen: boolean;
   system: string;
+  /** The workspace skills' catalog (go-current.md §9), read again before every request. */
+  systemExtra: () => string;
   tools: ToolPort;
   hooks: HookPort;
   /** Diagnostics to show before the run (a user tool replacing a built-in). */

@@ -47,7 +47,7 @@ function agentHint(message: string): string {
  * providers as declared, provider modules as evaluated (`providers`; one
  * that fails has its own finding, one whose state is unknown is left out).
  */
-export function checkAgentModels(agents: readonly Agent[], config: Pick<LoadedConfig, "path" | "providers" | "modelRefs">, providers: readonly ProviderFacts[] = []): Finding[] {
+export function checkAgentModels(agents: readonly Agent[], config: Pick<LoadedConfig, "path" | "present" | "providers" | "modelRefs">, providers: readonly ProviderFacts[] = []): Finding[] {
   const findings: Finding[] = [];
   const modules = providers.filter((p) => p.row.origin !== "config" && !config.providers.has(p.row.name));
   const refs = [...config.modelRefs(), ...modules.flatMap((p) => (p.aliases ?? []).map((alias) => `${p.row.name}/${alias}`))];
@@ -74,11 +74,11 @@ export function checkAgentModels(agents: readonly Agent[], config: Pick<LoadedCo
 
 type ModelFault = { message: string; fix: string } | undefined;
 
-function configModelFault(config: Pick<LoadedConfig, "path" | "providers">, providers: readonly ProviderFacts[], name: string, alias: string): ModelFault {
+function configModelFault(config: Pick<LoadedConfig, "path" | "present" | "providers">, providers: readonly ProviderFacts[], name: string, alias: string): ModelFault {
   const provider = config.providers.get(name);
   if (!provider) {
     const listings = providers.length > 0 ? providers.map((p) => ({ name: p.row.name, origin: p.row.origin, source: p.row.source, hides: [...p.hides] })) : [...config.providers.keys()].map((n) => ({ name: n, origin: "config" as const, source: config.path, hides: [] }));
-    return { message: unknownProvider(name, listings, config.path).message, fix: `add a provider "${name}" with a model "${alias}" to ${config.path}, or a provider module ~/.rienda/providers/${name}/index.js` };
+    return { message: unknownProvider(name, listings, config).message, fix: `add a provider "${name}" with a model "${alias}" to ${config.path}, or a provider module ~/.rienda/providers/${name}/index.js` };
   }
   if (provider.models.has(alias)) return undefined;
   const known = [...provider.models.keys()];
