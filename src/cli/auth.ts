@@ -3,8 +3,9 @@
  * (go-current.md §4; docs/cli.md "rienda auth"). On a terminal, bare: the
  * key screen (every provider, Enter types its key, masked). For scripts:
  * `auth set NAME` (the key on stdin, never in argv), `auth list [--json]`,
- * `auth rm NAME`. Exit 0, 1 on any failure (a usage error included), 130
- * when interrupted while a key is typed.
+ * `auth rm NAME`. Exit 0, 1 on any failure (a usage error included, and
+ * `list` when a provider module fails), 130 when interrupted while a key is
+ * typed.
  */
 import { defineCommand } from "citty";
 import { readCredentials } from "../credentials/index.ts";
@@ -38,7 +39,8 @@ const subcommands: Record<string, (rawArgs: string[]) => Promise<void>> = {
   },
   async list(rawArgs) {
     const { values } = assertKnownFlags(rawArgs, listArgs, "rienda auth list");
-    await withContext(values.config, (context) => listKeys(context, values.json === true, { stderr: stderrForPeople() }));
+    const allWork = await withContext(values.config, (context) => listKeys(context, values.json === true, { stderr: stderrForPeople() }));
+    if (!allWork) process.exitCode = 1;
   },
   async rm(rawArgs) {
     const { values, positionals } = assertKnownFlags(rawArgs, nameArgs, "rienda auth rm");

@@ -54,23 +54,25 @@ export function removeKey(context: KeyCommandContext, name: string, streams: Pic
 
 /**
  * `auth list [--json]`: every provider (each module evaluated), then, on
- * stderr, keys stored for names no provider has. Exit 0 whatever is
- * listed: `rienda doctor` is the check that fails.
+ * stderr, each module that fails (its `provider "<name>": <reason>` line,
+ * as a run prints it) and keys stored for names no provider has. Returns
+ * whether every module worked: a script notices one that fails by the
+ * exit status, as with `rienda models`.
  */
-export async function listKeys(context: KeyCommandContext, json: boolean, streams: Pick<KeyStreams, "stderr">): Promise<void> {
+export async function listKeys(context: KeyCommandContext, json: boolean, streams: Pick<KeyStreams, "stderr">): Promise<boolean> {
   const credentials = readCredentials(context.credentialsPath);
   const stored = (provider: string) => credentials.keyOf(provider) !== undefined;
   const rows = (await context.roster.all()).map((state) => providerRow(state, stored));
   const known = new Set(rows.map((row) => row.name));
   const unused = credentials.providers().filter((name) => !known.has(name));
-  if (json) {
-    process.stdout.write(`${jsonWithControlsEscaped(authJson(rows, context.credentialsPath, unused))}\n`);
-    return;
-  }
   // A module's problem quotes what it threw.
-  stdoutForPeople().write(formatAuthTable(rows));
+  if (json) process.stdout.write(`${jsonWithControlsEscaped(authJson(rows, context.credentialsPath, unused))}\n`);
+  else stdoutForPeople().write(formatAuthTable(rows));
+  const failed = rows.filter((row) => row.key === undefined && row.problem !== undefined);
+  for (const row of failed) streams.stderr.write(`rienda: ${row.problem}\n`);
   if (rows.length === 0) streams.stderr.write(`no provider is declared: add one to ${context.config.path} or a provider module to ~/.rienda/providers (docs/providers.md)\n`);
   if (unused.length > 0) {
     streams.stderr.write(`${context.credentialsPath} also holds keys of providers that do not exist: ${unused.join(", ")} (rienda auth rm NAME removes one)\n`);
   }
+  return failed.length === 0;
 }
