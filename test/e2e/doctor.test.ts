@@ -107,7 +107,7 @@ describe("rienda doctor: the config", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toStartWith(`config        ${inst.riendaPath("config.yaml")} (none: it is optional)\nproviders     none\nagents        coder\n`);
     expect(r.stdout).toContain(
-      `problem: ${inst.riendaPath("agents/coder.md")}: model: unknown provider "local" (no provider is declared: add one to ~/.rienda/config.yaml or a provider module to ~/.rienda/providers (docs/providers.md))\n` +
+      `problem: ${inst.riendaPath("agents/coder.md")}: model: unknown provider "local" (there is no ${inst.riendaPath("config.yaml")}: "rienda init" writes a starter one)\n` +
         `  fix: change model: to a model you declare, or add a provider "local" with a model "llama" to ${inst.riendaPath("config.yaml")}, or a provider module ~/.rienda/providers/local/index.js\n`,
     );
     expect(r.stdout).not.toContain("no configuration file here");

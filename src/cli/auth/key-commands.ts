@@ -70,6 +70,8 @@ export async function listKeys(context: KeyCommandContext, json: boolean, stream
   else stdoutForPeople().write(formatAuthTable(rows));
   const failed = rows.filter((row) => row.key === undefined && row.problem !== undefined);
   for (const row of failed) streams.stderr.write(`rienda: ${row.problem}\n`);
+  // JSON carries the rest (`unused_keys`, an empty `providers`).
+  if (json) return failed.length === 0;
   if (rows.length === 0) streams.stderr.write(`no provider is declared: add one to ${context.config.path} or a provider module to ~/.rienda/providers (docs/providers.md)\n`);
   if (unused.length > 0) {
     streams.stderr.write(`${context.credentialsPath} also holds keys of providers that do not exist: ${unused.join(", ")} (rienda auth rm NAME removes one)\n`);
