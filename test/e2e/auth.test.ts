@@ -363,6 +363,19 @@ describe("on a terminal", () => {
     expect(JSON.parse(readFileSync(credentials(), "utf8"))).toEqual({ p: { api_key: KEY } });
   });
 
+  test("SIGTERM ends the screen with 130, giving the terminal back; a key half typed is not stored", async () => {
+    setup();
+    const t = open([]);
+    await t.waitFor("Enter type its key");
+    t.keys("Enter");
+    await t.waitFor("Key for p: ");
+    t.type("half");
+    await t.waitFor("Key for p: ••••");
+    t.signal("SIGTERM");
+    expect(await t.exitCode()).toBe(130);
+    expect(existsSync(credentials())).toBe(false);
+  });
+
   test("a pasted key with its newline is stored without it", async () => {
     setup();
     const t = open([]);
