@@ -18,6 +18,9 @@ export interface PlacedSwitch {
 /** The newest applying switch of each kind; a kind without one is absent. */
 export type InForce = Partial<Record<SwitchEntry["kind"], PlacedSwitch>>;
 
+/** The level written for "thinking off". */
+export const THINKING_OFF = "off";
+
 /** Levels that mean "thinking off" as read (`off` is what we write). */
 const OFF_LEVELS = new Set(["", "off", "none"]);
 

@@ -195,9 +195,9 @@ export class SessionFile {
    * against a model's levels here: that is the caller's business.
    */
   appendThinking(level: string | undefined): boolean {
-    const wanted = thinkingLevelOf(level);
+    const wanted = thinkingLevelOf(level) ?? THINKING_OFF;
     if (wanted === this.thinking) return false;
-    this.#write({ kind: "thinking", ...this.#link(), thinkingLevel: wanted ?? THINKING_OFF });
+    this.#write({ kind: "thinking", ...this.#link(), thinkingLevel: wanted });
     return true;
   }
 

@@ -10,7 +10,7 @@
  */
 import { RiendaError } from "../errors.ts";
 import type { Message } from "../providers/types.ts";
-import { applyingSwitches, consider, switchValue, thinkingLevelOf, type InForce, type PlacedSwitch } from "./branch-switches.ts";
+import { applyingSwitches, consider, switchValue, THINKING_OFF, thinkingLevelOf, type InForce, type PlacedSwitch } from "./branch-switches.ts";
 import type { PassThroughEntry } from "./decode-entry.ts";
 import { titleFromBlocks, normalizeTitle } from "./session-title.ts";
 import type { CompactionEntry, InterruptionReason, MessageEntry, SessionEntry, SwitchEntry } from "./types.ts";
@@ -133,10 +133,13 @@ export class SessionTree {
     return placed ? switchValue(placed.entry) : initial;
   }
 
-  /** The thinking level in effect on the active branch, or on the branch ending at `leaf`; undefined: off (no thinking entry, or one turning it off). */
+  /**
+   * The thinking level in effect on the active branch, or on the branch ending at `leaf`: `off` when an entry
+   * turned it off, undefined when the branch records none (the model's own level applies; the Go program reads that as off).
+   */
   thinking(leaf?: string | null): string | undefined {
     const placed = this.#inForceAt(leaf).thinking;
-    return placed ? thinkingLevelOf(switchValue(placed.entry)) : undefined;
+    return placed ? (thinkingLevelOf(switchValue(placed.entry)) ?? THINKING_OFF) : undefined;
   }
 
   /** Every switch that applies to the active branch (or the one ending at `leaf`), in file order. */

@@ -155,7 +155,7 @@ describe("switches written by ours", () => {
       `{"kind":"agent","id":"${agent}","parentId":"${thinking}","createdAt":"2025-01-02T03:04:09.000Z","agentId":"planner","previousAgentId":"coder"}`,
       `{"kind":"thinking","id":"${off}","parentId":"${agent}","createdAt":"2025-01-02T03:04:10.000Z","thinkingLevel":"off"}`,
     ]);
-    expect(state(s)).toEqual(["planner", "p/b", undefined]);
+    expect(state(s)).toEqual(["planner", "p/b", "off"]);
   });
 
   test("a switch before the first message is the root the first message follows", () => {
@@ -170,16 +170,19 @@ describe("switches written by ours", () => {
     expect(openSession({ home: t.home, id: s.id }).thinking).toBe("medium");
   });
 
-  test("what is already in effect writes nothing; off is what no thinking entry means", () => {
+  test("what is already in effect writes nothing; an explicit off is recorded (no entry means the model's own level)", () => {
     const s = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/a" });
     s.appendMessage(user("one"));
     const before = readFileSync(s.path, "utf8");
-    expect([s.appendAgent("coder"), s.appendModel("p/a"), s.appendThinking(undefined), s.appendThinking("off")]).toEqual([false, false, false, false]);
+    expect([s.appendAgent("coder"), s.appendModel("p/a")]).toEqual([false, false]);
     expect(readFileSync(s.path, "utf8")).toBe(before);
+    expect(s.thinking).toBeUndefined();
+    expect([s.appendThinking("off"), s.appendThinking(undefined), s.appendThinking("none")]).toEqual([true, false, false]);
+    expect(s.thinking).toBe("off");
     expect(s.appendThinking("high")).toBe(true);
     expect(s.appendThinking("high")).toBe(false);
     expect(s.appendThinking("none")).toBe(true);
-    expect(s.thinking).toBeUndefined();
+    expect(s.thinking).toBe("off");
   });
 
   test("a switch made on one branch does not follow the conversation to another (a branch keeps its model)", () => {
