@@ -11,7 +11,7 @@ import { defineCommand } from "citty";
 import { readCredentials } from "../credentials/index.ts";
 import { RiendaError } from "../errors.ts";
 import { didYouMean } from "../values.ts";
-import { listKeys, openKeyContext, removeKey, setKey, type KeyCommandContext } from "./auth/index.ts";
+import { listKeys, ModuleLines, openKeyContext, removeKey, setKey, type KeyCommandContext } from "./auth/index.ts";
 import { exitWhenFlushed } from "./exit.ts";
 import { homeDir } from "./home-dir.ts";
 import { INTERRUPTED_EXIT } from "./interrupts.ts";
@@ -77,19 +77,25 @@ export default defineCommand({
         "auth: the key screen needs a terminal; in a script, store a key with rienda auth set NAME (the key on stdin: rienda auth set NAME < keyfile), list them with rienda auth list [--json], remove one with rienda auth rm NAME",
       );
     }
-    const code = await withContext(values.config, async (context) => {
-      // A damaged credentials.json is named before the screen takes the terminal.
-      readCredentials(context.credentialsPath);
-      if (context.roster.listings().length === 0) throw new RiendaError("usage", `auth: no provider is declared: add one to ${context.config.path} or a provider module to ~/.rienda/providers (docs/providers.md)`);
-      return (await import("./auth/auth-screen.ts")).runAuthScreen(context);
-    });
+    // What modules print while the screen is up is shown inside it, never written over it.
+    const moduleLines = new ModuleLines();
+    const code = await withContext(
+      values.config,
+      async (context) => {
+        // A damaged credentials.json is named before the screen takes the terminal.
+        readCredentials(context.credentialsPath);
+        if (context.roster.listings().length === 0) throw new RiendaError("usage", `auth: no provider is declared: add one to ${context.config.path} or a provider module to ~/.rienda/providers (docs/providers.md)`);
+        return (await import("./auth/auth-screen.ts")).runAuthScreen(context, moduleLines);
+      },
+      moduleLines.add,
+    );
     return exitWhenFlushed(code);
   },
 });
 
 /** Opens config, roster and credentials for one command; the roster's runtime is ended however it goes. */
-async function withContext<T>(configFlag: string | undefined, work: (context: KeyCommandContext) => Promise<T>): Promise<T> {
-  const context = openKeyContext({ home: homeDir(), env: process.env, ...(configFlag !== undefined ? { configFlag } : {}) });
+async function withContext<T>(configFlag: string | undefined, work: (context: KeyCommandContext) => Promise<T>, log?: (text: string) => void): Promise<T> {
+  const context = openKeyContext({ home: homeDir(), env: process.env, ...(configFlag !== undefined ? { configFlag } : {}), ...(log ? { log } : {}) });
   try {
     return await work(context);
   } finally {

@@ -14,12 +14,13 @@ import { AuthView, type AuthActions } from "./auth-view.ts";
 import { pendingRow, providerRow, type ProviderRow } from "./provider-rows.ts";
 import { storedKeys } from "./stored-keys.ts";
 import type { KeyCommandContext } from "./key-context.ts";
+import type { ModuleLines } from "./module-lines.ts";
 
 /** Exit status when a signal ended the screen: 130 as an interrupted run, 129 when the terminal hung up (as the chat). */
 const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 130, SIGHUP: 129 };
 
 /** Shows the screen until it is left; resolves with the exit status. */
-export function runAuthScreen(context: KeyCommandContext): Promise<number> {
+export function runAuthScreen(context: KeyCommandContext, moduleLines: ModuleLines): Promise<number> {
   const { roster, credentialsPath } = context;
   const listings = roster.listings();
   const settled = new Map<string, ProviderState | { failed: string }>();
@@ -59,7 +60,8 @@ export function runAuthScreen(context: KeyCommandContext): Promise<number> {
       quit: () => finish(0),
       render: () => tui.requestRender(),
     };
-    const view = new AuthView(createChatStyle(true), `rienda auth · keys are stored in ${credentialsPath}`, rows(), () => tui.terminal.rows, actions);
+    const view = new AuthView(createChatStyle(true), `rienda auth · keys are stored in ${credentialsPath}`, rows(), () => tui.terminal.rows, actions, moduleLines);
+    moduleLines.onLine(() => tui.requestRender());
     for (const signal of signals) process.on(signal, onSignal);
     tui.addChild(view);
     tui.setFocus(view);

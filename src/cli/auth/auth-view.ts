@@ -11,6 +11,7 @@ import type { ChatStyle } from "../../ui/chat/index.ts";
 import { MaskedField } from "./masked-field.ts";
 import { modelCount, rowMark, type ProviderRow } from "./provider-rows.ts";
 import { keyProblem } from "./key-text.ts";
+import type { ModuleLines } from "./module-lines.ts";
 
 /** What the screen asks of its owner. */
 export interface AuthActions {
@@ -43,6 +44,7 @@ export class AuthView implements Component, Focusable {
     private rows: ProviderRow[],
     private readonly rowsOnScreen: () => number,
     private readonly actions: AuthActions,
+    private readonly moduleLines?: Pick<ModuleLines, "latest" | "count">,
   ) {}
 
   /** Replaces the rows (a module answered, a key was stored). */
@@ -128,7 +130,8 @@ export class AuthView implements Component, Focusable {
   render(width: number): string[] {
     const s = this.style;
     const lines = [s.bold(this.header), ""];
-    const visible = Math.max(3, Math.min(this.rows.length, this.rowsOnScreen() - 8));
+    const said = this.moduleLines?.latest() ?? [];
+    const visible = Math.max(3, Math.min(this.rows.length, this.rowsOnScreen() - 8 - (said.length > 0 ? said.length + 2 : 0)));
     if (this.#selected < this.#top) this.#top = this.#selected;
     if (this.#selected >= this.#top + visible) this.#top = this.#selected - visible + 1;
     const nameWidth = Math.max(...this.rows.map((r) => r.name.length));
@@ -139,6 +142,10 @@ export class AuthView implements Component, Focusable {
     }
     if (this.rows.length > visible) lines.push(s.dim(`  ${this.#selected + 1}/${this.rows.length}`));
     lines.push("");
+    if (said.length > 0) {
+      const more = this.moduleLines!.count - said.length;
+      lines.push(s.dim(`modules said${more > 0 ? ` (the last ${said.length} of ${this.moduleLines!.count} lines)` : ""}:`), ...said.map((line) => s.dim(`  ${line}`)), "");
+    }
     const mode = this.#mode;
     if (this.#message) lines.push(this.#paint(this.#message.text, this.#message.tone));
     if (mode.kind === "field") {

@@ -8,7 +8,8 @@
  * kept); nothing is stored before the key passed the checks of key-text.ts.
  */
 export { listKeys, removeKey, setKey, type KeyStreams } from "./key-commands.ts";
-export { openKeyContext, type KeyCommandContext } from "./key-context.ts";
+export { openKeyContext, type KeyCommandContext, type KeyContextRequest } from "./key-context.ts";
+export { ModuleLines } from "./module-lines.ts";
 export { rowJson } from "./format-list.ts";
 export { keyWords, modelCount, pendingRow, providerRow, rowMark, type ProviderRow } from "./provider-rows.ts";
 export { storedKeys } from "./stored-keys.ts";

@@ -18,12 +18,20 @@ export interface KeyCommandContext {
   configKey(provider: string): string | undefined;
 }
 
-/** Where the commands read from; nothing is evaluated yet. Throws the config's own RiendaError when config.yaml does not load. */
-export function openKeyContext(request: { home: string; env: Readonly<Record<string, string | undefined>>; configFlag?: string }): KeyCommandContext {
+/** Where the commands read from, and where modules' own lines go (default stderr; the screen shows them itself). */
+export interface KeyContextRequest {
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  configFlag?: string;
+  log?: (text: string) => void;
+}
+
+/** Opens what the commands work on; nothing is evaluated yet. Throws the config's own RiendaError when config.yaml does not load. */
+export function openKeyContext(request: KeyContextRequest): KeyCommandContext {
   const config = loadConfig({ env: request.env, home: request.home, ...(request.configFlag !== undefined ? { flag: request.configFlag } : {}) });
   return {
     config,
-    roster: openRoster(config, { home: request.home, env: request.env }),
+    roster: openRoster(config, { home: request.home, env: request.env, ...(request.log ? { log: request.log } : {}) }),
     credentialsPath: credentialsPath(request.env, request.home),
     configKey(provider) {
       const source = config.providers.get(provider)?.apiKeySource;

@@ -12,6 +12,8 @@ export interface RosterRequest {
   home: string;
   env: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
+  /** Where modules' own lines go (ctx.log, console.*, the built-ins' notices); default stderr. A full-screen view takes them so that nothing is written over it. */
+  log?: (text: string) => void;
 }
 
 export function openRoster(config: LoadedConfig, request: RosterRequest): Roster {
