@@ -102,6 +102,8 @@ async function settle(listing: ProviderListing, config: LoadedConfig, modules: M
 function withKey(listing: ProviderListing, settings: ProviderSettings, keys: () => Credentials): ProviderState {
   const fromFile = settings.apiKeySource.kind === "absent" ? undefined : "config";
   if (fromFile) return { kind: "ready", listing, settings, key: "config" };
+  // `auth: none` sends no key, even one stored under its name (go-current.md §3).
+  if (settings.auth === "none") return { kind: "ready", listing, settings, key: "not needed" };
   const stored = keys();
   const key = stored.keyOf(listing.name);
   if (key !== undefined) {

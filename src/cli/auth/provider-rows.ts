@@ -47,7 +47,7 @@ export function providerRow(state: ProviderState, stored: (provider: string) => 
     const problem = `${state.settings.apiKeySource.path} in config.yaml is empty${empty === "empty" ? "" : `: ${empty}`}`;
     return { ...base, key: "config", ready: false, models, needsNoKey, problem, emptyKey: empty };
   }
-  const key: KeyState = stored(listing.name) ? "credentials" : state.settings.auth === "api_key" ? "missing" : "not needed";
+  const key: KeyState = needsNoKey ? "not needed" : stored(listing.name) ? "credentials" : state.settings.auth === "api_key" ? "missing" : "not needed";
   return { ...base, key, ready: key !== "missing", models, needsNoKey };
 }
 

@@ -31,9 +31,10 @@ describe("a provider's row", () => {
     expect([rowMark(after), keyWords(after), after.ready]).toEqual(["✓", "credentials.json", true]);
   });
 
-  test("a module with auth none needs no key, and says so", () => {
+  test("a module with auth none needs no key, and says so, even with a key stored under its name", () => {
     const row = providerRow(ready("local", "not needed", { auth: "none" }, "module", 1), nothingStored);
     expect(row).toMatchObject({ key: "not needed", ready: true, needsNoKey: true });
+    expect(providerRow(ready("local", "not needed", { auth: "none" }, "module", 1), () => true)).toMatchObject({ key: "not needed" });
     expect([rowMark(row), keyWords(row), modelCount(row)]).toEqual(["✓", "not needed", "1 model"]);
   });
 
