@@ -359,6 +359,14 @@ describe("rienda doctor: providers and keys", () => {
     expect(report.problems.map((p) => [p.check, p.file])).toEqual([["credentials", file]]);
   });
 
+  test("a providers folder that is a file is a problem naming it", async () => {
+    inst.config(GOOD_CONFIG);
+    const file = inst.write(inst.riendaPath("providers"), "not a folder\n");
+    const r = await doctor();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`problem: ${file}: is not a folder\n  fix: move it away: ${file} holds provider modules, one folder each (<name>/index.js)\n`);
+  });
+
   test("RIENDA_CREDENTIALS is the file checked", async () => {
     inst.config(GOOD_CONFIG);
     const file = inst.write(join(inst.root, "keys.json"), "[]");

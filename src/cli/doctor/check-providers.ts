@@ -4,7 +4,7 @@
  * module hidden by a config.yaml provider of its name, a key a run needs
  * that no one stored, and a credentials.json that cannot be read.
  */
-import type { CredentialsFacts, ProviderFacts } from "./read-providers.ts";
+import type { CredentialsFacts, ProviderFacts, ProvidersFolderFacts } from "./read-providers.ts";
 import type { ModelUser } from "./model-users.ts";
 import type { Finding } from "./types.ts";
 
@@ -80,4 +80,17 @@ export function checkCredentialsFile(credentials: CredentialsFacts): Finding[] {
         : `repair it by hand (it holds {"provider": {"api_key": "..."}}), or move it away and store the keys again with rienda auth`,
     },
   ];
+}
+
+/** A problem when the providers folder exists but cannot be listed: none of your modules is found (the built-ins still work). */
+export function checkProvidersFolder(folder: ProvidersFolderFacts): Finding[] {
+  return folder.problems.map((problem) => ({
+    severity: "problem" as const,
+    check: "provider" as const,
+    file: folder.path,
+    message: problem,
+    hint: /not a folder/.test(problem)
+      ? `move it away: ${folder.path} holds provider modules, one folder each (<name>/index.js)`
+      : `make it readable by you (chmod u+rx ${folder.path}), or point RIENDA_PROVIDERS elsewhere`,
+  }));
 }

@@ -8,6 +8,7 @@
 import type { LoadedConfig } from "../../config/index.ts";
 import { credentialsPath, readCredentials } from "../../credentials/index.ts";
 import { messageOf } from "../../errors.ts";
+import { listProviderModules } from "../../provider-modules/index.ts";
 import type { ProviderModuleEntry, ProviderState } from "../../roster/index.ts";
 import { pendingRow, providerRow, storedKeys, type ProviderRow } from "../auth/index.ts";
 import { openRoster } from "../compose/index.ts";
@@ -29,9 +30,16 @@ export interface CredentialsFacts {
   problem?: string;
 }
 
+/** The providers folder (RIENDA_PROVIDERS, else ~/.rienda/providers), and why it cannot be listed, when it cannot. */
+export interface ProvidersFolderFacts {
+  path: string;
+  problems: string[];
+}
+
 export interface ProvidersRead {
   providers: ProviderFacts[];
   credentials: CredentialsFacts;
+  folder: ProvidersFolderFacts;
 }
 
 /** Every provider of the roster, each settled (modules evaluated at once, side by side). */
@@ -51,7 +59,10 @@ export async function readProviders(config: LoadedConfig, request: { home: strin
       }
       return { row: providerRow(outcome.value, stored), hides: listing.hides, ...aliasesOf(outcome.value) };
     });
-    return { providers, credentials };
+    const listing = listProviderModules({ env: request.env, home: request.home });
+    const prefix = `providers folder ${listing.folder}: `;
+    const folder = { path: listing.folder, problems: listing.problems.map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : p)) };
+    return { providers, credentials, folder };
   } finally {
     await roster.close();
   }

@@ -17,7 +17,7 @@ import { listSkills } from "../../skills/index.ts";
 import { createToolRunner } from "../../tools/index.ts";
 import { checkAgentExtensions, checkAgentFiles, checkAgentModels, checkAgentSubagents } from "./check-agents.ts";
 import { checkConfig, checkConfigWarnings, type ConfigOutcome } from "./check-config.ts";
-import { checkCredentialsFile, checkHiddenModules, checkProviderKeys, checkProviderModules } from "./check-providers.ts";
+import { checkCredentialsFile, checkHiddenModules, checkProviderKeys, checkProviderModules, checkProvidersFolder } from "./check-providers.ts";
 import { readProviders } from "./read-providers.ts";
 import { checkExtensions } from "./check-extensions.ts";
 import { checkInstructions, type InstructionsOutcome } from "./check-instructions.ts";
@@ -75,7 +75,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     findings.push(...checkReplayScripts(config.path, readReplayScripts(config), users));
   }
   if (config && providers) {
-    findings.push(...checkCredentialsFile(providers.credentials));
+    findings.push(...checkCredentialsFile(providers.credentials), ...checkProvidersFolder(providers.folder));
     findings.push(...checkProviderModules(providers.providers), ...checkHiddenModules(providers.providers, config.path));
     findings.push(...checkProviderKeys(providers.providers, used, providers.credentials.path));
   }

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { parseAgent, type Agent } from "../../../src/agents/index.ts";
 import type { ProviderRow } from "../../../src/cli/auth/index.ts";
 import { checkAgentModels, modelUsers } from "../../../src/cli/doctor/index.ts";
-import { checkCredentialsFile, checkHiddenModules, checkProviderKeys, checkProviderModules } from "../../../src/cli/doctor/check-providers.ts";
+import { checkCredentialsFile, checkHiddenModules, checkProviderKeys, checkProviderModules, checkProvidersFolder } from "../../../src/cli/doctor/check-providers.ts";
 import type { ProviderFacts } from "../../../src/cli/doctor/read-providers.ts";
 import { DEFAULT_COMPACTION, parseConfig } from "../../../src/config/index.ts";
 
@@ -31,6 +31,13 @@ describe("provider modules", () => {
     ]);
     expect(findings[0]!.hint).toStartWith(`fix ${DIR}/providers/broken/index.js`);
     expect(findings[1]!.hint).toContain("~/.rienda/providers/zai-coding-plan/index.js replaces the built-in");
+  });
+
+  test("a providers folder that cannot be listed is a problem on the folder", () => {
+    expect(checkProvidersFolder({ path: `${DIR}/providers`, problems: [] })).toEqual([]);
+    const [finding] = checkProvidersFolder({ path: `${DIR}/providers`, problems: ["is not a folder"] });
+    expect(finding).toMatchObject({ severity: "problem", check: "provider", file: `${DIR}/providers`, message: "is not a folder" });
+    expect(finding!.hint).toContain("one folder each (<name>/index.js)");
   });
 
   test("a provider whose state is unknown (credentials.json damaged) is not reported as failing", () => {
