@@ -6,10 +6,10 @@
  * the others are listed (exit 1 then, like doctor, so a script notices).
  */
 import { defineCommand } from "citty";
-import { loadConfig } from "../config/index.ts";
+import { loadConfig, resolveProviderModel } from "../config/index.ts";
 import { displayWidth } from "../platform.ts";
 import type { ResolvedModel } from "../providers/index.ts";
-import { thinkingLevels, type ProviderState, type Roster } from "../roster/index.ts";
+import { thinkingLevels, type ProviderState } from "../roster/index.ts";
 import { jsonWithControlsEscaped } from "../ui/index.ts";
 import { openRoster } from "./compose/open-roster.ts";
 import { stderrForPeople, stdoutForPeople } from "./for-people.ts";
@@ -46,7 +46,7 @@ export default defineCommand({
     } finally {
       await roster.close();
     }
-    const rows = (await Promise.all(states.map((state) => rowsOf(roster, state)))).flat();
+    const rows = (await Promise.all(states.map((state) => rowsOf(state)))).flat();
     const err = stderrForPeople();
     for (const state of states) if (state.kind === "failed") err.write(`rienda: ${state.problem}\n`);
     if (rows.length === 0) err.write("no model is offered: see docs/providers.md\n");
@@ -55,13 +55,22 @@ export default defineCommand({
   },
 });
 
-async function rowsOf(roster: Roster, state: ProviderState): Promise<ModelRow[]> {
+function attempt<T>(work: () => T): T | undefined {
+  try {
+    return work();
+  } catch {
+    return undefined;
+  }
+}
+
+async function rowsOf(state: ProviderState): Promise<ModelRow[]> {
   if (state.kind !== "ready") return [];
   const key = state.key === "missing" ? "missing (rienda auth)" : state.key;
   return Promise.all(
     [...state.settings.models.keys()].map(async (alias) => {
       const ref = `${state.listing.name}/${alias}`;
-      const model: ResolvedModel | undefined = state.key === "missing" ? undefined : await roster.resolve(ref).catch(() => undefined);
+      // Resolved without its key, so a provider still to authenticate shows its levels too.
+      const model: ResolvedModel | undefined = attempt(() => resolveProviderModel(state.settings, state.listing.source, ref));
       const settings = state.settings.models.get(alias)!;
       const row: ModelRow = { ref, provider: state.listing.name, origin: state.listing.origin, thinking: model ? thinkingLevels(model) : [], key };
       if (settings.name !== undefined) row.name = settings.name;

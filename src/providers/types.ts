@@ -159,6 +159,8 @@ export interface ResolvedModel {
   reasoning?: boolean;
   /** A provider module's display name of the model. */
   name?: string;
+  /** A provider module's model: the module that declares it (its index.js, or "the built-in module NAME"), named by hints instead of config.yaml keys. */
+  declaredIn?: string;
   /** Prompt caching (new): on unless `cache: false`. */
   cache?: boolean;
   /** `request_rules` (new); absent: `auto`. */

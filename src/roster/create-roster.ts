@@ -46,7 +46,10 @@ export function createRoster(options: RosterOptions): Roster {
     if (!state) throw unknownProvider(parts.provider, listed, config);
     if (state.kind === "failed") throw new RiendaError("config", state.problem);
     if (state.key === "missing") throw new RiendaError("config", `provider ${state.listing.name} is not authenticated; run rienda auth`);
-    return resolveProviderModel(state.settings, state.listing.source, ref);
+    const model = resolveProviderModel(state.settings, state.listing.source, ref);
+    if (state.listing.origin === "module") model.declaredIn = state.listing.source;
+    if (state.listing.origin === "built-in") model.declaredIn = `the built-in module ${state.listing.name}`;
+    return model;
   };
 
   const all = () => Promise.all(listed.map((l) => provider(l.name)!));
@@ -66,6 +69,8 @@ export function createRoster(options: RosterOptions): Roster {
       }
     },
     models: async () => (await all()).flatMap(usableRefs).sort(),
+    problems: async () =>
+      (await Promise.allSettled(states.values())).flatMap((settled) => (settled.status === "fulfilled" && settled.value.kind === "failed" ? [settled.value.problem] : [])),
     close: async () => {
       await Promise.allSettled([...states.values()]);
       await options.close?.();

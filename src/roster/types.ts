@@ -60,6 +60,8 @@ export interface Roster {
   offers(ref: string): Promise<boolean>;
   /** Every model of every usable provider as `provider/model`, sorted. */
   models(): Promise<string[]>;
+  /** The `provider "<name>": <reason>` line of each module evaluated so far that failed, in evaluation order. */
+  problems(): Promise<string[]>;
   /** Ends the runtime modules ran in. */
   close(): Promise<void>;
 }

@@ -46,6 +46,6 @@ describe("README", () => {
   });
 
   test("every linked doc exists", () => {
-    for (const [, link] of README.matchAll(/\]\((docs\/[^)]+)\)/g)) expect(existsSync(resolve(ROOT, link!))).toBe(true);
+    for (const [, link] of README.matchAll(/\]\((docs\/[^)#]+)(#[^)]*)?\)/g)) expect(existsSync(resolve(ROOT, link!))).toBe(true);
   });
 });

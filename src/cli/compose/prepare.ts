@@ -243,6 +243,8 @@ async function loadPreparedAgent(
   const roster = config ? openRoster(config, request) : undefined;
   const chosen = roster ? await problems.attemptAsync(() => runModel(roster, agent, request)) : undefined;
   const compaction = roster ? await problems.attemptAsync(() => compactionModel(roster)) : undefined;
+  // Modules evaluated on the way (to choose the model) that failed: the run goes on without them, and says so.
+  const skipped = roster && chosen ? await roster.problems() : [];
   await roster?.close();
   const thinking = chosen ? problems.attempt(() => runThinking(chosen, request)) : undefined;
   const model = thinking?.model;
@@ -291,7 +293,7 @@ async function loadPreparedAgent(
     thinking: thinking.level,
     thinkingChosen: thinking.chosen,
     systemExtra: () => workspaceSkillsPrompt(findWorkspaceSkills(request.workdir).skills),
-    notices: [...modelWarnings(config, model), ...thinking.notices, ...skippedWorkspaceSkills(request.workdir), ...extensions.notices],
+    notices: [...skipped, ...modelWarnings(config, model), ...thinking.notices, ...skippedWorkspaceSkills(request.workdir), ...extensions.notices],
     limits,
     bind(session) {
       boundSession = session.id;
