@@ -40,6 +40,7 @@ function moduleSource(config: LoadedConfig, request: RosterRequest, runtime: () 
         configDocument: config.document,
         riendaDir: join(request.home, ".rienda"),
         signal: request.signal ?? new AbortController().signal,
+        ...(request.log ? { log: request.log } : {}),
       });
     },
   };
