@@ -2,15 +2,14 @@
  * Keys of provider modules (go-current.md §3-§4; docs/providers.md "Keys",
  * docs/cli.md "rienda auth", docs/doctor.md): `rienda auth` and `rienda
  * doctor` over modules of ~/.rienda/providers and the built-ins (their
- * models.dev catalogue served by a test server through
- * RIENDA_MODELS_DEV_URL), a module with `auth: api_key` and no key refused
+ * models.dev catalogue served by test/support/models-dev.ts: opencode-go
+ * with 3 models, zai-coding-plan with 2), a module with `auth: api_key` and no key refused
  * before any request, and its key sent once stored.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Instance, type RunResult } from "../support/instance.ts";
+import { startCatalogue, type Catalogue } from "../support/models-dev.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 import { hasTmux, Terminal } from "../support/tmux.ts";
 
@@ -18,27 +17,16 @@ setDefaultTimeout(60_000);
 
 const KEY = "sk-module-0123456789";
 
-/** models.dev as the built-ins read it: opencode-go with one model, zai-coding-plan with two. */
-const CATALOGUE = {
-  "opencode-go": { npm: "@ai-sdk/openai-compatible", models: { "go-1": { name: "Go 1", limit: { context: 100000, output: 8000 } } } },
-  "zai-coding-plan": {
-    api: "http://127.0.0.1:9/v1",
-    npm: "@ai-sdk/openai-compatible",
-    models: { "glm-4.6": { limit: { context: 200000 } }, "glm-4.5-air": { limit: { context: 128000 } } },
-  },
-};
-
 let inst: Instance | undefined;
 let server: ProviderServer | undefined;
-let catalogue: Server | undefined;
-let catalogueUrl = "";
+let catalogue: Catalogue | undefined;
 let term: Terminal | undefined;
 afterEach(async () => {
   term?.dispose();
   term = undefined;
   await server?.close();
   server = undefined;
-  await new Promise((done) => (catalogue ? catalogue.close(done) : done(undefined)));
+  await catalogue?.close();
   catalogue = undefined;
   inst?.dispose();
   inst = undefined;
@@ -60,12 +48,7 @@ const BROKEN = `module.exports = function () { return { protocol: "openai_chat_c
 
 /** HOME with the modules acme, free and broken, no config.yaml, and the catalogue server. */
 async function setup(acmeBaseUrl = "http://127.0.0.1:9/v1", protocol?: string): Promise<Instance> {
-  catalogue = createServer((_, res) => {
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify(CATALOGUE));
-  });
-  await new Promise<void>((done) => catalogue!.listen(0, "127.0.0.1", done));
-  catalogueUrl = `http://127.0.0.1:${(catalogue.address() as AddressInfo).port}/api.json`;
+  catalogue = await startCatalogue();
   inst = new Instance();
   inst.write(inst.riendaPath("providers/acme/index.js"), acmeModule(acmeBaseUrl, protocol));
   inst.write(inst.riendaPath("providers/free/index.js"), FREE);
@@ -74,7 +57,7 @@ async function setup(acmeBaseUrl = "http://127.0.0.1:9/v1", protocol?: string): 
   return inst;
 }
 
-const env = () => ({ RIENDA_MODELS_DEV_URL: catalogueUrl });
+const env = () => ({ RIENDA_MODELS_DEV_URL: catalogue!.url });
 const credentials = () => inst!.riendaPath("credentials.json");
 const rienda = (args: string[], stdin?: string): Promise<RunResult> => inst!.run(args, { ...(stdin !== undefined ? { stdinPipe: stdin } : {}), env: env() });
 
@@ -88,7 +71,7 @@ describe("rienda auth over provider modules", () => {
         "acme             —    missing     2",
         'broken           !    -           -       provider "broken": base_url is required',
         "free             ✓    not needed  1",
-        "opencode-go      —    missing     1",
+        "opencode-go      —    missing     3",
         "zai-coding-plan  —    missing     2",
         "",
       ].join("\n"),
@@ -175,7 +158,7 @@ describe("rienda doctor over provider modules", () => {
         "providers     acme (module): no key (rienda auth), 2 models",
         "              broken (module): does not load",
         "              free (module): needs no key, 1 model",
-        "              opencode-go (built-in): no key (rienda auth), 1 model",
+        "              opencode-go (built-in): no key (rienda auth), 3 models",
         "              zai-coding-plan (built-in): no key (rienda auth), 2 models",
         "agents        coder",
       ].join("\n"),

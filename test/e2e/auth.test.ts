@@ -6,18 +6,27 @@
  * terminal (tmux), and a run whose config.yaml provider has no api_key
  * sending credentials.json's key on each protocol.
  */
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Instance, type RunResult } from "../support/instance.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 import { PROTOCOLS } from "../support/scenario.ts";
 import { hasTmux, Terminal } from "../support/tmux.ts";
-import { markedBlock } from "../support/doc-blocks.ts";
+import { markedBlock, matchesShown } from "../support/doc-blocks.ts";
+import { startCatalogue, type Catalogue } from "../support/models-dev.ts";
 
 setDefaultTimeout(60_000);
 
 const KEY = "sk-test-0123456789abcdef";
+
+/** The built-in modules' models.dev (opencode-go: 3 models, zai-coding-plan: 2), so that no test reads the network. */
+let catalogue: Catalogue;
+beforeAll(async () => {
+  catalogue = await startCatalogue();
+});
+afterAll(() => catalogue.close());
+const MODELS_DEV = () => ({ RIENDA_MODELS_DEV_URL: catalogue.url });
 
 let inst: Instance | undefined;
 let server: ProviderServer | undefined;
@@ -56,7 +65,7 @@ function setup(baseUrl = "http://127.0.0.1:9/v1", protocol = "openai_chat_comple
 
 const credentials = () => inst!.riendaPath("credentials.json");
 const auth = (args: string[], stdin?: string, env: Record<string, string | undefined> = {}): Promise<RunResult> =>
-  inst!.run(["auth", ...args], { ...(stdin !== undefined ? { stdinPipe: stdin } : {}), env: { Q_KEY: undefined, ...env } });
+  inst!.run(["auth", ...args], { ...(stdin !== undefined ? { stdinPipe: stdin } : {}), env: { Q_KEY: undefined, ...MODELS_DEV(), ...env } });
 
 /** Nothing a command printed holds the key. */
 function expectNoKey(...results: RunResult[]): void {
@@ -80,15 +89,17 @@ describe("rienda auth set, list and rm", () => {
     expect(list.code).toBe(0);
     expect(list.stdout).toBe(
       [
-        "PROVIDER  KEY  FROM              MODELS  PROBLEM",
-        "p         ✓    credentials.json  2",
-        "q         —    config.yaml       1       providers.q.api_key in config.yaml is empty: Q_KEY is not set",
+        "PROVIDER         KEY  FROM              MODELS  PROBLEM",
+        "p                ✓    credentials.json  2",
+        "q                —    config.yaml       1       providers.q.api_key in config.yaml is empty: Q_KEY is not set",
+        "opencode-go      —    missing           3",
+        "zai-coding-plan  —    missing           2",
         "",
       ].join("\n"),
     );
     expect(list.stderr).toBe("");
     const listed = await auth(["list"], undefined, { Q_KEY: "sk-q" });
-    expect(listed.stdout).toContain("q         ✓    config.yaml       1\n");
+    expect(listed.stdout).toContain("q                ✓    config.yaml       1\n");
     expectNoKey(set, list, listed);
   });
 
@@ -110,6 +121,8 @@ describe("rienda auth set, list and rm", () => {
           models: 1,
           problem: "providers.q.api_key in config.yaml is empty: Q_KEY is not set",
         },
+        { name: "opencode-go", origin: "built-in", source: "built-in:opencode-go", key: "missing", ready: false, models: 3, problem: null },
+        { name: "zai-coding-plan", origin: "built-in", source: "built-in:zai-coding-plan", key: "missing", ready: false, models: 2, problem: null },
       ],
       unused_keys: ["gone"],
     });
@@ -218,10 +231,10 @@ describe("rienda auth set, list and rm", () => {
     for (const sub of ["set", "rm"]) {
       const r = await auth([sub, "pp"], KEY);
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe(`rienda: auth ${sub}: unknown provider "pp" (did you mean "p"? providers in ${config}: p, q)\n`);
+      expect(r.stderr).toBe(`rienda: auth ${sub}: unknown provider "pp" (did you mean "p"? providers in ${config}: p, q; provider modules: opencode-go, zai-coding-plan)\n`);
     }
     const far = await auth(["set", "openrouter"], KEY);
-    expect(far.stderr).toBe(`rienda: auth set: unknown provider "openrouter" (providers in ${config}: p, q)\n`);
+    expect(far.stderr).toBe(`rienda: auth set: unknown provider "openrouter" (providers in ${config}: p, q; provider modules: opencode-go, zai-coding-plan)\n`);
     expect(existsSync(credentials())).toBe(false);
   });
 
@@ -275,10 +288,13 @@ describe("docs/cli.md", () => {
       ].join("\n"),
     );
     const keyFile = inst.file("openrouter.key", `${KEY}\n`);
-    const set = await inst.run(["auth", "set", "openrouter"], { stdinFile: readFileSync(keyFile), env: { ANTHROPIC_API_KEY: undefined } });
-    const list = await inst.run(["auth", "list"], { env: { ANTHROPIC_API_KEY: undefined } });
-    const transcript = `$ rienda auth set openrouter < openrouter.key\n${set.stderr}$ rienda auth list\n${list.stdout}${list.stderr}`;
-    expect(transcript.replaceAll(inst.home, "/home/ana")).toBe(markedBlock("docs/cli.md", "test/e2e/auth.test.ts", "cli-auth"));
+    const env = { ANTHROPIC_API_KEY: undefined, ...MODELS_DEV() };
+    const set = await inst.run(["auth", "set", "openrouter"], { stdinFile: readFileSync(keyFile), env });
+    const list = await inst.run(["auth", "list"], { env });
+    const transcript = `$ rienda auth set openrouter < openrouter.key\n${set.stderr}$ rienda auth list\n${list.stdout}${list.stderr}`.replaceAll(inst.home, "/home/ana");
+    const shown = markedBlock("docs/cli.md", "test/e2e/auth.test.ts", "cli-auth");
+    // The page shows the built-ins' model counts as "...": they are models.dev's.
+    if (!matchesShown(transcript, shown)) expect(transcript).toBe(shown);
   });
 });
 
@@ -327,18 +343,25 @@ describe("credentials.json's key reaches the provider", () => {
 describe("on a terminal", () => {
   function open(args: string[]): Terminal {
     if (!hasTmux()) throw new Error("this test needs tmux (apt-get install -y tmux)");
-    term = Terminal.start(inst!, { args: ["auth", ...args], width: 100, height: 20, env: { NO_COLOR: "1" } });
+    term = Terminal.start(inst!, { args: ["auth", ...args], width: 100, height: 20, env: { NO_COLOR: "1", ...MODELS_DEV() } });
     return term;
   }
 
   test("the screen: every provider with ✓ or — and its models; Enter asks the key masked, Enter stores it; Esc leaves", async () => {
     setup();
     const t = open([]);
-    await t.waitFor("Enter type its key");
+    // The built-in modules fill in their lines as they answer.
+    await t.waitFor("zai-coding-plan  2 models");
     const first = t.screen();
     expect(first).toContain(`rienda auth · keys are stored in ${credentials()}`);
-    expect(first).toContain("❯ ✓ p  2 models    no key (optional)");
-    expect(first).toContain("  — q  1 model     providers.q.api_key in config.yaml is empty: Q_KEY is not set");
+    expect(first).toContain(
+      [
+        "❯ ✓ p                2 models    no key (optional)",
+        "  — q                1 model     providers.q.api_key in config.yaml is empty: Q_KEY is not set",
+        "  — opencode-go      3 models    no key",
+        "  — zai-coding-plan  2 models    no key",
+      ].join("\n"),
+    );
     t.keys("Enter");
     await t.waitFor("Key for p: ");
     t.type(KEY);
@@ -346,7 +369,7 @@ describe("on a terminal", () => {
     expect(t.history()).not.toContain(KEY);
     t.keys("Enter");
     await t.waitFor(`stored the key of p in ${credentials()}`);
-    expect(t.screen()).toContain("❯ ✓ p  2 models    key in credentials.json");
+    expect(t.screen()).toContain("❯ ✓ p                2 models    key in credentials.json");
     expect(JSON.parse(readFileSync(credentials(), "utf8"))).toEqual({ p: { api_key: KEY } });
     expect(statSync(credentials()).mode & 0o777).toBe(0o600);
     // Esc leaves a field without storing, then the screen.
