@@ -42,6 +42,9 @@ describe("credentials.json (go-current.md §4)", () => {
     expect(removeCredential(path, "a")).toBe(true);
     expect(removeCredential(path, "a")).toBe(false);
     expect(readCredentials(path).providers()).toEqual(["b"]);
+    writeFileSync(path, JSON.stringify({ c: { api_key: "k", region: "eu" } }));
+    expect(removeCredential(path, "c")).toBe(true);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ c: { region: "eu" } });
   });
 
   test("a damaged file is an error naming it, and is never overwritten", () => {

@@ -485,7 +485,9 @@ describe("rienda doctor sends nothing and writes nothing", () => {
       s.inst.hook("note", 'module.exports = { beforeRun() {}, afterRun(ctx) { ctx.notify("bye"); } };\n');
       s.inst.file("AGENTS.md", "Be careful.\n");
       // What the built-in modules cache of models.dev (~/.rienda/cache) is theirs, as on a first run (docs/doctor.md).
-      const theirs = (lines: string[]) => lines.filter((line) => !/^home\/\.rienda(\/cache(\/\S*)?)? /.test(line));
+      // Bun's own transpiler cache (~/.bun/install/cache/@t@) takes a copy of any module over about 3 KB it loads,
+      // a built-in's too; it is the runtime's, not Rienda's (noted in docs/runtime.md). Creating it touches HOME's own time.
+      const theirs = (lines: string[]) => lines.filter((line) => !/^home\/\.rienda(\/cache(\/\S*)?)? /.test(line) && !/^home(\/\.bun(\/\S*)?)? /.test(line));
       const before = theirs(snapshot(s.inst.root));
       const r = await s.inst.run(["doctor"], { env: { ...CLEAN_ENV, ...MODELS_DEV() } });
       expect(r.code).toBe(0);
