@@ -240,7 +240,9 @@ async function loadPreparedAgent(
   above: readonly string[] = [],
 ): Promise<PreparedAgent> {
   const agent = problems.attempt(() => (request.agentFile !== undefined ? loadAgentFile(request.agentFile, request.cwd ?? process.cwd()) : loadAgent(request.home, request.agentId)));
-  const roster = config ? openRoster(config, request) : undefined;
+  // What modules print while they are evaluated reaches the user as the run's notices (stderr, `notice` events, the chat's notices).
+  const printed: string[] = [];
+  const roster = config ? openRoster(config, { ...request, log: (text) => printed.push(text.replace(/\n$/, "")) }) : undefined;
   const chosen = roster ? await problems.attemptAsync(() => runModel(roster, agent, request)) : undefined;
   const compaction = roster ? await problems.attemptAsync(() => compactionModel(roster)) : undefined;
   // Modules evaluated on the way (to choose the model) that failed: the run goes on without them, and says so.
@@ -293,7 +295,7 @@ async function loadPreparedAgent(
     thinking: thinking.level,
     thinkingChosen: thinking.chosen,
     systemExtra: () => workspaceSkillsPrompt(findWorkspaceSkills(request.workdir).skills),
-    notices: [...skipped, ...modelWarnings(config, model), ...thinking.notices, ...skippedWorkspaceSkills(request.workdir), ...extensions.notices],
+    notices: [...printed, ...skipped, ...modelWarnings(config, model), ...thinking.notices, ...skippedWorkspaceSkills(request.workdir), ...extensions.notices],
     limits,
     bind(session) {
       boundSession = session.id;
