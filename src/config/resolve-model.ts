@@ -3,6 +3,7 @@ import { RiendaError } from "../errors.ts";
 import { didYouMean } from "../values.ts";
 import type { RequestTiming, ResolvedModel } from "../providers/types.ts";
 import { formatKeyPath } from "./key-path.ts";
+import { fillFromCatalogue } from "./catalogue-figures.ts";
 import { defaultPrices } from "./default-prices.ts";
 import { sendsThinkingByDefault } from "./presets.ts";
 import { splitModelRef } from "./split-model-ref.ts";
@@ -38,17 +39,28 @@ export function resolveModel(providers: ReadonlyMap<string, ProviderSettings>, f
       `${file}: ${unset.path}: environment variable ${unset.variable} is not set (needed by ${parts.provider}/${parts.alias})`,
     );
   }
+  const own = model.overrides ?? {};
   const resolved: ResolvedModel = {
     ref: `${parts.provider}/${parts.alias}`,
     provider: provider.name,
     alias: model.alias,
     wireId: model.id,
-    protocol: provider.protocol,
-    baseUrl: provider.baseUrl,
+    protocol: own.protocol ?? provider.protocol,
+    baseUrl: own.baseUrl ?? provider.baseUrl,
     apiKey: provider.apiKey,
-    headers: { ...provider.headers },
+    // A module's model merges its headers key by key over its provider's (go-current.md §3).
+    headers: { ...provider.headers, ...own.headers },
   };
-  if (provider.sessionHeader !== undefined) resolved.sessionHeader = provider.sessionHeader;
+  const sessionHeader = own.sessionHeader ?? provider.sessionHeader;
+  if (sessionHeader !== undefined) resolved.sessionHeader = sessionHeader;
+  if (provider.origin !== undefined && provider.origin !== "config") {
+    // A module's declaration is what goes on the wire, as the Go program sends it (go-current.md §6).
+    resolved.requestRules = "as_written";
+    resolved.thinkingModes = (model.thinkingModes ?? []).map((mode) => ({ ...mode }));
+    resolved.reasoning = model.reasoning === true;
+  }
+  if (model.maxOutputTokens !== undefined && model.maxTokens === undefined) resolved.maxTokens = model.maxOutputTokens;
+  if (model.name !== undefined) resolved.name = model.name;
   if (provider.script !== undefined) resolved.script = provider.script;
   if (model.maxTokens !== undefined) resolved.maxTokens = model.maxTokens;
   if (model.temperature !== undefined) resolved.temperature = model.temperature;
@@ -64,9 +76,15 @@ export function resolveModel(providers: ReadonlyMap<string, ProviderSettings>, f
   if (sendThinking !== undefined && provider.protocol === "openai_chat_completions") resolved.sendThinking = sendThinking;
   const prices = model.prices ?? defaultPrices(provider.preset, model.id);
   if (prices !== undefined) resolved.prices = { ...prices };
+  fillFromCatalogue(resolved, provider.preset);
   resolved.timing = requestTiming(provider, model);
   resolved.apiKeySource = provider.apiKeySource;
   return resolved;
+}
+
+/** Resolves `ref` against one provider (a provider module's, declared in `file`). */
+export function resolveProviderModel(provider: ProviderSettings, file: string, ref: string): ResolvedModel {
+  return resolveModel(new Map([[provider.name, provider]]), file, ref);
 }
 
 /** The model's timing keys over the provider's; each names the key that set it, or the provider's key when the default applies. */

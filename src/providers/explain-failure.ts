@@ -17,6 +17,7 @@ export function explainFailure(failure: ProviderFailure, model: ResolvedModel): 
 }
 
 function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undefined {
+  if (model.declaredIn !== undefined) return moduleHintFor(failure, model, model.declaredIn);
   const provider = keyPart(model.provider);
   const modelKey = `providers.${provider}.models.${keyPart(model.alias)}`;
   switch (failure.kind) {
@@ -34,6 +35,24 @@ function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undef
       // A 200 that is not the API: a web page or some other body answered (stream-http.ts).
       if (failure.status === 200) return `Check providers.${provider}.base_url: it must be the address of the API (often ending in /v1)`;
       if (/requires --jinja/.test(failure.message)) return "Start llama-server with --jinja (its default; tool calling needs it), or use an agent without tools";
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The same hints for a provider module's model: what to change is what the module returns. */
+function moduleHintFor(failure: ProviderFailure, model: ResolvedModel, module: string): string | undefined {
+  switch (failure.kind) {
+    case "network":
+      if (/connection refused/.test(failure.message) && isLocalUrl(model.baseUrl)) return `${startHintFor(model.baseUrl)}, or change the base_url that ${module} returns`;
+      return `Check the base_url that ${module} returns, and your network (HTTPS_PROXY is honoured)`;
+    case "authentication":
+      return keyHint(model, keyPart(model.provider));
+    case "context_length":
+      return `Set the model's context_window in what ${module} returns, so Rienda compacts the conversation before it gets this long`;
+    case "invalid_request":
+      if (failure.status === 404 || failure.status === 200) return `Check the base_url and the model id ("${model.wireId}") that ${module} returns`;
       return undefined;
     default:
       return undefined;

@@ -148,14 +148,23 @@ export interface ResolvedModel {
   temperature?: number;
   topP?: number;
   contextWindow?: number;
-  /** Where `contextWindow` came from when the server reported it (server-context-window.ts); absent: config.yaml. */
+  /** Where `contextWindow` came from when config.yaml did not give it: the server (server-context-window.ts) or the models.dev snapshot (config/catalogue-figures.ts); absent: config.yaml. */
   contextWindowSource?: string;
   /** When the server was asked (RFC 3339), the answer kept since (server-facts-cache.ts). */
   contextWindowAskedAt?: string;
   /** What the model takes as input, as its local server lists it (server-input.ts); absent: not known. */
   serverInput?: { modalities: readonly string[]; source: string };
-  thinkingLevel?: ThinkingLevel;
+  /** The thinking level sent: config.yaml's ThinkingLevel, or any level a provider module's model declares. */
+  thinkingLevel?: string;
   thinkingMaxTokens?: number;
+  /** A provider module's model: the levels it declares (`off` is always there too); absent for config.yaml models. */
+  thinkingModes?: { level: string; maxTokens: number }[];
+  /** A provider module's model: whether it reasons. */
+  reasoning?: boolean;
+  /** A provider module's display name of the model. */
+  name?: string;
+  /** A provider module's model: the module that declares it (its index.js, or "the built-in module NAME"), named by hints instead of config.yaml keys. */
+  declaredIn?: string;
   /** Prompt caching (new): on unless `cache: false`. */
   cache?: boolean;
   /** `request_rules` (new); absent: `auto`. */
@@ -166,7 +175,7 @@ export interface ResolvedModel {
    * turn; from `send_thinking`, or the preset's default.
    */
   sendThinking?: boolean;
-  /** Prices per million tokens (new), from `cost:` or the preset; absent: unknown. */
+  /** Prices per million tokens (new), from `cost:`, the preset or the models.dev snapshot; absent: unknown. */
   prices?: ModelPrices;
   /** `structured_output` (new); absent: the protocol's default (structured-output.ts). */
   structuredOutput?: StructuredOutput;
@@ -219,6 +228,17 @@ export type ApiKeySource =
  * their own price they cost as much as plain input.
  */
 export interface ModelPrices {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  /** Higher rates for a request whose prompt is longer than a tier's `aboveTokens` (models.dev's context tiers); the highest tier passed applies. */
+  tiers?: PriceTier[];
+}
+
+/** A model's rates for requests whose prompt (cache included) is longer than `aboveTokens`. */
+export interface PriceTier {
+  aboveTokens: number;
   input: number;
   output: number;
   cacheRead?: number;
