@@ -30,6 +30,7 @@ function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undef
     case "context_length":
       return `Set ${modelKey}.context_window so Rienda compacts the conversation before it gets this long`;
     case "invalid_request":
+      if (failure.redirectedTo !== undefined) return movedHint(failure.redirectedTo, provider);
       if (failure.status === 404) return `Check providers.${provider}.base_url and the model id (${modelKey}.id, now "${model.wireId}")`;
       // A 200 that is not the API: a web page or some other body answered (stream-http.ts).
       if (failure.status === 200) return `Check providers.${provider}.base_url: it must be the address of the API (often ending in /v1)`;
@@ -38,6 +39,29 @@ function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undef
     default:
       return undefined;
   }
+}
+
+/**
+ * A refused redirect: the base_url that sends requests where the redirect
+ * pointed (its address less the endpoint's path), for a provider that
+ * really moved; never followed on the user's behalf.
+ */
+function movedHint(target: string, provider: string): string {
+  let base: string | undefined;
+  try {
+    const to = new URL(target);
+    to.search = "";
+    to.hash = "";
+    const path = to.pathname;
+    for (const suffix of ["/chat/completions", "/responses", "/messages"]) {
+      if (path.endsWith(suffix)) base = `${to.origin}${path.slice(0, -suffix.length)}`;
+    }
+  } catch {
+    // no suggestion
+  }
+  return base
+    ? `If the provider really moved, set providers.${provider}.base_url to ${shownUrl(base)}; Rienda never sends a key or a conversation to another origin on a redirect`
+    : `Check providers.${provider}.base_url: Rienda never sends a key or a conversation to another origin on a redirect`;
 }
 
 /** Where the refused key came from: not set, written in the file, or which `${NAME}` (set, empty or unset). */

@@ -7,6 +7,7 @@ import { parseRetryAfter } from "./parse-retry-after.ts";
 import { abortedFailure, providerFailure } from "./provider-failure.ts";
 import { mapSseStream } from "./map-sse-stream.ts";
 import { shownUrl } from "./shown-url.ts";
+import { fetchWithinOrigin, type RefusedRedirect } from "./within-origin.ts";
 import type { AdapterDeps, HttpRequestSpec, ProviderFailure, StreamEvent, StreamMapper, StreamTiming } from "./types.ts";
 import { headerSecret, hideSecrets } from "../values.ts";
 
@@ -92,12 +93,17 @@ async function* streamOnce(
     arm();
     let response: Response;
     try {
-      response = await deps.fetch(spec.url, {
+      const outcome = await fetchWithinOrigin(deps.fetch, spec.url, {
         method: "POST",
         headers: spec.headers,
         body: JSON.stringify(spec.body),
         signal: controller.signal,
       });
+      if ("refused" in outcome) {
+        yield { type: "error", failure: redirectFailure(outcome.refused) };
+        return;
+      }
+      response = outcome.response;
     } catch (error) {
       yield { type: "error", failure: failureOf(error) };
       return;
@@ -207,6 +213,22 @@ function timeoutFailure(url: string, phase: "first_byte" | "idle", timing: Strea
   }
   const still = timing.local ? "; the server may still be reading the prompt, and a retry sends it again" : "";
   return providerFailure("timeout", `no answer from ${url} within ${durationText(timing.timeoutMs)} (first-byte timeout, ${timing.keys.timeout})${still}`);
+}
+
+/**
+ * A redirect the request did not follow (within-origin.ts): where it
+ * pointed and why not. Never retried: the next attempt would be sent the
+ * same answer. explain-failure.ts adds which base_url to set.
+ */
+function redirectFailure(refused: RefusedRedirect): ProviderFailure {
+  const head = `${shownUrl(refused.from)} answered ${refused.status} redirecting to ${shownUrl(refused.to)}`;
+  const why =
+    refused.reason === "origin"
+      ? "another origin: not followed, since the key, the configured headers and the conversation would be sent there"
+      : refused.reason === "method"
+        ? `not followed: a ${refused.status} turns the request into a GET without its body`
+        : "not followed: too many redirects";
+  return { ...providerFailure("invalid_request", `${head}, ${why}`, { status: refused.status, retryable: false }), redirectedTo: refused.to };
 }
 
 /** How much of a body that is not an event stream is kept to describe it. */
