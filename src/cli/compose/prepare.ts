@@ -4,7 +4,7 @@
  * wires real implementations into the engine's ports. Everything that can
  * be refused is checked before anything is written or sent.
  */
-import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, toAgentInfo } from "../../agents/index.ts";
+import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, outsideLinkText, toAgentInfo } from "../../agents/index.ts";
 import { formatKeyPath, loadConfig, type LoadedConfig } from "../../config/index.ts";
 import { unpricedBudget, withSubagents, type SubagentSpec, type ToolPort } from "../../engine/index.ts";
 import { resolveLimits } from "../run-limits.ts";
@@ -206,8 +206,9 @@ async function loadPreparedAgent(
   const model = config && modelRef !== undefined ? problems.attempt(() => usableModel(config, modelRef)) : undefined;
   const skills = agent ? problems.attempt(() => loadSkills(request.home, agent.skills)) : undefined;
   const subagents = agent ? problems.attempt(() => loadSubagents(request.home, agent)) : undefined;
-  // Boxed: "no instructions file" is undefined too.
-  const instructions = problems.attempt(() => ({ value: loadProjectInstructions(request.workdir) }));
+  // Boxed: "no instructions file" is undefined too. One that leads out of the workspace is skipped with a notice.
+  const outside: string[] = [];
+  const instructions = problems.attempt(() => ({ value: loadProjectInstructions(request.workdir, (found) => outside.push(outsideLinkText(found))) }));
   const builtIns = skills && skills.length > 0 ? [createSkillTool(skills)] : [];
   const mcp =
     config && config.mcpServers.size > 0
@@ -245,7 +246,7 @@ async function loadPreparedAgent(
     system,
     tools: offered,
     hooks: extensions.hooks,
-    notices: [...modelWarnings(config, model), ...extensions.notices],
+    notices: [...outside, ...modelWarnings(config, model), ...extensions.notices],
     limits,
     bind(session) {
       boundSession = session.id;
