@@ -31,5 +31,6 @@ export type {
   ModelSettings,
   Preset,
   ProviderSettings,
+  ShellSettings,
   UnsetVariable,
 } from "./types.ts";

@@ -216,7 +216,8 @@ async function loadPreparedAgent(
       : undefined;
   // Asked of a local server while the extensions load, so it costs a run no time (server-context-window.ts).
   const serverWindow = model ? learnContextWindow(model) : undefined;
-  const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}) })) : undefined;
+  const shellEnv = config ? { shellEnv: config.shell } : {};
+  const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}), ...shellEnv })) : undefined;
   await serverWindow;
   // Every refusal counts, also those met before this function (in the same `problems`) that nothing here needs.
   if (problems.any || !config || !agent || !model || !skills || !subagents || instructions === undefined || !extensions) {
