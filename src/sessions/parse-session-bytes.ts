@@ -3,9 +3,11 @@
  * appender needs: where the last whole entry ends and whether a torn tail
  * (a crash in the middle of a write) must be cut before the next append.
  *
- * Only the last line can be torn, because every entry is one write: a last
- * line that is not valid JSON is ignored, any other one is an error naming
- * the file and the line.
+ * Only the last line can be torn, because every entry is one write ending
+ * in its `\n`: a last line without its `\n` that is not valid JSON is
+ * ignored (and cut by the next append). Any other line that is not JSON,
+ * a whole last line included (a hand edit: cutting it would lose data
+ * without a word), is an error naming the file and the line.
  */
 import { RiendaError } from "../errors.ts";
 import { decodeEntry, decodeHeader } from "./decode-entry.ts";
@@ -53,8 +55,9 @@ export function parseSessionBytes(bytes: Uint8Array, path: string): ParsedSessio
     }
     const value = parseJson(decoder.decode(bytes.subarray(span.start, span.end)));
     if (value === INVALID) {
-      if (i === lastContent) break;
-      throw new RiendaError("session", `session file ${path}, line ${i + 1}: not valid JSON`);
+      if (i === lastContent && !span.terminated) break;
+      const whole = i === lastContent ? " (a whole line, ended by a newline, so not one a crash cut short: Rienda leaves the file as it is; mend or delete the line)" : "";
+      throw new RiendaError("session", `session file ${path}, line ${i + 1}: not valid JSON${whole}`);
     }
     const entry = decodeEntry(value, { path, line: i + 1 });
     if (entry) tree.add(entry, `session file ${path}, line ${i + 1}`);

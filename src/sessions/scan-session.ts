@@ -129,8 +129,8 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
       continue;
     }
     const value = parseJson(text(span));
-    // Only the last line can be torn (a crash mid-write): ignored, and the next scan reads it again.
-    if (value === INVALID && i === lastContent) break;
+    // Only the last line can be torn (a crash mid-write, or a write still going on): it lacks its `\n`; ignored, and the next scan reads it again.
+    if (value === INVALID && i === lastContent && !span.terminated) break;
     if (value === INVALID && state.problem === null) state.problem = `line ${startLines + i + 1} is not valid JSON`;
     apply(state, value);
     if (isRecord(value) && value.kind === "message") {

@@ -1,0 +1,54 @@
+/**
+ * Issue 39, the session files: what a crafted or hand-edited file can do.
+ * Item 7: only an unterminated torn tail (what a crash leaves) is cut by
+ * `run -s`; a whole last line that is not JSON is an error naming the file
+ * and the line, and the file is left byte for byte as it was.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { appendFileSync, readFileSync } from "node:fs";
+import { scenario, type Scenario } from "../support/scenario.ts";
+import { messageEntries, sessionFile, sessionIdFrom } from "../support/session-reader.ts";
+
+let s: Scenario | undefined;
+afterEach(async () => {
+  await s?.dispose();
+  s = undefined;
+});
+
+/** A session of one exchange, written by the binary. */
+async function realSession(current: Scenario): Promise<{ id: string; file: string }> {
+  current.server.script({ text: "first answer" });
+  const r = await current.inst.run(["run", "-a", "coder", "-p", "first"]);
+  expect(r.code).toBe(0);
+  const id = sessionIdFrom(r.stderr);
+  return { id, file: sessionFile(current.inst.home, id) };
+}
+
+describe("a session file's last line (issue 39, item 7)", () => {
+  test("a whole, newline-terminated last line that is not JSON (a hand edit) is an error naming file and line; the file is untouched", async () => {
+    s = await scenario();
+    const { id, file } = await realSession(s);
+    appendFileSync(file, '{"kind":"message","id":"hand-edited","role":"user","blocks":[{"type":"text","text":"my notes"}]\n');
+    const before = readFileSync(file);
+    const r = await s.inst.run(["run", "-s", id, "-p", "more"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`rienda: session file ${file}, line 4: not valid JSON (a whole line, ended by a newline, so not one a crash cut short: Rienda leaves the file as it is; mend or delete the line)`);
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(s.server.requests.length).toBe(1);
+    const shown = await s.inst.run(["sessions", "show", id]);
+    expect(shown.code).toBe(1);
+    expect(shown.stderr).toContain(`line 4: not valid JSON`);
+  });
+
+  test("a torn tail without its newline (a crash mid-write) is still cut, and the session continues", async () => {
+    s = await scenario();
+    const { id, file } = await realSession(s);
+    appendFileSync(file, '{"kind":"message","id":"torn","role":"assistant","blocks":[{"type":"te');
+    s.server.script({ text: "second answer" });
+    const r = await s.inst.run(["run", "-s", id, "-p", "more"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("second answer\n");
+    expect(readFileSync(file, "utf8")).not.toContain('"id":"torn"');
+    expect(messageEntries(file).map((e) => e.role)).toEqual(["user", "assistant", "user", "assistant"]);
+  });
+});
