@@ -10,12 +10,21 @@
  * without a word), is an error naming the file and the line.
  */
 import { RiendaError } from "../errors.ts";
+import { jsonDepthProblem, MAX_JSON_DEPTH } from "../values.ts";
 import { decodeEntry, decodeHeader } from "./decode-entry.ts";
 import { headerProblem } from "./header-problem.ts";
 import { SessionTree } from "./session-tree.ts";
 import type { SessionEntry, SessionHeader } from "./types.ts";
 
 const NEWLINE = 0x0a;
+
+/**
+ * How deep an entry's JSON may nest: the depth tool arguments may have
+ * (MAX_JSON_DEPTH) plus the entry's own levels around them. A line deeper
+ * than that was not written by Rienda, and reading it would overflow the
+ * stack of whatever walks it (`sessions show`, an export).
+ */
+export const MAX_ENTRY_DEPTH = MAX_JSON_DEPTH + 16;
 
 /** A session file as loaded, plus where the next append goes. */
 export interface ParsedSession {
@@ -53,7 +62,10 @@ export function parseSessionBytes(bytes: Uint8Array, path: string): ParsedSessio
       if (span.terminated) validBytes = span.end + 1;
       continue;
     }
-    const value = parseJson(decoder.decode(bytes.subarray(span.start, span.end)));
+    const line = decoder.decode(bytes.subarray(span.start, span.end));
+    const tooDeep = jsonDepthProblem(line, MAX_ENTRY_DEPTH);
+    if (tooDeep) throw new RiendaError("session", `session file ${path}, line ${i + 1}: ${tooDeep}`);
+    const value = parseJson(line);
     if (value === INVALID) {
       if (i === lastContent && !span.terminated) break;
       const whole = i === lastContent ? " (a whole line, ended by a newline, so not one a crash cut short: Rienda leaves the file as it is; mend or delete the line)" : "";
