@@ -6,7 +6,7 @@ import { durationText } from "../limits/index.ts";
 import { parseRetryAfter } from "./parse-retry-after.ts";
 import { abortedFailure, providerFailure } from "./provider-failure.ts";
 import { mapSseStream } from "./map-sse-stream.ts";
-import { shownUrl } from "./shown-url.ts";
+import { shownUrl, urlSecrets } from "./shown-url.ts";
 import { fetchWithinOrigin, type RefusedRedirect } from "./within-origin.ts";
 import type { AdapterDeps, HttpRequestSpec, ProviderFailure, StreamEvent, StreamMapper, StreamTiming } from "./types.ts";
 import { headerSecret, hideSecrets } from "../values.ts";
@@ -19,8 +19,9 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
  * throws: every outcome ends in exactly one `done` or `error` event. The
  * request is cancelled at once when `signal` aborts, when no byte arrives
  * for `idleTimeoutMs`, or when the consumer stops iterating. A failure's
- * message never carries the request's credentials, even when the server
- * echoes them back (a proxy quoting the key it refused).
+ * message never carries the request's credentials (its headers' values,
+ * the password and query values of its URL), even when the server echoes
+ * them back (a proxy quoting the key it refused).
  */
 export async function* streamHttp(
   spec: HttpRequestSpec,
@@ -28,7 +29,8 @@ export async function* streamHttp(
   deps: Pick<AdapterDeps, "fetch" | "timing">,
   signal: AbortSignal,
 ): AsyncGenerator<StreamEvent> {
-  const secrets = credentialsOf(spec.headers);
+  // A key in base_url's query (`?key=…`) is as secret as one in a header: a server's error body may echo the URL.
+  const secrets = [...credentialsOf(spec.headers), ...urlSecrets(spec.url)];
   for await (const event of streamOnce(spec, mapper, deps, signal)) {
     yield event.type === "error" && secrets.length > 0 ? { ...event, failure: { ...event.failure, message: hideSecrets(event.failure.message, secrets) } } : event;
   }
