@@ -3,9 +3,13 @@
  * Item 7: only an unterminated torn tail (what a crash leaves) is cut by
  * `run -s`; a whole last line that is not JSON is an error naming the file
  * and the line, and the file is left byte for byte as it was.
+ * Item 11: `sessions prune --dry-run` says what the real prune does about a
+ * session another process holds (kept), not "would remove".
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { appendFileSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { scenario, type Scenario } from "../support/scenario.ts";
 import { messageEntries, sessionFile, sessionIdFrom } from "../support/session-reader.ts";
 
@@ -50,5 +54,30 @@ describe("a session file's last line (issue 39, item 7)", () => {
     expect(r.stdout).toBe("second answer\n");
     expect(readFileSync(file, "utf8")).not.toContain('"id":"torn"');
     expect(messageEntries(file).map((e) => e.role)).toEqual(["user", "assistant", "user", "assistant"]);
+  });
+});
+
+describe("sessions prune (issue 39, item 11)", () => {
+  test("--dry-run names a session held by another process as kept, exactly as the real prune does", async () => {
+    s = await scenario();
+    const old = await realSession(s);
+    const held = await realSession(s);
+    for (const { file } of [old, held]) writeFileSync(file, readFileSync(file, "utf8").replace(/"createdAt":"[^"]+"/g, '"createdAt":"2020-01-01T00:00:00.000Z"'));
+    const holder = spawn("sleep", ["30"]);
+    try {
+      writeFileSync(held.file.replace(/\.jsonl$/, ".lock"), JSON.stringify({ pid: holder.pid, host: hostname(), token: "t" }));
+      const dry = await s.inst.run(["sessions", "prune", "--older-than", "30d", "--dry-run"]);
+      const real = await s.inst.run(["sessions", "prune", "--older-than", "30d"]);
+      expect(dry.stdout).toBe(`${old.id}\n`);
+      expect(real.stdout).toBe(`${old.id}\n`);
+      expect(dry.stderr).toContain(`rienda: kept ${held.id}: `);
+      expect(dry.stderr).toContain("would remove 1 session, kept 1 open elsewhere");
+      expect(real.stderr).toContain("removed 1 session, kept 1 open elsewhere");
+      expect([dry.code, real.code]).toEqual([1, 1]);
+      expect(existsSync(held.file)).toBe(true);
+      expect(existsSync(old.file)).toBe(false);
+    } finally {
+      holder.kill();
+    }
   });
 });
