@@ -48,7 +48,7 @@ async function measure(agentId: string, runs: number, gapMs: number): Promise<nu
   const agent = loadAgent(home, agentId);
   const ext = await loadAgentExtensions({ home, agent, dialogs: { confirm: async () => false, notify: () => {} } });
   // Bound once, as `rienda run` does: every tool call of a session shares the ctx data.
-  ext.bind({ workdir, session: { id: "bench", agentId, modelId: "p/m", workdir }, agent: { name: agentId, description: "d", model: "p/m", tools: agent.tools, hooks: agent.hooks, skills: [], agents: [], config: {}, systemPrompt: "x" }, config: {} });
+  ext.bind({ workdir, riendaDir: join(home, ".rienda"), session: { id: "bench", agentId, modelId: "p/m", workdir }, agent: { name: agentId, description: "d", model: "p/m", tools: agent.tools, hooks: agent.hooks, skills: [], agents: [], config: {}, systemPrompt: "x" }, config: {} });
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));

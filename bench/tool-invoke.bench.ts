@@ -12,7 +12,7 @@ const dir = mkdtempSync(join(tmpdir(), "rienda-bench-"));
 const modulePath = join(dir, "index.js");
 writeFileSync(modulePath, `module.exports = { execute(ctx, args) { return "ok " + args.n; } };`);
 const frontEnd = { log() {}, output() {}, notify() {}, confirm: async () => false };
-const data = { workdir: dir, session: { id: "b", agentId: "", modelId: "", workdir: dir }, agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" }, config: {} };
+const data = { workdir: dir, riendaDir: join(dir, ".rienda"), session: { id: "b", agentId: "", modelId: "", workdir: dir }, agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" }, config: {} };
 const context = { data, frontEnd, signal: new AbortController().signal };
 
 type Design = "realm" | "worker spawned per call";

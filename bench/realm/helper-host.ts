@@ -26,7 +26,7 @@ export function openCallBridge(buffer: SharedArrayBuffer, request: InvokeRequest
   Atomics.store(words, INTERRUPT, 0);
   const controller = new AbortController();
   const bridge = request
-    ? serveBridge(buffer, createCtxHandler({ workdir: request.context.data.workdir, frontEnd: request.context.frontEnd, signal: controller.signal }))
+    ? serveBridge(buffer, createCtxHandler({ workdir: request.context.data.workdir, riendaDir: request.context.data.riendaDir, frontEnd: request.context.frontEnd, signal: controller.signal }))
     : undefined;
   return {
     interrupt() {

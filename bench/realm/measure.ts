@@ -75,6 +75,7 @@ writeFileSync(hookPath, `module.exports = { beforeToolExecute(ctx, e) { return u
 const frontEnd = { log() {}, output() {}, notify() {}, confirm: async () => false };
 const data = {
   workdir: dir,
+  riendaDir: join(dir, ".rienda"),
   session: { id: "b", agentId: "", modelId: "", workdir: dir },
   agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
   config: {},

@@ -44,10 +44,9 @@ export function parseAgent(id: string, text: string, file: string): Agent {
     else description = written.trim();
   }
 
-  let model = "";
-  if (meta.model === undefined || meta.model === null) {
-    problems.push('missing "model" (the model to use, as provider/alias from config.yaml, e.g. openai/gpt-4o)');
-  } else {
+  // Optional (go-current.md §2): an agent of the Go Rienda's current generation names no model; the session picks one.
+  let model: string | undefined;
+  if (meta.model !== undefined && meta.model !== null) {
     const written = text_(meta.model, ["model"])?.trim();
     if (written === undefined) problems.push(`model: must be a string, not ${describe(meta.model)}`);
     else if (!isModelRef(written)) problems.push(`model: must have the form provider/alias (got "${written}")`);
@@ -75,7 +74,7 @@ export function parseAgent(id: string, text: string, file: string): Agent {
   }
 
   if (problems.length > 0) return fail();
-  return { id, file, description, model, tools, hooks, skills, agents, config, limits, systemPrompt: body.trim() };
+  return { id, file, description, ...(model !== undefined ? { model } : {}), tools, hooks, skills, agents, config, limits, systemPrompt: body.trim() };
 }
 
 const EXTENSION_RULE = '1 to 64 letters, digits, "_" or "-"';

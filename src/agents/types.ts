@@ -8,8 +8,8 @@ export interface Agent {
   /** Absolute path of the definition. */
   file: string;
   description: string;
-  /** `provider/alias`; resolved against config.yaml by the caller. */
-  model: string;
+  /** `provider/alias` as written; absent when the agent names none (go-current.md: the session picks the model). */
+  model?: string;
   /** Tool names, in the order written, no duplicates. */
   tools: string[];
   /** Hook names, in the order they run, no duplicates. */

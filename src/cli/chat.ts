@@ -14,8 +14,8 @@ import { loadConfig } from "../config/index.ts";
 import { runAgent } from "../engine/index.ts";
 import { RiendaError, userMessage } from "../errors.ts";
 import { createModelClient } from "../providers/index.ts";
-import { createSession, FAILED_REQUEST_TEXT, INTERRUPTION_TEXT, listSessions, openSession, type SessionFile } from "../sessions/index.ts";
-import { createChatScreen, createChatStyle, type ChatBackend, type ChatScreen, type ChatScreenOptions, type HistoryItem } from "../ui/chat/index.ts";
+import { createSession, listSessions, openSession, type SessionFile } from "../sessions/index.ts";
+import { createChatScreen, createChatStyle, type ChatBackend, type ChatScreen, type ChatScreenOptions } from "../ui/chat/index.ts";
 import { VERSION } from "../version.ts";
 import { exitWhenFlushed } from "./exit.ts";
 import { INTERRUPTED_EXIT, interrupts } from "./interrupts.ts";
@@ -25,13 +25,16 @@ import { runFlags } from "./run-flags.ts";
 import { compactNow, createCompactor } from "./compactor.ts";
 import { sessionTreeCommands } from "./chat-session-tree.ts";
 import { runSessionFlags } from "./run-session.ts";
-import { prepareAgent, type Dialogs, type PreparedAgent } from "./compose/index.ts";
+import { prepareAgent, type AgentRequest, type Dialogs, type PreparedAgent } from "./compose/index.ts";
+import { pickStartModel } from "./chat-models.ts";
+import { modelCommands, recordThinking, type SwitchChanges } from "./chat-model-commands.ts";
 import { homeDir } from "./home-dir.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { stderrForPeople } from "./for-people.ts";
-import { checkAttachmentsFit, readFileAttachment, sizeText } from "../attachments/index.ts";
-import { attachmentKind, type AttachmentBlock } from "../providers/index.ts";
+import { checkAttachmentsFit, readFileAttachment } from "../attachments/index.ts";
+import type { AttachmentBlock } from "../providers/index.ts";
+import { attachmentRow, historyOf } from "./chat-rows.ts";
 
 /** The flags of a bare `rienda` (also shown by `rienda --help`). */
 const chatArgs = {
@@ -51,9 +54,15 @@ export interface ChatStart {
   configPath?: string;
   agentId?: string;
   modelRef?: string;
+  /** `--thinking LEVEL` for the first agent prepared. */
+  thinking?: string;
   sessionId?: string;
   /** -C was given: a continued session runs there, not in its recorded workspace. */
   workdirGiven: boolean;
+  /** The chat records model and thinking picks in state.json; rpc does not. */
+  rememberPicks?: boolean;
+  /** Shown with the conversation's first notices (a pick state.json could not record). */
+  notices?: string[];
 }
 
 export default defineCommand({
@@ -106,6 +115,8 @@ async function chat(rawArgs: string[], started: (backend: ChatBackend) => void):
     ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
     ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
     ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
+    ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
+    rememberPicks: true,
   };
   // A broken config fails before the user is asked anything.
   loadConfig({ ...(start.configPath ? { flag: start.configPath } : {}), env: start.env, home: start.home });
@@ -133,6 +144,8 @@ async function chat(rawArgs: string[], started: (backend: ChatBackend) => void):
     if (agentId === undefined) return 0;
     start.agentId = agentId;
   }
+  // An agent without a model, and nothing that decides one: the user picks (docs/chat.md).
+  if (!start.sessionId && !(await untilInterrupted(pickStartModel(start, start.agentId!, screen), watcher.signal))) return 0;
   const backend = await untilInterrupted(createChatBackend(start, screen.dialogs), watcher.signal);
   started(backend);
   // As `rienda run --at/--fork` (docs/sessions.md): checked before anything is written.
@@ -173,37 +186,40 @@ async function pickAgent(home: string, screen: ChatScreen): Promise<string | und
 /** The conversation behind the screen: the prepared agent, the session, and the engine. */
 export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Promise<ChatBackend> {
   const modelPort = createModelClient();
-  const agentRequest = (agentId: string, modelRef?: string) => ({
+  const agentRequest = (agentId: string, changes: SwitchChanges & Pick<AgentRequest, "thinking"> = {}): AgentRequest => ({
     home: start.home,
     env: start.env,
     workdir: start.workdir,
     ...(start.configPath ? { configPath: start.configPath } : {}),
     agentId,
-    ...(modelRef !== undefined ? { modelRef } : {}),
+    ...changes,
   });
 
   let session: SessionFile | undefined;
   let prepared: PreparedAgent;
   /** Files `/file` attached to the next message. */
   let pending: AttachmentBlock[] = [];
-  /** Shown once, with the first notices: the chat moved to the continued session's workspace. */
-  let movedNotice: string | undefined;
+  /** Shown once, with the first notices: the chat moved to the continued session's workspace; a pick state.json could not record. */
+  const onceNotices: string[] = [...(start.notices ?? [])];
   if (start.sessionId) {
     const existing = openSession({ home: start.home, id: start.sessionId, workdir: start.workdir });
     try {
       if (!start.workdirGiven) {
         const moved = sessionWorkdir(existing, start.workdir);
         start.workdir = moved.workdir;
-        movedNotice = moved.notice;
+        if (moved.notice) onceNotices.push(moved.notice);
       }
-      prepared = await prepareAgent(agentRequest(start.agentId ?? existing.agent, start.modelRef ?? (start.agentId ? undefined : existing.model)), dialogs);
+      // As `run -s`: the branch's model and level, unless -m, -a or --thinking says otherwise.
+      const modelRef = start.modelRef ?? (start.agentId ? undefined : existing.model);
+      const branch = { sessionModel: existing.model, sessionThinking: existing.thinking };
+      prepared = await prepareAgent(agentRequest(start.agentId ?? existing.agent, { modelRef, thinking: start.thinking, ...branch }), dialogs);
     } catch (error) {
       existing.close();
       throw error;
     }
     session = adopt(existing, prepared);
   } else {
-    prepared = await prepareAgent(agentRequest(start.agentId!, start.modelRef), dialogs);
+    prepared = await prepareAgent(agentRequest(start.agentId!, { modelRef: start.modelRef, thinking: start.thinking }), dialogs);
   }
 
   /**
@@ -212,7 +228,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
    * module that hangs while loading) is left behind, and closed when it
    * finishes, so no server it started outlives the switch.
    */
-  async function prepareSwitch(request: ReturnType<typeof agentRequest>, signal: AbortSignal | undefined): Promise<PreparedAgent> {
+  async function prepareSwitch(request: AgentRequest, signal: AbortSignal | undefined): Promise<PreparedAgent> {
     const work = prepareAgent(signal ? { ...request, signal } : request, dialogs);
     if (!signal) return work;
     try {
@@ -231,10 +247,25 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
     previous.close();
   }
 
+  const models = modelCommands({
+    where: start,
+    rememberPicks: start.rememberPicks === true,
+    prepared: () => prepared,
+    session: () => session,
+    async switchAgentTo(changes, signal) {
+      replace(await prepareSwitch(agentRequest(prepared.agent.id, changes), signal));
+    },
+    setPrepared(next) {
+      prepared = next;
+    },
+    notice: (text) => onceNotices.push(text),
+  });
+
   return {
     status: () => ({
       agent: prepared.agent.id,
       model: prepared.model.ref,
+      thinking: prepared.thinking,
       sessionId: session?.id ?? null,
       workdir: start.workdir,
       ...(prepared.model.contextWindow !== undefined ? { contextWindow: prepared.model.contextWindow } : {}),
@@ -247,6 +278,8 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
     },
     runTurn(prompt, io) {
       if (!session) throw new RiendaError("internal", "a turn needs a session");
+      // After /tree the branch may say another agent or model than the one this turn runs: it records this one.
+      recordSwitches(session, prepared);
       const compactor = createCompactor({ session, config: prepared.config, model: prepared.model, modelPort });
       const attachments = pending;
       pending = [];
@@ -254,6 +287,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
         prompt,
         attachments,
         system: prepared.system,
+        systemExtra: prepared.systemExtra,
         model: prepared.model,
         agentId: prepared.agent.id,
         modelPort,
@@ -270,6 +304,8 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
     },
     // A session that received nothing (its first turn interrupted in the beforeRun hooks) is not kept.
     newSession() {
+      // A level the branch recorded goes on as the user's choice: the new session records it too.
+      if (session?.thinking !== undefined) prepared.thinkingChosen = true;
       session?.closeDiscardingUnused();
       session = undefined;
     },
@@ -290,7 +326,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
       const target = current?.id === id ? current : openSession({ home: start.home, id, workdir: start.workdir });
       let next: PreparedAgent;
       try {
-        next = await prepareSwitch(agentRequest(target.agent, target.model), signal);
+        next = await prepareSwitch(agentRequest(target.agent, { modelRef: target.model, sessionModel: target.model, sessionThinking: target.thinking }), signal);
       } catch (error) {
         if (target !== current) target.close();
         throw error;
@@ -301,12 +337,11 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
       previous.close();
       if (current && current !== target) current.closeDiscardingUnused();
     },
+    // An agent without a model keeps the conversation's, and the level when that model offers it.
     async switchAgent(id, signal) {
-      replace(await prepareSwitch(agentRequest(id), signal));
+      replace(await prepareSwitch(agentRequest(id, { sessionModel: prepared.model.ref, sessionThinking: prepared.thinking }), signal));
     },
-    async switchModel(ref, signal) {
-      replace(await prepareSwitch(agentRequest(prepared.agent.id, ref), signal));
-    },
+    ...models,
     ...sessionTreeCommands({
       home: start.home,
       workdir: () => start.workdir,
@@ -320,7 +355,6 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
       return compactNow({ session, config: prepared.config, model: prepared.model, modelPort }, io);
     },
     listAgents: () => listAgents(start.home).agents.map((a) => ({ id: a.id, description: a.description, model: a.model })),
-    listModels: () => prepared.config.modelRefs(),
     tools: () => prepared.tools.specs().map((t) => ({ name: t.name, description: t.description })),
     hooks: () => [...prepared.hooks.names],
     attach(path) {
@@ -332,9 +366,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
     pendingAttachments: () => pending.map(attachmentRow),
     history: () => (session ? historyOf(session) : []),
     notices() {
-      const notices = movedNotice ? [movedNotice, ...prepared.notices] : prepared.notices;
-      movedNotice = undefined;
-      return notices;
+      return [...onceNotices.splice(0), ...prepared.notices];
     },
     close: () => {
       prepared.close();
@@ -345,36 +377,14 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
 
 /** Ties a session to the agent: records an agent or model switch (nothing when unchanged) and binds `ctx`. */
 function adopt(session: SessionFile, prepared: PreparedAgent): SessionFile {
-  session.appendAgent(prepared.agent.id);
-  session.appendModel(prepared.model.ref);
+  recordSwitches(session, prepared);
   prepared.bind(session);
   return session;
 }
 
-/**
- * The session's history for the recap, with the texts it stands in for the
- * model marked for what they are: the answer of an interrupted or failed
- * request and the summary of a compaction read as the model's or the
- * user's words otherwise.
- */
-function historyOf(session: SessionFile): HistoryItem[] {
-  const messages = session.messages();
-  // With a compaction on the branch, the history starts with its summary.
-  const condensed = session.branch().some((entry) => entry.kind === "compaction");
-  return messages.map((message, index): HistoryItem => {
-    if (condensed && index === 0) return { role: "condensed" };
-    const only = message.blocks.length === 1 ? message.blocks[0] : undefined;
-    if (message.role === "assistant" && only?.type === "text") {
-      if (only.text === INTERRUPTION_TEXT) return { role: "ended", reason: "interrupted" };
-      if (only.text === FAILED_REQUEST_TEXT) return { role: "ended", reason: "error" };
-    }
-    return message;
-  });
-}
-
-/** How the chat names an attachment: `notes.txt (text, 2 KB)`. */
-function attachmentRow(block: AttachmentBlock): { name: string; description: string } {
-  const kind = attachmentKind(block);
-  const bytes = block.text !== undefined ? new TextEncoder().encode(block.text).length : Math.floor(((block.data ?? "").length * 3) / 4);
-  return { name: block.name, description: `${kind === "pdf" ? "PDF" : kind}, ${sizeText(bytes)}` };
+/** Writes on the active branch the agent, model and thinking level `prepared` runs with, where the branch says otherwise. */
+function recordSwitches(session: SessionFile, prepared: PreparedAgent): void {
+  session.appendAgent(prepared.agent.id);
+  session.appendModel(prepared.model.ref);
+  recordThinking(session, prepared);
 }

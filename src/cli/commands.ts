@@ -17,6 +17,7 @@ export const commands: Record<string, LazyCommand> = {
   version: () => import("./version.ts").then((m) => m.default),
   mcp: () => import("./mcp.ts").then((m) => m.default),
   rpc: () => import("./rpc.ts").then((m) => m.default),
+  models: () => import("./models.ts").then((m) => m.default),
 };
 
 /** The command behind a bare `rienda`: the interactive chat. */

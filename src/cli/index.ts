@@ -119,7 +119,7 @@ function firstPositionalIndex(argv: string[]): number | undefined {
     const token = argv[i]!;
     if (token === "--") return i + 1 < argv.length ? i + 1 : undefined;
     if (!token.startsWith("-")) return i;
-    if (/^-(a|s|m|C)$|^--(agent|session|model|workdir|config|at)$/.test(token)) i++;
+    if (/^-(a|s|m|C)$|^--(agent|session|model|workdir|config|at|thinking)$/.test(token)) i++;
   }
   return undefined;
 }

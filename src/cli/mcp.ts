@@ -79,7 +79,7 @@ const serve = defineCommand({
     const options: ToolServerOptions = {
       tools,
       runner,
-      contextData: (sessionId) => agentlessContext(workdir, sessionId ?? serverSession, names, config?.document ?? {}),
+      contextData: (sessionId) => agentlessContext(workdir, sessionId ?? serverSession, names, config?.document ?? {}, join(home, ".rienda")),
     };
     const watcher = interrupts();
     // Calls in flight end with their workers and processes.

@@ -21,6 +21,8 @@ export type RpcCommand =
   | { type: "confirm_answer"; id: CommandId; confirmId: string; answer: boolean }
   | { type: "set_model"; id: CommandId; model: string }
   | { type: "set_agent"; id: CommandId; agent: string }
+  | { type: "set_thinking"; id: CommandId; level: string }
+  | { type: "list_models"; id: CommandId }
   | { type: "fork"; id: CommandId; entryId?: string }
   | { type: "compact"; id: CommandId }
   | { type: "new_session"; id: CommandId }
@@ -48,7 +50,7 @@ export interface RpcRefusal {
   message: string;
 }
 
-const COMMANDS = ["prompt", "follow_up", "abort", "confirm_answer", "set_model", "set_agent", "fork", "compact", "new_session", "get_state", "list_sessions", "shutdown"] as const;
+const COMMANDS = ["prompt", "follow_up", "abort", "confirm_answer", "set_model", "set_agent", "set_thinking", "list_models", "fork", "compact", "new_session", "get_state", "list_sessions", "shutdown"] as const;
 
 /** The fields each command takes besides `id` and `type`, with their JSON types; `?` marks an optional one. */
 const FIELDS: Record<(typeof COMMANDS)[number], Record<string, string>> = {
@@ -58,6 +60,8 @@ const FIELDS: Record<(typeof COMMANDS)[number], Record<string, string>> = {
   confirm_answer: { confirm_id: "string", answer: "boolean" },
   set_model: { model: "string" },
   set_agent: { agent: "string" },
+  set_thinking: { level: "string" },
+  list_models: {},
   fork: { "entry_id?": "string" },
   compact: {},
   new_session: {},
@@ -109,6 +113,8 @@ export function readCommand(line: string): RpcCommand | RpcRefusal {
       return { type: command, id, model: value.model as string };
     case "set_agent":
       return { type: command, id, agent: value.agent as string };
+    case "set_thinking":
+      return { type: command, id, level: value.level as string };
     case "fork":
       return { type: command, id, ...(typeof value.entry_id === "string" ? { entryId: value.entry_id } : {}) };
     default:

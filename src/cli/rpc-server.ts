@@ -80,7 +80,7 @@ export class RpcServer {
   ready(backend: ChatBackend, version: string): void {
     this.#backend = backend;
     const status = backend.status();
-    this.#send({ type: "ready", rpc_version: RPC_VERSION, version, agent: status.agent, model: status.model, session_id: status.sessionId, workdir: status.workdir });
+    this.#send({ type: "ready", rpc_version: RPC_VERSION, version, ...this.#model(), session_id: status.sessionId, workdir: status.workdir });
   }
 
   /** A line longer than the reader's cap (rpc-lines.ts), dropped: answered as a line that could not be read. */
@@ -166,8 +166,7 @@ export class RpcServer {
         work.then(
           () => {
             this.#switching = false;
-            const status = backend.status();
-            this.#ok(command, { agent: status.agent, model: status.model });
+            this.#ok(command, this.#model());
             this.#next();
           },
           (error: unknown) => {
@@ -178,6 +177,13 @@ export class RpcServer {
         );
         return;
       }
+      case "set_thinking":
+        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before switching");
+        backend.setThinking(command.level);
+        return this.#ok(command, this.#model());
+      case "list_models":
+        this.#answerLater(command, backend.listModels().then((models) => ({ models })));
+        return;
       case "fork":
         if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before forking");
         return this.#ok(command, { session_id: backend.fork(command.entryId) });
@@ -191,8 +197,7 @@ export class RpcServer {
       case "get_state": {
         const status = backend.status();
         return this.#ok(command, {
-          agent: status.agent,
-          model: status.model,
+          ...this.#model(),
           session_id: status.sessionId,
           workdir: status.workdir,
           running: this.#running ? this.#running.id : null,
@@ -279,6 +284,21 @@ export class RpcServer {
     if (this.#running || this.#switching || this.#ending) return;
     const next = this.#queue.shift();
     if (next) this.#startRun(next, true);
+  }
+
+  /** The agent, model and thinking level in force, and the model's levels. */
+  #model(): { agent: string; model: string; thinking: string; thinking_levels: string[] } {
+    const backend = this.#backend!;
+    const status = backend.status();
+    return { agent: status.agent, model: status.model, thinking: status.thinking ?? "off", thinking_levels: backend.thinkingLevels() };
+  }
+
+  /** Answers `command` once `work` settles: its data, or `refused` with its message. */
+  #answerLater(command: RpcCommand, work: Promise<Record<string, unknown>>): void {
+    work.then(
+      (data) => this.#ok(command, data),
+      (error: unknown) => this.#fail(command.id, command.type, "refused", userMessage(error)),
+    );
   }
 
   #ok(command: RpcCommand, data: Record<string, unknown>): void {

@@ -52,6 +52,7 @@ export default defineCommand({
         ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
         ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
         ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
+        ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
         ...(sessionId !== undefined ? { sessionId } : {}),
       };
       const rpc = new RpcServer({ write, stderr: process.stderr }, { autoApprove: Boolean(parsed["auto-approve"]) });

@@ -63,6 +63,8 @@ export interface SessionSource {
   header: SessionHeader;
   agent: string;
   model: string;
+  /** The thinking level the branch records; absent when it records none. */
+  thinking?: string;
   open(home: string, workdir: string): SessionFile;
   /** Gives up the session without writing (a refused run): releases its lock. */
   close(): void;
@@ -79,6 +81,7 @@ export function sessionSource(choice: SessionChoice & { sessionId: string }, whe
         header: file.header,
         agent: file.agentAt(leaf),
         model: file.modelAt(leaf),
+        ...thinkingOf(file.thinkingAt(leaf)),
         open: () => {
           if (choice.at !== undefined) file.moveLeaf(leaf);
           return file;
@@ -97,9 +100,15 @@ export function sessionSource(choice: SessionChoice & { sessionId: string }, whe
     header: stored.header,
     agent: stored.tree.agent(stored.header.agent, leaf),
     model: stored.tree.model(stored.header.model, leaf),
+    ...thinkingOf(stored.tree.thinking(leaf)),
     open: (home, workdir) => forkSession({ home, workdir, from: stored, at: leaf, ...(choice.ephemeral ? { memory: true } : {}) }),
     close: () => undefined,
   };
+}
+
+/** `{thinking}` when the branch has a level in force. */
+function thinkingOf(level: string | undefined): { thinking?: string } {
+  return level === undefined ? {} : { thinking: level };
 }
 
 /** A new session for a run without -s/-c: a file, or with --no-session one kept in memory. */

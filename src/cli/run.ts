@@ -97,6 +97,7 @@ export default defineCommand({
             ...(chosen.sessionId !== undefined ? { sessionId: chosen.sessionId, fork: chosen.fork, ...(chosen.at !== undefined ? { at: chosen.at } : {}) } : {}),
             ...(chosen.ephemeral ? { ephemeral: true } : {}),
             ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
+            ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
           },
           {
             confirm: (prompt, level) =>
@@ -122,6 +123,7 @@ export default defineCommand({
         attachments,
         ...(schema ? { answer: schema.portFor(prepared.model) } : {}),
         system: prepared.system,
+        systemExtra: prepared.systemExtra,
         model: prepared.model,
         agentId: prepared.agent.id,
         modelPort,

@@ -26,16 +26,24 @@ type Shown =
   | { kind: "compaction"; entry: Extract<SessionEntry, { kind: "compaction" }> }
   | { kind: "note"; text: string };
 
-/** The active branch with the switches and interruptions that hang from it, in file order. */
+/** The active branch with its switches and the interruptions that hang from it, in file order. */
 function branchItems(stored: StoredSession): Shown[] {
   const onBranch = new Set(stored.tree.branch().map((e) => e.id));
+  const switches = new Set<SessionEntry>(stored.tree.switches());
   const items: Shown[] = [];
   for (const e of stored.entries) {
     if ((e.kind === "message" || e.kind === "compaction") && onBranch.has(e.id)) items.push(e.kind === "message" ? { kind: "message", entry: e } : { kind: "compaction", entry: e });
-    else if ((e.kind === "agent" || e.kind === "model") && (e.parentId === null || onBranch.has(e.parentId))) items.push({ kind: "note", text: `${e.kind} switched to ${e.kind === "agent" ? e.agent : e.model}` });
+    else if (switches.has(e)) items.push({ kind: "note", text: switchNote(e) });
     else if (e.kind === "interruption" && e.parentId !== null && onBranch.has(e.parentId)) items.push({ kind: "note", text: e.reason === "error" ? "the run failed here" : "interrupted here" });
   }
   return items;
+}
+
+/** `model switched to p/m`, `thinking set to high`. */
+function switchNote(entry: SessionEntry): string {
+  if (entry.kind === "agent") return `agent switched to ${entry.agentId}`;
+  if (entry.kind === "model") return `model switched to ${entry.modelRef}`;
+  return entry.kind === "thinking" ? `thinking set to ${entry.thinkingLevel || "off"}` : entry.kind;
 }
 
 /** Totals of the branch's answers. */
@@ -207,14 +215,16 @@ export interface TreeLine {
  */
 export function treeLines(stored: Pick<StoredSession, "entries" | "tree">): TreeLine[] {
   const nodes = stored.entries.filter((e): e is BranchEntry => e.kind === "message" || e.kind === "compaction");
-  const ids = new Set(nodes.map((n) => n.id));
   const children = new Map<string | null, BranchEntry[]>();
   for (const n of nodes) {
-    const parent = n.parentId !== null && ids.has(n.parentId) ? n.parentId : null;
+    // Switches on the chain are not drawn: a message after one is drawn under the message before it.
+    const parent = stored.tree.shownParent(n.id);
     children.set(parent, [...(children.get(parent) ?? []), n]);
   }
-  const active = new Set(stored.tree.branch().map((e) => e.id));
-  const leaf = stored.tree.leafId;
+  const branch = stored.tree.branch();
+  const active = new Set(branch.map((e) => e.id));
+  // The active leaf may be a switch: its end is then the last message before it.
+  const leaf = branch.at(-1)?.id;
   const out: TreeLine[] = [];
   const line = (prefix: string, n: BranchEntry) =>
     out.push({ id: n.id, active: active.has(n.id), text: `${prefix}${active.has(n.id) ? "*" : " "} ${n.id}  ${label(n)}${n.id === leaf ? "  (leaf)" : ""}` });
@@ -248,6 +258,6 @@ export function treeOfSession(stored: StoredSession): string {
   const lines = treeLines(stored);
   const out: string[] = [...headerLines(stored), "", ...lines.map((l) => l.text)];
   if (lines.length === 0) out.push("(no messages)");
-  else if (stored.tree.leafId === null) out.push("(the active leaf is before the first message)");
+  else if (stored.tree.branch().length === 0) out.push("(the active leaf is before the first message)");
   return `${out.join("\n")}\n`;
 }

@@ -95,7 +95,7 @@ const run = defineCommand({
       if (config && server) {
         const watcher = interrupts();
         // An interrupt cancels the call (the server gets notifications/cancelled); the server ends with Rienda.
-        const data = agentlessContext(workdir, randomUUID(), [name], config.document);
+        const data = agentlessContext(workdir, randomUUID(), [name], config.document, join(home, ".rienda"));
         const code = await printResult(runMcpTool({ name, server, config, data, args: decoded as Record<string, unknown>, autoApprove, signal: watcher.signal }), watcher);
         await exitWhenFlushed(code);
         return;
@@ -148,7 +148,7 @@ async function runOnce(name: string, decoded: object, workdir: string, home: str
     onInterrupt: () => watcher.interrupt("ctrl-c"),
     echoProcessOutput: !oneTerminal,
   });
-  return runner.runTool(tool, decoded, { data: agentlessContext(workdir, randomUUID(), [name], configDocument), frontEnd, signal: watcher.signal });
+  return runner.runTool(tool, decoded, { data: agentlessContext(workdir, randomUUID(), [name], configDocument, join(home, ".rienda")), frontEnd, signal: watcher.signal });
 }
 
 /**

@@ -16,6 +16,7 @@ export { formatKeyPath, type KeyPath } from "./key-path.ts";
 export { locateConfig } from "./locate-config.ts";
 export { findPreset, PRESETS, PROTOCOLS } from "./presets.ts";
 export { splitModelRef, type ModelRef } from "./split-model-ref.ts";
+export { resolveProviderModel } from "./resolve-model.ts";
 export { DEFAULT_COMPACTION } from "./validate-config.ts";
 export { DEFAULT_MCP_STARTUP_TIMEOUT_MS } from "./validate-mcp-servers.ts";
 export type {
@@ -28,9 +29,12 @@ export type {
   McpHttpServerSettings,
   McpServerSettings,
   McpStdioServerSettings,
+  ModelConnectionOverrides,
   ModelSettings,
   Preset,
+  ProviderOrigin,
   ProviderSettings,
   ShellSettings,
+  ThinkingMode,
   UnsetVariable,
 } from "./types.ts";

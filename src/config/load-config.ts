@@ -10,11 +10,18 @@ import { resolveModel } from "./resolve-model.ts";
 import type { ConfigLocation, ConfigSource, LoadConfigOptions, LoadedConfig } from "./types.ts";
 import { validateConfig } from "./validate-config.ts";
 
-/** Locates, reads and validates the configuration. Throws ConfigError (a RiendaError). */
+/**
+ * Locates, reads and validates the configuration. Throws ConfigError (a RiendaError).
+ * `~/.rienda/config.yaml` is optional (go-current.md §2): without it the
+ * configuration is empty and providers come from modules; a file named by
+ * `--config` or RIENDA_CONFIG must exist.
+ */
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const location = locateConfig(options);
   const text = readConfigFile(location);
-  return parseConfig(text, { ...location, env: options.env, home: options.home });
+  const parse = { ...location, env: options.env, home: options.home };
+  // Without the file, the settings are the defaults (the text of an empty mapping).
+  return text === undefined ? { ...parseConfig("{}", parse), present: false } : parseConfig(text, parse);
 }
 
 /** Inputs of `parseConfig`: where the text came from and what expands it. */
@@ -31,12 +38,9 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
   const file = options.path;
   const parsed = parseConfigYaml(text, file);
   if (!parsed) {
+    // Strict (contract.md §2): a file that exists says something; only a missing one means the defaults.
     throw new ConfigError([
-      {
-        file,
-        path: "",
-        message: `the file is empty; declare at least one provider under "providers" (docs/config.md shows how, and "rienda init" writes a starter file)`,
-      },
+      { file, path: "", message: `the file is empty; write its settings (docs/config.md shows them, "rienda init" writes a starter file), or remove it: config.yaml is optional` },
     ]);
   }
   const expanded = expandDocument(parsed.value, options.env);
@@ -51,6 +55,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
   return {
     path: file,
     source: options.source ?? "home",
+    present: true,
     get document() {
       return structuredClone(document);
     },
@@ -70,13 +75,14 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
   };
 }
 
-/** The file's text, or a ConfigError saying why it cannot be read (a missing one says how to create it). */
-function readConfigFile(location: ConfigLocation): string {
+/** The file's text; undefined when the default file does not exist; else a ConfigError saying why it cannot be read. */
+function readConfigFile(location: ConfigLocation): string | undefined {
   const file = location.path;
   try {
     return readFileSync(file, "utf8");
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
+    if ((code === "ENOENT" || code === "ENOTDIR") && location.source === "home") return undefined;
     let message: string;
     if (code === "ENOENT" || code === "ENOTDIR") message = missingMessage(location);
     else if (code === "EISDIR") message = "is a directory, not a configuration file";
@@ -90,7 +96,7 @@ function missingMessage(location: ConfigLocation): string {
   const given = location.source === "flag" ? " (given with --config)" : location.source === "env" ? " (given by RIENDA_CONFIG)" : "";
   return (
     `no configuration file here${given}. Run "rienda init" to create ~/.rienda with a starter config.yaml, ` +
-    `or write one by hand: it declares your providers and models (see docs/config.md)`
+    `or write one by hand (see docs/config.md)`
   );
 }
 

@@ -38,17 +38,28 @@ export function resolveModel(providers: ReadonlyMap<string, ProviderSettings>, f
       `${file}: ${unset.path}: environment variable ${unset.variable} is not set (needed by ${parts.provider}/${parts.alias})`,
     );
   }
+  const own = model.overrides ?? {};
   const resolved: ResolvedModel = {
     ref: `${parts.provider}/${parts.alias}`,
     provider: provider.name,
     alias: model.alias,
     wireId: model.id,
-    protocol: provider.protocol,
-    baseUrl: provider.baseUrl,
+    protocol: own.protocol ?? provider.protocol,
+    baseUrl: own.baseUrl ?? provider.baseUrl,
     apiKey: provider.apiKey,
-    headers: { ...provider.headers },
+    // A module's model merges its headers key by key over its provider's (go-current.md §3).
+    headers: { ...provider.headers, ...own.headers },
   };
-  if (provider.sessionHeader !== undefined) resolved.sessionHeader = provider.sessionHeader;
+  const sessionHeader = own.sessionHeader ?? provider.sessionHeader;
+  if (sessionHeader !== undefined) resolved.sessionHeader = sessionHeader;
+  if (provider.origin !== undefined && provider.origin !== "config") {
+    // A module's declaration is what goes on the wire, as the Go program sends it (go-current.md §6).
+    resolved.requestRules = "as_written";
+    resolved.thinkingModes = (model.thinkingModes ?? []).map((mode) => ({ ...mode }));
+    resolved.reasoning = model.reasoning === true;
+  }
+  if (model.maxOutputTokens !== undefined && model.maxTokens === undefined) resolved.maxTokens = model.maxOutputTokens;
+  if (model.name !== undefined) resolved.name = model.name;
   if (provider.script !== undefined) resolved.script = provider.script;
   if (model.maxTokens !== undefined) resolved.maxTokens = model.maxTokens;
   if (model.temperature !== undefined) resolved.temperature = model.temperature;
@@ -67,6 +78,11 @@ export function resolveModel(providers: ReadonlyMap<string, ProviderSettings>, f
   resolved.timing = requestTiming(provider, model);
   resolved.apiKeySource = provider.apiKeySource;
   return resolved;
+}
+
+/** Resolves `ref` against one provider (a provider module's, declared in `file`). */
+export function resolveProviderModel(provider: ProviderSettings, file: string, ref: string): ResolvedModel {
+  return resolveModel(new Map([[provider.name, provider]]), file, ref);
 }
 
 /** The model's timing keys over the provider's; each names the key that set it, or the provider's key when the default applies. */

@@ -202,6 +202,8 @@ export interface LoadedConfig {
   /** Absolute path of the file that was read. */
   path: string;
   source: ConfigSource;
+  /** False when ~/.rienda/config.yaml does not exist (it is optional): the settings are the defaults. */
+  present: boolean;
   /** The whole document as parsed, `${NAME}` references left as written; a fresh deep copy on every read (`ctx.config`). */
   readonly document: Record<string, unknown>;
   /** Providers by name, in file order. */

@@ -39,14 +39,16 @@ export function validateConfig(reader: ConfigReader, document: unknown, base: Pa
   const providers = new Map<string, ProviderSettings>();
   const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, subagents: { ...DEFAULT_SUBAGENTS }, limits: {}, extensionConfig: {}, mcpServers: new Map(), shell: { providerVariables: [], hideEnv: [], passEnv: [] } };
   if (!isPlainObject(document)) {
-    reader.problem([], `must be a mapping with a "providers" key at the top, not ${describeYamlValue(document)}`);
+    reader.problem([], `must be a mapping of settings (providers, compaction, config, ...) at the top, not ${describeYamlValue(document)}`);
     return result;
   }
   reader.knownKeys(document, TOP_KEYS, []);
 
+  // Optional (go-current.md §2): the current generation declares providers as modules of ~/.rienda/providers.
+  // Written but empty is still refused (contract.md §2): it says "providers here" and gives none.
   const written = reader.mapping(document.providers, ["providers"]);
-  if (written && Object.keys(written).length === 0) {
-    reader.problem(["providers"], "at least one provider is required");
+  if (written && document.providers !== undefined && Object.keys(written).length === 0) {
+    reader.problem(["providers"], "at least one provider is required when the block is written (remove it to use provider modules only)");
   }
   let providerProblems = false;
   for (const [name, value] of reader.entries(written ?? {}, ["providers"])) {
@@ -110,9 +112,9 @@ function readCompaction(
       reader.problem(at, `must have the form provider/alias (got "${model}")`);
     } else if (!providersIncomplete) {
       // Existence is checked only when every provider validated, so one mistake is not reported twice.
+      // A provider config.yaml does not declare may be a provider module: the run resolves it then.
       const provider = providers.get(ref.provider);
-      if (!provider) reader.problem(at, `unknown provider "${ref.provider}"`);
-      else if (!provider.models.has(ref.alias)) reader.problem(at, `unknown model "${ref.alias}" in provider "${ref.provider}"`);
+      if (provider && !provider.models.has(ref.alias)) reader.problem(at, `unknown model "${ref.alias}" in provider "${ref.provider}"`);
     }
     compaction.model = model;
   }

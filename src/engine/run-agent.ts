@@ -29,6 +29,8 @@ export interface RunInput {
   answer?: AnswerPort;
   /** Agent body + project instructions. */
   system: string;
+  /** Read again before every request and put after `system` (a blank line between): the workspace's skills catalog, which may change mid-run. */
+  systemExtra?: () => string;
   model: ResolvedModel;
   agentId: string;
   modelPort: ModelPort;
@@ -119,7 +121,8 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     if (tooLong) return end("error", tooLong);
     const messages = historyForRequest(session.messages());
     // The hooks' snapshot of a long history is not free: build it only for hooks that read it.
-    let system = input.system;
+    const extra = input.systemExtra?.() ?? "";
+    let system = extra === "" ? input.system : input.system === "" ? extra : `${input.system}\n\n${extra}`;
     if (shapesRequests) {
       const shaped = await chainBeforeModelRequest(hooks, { system, model: model.ref, messages: snapshotForHooks(messages) }, emit, signal);
       if (shaped.kind === "interrupted") return end("interrupted");

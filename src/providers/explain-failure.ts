@@ -17,6 +17,7 @@ export function explainFailure(failure: ProviderFailure, model: ResolvedModel): 
 }
 
 function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undefined {
+  if (model.declaredIn !== undefined) return moduleHintFor(failure, model, model.declaredIn);
   const provider = keyPart(model.provider);
   const modelKey = `providers.${provider}.models.${keyPart(model.alias)}`;
   switch (failure.kind) {
@@ -30,7 +31,7 @@ function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undef
     case "context_length":
       return `Set ${modelKey}.context_window so Rienda compacts the conversation before it gets this long`;
     case "invalid_request":
-      if (failure.redirectedTo !== undefined) return movedHint(failure.redirectedTo, provider);
+      if (failure.redirectedTo !== undefined) return movedHint(failure.redirectedTo, (to) => `set providers.${provider}.base_url to ${to}`);
       if (failure.status === 404) return `Check providers.${provider}.base_url and the model id (${modelKey}.id, now "${model.wireId}")`;
       // A 200 that is not the API: a web page or some other body answered (stream-http.ts).
       if (failure.status === 200) return `Check providers.${provider}.base_url: it must be the address of the API (often ending in /v1)`;
@@ -46,7 +47,7 @@ function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undef
  * pointed (its address less the endpoint's path), for a provider that
  * really moved; never followed on the user's behalf.
  */
-function movedHint(target: string, provider: string): string {
+function movedHint(target: string, setBase: (to: string) => string): string {
   let base: string | undefined;
   try {
     const to = new URL(target);
@@ -59,9 +60,27 @@ function movedHint(target: string, provider: string): string {
   } catch {
     // no suggestion
   }
-  return base
-    ? `If the provider really moved, set providers.${provider}.base_url to ${shownUrl(base)}; Rienda never sends a key or a conversation to another origin on a redirect`
-    : `Check providers.${provider}.base_url: Rienda never sends a key or a conversation to another origin on a redirect`;
+  const never = "Rienda never sends a key or a conversation to another origin on a redirect";
+  return base ? `If the provider really moved, ${setBase(shownUrl(base))}; ${never}` : `Check where the provider lives: ${never}`;
+}
+
+/** The same hints for a provider module's model: what to change is what the module returns. */
+function moduleHintFor(failure: ProviderFailure, model: ResolvedModel, module: string): string | undefined {
+  switch (failure.kind) {
+    case "network":
+      if (/connection refused/.test(failure.message) && isLocalUrl(model.baseUrl)) return `${startHintFor(model.baseUrl)}, or change the base_url that ${module} returns`;
+      return `Check the base_url that ${module} returns, and your network (HTTPS_PROXY is honoured)`;
+    case "authentication":
+      return keyHint(model, keyPart(model.provider));
+    case "context_length":
+      return `Set the model's context_window in what ${module} returns, so Rienda compacts the conversation before it gets this long`;
+    case "invalid_request":
+      if (failure.redirectedTo !== undefined) return movedHint(failure.redirectedTo, (to) => `change the base_url that ${module} returns to ${to}`);
+      if (failure.status === 404 || failure.status === 200) return `Check the base_url and the model id ("${model.wireId}") that ${module} returns`;
+      return undefined;
+    default:
+      return undefined;
+  }
 }
 
 /** Where the refused key came from: not set, written in the file, or which `${NAME}` (set, empty or unset). */

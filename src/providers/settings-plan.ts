@@ -6,7 +6,7 @@
  */
 import { adaptiveClaudeRules, claudeRules, type ClaudeRules } from "./claude-model.ts";
 import { openAIRules, reasoningOpenAIRules, type OpenAIRules } from "./openai-model.ts";
-import type { ResolvedModel, ThinkingLevel } from "./types.ts";
+import type { ResolvedModel } from "./types.ts";
 
 /** The settings the plan reads. */
 export type PlannedSettings = Pick<ResolvedModel, "protocol" | "wireId" | "temperature" | "topP" | "thinkingLevel" | "thinkingMaxTokens" | "requestRules">;
@@ -91,9 +91,9 @@ function planAnthropic(model: PlannedSettings): SettingsPlan {
 /** The beta that lets a request choose what happens to thinking blocks whose prefix changed. */
 const THINKING_BINDING_BETA = "thinking-binding-controls-2026-08-01";
 
-/** Anthropic has no "minimal": its lowest effort is "low". */
-function anthropicEffort(level: ThinkingLevel): AnthropicEffort {
-  return level === "minimal" ? "low" : level;
+/** Anthropic has no "minimal": its lowest effort is "low" (config.yaml's levels are checked, so nothing else arrives here). */
+function anthropicEffort(level: string): AnthropicEffort {
+  return level === "medium" || level === "high" ? level : "low";
 }
 
 function addSampling(plan: SettingsPlan, model: PlannedSettings, sampling: ClaudeRules["sampling"], thinking: boolean, rules?: ClaudeRules): void {

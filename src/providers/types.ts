@@ -150,8 +150,17 @@ export interface ResolvedModel {
   contextWindow?: number;
   /** Where `contextWindow` came from when the server reported it (server-context-window.ts); absent: config.yaml. */
   contextWindowSource?: string;
-  thinkingLevel?: ThinkingLevel;
+  /** The thinking level sent: config.yaml's ThinkingLevel, or any level a provider module's model declares. */
+  thinkingLevel?: string;
   thinkingMaxTokens?: number;
+  /** A provider module's model: the levels it declares (`off` is always there too); absent for config.yaml models. */
+  thinkingModes?: { level: string; maxTokens: number }[];
+  /** A provider module's model: whether it reasons. */
+  reasoning?: boolean;
+  /** A provider module's display name of the model. */
+  name?: string;
+  /** A provider module's model: the module that declares it (its index.js, or "the built-in module NAME"), named by hints instead of config.yaml keys. */
+  declaredIn?: string;
   /** Prompt caching (new): on unless `cache: false`. */
   cache?: boolean;
   /** `request_rules` (new); absent: `auto`. */

@@ -13,7 +13,8 @@ export interface SessionInfo {
 export interface AgentInfo {
   name: string;
   description: string;
-  model: string;
+  /** Absent when the agent's frontmatter names no model. */
+  model?: string;
   tools: string[];
   hooks: string[];
   /** The skills the agent declares (docs/skills.md). */
@@ -33,6 +34,11 @@ export interface ContextData {
   session: SessionInfo;
   agent: AgentInfo;
   config: Record<string, unknown>;
+  /**
+   * The absolute `~/.rienda` folder: `ctx.cache` and `ctx.store` keep their
+   * files in its `cache/` and `store/` (host side only, not a member of ctx).
+   */
+  riendaDir: string;
 }
 
 /** A question for `ctx.confirm` and a notice for `ctx.notify`. */
@@ -63,6 +69,12 @@ export interface InvocationContext {
   frontEnd: FrontEnd;
   /** Aborted when the run is interrupted. */
   signal: AbortSignal;
+  /**
+   * The most bytes a `ctx.http.fetch` body may have in this invocation: a
+   * larger one fails the call, and no more than this is read. None when left
+   * out (tools and hooks); provider modules get 32 MiB (go-current.md §3).
+   */
+  httpBodyLimitBytes?: number;
 }
 
 

@@ -9,7 +9,7 @@ import { RiendaError } from "../errors.ts";
 import { ATTACHMENT_MEDIA_TYPES, type AttachmentMediaType, type Block, type StopReason, type TextBlock, type Usage } from "../providers/types.ts";
 import { headerValueProblem } from "./header-problem.ts";
 import { firstString, isRecord, str } from "./json-fields.ts";
-import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
+import { SESSION_FORMAT_VERSION, type AgentEntry, type ModelEntry, type SessionEntry, type SessionHeader } from "./types.ts";
 
 /** An entry of a kind we do not know that still carries an id: later entries may hang from it. */
 export interface PassThroughEntry {
@@ -45,8 +45,8 @@ export function decodeHeader(value: unknown, path: string): SessionHeader {
 
 /**
  * Reads one entry line. Returns null for lines to ignore (unknown kinds
- * without an id, switches without a value), a PassThroughEntry for unknown
- * kinds with an id.
+ * without an id), a PassThroughEntry for unknown kinds with an id and for
+ * switches without a value (later entries may hang from them).
  */
 export function decodeEntry(value: unknown, origin: LineOrigin): SessionEntry | PassThroughEntry | null {
   if (!isRecord(value)) return null;
@@ -104,29 +104,14 @@ export function decodeEntry(value: unknown, origin: LineOrigin): SessionEntry | 
     }
     case "title":
       return { kind: "title", createdAt: str(value.createdAt), title: str(value.title) };
-    case "agent": {
-      const agent = firstString(value.agent, value.agentId);
-      if (agent === undefined) return passThrough(value);
-      return {
-        kind: "agent",
-        id: str(value.id),
-        parentId: parentOf(value),
-        createdAt: str(value.createdAt),
-        agent,
-        previousAgent: firstString(value.previousAgent, value.previousAgentId) ?? "",
-      };
-    }
-    case "model": {
-      const model = firstString(value.model, value.modelRef);
-      if (model === undefined) return passThrough(value);
-      return {
-        kind: "model",
-        id: str(value.id),
-        parentId: parentOf(value),
-        createdAt: str(value.createdAt),
-        model,
-        previousModel: firstString(value.previousModel, value.previousModelRef) ?? "",
-      };
+    case "agent":
+      return decodeSwitch(value, "agent", ["agentId", "previousAgentId"], ["agent", "previousAgent"]);
+    case "model":
+      return decodeSwitch(value, "model", ["modelRef", "previousModelRef"], ["model", "previousModel"]);
+    case "thinking": {
+      // Only the Go shape exists; an entry without a level is of no use but may still be linked to.
+      if (typeof value.thinkingLevel !== "string") return passThrough(value);
+      return { kind: "thinking", id: str(value.id), parentId: parentOf(value), createdAt: str(value.createdAt), thinkingLevel: value.thinkingLevel };
     }
     default:
       return passThrough(value);
@@ -202,6 +187,25 @@ function decodeUsage(value: unknown): Usage | undefined {
   if (typeof value.cacheWriteTokens === "number") usage.cacheWriteTokens = value.cacheWriteTokens;
   if (typeof value.reasoningTokens === "number") usage.reasoningTokens = value.reasoningTokens;
   return usage;
+}
+
+/**
+ * An agent or model switch in either shape: the Go Rienda's (`agentId`,
+ * `modelRef`: on the branch), or the one earlier versions of ours wrote
+ * (`agent`, `model`: beside it). One without a value is only linked to.
+ */
+function decodeSwitch(value: Record<string, unknown>, kind: "agent" | "model", go: [string, string], older: [string, string]): AgentEntry | ModelEntry | PassThroughEntry | null {
+  const onBranch = firstString(value[go[0]]);
+  const beside = onBranch === undefined ? firstString(value[older[0]]) : undefined;
+  const current = onBranch ?? beside;
+  if (current === undefined) return passThrough(value);
+  const previous = firstString(value[go[1]], value[older[1]]) ?? "";
+  const link = { id: str(value.id), parentId: parentOf(value), createdAt: str(value.createdAt) };
+  // Without an id nothing can hang from it: it can only be read as hanging beside its parent.
+  const placement = beside !== undefined || link.id === "" ? { beside: true as const } : {};
+  return kind === "agent"
+    ? { kind, ...link, agentId: current, previousAgentId: previous, ...placement }
+    : { kind, ...link, modelRef: current, previousModelRef: previous, ...placement };
 }
 
 function passThrough(value: Record<string, unknown>): PassThroughEntry | null {

@@ -5,7 +5,7 @@
  * `JSON.stringify` away from a whole, newline-terminated entry.
  */
 import type { Block, Usage } from "../providers/types.ts";
-import type { SessionEntry, SessionHeader } from "./types.ts";
+import type { SessionEntry, SessionHeader, SwitchEntry } from "./types.ts";
 
 /** One whole line (with its `\n`) for the header or any entry. */
 export function encodeEntry(entry: SessionHeader | SessionEntry): string {
@@ -48,23 +48,9 @@ function storedForm(entry: SessionHeader | SessionEntry): Record<string, unknown
     case "title":
       return { kind: "title", createdAt: entry.createdAt, title: entry.title };
     case "agent":
-      return {
-        kind: "agent",
-        id: entry.id,
-        parentId: entry.parentId,
-        createdAt: entry.createdAt,
-        agent: entry.agent,
-        previousAgent: entry.previousAgent,
-      };
     case "model":
-      return {
-        kind: "model",
-        id: entry.id,
-        parentId: entry.parentId,
-        createdAt: entry.createdAt,
-        model: entry.model,
-        previousModel: entry.previousModel,
-      };
+    case "thinking":
+      return storedSwitch(entry);
     case "compaction":
       return {
         kind: "compaction",
@@ -77,6 +63,23 @@ function storedForm(entry: SessionHeader | SessionEntry): Record<string, unknown
         responseModel: entry.responseModel,
         responseUsage: entry.responseUsage === undefined ? undefined : storedUsage(entry.responseUsage),
       };
+  }
+}
+
+/**
+ * A switch in the Go Rienda's shape (go-current.md §5); one read in the
+ * shape earlier versions of ours wrote keeps that shape (a fork copies it),
+ * so it keeps hanging beside the branch as it did.
+ */
+function storedSwitch(entry: SwitchEntry): Record<string, unknown> {
+  const link = { kind: entry.kind, id: entry.id, parentId: entry.parentId, createdAt: entry.createdAt };
+  switch (entry.kind) {
+    case "thinking":
+      return { ...link, thinkingLevel: entry.thinkingLevel };
+    case "agent":
+      return entry.beside ? { ...link, agent: entry.agentId, previousAgent: entry.previousAgentId } : { ...link, agentId: entry.agentId, previousAgentId: entry.previousAgentId };
+    case "model":
+      return entry.beside ? { ...link, model: entry.modelRef, previousModel: entry.previousModelRef } : { ...link, modelRef: entry.modelRef, previousModelRef: entry.previousModelRef };
   }
 }
 

@@ -2,9 +2,10 @@
  * A fork: a new session continuing another one from one of its entries. The
  * branch that leads there is copied into the new file entry by entry (ids,
  * parents and times kept, so an entry id names the same message in both),
- * with the agent and model switches and interruptions that hang from it and
- * the titles; other branches are not copied. The header names the origin
- * (`forkedFrom`, `forkedAt`). The original is only read, never written, so
+ * with the agent, model and thinking switches on it (or, in the older
+ * shape, beside it), the interruptions that hang from it and the titles;
+ * other branches are not copied. The header names the origin (`forkedFrom`,
+ * `forkedAt`). The original is only read, never written, so
  * it may be open in another process meanwhile.
  */
 import { createSession } from "./create-session.ts";
@@ -55,9 +56,12 @@ function copied(entry: SessionEntry, onPath: Set<string>): boolean {
     case "message":
     case "compaction":
       return onPath.has(entry.id);
+    case "thinking":
+      return onPath.has(entry.id);
     case "agent":
     case "model":
-      return entry.parentId === null || onPath.has(entry.parentId);
+      // One beside the branch goes with the entry it hangs from; one on the branch is part of the path.
+      return entry.beside ? entry.parentId === null || onPath.has(entry.parentId) || onPath.has(entry.id) : onPath.has(entry.id);
     case "interruption":
       return entry.parentId !== null && onPath.has(entry.parentId);
     case "title":
@@ -67,10 +71,10 @@ function copied(entry: SessionEntry, onPath: Set<string>): boolean {
   }
 }
 
-/** Ids of the message and compaction entries from the root to `at`. */
+/** Ids of the entries from the root to `at`: messages, compactions and the switches on the branch. */
 function pathTo(entries: readonly SessionEntry[], at: string | null): Set<string> {
   const parents = new Map<string, string | null>();
-  for (const e of entries) if (e.kind === "message" || e.kind === "compaction") parents.set(e.id, e.parentId);
+  for (const e of entries) if ("id" in e && e.id !== "" && !parents.has(e.id)) parents.set(e.id, e.parentId);
   const path = new Set<string>();
   for (let id = at; id !== null && !path.has(id); id = parents.get(id) ?? null) {
     if (!parents.has(id)) break;

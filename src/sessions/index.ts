@@ -8,7 +8,10 @@
  * written by one append call; a torn last line (crash) is ignored on load
  * and cut under the lock when the session is opened; the file is never
  * rewritten, only appended to (and cut back to its last whole entry);
- * unknown entry kinds are ignored; directories 0700, files 0600.
+ * unknown entry kinds are ignored (kept as links when they have an id);
+ * switches (agent, model, thinking level) are written in the Go Rienda's
+ * shape, on the chain, and what a branch runs with is the newest switch on
+ * it; directories 0700, files 0600.
  *
  * Must not: import anything but errors and provider types, know about
  * agents, config or the run loop, or write a message that is not whole.
@@ -41,5 +44,7 @@ export {
   type SessionEntry,
   type SessionHeader,
   type SessionSummary,
+  type SwitchEntry,
+  type ThinkingEntry,
   type TitleEntry,
 } from "./types.ts";

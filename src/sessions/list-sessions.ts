@@ -3,12 +3,16 @@
  * an unchanged file costs one stat (its summary comes from the side index),
  * a file that grew is read from where the index stopped, and only a new or
  * rewritten file is scanned from the start (scan-session.ts: line kinds are
- * told by their first bytes, few lines are parsed).
+ * told by their first bytes, few lines are parsed). Only a file whose active
+ * leaf jumped to another branch since the last listing is loaded whole, to
+ * know which switches apply there.
  */
 import { Buffer } from "node:buffer";
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, type Stats } from "node:fs";
 import { join, resolve } from "node:path";
+import { thinkingLevelOf } from "./branch-switches.ts";
 import { readListingIndex, writeListingIndex, type IndexRecord } from "./listing-index.ts";
+import { parseSessionBytes } from "./parse-session-bytes.ts";
 import { scanSession, type ScanResult } from "./scan-session.ts";
 import type { SessionSummary } from "./types.ts";
 import { workspaceDirs } from "./workspace-dir.ts";
@@ -79,16 +83,40 @@ function rescan(path: string, stats: Stats, known: IndexRecord | undefined): Ind
       if (Buffer.compare(grown.subarray(0, tail.length), tail) === 0) {
         bytes = grown;
         result = scanSession(grown.subarray(tail.length), structuredClone(known.state), known.offset);
-        if (result) return { ...base, offset: result.offset, tail: tailOf(grown, result.offset - known.offset + tail.length), state: result.state };
+        if (result) {
+          settleBranch(path, result);
+          return { ...base, offset: result.offset, tail: tailOf(grown, result.offset - known.offset + tail.length), state: result.state };
+        }
       }
     }
     bytes = readFileSync(path);
     result = scanSession(bytes, null);
+    if (result) settleBranch(path, result, bytes);
   } catch {
     result = null;
   }
   if (!result) return { ...base, offset: 0, tail: "", state: null };
   return { ...base, offset: result.offset, tail: tailOf(bytes, result.offset), state: result.state };
+}
+
+/**
+ * After the scan lost the active leaf (it moved to another branch): the
+ * agent, model and thinking level of the branch it is on now, from the
+ * whole tree. A file that cannot be loaded keeps the last switches written.
+ */
+function settleBranch(path: string, result: ScanResult, whole?: Uint8Array): void {
+  const state = result.state;
+  if (state.branchKnown || state.id === "") return;
+  try {
+    const { header, tree } = parseSessionBytes((whole ?? readFileSync(path)).subarray(0, result.offset), path);
+    state.agent = tree.agent(header.agent);
+    state.model = tree.model(header.model);
+    state.thinking = tree.thinking() ?? null;
+    state.leaf = tree.leafId;
+    state.branchKnown = true;
+  } catch {
+    // Listed with its problem; what it runs with stays a guess.
+  }
 }
 
 function tailOf(bytes: Uint8Array, end: number): string {
@@ -121,6 +149,7 @@ function toSummary(id: string, path: string, record: IndexRecord, stats: Stats):
     updatedAt: s.updatedAt || s.createdAt || stats.mtime.toISOString(),
     agent: s.agent ?? s.headerAgent,
     model: s.model ?? s.headerModel,
+    ...thinkingField(s.thinking),
     title: s.title || s.firstPrompt || "",
     messageCount: s.messageCount,
     usage: { ...(s.usage ?? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }) },
@@ -129,6 +158,12 @@ function toSummary(id: string, path: string, record: IndexRecord, stats: Stats):
     ...(s.parentSession !== undefined ? { parentSession: s.parentSession } : {}),
     ...(s.parentCallId !== undefined ? { parentCallId: s.parentCallId } : {}),
   };
+}
+
+/** `{thinking}` when the level is one in force (not off). */
+function thinkingField(level: string | null | undefined): { thinking?: string } {
+  const thinking = thinkingLevelOf(level ?? undefined);
+  return thinking === undefined ? {} : { thinking };
 }
 
 function newestFirst(a: SessionSummary, b: SessionSummary): number {

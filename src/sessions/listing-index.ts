@@ -15,8 +15,8 @@ import type { ScanState } from "./scan-session.ts";
 
 /** File name of the index inside a workspace directory (dot-files are never sessions). */
 const INDEX_FILE = ".index.json";
-// 2: states carry `lines` and `problem`; 3: `usage` and `cost`. Older records are rescanned.
-const INDEX_VERSION = 3;
+// 2: states carry `lines` and `problem`; 3: `usage` and `cost`; 4: the active branch's switches (`leaf`, `branchKnown`, `thinking`). Older records are rescanned.
+const INDEX_VERSION = 4;
 
 /** What the index remembers about one session file. */
 export interface IndexRecord {

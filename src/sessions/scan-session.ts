@@ -1,14 +1,21 @@
 /**
  * What a listing needs from one session file, read without decoding it
- * whole: lines are told apart by their first bytes (`{"kind":"message",`
- * only counts), and only the header, the lines that name the session
- * (first user prompt, `title`, `agent`, `model`) and the last line are
- * parsed. Lines in another key order (hand-written) are parsed in full.
+ * whole: lines are told apart by their first bytes (of a message or a
+ * compaction only the `id` and `parentId` at its start are read, and the
+ * response fields at its end), and only the header, the lines that name the
+ * session (first user prompt, `title`, switches, `leaf`) and the last line
+ * are parsed. Lines in another key order (hand-written) are parsed in full.
+ *
+ * The agent, model and thinking level are those of the active branch: the
+ * scan follows the leaf as entries are appended after it; when the leaf
+ * jumps (a `leaf` entry, an entry opening a branch) it cannot tell which
+ * switches apply without the whole tree, marks `branchKnown` false, and the
+ * listing loads the file once to settle them (list-sessions.ts).
  *
  * The scan can resume at the end of an earlier one, because the file only
  * grows by whole lines after it: that is what keeps the listing index cheap.
  */
-import { decodeBlocks } from "./decode-entry.ts";
+import { decodeBlocks, decodeEntry } from "./decode-entry.ts";
 import { headerProblem } from "./header-problem.ts";
 import { firstString, isRecord, str } from "./json-fields.ts";
 import { INVALID, isBlank, lineSpans, MAX_ENTRY_DEPTH, parseJson, type LineSpan } from "./parse-session-bytes.ts";
@@ -27,9 +34,14 @@ export interface ScanState {
   firstPrompt: string | null;
   /** The last `title` entry ("" clears it), once seen. */
   title: string | null;
-  /** The last `agent` / `model` switch in the file, once seen. */
+  /** The agent / model / thinking level in effect at `leaf` (null: the header's, or thinking off); while `branchKnown` is false, the last switch written. */
   agent: string | null;
   model: string | null;
+  thinking: string | null;
+  /** The active leaf as the scan followed it. */
+  leaf: string | null;
+  /** False once the leaf jumped somewhere the scan cannot follow (a branch): `agent`, `model` and `thinking` are then settled from the whole tree. */
+  branchKnown: boolean;
   /** createdAt of the last entry that had one. */
   updatedAt: string | null;
   /** Token totals of every answer in the file (every branch), from their `responseUsage`. */
@@ -65,8 +77,12 @@ export interface ScanResult {
 
 const encoder = new TextEncoder();
 const MESSAGE = encoder.encode('{"kind":"message",');
+const COMPACTION = encoder.encode('{"kind":"compaction",');
 const CANONICAL = encoder.encode('{"kind":"');
-const NAMING = ["title", "agent", "model"].map((k) => encoder.encode(`{"kind":"${k}",`));
+const NAMING = ["title", "agent", "model", "thinking", "leaf"].map((k) => encoder.encode(`{"kind":"${k}",`));
+const ID_KEY = encoder.encode('"id":"');
+const PARENT_KEY = encoder.encode(',"parentId":');
+const NULL = encoder.encode("null");
 // Our writer puts the response fields last, after the blocks: their tail is all a listing decodes.
 const RESPONSE_TAIL_BYTES = 400;
 
@@ -120,8 +136,12 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
       if (state.problem === null && !endsObject(bytes, span)) state.problem = `line ${startLines + i + 1} is not valid JSON`;
       if (startsWith(bytes, span.start, MESSAGE)) {
         state.messageCount++;
-        if (state.firstPrompt === null) firstPrompt(state, parseJson(text(span)));
+        const value = state.firstPrompt === null ? parseJson(text(span)) : undefined;
+        if (value !== undefined) firstPrompt(state, value);
+        follow(state, quickLink(bytes, span, MESSAGE.length, decoder) ?? linkOf(value ?? parseJson(text(span))));
         addResponse(state, responseTail(decoder.decode(bytes.subarray(Math.max(span.start, span.end - RESPONSE_TAIL_BYTES), span.end))));
+      } else if (startsWith(bytes, span.start, COMPACTION)) {
+        follow(state, quickLink(bytes, span, COMPACTION.length, decoder) ?? linkOf(parseJson(text(span))));
       } else if (NAMING.some((p) => startsWith(bytes, span.start, p))) {
         apply(state, parseJson(text(span)));
       }
@@ -166,17 +186,90 @@ function apply(state: ScanState, value: unknown): void {
   switch (value.kind) {
     case "message":
       if (state.firstPrompt === null) firstPrompt(state, value);
+      follow(state, linkOf(value));
       return;
+    case "compaction":
+      follow(state, linkOf(value));
+      return;
+    case "leaf": {
+      const target = firstString(value.targetId) ?? null;
+      if (target !== state.leaf) state.branchKnown = false;
+      state.leaf = target;
+      return;
+    }
     case "title":
       state.title = normalizeTitle(str(value.title));
       return;
     case "agent":
-      state.agent = firstString(value.agent, value.agentId) ?? state.agent;
-      return;
     case "model":
-      state.model = firstString(value.model, value.modelRef) ?? state.model;
+    case "thinking":
+      switched(state, value);
       return;
   }
+}
+
+/** A switch: on the chain it is followed like a message; beside it, it applies where the leaf is. */
+function switched(state: ScanState, value: Record<string, unknown>): void {
+  const entry = decodeEntry(value, { path: "", line: 0 });
+  if (entry === null || (entry.kind !== "agent" && entry.kind !== "model" && entry.kind !== "thinking")) return;
+  if (entry.kind === "thinking" || !entry.beside) follow(state, entry);
+  else if (entry.parentId !== state.leaf) state.branchKnown = false;
+  if (entry.kind === "agent") state.agent = entry.agentId;
+  else if (entry.kind === "model") state.model = entry.modelRef;
+  else state.thinking = entry.thinkingLevel;
+}
+
+/** A node appended to the tree becomes the leaf; one that does not hang from the leaf opens a branch the scan cannot follow. */
+function follow(state: ScanState, link: Link | undefined): void {
+  if (link === undefined) return;
+  if (link.parentId !== state.leaf) state.branchKnown = false;
+  state.leaf = link.id;
+}
+
+/** Where an entry sits in the tree. */
+interface Link {
+  id: string;
+  parentId: string | null;
+}
+
+function linkOf(value: unknown): Link | undefined {
+  if (!isRecord(value) || typeof value.id !== "string" || value.id === "") return undefined;
+  return { id: value.id, parentId: firstString(value.parentId) ?? null };
+}
+
+/**
+ * `id` and `parentId` read off the start of a line laid out as our writer
+ * and Go's lay it out (`{"kind":"…","id":"…","parentId":…`), without
+ * decoding the rest; undefined for any other layout (Go's first message,
+ * which has no `parentId`, an escaped character), which is then parsed.
+ */
+function quickLink(bytes: Uint8Array, span: LineSpan, kindLength: number, decoder: TextDecoder): Link | undefined {
+  let at = span.start + kindLength;
+  if (!startsWith(bytes, at, ID_KEY)) return undefined;
+  at += ID_KEY.length;
+  const idEnd = stringEnd(bytes, at, span.end);
+  if (idEnd <= at) return undefined;
+  const id = decoder.decode(bytes.subarray(at, idEnd));
+  at = idEnd + 1;
+  if (!startsWith(bytes, at, PARENT_KEY)) return undefined;
+  at += PARENT_KEY.length;
+  if (startsWith(bytes, at, NULL)) return { id, parentId: null };
+  if (bytes[at] !== QUOTE) return undefined;
+  const parentEnd = stringEnd(bytes, at + 1, span.end);
+  if (parentEnd < 0) return undefined;
+  return { id, parentId: parentEnd === at + 1 ? null : decoder.decode(bytes.subarray(at + 1, parentEnd)) };
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Offset of the quote closing a JSON string that starts at `from`; -1 when it has an escape or does not close. */
+function stringEnd(bytes: Uint8Array, from: number, end: number): number {
+  for (let i = from; i < end; i++) {
+    if (bytes[i] === QUOTE) return i;
+    if (bytes[i] === BACKSLASH) return -1;
+  }
+  return -1;
 }
 
 function firstPrompt(state: ScanState, value: unknown): void {
@@ -234,6 +327,9 @@ const EMPTY_STATE: ScanState = {
   title: null,
   agent: null,
   model: null,
+  thinking: null,
+  leaf: null,
+  branchKnown: true,
   updatedAt: null,
   usage: emptyUsage(),
   cost: null,

@@ -11,6 +11,7 @@ import { Buffer } from "node:buffer";
 import { closeSync, constants, openSync, truncateSync, unlinkSync, writeSync } from "node:fs";
 import { messageOf, RiendaError } from "../errors.ts";
 import type { Block, Message } from "../providers/types.ts";
+import { thinkingLevelOf } from "./branch-switches.ts";
 import { encodeEntry } from "./encode-entry.ts";
 import type { ParsedSession } from "./parse-session-bytes.ts";
 import type { SessionLock } from "./session-lock.ts";
@@ -19,6 +20,8 @@ import type { BranchEntry, SessionTree } from "./session-tree.ts";
 import type { CompactionInput, IdGenerator, InterruptionReason, MessageMeta, SessionEntry, SessionHeader } from "./types.ts";
 
 const APPEND_EXISTING = constants.O_WRONLY | constants.O_APPEND;
+/** What a thinking entry turning thinking off stores. */
+const THINKING_OFF = "off";
 
 /** What a SessionFile is made of; built by createSession and openSession. */
 export interface SessionFileParts extends Omit<ParsedSession, "entries"> {
@@ -73,14 +76,19 @@ export class SessionFile {
     return this.#memory;
   }
 
-  /** The agent in effect at the active leaf (header, then `agent` entries). */
+  /** The agent in effect at the active leaf: the newest `agent` entry on its branch, else the header's. */
   get agent(): string {
     return this.#tree.agent(this.header.agent);
   }
 
-  /** The `provider/alias` in effect at the active leaf (header, then `model` entries). */
+  /** The `provider/alias` in effect at the active leaf: the newest `model` entry on its branch, else the header's. */
   get model(): string {
     return this.#tree.model(this.header.model);
+  }
+
+  /** The thinking level in effect at the active leaf; undefined: off (no `thinking` entry on its branch, or one turning it off). */
+  get thinking(): string | undefined {
+    return this.#tree.thinking();
   }
 
   /** The last `title` entry, else the first user prompt (one line, 80 characters), else "". */
@@ -113,6 +121,11 @@ export class SessionFile {
     return this.#tree.model(this.header.model, leafId);
   }
 
+  /** The thinking level in effect on the branch that ends at `leafId` (undefined: off). */
+  thinkingAt(leafId: string | null): string | undefined {
+    return this.#tree.thinking(leafId);
+  }
+
   /** The message or compaction entry with this id, on any branch. */
   entry(id: string): BranchEntry | undefined {
     return this.#tree.entry(id);
@@ -131,12 +144,10 @@ export class SessionFile {
   /** Appends a whole message after the active leaf and makes it the leaf; returns its entry id. */
   appendMessage(message: Message, meta: MessageMeta = {}): string {
     checkMessage(message, this.path);
-    const id = this.#ids();
+    const link = this.#link();
     this.#write({
       kind: "message",
-      id,
-      parentId: this.#tree.leafId,
-      createdAt: this.#timestamp(),
+      ...link,
       role: message.role,
       blocks: message.blocks,
       responseModel: meta.responseModel,
@@ -144,7 +155,7 @@ export class SessionFile {
       responseUsage: meta.responseUsage,
       ...(meta.responseCost !== undefined ? { responseCost: meta.responseCost } : {}),
     });
-    return id;
+    return link.id;
   }
 
   /**
@@ -156,21 +167,37 @@ export class SessionFile {
     this.#write(entry);
   }
 
-  /** Switches the agent from the active leaf on. Returns false (and writes nothing) when it is already in effect. */
-  appendAgent(agent: string): boolean {
+  /**
+   * Switches the agent on the active branch: an entry after the active leaf
+   * that becomes the leaf (the Go Rienda's shape). Returns false (and writes
+   * nothing) when it is already in effect.
+   */
+  appendAgent(agentId: string): boolean {
     const previous = this.agent;
-    if (agent === previous) return false;
-    requireName(agent, "agent", this.path);
-    this.#write({ kind: "agent", id: this.#ids(), parentId: this.#tree.leafId, createdAt: this.#timestamp(), agent, previousAgent: previous });
+    if (agentId === previous) return false;
+    requireName(agentId, "agent", this.path);
+    this.#write({ kind: "agent", ...this.#link(), agentId, previousAgentId: previous });
     return true;
   }
 
-  /** Switches the model from the active leaf on. Returns false (and writes nothing) when it is already in effect. */
-  appendModel(model: string): boolean {
+  /** Switches the model (`provider/alias`) on the active branch, as appendAgent. */
+  appendModel(modelRef: string): boolean {
     const previous = this.model;
-    if (model === previous) return false;
-    requireName(model, "model", this.path);
-    this.#write({ kind: "model", id: this.#ids(), parentId: this.#tree.leafId, createdAt: this.#timestamp(), model, previousModel: previous });
+    if (modelRef === previous) return false;
+    requireName(modelRef, "model", this.path);
+    this.#write({ kind: "model", ...this.#link(), modelRef, previousModelRef: previous });
+    return true;
+  }
+
+  /**
+   * Sets the thinking level on the active branch, as appendAgent; undefined
+   * (or `off`) turns thinking off, written as `off`. The level is not checked
+   * against a model's levels here: that is the caller's business.
+   */
+  appendThinking(level: string | undefined): boolean {
+    const wanted = thinkingLevelOf(level) ?? THINKING_OFF;
+    if (wanted === this.thinking) return false;
+    this.#write({ kind: "thinking", ...this.#link(), thinkingLevel: wanted });
     return true;
   }
 
@@ -192,19 +219,17 @@ export class SessionFile {
     if (!this.#tree.branch().some((e) => e.id === input.keptId)) {
       throw new RiendaError("session", `session ${this.id}: the kept entry "${input.keptId}" is not on the active branch`);
     }
-    const id = this.#ids();
+    const link = this.#link();
     this.#write({
       kind: "compaction",
-      id,
-      parentId: this.#tree.leafId,
-      createdAt: this.#timestamp(),
+      ...link,
       summary: input.summary,
       keptId: input.keptId,
       tokensBefore: input.tokensBefore,
       responseModel: input.responseModel,
       responseUsage: input.responseUsage,
     });
-    return id;
+    return link.id;
   }
 
   /**
@@ -244,6 +269,11 @@ export class SessionFile {
     }
     this.close();
     return removed;
+  }
+
+  /** Id, parent (the active leaf) and time of a new entry on the branch. */
+  #link(): { id: string; parentId: string | null; createdAt: string } {
+    return { id: this.#ids(), parentId: this.#tree.leafId, createdAt: this.#timestamp() };
   }
 
   #timestamp(): string {

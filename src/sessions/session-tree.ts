@@ -1,16 +1,19 @@
 /**
  * The conversation tree of one session, built entry by entry in file order.
- * Messages and compactions are nodes linked by `parentId`; the active leaf
- * is the last of them unless a later `leaf` entry moves it. Agent and model
- * switches hang from the node they were made at and apply to every branch
- * through it. Caches of the active branch grow in place when an entry is
+ * Messages, compactions and switches (agent, model, thinking level, in the
+ * Go Rienda's shape) are nodes linked by `parentId`; the active leaf is the
+ * last of them unless a later `leaf` entry moves it. What a branch runs with
+ * is the newest switch on it (branch-switches.ts); switches in the shape
+ * earlier versions of ours wrote hang beside the branch from the node they
+ * were made at. Caches of the active branch grow in place when an entry is
  * appended at the leaf, so a 10,000-message session costs nothing per turn.
  */
 import { RiendaError } from "../errors.ts";
 import type { Message } from "../providers/types.ts";
+import { applyingSwitches, consider, switchValue, THINKING_OFF, thinkingLevelOf, type InForce, type PlacedSwitch } from "./branch-switches.ts";
 import type { PassThroughEntry } from "./decode-entry.ts";
 import { titleFromBlocks, normalizeTitle } from "./session-title.ts";
-import type { AgentEntry, CompactionEntry, InterruptionReason, MessageEntry, ModelEntry, SessionEntry } from "./types.ts";
+import type { CompactionEntry, InterruptionReason, MessageEntry, SessionEntry, SwitchEntry } from "./types.ts";
 
 /** A node of the tree as the active branch lists it. */
 export type BranchEntry = MessageEntry | CompactionEntry;
@@ -20,13 +23,16 @@ interface Node {
   parentId: string | null;
   entry?: BranchEntry;
   message?: Message;
+  /** A switch on the branch, with its position among the file's switches. */
+  placed?: PlacedSwitch;
 }
 
 /** Tree state of a session; `add` validates links and throws RiendaError naming `where`. */
 export class SessionTree {
   readonly #nodes = new Map<string, Node>();
-  readonly #selections: Array<AgentEntry | ModelEntry> = [];
-  /** Entries a run was interrupted at. */
+  /** Switches in the older shape, hanging beside the branch. */
+  readonly #beside: PlacedSwitch[] = [];
+  #switchCount = 0;
   /** Entry id → why the request that stopped there was cut short (undefined: the user interrupted it). */
   readonly #interrupted = new Map<string, InterruptionReason | undefined>();
   #leaf: string | null = null;
@@ -37,6 +43,8 @@ export class SessionTree {
   #branch: Node[] | undefined;
   #branchIds: Set<string> | undefined;
   #messages: Message[] | undefined;
+  /** What the active branch runs with, once asked. */
+  #inForce: InForce | undefined;
 
   /** Adds one entry read from or appended to the file. */
   add(entry: SessionEntry | PassThroughEntry, where: string): void {
@@ -45,6 +53,11 @@ export class SessionTree {
       case "message":
       case "compaction":
         this.#addNode(entry, where);
+        return;
+      case "agent":
+      case "model":
+      case "thinking":
+        this.#addSwitch(entry, where);
         return;
       case "pass-through":
         // A kind we do not know: only kept so entries hanging from it still link.
@@ -63,11 +76,6 @@ export class SessionTree {
         if (entry.parentId !== null) this.#interrupted.set(entry.parentId, entry.reason);
         // Rare enough to rebuild the cached history rather than patch it.
         this.#messages = undefined;
-        return;
-      case "agent":
-      case "model":
-        this.#selections.push(entry);
-        if (entry.id !== "" && !this.#nodes.has(entry.id)) this.#nodes.set(entry.id, { id: entry.id, parentId: entry.parentId });
         return;
     }
   }
@@ -113,14 +121,43 @@ export class SessionTree {
     return this.#messages.slice();
   }
 
-  /** The agent in effect on the active branch, or on the branch ending at `leaf` when given. */
+  /** The agent in effect on the active branch, or on the branch ending at `leaf` when given; `initial` (the header's) when no switch applies. */
   agent(initial: string, leaf?: string | null): string {
-    return this.#selected("agent", initial, leaf);
+    const placed = this.#inForceAt(leaf).agent;
+    return placed ? switchValue(placed.entry) : initial;
   }
 
-  /** The model in effect on the active branch, or on the branch ending at `leaf` when given. */
+  /** The model (`provider/alias`) in effect on the active branch, or on the branch ending at `leaf`; `initial` when no switch applies. */
   model(initial: string, leaf?: string | null): string {
-    return this.#selected("model", initial, leaf);
+    const placed = this.#inForceAt(leaf).model;
+    return placed ? switchValue(placed.entry) : initial;
+  }
+
+  /**
+   * The thinking level in effect on the active branch, or on the branch ending at `leaf`: `off` when an entry
+   * turned it off, undefined when the branch records none (the model's own level applies; the Go program reads that as off).
+   */
+  thinking(leaf?: string | null): string | undefined {
+    const placed = this.#inForceAt(leaf).thinking;
+    return placed ? (thinkingLevelOf(switchValue(placed.entry)) ?? THINKING_OFF) : undefined;
+  }
+
+  /** Every switch that applies to the active branch (or the one ending at `leaf`), in file order. */
+  switches(leaf?: string | null): SwitchEntry[] {
+    return this.#applying(leaf).map((p) => p.entry);
+  }
+
+  /** The nearest message or compaction above entry `id` (through switches and unknown kinds); null at a root. */
+  shownParent(id: string): string | null {
+    let parent = this.#nodes.get(id)?.parentId ?? null;
+    // Parents are always earlier entries, so the walk ends; the bound guards hand-edited files.
+    for (let steps = 0; parent !== null && steps <= this.#nodes.size; steps++) {
+      const node = this.#nodes.get(parent);
+      if (!node) return null;
+      if (node.entry) return node.id;
+      parent = node.parentId;
+    }
+    return null;
   }
 
   /** The message or compaction entry with this id, on any branch. */
@@ -129,27 +166,47 @@ export class SessionTree {
   }
 
   #addNode(entry: BranchEntry, where: string): void {
-    if (this.#nodes.has(entry.id)) throw new RiendaError("session", `${where}: duplicate entry id "${entry.id}"`);
-    if (entry.parentId !== null && !this.#nodes.has(entry.parentId)) {
-      throw new RiendaError("session", `${where}: parent "${entry.parentId}" is not an earlier entry`);
-    }
     const node: Node = { id: entry.id, parentId: entry.parentId, entry };
     if (entry.kind === "message") {
       node.message = { role: entry.role, blocks: entry.blocks };
       this.#messageCount++;
       if (this.#firstPrompt === undefined && entry.role === "user") this.#firstPrompt = titleFromBlocks(entry.blocks);
     }
-    this.#nodes.set(entry.id, node);
-    const extendsLeaf = entry.parentId === this.#leaf && this.#branch !== undefined;
+    this.#link(node, where);
+  }
+
+  /** A switch on the branch becomes a node (and the leaf); one in the older shape hangs beside it. */
+  #addSwitch(entry: SwitchEntry, where: string): void {
+    const placed: PlacedSwitch = { entry, seq: this.#switchCount++ };
+    if (entry.kind === "thinking" || !entry.beside) {
+      this.#link({ id: entry.id, parentId: entry.parentId, placed }, where);
+      return;
+    }
+    this.#beside.push(placed);
+    this.#inForce = undefined;
+    // Kept so entries hanging from it (hand-made files) still link.
+    if (entry.id !== "" && !this.#nodes.has(entry.id)) this.#nodes.set(entry.id, { id: entry.id, parentId: entry.parentId });
+  }
+
+  /** Adds a node of the tree and makes it the leaf. */
+  #link(node: Node, where: string): void {
+    if (this.#nodes.has(node.id)) throw new RiendaError("session", `${where}: duplicate entry id "${node.id}"`);
+    if (node.parentId !== null && !this.#nodes.has(node.parentId)) {
+      throw new RiendaError("session", `${where}: parent "${node.parentId}" is not an earlier entry`);
+    }
+    this.#nodes.set(node.id, node);
+    const extendsLeaf = node.parentId === this.#leaf && this.#branch !== undefined;
     if (!extendsLeaf) {
-      this.#setLeaf(entry.id);
+      this.#setLeaf(node.id);
       return;
     }
     // Appended at the leaf: grow the caches instead of rebuilding them.
-    this.#leaf = entry.id;
+    this.#leaf = node.id;
     this.#branch!.push(node);
-    this.#branchIds?.add(entry.id);
-    if (this.#messages !== undefined && node.message) this.#messages.push(node.message);
+    this.#branchIds?.add(node.id);
+    if (node.placed) {
+      if (this.#inForce) consider(this.#inForce, node.placed);
+    } else if (this.#messages !== undefined && node.message) this.#messages.push(node.message);
     else this.#messages = undefined;
   }
 
@@ -158,6 +215,7 @@ export class SessionTree {
     this.#branch = undefined;
     this.#branchIds = undefined;
     this.#messages = undefined;
+    this.#inForce = undefined;
   }
 
   #branchNodes(): Node[] {
@@ -203,22 +261,34 @@ export class SessionTree {
     return messages;
   }
 
-  #selected(kind: "agent" | "model", initial: string, leaf?: string | null): string {
-    let value = initial;
-    if (this.#selections.length === 0) return value;
-    let onBranch: Set<string>;
-    if (leaf !== undefined && leaf !== this.#leaf) onBranch = new Set(this.#pathTo(leaf).map((n) => n.id));
-    else {
-      if (this.#branchIds === undefined) this.#branchIds = new Set(this.#branchNodes().map((n) => n.id));
-      onBranch = this.#branchIds;
+  /** The nodes of the branch ending at `leaf` (undefined: the active one) and their ids. */
+  #branchAt(leaf?: string | null): { path: Node[]; ids: ReadonlySet<string> } {
+    if (leaf !== undefined && leaf !== this.#leaf) {
+      const path = this.#pathTo(leaf);
+      return { path, ids: new Set(path.map((n) => n.id)) };
     }
-    for (const s of this.#selections) {
-      if (s.kind !== kind) continue;
-      if (s.parentId === null || onBranch.has(s.parentId) || (s.id !== "" && onBranch.has(s.id))) {
-        value = s.kind === "agent" ? s.agent : s.model;
-      }
-    }
-    return value;
+    const path = this.#branchNodes();
+    if (this.#branchIds === undefined) this.#branchIds = new Set(path.map((n) => n.id));
+    return { path, ids: this.#branchIds };
+  }
+
+  #inForceAt(leaf?: string | null): InForce {
+    const active = leaf === undefined || leaf === this.#leaf;
+    if (active && this.#inForce !== undefined) return this.#inForce;
+    const found: InForce = {};
+    for (const placed of this.#applying(leaf)) consider(found, placed);
+    if (active) this.#inForce = found;
+    return found;
+  }
+
+  #applying(leaf?: string | null): PlacedSwitch[] {
+    if (this.#switchCount === 0) return [];
+    const { path, ids } = this.#branchAt(leaf);
+    return applyingSwitches(
+      path.flatMap((n) => (n.placed ? [n.placed] : [])),
+      this.#beside,
+      ids,
+    );
   }
 }
 

@@ -63,28 +63,51 @@ export interface TitleEntry {
 }
 
 /**
- * Switches the agent from the entry `parentId` on (null: from the start).
- * It does not move the leaf: the next message still hangs from the message
- * before it. `previousAgent` records what it replaced, for readers of the file.
+ * Switches the agent on the branch (the Go Rienda's shape, go-current.md §5):
+ * a node of the tree like a message, so it becomes the active leaf and the
+ * next entry hangs from it. The newest switch on a branch (root to leaf)
+ * wins. `previousAgentId` records what it replaced, for readers of the file.
+ *
+ * `beside`: written by an earlier Rienda as `agent`/`previousAgent`, hanging
+ * from the entry `parentId` without becoming the leaf; it applies to every
+ * branch through that entry (null: to every branch).
  */
 export interface AgentEntry {
   kind: "agent";
   id: string;
   parentId: string | null;
   createdAt: string;
-  agent: string;
-  previousAgent: string;
+  agentId: string;
+  previousAgentId: string;
+  beside?: true;
 }
 
-/** Switches the model from the entry `parentId` on; same rules as AgentEntry. */
+/** Switches the model (`provider/alias`) on the branch; same rules as AgentEntry. */
 export interface ModelEntry {
   kind: "model";
   id: string;
   parentId: string | null;
   createdAt: string;
-  model: string;
-  previousModel: string;
+  modelRef: string;
+  previousModelRef: string;
+  beside?: true;
 }
+
+/**
+ * Sets the thinking level on the branch (the Go Rienda's shape; there is no
+ * older one): a node of the tree like a model switch. `off` (also `none` or
+ * empty, as read) turns thinking off; no thinking entry on a branch means off.
+ */
+export interface ThinkingEntry {
+  kind: "thinking";
+  id: string;
+  parentId: string | null;
+  createdAt: string;
+  thinkingLevel: string;
+}
+
+/** The entries that switch what a branch runs with. */
+export type SwitchEntry = AgentEntry | ModelEntry | ThinkingEntry;
 
 /**
  * A checkpoint in the tree: when the history is rebuilt, every entry of the
@@ -105,8 +128,7 @@ export interface CompactionEntry {
 
 /**
  * Records that a run was interrupted at the entry `parentId` (the leaf when
- * it stopped). Like a switch it hangs from an entry without becoming the
- * leaf: the next message still names the interrupted prompt as its parent,
+ * it stopped). It hangs from that entry without becoming the leaf: the next message still names the interrupted prompt as its parent,
  * so a reader that does not know this kind (Go Rienda) ignores it and loses
  * nothing. The history sent to the model shows it after that entry (see
  * `interruptionMessage`).
@@ -124,7 +146,7 @@ export interface InterruptionEntry {
 export type InterruptionReason = "error" | "limit";
 
 /** Every entry kind this module understands (the header excepted). */
-export type SessionEntry = MessageEntry | LeafEntry | TitleEntry | AgentEntry | ModelEntry | CompactionEntry | InterruptionEntry;
+export type SessionEntry = MessageEntry | LeafEntry | TitleEntry | AgentEntry | ModelEntry | ThinkingEntry | CompactionEntry | InterruptionEntry;
 
 /** What `appendCompaction` needs. */
 export interface CompactionInput {
@@ -144,9 +166,11 @@ export interface SessionSummary {
   createdAt: string;
   /** When the last entry was written. */
   updatedAt: string;
-  /** Current agent and model: the header's, or the last switch recorded in the file. */
+  /** Agent and model in effect at the active leaf: the newest switch on its branch, else the header's. */
   agent: string;
   model: string;
+  /** Thinking level in effect at the active leaf; absent when thinking is off (no thinking entry on the branch). */
+  thinking?: string;
   title: string;
   /** Message entries in the file, every branch included. */
   messageCount: number;

@@ -79,8 +79,8 @@ describe("loadAgent", () => {
   });
 
   test("a broken definition is a RiendaError naming its file", () => {
-    const h = home({ "coder.md": "---\ndescription: d\n---\n" });
-    expect(() => loadAgent(h, "coder")).toThrow(`${agentFile(h, "coder")}: missing "model"`);
+    const h = home({ "coder.md": "---\nmodel: p/m\n---\n" });
+    expect(() => loadAgent(h, "coder")).toThrow(`${agentFile(h, "coder")}: missing "description"`);
   });
 
   test("a directory named like an agent is named as such", () => {

@@ -7,6 +7,8 @@ describe("readCommand", () => {
     expect(readCommand('{"id":1,"type":"prompt","text":"hi","files":["a.txt"]}')).toEqual({ type: "prompt", id: 1, text: "hi", files: ["a.txt"] });
     expect(readCommand('{"id":"x","type":"confirm_answer","confirm_id":"c","answer":false}')).toEqual({ type: "confirm_answer", id: "x", confirmId: "c", answer: false });
     expect(readCommand('{"id":2,"type":"fork","entry_id":"e"}')).toEqual({ type: "fork", id: 2, entryId: "e" });
+    expect(readCommand('{"id":3,"type":"set_thinking","level":"high"}')).toEqual({ type: "set_thinking", id: 3, level: "high" });
+    expect(readCommand('{"id":4,"type":"list_models"}')).toEqual({ type: "list_models", id: 4 });
   });
 
   test.each([
@@ -18,6 +20,8 @@ describe("readCommand", () => {
     ['{"id":1,"type":"prompt"}', "invalid_field"],
     ['{"id":1,"type":"prompt","text":"x","files":[1]}', "invalid_field"],
     ['{"id":1,"type":"abort","now":true}', "invalid_field"],
+    ['{"id":1,"type":"set_thinking"}', "invalid_field"],
+    ['{"id":1,"type":"set_thinking","level":2}', "invalid_field"],
   ])("%s is refused with %s", (line, code) => {
     const read = readCommand(line);
     expect(isRefusal(read)).toBe(true);

@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../../src/config/index.ts";
-import { RiendaError } from "../../src/errors.ts";
 import { CONTRACT_EXAMPLE, MINIMAL } from "./example-config.ts";
 import { errorOf, FILE, linesOf, parse } from "./parse-helpers.ts";
 
@@ -36,16 +35,26 @@ describe("loadConfig: finding and reading the file", () => {
     expect(loadConfig({ flag: viaFlag, env: { RIENDA_CONFIG: viaEnv }, home }).modelRefs()).toEqual(["local/from-flag"]);
   });
 
-  test("a missing home config says where it looked and how to create one", () => {
+  test("a missing home config is an empty configuration (go-current.md: config.yaml is optional)", () => {
     const home = homeWith();
-    const file = join(home, ".rienda", "config.yaml");
-    expect(() => loadConfig({ env: {}, home })).toThrow(RiendaError);
+    const config = loadConfig({ env: {}, home });
+    expect(config.present).toBe(false);
+    expect(config.path).toBe(join(home, ".rienda", "config.yaml"));
+    expect(config.providers.size).toBe(0);
+    expect(config.document).toEqual({});
+    expect(config.compaction.enabled).toBe(true);
+  });
+
+  test("a missing file named by --config says where it looked and how to create one", () => {
+    const home = homeWith();
+    const file = join(home, "elsewhere.yaml");
     try {
-      loadConfig({ env: {}, home });
+      loadConfig({ env: {}, home, flag: file });
+      throw new Error("not refused");
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).code).toBe("config");
-      expect((error as Error).message).toStartWith(`${file}: no configuration file here.`);
+      expect((error as Error).message).toStartWith(`${file}: no configuration file here (given with --config).`);
       expect((error as Error).message).toContain('Run "rienda init"');
       expect((error as Error).message).toContain("docs/config.md");
     }
@@ -73,11 +82,12 @@ describe("parseConfig: the document as a whole", () => {
     expect(config.unsetVariables).toEqual([]);
   });
 
-  test("an empty file is an error naming the file and the providers key", () => {
+  test("an empty file is an error naming the file (contract §2), saying the file is optional", () => {
     for (const text of ["", "\n\n", "# nothing yet\n", "---\n", "\uFEFF"]) {
       const message = errorOf(text).message;
-      expect(message).toStartWith(`${FILE}: the file is empty; declare at least one provider under "providers"`);
+      expect(message).toStartWith(`${FILE}: the file is empty;`);
       expect(message).toContain("rienda init");
+      expect(message).toContain("config.yaml is optional");
     }
   });
 
@@ -107,8 +117,8 @@ describe("parseConfig: the document as a whole", () => {
   });
 
   test("a top level that is not a mapping is refused", () => {
-    expect(linesOf("- providers\n")).toEqual([`${FILE}: must be a mapping with a "providers" key at the top, not a list`]);
-    expect(linesOf("hello\n")).toEqual([`${FILE}: must be a mapping with a "providers" key at the top, not a string ("hello")`]);
+    expect(linesOf("- providers\n")).toEqual([`${FILE}: must be a mapping of settings (providers, compaction, config, ...) at the top, not a list`]);
+    expect(linesOf("hello\n")).toEqual([`${FILE}: must be a mapping of settings (providers, compaction, config, ...) at the top, not a string ("hello")`]);
   });
 
   test("an unknown top-level key is refused with the known keys and a suggestion", () => {
@@ -117,10 +127,11 @@ describe("parseConfig: the document as a whole", () => {
     ]);
   });
 
-  test("a missing or empty providers block is refused", () => {
-    expect(linesOf("compaction: {}\n")).toEqual([`${FILE}: providers: at least one provider is required`]);
-    expect(linesOf("providers: {}\n")).toEqual([`${FILE}: providers: at least one provider is required`]);
-    expect(linesOf("providers:\n")).toEqual([`${FILE}: providers: at least one provider is required`]);
+  test("a missing providers block declares no provider (go-current.md); an empty or malformed one is refused", () => {
+    for (const text of ["compaction: {}\n", "config: { word-count: { min: 3 } }\n"]) expect(parse(text).providers.size).toBe(0);
+    const refused = `${FILE}: providers: at least one provider is required when the block is written (remove it to use provider modules only)`;
+    expect(linesOf("providers: {}\n")).toEqual([refused]);
+    expect(linesOf("providers:\n")).toEqual([refused]);
     expect(linesOf("providers: [a]\n")).toEqual([`${FILE}: providers: must be a mapping (key: value pairs), not a list`]);
   });
 

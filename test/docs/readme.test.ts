@@ -42,10 +42,10 @@ describe("README", () => {
     const agent = parseAgent("coder", blocks("markdown")[0]!, "/x/coder.md");
     expect(agent.tools).toEqual(["shell", "word-count"]);
     const config = parseConfig(STARTER_CONFIG, { path: "/x/config.yaml", env: {}, home: "/x" });
-    expect(config.resolveModel(agent.model).ref).toBe(agent.model);
+    expect(config.resolveModel(agent.model!).ref).toBe(agent.model!);
   });
 
   test("every linked doc exists", () => {
-    for (const [, link] of README.matchAll(/\]\((docs\/[^)]+)\)/g)) expect(existsSync(resolve(ROOT, link!))).toBe(true);
+    for (const [, link] of README.matchAll(/\]\((docs\/[^)#]+)(#[^)]*)?\)/g)) expect(existsSync(resolve(ROOT, link!))).toBe(true);
   });
 });

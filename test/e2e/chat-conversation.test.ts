@@ -160,7 +160,7 @@ describe("rienda chat", () => {
     expect(second.messages[0]).toEqual({ role: "system", content: "You write." });
     const [file] = sessionFiles(s.inst.home);
     const switches = readEntries(file!).filter((e) => e.kind === "agent" || e.kind === "model");
-    expect(switches.map((e) => [e.kind, e.agent ?? e.model])).toEqual([
+    expect(switches.map((e) => [e.kind, e.agentId ?? e.modelRef])).toEqual([
       ["agent", "writer"],
       ["model", "p/m2"],
     ]);

@@ -477,8 +477,9 @@ describe("-s with -a, without -m (contract §4: switch agent from there on)", ()
     expect(switched.code).toBe(0);
     expect((s.server.requests[1]!.body as { model: string }).model).toBe("big-wire");
     const entries = readEntries(sessionFile(s.inst.home, id));
-    expect(entries.find((e) => e.kind === "agent")).toMatchObject({ agent: "reviewer", previousAgent: "coder" });
-    expect(entries.find((e) => e.kind === "model")).toMatchObject({ model: "p/big", previousModel: "p/m" });
+    // In the Go shape, on the chain (go-current.md §5).
+    expect(entries.find((e) => e.kind === "agent")).toMatchObject({ agentId: "reviewer", previousAgentId: "coder" });
+    expect(entries.find((e) => e.kind === "model")).toMatchObject({ modelRef: "p/big", previousModelRef: "p/m" });
     await s.inst.run(["run", "-s", id, "-p", "z"]);
     expect((s.server.requests[2]!.body as { model: string }).model).toBe("big-wire");
   });

@@ -2,7 +2,7 @@
  * `rienda rpc` end to end: a program's three-prompt conversation with an
  * abort in the middle and a ctx.confirm answered over the wire; bad input
  * that never ends the process; EOF during a run; switches, fork, compact,
- * state and listings; every line both ways checked against
+ * state and listings; models and thinking levels; every line both ways checked against
  * schema/rpc.schema.json; the lock shared with `rienda run`.
  */
 import { afterEach, describe, expect, test } from "bun:test";
@@ -241,5 +241,77 @@ describe("rienda rpc", () => {
     await other.close();
     expectAllValid(other);
     expectAllValid(refused);
+  });
+});
+
+describe("rienda rpc: models and thinking levels", () => {
+  test("--thinking, set_thinking and set_model put the level on the wire; list_models lists the roster; an unknown level is refused with the model's levels; state.json is not written", async () => {
+    s = await scenario({ modelExtra: "      b:\n        id: wire-b" });
+    s.inst.agent("bot", "---\ndescription: An agent without a model.\n---\nBe brief.\n");
+    s.server.script({ text: "one" }, { text: "two" }, { text: "three" });
+    rpc = new RpcDriver(s.inst, ["-a", "bot", "-m", "p/m", "--thinking", "low"]);
+    const ready = await rpc.waitFor((l) => l.type === "ready");
+    expect(ready).toMatchObject({ agent: "bot", model: "p/m", thinking: "low", thinking_levels: ["off", "minimal", "low", "medium", "high"] });
+    rpc.send({ id: 1, type: "prompt", text: "x" });
+    const sessionId = ((await rpc.response(1)).data as { session_id: string }).session_id;
+    await rpc.runEnd(1);
+    expect(s.server.requests[0]!.body).toMatchObject({ model: "wire-model", reasoning_effort: "low" });
+
+    rpc.send({ id: 2, type: "set_thinking", level: "high" });
+    expect(await rpc.response(2)).toMatchObject({ ok: true, data: { agent: "bot", model: "p/m", thinking: "high" } });
+    rpc.send({ id: 3, type: "set_thinking", level: "max" });
+    expect(await rpc.response(3)).toMatchObject({
+      ok: false,
+      error: { code: "refused", message: 'thinking max: p/m has no thinking level "max" (its levels: off, minimal, low, medium, high)' },
+    });
+    rpc.send({ id: 4, type: "prompt", text: "y" });
+    await rpc.runEnd(4);
+    expect(s.server.requests[1]!.body).toMatchObject({ model: "wire-model", reasoning_effort: "high" });
+
+    rpc.send({ id: 5, type: "list_models" });
+    expect(await rpc.response(5)).toMatchObject({ ok: true, data: { models: ["p/b", "p/m"] } });
+    rpc.send({ id: 6, type: "set_model", model: "p/b" });
+    expect(await rpc.response(6)).toMatchObject({ ok: true, data: { model: "p/b", thinking: "high" } });
+    rpc.send({ id: 7, type: "set_thinking", level: "off" });
+    await rpc.response(7);
+    rpc.send({ id: 8, type: "get_state" });
+    expect(await rpc.response(8)).toMatchObject({ ok: true, data: { model: "p/b", thinking: "off" } });
+    rpc.send({ id: 9, type: "prompt", text: "z" });
+    await rpc.runEnd(9);
+    const third = s.server.requests[2]!.body as Record<string, unknown>;
+    expect(third.model).toBe("wire-b");
+    expect("reasoning_effort" in third).toBe(false);
+    expect((await rpc.close()).code).toBe(0);
+    // A program's switches are not the user's picks.
+    expect(existsSync(s.inst.riendaPath("state.json"))).toBe(false);
+    // Each level chosen is on the session's branch (the model switch kept "high": nothing to record).
+    const levels = readEntries(sessionFile(s.inst.home, sessionId)).filter((e) => e.kind === "thinking").map((e) => e.thinkingLevel);
+    expect(levels).toEqual(["low", "high", "off"]);
+    expectAllValid(rpc);
+
+    // -s continues with the branch's model and level.
+    s.server.script({ text: "four" });
+    rpc = new RpcDriver(s.inst, ["-s", sessionId]);
+    expect(await rpc.waitFor((l) => l.type === "ready")).toMatchObject({ model: "p/b", thinking: "off" });
+    rpc.send({ id: 1, type: "set_thinking", level: "medium" });
+    await rpc.response(1);
+    expect((await rpc.close()).code).toBe(0);
+    rpc = new RpcDriver(s.inst, ["-s", sessionId]);
+    expect(await rpc.waitFor((l) => l.type === "ready")).toMatchObject({ model: "p/b", thinking: "medium" });
+    rpc.send({ id: 2, type: "prompt", text: "w" });
+    await rpc.runEnd(2);
+    expect(s.server.requests[3]!.body).toMatchObject({ model: "wire-b", reasoning_effort: "medium" });
+    expect((await rpc.close()).code).toBe(0);
+  });
+
+  test("an agent without a model and several offered: fatal naming -m, before any request", async () => {
+    s = await scenario({ modelExtra: "      b:\n        id: wire-b" });
+    s.inst.agent("bot", "---\ndescription: An agent without a model.\n---\nBe brief.\n");
+    rpc = new RpcDriver(s.inst, ["-a", "bot"]);
+    const fatal = await rpc.waitFor((l) => l.type === "fatal");
+    expect(String(fatal.message)).toContain('agent "bot" names no model: choose one with -m provider/model (offered: p/b, p/m)');
+    expect((await rpc.exited).code).toBe(1);
+    expect(s.server.requests).toHaveLength(0);
+    expectAllValid(rpc);
   });
 });

@@ -89,8 +89,8 @@ describe("sessions written by rienda run", () => {
     expect((s.server.requests[1]!.body as { model: string }).model).toBe("big-wire");
     expect(textsOf(s.server.requests[1]!.body)).toContain("You review code.");
     const entries = readEntries(sessionFile(s.inst.home, id));
-    expect(entries.find((e) => e.kind === "agent")).toMatchObject({ agent: "reviewer" });
-    expect(entries.find((e) => e.kind === "model")).toMatchObject({ model: "p/big" });
+    expect(entries.find((e) => e.kind === "agent")).toMatchObject({ agentId: "reviewer" });
+    expect(entries.find((e) => e.kind === "model")).toMatchObject({ modelRef: "p/big" });
     // A later continue without flags keeps the switched agent and model.
     s.server.script({ text: "three" });
     await s.inst.run(["run", "-s", id, "-p", "z"]);

@@ -34,7 +34,7 @@ afterEach(() => inst.dispose());
 
 describe("the examples of docs/tools.md", () => {
   test("the docs hold the examples the tests run", () => {
-    expect([...examples.keys()].sort()).toEqual(["count-lines", "http-status", "json-field", "save-note", "word-count"]);
+    expect([...examples.keys()].sort()).toEqual(["cached-get", "count-lines", "http-status", "json-field", "remember", "save-note", "word-count"]);
   });
 
   test("word-count counts the words of a workspace file", async () => {
@@ -107,7 +107,7 @@ describe("rienda tool run", () => {
     expect(bad.stderr).toStartWith("rienda: tool run: --args is not valid JSON");
     const unknown = await inst.run(["tool", "run", "ghost"]);
     expect(unknown).toMatchObject({ code: 1, stdout: "" });
-    expect(unknown.stderr).toContain('rienda: unknown tool "ghost" (available: count-lines, http-status, json-field, save-note, shell, word-count)');
+    expect(unknown.stderr).toContain('rienda: unknown tool "ghost" (available: cached-get, count-lines, http-status, json-field, remember, save-note, shell, word-count)');
   });
 
   test("a broken tool is named with its problem", async () => {

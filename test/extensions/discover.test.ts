@@ -28,6 +28,7 @@ function context(): ToolCallContext {
   return {
     data: {
       workdir,
+      riendaDir: join(dir, ".rienda"),
       session: { id: "s", agentId: "a", modelId: "m", workdir },
       agent: { name: "a", description: "", model: "m", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
       config: {},

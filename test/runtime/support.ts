@@ -15,6 +15,8 @@ export class Sandbox {
   readonly root = mkdtempSync(join(tmpdir(), "rienda-rt-"));
   readonly workdir = join(this.root, "work");
   readonly modules = join(this.root, "modules");
+  /** The `~/.rienda` of every context this sandbox makes (ctx.cache, ctx.store). */
+  readonly riendaDir = join(this.root, "home", ".rienda");
   readonly recorded: Recorded = { logs: [], output: [], notices: [], questions: [] };
   answer = true;
   onOutput?: (text: string) => void;
@@ -64,6 +66,7 @@ export class Sandbox {
     return {
       data: {
         workdir: this.workdir,
+        riendaDir: this.riendaDir,
         session: { id: "sess-1", agentId: "coder", modelId: "local/llama", workdir: this.workdir },
         agent: { name: "coder", description: "d", model: "local/llama", tools: ["t"], hooks: [], skills: [], agents: [], config: { t: { level: 2 } }, systemPrompt: "be brief" },
         config: { config: { t: { min: 3 } } },

@@ -10,16 +10,17 @@ let t: ReturnType<typeof tempHome>;
 beforeEach(() => (t = tempHome()));
 afterEach(() => t.dispose());
 
-/** q1 a1 q2 a2, with a model switch after a1 and a tool-calling answer on a branch. */
-function conversation(): { session: SessionFile; ids: Record<"q1" | "a1" | "q2" | "a2" | "r2", string> } {
+/** q1 a1 q2 a2, with a model switch (sw) on the chain after a1 and a tool-calling answer. */
+function conversation(): { session: SessionFile; ids: Record<"q1" | "a1" | "sw" | "q2" | "a2" | "r2", string> } {
   const session = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/m", ids: steppingIds(), now: steppingClock() });
   const q1 = session.appendMessage({ role: "user", blocks: text("q1") });
   const a1 = session.appendMessage({ role: "assistant", blocks: text("a1") });
   session.appendModel("p/other");
+  const sw = session.leafId!;
   const q2 = session.appendMessage({ role: "user", blocks: text("q2") });
   const a2 = session.appendMessage({ role: "assistant", blocks: [{ type: "tool_call", toolCallId: "c", toolCallName: "shell", toolCallArguments: {} }] });
   const r2 = session.appendMessage({ role: "user", blocks: [{ type: "tool_result", toolResultCallId: "c", toolResult: text("ok") }] });
-  return { session, ids: { q1, a1, q2, a2, r2 } };
+  return { session, ids: { q1, a1, sw, q2, a2, r2 } };
 }
 
 describe("branchPoint", () => {
@@ -27,7 +28,8 @@ describe("branchPoint", () => {
     const { session, ids } = conversation();
     const at = (id: string) => branchPoint((e) => session.entry(e), session.id, id);
     expect(at(ids.a1!)).toBe(ids.a1!);
-    expect(at(ids.q2!)).toBe(ids.a1!);
+    // In q2's place: after the switch it hangs from, so the new prompt keeps the model.
+    expect(at(ids.q2!)).toBe(ids.sw!);
     expect(at(ids.q1!)).toBeNull();
     expect(() => at(ids.a2!)).toThrow("calls tools");
     expect(() => at(ids.r2!)).toThrow("carries tool results");
@@ -45,7 +47,8 @@ describe("forkSession", () => {
     expect(fork.header).toMatchObject({ forkedFrom: session.id, forkedAt: ids.q2 });
     expect(fork.branch().map((e) => e.id)).toEqual([ids.q1, ids.a1, ids.q2]);
     expect(fork.model).toBe("p/other");
-    // The switch hangs from a1: a fork from before it has the first model.
+    expect(readFileSync(fork.path, "utf8")).toContain(`{"kind":"model","id":"${ids.sw}","parentId":"${ids.a1}",`);
+    // The switch follows a1: a fork from before it has the first model.
     expect(forkSession({ home: t.home, workdir: t.workdir, from: stored, at: ids.q1! }).model).toBe("p/m");
     expect(readFileSync(session.path)).toEqual(before);
     fork.close();

@@ -114,7 +114,7 @@ describe("listing sessions", () => {
     const index = join(dirname(s.path), ".index.json");
     writeFileSync(index, "{not json");
     expect(list()[0]!.title).toBe("hello");
-    expect(JSON.parse(readFileSync(index, "utf8")).version).toBe(3);
+    expect(JSON.parse(readFileSync(index, "utf8")).version).toBe(4);
     expect(statSync(index).mode & 0o777).toBe(0o600);
   });
 

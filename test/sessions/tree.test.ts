@@ -94,17 +94,19 @@ describe("the conversation tree", () => {
     expect(s.header.agent).toBe("coder");
   });
 
-  test("switches record what they replaced and never move the leaf", () => {
+  test("switches go on the chain, recording what they replaced: the leaf moves to them and the next message follows them", () => {
     const a = s.appendMessage(user("one"));
     s.appendAgent("planner");
+    const agentSwitch = s.leafId!;
     s.appendModel("p/b");
-    expect(s.leafId).toBe(a);
+    const modelSwitch = s.leafId!;
+    expect([agentSwitch, modelSwitch]).not.toContain(a);
     const b = s.appendMessage(assistant("two"));
     expect(s.branch().map((e) => e.id)).toEqual([a, b]);
     const lines = readFileSync(s.path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
-    expect(lines[2]).toMatchObject({ kind: "agent", parentId: a, agent: "planner", previousAgent: "coder" });
-    expect(lines[3]).toMatchObject({ kind: "model", parentId: a, model: "p/b", previousModel: "p/a" });
-    expect(lines[4]).toMatchObject({ kind: "message", parentId: a });
+    expect(lines[2]).toMatchObject({ kind: "agent", id: agentSwitch, parentId: a, agentId: "planner", previousAgentId: "coder" });
+    expect(lines[3]).toMatchObject({ kind: "model", id: modelSwitch, parentId: agentSwitch, modelRef: "p/b", previousModelRef: "p/a" });
+    expect(lines[4]).toMatchObject({ kind: "message", parentId: modelSwitch });
   });
 
   test("a switch made before any message applies to every branch", () => {

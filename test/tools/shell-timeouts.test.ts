@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createShellTool, createToolRunner, type ToolCallContext } from "../../src/tools/index.ts";
 import type { ProcessRequest } from "../../src/runtime/index.ts";
 
@@ -12,6 +13,8 @@ function context(): ToolCallContext {
   return {
     data: {
       workdir: tmpdir(),
+      // No test here uses ctx.cache or ctx.store: nothing is written there.
+      riendaDir: join(tmpdir(), "rienda-unused-home", ".rienda"),
       session: { id: "s", agentId: "a", modelId: "m", workdir: tmpdir() },
       agent: { name: "a", description: "", model: "m", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
       config: {},

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { capText, createShellTool, createToolRunner, resultFromValue, type Tool, type ToolCallContext } from "../../src/tools/index.ts";
 import { runProcess } from "../../src/runtime/index.ts";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { processRunning } from "../support/processes.ts";
 
 function context(signal = new AbortController().signal): ToolCallContext & { out: string[] } {
@@ -10,6 +11,8 @@ function context(signal = new AbortController().signal): ToolCallContext & { out
     out,
     data: {
       workdir: tmpdir(),
+      // No test here uses ctx.cache or ctx.store: nothing is written there.
+      riendaDir: join(tmpdir(), "rienda-unused-home", ".rienda"),
       session: { id: "s", agentId: "a", modelId: "m", workdir: tmpdir() },
       agent: { name: "a", description: "", model: "m", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
       config: {},

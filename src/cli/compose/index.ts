@@ -5,4 +5,5 @@
  */
 export { prepareAgent, prepareRun } from "./prepare.ts";
 export { loadAgentExtensions } from "./agent-extensions.ts";
+export { openRoster, type RosterRequest } from "./open-roster.ts";
 export type { AgentRequest, Dialogs, PreparedAgent, PreparedRun, RunRequest } from "./types.ts";

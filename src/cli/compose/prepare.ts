@@ -4,6 +4,7 @@
  * wires real implementations into the engine's ports. Everything that can
  * be refused is checked before anything is written or sent.
  */
+import { join } from "node:path";
 import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, outsideLinkText, toAgentInfo } from "../../agents/index.ts";
 import { formatKeyPath, loadConfig, type LoadedConfig } from "../../config/index.ts";
 import { unpricedBudget, withSubagents, type SubagentSpec, type ToolPort } from "../../engine/index.ts";
@@ -11,8 +12,12 @@ import { resolveLimits } from "../run-limits.ts";
 import { selectTools } from "../select-tools.ts";
 import { isRiendaError, RiendaError } from "../../errors.ts";
 import { learnContextWindow, type ResolvedModel } from "../../providers/index.ts";
+import { chooseModel, readState, statePath, type Roster } from "../../roster/index.ts";
+import type { Agent } from "../../agents/index.ts";
+import { openRoster } from "./open-roster.ts";
+import { runThinking } from "./run-thinking.ts";
 import type { SessionFile } from "../../sessions/index.ts";
-import { createSkillTool, loadSkills, withSkills } from "../../skills/index.ts";
+import { createSkillTool, findWorkspaceSkills, loadSkills, withSkills, workspaceSkillsPrompt } from "../../skills/index.ts";
 import type { ContextData } from "../../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
 import { checkReplayScript } from "../check-replay-script.ts";
@@ -95,9 +100,10 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     problems.fail();
   }
   const modelRef = request.modelRef ?? (existing && !request.agentId ? existing.model : undefined);
+  const fromSession = existing ? { sessionModel: existing.model, ...(existing.thinking !== undefined ? { sessionThinking: existing.thinking } : {}) } : {};
   let prepared: PreparedAgent;
   try {
-    prepared = await loadPreparedAgent(config, { ...request, workdir, agentId, ...(modelRef !== undefined ? { modelRef } : {}) }, dialogs, problems);
+    prepared = await loadPreparedAgent(config, { ...request, workdir, agentId, ...(modelRef !== undefined ? { modelRef } : {}), ...fromSession }, dialogs, problems);
   } catch (error) {
     existing?.close();
     throw error;
@@ -115,6 +121,8 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
       session.appendAgent(agent.id);
       session.appendModel(model.ref);
     }
+    // Go's shape (go-current.md §5): a level chosen for this run goes on the branch, so -s continues with it.
+    if (prepared.thinkingChosen) session.appendThinking(prepared.thinking);
     prepared.bind(session);
     const { system, tools, hooks, limits } = prepared;
     const notices = moved?.notice ? [moved.notice, ...prepared.notices] : prepared.notices;
@@ -124,7 +132,7 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
       // A session this run created that received nothing (interrupted in its beforeRun hooks) is not kept.
       opened.closeDiscardingUnused();
     };
-    return { config: prepared.config, workdir, agent, model, system, session, tools, hooks, notices, limits, close };
+    return { config: prepared.config, workdir, agent, model, thinking: prepared.thinking, system, systemExtra: prepared.systemExtra, session, tools, hooks, notices, limits, close };
   } catch (error) {
     await prepared.close();
     if (session) session.closeDiscardingUnused();
@@ -139,11 +147,41 @@ export async function prepareAgent(request: AgentRequest, dialogs: Dialogs): Pro
   return loadPreparedAgent(problems.attempt(() => loadRequestConfig(request)), request, dialogs, problems);
 }
 
-/** The model `ref` names, refused when it cannot make a first request (a missing replay script). */
-function usableModel(config: LoadedConfig, ref: string): ResolvedModel {
-  const model = config.resolveModel(ref);
-  checkReplayScript(model, config.path);
+/**
+ * The model of the run: `-m`, else the agent's, else the session's branch,
+ * else state.json's or the only one offered (chooseModel); refused when it
+ * cannot make a first request (a missing replay script, no key).
+ */
+async function runModel(roster: Roster, agent: Agent | undefined, request: AgentRequest): Promise<ResolvedModel | undefined> {
+  const state = () => readState(statePath(request.env, request.home));
+  const ref = request.modelRef ?? agent?.model ?? request.sessionModel ?? (agent ? await chooseModel(roster, state(), agent.id) : undefined);
+  if (ref === undefined) return undefined;
+  const model = await roster.resolve(ref);
+  checkReplayScript(model, roster.config.path);
   return model;
+}
+
+/**
+ * `compaction.model` when a provider module offers it: resolved now (a
+ * module runs asynchronously; the compactor resolves synchronously, later),
+ * so a missing one fails the run before any request, as a config.yaml one does.
+ */
+async function compactionModel(roster: Roster): Promise<ResolvedModel | undefined> {
+  const { compaction, providers } = roster.config;
+  const ref = compaction.enabled ? compaction.model : undefined;
+  if (ref === undefined || providers.has(ref.slice(0, ref.indexOf("/")))) return undefined;
+  return roster.resolve(ref);
+}
+
+/** `config` that also resolves `model`'s reference (a module's compaction model), everything else unchanged. */
+function withModel(config: LoadedConfig, model: ResolvedModel): LoadedConfig {
+  const resolveModel = (ref: string) => (ref === model.ref ? { ...model } : config.resolveModel(ref));
+  return Object.assign(Object.create(config) as LoadedConfig, { resolveModel });
+}
+
+/** The workspace skills left out (a link out of the workspace, no name or description), each a line naming its file. */
+function skippedWorkspaceSkills(workdir: string): string[] {
+  return findWorkspaceSkills(workdir).diagnostics.filter((line) => line.includes(": skipped: "));
 }
 
 /** config.yaml's warnings about the settings of the model this run uses (a setting that is not sent). */
@@ -160,7 +198,7 @@ function modelWarnings(config: LoadedConfig, model: ResolvedModel): string[] {
 function subagentTools(
   tools: ToolPort,
   subagents: readonly SubagentSpec[],
-  context: { lineage: readonly string[]; config: LoadedConfig; request: AgentRequest; dialogs: Dialogs; parentSessionId: () => string },
+  context: { lineage: readonly string[]; config: LoadedConfig; request: AgentRequest; dialogs: Dialogs; parentSessionId: () => string; parentModel: string },
 ): { tools: ToolPort; close(): Promise<void> } {
   if (subagents.length === 0) return { tools, close: async () => undefined };
   const { lineage, config, request } = context;
@@ -170,11 +208,11 @@ function subagentTools(
     dialogs: context.dialogs,
     parentSessionId: context.parentSessionId,
     ...(request.ephemeral ? { ephemeral: true } : {}),
-    // The child runs its own model: a -m of the parent does not reach it.
+    // The child runs its own model: a -m of the parent does not reach it (a child that names none runs the parent's).
     prepare: (agentId, dialogs) => {
-      // Nor do the run's own --agent-file and --tools; its limits do (docs/cli.md "Limits").
-      const { modelRef: _parentModel, agentFile: _file, onlyTools: _tools, ...inherited } = request;
-      return loadPreparedAgent(config, { ...inherited, agentId }, dialogs, new SetupProblems(), lineage);
+      // Nor do the run's own --agent-file, --tools and --thinking; its limits do (docs/cli.md "Limits").
+      const { modelRef: _parentModel, agentFile: _file, onlyTools: _tools, thinking: _level, sessionThinking: _branchLevel, ...inherited } = request;
+      return loadPreparedAgent(config, { ...inherited, agentId, sessionModel: context.parentModel }, dialogs, new SetupProblems(), lineage);
     },
   });
   return {
@@ -202,8 +240,14 @@ async function loadPreparedAgent(
   above: readonly string[] = [],
 ): Promise<PreparedAgent> {
   const agent = problems.attempt(() => (request.agentFile !== undefined ? loadAgentFile(request.agentFile, request.cwd ?? process.cwd()) : loadAgent(request.home, request.agentId)));
-  const modelRef = request.modelRef ?? agent?.model;
-  const model = config && modelRef !== undefined ? problems.attempt(() => usableModel(config, modelRef)) : undefined;
+  const roster = config ? openRoster(config, request) : undefined;
+  const chosen = roster ? await problems.attemptAsync(() => runModel(roster, agent, request)) : undefined;
+  const compaction = roster ? await problems.attemptAsync(() => compactionModel(roster)) : undefined;
+  // Modules evaluated on the way (to choose the model) that failed: the run goes on without them, and says so.
+  const skipped = roster && chosen ? await roster.problems() : [];
+  await roster?.close();
+  const thinking = chosen ? problems.attempt(() => runThinking(chosen, request)) : undefined;
+  const model = thinking?.model;
   const skills = agent ? problems.attempt(() => loadSkills(request.home, agent.skills)) : undefined;
   const subagents = agent ? problems.attempt(() => loadSubagents(request.home, agent)) : undefined;
   // Boxed: "no instructions file" is undefined too. One that leads out of the workspace is skipped with a notice.
@@ -220,7 +264,7 @@ async function loadPreparedAgent(
   const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}), ...shellEnv })) : undefined;
   await serverWindow;
   // Every refusal counts, also those met before this function (in the same `problems`) that nothing here needs.
-  if (problems.any || !config || !agent || !model || !skills || !subagents || instructions === undefined || !extensions) {
+  if (problems.any || !config || !agent || !model || !thinking || !skills || !subagents || instructions === undefined || !extensions) {
     await extensions?.close();
     problems.fail();
   }
@@ -233,6 +277,7 @@ async function loadPreparedAgent(
     request: { ...request, ...(limits.run.cost ? { costBudget: limits.run.cost } : {}) },
     dialogs,
     parentSessionId: () => boundSession ?? "",
+    parentModel: model.ref,
   });
   const offered = request.onlyTools ? problems.attempt(() => selectTools(delegation.tools, request.onlyTools!, agent.file)) : delegation.tools;
   if (!offered) {
@@ -241,18 +286,22 @@ async function loadPreparedAgent(
     problems.fail();
   }
   return {
-    config,
+    config: compaction ? withModel(config, compaction) : config,
     agent,
     model,
     system,
     tools: offered,
     hooks: extensions.hooks,
-    notices: [...outside, ...modelWarnings(config, model), ...extensions.notices],
+    thinking: thinking.level,
+    thinkingChosen: thinking.chosen,
+    systemExtra: () => workspaceSkillsPrompt(findWorkspaceSkills(request.workdir).skills),
+    notices: [...skipped, ...outside, ...modelWarnings(config, model), ...thinking.notices, ...skippedWorkspaceSkills(request.workdir), ...extensions.notices],
     limits,
     bind(session) {
       boundSession = session.id;
       const contextData: ContextData = {
         workdir: request.workdir,
+        riendaDir: join(request.home, ".rienda"),
         session: { id: session.id, agentId: agent.id, modelId: model.ref, workdir: request.workdir },
         agent: toAgentInfo(agent),
         config: config.document,

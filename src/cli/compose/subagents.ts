@@ -110,6 +110,7 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
       return {
         input: {
           system: child.system,
+          systemExtra: child.systemExtra,
           model: child.model,
           agentId: child.agent.id,
           modelPort,

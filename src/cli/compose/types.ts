@@ -41,6 +41,8 @@ export interface RunRequest {
   limitFlags?: LimitSettings;
   /** `--tools`/`--no-tools`: the only tools offered to the agent of the run (not to its subagents). */
   onlyTools?: readonly string[];
+  /** `--thinking LEVEL`. */
+  thinking?: string;
 }
 
 /** Everything a run needs, validated. */
@@ -50,7 +52,11 @@ export interface PreparedRun {
   workdir: string;
   agent: Agent;
   model: ResolvedModel;
+  /** The thinking level in force (`off` for none). */
+  thinking: string;
   system: string;
+  /** The workspace skills' catalog (go-current.md §9), read again before every request. */
+  systemExtra: () => string;
   session: SessionFile;
   tools: ToolPort;
   hooks: HookPort;
@@ -82,6 +88,12 @@ export interface AgentRequest {
   onlyTools?: readonly string[];
   /** A subagent's: the cost budget of the run tree it belongs to. */
   costBudget?: CostBudget;
+  /** `--thinking LEVEL`: refused before any request when the model does not offer it. */
+  thinking?: string;
+  /** The model of the session's branch (a subagent: its parent's): used when neither -m nor the agent names one. */
+  sessionModel?: string;
+  /** The thinking level of the session's branch, when it records one. */
+  sessionThinking?: string;
 }
 
 /**
@@ -93,7 +105,13 @@ export interface PreparedAgent {
   config: LoadedConfig;
   agent: Agent;
   model: ResolvedModel;
+  /** The thinking level in force (`off` for none), as a session entry records it. */
+  thinking: string;
+  /** The level was chosen (`--thinking`, state.json), not the model's own: a session records it. */
+  thinkingChosen: boolean;
   system: string;
+  /** The workspace skills' catalog (go-current.md §9), read again before every request. */
+  systemExtra: () => string;
   tools: ToolPort;
   hooks: HookPort;
   /** Diagnostics to show before the run (a user tool replacing a built-in). */

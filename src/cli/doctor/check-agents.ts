@@ -46,8 +46,9 @@ export function checkAgentModels(agents: readonly Agent[], config: Pick<LoadedCo
   const refs = config.modelRefs();
   const choices = refs.length > 0 ? `one of ${refs.slice(0, 8).join(", ")}${refs.length > 8 ? ", ..." : ""}` : "a model you declare";
   for (const agent of agents) {
-    const parts = splitModelRef(agent.model);
-    if (!parts) continue; // parseAgent already refuses this.
+    // An agent without a model runs the one its session picks (go-current.md §5).
+    const parts = agent.model === undefined ? undefined : splitModelRef(agent.model);
+    if (!parts) continue; // parseAgent already refuses a malformed one.
     const provider = config.providers.get(parts.provider);
     let message: string | undefined;
     let declare = `declare "${parts.alias}" under providers.${parts.provider}.models in ${config.path}`;

@@ -19,7 +19,7 @@ export function modelUsers(agents: readonly Pick<Agent, "id" | "model">[], compa
     const parts = splitModelRef(ref);
     if (parts) users.push({ label, ref, provider: parts.provider, alias: parts.alias });
   };
-  for (const agent of agents) add(`agent "${agent.id}"`, agent.model);
+  for (const agent of agents) if (agent.model !== undefined) add(`agent "${agent.id}"`, agent.model);
   if (compaction.enabled && compaction.model) add("compaction.model", compaction.model);
   return users;
 }

@@ -252,6 +252,18 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
       http: {
         fetch: (url: unknown, opts?: unknown) => call("http.fetch", url, opts),
       },
+      // Files of ~/.rienda the Go Rienda shares; the host checks every argument (host-cache.ts).
+      cache: {
+        get: (name: unknown) => call("cache.get", name) as string | null,
+        has: (name: unknown) => call("cache.has", name) as boolean,
+        set: (name: unknown, text: unknown, ttlSeconds?: unknown) => call("cache.set", name, text, ttlSeconds) as string,
+      },
+      store: {
+        get: (name: unknown) => call("store.get", name) as string | null,
+        has: (name: unknown) => call("store.has", name) as boolean,
+        set: (name: unknown, text: unknown, ttlSeconds?: unknown) => void call("store.set", name, text, ttlSeconds),
+        del: (name: unknown) => void call("store.del", name),
+      },
       system: {
         exec: (command: unknown, opts?: unknown) => call("system.exec", command, opts),
         which: (name: unknown) => call("system.which", name) as string | null,

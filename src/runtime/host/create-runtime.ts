@@ -1,10 +1,10 @@
 /** Host side: the runtime itself; decides where each call runs (a realm of the helper, or a worker) and serves its ctx. */
-import { createCtxHandler } from "./ctx-host.ts";
+import { createCtxHandler, type CtxScope } from "./ctx-host.ts";
 import { keepProcessState } from "../process-state.ts";
 import { runInspectLane } from "./inspect-lane.ts";
 import { runProcess, type ProcessRequest, type ProcessResult } from "./run-process.ts";
 import { serveBridge, type BridgeServer } from "./serve-bridge.ts";
-import type { InspectOutcome, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "../types.ts";
+import type { InspectOutcome, InvocationContext, InvokeRequest, Outcome, Runtime, RuntimeOptions } from "../types.ts";
 import type { CallMessage } from "../worker-messages.ts";
 import { createRealmHelpers, realmsAvailable, type RealmHelpers, type RealmReply } from "./realm-helper.ts";
 import { contextWorkers, runWorkerCall, workerUrl, type WorkerOutcome } from "./worker-call.ts";
@@ -79,7 +79,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     try {
       return await realms!.run(
         { kind: "call", mode: "invoke", modulePath: request.modulePath, exportName: request.exportName, args: request.args, data: context.data },
-        (buffer) => serveBridge(buffer, createCtxHandler({ workdir: context.data.workdir, frontEnd: context.frontEnd, signal: controller.signal })),
+        (buffer) => serveBridge(buffer, createCtxHandler(scopeOf(context, controller.signal))),
         controller.signal,
       );
     } finally {
@@ -115,7 +115,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         const reply = await runInWorker(
           { kind: "call", mode: "invoke", modulePath: request.modulePath, exportName: request.exportName, args: request.args, data: context.data },
           controller,
-          (buffer) => serveBridge(buffer, createCtxHandler({ workdir: context.data.workdir, frontEnd: context.frontEnd, signal: controller.signal })),
+          (buffer) => serveBridge(buffer, createCtxHandler(scopeOf(context, controller.signal))),
         );
         return outcomeOf(reply);
       } finally {
@@ -238,6 +238,12 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     },
   };
   return runtime;
+}
+
+/** What the host side of an invocation's ctx works with; `signal` ends with the invocation. */
+function scopeOf(context: InvocationContext, signal: AbortSignal): CtxScope {
+  const { workdir, riendaDir } = context.data;
+  return { workdir, riendaDir, frontEnd: context.frontEnd, signal, httpBodyLimitBytes: context.httpBodyLimitBytes };
 }
 
 /** Aborts `target` when `source` aborts; returns the function that undoes the link. */

@@ -1,20 +1,26 @@
-/** Host side: performs the `ctx` operations a context asks for over its bridge (`which` and `http.fetch` here, the others in their files). */
+/** Host side: performs the `ctx` operations a context asks for over its bridge (`which` and `system.exec` here, the others in their files). */
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, resolve } from "node:path";
 import type { FrontEnd, Prompt } from "../types.ts";
 import { CtxError } from "./ctx-error.ts";
+import { createCacheHost } from "./host-cache.ts";
 import { createFileHost } from "./host-file.ts";
 import { readSyncSpawnRequest, spawnToEnd } from "./host-spawn-sync.ts";
 import type { Cut } from "./bounded-text.ts";
+import { httpFetch } from "./host-http.ts";
 import { runProcess } from "./run-process.ts";
 import type { CtxHandler } from "./serve-bridge.ts";
 
 /** What the host side of one invocation's `ctx` works with. */
 export interface CtxScope {
   workdir: string;
+  /** The absolute `~/.rienda`, home of `ctx.cache` and `ctx.store` (host-cache.ts). */
+  riendaDir: string;
   frontEnd: FrontEnd;
   /** Aborted when this invocation is interrupted: ends processes and requests at once. */
   signal: AbortSignal;
+  /** The most bytes a `ctx.http.fetch` body may have (InvocationContext.httpBodyLimitBytes); none when undefined. */
+  httpBodyLimitBytes?: number;
 }
 
 /**
@@ -39,11 +45,12 @@ export function createCtxHandler(scope: CtxScope): CtxHandler {
     "file.write": (path, data, opts) => file.write(path, data, opts),
     "file.exists": (path) => file.exists(path),
     "file.list": (path, opts) => file.list(path, opts),
+    ...createCacheHost(scope.riendaDir),
     "env.get": (name) => {
       if (typeof name !== "string") throw new CtxError("ctx.env.get: name must be a string", { typeError: true });
       return process.env[name] ?? null;
     },
-    "http.fetch": (url, opts) => httpFetch(url, opts, scope.signal),
+    "http.fetch": (url, opts) => httpFetch(url, opts, scope.signal, scope.httpBodyLimitBytes),
     "system.exec": (command, opts) => exec(scope, command, opts),
     "system.which": (name) => {
       if (typeof name !== "string") throw new CtxError("ctx.system.which: name must be a string", { typeError: true });
@@ -127,56 +134,5 @@ function isExecutableFile(path: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** What `ctx.http.fetch` returns. */
-interface HttpResponse {
-  status: number;
-  /** Lower-case names; repeated headers joined with ", ". */
-  headers: Record<string, string>;
-  body: string;
-}
-
-/**
- * `ctx.http.fetch`: any status is a normal answer; only a failure to get
- * one (network error, timeout, bad arguments) raises.
- */
-async function httpFetch(url: unknown, opts: unknown, signal: AbortSignal): Promise<HttpResponse> {
-  if (typeof url !== "string" || url === "") throw new CtxError("ctx.http.fetch: url must be a non-empty string", { typeError: true });
-  const o = (opts !== null && typeof opts === "object" ? opts : {}) as Record<string, unknown>;
-  const method = o.method === undefined ? "GET" : o.method;
-  if (typeof method !== "string") throw new CtxError("ctx.http.fetch: method must be a string", { typeError: true });
-  if (o.body !== undefined && o.body !== null && typeof o.body !== "string") {
-    throw new CtxError("ctx.http.fetch: body must be a string (serialize it yourself, e.g. JSON.stringify)", { typeError: true });
-  }
-  const headers: Record<string, string> = {};
-  if (o.headers !== undefined && o.headers !== null) {
-    if (typeof o.headers !== "object") throw new CtxError("ctx.http.fetch: headers must be an object", { typeError: true });
-    for (const [k, v] of Object.entries(o.headers as Record<string, unknown>)) headers[k] = String(v);
-  }
-  const timeoutMs = typeof o.timeout_ms === "number" && o.timeout_ms > 0 ? o.timeout_ms : undefined;
-  const timeout = timeoutMs !== undefined ? AbortSignal.timeout(timeoutMs) : undefined;
-  const combined = timeout ? AbortSignal.any([signal, timeout]) : signal;
-  try {
-    const response = await fetch(url, {
-      method: method.toUpperCase(),
-      headers,
-      body: typeof o.body === "string" ? o.body : undefined,
-      signal: combined,
-      redirect: "follow",
-    });
-    const bytes = await response.arrayBuffer();
-    const flat: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      const key = name.toLowerCase();
-      // Set-Cookie arrives once per value: keep them all, as a flat map allows.
-      flat[key] = flat[key] === undefined ? value : `${flat[key]}, ${value}`;
-    });
-    return { status: response.status, headers: flat, body: new TextDecoder().decode(bytes) };
-  } catch (error) {
-    if (timeout?.aborted && !signal.aborted) throw new CtxError(`ctx.http.fetch: ${method.toUpperCase()} ${url} timed out after ${timeoutMs} ms`);
-    const message = error instanceof Error ? error.message : String(error);
-    throw new CtxError(`ctx.http.fetch: ${method.toUpperCase()} ${url} failed: ${message}`);
   }
 }

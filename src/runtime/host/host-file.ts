@@ -148,9 +148,13 @@ const REASONS: Record<string, string> = {
 };
 
 function fsError(member: string, path: string, error: unknown): CtxError {
+  return new CtxError(`ctx.file.${member}: ${fsReason(error)}: "${path}"`);
+}
+
+/** A file system failure in words ("no such file or directory"), its code when it has no words here. */
+export function fsReason(error: unknown): string {
   const code = (error as { code?: string } | null)?.code ?? "";
-  const reason = REASONS[code] ?? (code !== "" ? code : "failed");
-  return new CtxError(`ctx.file.${member}: ${reason}: "${path}"`);
+  return REASONS[code] ?? (code !== "" ? code : "failed");
 }
 
 /**
@@ -161,7 +165,7 @@ function fsError(member: string, path: string, error: unknown): CtxError {
  * Ctrl-C. Opened without blocking, so that even opening a pipe returns at
  * once. A directory fails with `EISDIR`.
  */
-function readRegularFile(path: string): Uint8Array {
+export function readRegularFile(path: string): Uint8Array {
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const stat = fstatSync(fd);

@@ -11,6 +11,7 @@ import type { Choice } from "./prompts.ts";
 import { recap } from "./recap.ts";
 import { localTime, sessionLines } from "./session-lines.ts";
 import { shortArguments } from "./format-lines.ts";
+import { modelCommand, modelText, thinkingCommand } from "./model-commands.ts";
 import type { ChatBackend } from "./types.ts";
 import { truncateToWidth, wrapText } from "./wrap-text.ts";
 import { terminalLine } from "../terminal-text.ts";
@@ -57,7 +58,7 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
       return "quit";
     case "new":
       backend.newSession();
-      renderer.line(style.dim(`new session: your next message starts it (agent ${backend.status().agent}, model ${backend.status().model})`));
+      renderer.line(style.dim(`new session: your next message starts it (agent ${backend.status().agent}, model ${modelText(backend.status())})`));
       return "continue";
     case "sessions":
       showSessions(ctx);
@@ -112,22 +113,20 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
       if (!id) return "continue";
       await ctx.interruptible((signal) => backend.switchAgent(id, signal));
       const status = backend.status();
-      renderer.line(style.ok(`agent: ${status.agent} (model ${status.model})`));
+      renderer.line(style.ok(`agent: ${status.agent} (model ${modelText(status)})`));
       for (const notice of backend.notices()) renderer.notice(notice);
       return "continue";
     }
-    case "model": {
-      const current = backend.status().model;
-      const ref = argument || (await ctx.pick("Switch to which model?", backend.listModels().map((m) => ({ value: m, label: m === current ? `${m} (current)` : m })), current));
-      if (!ref) return "continue";
-      await ctx.interruptible((signal) => backend.switchModel(ref, signal));
-      renderer.line(style.ok(`model: ${backend.status().model}`));
+    case "model":
+      await modelCommand(argument, ctx);
       return "continue";
-    }
+    case "thinking":
+      await thinkingCommand(argument, ctx);
+      return "continue";
     case "tools":
       showTools(ctx);
       return "continue";
-    case "thinking":
+    case "show-thinking":
       renderer.expandThinking = !renderer.expandThinking;
       renderer.line(style.dim(renderer.expandThinking ? "thinking: shown in full" : "thinking: collapsed to one line"));
       return "continue";
@@ -209,7 +208,7 @@ export function showResumed(ctx: CommandContext): void {
   const { backend, renderer, style } = ctx;
   const status = backend.status();
   const history = recap(backend.history(), RECAP_ITEMS);
-  renderer.line(style.ok(`resumed session ${status.sessionId} (agent ${status.agent}, model ${status.model})`));
+  renderer.line(style.ok(`resumed session ${status.sessionId} (agent ${status.agent}, model ${modelText(status)})`));
   if (history.omitted > 0) renderer.line(style.dim(`… ${history.omitted} earlier steps`));
   for (const item of history.items) {
     if (item.kind === "user") renderer.paragraph(item.text, (t) => style.dim(t), style.accent("> "));

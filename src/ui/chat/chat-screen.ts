@@ -16,6 +16,7 @@ import { ChatRenderer } from "./chat-renderer.ts";
 import type { ChatStyle } from "./chat-style.ts";
 import { openLineEditor, type EditorResult, type OpenEditor } from "./line-editor.ts";
 import { parseInput } from "./parse-input.ts";
+import { modelText } from "./model-commands.ts";
 import { askYesNo, pickOne, type QuestionIo } from "./prompts.ts";
 import { watchTurnKeys, type TurnKeys } from "./turn-keys.ts";
 import type { AgentRow, ChatBackend } from "./types.ts";
@@ -50,6 +51,8 @@ export interface ChatScreen {
   readonly dialogs: { confirm(prompt: Prompt, level?: number): Promise<boolean>; notify(prompt: Prompt): void };
   /** The start-up picker; undefined when the user cancels it. */
   pickAgent(agents: AgentRow[]): Promise<string | undefined>;
+  /** The start-up model picker, for an agent (`agentId`) that names no model; undefined when the user cancels it. */
+  pickModel(models: string[], agentId: string): Promise<string | undefined>;
   /** Runs the conversation until the user quits or `stop` is called. */
   run(backend: ChatBackend, options: { resumed: boolean }): Promise<ChatEnd>;
   /** A terminating signal: interrupts the turn or closes the prompt, then `run` returns "signal". */
@@ -63,6 +66,11 @@ type Activity =
   | { kind: "editor"; editor: OpenEditor }
   | { kind: "turn"; press: () => void; keys: TurnKeys; signal: AbortSignal }
   | { kind: "switch"; abort: () => void };
+
+/** The start-up model picker's question. */
+export function modelQuestion(agentId: string): string {
+  return `Which model? (agent ${agentId} names none; rienda remembers your pick)`;
+}
 
 /** Builds the screen on a terminal. */
 export function createChatScreen(options: ChatScreenOptions): ChatScreen {
@@ -185,7 +193,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
 
   function banner(backend: ChatBackend, resumed: boolean): void {
     const status = backend.status();
-    renderer.paragraph(`rienda ${options.version} · agent ${status.agent} · model ${status.model}`, (t) => style.bold(t));
+    renderer.paragraph(`rienda ${options.version} · agent ${status.agent} · model ${modelText(status)}`, (t) => style.bold(t));
     renderer.paragraph("Enter sends · \\ or Alt-Enter for a new line · /help for commands · Ctrl-D quits", (t) => style.dim(t));
     const context: CommandContext = { backend, renderer, style, width, pick: (message, choices, initial) => pickOne(io, message, choices, initial), interruptible };
     if (resumed) showResumed(context);
@@ -199,6 +207,10 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     async pickAgent(agents) {
       const choices = agents.map((a) => ({ value: a.id, label: truncateToWidth(`${a.id} — ${a.description}`, width() - 6) }));
       return pickOne(io, "Which agent?", choices);
+    },
+
+    async pickModel(models, agentId) {
+      return pickOne(io, modelQuestion(agentId), models.map((m) => ({ value: m, label: m })));
     },
 
     async run(backend, { resumed }) {

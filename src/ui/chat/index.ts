@@ -7,7 +7,7 @@
  * sessions itself: it works through the ChatBackend the command supplies,
  * and never exits the process.
  */
-export { createChatScreen, type ChatEnd, type ChatScreen, type ChatScreenOptions, type ChatTerminal } from "./chat-screen.ts";
+export { createChatScreen, modelQuestion, type ChatEnd, type ChatScreen, type ChatScreenOptions, type ChatTerminal } from "./chat-screen.ts";
 export { createChatStyle, plainStyle, type ChatStyle } from "./chat-style.ts";
 export { ChatRenderer, type RendererOptions } from "./chat-renderer.ts";
 export { CHAT_COMMANDS, parseInput, suggestCommand, type ChatCommandSpec, type ChatInput } from "./parse-input.ts";
@@ -16,5 +16,6 @@ export { elapsedText, firstLineOf, lastLineOf, shortArguments, toolCallParts, tu
 export { recap, type Recap, type RecapItem } from "./recap.ts";
 export { localTime, sessionLines } from "./session-lines.ts";
 export { helpText, runChatCommand, showResumed, type CommandContext, type CommandEffect } from "./chat-commands.ts";
+export { modelText, NOTHING_OFFERED } from "./model-commands.ts";
 export type { Choice } from "./prompts.ts";
 export type { AgentRow, ChatBackend, ChatStatus, HistoryItem, SessionRow, ToolRow, TreeRow, TurnIo } from "./types.ts";

@@ -26,10 +26,11 @@ export const CHAT_COMMANDS: readonly ChatCommandSpec[] = [
   { name: "tree", usage: "/tree [ID]", summary: "every branch of this session; pick a message to continue from there (a new branch)", takesArgument: true },
   { name: "export", usage: "/export PATH", summary: "write this session to a new file (rienda sessions import reads it)", takesArgument: true },
   { name: "agent", usage: "/agent [NAME]", summary: "switch to another agent and its model (a list without NAME)", takesArgument: true },
-  { name: "model", usage: "/model [REF]", summary: "switch model, provider/alias (a list without REF)", takesArgument: true },
+  { name: "model", usage: "/model [REF]", summary: "switch model, provider/model (a list without REF); the thinking level stays when the model has it", takesArgument: true },
+  { name: "thinking", usage: "/thinking [LEVEL]", summary: "the model's thinking level from your next message (a list of its levels without LEVEL)", takesArgument: true },
   { name: "tools", usage: "/tools", summary: "the agent's tools and hooks", takesArgument: false },
   { name: "file", usage: "/file [PATH]", summary: "attach a file (text, image, PDF) to your next message; without PATH, what is attached", takesArgument: true },
-  { name: "thinking", usage: "/thinking", summary: "show the model's thinking in full, or collapse it again", takesArgument: false },
+  { name: "show-thinking", usage: "/show-thinking", summary: "show the model's thinking in full, or collapse it again", takesArgument: false },
   { name: "exit", usage: "/exit", summary: "quit (also Ctrl-D, or Ctrl-C twice at an empty prompt)", takesArgument: false, aliases: ["quit"] },
 ];
 

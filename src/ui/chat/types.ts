@@ -11,6 +11,8 @@ export interface ChatStatus {
   agent: string;
   /** `provider/alias`. */
   model: string;
+  /** The model's thinking level from the next turn on (`off` for none). */
+  thinking?: string;
   /** Null until the first message of a new conversation creates the session. */
   sessionId: string | null;
   workdir: string;
@@ -33,7 +35,8 @@ export interface SessionRow {
 export interface AgentRow {
   id: string;
   description: string;
-  model: string;
+  /** Absent when the agent names no model (the session picks one). */
+  model?: string;
 }
 
 /** One line of `/tree`. */
@@ -89,8 +92,19 @@ export interface ChatBackend {
   resume(id: string, signal?: AbortSignal): Promise<void>;
   /** Switches agent (and to its model), recorded in the session. */
   switchAgent(id: string, signal?: AbortSignal): Promise<void>;
-  /** Switches model, recorded in the session. */
+  /**
+   * Switches model, recorded in the session. The thinking level stays when
+   * the new model offers it; else the new model's own, and a notice says so.
+   */
   switchModel(ref: string, signal?: AbortSignal): Promise<void>;
+  /** The current model's thinking levels, `off` first. */
+  thinkingLevels(): string[];
+  /**
+   * Sets the thinking level from the next turn on, recorded in the session;
+   * refused (a RiendaError listing the model's levels) when the model does
+   * not offer it. Returns notices about the switch (a pick not recorded).
+   */
+  setThinking(level: string): string[];
   /**
    * Forks the current session (from entry `at`, else its active leaf) into a
    * new session and continues there; returns the new id. The original is not
@@ -110,8 +124,8 @@ export interface ChatBackend {
   /** Compacts the current session now; whether a summary was stored. */
   compact(io: Omit<TurnIo, "finalSignal">): Promise<boolean>;
   listAgents(): AgentRow[];
-  /** Every `provider/alias` of config.yaml. */
-  listModels(): string[];
+  /** Every `provider/model` offered (config.yaml's providers and provider modules), sorted. */
+  listModels(): Promise<string[]>;
   /** The current agent's tools, in its order. */
   tools(): ToolRow[];
   /**

@@ -1,5 +1,5 @@
 /**
- * The status line under the editor: agent, model, session, the tokens of
+ * The status line under the editor: agent, model (and its thinking level, unless off), session, the tokens of
  * this chat (in / out, cache reads and writes), its cost when priced, and
  * how much of the model's context window the last request filled. While a
  * turn runs it says so, and how to interrupt it.
@@ -50,6 +50,7 @@ export class StatusLine implements Component {
     const status = this.status();
     const n = (value: number) => value.toLocaleString("en-US");
     const parts = [`agent ${status.agent}`, `model ${status.model}`, status.sessionId ? `session ${status.sessionId}` : "new session"];
+    if (status.thinking !== undefined && status.thinking !== "off") parts.splice(2, 0, `thinking ${status.thinking}`);
     const cache = this.#cacheRead + this.#cacheWrite > 0 ? ` (cache ${n(this.#cacheRead)} read / ${n(this.#cacheWrite)} written)` : "";
     parts.push(`${n(this.#input)} in / ${n(this.#output)} out${cache}`);
     if (this.#priced && this.#input + this.#output > 0) parts.push(dollarsText(this.#cost));

@@ -16,7 +16,7 @@ import { Editor, matchesKey, ProcessTerminal, TUI } from "@mariozechner/pi-tui";
 import type { RunOutcome } from "../../engine/index.ts";
 import { messageOf, RiendaError } from "../../errors.ts";
 import type { Prompt } from "../../tools/types.ts";
-import { parseInput, runChatCommand, showResumed, type ChatBackend, type ChatEnd, type ChatScreen, type ChatScreenOptions, type CommandContext } from "../chat/index.ts";
+import { modelQuestion, modelText, parseInput, runChatCommand, showResumed, type ChatBackend, type ChatEnd, type ChatScreen, type ChatScreenOptions, type CommandContext } from "../chat/index.ts";
 import { terminalLine, terminalSafe } from "../terminal-text.ts";
 import { BottomPanel } from "./bottom-panel.ts";
 import { createCommandOutput } from "./command-output.ts";
@@ -240,7 +240,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     editor.setAutocompleteProvider(files.provider());
     const context: CommandContext = { backend, renderer: commandOutput.renderer, style: s, width: () => tui.terminal.columns, pick, interruptible };
     const st = backend.status();
-    transcript.line(s.bold(`rienda ${options.version} · agent ${st.agent} · model ${st.model}`));
+    transcript.line(s.bold(`rienda ${options.version} · agent ${st.agent} · model ${modelText(st)}`));
     transcript.line(s.dim("Enter sends · Alt-Enter new line · @ file · Ctrl-O expand · /help · Ctrl-D quits"));
     if (resumed) showResumed(context);
     else for (const notice of backend.notices()) transcript.notice(terminalLine(notice));
@@ -282,6 +282,9 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     dialogs,
     pickAgent(agents) {
       return pick("Which agent?", agents.map((a) => ({ value: a.id, label: `${a.id} — ${terminalLine(a.description)}` })));
+    },
+    pickModel(models, agentId) {
+      return pick(modelQuestion(agentId), models.map((m) => ({ value: m, label: terminalLine(m) })));
     },
     async run(backend, { resumed }) {
       start();

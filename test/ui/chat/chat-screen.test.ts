@@ -10,8 +10,9 @@ function fakeBackend(onTurn: (prompt: string, io: TurnIo) => Promise<RunOutcome>
   let sessionId: string | null = null;
   let agent = "coder";
   let model = "p/m";
+  let thinking = "off";
   const backend: ChatBackend = {
-    status: () => ({ agent, model, sessionId, workdir: "/w" }),
+    status: () => ({ agent, model, thinking, sessionId, workdir: "/w" }),
     ensureSession: () => {
       if (sessionId) return { id: sessionId, created: false };
       sessionId = "s1";
@@ -46,7 +47,14 @@ function fakeBackend(onTurn: (prompt: string, io: TurnIo) => Promise<RunOutcome>
     exportTo: (path: string) => path,
     compact: async () => false,
     listAgents: () => [{ id: "coder", description: "Codes.", model: "p/m" }],
-    listModels: () => ["p/m", "p/n"],
+    listModels: async () => ["p/m", "p/n"],
+    thinkingLevels: () => ["off", "low", "high"],
+    setThinking: (level) => {
+      if (!["off", "low", "high"].includes(level)) throw new RiendaError("usage", `thinking ${level}: ${model} has no thinking level "${level}" (its levels: off, low, high)`);
+      calls.push(`thinking ${level}`);
+      thinking = level;
+      return level === "low" ? ["state.json: is not a JSON object, so the pick was not recorded"] : [];
+    },
     tools: () => [{ name: "shell", description: "Runs a command." }],
     hooks: () => ["guard"],
     attach: (path: string) => ({ name: path, description: "text, 5 bytes" }),
@@ -84,6 +92,19 @@ async function until(predicate: () => boolean, what: string): Promise<void> {
     await tick(5);
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A chat over the scripted backend, for commands: `step` sends a line and waits until `expected` shows. */
+async function commandSession() {
+  const { chat, input, output } = screen();
+  const { backend, calls } = fakeBackend(answer("x"));
+  const done = chat.run(backend, { resumed: false });
+  const step = async (line: string, expected: string) => {
+    input.send(`${line}\r`);
+    await until(() => visible(output.text).includes(expected), expected);
+  };
+  await tick();
+  return { input, output, calls, done, step };
 }
 
 describe("the chat screen", () => {
@@ -205,14 +226,7 @@ describe("the chat screen", () => {
   });
 
   test("commands: help, unknown with a hint, agent switch refused and accepted, model, tools, new, resume, exit", async () => {
-    const { chat, input, output } = screen();
-    const { backend, calls } = fakeBackend(answer("x"));
-    const done = chat.run(backend, { resumed: false });
-    const step = async (line: string, expected: string) => {
-      input.send(`${line}\r`);
-      await until(() => visible(output.text).includes(expected), expected);
-    };
-    await tick();
+    const { input, output, calls, done, step } = await commandSession();
     await step("/help", "/resume [ID]");
     await step("/sesions", "unknown command /sesions: did you mean /sessions?");
     await step("/agent ghost", 'error: unknown agent "ghost" (available: coder, planner)');
@@ -233,6 +247,23 @@ describe("the chat screen", () => {
     expect(calls).toEqual(["agent planner", "model p/n", "new", "resume s1"]);
     expect(visible(output.text)).not.toContain("p/n (current)");
     expect(visible(output.text)).toContain("> earlier question");
+  });
+
+  test("/thinking: a picker of the model's levels marking the current one, a level named, an unknown one refused; /show-thinking", async () => {
+    const { input, output, calls, done, step } = await commandSession();
+    input.send("/thinking\r");
+    await until(() => visible(output.text).includes("Thinking level of p/m?"), "the level picker");
+    expect(visible(output.text)).toContain("❯ off (current)\n  low\n  high\n");
+    input.send("\u001b[B\u001b[B\r");
+    await until(() => visible(output.text).includes("thinking: high (model p/m), from your next message"), "the switch");
+    await step("/thinking ultra", 'error: thinking ultra: p/m has no thinking level "ultra" (its levels: off, low,\nhigh)');
+    await step("/thinking low", "thinking: low (model p/m)");
+    expect(visible(output.text)).toContain("state.json: is not a JSON object");
+    await step("/model p/n", "model: p/n · thinking low");
+    await step("/show-thinking", "thinking: shown in full");
+    input.send("/exit\r");
+    expect(await done).toBe("quit");
+    expect(calls).toEqual(["thinking high", "thinking low", "model p/n"]);
   });
 
   test("stop() ends a running turn and the chat", async () => {

@@ -60,6 +60,6 @@ describe("the /help text", () => {
     const text = helpText(plainStyle, 50);
     for (const usage of ["/help", "/new", "/sessions", "/resume [ID]", "/agent [NAME]", "/model [REF]", "/tools", "/exit", "Ctrl-C", "Ctrl-D", "Alt-Enter"]) expect(text).toContain(usage);
     for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(50);
-    expect(text).toContain("  /resume [ID]   continue a session of this\n                 workspace");
+    expect(text).toContain("  /resume [ID]       continue a session of this\n                     workspace");
   });
 });
