@@ -38,6 +38,8 @@ export interface ParsedSession {
   needsNewline: boolean;
   /** Every entry this version reads, in file order (shared with the tree: do not mutate). */
   entries: SessionEntry[];
+  /** Lines (1-based) after the first that hold a header too (ignored by loading; refused by import). */
+  extraHeaders?: number[];
 }
 
 /** Parses a whole session file. */
@@ -52,6 +54,7 @@ export function parseSessionBytes(bytes: Uint8Array, path: string): ParsedSessio
   const header = decodeHeader(headerValue, path);
   const tree = new SessionTree();
   const entries: SessionEntry[] = [];
+  const extraHeaders: number[] = [];
   let validBytes = first.terminated ? first.end + 1 : first.end;
   let needsNewline = !first.terminated;
   let lastContent = spans.length - 1;
@@ -71,13 +74,18 @@ export function parseSessionBytes(bytes: Uint8Array, path: string): ParsedSessio
       const whole = i === lastContent ? " (a whole line, ended by a newline, so not one a crash cut short: Rienda leaves the file as it is; mend or delete the line)" : "";
       throw new RiendaError("session", `session file ${path}, line ${i + 1}: not valid JSON${whole}`);
     }
+    if (isHeaderLike(value)) extraHeaders.push(i + 1);
     const entry = decodeEntry(value, { path, line: i + 1 });
     if (entry) tree.add(entry, `session file ${path}, line ${i + 1}`);
     if (entry && entry.kind !== "pass-through") entries.push(entry);
     validBytes = span.terminated ? span.end + 1 : span.end;
     needsNewline = !span.terminated;
   }
-  return { header, tree, validBytes, torn: validBytes < bytes.length, needsNewline, entries };
+  return { header, tree, validBytes, torn: validBytes < bytes.length, needsNewline, entries, extraHeaders };
+}
+
+function isHeaderLike(value: unknown): boolean {
+  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "header";
 }
 
 /** A line of the file as byte offsets; `end` excludes the `\n`. */
