@@ -1,12 +1,12 @@
 # Everything a fresh clone needs is installed from here: Node and npm are the
 # only prerequisites (Bun comes from the npm package `bun`, pinned).
 BUN := node_modules/.bin/bun
-SOURCES := $(shell find src -name '*.ts') package.json
+SOURCES := $(shell find src -name '*.ts') src/models-dev/models-dev-snapshot.bin package.json
 # The build flags, the entry points and what the binary records about its
 # build live in scripts/release/ (shared by `make build` and `make release`).
 BUILD_SCRIPTS := $(wildcard scripts/release/*.ts)
 
-.PHONY: all install build release release-check lint local-server test test-local test-unit test-e2e test-deno test-mcp-conformance typecheck bench demo clean FORCE
+.PHONY: all install build release release-check lint local-server test test-local test-unit test-e2e test-deno test-mcp-conformance typecheck bench demo clean models-dev-snapshot FORCE
 
 all: build
 
@@ -20,6 +20,14 @@ build: dist/rienda
 
 dist/rienda: node_modules/.installed $(SOURCES) $(BUILD_SCRIPTS) Makefile dist/build-info.json
 	$(BUN) scripts/release/compile.ts --outfile dist/rienda
+
+# The models.dev catalogue shipped in the binary (docs/providers.md, "The
+# models.dev snapshot"): src/models-dev/snapshot.generated.ts is committed and
+# `make build` uses it as it is; this remakes it from the npm package pinned in
+# scripts/models-dev/source.json (needs the registry, about 80 MB downloaded).
+# PIN=latest (or PIN=<version>) pins another version of the package first.
+models-dev-snapshot: node_modules/.installed
+	$(BUN) scripts/models-dev/make-snapshot.ts $(if $(PIN),--update $(PIN))
 
 # The commit, its date and the Bun version, rewritten only when they change:
 # a new commit rebuilds the binary (rienda version names it), nothing else does.

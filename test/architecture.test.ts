@@ -14,7 +14,7 @@ const LEAVES = ["platform", "errors", "version", "values", "go-yaml", "abort-rac
 const ALLOWED: Record<string, string[]> = {
   limits: [],
   providers: ["limits"],
-  config: ["providers", "limits"],
+  config: ["providers", "limits", "models-dev"],
   agents: ["providers", "tools", "limits"],
   skills: ["agents", "tools"],
   sessions: ["providers"],

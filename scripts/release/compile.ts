@@ -34,11 +34,15 @@ export const BUILD_FLAGS = [
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
   "--compile-autoload-package-json",
+  // Embedded data files keep their names, so code finds them with `new URL("./name", import.meta.url)`.
+  "--asset-naming=[name].[ext]",
 ];
 
 /**
  * Worker entry files are extra entry points: the binary embeds them and
- * `new URL("./x.ts", import.meta.url)` finds them at run time.
+ * `new URL("./x.ts", import.meta.url)` finds them at run time. So is the
+ * models.dev snapshot's data (src/models-dev/snapshot.ts reads it on first
+ * use; loading nothing of it at start-up).
  */
 export function entryPoints(): string[] {
   const runtime = join(ROOT, "src/runtime/context");
@@ -46,7 +50,7 @@ export function entryPoints(): string[] {
     .filter((name) => name.endsWith("-worker.ts"))
     .sort()
     .map((name) => join(runtime, name));
-  return [join(ROOT, "src/main.ts"), ...workers];
+  return [join(ROOT, "src/main.ts"), ...workers, join(ROOT, "src/models-dev/models-dev-snapshot.bin")];
 }
 
 /** What `rienda version --json` reports about the build, beside the version. */

@@ -18,6 +18,7 @@ export const commands: Record<string, LazyCommand> = {
   mcp: () => import("./mcp.ts").then((m) => m.default),
   rpc: () => import("./rpc.ts").then((m) => m.default),
   models: () => import("./models.ts").then((m) => m.default),
+  auth: () => import("./auth.ts").then((m) => m.default),
 };
 
 /** The command behind a bare `rienda`: the interactive chat. */

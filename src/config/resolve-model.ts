@@ -3,6 +3,7 @@ import { RiendaError } from "../errors.ts";
 import { didYouMean } from "../values.ts";
 import type { RequestTiming, ResolvedModel } from "../providers/types.ts";
 import { formatKeyPath } from "./key-path.ts";
+import { fillFromCatalogue } from "./catalogue-figures.ts";
 import { defaultPrices } from "./default-prices.ts";
 import { sendsThinkingByDefault } from "./presets.ts";
 import { splitModelRef } from "./split-model-ref.ts";
@@ -75,6 +76,7 @@ export function resolveModel(providers: ReadonlyMap<string, ProviderSettings>, f
   if (sendThinking !== undefined && provider.protocol === "openai_chat_completions") resolved.sendThinking = sendThinking;
   const prices = model.prices ?? defaultPrices(provider.preset, model.id);
   if (prices !== undefined) resolved.prices = { ...prices };
+  fillFromCatalogue(resolved, provider.preset);
   resolved.timing = requestTiming(provider, model);
   resolved.apiKeySource = provider.apiKeySource;
   return resolved;

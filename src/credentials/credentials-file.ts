@@ -51,11 +51,18 @@ export function setCredential(path: string, provider: string, key: string): void
   writeDocument(path, document);
 }
 
-/** Removes the provider's entry; returns whether there was one. */
+/**
+ * Removes the provider's key; returns whether there was an entry. Fields of
+ * the entry other than `api_key` are kept (another version wrote them); an
+ * entry left empty goes.
+ */
 export function removeCredential(path: string, provider: string): boolean {
   const document = readDocument(path);
   if (!Object.hasOwn(document, provider)) return false;
-  delete document[provider];
+  const entry = document[provider];
+  const { api_key: _key, ...rest } = isRecord(entry) ? entry : {};
+  if (Object.keys(rest).length > 0) document[provider] = rest;
+  else delete document[provider];
   writeDocument(path, document);
   return true;
 }

@@ -44,6 +44,7 @@ export type {
   ThinkingBlock,
   EncryptedReasoning,
   ModelPrices,
+  PriceTier,
   RequestRules,
   ThinkingLevel,
   ToolCallBlock,

@@ -148,7 +148,7 @@ export interface ResolvedModel {
   temperature?: number;
   topP?: number;
   contextWindow?: number;
-  /** Where `contextWindow` came from when the server reported it (server-context-window.ts); absent: config.yaml. */
+  /** Where `contextWindow` came from when config.yaml did not give it: the server (server-context-window.ts) or the models.dev snapshot (config/catalogue-figures.ts); absent: config.yaml. */
   contextWindowSource?: string;
   /** The thinking level sent: config.yaml's ThinkingLevel, or any level a provider module's model declares. */
   thinkingLevel?: string;
@@ -171,7 +171,7 @@ export interface ResolvedModel {
    * turn; from `send_thinking`, or the preset's default.
    */
   sendThinking?: boolean;
-  /** Prices per million tokens (new), from `cost:` or the preset; absent: unknown. */
+  /** Prices per million tokens (new), from `cost:`, the preset or the models.dev snapshot; absent: unknown. */
   prices?: ModelPrices;
   /** `structured_output` (new); absent: the protocol's default (structured-output.ts). */
   structuredOutput?: StructuredOutput;
@@ -224,6 +224,17 @@ export type ApiKeySource =
  * their own price they cost as much as plain input.
  */
 export interface ModelPrices {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  /** Higher rates for a request whose prompt is longer than a tier's `aboveTokens` (models.dev's context tiers); the highest tier passed applies. */
+  tiers?: PriceTier[];
+}
+
+/** A model's rates for requests whose prompt (cache included) is longer than `aboveTokens`. */
+export interface PriceTier {
+  aboveTokens: number;
   input: number;
   output: number;
   cacheRead?: number;

@@ -107,6 +107,8 @@ async function settle(listing: ProviderListing, config: LoadedConfig, modules: M
 function withKey(listing: ProviderListing, settings: ProviderSettings, keys: () => Credentials): ProviderState {
   const fromFile = settings.apiKeySource.kind === "absent" ? undefined : "config";
   if (fromFile) return { kind: "ready", listing, settings, key: "config" };
+  // `auth: none` sends no key, even one stored under its name (go-current.md §3).
+  if (settings.auth === "none") return { kind: "ready", listing, settings, key: "not needed" };
   const stored = keys();
   const key = stored.keyOf(listing.name);
   if (key !== undefined) {
@@ -127,7 +129,7 @@ function usableRefs(state: ProviderState): string[] {
 }
 
 /** `unknown provider "x" (did you mean ...? providers in <config.yaml>: a, b; provider modules: c)`, saying so when config.yaml does not exist. */
-function unknownProvider(name: string, listed: readonly ProviderListing[], config: LoadedConfig): RiendaError {
+export function unknownProvider(name: string, listed: readonly ProviderListing[], config: Pick<LoadedConfig, "path" | "present">): RiendaError {
   const inConfig = listed.filter((l) => l.origin === "config").map((l) => l.name);
   const modules = listed.filter((l) => l.origin !== "config").map((l) => l.name);
   const places = [

@@ -10,7 +10,7 @@
  * and never hides another provider; keys never appear in messages.
  */
 export { chooseModel } from "./choose-model.ts";
-export { createRoster, type RosterOptions } from "./create-roster.ts";
+export { createRoster, unknownProvider, type RosterOptions } from "./create-roster.ts";
 export { readState, recordPick, statePath, type PickedState } from "./state-file.ts";
 export { currentThinking, offersThinking, THINKING_OFF, thinkingLevels, thinkingName, withThinking } from "./thinking.ts";
 export type { KeyState, ModuleSource, ProviderListing, ProviderModuleEntry, ProviderState, Roster } from "./types.ts";

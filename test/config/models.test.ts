@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { catalogueFigures } from "../../src/models-dev/index.ts";
 import { FILE, linesOf, parse } from "./parse-helpers.ts";
 
 function withModel(settings: string): string {
@@ -286,19 +287,24 @@ describe("preset prices", () => {
     expect(pricesOf("openai", "GPT-4o-mini")).toEqual({ input: 0.15, output: 0.6, cacheRead: 0.075 });
   });
 
-  test("a variant of a family is not given the family's price: no price is better than a wrong one", () => {
-    for (const [preset, id] of [
-      ["openai", "o3-mini"],
-      ["openai", "o3-pro"],
-      ["openai", "gpt-5-pro"],
-      ["openai", "gpt-4o-audio-preview"],
-      ["openai", "o4-mini-deep-research"],
-      ["anthropic", "claude-opus-4-9"],
-      ["anthropic", "claude-haiku-5-5"],
-      ["anthropic", "claude-opus-5-5"],
+  test("a variant of a family is not given the family's price: it has its own from the models.dev snapshot, or none", () => {
+    for (const [preset, id, family] of [
+      ["openai", "o3-mini", "o3"],
+      ["openai", "o3-pro", "o3"],
+      ["openai", "gpt-5-pro", "gpt-5"],
+      ["openai", "gpt-4o-audio-preview", "gpt-4o"],
+      ["openai", "o4-mini-deep-research", "o4-mini"],
+      ["anthropic", "claude-opus-4-9", "claude-opus-4-8"],
+      ["anthropic", "claude-haiku-5-5", "claude-haiku-4-5"],
+      ["anthropic", "claude-opus-5-5", "claude-opus-5"],
     ] as const) {
-      expect([id, pricesOf(preset, id)]).toEqual([id, undefined]);
+      const own = catalogueFigures({ preset, baseUrl: "https://example.invalid" }, id)?.prices;
+      expect([id, pricesOf(preset, id)]).toEqual([id, own]);
+      expect([id, pricesOf(preset, id)]).not.toEqual([id, pricesOf(preset, family)]);
     }
+    // What the vendor's own table leaves out, the snapshot has; an id it lacks stays unpriced.
+    expect(pricesOf("openai", "o3-pro")).toEqual({ input: 20, output: 80 });
+    expect(pricesOf("openai", "gpt-4o-audio-preview")).toBeUndefined();
   });
 
   test("DeepSeek bills by the hour (peak and off-peak), so its preset names no price", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { splitModelRef } from "../../src/config/index.ts";
+import { SNAPSHOT_DATE } from "../../src/models-dev/index.ts";
 import { RiendaError } from "../../src/errors.ts";
 import { CONTRACT_EXAMPLE } from "./example-config.ts";
 import { FILE, parse } from "./parse-helpers.ts";
@@ -44,6 +45,9 @@ describe("resolveModel", () => {
       headers: {},
       // The openai preset's published price for gpt-4o (src/config/default-prices.ts).
       prices: { input: 2.5, output: 10, cacheRead: 1.25 },
+      // config.yaml gives no context_window: the models.dev snapshot's figure, named as such.
+      contextWindow: 128000,
+      contextWindowSource: `the models.dev snapshot of ${SNAPSHOT_DATE}`,
     });
   });
 

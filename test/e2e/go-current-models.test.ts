@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { Instance } from "../support/instance.ts";
+import { startCatalogue } from "../support/models-dev.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 
 let server: ProviderServer | undefined;
@@ -110,18 +111,20 @@ describe("--thinking on a config.yaml model", () => {
 describe("rienda models", () => {
   test("lists every model with where it comes from, its thinking levels and its key, as a table and as JSON", async () => {
     const { inst } = await home({ a: "{ context_window: 1000 }", b: "{}" });
-    const table = await inst.run(["models"]);
-    expect(table.code).toBe(0);
-    expect(table.stdout).toBe(
-      [
-        "MODEL  FROM    CONTEXT  THINKING                     KEY",
-        "p/a    config  1000     off,minimal,low,medium,high  config",
-        "p/b    config  -        off,minimal,low,medium,high  config",
-        "",
-      ].join("\n"),
-    );
-    const json = JSON.parse((await inst.run(["models", "--json"])).stdout) as Record<string, unknown>[];
-    expect(json[0]).toEqual({ ref: "p/a", provider: "p", origin: "config", thinking: ["off", "minimal", "low", "medium", "high"], key: "config", contextWindow: 1000 });
+    const catalogue = await startCatalogue();
+    try {
+      const env = { RIENDA_MODELS_DEV_URL: catalogue.url };
+      const table = await inst.run(["models"], { env });
+      expect(table.code).toBe(0);
+      const lines = table.stdout.split("\n");
+      expect(lines[0]).toMatch(/^MODEL +FROM +CONTEXT +THINKING +KEY$/);
+      expect(lines.find((l) => l.startsWith("p/a "))).toMatch(/^p\/a +config +1000 +off,minimal,low,medium,high +config$/);
+      expect(lines.find((l) => l.startsWith("opencode-go/go-large "))).toMatch(/^opencode-go\/go-large +built-in +200000 +off +missing \(rienda auth\)$/);
+      const json = JSON.parse((await inst.run(["models", "--json"], { env })).stdout) as Record<string, unknown>[];
+      expect(json[0]).toEqual({ ref: "p/a", provider: "p", origin: "config", thinking: ["off", "minimal", "low", "medium", "high"], key: "config", contextWindow: 1000 });
+    } finally {
+      await catalogue.close();
+    }
   });
 });
 

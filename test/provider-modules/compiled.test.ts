@@ -54,7 +54,9 @@ test("a compiled binary evaluates the built-in modules it embeds, leaving no cop
   symlinkSync(join(ROOT, "node_modules"), join(work, "node_modules"));
   writeFileSync(join(work, "src", "probe.ts"), PROBE);
   const workers = ["invoke-worker.ts", "realm-helper-worker.ts"].map((name) => join(work, "src/runtime/context", name));
-  const built = await run(process.execPath, ["build", ...BUILD_FLAGS, join(work, "src/probe.ts"), ...workers, "--outfile", join(work, "probe")], {});
+  // The models.dev snapshot's data is embedded as a file, as scripts/release/compile.ts does.
+  const snapshot = join(work, "src/models-dev/models-dev-snapshot.bin");
+  const built = await run(process.execPath, ["build", ...BUILD_FLAGS, join(work, "src/probe.ts"), ...workers, snapshot, "--outfile", join(work, "probe")], {});
   expect(built.stderr).not.toContain("error");
   expect(built.code).toBe(0);
   const copies = () => readdirSync(tmpdir()).filter((name) => name.startsWith("rienda-provider-")).sort();

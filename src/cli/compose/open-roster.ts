@@ -16,6 +16,8 @@ export interface RosterRequest {
   env: Readonly<Record<string, string | undefined>>;
   /** An interrupt ends a module's evaluation. */
   signal?: AbortSignal;
+  /** Where modules' own lines go (ctx.log, console.*, the built-ins' notices); default stderr. A full-screen view takes them so that nothing is written over it. */
+  log?: (text: string) => void;
 }
 
 export function openRoster(config: LoadedConfig, request: RosterRequest): Roster {
@@ -38,6 +40,7 @@ function moduleSource(config: LoadedConfig, request: RosterRequest, runtime: () 
         configDocument: config.document,
         riendaDir: join(request.home, ".rienda"),
         signal: request.signal ?? new AbortController().signal,
+        ...(request.log ? { log: request.log } : {}),
       });
     },
   };

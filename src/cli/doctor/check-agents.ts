@@ -6,8 +6,10 @@
 import { join } from "node:path";
 import type { Agent, AgentProblem } from "../../agents/index.ts";
 import { splitModelRef, type LoadedConfig } from "../../config/index.ts";
+import { unknownProvider } from "../../roster/index.ts";
 import { brokenExtension, unknownExtensionMessage, type ExtensionDiagnostic, type ExtensionKind } from "../../extensions/index.ts";
 import { fileProblemFindings } from "./file-problem-findings.ts";
+import type { ProviderFacts } from "./read-providers.ts";
 import type { Finding } from "./types.ts";
 
 /** The frontmatter keys of an agent file, as its problems name them. */
@@ -40,37 +42,62 @@ function agentHint(message: string): string {
   return 'start the file with a "---" line, the YAML frontmatter (description, model), another "---" line, then the system prompt (docs/agents.md)';
 }
 
-/** A problem for each agent whose model is not declared in config.yaml. */
-export function checkAgentModels(agents: readonly Agent[], config: Pick<LoadedConfig, "path" | "providers" | "modelRefs">): Finding[] {
+/**
+ * A problem for each agent whose model no provider offers: config.yaml's
+ * providers as declared, provider modules as evaluated (`providers`; one
+ * that fails has its own finding, one whose state is unknown is left out).
+ */
+export function checkAgentModels(agents: readonly Agent[], config: Pick<LoadedConfig, "path" | "present" | "providers" | "modelRefs">, providers: readonly ProviderFacts[] = []): Finding[] {
   const findings: Finding[] = [];
-  const refs = config.modelRefs();
+  const modules = providers.filter((p) => p.row.origin !== "config" && !config.providers.has(p.row.name));
+  const refs = [...config.modelRefs(), ...modules.flatMap((p) => (p.aliases ?? []).map((alias) => `${p.row.name}/${alias}`))];
   const choices = refs.length > 0 ? `one of ${refs.slice(0, 8).join(", ")}${refs.length > 8 ? ", ..." : ""}` : "a model you declare";
   for (const agent of agents) {
     // An agent without a model runs the one its session picks (go-current.md §5).
     const parts = agent.model === undefined ? undefined : splitModelRef(agent.model);
     if (!parts) continue; // parseAgent already refuses a malformed one.
-    const provider = config.providers.get(parts.provider);
-    let message: string | undefined;
-    let declare = `declare "${parts.alias}" under providers.${parts.provider}.models in ${config.path}`;
-    if (!provider) {
-      declare = `add a provider "${parts.provider}" with a model "${parts.alias}" to ${config.path}`;
-      message = `unknown provider "${parts.provider}" (providers in ${config.path}: ${[...config.providers.keys()].join(", ")})`;
-    } else if (!provider.models.has(parts.alias)) {
-      const known = [...provider.models.keys()];
-      message = `unknown model "${parts.alias}" in provider "${parts.provider}" (${known.length > 0 ? `models: ${known.join(", ")}` : "it declares no models"})`;
-    }
-    if (message === undefined) continue;
+    const module = modules.find((p) => p.row.name === parts.provider);
+    const fault = module ? moduleModelFault(module, parts.alias) : configModelFault(config, providers, parts.provider, parts.alias);
+    if (fault === undefined) continue;
     findings.push({
       severity: "problem",
       check: "agent",
       file: agent.file,
       key: "model",
       name: agent.id,
-      message,
-      hint: `change model: to ${choices}, or ${declare}`,
+      message: fault.message,
+      hint: `change model: to ${choices}, or ${fault.fix}`,
     });
   }
   return findings;
+}
+
+type ModelFault = { message: string; fix: string } | undefined;
+
+function configModelFault(config: Pick<LoadedConfig, "path" | "present" | "providers">, providers: readonly ProviderFacts[], name: string, alias: string): ModelFault {
+  const provider = config.providers.get(name);
+  if (!provider) {
+    const listings = providers.length > 0 ? providers.map((p) => ({ name: p.row.name, origin: p.row.origin, source: p.row.source, hides: [...p.hides] })) : [...config.providers.keys()].map((n) => ({ name: n, origin: "config" as const, source: config.path, hides: [] }));
+    return { message: unknownProvider(name, listings, config).message, fix: `add a provider "${name}" with a model "${alias}" to ${config.path}, or a provider module ~/.rienda/providers/${name}/index.js` };
+  }
+  if (provider.models.has(alias)) return undefined;
+  const known = [...provider.models.keys()];
+  return {
+    message: `unknown model "${alias}" in provider "${name}" (${known.length > 0 ? `models: ${known.join(", ")}` : "it declares no models"})`,
+    fix: `declare "${alias}" under providers.${name}.models in ${config.path}`,
+  };
+}
+
+function moduleModelFault(module: ProviderFacts, alias: string): ModelFault {
+  const { row } = module;
+  if (module.unsettled !== undefined) return undefined;
+  if (module.aliases === undefined) return { message: `provider "${row.name}" does not load (${row.source}, see its own finding)`, fix: `fix ${row.source}` };
+  if (module.aliases.includes(alias)) return undefined;
+  const known = module.aliases.length > 20 ? `${module.aliases.slice(0, 20).join(", ")}, ...` : module.aliases.join(", ");
+  return {
+    message: `unknown model "${alias}" in provider "${row.name}" (${module.aliases.length > 0 ? `models: ${known}` : "its module declares no models"})`,
+    fix: `add "${alias}" to the models its module returns (${row.source})`,
+  };
 }
 
 /** What discovery found for one kind of extension. */

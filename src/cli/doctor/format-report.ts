@@ -1,6 +1,7 @@
 /** The two forms of a doctor report: text for people, one JSON object for scripts. */
 import type { DoctorReport, Finding } from "./types.ts";
 import { jsonWithControlsEscaped } from "../../ui/index.ts";
+import { modelCount, rowJson, type ProviderRow } from "../auth/index.ts";
 
 /**
  * What was checked, each finding as `<severity>: <file>[:line]: [key: ]<what>`
@@ -15,7 +16,8 @@ export function formatReport(report: DoctorReport): string {
     return broken > 0 ? `${shown} (and ${broken} that ${broken === 1 ? "does" : "do"} not load)` : shown;
   };
   const lines = [
-    `config        ${checked.config}${checked.configLoaded ? "" : " (does not load)"}`,
+    `config        ${checked.config}${!checked.configLoaded ? " (does not load)" : checked.configPresent ? "" : " (none: it is optional)"}`,
+    ...providerLines(checked),
     `agents        ${list("agent", checked.agents)}`,
     `tools         ${list("tool", checked.tools)}`,
     `hooks         ${list("hook", checked.hooks)}`,
@@ -27,6 +29,34 @@ export function formatReport(report: DoctorReport): string {
   for (const finding of findings) lines.push(findingLine(finding), `  fix: ${finding.hint}`);
   lines.push("", summaryLine(report));
   return `${lines.join("\n")}\n`;
+}
+
+/** `providers     openai (config.yaml): key in config.yaml, 3 models`, one line per provider, the first labelled. */
+function providerLines(checked: DoctorReport["checked"]): string[] {
+  const label = "providers     ";
+  if (!checked.configLoaded) return [`${label}not checked (the config does not load)`];
+  if (checked.providers.length === 0) return [`${label}none`];
+  return checked.providers.map((row, index) => `${index === 0 ? label : " ".repeat(label.length)}${providerLine(row)}`);
+}
+
+/** One provider: where it is declared, its key, its models; or that it does not load. */
+function providerLine(row: ProviderRow): string {
+  const origin = row.origin === "config" ? "config.yaml" : row.origin;
+  if (row.key === undefined) return `${row.name} (${origin}): ${row.problem !== undefined ? "does not load" : "key unknown (see the findings below)"}`;
+  return `${row.name} (${origin}): ${keyText(row)}, ${modelCount(row)}`;
+}
+
+function keyText(row: ProviderRow): string {
+  switch (row.key) {
+    case "config":
+      return row.emptyKey === undefined ? "key in config.yaml" : `no key (${row.emptyKey === "empty" ? "api_key is empty" : row.emptyKey})`;
+    case "credentials":
+      return "key in credentials.json";
+    case "not needed":
+      return row.needsNoKey ? "needs no key" : "no key (optional)";
+    default:
+      return "no key (rienda auth)";
+  }
 }
 
 /** `problem: /path/file:3: providers.x: unknown key (...)`. */
@@ -45,7 +75,7 @@ export function summaryLine(report: Pick<DoctorReport, "problems" | "warnings">)
 
 /** `--json`: the report as one line of JSON, fields in a stable order. */
 export function formatJson(report: DoctorReport): string {
-  return `${jsonWithControlsEscaped(JSON.stringify({ healthy: report.healthy, problems: report.problems.map(jsonFinding), warnings: report.warnings.map(jsonFinding), checked: report.checked }))}\n`;
+  return `${jsonWithControlsEscaped(JSON.stringify({ healthy: report.healthy, problems: report.problems.map(jsonFinding), warnings: report.warnings.map(jsonFinding), checked: { ...report.checked, providers: report.checked.providers.map(rowJson) } }))}\n`;
 }
 
 function jsonFinding(f: Finding): Record<string, unknown> {

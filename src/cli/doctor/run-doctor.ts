@@ -17,6 +17,8 @@ import { listSkills } from "../../skills/index.ts";
 import { createToolRunner } from "../../tools/index.ts";
 import { checkAgentExtensions, checkAgentFiles, checkAgentModels, checkAgentSubagents } from "./check-agents.ts";
 import { checkConfig, checkConfigWarnings, type ConfigOutcome } from "./check-config.ts";
+import { checkCredentialsFile, checkHiddenModules, checkProviderKeys, checkProviderModules, checkProvidersFolder } from "./check-providers.ts";
+import { readProviders } from "./read-providers.ts";
 import { checkExtensions } from "./check-extensions.ts";
 import { checkInstructions, checkOutsideLinks, type InstructionsOutcome } from "./check-instructions.ts";
 import { checkLocalServers } from "./check-local-servers.ts";
@@ -53,7 +55,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const { skills, problems: skillProblems } = listSkills(options.home);
   const runtime = createRuntime();
   const used = config ? modelUsers(agents, config.compaction) : [];
-  const [tools, hooks, servers, localServers] = await Promise.all([
+  const [tools, hooks, servers, localServers, providers] = await Promise.all([
     discoverTools({ riendaDir, runtime, runner: createToolRunner() }),
     discoverHooks({ riendaDir, runtime }),
     // Every configured server is started, like a run would, and closed again.
@@ -61,6 +63,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       ? startMcpServers([...config.mcpServers.values()], { workdir: options.workdir, env: options.env, configPath: config.path, requireAll: false })
       : undefined,
     config ? checkLocalServers(config, used) : [],
+    config ? readProviders(config, { home: options.home, env: options.env }) : undefined,
   ]).finally(() => runtime.close());
   const outsideLinks: OutsideLink[] = [];
   const instructions = readInstructions(options.workdir, outsideLinks);
@@ -72,8 +75,13 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     findings.push(...checkVariables(config, users));
     findings.push(...checkReplayScripts(config.path, readReplayScripts(config), users));
   }
+  if (config && providers) {
+    findings.push(...checkCredentialsFile(providers.credentials), ...checkProvidersFolder(providers.folder));
+    findings.push(...checkProviderModules(providers.providers), ...checkHiddenModules(providers.providers, config.path));
+    findings.push(...checkProviderKeys(providers.providers, used, providers.credentials.path));
+  }
   findings.push(...checkAgentFiles(agentProblems));
-  if (config) findings.push(...checkAgentModels(agents, config), ...localServers);
+  if (config) findings.push(...checkAgentModels(agents, config, providers?.providers), ...localServers);
   findings.push(
     ...checkAgentExtensions(agents, riendaDir, {
       tool: {
@@ -104,6 +112,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     checked: {
       config: location.path,
       configLoaded: config !== undefined,
+      configPresent: config?.present ?? existsSync(location.path),
+      providers: providers?.providers.map((p) => p.row) ?? [],
       agents: agents.map((a) => a.id),
       tools: tools.tools.map((t) => t.name),
       hooks: hooks.hooks.map((h) => h.name),
@@ -121,7 +131,8 @@ function readConfig(
   source: "flag" | "env" | "home",
   load: () => LoadedConfig,
 ): { config?: LoadedConfig; outcome: ConfigOutcome } {
-  if (!existsSync(path)) return { outcome: { kind: "missing", file: path, source } };
+  // ~/.rienda/config.yaml is optional (go-current.md §2): without it the settings are the defaults.
+  if (!existsSync(path) && source !== "home") return { outcome: { kind: "missing", file: path, source } };
   try {
     return { config: load(), outcome: { kind: "loaded" } };
   } catch (error) {

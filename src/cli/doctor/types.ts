@@ -1,10 +1,12 @@
 /** Shapes of `rienda doctor`'s findings and report (docs/doctor.md documents the JSON form). */
+import type { ProviderRow } from "../auth/index.ts";
+
 
 /** A problem breaks something (exit 1); a warning is worth knowing but breaks nothing. */
 export type Severity = "problem" | "warning";
 
 /** Which check produced a finding, in the order the checks run. */
-export type CheckName = "config" | "agent" | "tool" | "hook" | "skill" | "mcp" | "instructions" | "sessions";
+export type CheckName = "config" | "provider" | "credentials" | "agent" | "tool" | "hook" | "skill" | "mcp" | "instructions" | "sessions";
 
 /** One thing found wrong, with where it is and how to fix it. */
 export interface Finding {
@@ -28,8 +30,12 @@ export interface Finding {
 export interface CheckedSummary {
   /** The configuration file read, or tried. */
   config: string;
-  /** Whether it loaded (models could be checked only then). */
+  /** Whether it loaded (models could be checked only then); a missing ~/.rienda/config.yaml loads as no settings. */
   configLoaded: boolean;
+  /** Whether the file exists (~/.rienda/config.yaml is optional). */
+  configPresent: boolean;
+  /** Every provider (config.yaml's, then modules), with its key state and models; empty when the config did not load. */
+  providers: ProviderRow[];
   /** Ids of the agents that parse. */
   agents: string[];
   /** Names of the tools that load, built-ins included. */

@@ -1,9 +1,12 @@
 import { describe, expect, test } from "bun:test";
+import type { ProviderRow } from "../../../src/cli/auth/index.ts";
 import { findingLine, formatJson, formatReport, summaryLine, type DoctorReport, type Finding } from "../../../src/cli/doctor/index.ts";
 
-const checked = {
+const checked: DoctorReport["checked"] = {
   config: "/h/.rienda/config.yaml",
   configLoaded: true,
+  configPresent: true,
+  providers: [],
   agents: ["starter"],
   tools: ["shell", "word-count"],
   hooks: [],
@@ -20,6 +23,7 @@ describe("formatReport", () => {
     expect(text).toBe(
       [
         "config        /h/.rienda/config.yaml",
+        "providers     none",
         "agents        starter",
         "tools         shell, word-count",
         "hooks         none",
@@ -50,6 +54,43 @@ describe("formatReport", () => {
         "1 problem, 1 warning",
         "",
       ].join("\n"),
+    );
+  });
+});
+
+describe("the providers in the header", () => {
+  const row = (name: string, extra: Partial<ProviderRow>): ProviderRow => ({ name, origin: "module", source: `/h/.rienda/providers/${name}/index.js`, ready: false, needsNoKey: false, ...extra });
+
+  test("one line per provider: where it is declared, its key, its models; a module that fails does not load", () => {
+    const providers: ProviderRow[] = [
+      row("openai", { origin: "config", source: checked.config, key: "config", ready: false, models: 3, emptyKey: "OPENAI_API_KEY is not set" }),
+      row("local", { origin: "config", source: checked.config, key: "not needed", ready: true, models: 1 }),
+      row("acme", { key: "credentials", ready: true, models: 12 }),
+      row("free", { key: "not needed", ready: true, models: 2, needsNoKey: true }),
+      row("zai-coding-plan", { origin: "built-in", key: "missing", models: 5 }),
+      row("broken", { problem: 'provider "broken": base_url is required' }),
+    ];
+    const text = formatReport({ healthy: true, problems: [], warnings: [], checked: { ...checked, providers } });
+    expect(text).toStartWith(
+      [
+        "config        /h/.rienda/config.yaml",
+        "providers     openai (config.yaml): no key (OPENAI_API_KEY is not set), 3 models",
+        "              local (config.yaml): no key (optional), 1 model",
+        "              acme (module): key in credentials.json, 12 models",
+        "              free (module): needs no key, 2 models",
+        "              zai-coding-plan (built-in): no key (rienda auth), 5 models",
+        "              broken (module): does not load",
+        "agents        starter",
+      ].join("\n"),
+    );
+    const json = JSON.parse(formatJson({ healthy: true, problems: [], warnings: [], checked: { ...checked, providers } }));
+    expect(json.checked.providers[4]).toEqual({ name: "zai-coding-plan", origin: "built-in", source: "/h/.rienda/providers/zai-coding-plan/index.js", key: "missing", ready: false, models: 5, problem: null });
+  });
+
+  test("a missing ~/.rienda/config.yaml is no problem: it is optional; a config that does not load checks no provider", () => {
+    expect(formatReport({ healthy: true, problems: [], warnings: [], checked: { ...checked, configPresent: false } })).toStartWith("config        /h/.rienda/config.yaml (none: it is optional)\nproviders     none\n");
+    expect(formatReport({ healthy: false, problems: [problem], warnings: [], checked: { ...checked, configLoaded: false } })).toStartWith(
+      "config        /h/.rienda/config.yaml (does not load)\nproviders     not checked (the config does not load)\n",
     );
   });
 });

@@ -1,0 +1,47 @@
+/**
+ * `rienda auth list`'s two forms: a table for people (one provider per
+ * line: name, ✓/—/!, where its key comes from, its number of models, and
+ * a problem when there is one, last so it may be long) and one JSON object
+ * for scripts. Neither ever holds a key.
+ */
+import { displayWidth } from "../../platform.ts";
+import { keyWords, rowMark, type ProviderRow } from "./provider-rows.ts";
+
+/** The table, a header line first; empty when there is no provider. */
+export function formatAuthTable(rows: readonly ProviderRow[]): string {
+  if (rows.length === 0) return "";
+  const withProblem = rows.some((row) => row.problem !== undefined);
+  const cells = [
+    ["PROVIDER", "KEY", "FROM", "MODELS", ...(withProblem ? ["PROBLEM"] : [])],
+    ...rows.map((row) => [row.name, rowMark(row), keyWords(row), row.models === undefined ? "-" : String(row.models), ...(withProblem ? [row.problem ?? ""] : [])]),
+  ];
+  const widths = cells[0]!.map((_, col) => Math.max(...cells.map((line) => displayWidth(line[col]!))));
+  const line = (cellsOfLine: string[]) =>
+    cellsOfLine
+      .map((cell, col) => (col === cellsOfLine.length - 1 ? cell : cell + " ".repeat(widths[col]! - displayWidth(cell))))
+      .join("  ")
+      .trimEnd();
+  return cells.map((cellsOfLine) => `${line(cellsOfLine)}\n`).join("");
+}
+
+/** `--json`: `{credentials, providers: [...], unused_keys}`, fields in a stable order. */
+export function authJson(rows: readonly ProviderRow[], credentialsPath: string, unusedKeys: readonly string[]): string {
+  return JSON.stringify({
+    credentials: credentialsPath,
+    providers: rows.map(rowJson),
+    unused_keys: unusedKeys,
+  });
+}
+
+/** One provider in JSON (auth list --json, doctor --json): `{name, origin, source, key, ready, models, problem}`, absent values null. */
+export function rowJson(row: ProviderRow): Record<string, unknown> {
+  return {
+    name: row.name,
+    origin: row.origin,
+    source: row.source,
+    key: row.key ?? null,
+    ready: row.ready,
+    models: row.models ?? null,
+    problem: row.problem ?? null,
+  };
+}
