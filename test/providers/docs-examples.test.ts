@@ -18,7 +18,9 @@ const DOC = readFileSync(resolve(import.meta.dir, "../../docs/providers.md"), "u
 const yamlBlocks = [...DOC.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
 const configs = yamlBlocks.filter((text) => !Array.isArray(parse(text)));
 const scripts = yamlBlocks.filter((text) => Array.isArray(parse(text)));
-const localConfigs = configs.filter((text) => !text.includes("protocol: replay"));
+// The migration example ("Moving from config.yaml to modules") is a remote provider shown beside its module.
+const migration = configs.filter((text) => text.includes("(older generation)"));
+const localConfigs = configs.filter((text) => !text.includes("protocol: replay") && !migration.includes(text));
 
 const home = mkdtempSync(join(tmpdir(), "rienda-docs-"));
 let server: ProviderServer;
@@ -48,7 +50,10 @@ async function collect(request: ModelRequest): Promise<StreamEvent[]> {
 describe("docs/providers.md", () => {
   test("shows the three local servers, a tool_calls_in_text example and a replay config with its script", () => {
     expect(localConfigs).toHaveLength(4);
-    expect(configs.length - localConfigs.length).toBe(1);
+    expect(configs.length - localConfigs.length - migration.length).toBe(1);
+    expect(migration).toHaveLength(1);
+    const migrated = parseConfig(migration[0]!, { path: join(home, ".rienda", "config.yaml"), env: { ACME_API_KEY: "k" }, home });
+    expect(migrated.resolveModel("acme/fast").wireId).toBe("acme-fast-2");
     expect(scripts).toHaveLength(1);
   });
 
