@@ -7,7 +7,6 @@
  * The end of stdin ends a run going on as an interrupt would and exits 0;
  * SIGINT/SIGTERM do the same and exit 130.
  */
-import { createInterface } from "node:readline";
 import { defineCommand } from "citty";
 import { RiendaError, userMessage } from "../errors.ts";
 import { jsonWithControlsEscaped } from "../ui/index.ts";
@@ -18,6 +17,7 @@ import { homeDir } from "./home-dir.ts";
 import { interrupts } from "./interrupts.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { RPC_VERSION } from "./rpc-protocol.ts";
+import { readCappedLines } from "./rpc-lines.ts";
 import { RpcServer } from "./rpc-server.ts";
 import { runFlags } from "./run-flags.ts";
 import { latestSessionId } from "./run-session.ts";
@@ -59,16 +59,14 @@ export default defineCommand({
       const backend = await createChatBackend(start, rpc.dialogs);
       close = () => backend.close();
       rpc.ready(backend, VERSION);
-      const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-      lines.on("line", (line) => rpc.handle(line));
-      lines.on("close", () => void rpc.end());
+      const stopReading = readCappedLines(process.stdin, { line: (line) => rpc.handle(line), tooLong: (max) => rpc.refuseLongLine(max), end: () => void rpc.end() });
       const stop = watcher.listen(() => {
         code = watcher.exitCode;
         void rpc.end();
       });
       await rpc.ended;
       stop();
-      lines.close();
+      stopReading();
     } catch (error) {
       process.stdout.write(`${jsonWithControlsEscaped(JSON.stringify({ type: "fatal", rpc_version: RPC_VERSION, message: userMessage(error) }))}\n`);
       process.stderr.write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);

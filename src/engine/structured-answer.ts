@@ -15,6 +15,7 @@ import type { AnswerFormat, StructuredOutput, ToolSpec, WireSchema } from "../pr
 import type { SchemaProblem } from "../tools/index.ts";
 import type { OutputObserver, ToolPort, ToolRunResult } from "./ports.ts";
 import type { ToolCall } from "./types.ts";
+import { parseJsonWithin } from "../values.ts";
 
 /** What the composition root hands the loop for `--schema`. */
 export interface AnswerPort {
@@ -152,7 +153,7 @@ function parseDocument(text: string): { ok: true; value: unknown } | { ok: false
   const trimmed = text.trim();
   const fenced = /^```[a-zA-Z]*\n([\s\S]*?)\n```$/.exec(trimmed);
   try {
-    return { ok: true, value: JSON.parse(fenced ? fenced[1]! : trimmed) };
+    return { ok: true, value: parseJsonWithin(fenced ? fenced[1]! : trimmed) };
   } catch (error) {
     return { ok: false, reason: trimmed === "" ? "the answer is empty" : error instanceof Error ? error.message : String(error) };
   }
