@@ -13,6 +13,51 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * How deeply arrays and objects may nest in JSON that Rienda reads from a
+ * model, a server or a file it did not write. JSON.parse takes any depth,
+ * but JSON.stringify, structuredClone and every recursive walk overflow the
+ * stack somewhere past 40,000 levels (a tool call nested 60,000 deep ended
+ * the run with "Maximum call stack size exceeded", issue 39). Nothing a
+ * tool or a model means comes near this.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/**
+ * The deepest nesting of arrays and objects in JSON text (brackets inside
+ * strings do not count); linear in the text, without recursion. Counting
+ * stops past `stopAfter`.
+ */
+export function jsonDepth(text: string, stopAfter = Number.POSITIVE_INFINITY): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > deepest && (deepest = depth) > stopAfter) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/** Why JSON text is refused for its depth, or undefined when it is within `max`. */
+export function jsonDepthProblem(text: string, max = MAX_JSON_DEPTH): string | undefined {
+  return jsonDepth(text, max) > max ? `arrays and objects nested more than ${max} levels deep (Rienda reads JSON up to that depth)` : undefined;
+}
+
+/** JSON.parse for text from outside: throws an Error saying so when it nests deeper than `max`. */
+export function parseJsonWithin(text: string, max = MAX_JSON_DEPTH): unknown {
+  const problem = jsonDepthProblem(text, max);
+  if (problem) throw new Error(problem);
+  return JSON.parse(text);
+}
+
 /** A `{…}` mapping as YAML or JSON produces it: a plain object, not an instance of a class. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (!isRecord(value)) return false;

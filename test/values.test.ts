@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
-import { describeValue, describeYamlValue, headerSecret, hideSecrets, isFile, isPlainObject, isRecord, unknownDefinitionMessage } from "../src/values.ts";
+import { describeValue, describeYamlValue, headerSecret, hideSecrets, isFile, isPlainObject, isRecord, jsonDepth, jsonDepthProblem, MAX_JSON_DEPTH, parseJsonWithin, unknownDefinitionMessage } from "../src/values.ts";
 
 describe("values", () => {
   test("describeValue names a JavaScript value's kind as messages do", () => {
@@ -59,5 +59,23 @@ describe("values", () => {
     );
     expect(unknownDefinitionMessage("skill", "x", { dir: "/s", loaded: [], broken: [], problems: 2 }, none)).toBe('unknown skill "x" (no skill in /s loads; some cannot be listed, see "rienda doctor")');
     expect(unknownDefinitionMessage("skill", "x", { dir: "/s", loaded: [], broken: [], problems: 0 }, none)).toBe('unknown skill "x": there are none yet');
+  });
+});
+
+describe("jsonDepth and parseJsonWithin (issue 39, item 8)", () => {
+  test("count the nesting of arrays and objects, not brackets inside strings", () => {
+    expect(jsonDepth("1")).toBe(0);
+    expect(jsonDepth('{"a":[1,{"b":[]}]}')).toBe(4);
+    expect(jsonDepth('"[[[[\\"[["')).toBe(0);
+    expect(jsonDepth('{"a":"\\\\"}')).toBe(1);
+  });
+
+  test("text deeper than the limit is refused before JSON.parse, without recursion", () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    expect(jsonDepth(deep, 300)).toBe(301);
+    expect(() => parseJsonWithin(deep)).toThrow(`arrays and objects nested more than ${MAX_JSON_DEPTH} levels deep`);
+    const fine = `${"[".repeat(MAX_JSON_DEPTH)}${"]".repeat(MAX_JSON_DEPTH)}`;
+    expect(jsonDepthProblem(fine)).toBeUndefined();
+    expect(parseJsonWithin('{"a":[1]}')).toEqual({ a: [1] });
   });
 });

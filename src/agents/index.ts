@@ -4,7 +4,8 @@
  *
  * Invariants: agents are read from HOME only, never from a workspace; every
  * failure is a RiendaError whose lines name the file; one broken agent file
- * never hides the others in a listing. Does not resolve models or tools
+ * never hides the others in a listing; a file read from a workspace on
+ * Rienda's own never leads out of it through a link (linkOutOfWorkspace). Does not resolve models or tools
  * (the caller checks `model` against config and `tools`/`hooks` against
  * what is installed). No work at import time; home and workspace are parameters.
  */
@@ -13,6 +14,7 @@ export { composeSystemPrompt, INSTRUCTIONS_SEPARATOR } from "./compose-system-pr
 export { listAgents } from "./list-agents.ts";
 export { loadAgent, loadAgentFile } from "./load-agent.ts";
 export { INSTRUCTION_FILES, loadProjectInstructions } from "./load-project-instructions.ts";
+export { linkOutOfWorkspace, outsideLinkText, type OutsideLink } from "./workspace-link.ts";
 export { parseAgent } from "./parse-agent.ts";
 export { readFrontmatter, type Frontmatter } from "./read-frontmatter.ts";
 export { isValidSkillName, SKILL_NAME_RULE, SKILL_TOOL_NAME } from "./skill-name.ts";

@@ -4,6 +4,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
 import { join } from "node:path";
 import { RiendaError } from "../errors.ts";
 import type { ProjectInstructions } from "./types.ts";
+import { linkOutOfWorkspace, type OutsideLink } from "./workspace-link.ts";
 
 /** Looked up in this order; the first that exists is used, even when empty. Names are exact. */
 export const INSTRUCTION_FILES: readonly string[] = Object.freeze(["AGENTS.md", "CLAUDE.md"]);
@@ -23,11 +24,17 @@ export const MAX_INSTRUCTIONS_BYTES = 1024 * 1024;
  * (a named pipe would block the read, and with it every signal, for ever;
  * a link to /dev/zero would never end) or is larger than
  * MAX_INSTRUCTIONS_BYTES: a cloned repository must not be able to hang or
- * exhaust Rienda.
+ * exhaust Rienda. A file that a symbolic link leads out of the workspace is
+ * skipped, as if absent, and handed to `onSkipped` (workspace-link.ts).
  */
-export function loadProjectInstructions(workspace: string): ProjectInstructions | undefined {
+export function loadProjectInstructions(workspace: string, onSkipped: (found: OutsideLink) => void = () => undefined): ProjectInstructions | undefined {
   for (const name of INSTRUCTION_FILES) {
     const file = join(workspace, name);
+    const outside = linkOutOfWorkspace(workspace, file);
+    if (outside) {
+      onSkipped(outside);
+      continue;
+    }
     let fd: number;
     try {
       // Non-blocking: opening a named pipe for reading must not wait for a writer.

@@ -1,57 +1,67 @@
 /**
- * The lines of `rienda rpc`'s stdin, framed on LF alone (docs/rpc.md): a
- * JSON string may hold U+2028 and U+2029 raw (JSON.stringify writes them
- * so, and Python's `ensure_ascii=False`), and a line reader that also ends
- * lines there (the runtime's readline does) would cut such a command in
- * pieces that each fail to parse. A CR before the LF is whitespace to
- * JSON and is left to it. Bytes are decoded as UTF-8 across chunk ends.
+ * The lines of `rienda rpc`'s stdin, each at most MAX_RPC_LINE_BYTES.
+ * readline keeps a line in memory however long it grows: a client (or
+ * whatever feeds it) sending 300 MB without a newline took 700 MB. A line
+ * past the cap is dropped up to its newline and reported once, as soon as
+ * it passes the cap; the lines after it are read as usual (docs/rpc.md).
  */
-import { StringDecoder } from "node:string_decoder";
+import type { Readable } from "node:stream";
 
-/** A reading in progress; `close` stops it (no more lines, no end). */
-export interface LineReading {
-  close(): void;
+/** The longest line read: a prompt of 10 MiB of text (the most a file attachment holds), JSON-escaped, fits. */
+export const MAX_RPC_LINE_BYTES = 32 * 1024 * 1024;
+
+/** What the reader hands on. */
+export interface LineHandlers {
+  line(text: string): void;
+  /** A line passed `maxBytes`: what follows up to its newline is dropped. */
+  tooLong(maxBytes: number): void;
+  end(): void;
 }
 
-/** Calls `onLine` with each line of `input` (without its LF), and `onEnd` once when the input ends. */
-export function readLfLines(input: NodeJS.ReadableStream, onLine: (line: string) => void, onEnd: () => void): LineReading {
-  const decoder = new StringDecoder("utf8");
-  let buffer = "";
-  let closed = false;
-  const take = (text: string): void => {
-    buffer += text;
-    let newline = buffer.indexOf("\n");
-    while (newline !== -1 && !closed) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      onLine(line);
-      newline = buffer.indexOf("\n");
+/** Reads `input` line by line (LF or CRLF); returns a function that stops reading. */
+export function readCappedLines(input: Readable, handlers: LineHandlers, maxBytes = MAX_RPC_LINE_BYTES): () => void {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let dropping = false;
+  const finish = (piece: Buffer) => {
+    if (!dropping) {
+      const text = Buffer.concat([...parts, piece]).toString("utf8");
+      handlers.line(text.endsWith("\r") ? text.slice(0, -1) : text);
     }
+    parts = [];
+    size = 0;
+    dropping = false;
   };
-  const onData = (chunk: Buffer | string): void => take(typeof chunk === "string" ? chunk : decoder.write(chunk));
-  const finish = (): void => {
-    if (closed) return;
-    // A last line without its LF is still a line.
-    take(decoder.end());
-    if (buffer !== "" && !closed) onLine(buffer);
-    buffer = "";
-    closed = true;
-    detach();
-    onEnd();
+  const keep = (piece: Buffer) => {
+    if (dropping || piece.length === 0) return;
+    size += piece.length;
+    if (size > maxBytes) {
+      dropping = true;
+      parts = [];
+      handlers.tooLong(maxBytes);
+      return;
+    }
+    parts.push(piece);
   };
-  const detach = (): void => {
-    input.removeListener("data", onData);
-    input.removeListener("end", finish);
-    input.removeListener("close", finish);
+  const onData = (chunk: Buffer | string) => {
+    let data = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a)) {
+      const piece = data.subarray(0, nl);
+      if (!dropping && size + piece.length > maxBytes) keep(piece);
+      finish(dropping ? Buffer.alloc(0) : piece);
+      data = data.subarray(nl + 1);
+    }
+    keep(data);
+  };
+  const onEnd = () => {
+    if (size > 0 && !dropping) finish(Buffer.alloc(0));
+    handlers.end();
   };
   input.on("data", onData);
-  input.once("end", finish);
-  input.once("close", finish);
-  return {
-    close() {
-      closed = true;
-      detach();
-      input.pause();
-    },
+  input.once("end", onEnd);
+  return () => {
+    input.off("data", onData);
+    input.off("end", onEnd);
+    input.pause();
   };
 }

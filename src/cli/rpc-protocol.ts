@@ -33,6 +33,7 @@ export type RpcCommand =
 /** Why a command failed, as `error.code` says it. */
 export type RpcErrorCode =
   | "parse_error"
+  | "line_too_long"
   | "invalid_command"
   | "unknown_command"
   | "invalid_field"

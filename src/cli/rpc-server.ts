@@ -97,6 +97,11 @@ export class RpcServer {
     this.#send({ type: "ready", rpc_version: RPC_VERSION, version, ...this.#model(), session_id: status.sessionId, workdir: status.workdir });
   }
 
+  /** A line longer than the reader's cap (rpc-lines.ts), dropped: answered as a line that could not be read. */
+  refuseLongLine(maxBytes: number): void {
+    this.#fail(null, null, "line_too_long", `the line is longer than ${maxBytes.toLocaleString("en-US")} bytes; it was dropped up to its end, and the next line is read as usual`);
+  }
+
   /** One line from the client. */
   handle(line: string): void {
     if (line.trim() === "") return;

@@ -17,7 +17,7 @@ import { homeDir } from "./home-dir.ts";
 import { interrupts } from "./interrupts.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { RPC_VERSION } from "./rpc-protocol.ts";
-import { readLfLines } from "./rpc-lines.ts";
+import { readCappedLines } from "./rpc-lines.ts";
 import { RpcServer } from "./rpc-server.ts";
 import { runFlags } from "./run-flags.ts";
 import { claimStdout } from "./protocol-stdout.ts";
@@ -62,18 +62,14 @@ export default defineCommand({
       const backend = await createChatBackend(start, rpc.dialogs);
       close = () => backend.close();
       rpc.ready(backend, VERSION);
-      const lines = readLfLines(
-        process.stdin,
-        (line) => rpc.handle(line),
-        () => void rpc.end(),
-      );
+      const stopReading = readCappedLines(process.stdin, { line: (line) => rpc.handle(line), tooLong: (max) => rpc.refuseLongLine(max), end: () => void rpc.end() });
       const stop = watcher.listen(() => {
         code = watcher.exitCode;
         void rpc.end();
       });
       await rpc.ended;
       stop();
-      lines.close();
+      stopReading();
     } catch (error) {
       write(`${jsonWithControlsEscaped(JSON.stringify({ type: "fatal", rpc_version: RPC_VERSION, message: userMessage(error) }))}\n`);
       process.stderr.write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);

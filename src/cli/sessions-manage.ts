@@ -3,10 +3,11 @@
  * (docs/sessions.md). Each reads its own flags strictly; none opens a
  * session for writing, and rm/prune remove a session only under its lock.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { messageOf, RiendaError } from "../errors.ts";
-import { importSession, pruneSessions, readSession, removeSession } from "../sessions/index.ts";
+import { readStdinBytes } from "../attachments/index.ts";
+import { importSession, MAX_IMPORT_BYTES, pruneSessions, readSession, removeSession } from "../sessions/index.ts";
 import { jsonWithControlsEscaped } from "../ui/index.ts";
 import { stdoutForPeople } from "./for-people.ts";
 import { homeDir } from "./home-dir.ts";
@@ -55,15 +56,10 @@ export const sessionSubcommands: Record<string, (rawArgs: string[]) => Promise<v
     // The file as stored, whole entries only: attachments are inline, so it needs nothing else.
     process.stdout.write(stored.bytes);
   },
-  import(rawArgs) {
+  async import(rawArgs) {
     const { values, positionals } = assertKnownFlags(rawArgs, importArgs, "rienda sessions import");
     const file = requireWord(positionals[0], "import", "the session file to import (- reads stdin)");
-    let bytes: Uint8Array;
-    try {
-      bytes = readFileSync(file === "-" ? 0 : resolve(file));
-    } catch (error) {
-      throw new RiendaError("usage", `sessions import: cannot read ${file}: ${messageOf(error)}`, { cause: error });
-    }
+    const bytes = await readImportFile(file);
     const imported = importSession({ home: homeDir(), workdir: resolveWorkdir(values.workdir), bytes, source: file === "-" ? "stdin" : file });
     process.stdout.write(`${imported.id}\n`);
     process.stderr.write(`imported session ${imported.id} (${imported.messageCount} messages) to ${imported.path}\n`);
@@ -86,6 +82,19 @@ export const sessionSubcommands: Record<string, (rawArgs: string[]) => Promise<v
     if (result.skipped.length > 0) process.exitCode = 1;
   },
 };
+
+/** The file to import, read up to MAX_IMPORT_BYTES: a larger one is refused before it is read (stdin: as soon as it passes). */
+async function readImportFile(file: string): Promise<Uint8Array> {
+  const tooLarge = () => new RiendaError("session", `${file === "-" ? "stdin" : file}: is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB, the most sessions import reads; nothing was imported`);
+  try {
+    if (file === "-") return await readStdinBytes(process.stdin, { limit: MAX_IMPORT_BYTES });
+    if (statSync(resolve(file)).size > MAX_IMPORT_BYTES) throw tooLarge();
+    return readFileSync(resolve(file));
+  } catch (error) {
+    if (error instanceof RiendaError) throw /too large/.test(error.message) ? tooLarge() : error;
+    throw new RiendaError("usage", `sessions import: cannot read ${file}: ${messageOf(error)}`, { cause: error });
+  }
+}
 
 function requireWord(word: string | undefined, sub: string, what: string): string {
   if (word === undefined) throw new RiendaError("usage", `sessions ${sub}: give ${what} (see rienda sessions --help)`);

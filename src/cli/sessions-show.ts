@@ -211,7 +211,12 @@ export interface TreeLine {
 /**
  * Every message of every branch, a chain of single children on one level
  * and each branch point's children drawn under it; `*` marks the active
- * branch and `(leaf)` its end.
+ * branch and `(leaf)` its end. Linear in the file, whatever its shape (a
+ * crafted file is not trusted, issue 39): no recursion (15,000 nested branch
+ * points overflowed the stack), children gathered in place (50,000 roots
+ * copied an array per child), and at most MAX_DRAWN_LEVELS levels of
+ * indentation, deeper ones drawn at that width behind `[+N]` (N levels left
+ * out), so the output grows with the lines, not with their depth.
  */
 export function treeLines(stored: Pick<StoredSession, "entries" | "tree">): TreeLine[] {
   const nodes = stored.entries.filter((e): e is BranchEntry => e.kind === "message" || e.kind === "compaction");
@@ -219,7 +224,9 @@ export function treeLines(stored: Pick<StoredSession, "entries" | "tree">): Tree
   for (const n of nodes) {
     // Switches on the chain are not drawn: a message after one is drawn under the message before it.
     const parent = stored.tree.shownParent(n.id);
-    children.set(parent, [...(children.get(parent) ?? []), n]);
+    const kids = children.get(parent);
+    if (kids) kids.push(n);
+    else children.set(parent, [n]);
   }
   const branch = stored.tree.branch();
   const active = new Set(branch.map((e) => e.id));
@@ -228,29 +235,53 @@ export function treeLines(stored: Pick<StoredSession, "entries" | "tree">): Tree
   const out: TreeLine[] = [];
   const line = (prefix: string, n: BranchEntry) =>
     out.push({ id: n.id, active: active.has(n.id), text: `${prefix}${active.has(n.id) ? "*" : " "} ${n.id}  ${label(n)}${n.id === leaf ? "  (leaf)" : ""}` });
-  // Iterative over chains, recursive only at branch points: a 10,000-message chain costs no stack.
-  const draw = (start: BranchEntry, first: string, rest: string): void => {
-    let node: BranchEntry | undefined = start;
-    let prefix = first;
-    while (node) {
-      line(prefix, node);
-      prefix = rest;
-      const kids: BranchEntry[] = children.get(node.id) ?? [];
-      if (kids.length === 1) {
-        node = kids[0];
-        continue;
-      }
-      kids.forEach((kid, i) => {
-        const last = i === kids.length - 1;
-        draw(kid, rest + (last ? "└─ " : "├─ "), rest + (last ? "   " : "│  "));
-      });
-      node = undefined;
-    }
-  };
   const roots = children.get(null) ?? [];
-  if (roots.length === 1) draw(roots[0]!, "", "");
-  else roots.forEach((root, i) => draw(root, i === roots.length - 1 ? "└─ " : "├─ ", i === roots.length - 1 ? "   " : "│  "));
+  const single = roots.length === 1;
+  // Each branch to draw: its first node, the indentation above it, and its own connector and bar.
+  const pending: Array<{ node: BranchEntry; above: Bars | undefined; connector: string; bar: string }> = roots
+    .map((node, i) => {
+      const last = i === roots.length - 1;
+      return { node, above: undefined, connector: single ? "" : last ? "└─ " : "├─ ", bar: single ? "" : last ? "   " : "│  " };
+    })
+    .reverse();
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const rest: Bars | undefined = next.bar === "" ? next.above : { bar: next.bar, up: next.above, depth: (next.above?.depth ?? 0) + 1 };
+    let node: BranchEntry | undefined = next.node;
+    line(barsText(next.above) + next.connector, node);
+    const restText = barsText(rest);
+    for (;;) {
+      const kids: BranchEntry[] = children.get(node.id) ?? [];
+      if (kids.length !== 1) {
+        for (let i = kids.length - 1; i >= 0; i--) {
+          const last = i === kids.length - 1;
+          pending.push({ node: kids[i]!, above: rest, connector: last ? "└─ " : "├─ ", bar: last ? "   " : "│  " });
+        }
+        break;
+      }
+      node = kids[0]!;
+      line(restText, node);
+    }
+  }
   return out;
+}
+
+/** The most levels of indentation drawn (three columns each). */
+const MAX_DRAWN_LEVELS = 20;
+
+/** The indentation of a branch: its bar, then its parent's, up to the root (a shared chain, never copied). */
+interface Bars {
+  bar: string;
+  up: Bars | undefined;
+  depth: number;
+}
+
+/** The indentation as drawn: the innermost MAX_DRAWN_LEVELS bars, behind `[+N] ` when N more are left out. */
+function barsText(bars: Bars | undefined): string {
+  const shown: string[] = [];
+  let at = bars;
+  for (; at && shown.length < MAX_DRAWN_LEVELS; at = at.up) shown.push(at.bar);
+  const text = shown.reverse().join("");
+  return at ? `[+${at.depth}] ${text}` : text;
 }
 
 /** `--tree`: the header lines, then the tree. */

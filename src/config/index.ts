@@ -34,6 +34,7 @@ export type {
   Preset,
   ProviderOrigin,
   ProviderSettings,
+  ShellSettings,
   ThinkingMode,
   UnsetVariable,
 } from "./types.ts";

@@ -51,7 +51,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
 
   // As parsed, `${…}` and all (contract.md: "the whole parsed document").
   const document = parsed.value as Record<string, unknown>;
-  const { providers, compaction, subagents, limits, extensionConfig, mcpServers } = valid;
+  const { providers, compaction, subagents, limits, extensionConfig, mcpServers, shell } = valid;
   return {
     path: file,
     source: options.source ?? "home",
@@ -63,6 +63,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
     compaction,
     mcpServers,
     subagents,
+    shell,
     limits,
     get extensionConfig() {
       return structuredClone(extensionConfig);

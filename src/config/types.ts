@@ -181,6 +181,16 @@ export interface McpHttpServerSettings extends McpServerBase {
 /** One entry of `mcp_servers:`. */
 export type McpServerSettings = McpStdioServerSettings | McpHttpServerSettings;
 
+/** The `shell:` block (new): what the built-in `shell` tool's commands do not inherit (docs/security.md). */
+export interface ShellSettings {
+  /** The variables a `${NAME}` of a provider's `api_key`, `headers` or `base_url` took a value from: hidden unless passed. */
+  providerVariables: string[];
+  /** `hide_env` as written: names and `*` patterns also hidden. */
+  hideEnv: string[];
+  /** `pass_env` as written: names and `*` patterns never hidden. */
+  passEnv: string[];
+}
+
 /** The `subagents:` block with defaults filled in (docs/subagents.md). */
 export interface SubagentSettings {
   /** How many levels of subagents may run below the agent of `rienda run`. */
@@ -202,6 +212,8 @@ export interface LoadedConfig {
   /** The `mcp_servers:` block by name, in file order (empty when absent). */
   mcpServers: ReadonlyMap<string, McpServerSettings>;
   subagents: SubagentSettings;
+  /** The `shell:` block (new) with the provider variables it hides. */
+  shell: ShellSettings;
   /** The `limits:` block (new): what every run is bounded by unless its agent or command line says otherwise. */
   limits: LimitSettings;
   /** The `config:` block, extension name -> settings; a fresh deep copy on every read. */

@@ -2,12 +2,13 @@
 import type { ConfigReader } from "./config-reader.ts";
 import { describeYamlValue, isPlainObject } from "../values.ts";
 import { splitModelRef } from "./split-model-ref.ts";
-import type { CompactionSettings, McpServerSettings, ProviderSettings, SubagentSettings } from "./types.ts";
+import type { CompactionSettings, McpServerSettings, ProviderSettings, ShellSettings, SubagentSettings } from "./types.ts";
 import { validateMcpServers } from "./validate-mcp-servers.ts";
 import { LIMIT_KEYS, readLimit, type LimitSettings } from "../limits/index.ts";
 import { validateProvider, type PathBase } from "./validate-provider.ts";
+import { readShell } from "./validate-shell.ts";
 
-const TOP_KEYS = ["providers", "compaction", "subagents", "limits", "config", "mcp_servers"] as const;
+const TOP_KEYS = ["providers", "compaction", "subagents", "limits", "config", "mcp_servers", "shell"] as const;
 const SUBAGENT_KEYS = ["max_depth"] as const;
 
 /** Subagent settings of a file that declares none: a subagent's subagent's subagent may run, one more may not. */
@@ -30,12 +31,13 @@ export interface ValidatedConfig {
   limits: LimitSettings;
   extensionConfig: Record<string, Record<string, unknown>>;
   mcpServers: Map<string, McpServerSettings>;
+  shell: ShellSettings;
 }
 
 /** Validates the expanded document; the result is only meaningful when `reader.problems` is empty. */
 export function validateConfig(reader: ConfigReader, document: unknown, base: PathBase): ValidatedConfig {
   const providers = new Map<string, ProviderSettings>();
-  const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, subagents: { ...DEFAULT_SUBAGENTS }, limits: {}, extensionConfig: {}, mcpServers: new Map() };
+  const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, subagents: { ...DEFAULT_SUBAGENTS }, limits: {}, extensionConfig: {}, mcpServers: new Map(), shell: { providerVariables: [], hideEnv: [], passEnv: [] } };
   if (!isPlainObject(document)) {
     reader.problem([], `must be a mapping of settings (providers, compaction, config, ...) at the top, not ${describeYamlValue(document)}`);
     return result;
@@ -60,6 +62,7 @@ export function validateConfig(reader: ConfigReader, document: unknown, base: Pa
   result.limits = readLimits(reader, document.limits);
   result.extensionConfig = readExtensionConfig(reader, document.config);
   result.mcpServers = validateMcpServers(reader, document.mcp_servers, base);
+  result.shell = readShell(reader, document.shell);
   return result;
 }
 

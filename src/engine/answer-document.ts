@@ -5,6 +5,7 @@
  * ("Sure.\n\n```json ...```") or a remark after it; the document is still
  * there, and a repair turn for it would cost a request (or the run).
  */
+import { parseJsonWithin } from "../values.ts";
 
 /** What reading a text answer as JSON gave. */
 export type ParsedDocument = { ok: true; value: unknown } | { ok: false; reason: string };
@@ -28,7 +29,7 @@ export function parseAnswerDocument(text: string): ParsedDocument {
 
 function parseJson(text: string): ParsedDocument {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: parseJsonWithin(text) };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }

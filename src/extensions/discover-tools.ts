@@ -17,11 +17,13 @@ export interface DiscoverToolsOptions {
   runner: Pick<ToolRunner, "schemaProblem">;
   /** Load only these user tools (a run loads what its agent names); all when absent. */
   names?: readonly string[];
+  /** The variables the `shell` tool's commands do not inherit (config.yaml's providers' keys, `shell:`); none when absent. */
+  shellHiddenEnv?: (name: string) => boolean;
 }
 
 /** The built-in tools, wired to the runtime so an interrupt reaches their processes. */
-function builtInTools(runtime: Runtime): Tool[] {
-  return [createShellTool((request) => runtime.exec(request))];
+function builtInTools(runtime: Runtime, shellHiddenEnv?: (name: string) => boolean): Tool[] {
+  return [createShellTool((request) => runtime.exec(request), shellHiddenEnv)];
 }
 
 /**
@@ -35,7 +37,7 @@ export async function discoverTools(options: DiscoverToolsOptions): Promise<Tool
   const diagnostics: ExtensionDiagnostic[] = [...listing.diagnostics];
   const wanted = options.names ? new Set(options.names) : undefined;
   const entries = listing.entries.filter((e) => !wanted || wanted.has(e.name));
-  const builtIns = builtInTools(runtime);
+  const builtIns = builtInTools(runtime, options.shellHiddenEnv);
   const byName = new Map(builtIns.map((t) => [t.name, t]));
 
   const inspected = await runtime.inspectAll(entries.map((e) => e.file));

@@ -31,6 +31,7 @@ function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undef
     case "context_length":
       return `Set ${modelKey}.context_window so Rienda compacts the conversation before it gets this long`;
     case "invalid_request":
+      if (failure.redirectedTo !== undefined) return movedHint(failure.redirectedTo, (to) => `set providers.${provider}.base_url to ${to}`);
       if (failure.status === 404) return `Check providers.${provider}.base_url and the model id (${modelKey}.id, now "${model.wireId}")`;
       // A 200 that is not the API: a web page or some other body answered (stream-http.ts).
       if (failure.status === 200) return `Check providers.${provider}.base_url: it must be the address of the API (often ending in /v1)`;
@@ -39,6 +40,28 @@ function hintFor(failure: ProviderFailure, model: ResolvedModel): string | undef
     default:
       return undefined;
   }
+}
+
+/**
+ * A refused redirect: the base_url that sends requests where the redirect
+ * pointed (its address less the endpoint's path), for a provider that
+ * really moved; never followed on the user's behalf.
+ */
+function movedHint(target: string, setBase: (to: string) => string): string {
+  let base: string | undefined;
+  try {
+    const to = new URL(target);
+    to.search = "";
+    to.hash = "";
+    const path = to.pathname;
+    for (const suffix of ["/chat/completions", "/responses", "/messages"]) {
+      if (path.endsWith(suffix)) base = `${to.origin}${path.slice(0, -suffix.length)}`;
+    }
+  } catch {
+    // no suggestion
+  }
+  const never = "Rienda never sends a key or a conversation to another origin on a redirect";
+  return base ? `If the provider really moved, ${setBase(shownUrl(base))}; ${never}` : `Check where the provider lives: ${never}`;
 }
 
 /** The same hints for a provider module's model: what to change is what the module returns. */
@@ -52,6 +75,7 @@ function moduleHintFor(failure: ProviderFailure, model: ResolvedModel, module: s
     case "context_length":
       return `Set the model's context_window in what ${module} returns, so Rienda compacts the conversation before it gets this long`;
     case "invalid_request":
+      if (failure.redirectedTo !== undefined) return movedHint(failure.redirectedTo, (to) => `change the base_url that ${module} returns to ${to}`);
       if (failure.status === 404 || failure.status === 200) return `Check the base_url and the model id ("${model.wireId}") that ${module} returns`;
       return undefined;
     default:

@@ -1,11 +1,12 @@
 /** Parses the JSON of one SSE `data:` field into a value or a failure. */
 import { providerFailure } from "./provider-failure.ts";
 import type { ProviderFailure } from "./types.ts";
+import { parseJsonWithin } from "../values.ts";
 
 /** Parses the JSON of one SSE `data:` field; a malformed event is a failure value naming what arrived. */
 export function parseEventData<T>(data: string): { ok: true; value: T } | { ok: false; failure: ProviderFailure } {
   try {
-    const value = JSON.parse(data) as unknown;
+    const value = parseJsonWithin(data);
     if (typeof value === "object" && value !== null) return { ok: true, value: value as T };
   } catch {
     // fall through to the failure below

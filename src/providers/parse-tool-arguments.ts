@@ -1,12 +1,15 @@
+import { parseJsonWithin } from "../values.ts";
+
 /**
  * Decodes the arguments text a model streamed for a tool call. Empty text
- * means no arguments (`{}`); text that is not JSON is kept as the raw string
- * so the engine can show the model its own mistake in an error result.
+ * means no arguments (`{}`); text that is not JSON, or nests deeper than
+ * MAX_JSON_DEPTH, is kept as the raw string so the engine can show the
+ * model its own mistake in an error result.
  */
 export function parseToolArguments(raw: string): unknown {
   if (raw.trim() === "") return {};
   try {
-    return JSON.parse(raw) as unknown;
+    return parseJsonWithin(raw);
   } catch {
     return raw;
   }

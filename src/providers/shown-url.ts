@@ -28,3 +28,34 @@ export function shownUrl(url: string): string {
   }
   return hidden ? parsed.toString() : url;
 }
+
+/**
+ * The secrets a URL carries, as shownUrl hides them: the password (or a
+ * lone user name) and every query value, decoded as a server would echo
+ * them. Values shorter than 8 characters are left out (they would hide
+ * ordinary words in a message).
+ */
+export function urlSecrets(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const found = new Set<string>();
+  const add = (value: string) => {
+    if (value.length < 8) return;
+    found.add(value);
+    try {
+      found.add(decodeURIComponent(value));
+    } catch {
+      // kept as written
+    }
+  };
+  add(parsed.password !== "" ? parsed.password : parsed.username);
+  for (const [, value] of parsed.searchParams) {
+    add(value);
+    add(encodeURIComponent(value));
+  }
+  return [...found];
+}

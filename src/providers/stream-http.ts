@@ -6,7 +6,8 @@ import { durationText } from "../limits/index.ts";
 import { parseRetryAfter } from "./parse-retry-after.ts";
 import { abortedFailure, providerFailure } from "./provider-failure.ts";
 import { mapSseStream } from "./map-sse-stream.ts";
-import { shownUrl } from "./shown-url.ts";
+import { shownUrl, urlSecrets } from "./shown-url.ts";
+import { fetchWithinOrigin, type RefusedRedirect } from "./within-origin.ts";
 import type { AdapterDeps, HttpRequestSpec, ProviderFailure, StreamEvent, StreamMapper, StreamTiming } from "./types.ts";
 import { headerSecret, hideSecrets } from "../values.ts";
 
@@ -18,8 +19,9 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
  * throws: every outcome ends in exactly one `done` or `error` event. The
  * request is cancelled at once when `signal` aborts, when no byte arrives
  * for `idleTimeoutMs`, or when the consumer stops iterating. A failure's
- * message never carries the request's credentials, even when the server
- * echoes them back (a proxy quoting the key it refused).
+ * message never carries the request's credentials (its headers' values,
+ * the password and query values of its URL), even when the server echoes
+ * them back (a proxy quoting the key it refused).
  */
 export async function* streamHttp(
   spec: HttpRequestSpec,
@@ -27,7 +29,8 @@ export async function* streamHttp(
   deps: Pick<AdapterDeps, "fetch" | "timing">,
   signal: AbortSignal,
 ): AsyncGenerator<StreamEvent> {
-  const secrets = credentialsOf(spec.headers);
+  // A key in base_url's query (`?key=…`) is as secret as one in a header: a server's error body may echo the URL.
+  const secrets = [...credentialsOf(spec.headers), ...urlSecrets(spec.url)];
   for await (const event of streamOnce(spec, mapper, deps, signal)) {
     yield event.type === "error" && secrets.length > 0 ? { ...event, failure: { ...event.failure, message: hideSecrets(event.failure.message, secrets) } } : event;
   }
@@ -92,12 +95,17 @@ async function* streamOnce(
     arm();
     let response: Response;
     try {
-      response = await deps.fetch(spec.url, {
+      const outcome = await fetchWithinOrigin(deps.fetch, spec.url, {
         method: "POST",
         headers: spec.headers,
         body: JSON.stringify(spec.body),
         signal: controller.signal,
       });
+      if ("refused" in outcome) {
+        yield { type: "error", failure: redirectFailure(outcome.refused) };
+        return;
+      }
+      response = outcome.response;
     } catch (error) {
       yield { type: "error", failure: failureOf(error) };
       return;
@@ -207,6 +215,22 @@ function timeoutFailure(url: string, phase: "first_byte" | "idle", timing: Strea
   }
   const still = timing.local ? "; the server may still be reading the prompt, and a retry sends it again" : "";
   return providerFailure("timeout", `no answer from ${url} within ${durationText(timing.timeoutMs)} (first-byte timeout, ${timing.keys.timeout})${still}`);
+}
+
+/**
+ * A redirect the request did not follow (within-origin.ts): where it
+ * pointed and why not. Never retried: the next attempt would be sent the
+ * same answer. explain-failure.ts adds which base_url to set.
+ */
+function redirectFailure(refused: RefusedRedirect): ProviderFailure {
+  const head = `${shownUrl(refused.from)} answered ${refused.status} redirecting to ${shownUrl(refused.to)}`;
+  const why =
+    refused.reason === "origin"
+      ? "another origin: not followed, since the key, the configured headers and the conversation would be sent there"
+      : refused.reason === "method"
+        ? `not followed: a ${refused.status} turns the request into a GET without its body`
+        : "not followed: too many redirects";
+  return { ...providerFailure("invalid_request", `${head}, ${why}`, { status: refused.status, retryable: false }), redirectedTo: refused.to };
 }
 
 /** How much of a body that is not an event stream is kept to describe it. */

@@ -9,6 +9,7 @@
  *   that is nothing but such an object naming one of the request's tools.
  * A call is read only when its JSON is whole; anything else stays text.
  */
+import { parseJsonWithin } from "../values.ts";
 
 /** The forms of text call Rienda reads. */
 export type TextToolCallForm = "hermes" | "mistral" | "llama3";
@@ -179,7 +180,7 @@ function callOf(value: unknown): TextToolCall | undefined {
 
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonWithin(text);
   } catch {
     return undefined;
   }

@@ -294,6 +294,8 @@ export interface ProviderFailure {
   retryAfterMs?: number;
   /** Attempts in total worth making for this failure, when fewer than the policy's (a refused local server). */
   maxAttempts?: number;
+  /** Where a redirect that was not followed pointed (within-origin.ts). */
+  redirectedTo?: string;
 }
 
 /** The complete assistant message a stream produced. */

@@ -3,7 +3,8 @@
  * another machine or from the Go Rienda) filed into this workspace. It is
  * checked whole first, as loading checks it (header, every line, the
  * links of the tree), and refused with the reason when anything is wrong,
- * a torn last line included (a copy that was cut short). A session with the
+ * a torn last line included (a copy that was cut short), and what only an
+ * import refuses (import-checks.ts). A session with the
  * same id anywhere under ~/.rienda/sessions is never overwritten. The header's
  * `workdir` becomes the workspace it is imported into, so `-s ID` continues it
  * here; every other byte is kept as it was.
@@ -15,6 +16,7 @@ import { messageOf, RiendaError } from "../errors.ts";
 import { encodeEntry } from "./encode-entry.ts";
 import { findSessionFile, SAFE_ID } from "./open-session.ts";
 import { lineSpans, parseSessionBytes } from "./parse-session-bytes.ts";
+import { caseTwin, contentProblem, sizeProblem } from "./import-checks.ts";
 import { lockSession } from "./session-lock.ts";
 import { workspaceDir } from "./workspace-dir.ts";
 
@@ -29,10 +31,17 @@ export interface ImportedSession {
 export function importSession(options: { home: string; workdir: string; bytes: Uint8Array; source: string }): ImportedSession {
   const { home, bytes, source } = options;
   const workdir = resolve(options.workdir);
+  const refuse = (problem: string) => new RiendaError("session", `${source}: ${problem}; nothing was imported`);
+  const tooBig = sizeProblem(bytes);
+  if (tooBig) throw refuse(tooBig);
   const parsed = parseSessionBytes(bytes, source);
-  if (parsed.torn) throw new RiendaError("session", `${source}: the last line is incomplete (the file was cut short?); nothing was imported`);
+  if (parsed.torn) throw refuse("the last line is incomplete (the file was cut short?)");
   const id = parsed.header.id;
-  if (!SAFE_ID.test(id)) throw new RiendaError("session", `${source}: the session id ${JSON.stringify(id)} cannot be a file name; nothing was imported`);
+  if (!SAFE_ID.test(id)) throw refuse(`the session id ${JSON.stringify(id)} cannot be a file name`);
+  const wrong = contentProblem(parsed);
+  if (wrong) throw refuse(wrong);
+  const twin = caseTwin(home, id);
+  if (twin) throw refuse(`session ${id} differs only in case from session ${twin}, already here (on a file system that ignores case they are one file)`);
   let existing: string | undefined;
   try {
     existing = findSessionFile(home, id);

@@ -23,6 +23,7 @@ export { readSession, type ReadSessionOptions, type StoredSession } from "./read
 export { forkSession, type ForkOptions } from "./fork-session.ts";
 export { branchPoint } from "./branch-point.ts";
 export { pruneSessions, removeSession, type PruneResult } from "./remove-session.ts";
+export { MAX_IMPORT_BYTES, MAX_IMPORT_LINE_BYTES } from "./import-checks.ts";
 export { importSession, type ImportedSession } from "./import-session.ts";
 export { SessionFile } from "./session-file.ts";
 export { compactionSummaryMessage, FAILED_REQUEST_TEXT, interruptionMessage, INTERRUPTION_TEXT, type BranchEntry } from "./session-tree.ts";

@@ -3,17 +3,28 @@
  * appender needs: where the last whole entry ends and whether a torn tail
  * (a crash in the middle of a write) must be cut before the next append.
  *
- * Only the last line can be torn, because every entry is one write: a last
- * line that is not valid JSON is ignored, any other one is an error naming
- * the file and the line.
+ * Only the last line can be torn, because every entry is one write ending
+ * in its `\n`: a last line without its `\n` that is not valid JSON is
+ * ignored (and cut by the next append). Any other line that is not JSON,
+ * a whole last line included (a hand edit: cutting it would lose data
+ * without a word), is an error naming the file and the line.
  */
 import { RiendaError } from "../errors.ts";
+import { jsonDepthProblem, MAX_JSON_DEPTH } from "../values.ts";
 import { decodeEntry, decodeHeader } from "./decode-entry.ts";
 import { headerProblem } from "./header-problem.ts";
 import { SessionTree } from "./session-tree.ts";
 import type { SessionEntry, SessionHeader } from "./types.ts";
 
 const NEWLINE = 0x0a;
+
+/**
+ * How deep an entry's JSON may nest: the depth tool arguments may have
+ * (MAX_JSON_DEPTH) plus the entry's own levels around them. A line deeper
+ * than that was not written by Rienda, and reading it would overflow the
+ * stack of whatever walks it (`sessions show`, an export).
+ */
+export const MAX_ENTRY_DEPTH = MAX_JSON_DEPTH + 16;
 
 /** A session file as loaded, plus where the next append goes. */
 export interface ParsedSession {
@@ -27,6 +38,8 @@ export interface ParsedSession {
   needsNewline: boolean;
   /** Every entry this version reads, in file order (shared with the tree: do not mutate). */
   entries: SessionEntry[];
+  /** Lines (1-based) after the first that hold a header too (ignored by loading; refused by import). */
+  extraHeaders?: number[];
 }
 
 /** Parses a whole session file. */
@@ -41,6 +54,7 @@ export function parseSessionBytes(bytes: Uint8Array, path: string): ParsedSessio
   const header = decodeHeader(headerValue, path);
   const tree = new SessionTree();
   const entries: SessionEntry[] = [];
+  const extraHeaders: number[] = [];
   let validBytes = first.terminated ? first.end + 1 : first.end;
   let needsNewline = !first.terminated;
   let lastContent = spans.length - 1;
@@ -51,18 +65,27 @@ export function parseSessionBytes(bytes: Uint8Array, path: string): ParsedSessio
       if (span.terminated) validBytes = span.end + 1;
       continue;
     }
-    const value = parseJson(decoder.decode(bytes.subarray(span.start, span.end)));
+    const line = decoder.decode(bytes.subarray(span.start, span.end));
+    const tooDeep = jsonDepthProblem(line, MAX_ENTRY_DEPTH);
+    if (tooDeep) throw new RiendaError("session", `session file ${path}, line ${i + 1}: ${tooDeep}`);
+    const value = parseJson(line);
     if (value === INVALID) {
-      if (i === lastContent) break;
-      throw new RiendaError("session", `session file ${path}, line ${i + 1}: not valid JSON`);
+      if (i === lastContent && !span.terminated) break;
+      const whole = i === lastContent ? " (a whole line, ended by a newline, so not one a crash cut short: Rienda leaves the file as it is; mend or delete the line)" : "";
+      throw new RiendaError("session", `session file ${path}, line ${i + 1}: not valid JSON${whole}`);
     }
+    if (isHeaderLike(value)) extraHeaders.push(i + 1);
     const entry = decodeEntry(value, { path, line: i + 1 });
     if (entry) tree.add(entry, `session file ${path}, line ${i + 1}`);
     if (entry && entry.kind !== "pass-through") entries.push(entry);
     validBytes = span.terminated ? span.end + 1 : span.end;
     needsNewline = !span.terminated;
   }
-  return { header, tree, validBytes, torn: validBytes < bytes.length, needsNewline, entries };
+  return { header, tree, validBytes, torn: validBytes < bytes.length, needsNewline, entries, extraHeaders };
+}
+
+function isHeaderLike(value: unknown): boolean {
+  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "header";
 }
 
 /** A line of the file as byte offsets; `end` excludes the `\n`. */

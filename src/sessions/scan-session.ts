@@ -18,7 +18,8 @@
 import { decodeBlocks, decodeEntry } from "./decode-entry.ts";
 import { headerProblem } from "./header-problem.ts";
 import { firstString, isRecord, str } from "./json-fields.ts";
-import { INVALID, isBlank, lineSpans, parseJson, type LineSpan } from "./parse-session-bytes.ts";
+import { INVALID, isBlank, lineSpans, MAX_ENTRY_DEPTH, parseJson, type LineSpan } from "./parse-session-bytes.ts";
+import { jsonDepthProblem } from "../values.ts";
 import { normalizeTitle, titleFromBlocks } from "./session-title.ts";
 
 /** The summary of a session so far; plain JSON so the index can store it. */
@@ -148,9 +149,17 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
       lastAccepted = i;
       continue;
     }
-    const value = parseJson(text(span));
-    // Only the last line can be torn (a crash mid-write): ignored, and the next scan reads it again.
-    if (value === INVALID && i === lastContent) break;
+    const line = text(span);
+    const tooDeep = jsonDepthProblem(line, MAX_ENTRY_DEPTH);
+    if (tooDeep) {
+      if (state.problem === null) state.problem = `line ${startLines + i + 1}: ${tooDeep}`;
+      offset = span.terminated ? span.end + 1 : span.end;
+      lastAccepted = i;
+      continue;
+    }
+    const value = parseJson(line);
+    // Only the last line can be torn (a crash mid-write, or a write still going on): it lacks its `\n`; ignored, and the next scan reads it again.
+    if (value === INVALID && i === lastContent && !span.terminated) break;
     if (value === INVALID && state.problem === null) state.problem = `line ${startLines + i + 1} is not valid JSON`;
     apply(state, value);
     if (isRecord(value) && value.kind === "message") {

@@ -64,17 +64,6 @@ export function lockSession(sessionPath: string, id: string): SessionLock {
   throw new RiendaError("session", `cannot lock session ${id}: ${path} keeps changing; is another rienda opening it? Try again.`);
 }
 
-/**
- * Why session `id` could not be locked now, without taking its lock (a
- * dry run must change nothing, not even a stale lock): the error
- * `lockSession` would throw for a live owner; undefined when it is free.
- */
-export function lockProblem(sessionPath: string, id: string): RiendaError | undefined {
-  const path = lockPathOf(sessionPath);
-  const owner = parseOwner(readText(path) ?? "");
-  return owner && isAlive(owner) ? inUse(id, path, owner) : undefined;
-}
-
 class HeldLock implements SessionLock {
   constructor(
     readonly path: string,

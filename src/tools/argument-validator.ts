@@ -3,6 +3,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { describeSchemaErrors } from "./schema-errors.ts";
 import type AjvClass from "ajv";
 import { AJV_OPTIONS, DRAFT_07_META_ID } from "./ajv-options.ts";
+import { loadLinearRegExpEngine } from "./linear-regexp.ts";
 import { validate as validateDraft07 } from "./json-schema-meta.generated.ts";
 
 /** Checks arguments against a tool's `parameters`, compiling each schema once, on first use. */
@@ -168,8 +169,9 @@ function unknownDialect(named: string): string {
 /** An ajv for one JSON Schema version, with Rienda's options; imported only when a schema needs it. */
 async function createAjv(dialect: Dialect): Promise<AjvClass> {
   // The meta-schema check is done before compiling (see compile above), so
-  // ajv does not compile its own meta-schema just to repeat it.
-  const options = { ...AJV_OPTIONS, validateSchema: false };
+  // ajv does not compile its own meta-schema just to repeat it. Patterns
+  // match in linear time: the text is the model's (linear-regexp.ts).
+  const options = { ...AJV_OPTIONS, validateSchema: false, code: { regExp: await loadLinearRegExpEngine() } };
   switch (dialect) {
     case "2020-12": {
       const { default: Ajv2020 } = await import("ajv/dist/2020");

@@ -9,7 +9,9 @@
  */
 export { capText, RESULT_CAP_BYTES } from "./cap-text.ts";
 export { createArgumentValidator, type ArgumentValidator, type SchemaProblem } from "./argument-validator.ts";
+export { loadLinearRegExpEngine, type LinearRegExpEngine } from "./linear-regexp.ts";
 export { resultFromValue } from "./result-from-value.ts";
 export { createToolRunner, type ToolRunner } from "./run-tool.ts";
 export { createShellTool, type RunCommand } from "./shell.ts";
+export { shellEnvFilter, type ShellEnvPolicy } from "./shell-env.ts";
 export type { AgentInfo, ContextData, FrontEnd, Prompt, SessionInfo, Tool, ToolCallContext, ToolResult } from "./types.ts";

@@ -2,6 +2,7 @@
 import { createArgumentValidator, type ArgumentValidator } from "./argument-validator.ts";
 import { capText } from "./cap-text.ts";
 import type { Tool, ToolCallContext, ToolResult } from "./types.ts";
+import { jsonDepthProblem } from "../values.ts";
 
 /** Runs tools the one way every tool is run. */
 export interface ToolRunner {
@@ -53,6 +54,8 @@ type Decoded = { ok: true; args: Record<string, unknown> } | { ok: false; proble
  */
 function decodeArguments(args: unknown): Decoded {
   if (typeof args === "string") {
+    const tooDeep = jsonDepthProblem(args);
+    if (tooDeep) return { ok: false, problem: tooDeep };
     try {
       JSON.parse(args);
     } catch (error) {

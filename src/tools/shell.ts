@@ -29,9 +29,10 @@ const PARAMETERS = {
 /**
  * The built-in `shell` tool (contract.md §5): `sh -c` in its own process
  * group, output streamed live, a result the model reads as stdout, then
- * `stderr:` and how the command ended.
+ * `stderr:` and how the command ended. The variables `hiddenEnv` names are
+ * left out of the command's environment (shell-env.ts).
  */
-export function createShellTool(run: RunCommand): Tool {
+export function createShellTool(run: RunCommand, hiddenEnv: (name: string) => boolean = () => false): Tool {
   return {
     name: "shell",
     description:
@@ -56,6 +57,8 @@ export function createShellTool(run: RunCommand): Tool {
         result = await run({
           command,
           cwd,
+          // The provider keys and whatever config.yaml's shell.hide_env names (shell-env.ts).
+          hideEnv: Object.keys(process.env).filter(hiddenEnv),
           timeoutMs,
           signal: context.signal,
           // Head and tail of each stream; renderResult fits them into the cap.

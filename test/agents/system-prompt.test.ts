@@ -53,9 +53,12 @@ describe("loadProjectInstructions", () => {
     const fifo = workspace();
     execFileSync("mkfifo", [join(fifo, "AGENTS.md")]);
     expect(() => loadProjectInstructions(fifo)).toThrow(`${join(fifo, "AGENTS.md")}: is not a regular file (a named pipe); project instructions are read from plain files only`);
+    // A link to a device leads out of the workspace: skipped before anything is opened (workspace-link.ts).
     const zero = workspace();
     symlinkSync("/dev/zero", join(zero, "CLAUDE.md"));
-    expect(() => loadProjectInstructions(zero)).toThrow(`${join(zero, "CLAUDE.md")}: is not a regular file (a device)`);
+    const skipped: unknown[] = [];
+    expect(loadProjectInstructions(zero, (found) => skipped.push(found))).toBeUndefined();
+    expect(skipped).toEqual([{ link: join(zero, "CLAUDE.md"), target: "/dev/zero" }]);
   });
 
   test("a file over 1 MiB is refused, naming its size", () => {

@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import Ajv from "ajv";
 import { BINARY } from "../support/instance.ts";
-import { RpcDriver, type RpcLine } from "../support/rpc-driver.ts";
+import { RpcDriver } from "../support/rpc-driver.ts";
 import { scenario, type Scenario } from "../support/scenario.ts";
 import { messageEntries, sessionFile } from "../support/session-reader.ts";
 
@@ -62,6 +62,8 @@ describe("responses", () => {
       { id: "ls", type: "list_sessions" },
       { id: "sm", type: "set_model", model: "p/m" },
       { id: "sa", type: "set_agent", agent: "coder" },
+      { id: "th", type: "set_thinking", level: "off" },
+      { id: "lm", type: "list_models" },
       { id: "fk", type: "fork" },
       { id: "ns", type: "new_session" },
     ]) {
@@ -70,7 +72,7 @@ describe("responses", () => {
     }
     expectValid(driver);
     const state = driver.lines.find((l) => l.type === "response" && l.id === "st")!;
-    expect(state.data).toEqual({ agent: "coder", model: "p/m", session_id: expect.any(String), workdir: s.inst.workspace, running: null, queued: 0, waiting_confirms: [] });
+    expect(state.data).toMatchObject({ agent: "coder", model: "p/m", thinking: "off", workdir: s.inst.workspace, running: null, queued: 0, waiting_confirms: [] });
     // The schema says what data holds: a response whose data misses a field does not pass.
     expect(validOutput({ ...state, data: { agent: "coder" } })).toBe(false);
     expect(validOutput({ type: "response", id: "x", command: "fork", ok: true, data: {} })).toBe(false);

@@ -52,19 +52,6 @@ test("--dry-run keeps a held session as the real prune does: same stdout, same s
   }
 });
 
-test("--dry-run changes nothing, not even a stale lock", async () => {
-  s = await scenario();
-  const old = await session("old");
-  age(old);
-  const lock = sessionFile(s.inst.home, old).replace(/\.jsonl$/, ".lock");
-  const stale = JSON.stringify({ pid: 999_999_999, host: hostname(), token: "gone" });
-  writeFileSync(lock, stale);
-  const dry = await s.inst.run(["sessions", "prune", "--older-than", "30d", "--dry-run"]);
-  expect(dry.stdout).toBe(`${old}\n`);
-  expect(dry.code).toBe(0);
-  expect(readFileSync(lock, "utf8")).toBe(stale);
-});
-
 test("a header naming itself as parent: listed by rienda sessions, as prune and its dry run see it", async () => {
   s = await scenario();
   const id = await session("self-parented");

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { anthropicUrl } from "../../src/providers/anthropic-request.ts";
 import { joinUrl } from "../../src/providers/request-headers.ts";
-import { shownUrl } from "../../src/providers/shown-url.ts";
+import { shownUrl, urlSecrets } from "../../src/providers/shown-url.ts";
 
 describe("shownUrl", () => {
   test("hides a password, a lone user name (often the token) and query values", () => {
@@ -21,5 +21,14 @@ describe("request URLs", () => {
     expect(joinUrl("https://x.example/v1/", "/responses")).toBe("https://x.example/v1/responses");
     expect(anthropicUrl("https://x.example/v1?beta=1")).toBe("https://x.example/v1/messages?beta=1");
     expect(anthropicUrl("https://x.example?beta=1")).toBe("https://x.example/v1/messages?beta=1");
+  });
+});
+
+describe("urlSecrets (issue 39, item 5)", () => {
+  test("the password, or a lone user name, and every query value of 8 characters or more, as written and decoded", () => {
+    expect(urlSecrets("https://ana:pw-SECRET-1@h/v1?key=SECRET-2&v=2024")).toEqual(["pw-SECRET-1", "SECRET-2"]);
+    expect(urlSecrets("https://tok-SECRET-3@h/v1").sort()).toEqual(["tok-SECRET-3"]);
+    expect(urlSecrets("https://h/v1?key=a%2Fb%20cdefgh").sort()).toEqual(["a%2Fb%20cdefgh", "a/b cdefgh"].sort());
+    expect(urlSecrets("not a url")).toEqual([]);
   });
 });

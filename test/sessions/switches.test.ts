@@ -5,7 +5,7 @@
  * switch on it, never one of another branch.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "../../src/providers/types.ts";
 import { branchPoint, forkSession, listSessions, readSession, type SessionFile, workspaceDir } from "../../src/sessions/index.ts";
@@ -258,7 +258,7 @@ describe("sessions written by earlier versions of ours, switches beside the chai
 describe("reading switch entries", () => {
   test("unknown kinds, switches without a value and a torn last line are harmless; entries hanging from them still link", () => {
     const id = "01jr0odd000000000000000000";
-    handWritten(id, [
+    const path = handWritten(id, [
       { kind: "header", version: 1, id, createdAt: "2026-01-01T00:00:00Z", agent: "coder", model: "p/m", workdir: t.workdir },
       { kind: "message", id: "u1", createdAt: "2026-01-01T00:00:01Z", role: "user", blocks: [{ type: "text", text: "q" }] },
       { kind: "model", id: "x1", parentId: "u1", createdAt: "2026-01-01T00:00:02Z" },
@@ -268,6 +268,8 @@ describe("reading switch entries", () => {
       { kind: "message", id: "a1", parentId: "x4", createdAt: "2026-01-01T00:00:06Z", role: "assistant", blocks: [{ type: "text", text: "a" }] },
       '{"kind":"model","id":"x5","parentId":"a1","createdAt":"2026-01-01T00:00:07Z","modelRef":"p/b',
     ]);
+    // Torn: a crash cut the last line before its newline (a whole line that is not JSON is an error, issue 39).
+    truncateSync(path, statSync(path).size - 1);
     const s = openSession({ home: t.home, id, workdir: t.workdir });
     expect(s.messages()).toEqual([user("q"), assistant("a")]);
     expect(state(s)).toEqual(["coder", "p/m", "max"]);

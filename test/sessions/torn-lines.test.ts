@@ -55,14 +55,13 @@ describe("torn lines", () => {
     expect(openSession({ home: t.home, id: s.id }).messages()).toEqual([user("first"), assistant("second")]);
   });
 
-  test("a complete last line that is not JSON counts as torn", () => {
+  test("a whole last line (with its newline) that is not JSON is an error, and the file is left as it was (issue 39)", () => {
     const s = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/a" });
     s.appendMessage(user("first"));
     appendFileSync(s.path, '{"kind":"message","id":"x"\n');
-    const loaded = openSession({ home: t.home, id: s.id });
-    expect(loaded.messages()).toEqual([user("first")]);
-    loaded.appendMessage(assistant("second"));
-    expectWholeLines(s.path);
+    const before = readFileSync(s.path, "utf8");
+    expect(() => openSession({ home: t.home, id: s.id })).toThrow(`session file ${s.path}, line 3: not valid JSON (a whole line, ended by a newline, so not one a crash cut short`);
+    expect(readFileSync(s.path, "utf8")).toBe(before);
   });
 
   test("a broken line before the last one is an error naming the file and the line", () => {

@@ -81,7 +81,7 @@ describe("PlainPrinter and control characters", () => {
       p.event({ type: "tool_output", id: "k1", name: "x", stream: "stdout", text: "\u001b]0;t\u0007\n" });
       p.event({ type: "notice", message: "n\u001b[8m" });
       p.event(answer("a\u001b[2J"));
-      expect(err()).toBe(String.raw`tool: x\x9b {"a":"\x85"}` + "\n" + String.raw`\x1b]0;t\x07` + "\n" + String.raw`n\x1b[8m` + "\n");
+      expect(err()).toBe(String.raw`tool: x\x9b {"a":"\x85"}` + "\n" + String.raw`\x1b]0;t\x07` + "\n" + String.raw`rienda: n\x1b[8m` + "\n");
       expect(out()).toBe(tty ? String.raw`a\x1b[2J` + "\n" : "a\u001b[2J\n");
     }
   });

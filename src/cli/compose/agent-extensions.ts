@@ -12,7 +12,7 @@ import { brokenExtension, discoverHooks, discoverTools, missingExtensionError, t
 import { RiendaError } from "../../errors.ts";
 import { isServerWildcard, resolveToolNames, serverList, serverPart, splitToolNames, startMcpServers, type McpServers } from "../../mcp/index.ts";
 import { createRuntime } from "../../runtime/index.ts";
-import { createToolRunner, type ContextData, type Tool, type ToolCallContext } from "../../tools/index.ts";
+import { createToolRunner, shellEnvFilter, type ContextData, type ShellEnvPolicy, type Tool, type ToolCallContext } from "../../tools/index.ts";
 import type { Dialogs } from "./types.ts";
 
 /** Loaded extensions of one agent. */
@@ -47,6 +47,8 @@ export async function loadAgentExtensions(options: {
   builtIns?: readonly Tool[];
   /** Absent: no MCP server is configured. */
   mcp?: McpSetup;
+  /** config.yaml's `shell:` with the providers' key variables: what the `shell` tool's commands do not inherit. */
+  shellEnv?: ShellEnvPolicy;
 }): Promise<AgentExtensions> {
   const { agent, dialogs, mcp } = options;
   const riendaDir = join(options.home, ".rienda");
@@ -64,7 +66,7 @@ export async function loadAgentExtensions(options: {
         ? startMcpServers(split.servers.map((name) => mcp.servers.get(name)!), { ...mcp, requireAll: false }).then((s) => void (servers = s))
         : undefined;
     const [toolCatalog, hookCatalog] = await Promise.all([
-      discoverTools({ riendaDir, runtime, runner, names: split.userTools }),
+      discoverTools({ riendaDir, runtime, runner, names: split.userTools, ...(options.shellEnv ? { shellHiddenEnv: shellEnvFilter(options.shellEnv) } : {}) }),
       agent.hooks.length > 0 ? discoverHooks({ riendaDir, runtime, names: agent.hooks }) : undefined,
       starting,
     ]);

@@ -5,7 +5,7 @@
  * be refused is checked before anything is written or sent.
  */
 import { join } from "node:path";
-import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, toAgentInfo } from "../../agents/index.ts";
+import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, outsideLinkText, toAgentInfo } from "../../agents/index.ts";
 import { formatKeyPath, loadConfig, type LoadedConfig } from "../../config/index.ts";
 import { unpricedBudget, withSubagents, type SubagentSpec, type ToolPort } from "../../engine/index.ts";
 import { resolveLimits } from "../run-limits.ts";
@@ -252,8 +252,9 @@ async function loadPreparedAgent(
   const model = thinking?.model;
   const skills = agent ? problems.attempt(() => loadSkills(request.home, agent.skills)) : undefined;
   const subagents = agent ? problems.attempt(() => loadSubagents(request.home, agent)) : undefined;
-  // Boxed: "no instructions file" is undefined too.
-  const instructions = problems.attempt(() => ({ value: loadProjectInstructions(request.workdir) }));
+  // Boxed: "no instructions file" is undefined too. One that leads out of the workspace is skipped with a notice.
+  const outside: string[] = [];
+  const instructions = problems.attempt(() => ({ value: loadProjectInstructions(request.workdir, (found) => outside.push(outsideLinkText(found))) }));
   const builtIns = skills && skills.length > 0 ? [createSkillTool(skills)] : [];
   const mcp =
     config && config.mcpServers.size > 0
@@ -261,7 +262,8 @@ async function loadPreparedAgent(
       : undefined;
   // Asked of a local server while the extensions load, so it costs a run no time (server-context-window.ts).
   const serverWindow = model ? learnContextWindow(model, { home: request.home }) : undefined;
-  const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}) })) : undefined;
+  const shellEnv = config ? { shellEnv: config.shell } : {};
+  const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}), ...shellEnv })) : undefined;
   await serverWindow;
   // Every refusal counts, also those met before this function (in the same `problems`) that nothing here needs.
   if (problems.any || !config || !agent || !model || !thinking || !skills || !subagents || instructions === undefined || !extensions) {
@@ -295,7 +297,7 @@ async function loadPreparedAgent(
     thinking: thinking.level,
     thinkingChosen: thinking.chosen,
     systemExtra: () => workspaceSkillsPrompt(findWorkspaceSkills(request.workdir).skills),
-    notices: [...printed, ...skipped, ...modelWarnings(config, model), ...thinking.notices, ...skippedWorkspaceSkills(request.workdir), ...extensions.notices],
+    notices: [...printed, ...skipped, ...outside, ...modelWarnings(config, model), ...thinking.notices, ...skippedWorkspaceSkills(request.workdir), ...extensions.notices],
     limits,
     bind(session) {
       boundSession = session.id;

@@ -1,4 +1,5 @@
 /** Findings about the workspace's project instructions (AGENTS.md, else CLAUDE.md). */
+import type { OutsideLink } from "../../agents/index.ts";
 import type { Finding } from "./types.ts";
 
 /** What reading the instructions gave. */
@@ -45,6 +46,17 @@ export function checkInstructions(outcome: InstructionsOutcome): Finding[] {
       hint: outcome.hidden ? `write the project's instructions in it, or delete it so ${baseName(outcome.hidden)} is used` : "write the project's instructions in it (docs/agents.md), or delete it",
     },
   ];
+}
+
+/** A file a run skips because a symbolic link leads it out of the workspace (agents/workspace-link.ts): a warning, since the run goes on without it. */
+export function checkOutsideLinks(skipped: readonly OutsideLink[]): Finding[] {
+  return skipped.map((found) => ({
+    severity: "warning",
+    check: "instructions",
+    file: found.link,
+    message: `leads through a symbolic link to ${found.target}, outside the workspace: runs skip it, and agents get no instructions from it`,
+    hint: `if the link is meant, copy the file into the workspace instead; if you did not make it, find out who did (it would have sent ${found.target} to the model provider)`,
+  }));
 }
 
 function baseName(path: string): string {

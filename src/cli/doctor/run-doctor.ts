@@ -7,7 +7,7 @@
  */
 import { existsSync, lstatSync, readdirSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { INSTRUCTION_FILES, listAgents, loadProjectInstructions } from "../../agents/index.ts";
+import { INSTRUCTION_FILES, listAgents, loadProjectInstructions, type OutsideLink } from "../../agents/index.ts";
 import { ConfigError, loadConfig, locateConfig, type LoadedConfig } from "../../config/index.ts";
 import { messageOf } from "../../errors.ts";
 import { discoverHooks, discoverTools } from "../../extensions/index.ts";
@@ -20,7 +20,7 @@ import { checkConfig, checkConfigWarnings, type ConfigOutcome } from "./check-co
 import { checkCredentialsFile, checkHiddenModules, checkProviderKeys, checkProviderModules, checkProvidersFolder } from "./check-providers.ts";
 import { readProviders } from "./read-providers.ts";
 import { checkExtensions } from "./check-extensions.ts";
-import { checkInstructions, type InstructionsOutcome } from "./check-instructions.ts";
+import { checkInstructions, checkOutsideLinks, type InstructionsOutcome } from "./check-instructions.ts";
 import { checkLocalServers } from "./check-local-servers.ts";
 import { checkAgentMcpTools, checkMcpServers, isMcpReference } from "./check-mcp-servers.ts";
 import { readReplayScript, type ReplayScriptRead } from "../check-replay-script.ts";
@@ -65,7 +65,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     config ? checkLocalServers(config, used) : { findings: [], windows: [] },
     config ? readProviders(config, { home: options.home, env: options.env }) : undefined,
   ]).finally(() => runtime.close());
-  const instructions = readInstructions(options.workdir);
+  const outsideLinks: OutsideLink[] = [];
+  const instructions = readInstructions(options.workdir, outsideLinks);
 
   const findings: Finding[] = [...checkConfig(outcome)];
   if (config) {
@@ -100,7 +101,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   findings.push(...checkExtensions([...tools.diagnostics, ...hooks.diagnostics]));
   findings.push(...checkSkillFolders(skillProblems));
   findings.push(...checkSkillIgnoredKeys(skills));
-  findings.push(...checkInstructions(instructions));
+  findings.push(...checkOutsideLinks(outsideLinks), ...checkInstructions(instructions));
   findings.push(...checkSessions(sessionModes(join(riendaDir, "sessions"))));
 
   const problems = findings.filter((f) => f.severity === "problem");
@@ -141,10 +142,11 @@ function readConfig(
   }
 }
 
-function readInstructions(workdir: string): InstructionsOutcome {
+/** The instructions a run would read; files a link leads out of the workspace go to `outside`. */
+function readInstructions(workdir: string, outside: OutsideLink[]): InstructionsOutcome {
   let found: ReturnType<typeof loadProjectInstructions>;
   try {
-    found = loadProjectInstructions(workdir);
+    found = loadProjectInstructions(workdir, (link) => outside.push(link));
   } catch (error) {
     const file = INSTRUCTION_FILES.map((name) => join(workdir, name)).find((f) => messageOf(error).startsWith(`${f}: `)) ?? join(workdir, INSTRUCTION_FILES[0]!);
     const reason = messageOf(error).slice(file.length + 2);

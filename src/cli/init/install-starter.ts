@@ -51,7 +51,8 @@ function ensureRoot(root: string): boolean {
 
 function installOne(path: string, file: StarterFile): FileOutcome {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    // Private like ~/.rienda, whatever the umask: a world-writable tools/ would let anyone run code as you.
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     writeFileSync(path, file.content, { flag: "wx", mode: file.mode });
     return { path, status: "created" };
   } catch (error) {

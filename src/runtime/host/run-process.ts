@@ -10,6 +10,8 @@ export interface ProcessRequest {
   cwd: string;
   /** Added to (and overriding) this process's environment. */
   env?: Record<string, string>;
+  /** Left out of the environment inherited from this process (the `shell` tool's provider keys). */
+  hideEnv?: readonly string[];
   /** Kills the process group after this many milliseconds. */
   timeoutMs?: number;
   /** Kills the process group at once when aborted. */
@@ -53,7 +55,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
     }
     const child = spawn("sh", ["-c", request.command], {
       cwd: request.cwd,
-      env: { ...process.env, ...request.env },
+      env: { ...inherited(request.hideEnv), ...request.env },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
@@ -148,4 +150,12 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
       }, PIPE_GRACE_MS);
     });
   });
+}
+
+/** This process's environment, less the names in `hide`. */
+function inherited(hide: readonly string[] | undefined): NodeJS.ProcessEnv {
+  if (!hide || hide.length === 0) return process.env;
+  const env = { ...process.env };
+  for (const name of hide) delete env[name];
+  return env;
 }

@@ -77,7 +77,7 @@ export function attachMentions(text: string, backend: ChatBackend, transcript: T
   }
 }
 
-/** Files under `root`, "/"-separated and relative, leaving out what ignore files name and `.git`. */
+/** Files under `root`, "/"-separated and relative, leaving out what ignore files name, `.git`, and names with control characters. */
 export function listWorkspace(root: string): string[] {
   const out: string[] = [];
   const walk = (dir: string, rules: { base: string; ig: Ignore }[]): void => {
@@ -96,8 +96,12 @@ export function listWorkspace(root: string): string[] {
       const isDir = entry.isDirectory();
       if (levels.some(({ base, ig }) => ig.ignores(relative(base, abs).split(sep).join("/") + (isDir ? "/" : "")))) continue;
       // Links are listed, never entered: a link cycle cannot loop.
+      const path = relative(root, abs).split(sep).join("/");
+      // A name holding a control character (an escape sequence: `a\x1b]0;TITLE\x07b.txt`) is never offered:
+      // completed into the editor line, it would reach the terminal raw (the editor draws what it holds).
+      if (terminalLine(path) !== path) continue;
       if (isDir) walk(abs, levels);
-      else out.push(relative(root, abs).split(sep).join("/"));
+      else out.push(path);
     }
   };
   walk(root, []);

@@ -170,11 +170,11 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       if (session.created) status.resetContext();
       attachMentions(text, backend, transcript, s);
     } catch (error) {
-      transcript.line(s.error(`error: ${messageOf(error)}`));
+      transcript.line(s.error(`error: ${terminalSafe(messageOf(error))}`));
       return;
     }
     transcript.line("");
-    transcript.line(s.bold(text), s.accent("> "), s.dim("… "));
+    transcript.line(s.bold(terminalSafe(text)), s.accent("> "), s.dim("… "));
     if (session.created) transcript.line(s.dim(`session ${session.id}`));
     const run = new AbortController();
     const final = new AbortController();
@@ -263,7 +263,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       if (parsed.kind === "message") await runTurn(backend, parsed.text);
       else if (parsed.kind === "command") {
         transcript.line("");
-        transcript.line(s.bold(input.text), s.accent("> "));
+        transcript.line(s.bold(terminalSafe(input.text)), s.accent("> "));
         const effect = await runChatCommand(parsed.name, parsed.argument, context);
         commandOutput.end();
         if (parsed.name === "new" || parsed.name === "resume") status.resetContext();
