@@ -4,12 +4,13 @@
  * with the path as the user wrote it. Pipes and devices (`-f <(command)`)
  * are read to their end, up to the largest limit.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { RiendaError } from "../errors.ts";
 import type { AttachmentBlock } from "../providers/index.ts";
 import { attachmentFromBytes, kindOfHead, tooLarge, unattachable } from "./attachment-from-bytes.ts";
 import { MAX_ATTACHMENT_BYTES, sizeText } from "./limits.ts";
+import { readBounded, type BoundedRead } from "./read-bounded.ts";
 
 /** Reads `path` (relative to `cwd`, the directory the command was started in). */
 export function readFileAttachment(path: string, cwd: string): AttachmentBlock {
@@ -27,7 +28,8 @@ export function readFileAttachment(path: string, cwd: string): AttachmentBlock {
   if (size > MAX_ATTACHMENT_BYTES) throw tooLargeFile(shown, absolute, size);
   let bytes: Uint8Array | undefined;
   try {
-    bytes = readBounded(absolute, MAX_ATTACHMENT_BYTES);
+    const read = readPath(absolute, MAX_ATTACHMENT_BYTES);
+    bytes = read.over ? undefined : read.bytes;
   } catch (error) {
     throw new RiendaError("usage", `${shown}: ${fileProblem(error)}`);
   }
@@ -39,7 +41,8 @@ export function readFileAttachment(path: string, cwd: string): AttachmentBlock {
 function tooLargeFile(shown: string, absolute: string, size: number): RiendaError {
   let head: Uint8Array;
   try {
-    head = readBounded(absolute, HEAD_BYTES, true) ?? new Uint8Array();
+    const read = readPath(absolute, HEAD_BYTES);
+    head = read.over ? read.head : read.bytes;
   } catch (error) {
     return new RiendaError("usage", `${shown}: ${fileProblem(error)}`);
   }
@@ -51,21 +54,11 @@ function tooLargeFile(shown: string, absolute: string, size: number): RiendaErro
 /** How much of a file tells what it holds. */
 const HEAD_BYTES = 64 * 1024;
 
-/** Reads at most `limit` bytes; undefined when there is more, without reading the rest (`cut`: the first `limit` bytes then). */
-function readBounded(path: string, limit: number, cut = false): Uint8Array | undefined {
+/** The first `limit` bytes of the file at `path`, and whether there is more. */
+function readPath(path: string, limit: number): BoundedRead {
   const fd = openSync(path, "r");
   try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, limit + 1 - total));
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      chunks.push(chunk.subarray(0, read));
-      total += read;
-      if (total > limit) return cut ? Buffer.concat(chunks, total).subarray(0, limit) : undefined;
-    }
-    return Buffer.concat(chunks, total);
+    return readBounded(fd, limit);
   } finally {
     closeSync(fd);
   }

@@ -11,10 +11,11 @@
  * end, as `cat` does: `(read -r x; rienda run ...; cat) < list` sends what
  * the shell had not read yet, and `cat` gets nothing Rienda took.
  */
-import { fstatSync, readSync } from "node:fs";
+import { fstatSync } from "node:fs";
 import { isatty } from "node:tty";
 import { RiendaError } from "../errors.ts";
 import { MAX_ATTACHMENT_BYTES, sizeText } from "./limits.ts";
+import { readBounded } from "./read-bounded.ts";
 
 /** What descriptor 0 is. */
 export type StdinKind = "pipe" | "file" | "socket" | "device" | "terminal" | "closed";
@@ -58,7 +59,12 @@ export interface StdinRead {
 /** Reads all of stdin (`stream`, unless it is a regular file) as bytes, refusing more than the limit without reading the rest. */
 export async function readStdinBytes(stream: NodeJS.ReadableStream, options: StdinRead = {}): Promise<Uint8Array> {
   const limit = options.limit ?? MAX_ATTACHMENT_BYTES;
-  if (options.kind === "file") return readFileFromOffset(0, limit, options);
+  if (options.kind === "file") {
+    // From the descriptor's own offset, which moves: see the header.
+    const read = readBounded(0, limit, options.checkStart);
+    if (read.over) throw tooLargeStdin(limit, options.limitOf);
+    return read.bytes;
+  }
   const chunks: Buffer[] = [];
   let total = 0;
   const quiet = options.onQuiet ? setTimeout(options.onQuiet, STDIN_QUIET_NOTICE_MS) : undefined;
@@ -73,27 +79,6 @@ export async function readStdinBytes(stream: NodeJS.ReadableStream, options: Std
     }
   } finally {
     clearTimeout(quiet);
-  }
-  return Buffer.concat(chunks, total);
-}
-
-/**
- * read(2) from the descriptor's own offset (a `null` position), which
- * moves it: what a shell read before is not read again, and whoever reads
- * the file after Rienda starts at its end. (A runtime's stdin stream may
- * read a file from byte 0 instead.)
- */
-function readFileFromOffset(fd: number, limit: number, options: StdinRead): Uint8Array {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, limit + 1 - total));
-    const read = readSync(fd, chunk, 0, chunk.length, null);
-    if (read === 0) break;
-    if (total === 0) options.checkStart?.(chunk.subarray(0, read));
-    chunks.push(chunk.subarray(0, read));
-    total += read;
-    if (total > limit) throw tooLargeStdin(limit, options.limitOf);
   }
   return Buffer.concat(chunks, total);
 }

@@ -11,16 +11,12 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import Ajv from "ajv";
 import { BINARY } from "../support/instance.ts";
 import { RpcDriver } from "../support/rpc-driver.ts";
+import { schemaErrors, validOutput } from "../support/rpc-schema.ts";
 import { scenario, type Scenario } from "../support/scenario.ts";
 import { messageEntries, sessionFile } from "../support/session-reader.ts";
 
-const SCHEMA = JSON.parse(readFileSync(resolve(import.meta.dir, "../../schema/rpc.schema.json"), "utf8")) as Record<string, unknown>;
-const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
-ajv.addSchema(SCHEMA, "rpc");
-const validOutput = ajv.compile({ $ref: "rpc#/definitions/output" });
 
 let s: Scenario | undefined;
 let rpc: RpcDriver | undefined;
@@ -33,7 +29,7 @@ afterEach(async () => {
 
 function expectValid(driver: RpcDriver): void {
   for (const line of driver.lines) {
-    if (!validOutput(line)) throw new Error(`line does not match the schema: ${JSON.stringify(line)}\n${ajv.errorsText(validOutput.errors)}`);
+    if (!validOutput(line)) throw new Error(`line does not match the schema: ${JSON.stringify(line)}\n${schemaErrors(validOutput)}`);
   }
 }
 

@@ -6,18 +6,12 @@
  * schema/rpc.schema.json; the lock shared with `rienda run`.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import Ajv from "ajv";
+import { existsSync } from "node:fs";
 import { scenario, type Scenario } from "../support/scenario.ts";
 import { RpcDriver, type RpcLine } from "../support/rpc-driver.ts";
+import { schemaErrors, validCommand, validOutput } from "../support/rpc-schema.ts";
 import { messageEntries, readEntries, sessionFile } from "../support/session-reader.ts";
 
-const SCHEMA = JSON.parse(readFileSync(resolve(import.meta.dir, "../../schema/rpc.schema.json"), "utf8")) as Record<string, unknown>;
-const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
-ajv.addSchema(SCHEMA, "rpc");
-const validOutput = ajv.compile({ $ref: "rpc#/definitions/output" });
-const validCommand = ajv.compile({ $ref: "rpc#/definitions/command" });
 
 let s: Scenario | undefined;
 let rpc: RpcDriver | undefined;
@@ -31,12 +25,12 @@ afterEach(async () => {
 /** Every line the process wrote matches the schema, and so does every well-formed command the test sent. */
 function expectAllValid(driver: RpcDriver, { commands = true } = {}): void {
   for (const line of driver.lines) {
-    if (!validOutput(line)) throw new Error(`line does not match the schema: ${JSON.stringify(line)}\n${ajv.errorsText(validOutput.errors)}`);
+    if (!validOutput(line)) throw new Error(`line does not match the schema: ${JSON.stringify(line)}\n${schemaErrors(validOutput)}`);
   }
   if (!commands) return;
   for (const sent of driver.sent) {
     const value = JSON.parse(sent) as unknown;
-    if (!validCommand(value)) throw new Error(`command does not match the schema: ${sent}\n${ajv.errorsText(validCommand.errors)}`);
+    if (!validCommand(value)) throw new Error(`command does not match the schema: ${sent}\n${schemaErrors(validCommand)}`);
   }
 }
 
