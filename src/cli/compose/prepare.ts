@@ -64,6 +64,13 @@ class SetupProblems {
     }
   }
 
+  /** Adds a line that only helps beside other problems (it is not a refusal of its own). */
+  addHint(hint: RiendaError | undefined): void {
+    // Once: a problem that already names the missing file (an unknown provider) says it.
+    const file = hint?.message.slice(0, hint.message.indexOf(": "));
+    if (hint && file && this.any && !this.#errors.some((e) => e.message.includes(file))) this.add(hint);
+  }
+
   /** Throws what was collected: one problem as it is, several as one error listing each on its own line. */
   fail(): never {
     const [first, ...rest] = this.#errors;
@@ -162,6 +169,20 @@ async function runModel(roster: Roster, agent: Agent | undefined, request: Agent
 }
 
 /**
+ * A refused run in a ~/.rienda without config.yaml and without a provider
+ * module of the user's is most likely a setup never made: say how to make one
+ * (contract.md §1: a missing config.yaml says how to create it).
+ */
+function nothingSetUp(roster: Roster): RiendaError | undefined {
+  const { config } = roster;
+  if (config.present || roster.listings().some((l) => l.origin === "module")) return undefined;
+  return new RiendaError(
+    "config",
+    `${config.path}: no configuration file here, and no provider module in ~/.rienda/providers: run "rienda init" for a starter setup, or declare a provider (docs/config.md, docs/provider-modules.md)`,
+  );
+}
+
+/**
  * `compaction.model` when a provider module offers it: resolved now (a
  * module runs asynchronously; the compactor resolves synchronously, later),
  * so a missing one fails the run before any request, as a config.yaml one does.
@@ -247,6 +268,7 @@ async function loadPreparedAgent(
   const compaction = roster ? await problems.attemptAsync(() => compactionModel(roster)) : undefined;
   // Modules evaluated on the way (to choose the model) that failed: the run goes on without them, and says so.
   const skipped = roster && chosen ? await roster.problems() : [];
+  if (roster && problems.any) problems.addHint(nothingSetUp(roster));
   await roster?.close();
   const thinking = chosen ? problems.attempt(() => runThinking(chosen, request)) : undefined;
   const model = thinking?.model;
