@@ -29,7 +29,7 @@ for (const name of ["acme", "beta", "gamma", "delta", "omega"]) {
   mkdirSync(join(riendaDir, "providers", name), { recursive: true });
   writeFileSync(
     join(riendaDir, "providers", name, "index.js"),
-    `module.exports = function (ctx) { return { protocol: "openai_chat_completions", base_url: "${server.url}/v1", auth: "none", models: [{ id: "m1", context_window: 128000 }, { id: "m2" }] }; };`,
+    `module.exports = function (ctx) { return { protocol: "openai_chat_completions", base_url: "${server.url}/v1", auth: "none", models: [{ id: "m1", context_window: 128000 }, { id: "m2", context_window: 32000 }] }; };`,
   );
 }
 writeFileSync(join(riendaDir, "agents", "fixed.md"), "---\ndescription: names its model\nmodel: p/m\n---\nBench.\n");

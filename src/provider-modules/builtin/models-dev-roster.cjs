@@ -49,10 +49,8 @@ function catalogueEntry(ctx, name, snapshot) {
   } catch (error) {
     failure = reasonOf(error);
   }
-  if (snapshot && snapshot.provider) {
-    ctx.log(`${name}: models.dev could not be read (${failure}); using the catalogue shipped with Rienda (${snapshot.date || "undated"})`);
-    return snapshot.provider;
-  }
+  // Silently: a machine without network is a normal place for Rienda, and this is what it ships for it.
+  if (snapshot && snapshot.provider) return snapshot.provider;
   ctx.log(`${name}: models.dev could not be read (${failure}) and Rienda ships no catalogue of ${name}: no models until models.dev can be reached`);
   return null;
 }
