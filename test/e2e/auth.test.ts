@@ -9,7 +9,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Instance, type RunResult } from "../support/instance.ts";
+import { Instance, waitFor, type RunResult } from "../support/instance.ts";
+import { processesWithHome } from "../support/processes.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 import { PROTOCOLS } from "../support/scenario.ts";
 import { hasTmux, Terminal } from "../support/tmux.ts";
@@ -424,6 +425,15 @@ describe("on a terminal", () => {
     expect(await t.exitCode()).toBe(0);
     expect(t.history()).not.toContain(KEY);
     expect(JSON.parse(readFileSync(credentials(), "utf8"))).toEqual({ p: { api_key: KEY } });
+  });
+
+  test("closing the terminal ends the screen at once (it never lingers, spinning, without one)", async () => {
+    setup();
+    const t = open([]);
+    await t.waitFor("zai-coding-plan  2 models");
+    expect(processesWithHome(inst!.home).length).toBeGreaterThan(0);
+    t.dispose();
+    await waitFor(() => processesWithHome(inst!.home).length === 0, 10_000, "rienda auth to end with its terminal");
   });
 
   test("auth set NAME at a terminal: Ctrl-C stores nothing, exit 130", async () => {

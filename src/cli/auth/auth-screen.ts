@@ -43,7 +43,11 @@ export function runAuthScreen(context: KeyCommandContext, moduleLines: ModuleLin
         resolve(code);
       }, 20);
     };
-    const onSignal = (signal: NodeJS.Signals): void => finish(SIGNAL_EXIT[signal] ?? 130);
+    const onSignal = (signal: NodeJS.Signals): void => {
+      // The terminal is gone: nothing can be drawn or restored on it, and waiting on it spins (as the chat, end at once).
+      if (signal === "SIGHUP") process.exit(SIGNAL_EXIT.SIGHUP);
+      finish(SIGNAL_EXIT[signal] ?? 130);
+    };
     const actions: AuthActions = {
       store(provider, key) {
         setCredential(credentialsPath, provider, key);
