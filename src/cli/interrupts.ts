@@ -10,7 +10,7 @@
  * aborts `finalSignal` (the afterRun hooks of an interrupted run, cleanup);
  * the third exits at once, whatever is still running or queued.
  */
-import { timeLimitAbort } from "../engine/index.ts";
+import { timeLimitAbort } from "../abort-reasons.ts";
 
 /** What interrupted; `timeout`: the run's time limit (`--timeout`) ran out, which ends it as an interrupt does. */
 export type InterruptCause = "SIGINT" | "SIGTERM" | "SIGHUP" | "ctrl-c" | "stdout-closed" | "timeout";

@@ -7,21 +7,7 @@
  */
 import type { ResolvedModel } from "../providers/index.ts";
 
-/**
- * The abort reason of a run its time limit ended (`--timeout`): the
- * command aborts the run's signal with it, and every signal derived from
- * that one (a tool's, a subagent's) carries it, so that each session the
- * run wrote records a limit, never a user's interrupt.
- */
-export function timeLimitAbort(): DOMException {
-  return new DOMException("the run reached its time limit", "TimeoutError");
-}
-
-/** Whether `signal` was aborted by a time limit (timeLimitAbort) rather than by the user. */
-export function abortedByTimeLimit(signal: AbortSignal): boolean {
-  const reason: unknown = signal.reason;
-  return reason instanceof DOMException && reason.name === "TimeoutError";
-}
+export { abortedByTimeLimit, timeLimitAbort } from "../abort-reasons.ts";
 
 /** A limit and where it was written: `--max-turns 5`, `max_turns: 5 in /home/u/.rienda/agents/ci.md`. */
 export interface Limit {
