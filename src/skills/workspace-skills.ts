@@ -107,7 +107,8 @@ function leavesWorkspace(root: string, folder: string, file: string): string | u
     } catch {
       return "absent";
     }
-    if (real !== root && !real.startsWith(root + sep)) return `the link ${path} (to ${real})`;
+    // A workspace at "/" already ends in the separator.
+    if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) return `the link ${path} (to ${real})`;
   }
   return undefined;
 }
