@@ -7,7 +7,6 @@
  */
 import { defineCommand } from "citty";
 import { loadConfig, resolveProviderModel } from "../config/index.ts";
-import { displayWidth } from "../platform.ts";
 import type { ResolvedModel } from "../providers/index.ts";
 import { thinkingLevels, type ProviderState } from "../roster/index.ts";
 import { jsonWithControlsEscaped } from "../ui/index.ts";
@@ -15,6 +14,7 @@ import { openRoster } from "./compose/open-roster.ts";
 import { stderrForPeople, stdoutForPeople } from "./for-people.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
+import { textTable } from "./text-table.ts";
 
 const args = {
   json: { type: "boolean", description: "Print one JSON array instead of a table" },
@@ -46,7 +46,7 @@ export default defineCommand({
     } finally {
       await roster.close();
     }
-    const rows = (await Promise.all(states.map((state) => rowsOf(state)))).flat();
+    const rows = states.flatMap(rowsOf);
     const err = stderrForPeople();
     for (const state of states) if (state.kind === "failed") err.write(`rienda: ${state.problem}\n`);
     if (rows.length === 0) err.write("no model is offered: see docs/providers.md\n");
@@ -63,22 +63,20 @@ function attempt<T>(work: () => T): T | undefined {
   }
 }
 
-async function rowsOf(state: ProviderState): Promise<ModelRow[]> {
+function rowsOf(state: ProviderState): ModelRow[] {
   if (state.kind !== "ready") return [];
   const key = state.key === "missing" ? "missing (rienda auth)" : state.key;
-  return Promise.all(
-    [...state.settings.models.keys()].map(async (alias) => {
-      const ref = `${state.listing.name}/${alias}`;
-      // Resolved without its key, so a provider still to authenticate shows its levels too.
-      const model: ResolvedModel | undefined = attempt(() => resolveProviderModel(state.settings, state.listing.source, ref));
-      const settings = state.settings.models.get(alias)!;
-      const row: ModelRow = { ref, provider: state.listing.name, origin: state.listing.origin, thinking: model ? thinkingLevels(model) : [], key };
-      if (settings.name !== undefined) row.name = settings.name;
-      const window = model?.contextWindow ?? settings.contextWindow;
-      if (window !== undefined) row.contextWindow = window;
-      return row;
-    }),
-  );
+  return [...state.settings.models.keys()].map((alias) => {
+    const ref = `${state.listing.name}/${alias}`;
+    // Resolved without its key, so a provider still to authenticate shows its levels too.
+    const model: ResolvedModel | undefined = attempt(() => resolveProviderModel(state.settings, state.listing.source, ref));
+    const settings = state.settings.models.get(alias)!;
+    const row: ModelRow = { ref, provider: state.listing.name, origin: state.listing.origin, thinking: model ? thinkingLevels(model) : [], key };
+    if (settings.name !== undefined) row.name = settings.name;
+    const window = model?.contextWindow ?? settings.contextWindow;
+    if (window !== undefined) row.contextWindow = window;
+    return row;
+  });
 }
 
 function table(rows: readonly ModelRow[]): string {
@@ -86,6 +84,5 @@ function table(rows: readonly ModelRow[]): string {
     ["MODEL", "FROM", "CONTEXT", "THINKING", "KEY"],
     ...rows.map((r) => [r.ref, r.origin, r.contextWindow === undefined ? "-" : String(r.contextWindow), r.thinking.join(",") || "-", r.key]),
   ];
-  const widths = cells[0]!.map((_, col) => Math.max(...cells.map((row) => displayWidth(row[col]!))));
-  return cells.map((row) => `${row.map((cell, col) => cell + " ".repeat(widths[col]! - displayWidth(cell))).join("  ").trimEnd()}\n`).join("");
+  return textTable(cells);
 }

@@ -7,7 +7,6 @@
  * right under the session that started it (docs/subagents.md).
  */
 import { defineCommand } from "citty";
-import { displayWidth } from "../platform.ts";
 import { listSessions, type SessionSummary } from "../sessions/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
 import { homeDir } from "./home-dir.ts";
@@ -16,6 +15,7 @@ import { stdoutForPeople } from "./for-people.ts";
 import { jsonWithControlsEscaped } from "../ui/index.ts";
 import { sessionSubcommands } from "./sessions-manage.ts";
 import { costCell } from "./cost-cell.ts";
+import { textTable } from "./text-table.ts";
 
 
 const args = {
@@ -134,16 +134,7 @@ function formatSessionTable(sessions: ListedSession[]): string {
     ["ID", "UPDATED", "AGENT", "MODEL", "MESSAGES", "TOKENS", "COST", "TITLE"],
     ...sessions.map(({ session: s, depth }) => ["  ".repeat(depth) + s.id, localTime(s.updatedAt), oneLine(s.agent), oneLine(s.model), String(s.messageCount), tokensCell(s), costCell(s.cost), titleCell(s)]),
   ];
-  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => displayWidth(r[col]!))));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, col) => (col === row.length - 1 ? cell : cell + " ".repeat(widths[col]! - displayWidth(cell))))
-        .join("  ")
-        .trimEnd(),
-    )
-    .map((line) => `${line}\n`)
-    .join("");
+  return textTable(rows);
 }
 
 /** Prompt tokens (cache reads included) / output tokens, in thousands past 10,000; "-" before any answer. */

@@ -4,7 +4,7 @@
  * a problem when there is one, last so it may be long) and one JSON object
  * for scripts. Neither ever holds a key.
  */
-import { displayWidth } from "../../platform.ts";
+import { textTable } from "../text-table.ts";
 import { keyWords, rowMark, type ProviderRow } from "./provider-rows.ts";
 
 /** The table, a header line first; empty when there is no provider. */
@@ -15,13 +15,7 @@ export function formatAuthTable(rows: readonly ProviderRow[]): string {
     ["PROVIDER", "KEY", "FROM", "MODELS", ...(withProblem ? ["PROBLEM"] : [])],
     ...rows.map((row) => [row.name, rowMark(row), keyWords(row), row.models === undefined ? "-" : String(row.models), ...(withProblem ? [row.problem ?? ""] : [])]),
   ];
-  const widths = cells[0]!.map((_, col) => Math.max(...cells.map((line) => displayWidth(line[col]!))));
-  const line = (cellsOfLine: string[]) =>
-    cellsOfLine
-      .map((cell, col) => (col === cellsOfLine.length - 1 ? cell : cell + " ".repeat(widths[col]! - displayWidth(cell))))
-      .join("  ")
-      .trimEnd();
-  return cells.map((cellsOfLine) => `${line(cellsOfLine)}\n`).join("");
+  return textTable(cells);
 }
 
 /** `--json`: `{credentials, providers: [...], unused_keys}`, fields in a stable order. */
