@@ -12,9 +12,9 @@
  * SKILL.md is a link leading out of the workspace is skipped, like a
  * project instructions file that is one.
  */
-import { lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { isValidSkillName, readFrontmatter } from "../agents/index.ts";
+import { isValidSkillName, linkOutOfWorkspace, readFrontmatter } from "../agents/index.ts";
 
 /** Where the workspace's skills are, relative to it. */
 export const WORKSPACE_SKILLS_DIR = join(".agents", "skills");
@@ -46,23 +46,24 @@ export function findWorkspaceSkills(workdir: string): WorkspaceSkills {
   } catch {
     return found;
   }
-  const root = realRoot(workdir);
-  for (const name of names) readOne(root, workdir, name, found);
+  for (const name of names) readOne(workdir, name, found);
   return found;
 }
 
-function readOne(root: string | undefined, workdir: string, folder: string, found: WorkspaceSkills): void {
-  const file = join(workdir, WORKSPACE_SKILLS_DIR, folder, "SKILL.md");
-  const location = relative(workdir, file).split(sep).join("/");
-  const escape = root === undefined ? undefined : leavesWorkspace(root, join(workdir, WORKSPACE_SKILLS_DIR, folder), file);
-  if (escape === "absent") return;
-  if (escape !== undefined) {
-    found.diagnostics.push(`${file}: skipped: ${escape} leads out of the workspace`);
+function readOne(workdir: string, folder: string, found: WorkspaceSkills): void {
+  const dir = join(workdir, WORKSPACE_SKILLS_DIR, folder);
+  const file = join(dir, "SKILL.md");
+  // A folder without SKILL.md (a dangling link too) is not a skill: nothing to say.
+  if (!existsSync(file)) return;
+  const outside = linkOutOfWorkspace(workdir, dir) ?? linkOutOfWorkspace(workdir, file);
+  if (outside) {
+    found.diagnostics.push(`${file}: skipped: the link ${outside.link} (to ${outside.target}) leads out of the workspace`);
     return;
   }
+  const location = relative(workdir, file).split(sep).join("/");
   let text: string;
   try {
-    if (lstatSync(file).size > MAX_SKILL_BYTES) throw new Error(`larger than ${MAX_SKILL_BYTES} bytes`);
+    if (statSync(file).size > MAX_SKILL_BYTES) throw new Error(`larger than ${MAX_SKILL_BYTES} bytes`);
     text = readFileSync(file, "utf8");
   } catch (error) {
     found.diagnostics.push(`${file}: skipped: cannot be read (${(error as Error).message})`);
@@ -88,29 +89,6 @@ function readOne(root: string | undefined, workdir: string, folder: string, foun
 function textOf(value: unknown): string | undefined {
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
-}
-
-function realRoot(workdir: string): string | undefined {
-  try {
-    return realpathSync(workdir);
-  } catch {
-    return undefined;
-  }
-}
-
-/** `absent` when the skill has no SKILL.md; the link's description when the folder or the file resolves outside `root`; undefined when inside. */
-function leavesWorkspace(root: string, folder: string, file: string): string | undefined {
-  for (const path of [folder, file]) {
-    let real: string;
-    try {
-      real = realpathSync(path);
-    } catch {
-      return "absent";
-    }
-    // A workspace at "/" already ends in the separator.
-    if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) return `the link ${path} (to ${real})`;
-  }
-  return undefined;
 }
 
 /** The system prompt's part for these skills: one instruction line and the catalog; "" when there is none. */
