@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../atomic-file.ts";
+import { cacheEntryText, expiryText, livePayload } from "../cache-entry.ts";
 import type { ServerFacts } from "./server-facts.ts";
 
 /** How long the facts are kept: a server restarted with another `-c` is seen again within this. */
@@ -29,19 +30,19 @@ function entryPath(home: string, baseUrl: string, wireId: string): string {
 /** The facts kept for this server and model, while they are fresh. */
 export function keptFacts(home: string, baseUrl: string, wireId: string, now = Date.now()): KeptFacts | undefined {
   const path = entryPath(home, baseUrl, wireId);
-  let entry: { expires_at?: unknown; payload?: unknown };
+  let entry: unknown;
   try {
-    entry = JSON.parse(readFileSync(path, "utf8")) as typeof entry;
+    entry = JSON.parse(readFileSync(path, "utf8"));
   } catch {
     return undefined;
   }
-  const expires = typeof entry.expires_at === "string" ? Date.parse(entry.expires_at) : Number.NaN;
-  if (!(expires > now)) {
+  const payload = livePayload(entry, now);
+  if (payload === null) {
     rmSync(path, { force: true });
     return undefined;
   }
   try {
-    const facts = JSON.parse(String(entry.payload)) as KeptFacts & { baseUrl?: unknown; wireId?: unknown };
+    const facts = JSON.parse(payload) as KeptFacts & { baseUrl?: unknown; wireId?: unknown };
     // The name is a digest: the payload says whose facts these are.
     return facts.baseUrl === baseUrl && facts.wireId === wireId ? { ...pick(facts), askedAt: String(facts.askedAt) } : undefined;
   } catch {
@@ -54,9 +55,8 @@ export function keepFacts(home: string, baseUrl: string, wireId: string, facts: 
   const kept: KeptFacts = { ...facts, askedAt: new Date(now).toISOString() };
   if (!facts.window && !facts.input) return kept;
   const payload = JSON.stringify({ baseUrl, wireId, ...kept });
-  const expires = new Date(now + SERVER_FACTS_TTL_MS).toISOString().replace(/\.\d{3}Z$/, "Z");
   try {
-    writeFileAtomic(entryPath(home, baseUrl, wireId), `${JSON.stringify({ expires_at: expires, payload })}\n`);
+    writeFileAtomic(entryPath(home, baseUrl, wireId), cacheEntryText(expiryText(now + SERVER_FACTS_TTL_MS), payload));
   } catch {
     // A cache that cannot be written costs the next process one more probe, nothing else.
   }

@@ -12,16 +12,14 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { sortedJson, writeFileAtomic } from "../../atomic-file.ts";
+import { writeFileAtomic } from "../../atomic-file.ts";
+import { cacheEntryText, expiryText, livePayload } from "../../cache-entry.ts";
 import { isRecord } from "../../values.ts";
 import { CtxError } from "./ctx-error.ts";
 import { fsReason, readRegularFile } from "./host-file.ts";
 
 /** The latest expiry RFC 3339 can write with a four-digit year (9999-12-31T23:59:59Z). */
 const LATEST_EXPIRY_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
-
-/** RFC 3339 as the Go program's time.RFC3339 reads it (fractional seconds allowed). */
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 type Op = (...args: unknown[]) => unknown;
 
@@ -83,7 +81,7 @@ function expiryOf(ttl: unknown): string {
   if (!(ttl > 0) || !Number.isFinite(ttl)) throw new CtxError(`ctx.cache.set: ttl_seconds must be a positive number of seconds (got ${ttl})`);
   const expiresMs = Math.ceil((Date.now() + ttl * 1000) / 1000) * 1000;
   if (expiresMs > LATEST_EXPIRY_MS) throw new CtxError(`ctx.cache.set: ttl_seconds ${ttl} is too large (the expiry would fall after the year 9999)`);
-  return new Date(expiresMs).toISOString().replace(".000Z", "Z");
+  return expiryText(expiresMs);
 }
 
 interface Envelope {
@@ -93,7 +91,7 @@ interface Envelope {
 
 function writeEntry(member: string, path: string, entry: Envelope): void {
   try {
-    writeFileAtomic(path, sortedJson(entry), 0o600);
+    writeFileAtomic(path, cacheEntryText(entry.expires_at, entry.payload), 0o600);
   } catch (error) {
     // A file where a folder should be fails the folder's creation with "already exists": say what it is.
     const code = (error as { code?: string } | null)?.code;
@@ -105,8 +103,8 @@ function writeEntry(member: string, path: string, entry: Envelope): void {
 function liveCacheEntry(member: string, path: string): string | null {
   const entry = readEntry(member, path);
   if (entry === undefined) return null;
-  const expiresMs = typeof entry?.expires_at === "string" && RFC3339.test(entry.expires_at) ? Date.parse(entry.expires_at) : Number.NaN;
-  if (entry !== null && typeof entry.payload === "string" && Date.now() <= expiresMs) return entry.payload;
+  const payload = livePayload(entry);
+  if (payload !== null) return payload;
   try {
     rmSync(path, { force: true });
   } catch {
