@@ -8,7 +8,7 @@
 import { loadAgent } from "../agents/index.ts";
 import { loadConfig } from "../config/index.ts";
 import { isRiendaError, messageOf } from "../errors.ts";
-import { chooseModel, readState, recordPick, statePath } from "../roster/index.ts";
+import { chooseModel, readState, recordPick, statePath, type Roster } from "../roster/index.ts";
 import type { ChatScreen } from "../ui/chat/index.ts";
 import { openRoster } from "./compose/index.ts";
 
@@ -27,9 +27,14 @@ interface ModelStart extends ChatWhere {
   notices?: string[];
 }
 
+/** The roster of the chat's config.yaml (`--config`, else RIENDA_CONFIG, else ~/.rienda). */
+function rosterOf(where: ChatWhere): Roster {
+  return openRoster(loadConfig({ ...(where.configPath ? { flag: where.configPath } : {}), env: where.env, home: where.home }), where);
+}
+
 /** Every `provider/model` the roster offers now, sorted (each module evaluated). */
 export async function offeredModels(where: ChatWhere): Promise<string[]> {
-  const roster = openRoster(loadConfig({ ...(where.configPath ? { flag: where.configPath } : {}), env: where.env, home: where.home }), where);
+  const roster = rosterOf(where);
   try {
     return await roster.models();
   } finally {
@@ -48,7 +53,7 @@ export async function modelsToPick(start: ModelStart, agentId: string): Promise<
   if (start.modelRef !== undefined || start.sessionId !== undefined) return undefined;
   try {
     if (loadAgent(start.home, agentId).model !== undefined) return undefined;
-    const roster = openRoster(loadConfig({ ...(start.configPath ? { flag: start.configPath } : {}), env: start.env, home: start.home }), start);
+    const roster = rosterOf(start);
     try {
       await chooseModel(roster, readState(statePath(start.env, start.home)), agentId);
       return undefined;
