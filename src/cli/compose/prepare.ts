@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, outsideLinkText, toAgentInfo } from "../../agents/index.ts";
-import { formatKeyPath, loadConfig, type LoadedConfig } from "../../config/index.ts";
+import { formatKeyPath, loadConfig, splitModelRef, type LoadedConfig } from "../../config/index.ts";
 import { unpricedBudget, withSubagents, type SubagentSpec, type ToolPort } from "../../engine/index.ts";
 import { resolveLimits } from "../run-limits.ts";
 import { selectTools } from "../select-tools.ts";
@@ -64,11 +64,9 @@ class SetupProblems {
     }
   }
 
-  /** Adds a line that only helps beside other problems (it is not a refusal of its own). */
-  addHint(hint: RiendaError | undefined): void {
-    // Once: a problem that already names the missing file (an unknown provider) says it.
-    const file = hint?.message.slice(0, hint.message.indexOf(": "));
-    if (hint && file && this.any && !this.#errors.some((e) => e.message.includes(file))) this.add(hint);
+  /** Adds a line that only helps beside other problems (it is not a refusal of its own), unless one of them already names `subject`. */
+  addHint(hint: RiendaError | undefined, subject: string): void {
+    if (hint && this.any && !this.#errors.some((e) => e.message.includes(subject))) this.add(hint);
   }
 
   /** Throws what was collected: one problem as it is, several as one error listing each on its own line. */
@@ -160,8 +158,7 @@ export async function prepareAgent(request: AgentRequest, dialogs: Dialogs): Pro
  * cannot make a first request (a missing replay script, no key).
  */
 async function runModel(roster: Roster, agent: Agent | undefined, request: AgentRequest): Promise<ResolvedModel | undefined> {
-  const state = () => readState(statePath(request.env, request.home));
-  const ref = request.modelRef ?? agent?.model ?? request.sessionModel ?? (agent ? await chooseModel(roster, state(), agent.id) : undefined);
+  const ref = request.modelRef ?? agent?.model ?? request.sessionModel ?? (agent ? await chooseModel(roster, readState(statePath(request.env, request.home)), agent.id) : undefined);
   if (ref === undefined) return undefined;
   const model = await roster.resolve(ref);
   checkReplayScript(model, roster.config.path);
@@ -190,7 +187,8 @@ function nothingSetUp(roster: Roster): RiendaError | undefined {
 async function compactionModel(roster: Roster): Promise<ResolvedModel | undefined> {
   const { compaction, providers } = roster.config;
   const ref = compaction.enabled ? compaction.model : undefined;
-  if (ref === undefined || providers.has(ref.slice(0, ref.indexOf("/")))) return undefined;
+  const provider = ref === undefined ? undefined : splitModelRef(ref)?.provider;
+  if (ref === undefined || provider === undefined || providers.has(provider)) return undefined;
   return roster.resolve(ref);
 }
 
@@ -268,7 +266,8 @@ async function loadPreparedAgent(
   const compaction = roster ? await problems.attemptAsync(() => compactionModel(roster)) : undefined;
   // Modules evaluated on the way (to choose the model) that failed: the run goes on without them, and says so.
   const skipped = roster && chosen ? await roster.problems() : [];
-  if (roster && problems.any) problems.addHint(nothingSetUp(roster));
+  // Once: an unknown provider already says the file is missing.
+  if (roster) problems.addHint(nothingSetUp(roster), roster.config.path);
   await roster?.close();
   const thinking = chosen ? problems.attempt(() => runThinking(chosen, request)) : undefined;
   const model = thinking?.model;
