@@ -12,18 +12,21 @@ import type { ResolvedModel } from "../providers/index.ts";
 import { didYouMean } from "../values.ts";
 import type { KeyState, ModuleSource, ProviderListing, ProviderModuleEntry, ProviderState, Roster } from "./types.ts";
 
-export interface RosterOptions {
+export interface RosterOptions<Entry extends ProviderModuleEntry> {
   config: LoadedConfig;
-  modules: ModuleSource;
+  modules: ModuleSource<Entry>;
   /** Path of credentials.json (read once, on first need). */
   credentialsPath: string;
   /** Ends what evaluating modules started (their runtime). */
   close?: () => Promise<void>;
 }
 
-export function createRoster(options: RosterOptions): Roster {
+export function createRoster<Entry extends ProviderModuleEntry>(options: RosterOptions<Entry>): Roster {
   const { config } = options;
-  const listed = listProviders(config, options.modules.list());
+  const modules = options.modules.list();
+  const listed = listProviders(config, modules);
+  // After the source's merge a name has one module (a user one replacing the built-in).
+  const moduleNamed = new Map(modules.map((m) => [m.name, m]));
   const states = new Map<string, Promise<ProviderState>>();
   let credentials: Credentials | undefined;
   const keys = (): Credentials => (credentials ??= readCredentials(options.credentialsPath));
@@ -33,7 +36,7 @@ export function createRoster(options: RosterOptions): Roster {
     if (!listing) return undefined;
     let state = states.get(name);
     if (!state) {
-      state = settle(listing, config, options.modules, keys);
+      state = settle(listing, config, listing.origin === "config" ? undefined : moduleNamed.get(name), options.modules, keys);
       states.set(name, state);
     }
     return state;
@@ -88,15 +91,18 @@ function listProviders(config: LoadedConfig, modules: readonly ProviderModuleEnt
   return [...listings, ...moduleListings];
 }
 
-async function settle(listing: ProviderListing, config: LoadedConfig, modules: ModuleSource, keys: () => Credentials): Promise<ProviderState> {
-  if (listing.origin === "config") {
-    const settings = config.providers.get(listing.name)!;
-    return withKey(listing, settings, keys);
-  }
-  const entry = modules.list().find((m) => m.name === listing.name && m.path === listing.source)!;
+/** A config.yaml provider (no module entry) as it is; a module's after its one evaluation; either with its key. */
+async function settle<Entry extends ProviderModuleEntry>(
+  listing: ProviderListing,
+  config: LoadedConfig,
+  entry: Entry | undefined,
+  modules: ModuleSource<Entry>,
+  keys: () => Credentials,
+): Promise<ProviderState> {
+  if (entry === undefined) return withKey(listing, config.providers.get(listing.name)!, keys);
   const evaluated = await modules.evaluate(entry);
   if ("problem" in evaluated) return { kind: "failed", listing, problem: evaluated.problem };
-  return withKey(listing, { ...evaluated.provider, origin: listing.origin as "module" | "built-in" }, keys);
+  return withKey(listing, { ...evaluated.provider, origin: entry.origin }, keys);
 }
 
 /**
@@ -105,8 +111,7 @@ async function settle(listing: ProviderListing, config: LoadedConfig, modules: M
  * `auth: api_key` and neither is not authenticated.
  */
 function withKey(listing: ProviderListing, settings: ProviderSettings, keys: () => Credentials): ProviderState {
-  const fromFile = settings.apiKeySource.kind === "absent" ? undefined : "config";
-  if (fromFile) return { kind: "ready", listing, settings, key: "config" };
+  if (settings.apiKeySource.kind !== "absent") return { kind: "ready", listing, settings, key: "config" };
   // `auth: none` sends no key, even one stored under its name (go-current.md §3).
   if (settings.auth === "none") return { kind: "ready", listing, settings, key: "not needed" };
   const stored = keys();

@@ -15,11 +15,11 @@ export interface ProviderModuleEntry {
   path: string;
 }
 
-/** Where the roster's provider modules come from and how one is evaluated (provider-modules/, plugged in by cli/compose). */
-export interface ModuleSource {
-  list(): ProviderModuleEntry[];
+/** Where the roster's provider modules come from and how one is evaluated (provider-modules/, plugged in by cli/compose); `evaluate` gets an entry `list` gave. */
+export interface ModuleSource<Entry extends ProviderModuleEntry = ProviderModuleEntry> {
+  list(): Entry[];
   /** Calls the module once; `problem` is the whole `provider "<name>": <reason>` line. */
-  evaluate(entry: ProviderModuleEntry): Promise<{ provider: ProviderSettings } | { problem: string }>;
+  evaluate(entry: Entry): Promise<{ provider: ProviderSettings } | { problem: string }>;
 }
 
 /** A provider as the roster knows it before anything is evaluated. */

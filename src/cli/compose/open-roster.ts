@@ -26,22 +26,17 @@ export function openRoster(config: LoadedConfig, request: RosterRequest): Roster
   return createRoster({ config, modules, credentialsPath: credentialsPath(request.env, request.home), close: async () => runtime?.close() });
 }
 
-/** The modules listed once, each evaluated with config.yaml as its `ctx.config` (an empty mapping without the file). */
-function moduleSource(config: LoadedConfig, request: RosterRequest, runtime: () => Runtime): ModuleSource {
-  let listed: ModuleEntry[] | undefined;
-  const list = () => (listed ??= listProviderModules({ env: request.env, home: request.home }).modules);
+/** The modules (the roster lists them once, when it is made), each evaluated with config.yaml as its `ctx.config` (an empty mapping without the file). */
+function moduleSource(config: LoadedConfig, request: RosterRequest, runtime: () => Runtime): ModuleSource<ModuleEntry> {
   return {
-    list,
-    evaluate: (entry) => {
-      const module = list().find((m) => m.name === entry.name && m.path === entry.path);
-      if (!module) return Promise.resolve({ problem: `provider "${entry.name}": the module is not installed any more` });
-      return evaluateProviderModule(module, {
+    list: () => listProviderModules({ env: request.env, home: request.home }).modules,
+    evaluate: (module) =>
+      evaluateProviderModule(module, {
         runtime: runtime(),
         configDocument: config.document,
         riendaDir: join(request.home, ".rienda"),
         signal: request.signal ?? new AbortController().signal,
         ...(request.log ? { log: request.log } : {}),
-      });
-    },
+      }),
   };
 }
