@@ -35,6 +35,7 @@ import { stderrForPeople } from "./for-people.ts";
 import { checkAttachmentsFit, readFileAttachment } from "../attachments/index.ts";
 import type { AttachmentBlock } from "../providers/index.ts";
 import { attachmentRow, historyOf } from "./chat-rows.ts";
+import { gitBranchOf } from "./git-branch.ts";
 
 /** The flags of a bare `rienda` (also shown by `rienda --help`). */
 const chatArgs = {
@@ -369,6 +370,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
     notices() {
       return [...onceNotices.splice(0), ...prepared.notices];
     },
+    gitBranch: () => gitBranchOf(start.workdir),
     close: () => {
       prepared.close();
       session?.closeDiscardingUnused();

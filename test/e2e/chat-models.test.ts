@@ -12,6 +12,7 @@ import { Instance } from "../support/instance.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 import { readEntries, sessionFiles } from "../support/session-reader.ts";
 import { hasTmux, Terminal } from "../support/tmux.ts";
+import { chatIdle } from "../support/tui-chat.ts";
 
 setDefaultTimeout(60_000);
 
@@ -50,8 +51,7 @@ function fullScreen(home: Instance, args: string[]): Terminal {
 
 /** The full-screen chat is idle: no activity line, and the status line knows the agent. */
 async function idle(t: Terminal, turns = 0): Promise<string> {
-  await t.waitFor((h) => h.split("\n─ ").length - 1 >= turns && !/^● /m.test(t.screen()) && /(^|\n)agent bot · model /.test(t.screen()));
-  return t.screen();
+  return chatIdle(t, turns, "bot");
 }
 
 describe("the full-screen chat with an agent without a model", () => {
@@ -65,7 +65,7 @@ describe("the full-screen chat with an agent without a model", () => {
     await t.waitFor(() => /❯ p\/b/.test(t.screen()));
     t.keys("Enter");
     await idle(t);
-    expect(t.screen()).toContain("agent bot · model p/b · new session");
+    expect(t.screen()).toContain("agent bot · model p/b · ");
     expect(stateOf(inst)).toEqual({ last_model: "p/b" });
     t.line("hello");
     await idle(t, 1);
@@ -74,7 +74,7 @@ describe("the full-screen chat with an agent without a model", () => {
 
     t.line("/thinking high");
     await t.waitFor("thinking: high (model p/b), from your next message");
-    expect(t.screen()).toContain("agent bot · model p/b · thinking high · session ");
+    expect(t.screen()).toContain("agent bot · model p/b · thinking high · ");
     t.line("think about it");
     await idle(t, 2);
     expect(bodyOf(1)).toMatchObject({ model: "wire-b", reasoning_effort: "high" });

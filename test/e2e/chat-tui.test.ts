@@ -5,11 +5,11 @@
  * durations aside); RIENDA_UPDATE_DOCS=1 writes them into the page instead.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { markedBlock, ROOT } from "../support/doc-blocks.ts";
 import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
 import { hasTmux, Terminal, type TerminalOptions } from "../support/tmux.ts";
+import { BUSY, chatIdle, matchesDocScreen } from "../support/tui-chat.ts";
 
 setDefaultTimeout(60_000);
 
@@ -31,39 +31,8 @@ function open(options: TerminalOptions): Terminal {
   return term;
 }
 
-/** Waits until no turn runs (no `●` activity line) after `turns` end-of-turn lines; returns the screen. */
-async function idle(t: Terminal, turns = 0): Promise<string> {
-  // "agent - · model -" is the status line before the agent is known (a picker still open).
-  const ready = (screen: string) => !/^● /m.test(screen) && /(^|\n)agent [^\s-]\S* · model /.test(screen);
-  await t.waitFor((h) => h.split("\n─ ").length - 1 >= turns && ready(t.screen()));
-  return t.screen();
-}
-
-/** What changes from run to run, written one way. */
-function normalise(screen: string): string {
-  return screen
-    .replace(/\b[0-9a-hjkmnp-tv-z]{26}\b/g, "<id>")
-    .replace(/^─ \d+\.\ds/gm, "─ 0.0s")
-    .replace(/^rienda \d+\.\d+\.\d+\S* ·/m, "rienda <version> ·")
-    .replace(/\n\nPane is dead.*$/s, "");
-}
-
-/** Compares `screen` with the block `name` of docs/chat.md, or writes it there with RIENDA_UPDATE_DOCS=1. */
-function matchesDoc(name: string, screen: string): void {
-  const shown = normalise(screen);
-  if (process.env.RIENDA_UPDATE_DOCS === "1") {
-    const path = join(ROOT, DOC);
-    const text = readFileSync(path, "utf8");
-    const marker = `<!-- checked by ${ME}: ${name} -->\n\`\`\`text\n`;
-    const at = text.indexOf(marker);
-    if (at === -1) throw new Error(`${DOC} has no block marked ${name}`);
-    const from = at + marker.length;
-    const end = from + text.slice(from).search(/^```\s*$/m);
-    writeFileSync(path, `${text.slice(0, from)}${shown}\n${text.slice(end)}`);
-    return;
-  }
-  expect(shown).toBe(normalise(markedBlock(DOC, ME, name).trimEnd()));
-}
+const idle = (t: Terminal, turns = 0) => chatIdle(t, turns);
+const matchesDoc = (name: string, screen: string) => matchesDocScreen(DOC, ME, name, screen, s!.inst.workspace);
 
 const PUBLISH = `module.exports = {
   description: "Pushes the current branch to origin, after asking.",
@@ -95,7 +64,8 @@ describe("the full-screen chat", () => {
     t.line("run the tests");
     // Still running: the first line of output is there, the second not yet.
     await t.waitFor("│ 3 tests");
-    expect(t.screen()).toContain("● working");
+    expect(t.screen()).toMatch(BUSY);
+    expect(t.screen()).toMatch(/ shell \d+\.\ds · Esc or Ctrl-C interrupts/);
     expect(t.history()).not.toContain("all passed");
     writeFileSync(join(s.inst.workspace, "go"), "");
     const screen = await idle(t, 1);
@@ -212,7 +182,7 @@ describe("the full-screen chat", () => {
     await t.waitFor(() => t.screen().includes(`(${first})`) && t.screen().split("\n").filter((l) => l.includes("(01")).length === 1);
     t.keys("Enter");
     await t.waitFor(`resumed session ${first}`);
-    expect(t.screen()).toContain(`session ${first}`);
+    expect(t.history()).toContain(`resumed session ${first}`);
   });
 
   test("a branch from an earlier message: /tree picks it, the next message continues from there", async () => {
@@ -279,7 +249,7 @@ describe("the full-screen chat", () => {
     await t.waitFor("resumed session");
     const screen = await idle(t);
     expect(screen).toContain("> make a plan\nPlanned.");
-    expect(screen).toContain("agent planner · model p/m · session ");
+    expect(screen).toContain(`agent planner · model p/m · ${s.inst.workspace} · 0 in / 0 out`);
   });
 
   test("thinking collapsed, Ctrl-O shows it; a subagent's tool call nested under its call; cost and cache reads in the status line", async () => {
@@ -309,7 +279,7 @@ describe("the full-screen chat", () => {
     expect(childLine).toBeGreaterThan(parentLine);
     expect(screen).toContain("The helper counted.");
     // Tokens of the whole chat, the helper's included, with the cache reads, and a cost.
-    expect(screen).toMatch(/\nagent coder · model p\/m · session \S+\n[\d,]+ in \/ [\d,]+ out \(cache 4,000 read \/ 0 written\) · \$0\.\d{3}$/);
+    expect(screen).toMatch(/\nagent coder · model p\/m · \S+\n[\d,]+ in \/ [\d,]+ out \(cache 4,000 read \/ 0 written\) · \$0\.\d{3}$/);
     t.keys("C-o");
     await t.waitFor(() => t.screen().includes("the user wants a count so I ask the helper"));
     t.keys("C-d");

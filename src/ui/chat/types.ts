@@ -143,6 +143,8 @@ export interface ChatBackend {
   history(): HistoryItem[];
   /** Diagnostics of the current agent worth showing (a user tool replacing a built-in). */
   notices(): string[];
+  /** The git branch of the working directory (a detached HEAD's short commit); undefined outside a repository. */
+  gitBranch(): string | undefined;
   /** Stops workers; the backend is not used afterwards. */
   close(): void;
 }

@@ -1,14 +1,16 @@
 /**
- * The status line under the editor: agent, model (and its thinking level, unless off), session, the tokens of
- * this chat (in / out, cache reads and writes), its cost when priced, and
- * how much of the model's context window the last request filled. While a
- * turn runs it says so, and how to interrupt it.
+ * The status line under the editor: agent, model (and its thinking level,
+ * unless off), the working directory and its git branch, the tokens of
+ * this chat (in / out, cache reads and writes), its cost when priced (`≥`
+ * once a request could not be priced), and how much of the model's
+ * context window the last request of this session filled.
  */
 import { type Component } from "@mariozechner/pi-tui";
 import { cut } from "./cut.ts";
 import type { EngineEvent } from "../../engine/index.ts";
 import { dollarsText } from "../plain-printer.ts";
 import type { ChatStatus } from "../chat/index.ts";
+import { terminalLine } from "../terminal-text.ts";
 import type { TuiTheme } from "./theme.ts";
 
 export class StatusLine implements Component {
@@ -17,12 +19,23 @@ export class StatusLine implements Component {
   #cacheRead = 0;
   #cacheWrite = 0;
   #cost = 0;
-  #priced = true;
-  #context?: number;
-  /** What the screen is doing, when not waiting for you ("thinking", "running shell", a notice). */
-  activity?: string;
+  #priced = 0;
+  #unpriced = 0;
+  /** The last request's context, and the session it was in: another session's share is not shown. */
+  #context?: { tokens: number; session: string | null };
+  #branch?: string;
 
-  constructor(private readonly theme: TuiTheme, private readonly status: () => ChatStatus) {}
+  constructor(
+    private readonly theme: TuiTheme,
+    private readonly status: () => ChatStatus,
+    /** The git branch of the working directory, read again by `refresh` only (not at every frame). */
+    private readonly gitBranch: () => string | undefined,
+  ) {}
+
+  /** Reads the git branch again (after a turn or a command: either may have switched it). */
+  refresh(): void {
+    this.#branch = this.gitBranch();
+  }
 
   /** Counts a request's usage and cost (subagents' too: they are spent on this chat). */
   event(event: EngineEvent): void {
@@ -32,15 +45,14 @@ export class StatusLine implements Component {
     this.#output += u.outputTokens;
     this.#cacheRead += u.cacheReadTokens ?? 0;
     this.#cacheWrite += u.cacheWriteTokens ?? 0;
-    if (event.cost === undefined) this.#priced = false;
-    else this.#cost += event.cost;
+    if (event.cost === undefined) this.#unpriced++;
+    else {
+      this.#priced++;
+      this.#cost += event.cost;
+    }
     // The context the next request starts from: everything this one read and wrote.
-    if (event.parent === undefined) this.#context = u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) + u.outputTokens;
-  }
-
-  /** A new session: its context is not the last one's. */
-  resetContext(): void {
-    this.#context = undefined;
+    const tokens = u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) + u.outputTokens;
+    if (event.parent === undefined) this.#context = { tokens, session: this.status().sessionId };
   }
 
   invalidate(): void {}
@@ -49,12 +61,17 @@ export class StatusLine implements Component {
     const s = this.theme.style;
     const status = this.status();
     const n = (value: number) => value.toLocaleString("en-US");
-    const parts = [`agent ${status.agent}`, `model ${status.model}`, status.sessionId ? `session ${status.sessionId}` : "new session"];
-    if (status.thinking !== undefined && status.thinking !== "off") parts.splice(2, 0, `thinking ${status.thinking}`);
+    const parts = [`agent ${status.agent}`, `model ${status.model}`];
+    if (status.thinking !== undefined && status.thinking !== "off") parts.push(`thinking ${status.thinking}`);
+    if (status.workdir !== "") parts.push(`${homeShort(status.workdir)}${this.#branch ? ` (${terminalLine(this.#branch)})` : ""}`);
     const cache = this.#cacheRead + this.#cacheWrite > 0 ? ` (cache ${n(this.#cacheRead)} read / ${n(this.#cacheWrite)} written)` : "";
     parts.push(`${n(this.#input)} in / ${n(this.#output)} out${cache}`);
-    if (this.#priced && this.#input + this.#output > 0) parts.push(dollarsText(this.#cost));
-    if (status.contextWindow && this.#context !== undefined) parts.push(`context ${Math.min(100, Math.round((this.#context * 100) / status.contextWindow))}%`);
+    // A request without prices makes the sum a lower bound, said so rather than hidden.
+    if (this.#priced > 0) parts.push(`${this.#unpriced > 0 ? "≥ " : ""}${dollarsText(this.#cost)}`);
+    const context = this.#context;
+    if (status.contextWindow && context !== undefined && context.session === status.sessionId) {
+      parts.push(`context ${Math.min(100, Math.round((context.tokens * 100) / status.contextWindow))}%`);
+    }
     // Every part is kept: what does not fit goes on a second line, never cut.
     const lines: string[] = [];
     let current = "";
@@ -65,8 +82,13 @@ export class StatusLine implements Component {
       } else current = current === "" ? part : `${current} · ${part}`;
     }
     lines.push(current);
-    for (let i = 0; i < lines.length; i++) lines[i] = cut(s.dim(lines[i]!), width);
-    if (this.activity) lines.unshift(cut(s.warn(`● ${this.activity}`), width));
-    return lines;
+    return lines.map((line) => cut(s.dim(line), width));
   }
+}
+
+/** The directory with the home directory written `~`. */
+function homeShort(dir: string): string {
+  const home = process.env.HOME;
+  const shown = home && home !== "/" && (dir === home || dir.startsWith(`${home}/`)) ? `~${dir.slice(home.length)}` : dir;
+  return terminalLine(shown);
 }

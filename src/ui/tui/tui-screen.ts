@@ -24,6 +24,7 @@ import { ConfirmModal, type ConfirmAnswer } from "./confirm-modal.ts";
 import { EventFeed } from "./event-feed.ts";
 import { PickerModal, type PickerChoice } from "./picker-modal.ts";
 import { StatusLine } from "./status-line.ts";
+import { ActivityLine } from "./activity-line.ts";
 import { createTuiTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
 import { attachMentions, WorkspaceFiles } from "./file-mentions.ts";
@@ -45,11 +46,14 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
   const editor = new Editor(tui, theme.editor, { paddingX: 1 });
   const bottom = new BottomPanel(tui, editor);
   let backendRef: ChatBackend | undefined;
-  const status = new StatusLine(theme, () => backendRef?.status() ?? { agent: "-", model: "-", sessionId: null, workdir: "" });
+  const status = new StatusLine(theme, () => backendRef?.status() ?? { agent: "-", model: "-", sessionId: null, workdir: "" }, () => backendRef?.gitBranch());
+  const render = (): void => tui.requestRender();
+  const activityLine = new ActivityLine(theme, render);
   const commandOutput = createCommandOutput(transcript, s, () => tui.terminal.columns, () => tui.requestRender());
   const feed = new EventFeed(transcript, theme, () => commandOutput.renderer.expandThinking);
   tui.addChild(transcript);
   tui.addChild(bottom);
+  tui.addChild(activityLine);
   tui.addChild(status);
   tui.setFocus(editor);
 
@@ -61,7 +65,6 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     started = true;
     tui.start();
   };
-  const render = (): void => tui.requestRender();
 
   editor.onSubmit = (text) => {
     if (activity.kind !== "editor") return;
@@ -141,12 +144,14 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       const turn = activity.kind === "turn" ? activity : undefined;
       if (turn?.signal.aborted) return false;
       let onAbort = (): void => undefined;
+      activityLine.asking = true;
       const answer = await bottom.ask<ConfirmAnswer & { note?: string }>((close) => {
         onAbort = () => close({ yes: false, interrupt: false, note: " (interrupted)" });
         turn?.signal.addEventListener("abort", onAbort, { once: true });
         return new ConfirmModal(theme, prompt.title, prompt.body, close);
       }, { yes: false, interrupt: false, note: " (interrupted)" });
       turn?.signal.removeEventListener("abort", onAbort);
+      activityLine.asking = false;
       // The question stays in the transcript with its answer, as the line chat shows it.
       transcript.line(`${s.warn("?")} ${s.bold(terminalLine(prompt.title || "Confirm"))}`, indent, indent);
       if (prompt.body) transcript.line(terminalSafe(prompt.body), `${indent}  `, `${indent}  `);
@@ -167,7 +172,6 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     let session: { id: string; created: boolean };
     try {
       session = backend.ensureSession();
-      if (session.created) status.resetContext();
       attachMentions(text, backend, transcript, s);
     } catch (error) {
       transcript.line(s.error(`error: ${terminalSafe(messageOf(error))}`));
@@ -187,11 +191,11 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
         tui.stop();
         options.onHardExit();
       }
-      status.activity = presses === 1 ? "interrupting…" : "ending the afterRun hooks…";
+      activityLine.set(presses === 1 ? "interrupting" : "ending the afterRun hooks", presses === 1 ? "Esc again cuts the afterRun hooks short" : "Esc again quits at once");
       render();
     };
     activity = { kind: "turn", press, signal: run.signal };
-    status.activity = "working · Esc or Ctrl-C interrupts";
+    activityLine.set("waiting for the model", "Esc or Ctrl-C interrupts");
     render();
     const startedAt = Date.now();
     let outcome: RunOutcome;
@@ -200,6 +204,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
         emit: (event) => {
           feed.event(event);
           status.event(event);
+          activityLine.event(event);
           render();
         },
         signal: run.signal,
@@ -209,7 +214,8 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       outcome = { reason: run.signal.aborted ? "interrupted" : "error", message: messageOf(error), usage: { inputTokens: 0, outputTokens: 0 } };
     } finally {
       activity = { kind: "idle" };
-      status.activity = undefined;
+      activityLine.clear();
+      status.refresh();
     }
     feed.endTurn(outcome, Date.now() - startedAt);
     render();
@@ -220,7 +226,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     const controller = new AbortController();
     const abort = (): void => controller.abort();
     activity = { kind: "switch", abort };
-    status.activity = "switching · Ctrl-C gives up";
+    activityLine.set("switching", "Ctrl-C gives up");
     render();
     const gaveUp = new Promise<never>((_, reject) => {
       controller.signal.addEventListener("abort", () => reject(new RiendaError("interrupted", "interrupted")), { once: true });
@@ -230,12 +236,13 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       return await Promise.race([work(controller.signal), gaveUp]);
     } finally {
       activity = { kind: "idle" };
-      status.activity = undefined;
+      activityLine.clear();
     }
   }
 
   async function converse(backend: ChatBackend, resumed: boolean): Promise<ChatEnd> {
     backendRef = backend;
+    status.refresh();
     const files = new WorkspaceFiles(() => backend.status().workdir);
     editor.setAutocompleteProvider(files.provider());
     const context: CommandContext = { backend, renderer: commandOutput.renderer, style: s, width: () => tui.terminal.columns, pick, interruptible };
@@ -266,7 +273,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
         transcript.line(s.bold(terminalSafe(input.text)), s.accent("> "));
         const effect = await runChatCommand(parsed.name, parsed.argument, context);
         commandOutput.end();
-        if (parsed.name === "new" || parsed.name === "resume") status.resetContext();
+        status.refresh();
         if (effect === "quit") break;
       } else if (parsed.kind === "misused") transcript.line(s.warn(`usage: ${parsed.usage}`));
       else if (parsed.kind === "unknown") {
@@ -275,6 +282,9 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       }
       render();
     }
+    // The last frame stays on the terminal: it says how to come back.
+    const id = backend.status().sessionId;
+    if (id) transcript.line(s.dim(`to continue this conversation: rienda -s ${id}`));
     return stopped ? "signal" : "quit";
   }
 

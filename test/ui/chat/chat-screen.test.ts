@@ -62,6 +62,7 @@ function fakeBackend(onTurn: (prompt: string, io: TurnIo) => Promise<RunOutcome>
     dropAttachments: () => undefined,
     history: () => [{ role: "user", blocks: [{ type: "text", text: "earlier question" }] }],
     notices: () => [],
+    gitBranch: () => undefined,
     close: () => calls.push("close"),
   };
   return { backend, calls };

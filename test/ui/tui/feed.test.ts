@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import type { EngineEvent } from "../../../src/engine/index.ts";
 import { EventFeed } from "../../../src/ui/tui/event-feed.ts";
+import { ActivityLine } from "../../../src/ui/tui/activity-line.ts";
 import { StatusLine } from "../../../src/ui/tui/status-line.ts";
 import { createTuiTheme } from "../../../src/ui/tui/theme.ts";
 import { Transcript } from "../../../src/ui/tui/transcript.ts";
@@ -78,18 +79,46 @@ describe("EventFeed", () => {
 describe("StatusLine", () => {
   const status = { agent: "coder", model: "p/m", sessionId: "01abc", workdir: "/w", contextWindow: 2000 };
 
-  test("agent, model, session, tokens with cache, cost when every answer was priced, context share", () => {
-    const line = new StatusLine(theme, () => status);
+  test("agent, model, directory and branch, tokens with cache, cost when every answer was priced, context share", () => {
+    const line = new StatusLine(theme, () => status, () => "main");
+    line.refresh();
     line.event({ ...end, usage: { inputTokens: 300, outputTokens: 20, cacheReadTokens: 200 }, cost: 0.01 });
     line.event({ ...end, usage: { inputTokens: 400, outputTokens: 100 }, cost: 0.02 });
-    expect(line.render(200)).toEqual(["agent coder · model p/m · session 01abc · 700 in / 120 out (cache 200 read / 0 written) · $0.030 · context 25%"]);
+    expect(line.render(200)).toEqual(["agent coder · model p/m · /w (main) · 700 in / 120 out (cache 200 read / 0 written) · $0.030 · context 25%"]);
   });
 
-  test("no cost once an answer was not priced; what does not fit goes on a second line; a turn running shows above", () => {
-    const line = new StatusLine(theme, () => ({ ...status, contextWindow: undefined }));
+  test("the cost kept as a lower bound once an answer was not priced; what does not fit goes on a second line", () => {
+    const line = new StatusLine(theme, () => ({ ...status, contextWindow: undefined }), () => undefined);
     line.event({ ...end, usage: { inputTokens: 5, outputTokens: 5 }, cost: 0.01 });
     line.event({ ...end, usage: { inputTokens: 5, outputTokens: 5 } });
-    line.activity = "working";
-    expect(line.render(50)).toEqual(["● working", "agent coder · model p/m · session 01abc", "10 in / 10 out"]);
+    expect(line.render(40)).toEqual(["agent coder · model p/m · /w", "10 in / 10 out · ≥ $0.010"]);
+  });
+
+  test("the context share is that of the current session: another session's is not shown", () => {
+    let id: string | null = "01abc";
+    const line = new StatusLine(theme, () => ({ ...status, sessionId: id }), () => undefined);
+    line.event({ ...end, usage: { inputTokens: 500, outputTokens: 0 } });
+    expect(line.render(200)[0]).toEndWith("context 25%");
+    id = null;
+    expect(line.render(200)[0]).not.toContain("context");
+    id = "01abc";
+    expect(line.render(200)[0]).toEndWith("context 25%");
+  });
+});
+
+describe("ActivityLine", () => {
+  test("the phase follows the turn's events, with its time and one hint; at a question no hint", () => {
+    const line = new ActivityLine(theme, () => undefined);
+    expect(line.render(80)).toEqual([]);
+    line.set("waiting for the model", "Esc interrupts");
+    expect(line.render(80)[0]).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] waiting for the model 0\.\ds · Esc interrupts$/);
+    line.event({ type: "tool_call", id: "c1", name: "shell", arguments: { command: "ls" } });
+    expect(line.render(80)[0]).toMatch(/ shell 0\.\ds · Esc interrupts$/);
+    line.event({ type: "notice", message: "compacting the conversation: p/m is condensing 4 messages" });
+    expect(line.render(80)[0]).toMatch(/ compacting 0\.\ds/);
+    line.asking = true;
+    expect(line.render(80)[0]).toMatch(/^. waiting for your answer$/);
+    line.clear();
+    expect(line.render(80)).toEqual([]);
   });
 });
