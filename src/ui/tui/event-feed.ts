@@ -12,7 +12,7 @@ import { formatDelay } from "../plain-printer.ts";
 import { terminalSafe } from "../terminal-text.ts";
 import { AnswerBlock } from "./answer-block.ts";
 import { ThinkingBlock } from "./thinking-block.ts";
-import { ToolBlock } from "./tool-block.ts";
+import { ToolBlock, withoutColours } from "./tool-block.ts";
 import type { TuiTheme } from "./theme.ts";
 import type { Transcript } from "./transcript.ts";
 
@@ -49,11 +49,19 @@ export class EventFeed {
       case "message_end":
         this.#answer = undefined;
         this.#thinking = undefined;
+        // The calls asked for are drawn now: a hook's question or refusal about one comes before it starts.
+        for (const call of event.toolCalls) this.#calls.set(call.id, this.transcript.add(new ToolBlock(this.theme, call.name, call.arguments)));
         return;
       case "tool_call": {
         this.#answer = undefined;
         this.#thinking = undefined;
+        const drawn = this.#calls.get(key(event.id));
+        if (drawn) {
+          drawn.announce(event.arguments);
+          return;
+        }
         const block = new ToolBlock(this.theme, event.name, event.arguments);
+        block.announce(event.arguments);
         block.expanded = this.transcript.expanded;
         this.#calls.set(key(event.id), block);
         if (parent) parent.children.push(block);
@@ -67,12 +75,14 @@ export class EventFeed {
         this.#calls.get(key(event.id))?.result(event.text, event.isError);
         return;
       case "hook_output":
-        this.transcript.line(s.dim(terminalSafe(event.text.replace(/\n$/, ""))), s.dim(`  │ ${event.name}: `), s.dim("  │ "));
+        this.transcript.line(s.dim(terminalSafe(withoutColours(event.text).replace(/\n$/, ""))), s.dim(`  │ ${event.name}: `), s.dim("  │ "));
         return;
       case "hook":
         if (event.outcome === "refused") {
           const text = `⊘ hook ${event.name} refused the call${event.message ? `: ${terminalSafe(event.message)}` : ""}`;
-          const last = [...this.#calls.values()].reverse().find((b) => b.running);
+          // The call the hooks run for: the first one asked for and not started (a subagent's: its last running one).
+          const calls = [...this.#calls.values()];
+          const last = event.parent === undefined ? calls.find((b) => !b.announced) : calls.reverse().find((b) => b.running);
           if (last) last.note(text);
           else this.transcript.line(s.warn(text), "  ", "  ");
         }

@@ -1,9 +1,12 @@
 /**
- * One tool call as it runs: `• name {arguments}` on one line (in full when
- * expanded), its live output in a dimmed `│` block (the last lines while
+ * One tool call as it runs: `• name {arguments}` on one line (a `shell`
+ * call as `• $ command`; in full when expanded), its live output in a dimmed `│` block (the last lines while
  * collapsed), a subagent's calls nested under it, and its result marked
- * `✓` or `✗`. Arguments, output and results are outside text: their
- * control characters are shown, never acted on.
+ * `✓` or `✗`. The block is drawn as soon as the model asks for the call,
+ * so a hook's question about it, or its refusal, shows under it. Arguments,
+ * output and results are outside text: their control characters are shown,
+ * never acted on, and colour codes in the output are dropped (the chat's
+ * own colours are the only ones on the screen).
  */
 import { wrapTextWithAnsi, type Component } from "@mariozechner/pi-tui";
 import { cut } from "./cut.ts";
@@ -20,16 +23,24 @@ export class ToolBlock implements Component {
   #note?: string;
   readonly children: Component[] = [];
   expanded = false;
+  /** The loop has started the call (its beforeToolExecute hooks are done); until then it is only asked for. */
+  announced = false;
 
-  constructor(private readonly theme: TuiTheme, readonly name: string, private readonly args: unknown) {}
+  constructor(private readonly theme: TuiTheme, readonly name: string, private args: unknown) {}
+
+  /** The call starts, with the arguments it runs with (a hook may have rewritten the model's). */
+  announce(args: unknown): void {
+    this.announced = true;
+    this.args = args;
+  }
 
   /** Live output (stdout, stderr, ctx.log lines). */
   output(text: string): void {
-    this.#output += text;
+    this.#output += withoutColours(text);
   }
 
   result(text: string, isError: boolean): void {
-    this.#result = { text, isError };
+    this.#result = { text: withoutColours(text), isError };
   }
 
   /** A line under the call that is not its result: a hook's refusal, a question answered by -y. */
@@ -76,6 +87,8 @@ export class ToolBlock implements Component {
   #header(width: number): string[] {
     const s = this.theme.style;
     const mark = this.running ? s.warn("•") : this.#result?.isError ? s.error("•") : s.accent("•");
+    const command = shellCommand(this.name, this.args);
+    if (command !== undefined && !this.expanded) return [cut(`${mark} ${s.bold("$")} ${terminalLine(command)}`, width)];
     const name = terminalLine(this.name);
     const args = terminalLine(shortArguments(this.args));
     if (this.expanded && args !== "") {
@@ -85,4 +98,16 @@ export class ToolBlock implements Component {
     }
     return [cut(`${mark} ${s.bold(name)}${args ? ` ${s.dim(args)}` : ""}`, width)];
   }
+}
+
+/** The command of a `shell` call, which the call is shown as. */
+function shellCommand(name: string, args: unknown): string | undefined {
+  if (name !== "shell" || args === null || typeof args !== "object") return undefined;
+  const command = (args as { command?: unknown }).command;
+  return typeof command === "string" ? command : undefined;
+}
+
+/** SGR sequences (colours, bold) of a command's output, which would otherwise show as `\x1b[32m` text. */
+export function withoutColours(text: string): string {
+  return text.replace(/\x1b\[[0-9;:]*m/g, "");
 }

@@ -16,7 +16,7 @@ describe("ToolBlock", () => {
     block.result("a.txt\nb.txt", false);
     const lines = block.render(40);
     // pi-tui closes a cut line with a reset, coloured or not.
-    expect(lines.map((l) => l.replaceAll("\x1b[0m", ""))).toEqual(['• shell {"command":"ls -1 and a long ta…', "  │ a.txt", "  │ b.txt"]);
+    expect(lines.map((l) => l.replaceAll("\x1b[0m", ""))).toEqual(["• $ ls -1 and a long tail of words that…", "  │ a.txt", "  │ b.txt"]);
     for (const line of lines) expect(visibleWidth(line)).toBeLessThanOrEqual(40);
   });
 
@@ -56,7 +56,7 @@ describe("ToolBlock", () => {
     child.result("ok", false);
     call.children.push(child);
     call.result("looks good", false);
-    expect(call.render(60)).toEqual(['• agent__reviewer {"prompt":"review"}', '  • shell {"command":"ls"}', "    ✓ ok", "  ✓ looks good"]);
+    expect(call.render(60)).toEqual(['• agent__reviewer {"prompt":"review"}', "  • $ ls", "    ✓ ok", "  ✓ looks good"]);
   });
 });
 

@@ -31,7 +31,7 @@ describe("EventFeed", () => {
       { type: "text_delta", text: "Done." },
       end,
     ]);
-    expect(lines).toEqual(["✻ thinking… 2 words", "Looking now.", '• shell {"command":"ls"}', "  │ a.txt", "Done."]);
+    expect(lines).toEqual(["✻ thinking… 2 words", "Looking now.", "• $ ls", "  │ a.txt", "Done."]);
   });
 
   test("a subagent's calls and notices nest under its call; its own words are not shown", () => {
@@ -45,7 +45,7 @@ describe("EventFeed", () => {
       { type: "subagent_end", reason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 }, parent: "c1" },
       { type: "tool_result", id: "c1", name: "agent__reviewer", text: "fine", isError: false },
     ]);
-    expect(lines).toEqual(['• agent__reviewer {"prompt":"go"}', '  • shell {"command":"ls"}', "    ✓ ok", "  ! careful", "  ✓ fine"]);
+    expect(lines).toEqual(['• agent__reviewer {"prompt":"go"}', "  • $ ls", "    ✓ ok", "  ! careful", "  ✓ fine"]);
   });
 
   test("a retry says the answer shown is discarded; an interrupted turn marks the call still running", () => {
@@ -73,6 +73,31 @@ describe("EventFeed", () => {
     ]);
     transcript.toggleExpanded();
     expect(transcript.render(60)).toEqual(["✻ thinking", "  ┊ deep thought", "• shell", "    {", '      "command": "ls"', "    }"]);
+  });
+});
+
+describe("EventFeed: calls drawn when asked for", () => {
+  const asked = { ...end, stopReason: "tool_use" as const, toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -rf build" } }, { id: "c2", name: "shell", arguments: { command: "ls" } }] };
+
+  test("the calls show when the model asks for them; a hook's refusal goes under the call it refused, not above", () => {
+    const { lines } = feed([
+      asked,
+      { type: "hook", name: "guard", point: "beforeToolExecute", outcome: "refused", message: "no rm" },
+      { type: "tool_call", id: "c1", name: "shell", arguments: { command: "rm -rf build" } },
+      { type: "tool_result", id: "c1", name: "shell", text: "refused by hook guard: no rm", isError: true },
+      { type: "tool_call", id: "c2", name: "shell", arguments: { command: "ls -1" } },
+      { type: "tool_output", id: "c2", name: "shell", stream: "stdout", text: "\x1b[32mgreen.txt\x1b[0m\n" },
+      { type: "tool_result", id: "c2", name: "shell", text: "\x1b[32mgreen.txt\x1b[0m", isError: false },
+    ]);
+    // The second call runs with the arguments a hook rewrote; colour codes of its output are dropped.
+    expect(lines).toEqual(["• $ rm -rf build", "  ⊘ hook guard refused the call: no rm", "  ✗ refused by hook guard: no rm", "• $ ls -1", "  │ green.txt"]);
+  });
+
+  test("a call asked for and never started is marked interrupted at the end of the turn", () => {
+    const { lines, feed: f, transcript } = feed([asked]);
+    expect(lines).toEqual(["• $ rm -rf build", "• $ ls"]);
+    f.endTurn({ reason: "interrupted", usage: { inputTokens: 1, outputTokens: 1 } }, 100);
+    expect(transcript.render(60).map((l) => l.trimEnd())).toContain("  ✗ the run was interrupted before this tool call finished");
   });
 });
 
