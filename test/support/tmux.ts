@@ -31,6 +31,8 @@ export interface TerminalOptions {
    * tests written for the line chat keep testing it (docs/chat.md).
    */
   fullScreen?: boolean;
+  /** A shell command run in the pane before `rienda` (what the terminal held before it started). */
+  before?: string;
 }
 
 /** A running `rienda` in a tmux pane. */
@@ -54,11 +56,12 @@ export class Terminal {
     const chat = args.length === 0 || args[0]!.startsWith("-");
     const command = [BINARY, ...(chat && !options.fullScreen ? ["--plain", ...args] : args)].map(shellQuote).join(" ");
     // The pane outlives the program (remain-on-exit) so its last screen and exit code stay readable.
-    const script = `env -i ${exports.join(" ")} ${command}; echo $? > ${shellQuote(exitFile)}`;
+    const script = `${options.before ? `${options.before}; ` : ""}env -i ${exports.join(" ")} ${command}; echo $? > ${shellQuote(exitFile)}`;
     const terminal = new Terminal(socket, exitFile);
     // Pickers redraw from the top row; tmux would otherwise push each cleared frame into the history.
     const conf = join(inst.root, "tmux.conf");
-    writeFileSync(conf, "set -g remain-on-exit on\nset -wg scroll-on-clear off\nset -g history-limit 5000\n");
+    // set-clipboard on: an OSC 52 the program writes becomes a tmux buffer (`clipboard()`).
+    writeFileSync(conf, "set -g remain-on-exit on\nset -wg scroll-on-clear off\nset -g history-limit 5000\nset -g set-clipboard on\n");
     terminal.#tmux(["-f", conf, "new-session", "-d", "-s", terminal.name, "-x", String(options.width ?? 100), "-y", String(options.height ?? 30), "-c", options.cwd ?? inst.workspace, script]);
     return terminal;
   }
@@ -73,6 +76,12 @@ export class Terminal {
   history(): string {
     const result = spawnSync("tmux", ["-S", this.#socket, "capture-pane", "-p", "-S", "-", "-t", this.name], { encoding: "utf8" });
     return result.status === 0 ? result.stdout.replace(/\s+$/, "") : "";
+  }
+
+  /** What the program last put on the clipboard with OSC 52 (tmux's newest buffer); "" when nothing. */
+  clipboard(): string {
+    const result = spawnSync("tmux", ["-S", this.#socket, "show-buffer"], { encoding: "utf8" });
+    return result.status === 0 ? result.stdout : "";
   }
 
   /** The pane's title, as the program's OSC 0/2 sequences would set it (tmux starts it as the host name). */

@@ -12,6 +12,7 @@ import { recap } from "./recap.ts";
 import { localTime, sessionLines } from "./session-lines.ts";
 import { shortArguments } from "./format-lines.ts";
 import { modelCommand, modelText, thinkingCommand } from "./model-commands.ts";
+import { copyCommand } from "./copy-command.ts";
 import type { ChatBackend } from "./types.ts";
 import { truncateToWidth, wrapText } from "./wrap-text.ts";
 import { terminalLine } from "../terminal-text.ts";
@@ -29,6 +30,10 @@ export interface CommandContext {
    * Ctrl-C or a terminating signal gives up on it; `work` gets the signal.
    */
   interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** The screen's keys for /help and /hotkeys, as two columns; the line chat's without it. */
+  keys?: (style: ChatStyle, width: number) => string;
+  /** Hands text to the terminal's clipboard (the full-screen chat); /copy says what to do without it. */
+  copy?: (text: string) => void;
 }
 
 /** What the loop does after a command. */
@@ -52,8 +57,21 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
   const { backend, renderer, style } = ctx;
   switch (name) {
     case "help":
-      renderer.line(helpText(style, ctx.width()));
+      renderer.line(ctx.keys ? `${helpText(style, ctx.width(), true)}\nKeys:\n${ctx.keys(style, ctx.width())}` : helpText(style, ctx.width()));
       return "continue";
+    case "hotkeys":
+      renderer.line(ctx.keys ? ctx.keys(style, ctx.width()) : lineChatKeys(style, ctx.width()));
+      return "continue";
+    case "copy": {
+      const said = await copyCommand(argument, ctx);
+      if (said) renderer.line(said.startsWith("copied") ? style.ok(said) : style.dim(said));
+      return "continue";
+    }
+    case "compact": {
+      const done = await ctx.interruptible((signal) => backend.compact({ emit: (event) => event.type === "notice" && renderer.notice(event.message), signal }));
+      if (!done) renderer.line(style.dim("nothing was compacted (no session yet, or too little to condense)"));
+      return "continue";
+    }
     case "exit":
       return "quit";
     case "new":
@@ -135,24 +153,25 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
   return "continue";
 }
 
-/** The /help text: commands, then keys, wrapped to `width` with the descriptions in a column. */
-export function helpText(style: ChatStyle, width = 80): string {
+/** The /help text: commands, then the line chat's keys (not with `commandsOnly`), wrapped to `width` with the descriptions in a column. */
+export function helpText(style: ChatStyle, width = 80, commandsOnly = false): string {
+  const commands = ["Commands:", twoColumns(CHAT_COMMANDS.map((c) => [c.usage, c.summary]), style, width)];
+  return [...commands, ...(commandsOnly ? [] : [lineChatKeys(style, width)])].join("\n");
+}
+
+/** The line chat's keys, for its /help and /hotkeys. */
+function lineChatKeys(style: ChatStyle, width: number): string {
   const keys: [string, string][] = [
     ["Enter", "send"],
     ["\\ at the end of a line", "new line (so does Alt-Enter; pasted text keeps its lines)"],
     ["Ctrl-C", "interrupt the answer; clear the line; twice at an empty prompt: quit"],
     ["Ctrl-D", "quit"],
   ];
-  return [
-    "Commands:",
-    columns(CHAT_COMMANDS.map((c) => [c.usage, c.summary]), style, width),
-    "Keys:",
-    columns(keys, style, width),
-  ].join("\n");
+  return ["Keys:", twoColumns(keys, style, width)].join("\n");
 }
 
 /** Two columns: the left one bold, the right one wrapped under itself. */
-function columns(rows: [string, string][], style: ChatStyle, width: number): string {
+export function twoColumns(rows: [string, string][], style: ChatStyle, width: number): string {
   const left = Math.max(...rows.map(([l]) => l.length));
   const indent = " ".repeat(left + 4);
   return rows

@@ -15,7 +15,7 @@ export { StreamWrapper, truncateToWidth, wrapText, type WrapOptions } from "./wr
 export { elapsedText, firstLineOf, lastLineOf, shortArguments, toolCallParts, turnSummaryText, usageText, wordCount } from "./format-lines.ts";
 export { recap, type Recap, type RecapItem } from "./recap.ts";
 export { localTime, sessionLines } from "./session-lines.ts";
-export { helpText, runChatCommand, showResumed, type CommandContext, type CommandEffect } from "./chat-commands.ts";
+export { helpText, runChatCommand, twoColumns, showResumed, type CommandContext, type CommandEffect } from "./chat-commands.ts";
 export { modelText, NOTHING_OFFERED } from "./model-commands.ts";
 export type { Choice } from "./prompts.ts";
 export type { AgentRow, ChatBackend, ChatStatus, HistoryItem, SessionRow, ToolRow, TreeRow, TurnIo } from "./types.ts";

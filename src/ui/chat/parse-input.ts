@@ -30,6 +30,9 @@ export const CHAT_COMMANDS: readonly ChatCommandSpec[] = [
   { name: "thinking", usage: "/thinking [LEVEL]", summary: "the model's thinking level from your next message (a list of its levels without LEVEL)", takesArgument: true },
   { name: "tools", usage: "/tools", summary: "the agent's tools and hooks", takesArgument: false },
   { name: "file", usage: "/file [PATH]", summary: "attach a file (text, image, PDF) to your next message; without PATH, what is attached", takesArgument: true },
+  { name: "compact", usage: "/compact", summary: "condense the conversation so far into a summary now", takesArgument: false },
+  { name: "copy", usage: "/copy [N]", summary: "copy the last answer, or its code block N, to the clipboard", takesArgument: true },
+  { name: "hotkeys", usage: "/hotkeys", summary: "the keys of this screen", takesArgument: false },
   { name: "show-thinking", usage: "/show-thinking", summary: "show the model's thinking in full, or collapse it again", takesArgument: false },
   { name: "exit", usage: "/exit", summary: "quit (also Ctrl-D, or Ctrl-C twice at an empty prompt)", takesArgument: false, aliases: ["quit"] },
 ];

@@ -48,7 +48,8 @@ export function createTuiTheme(color: boolean): TuiTheme {
     strikethrough: paint("strikethrough"),
     underline: paint("underline"),
     highlightCode: (code, lang) => highlightCode(code, lang, on ? { keyword: paint("magenta"), string: style.ok, comment: style.dim, number: style.warn } : undefined),
-    codeBlockIndent: style.dim("│ "),
+    // No gutter: code copied from the terminal is the code itself.
+    codeBlockIndent: "",
   };
   return { style, markdown, editor: { borderColor: style.dim, selectList: select }, select, color: on };
 }

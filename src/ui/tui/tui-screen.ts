@@ -12,7 +12,7 @@
  * in the editor. At the editor Ctrl-C clears the text, twice at an empty
  * editor quits, as does Ctrl-D.
  */
-import { Editor, matchesKey, ProcessTerminal, TUI } from "@mariozechner/pi-tui";
+import { Editor, matchesKey, TUI } from "@mariozechner/pi-tui";
 import type { RunOutcome } from "../../engine/index.ts";
 import { messageOf, RiendaError } from "../../errors.ts";
 import type { Prompt } from "../../tools/types.ts";
@@ -28,8 +28,12 @@ import { ActivityLine } from "./activity-line.ts";
 import { createTuiTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
 import { attachMentions, WorkspaceFiles } from "./file-mentions.ts";
+import { ScrollbackKeepingTerminal } from "./keep-scrollback.ts";
+import { PALETTE, Shortcuts } from "./shortcuts.ts";
+import { keysText } from "./keys.ts";
+import { editExternally, osc52, suspendTui } from "./terminal-hand-off.ts";
 
-type Input = { kind: "text"; text: string } | { kind: "eof" } | { kind: "interrupt"; hadInput: boolean } | { kind: "cancelled" };
+type Input = { kind: "text"; text: string } | { kind: "command"; name: string } | { kind: "eof" } | { kind: "interrupt"; hadInput: boolean } | { kind: "cancelled" };
 
 type Activity =
   | { kind: "idle" }
@@ -41,7 +45,8 @@ type Activity =
 export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
   const theme = createTuiTheme(true);
   const s = theme.style;
-  const tui = new TUI(new ProcessTerminal());
+  const tui = new TUI(new ScrollbackKeepingTerminal());
+  const shortcuts = new Shortcuts();
   const transcript = new Transcript(theme);
   const editor = new Editor(tui, theme.editor, { paddingX: 1 });
   const bottom = new BottomPanel(tui, editor);
@@ -103,6 +108,13 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
         activity.finish({ kind: "eof" });
         return { consume: true };
       }
+      const shortcut = shortcuts.read(data);
+      if (shortcut?.kind === "command") activity.finish(shortcut);
+      else if (shortcut?.kind === "palette") activity.finish({ kind: "command", name: "palette" });
+      else if (matchesKey(data, "ctrl+g")) editExternally(tui, editor, (problem) => transcript.line(s.warn(problem)));
+      else if (matchesKey(data, "ctrl+z")) suspendTui(tui);
+      else if (shortcut === undefined) return undefined;
+      return { consume: true };
     }
     return undefined;
   });
@@ -121,11 +133,11 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     });
   }
 
-  function pick(message: string, choices: PickerChoice[], initial?: string): Promise<string | undefined> {
+  function pick(message: string, choices: PickerChoice[], initial?: string, listKeys = false): Promise<string | undefined> {
     start();
     if (choices.length === 0) return Promise.resolve(undefined);
     return bottom
-      .ask<string | undefined>((close) => new PickerModal(theme, message, choices, initial, () => tui.terminal.rows, close), undefined)
+      .ask<string | undefined>((close) => new PickerModal(theme, message, choices, initial, () => tui.terminal.rows, close, listKeys), undefined)
       .then((value) => {
         transcript.line(value === undefined ? s.warn(`✗ ${message} (cancelled)`) : `${s.ok("✔")} ${message} ${value}`);
         return value;
@@ -245,7 +257,25 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     status.refresh();
     const files = new WorkspaceFiles(() => backend.status().workdir);
     editor.setAutocompleteProvider(files.provider());
-    const context: CommandContext = { backend, renderer: commandOutput.renderer, style: s, width: () => tui.terminal.columns, pick, interruptible };
+    const context: CommandContext = {
+      backend,
+      renderer: commandOutput.renderer,
+      style: s,
+      width: () => tui.terminal.columns,
+      pick,
+      interruptible,
+      keys: keysText,
+      copy: (text) => tui.terminal.write(osc52(text)),
+    };
+    /** Runs a command as typed (`shown`), its report under it. */
+    const command = async (name: string, argument: string, shown: string): Promise<boolean> => {
+      transcript.line("");
+      transcript.line(s.bold(terminalSafe(shown)), s.accent("> "));
+      const effect = await runChatCommand(name, argument, context);
+      commandOutput.end();
+      status.refresh();
+      return effect === "quit";
+    };
     const st = backend.status();
     transcript.line(s.bold(`rienda ${options.version} · agent ${st.agent} · model ${modelText(st)}`));
     transcript.line(s.dim("Enter sends · Alt-Enter new line · @ file · Ctrl-O expand · /help · Ctrl-D quits"));
@@ -266,15 +296,17 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
         continue;
       }
       armed = false;
+      if (input.kind === "command") {
+        const name = input.name === "palette" ? await pick("Which command?", [...PALETTE]) : input.name;
+        if (name === "expand") transcript.toggleExpanded();
+        else if (name !== undefined && (await command(name, "", `/${name}`))) break;
+        render();
+        continue;
+      }
       const parsed = parseInput(input.text);
       if (parsed.kind === "message") await runTurn(backend, parsed.text);
       else if (parsed.kind === "command") {
-        transcript.line("");
-        transcript.line(s.bold(terminalSafe(input.text)), s.accent("> "));
-        const effect = await runChatCommand(parsed.name, parsed.argument, context);
-        commandOutput.end();
-        status.refresh();
-        if (effect === "quit") break;
+        if (await command(parsed.name, parsed.argument, input.text)) break;
       } else if (parsed.kind === "misused") transcript.line(s.warn(`usage: ${parsed.usage}`));
       else if (parsed.kind === "unknown") {
         const hint = parsed.suggestion ? `did you mean /${parsed.suggestion}? ` : "";
@@ -291,10 +323,10 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
   return {
     dialogs,
     pickAgent(agents) {
-      return pick("Which agent?", agents.map((a) => ({ value: a.id, label: `${a.id} — ${terminalLine(a.description)}` })));
+      return pick("Which agent?", agents.map((a) => ({ value: a.id, label: `${a.id} — ${terminalLine(a.description)}` })), undefined, true);
     },
     pickModel(models, agentId) {
-      return pick(modelQuestion(agentId), models.map((m) => ({ value: m, label: terminalLine(m) })));
+      return pick(modelQuestion(agentId), models.map((m) => ({ value: m, label: terminalLine(m) })), undefined, true);
     },
     async run(backend, { resumed }) {
       start();
