@@ -121,7 +121,7 @@ describe("the full-screen chat with an agent without a model", () => {
     // -m decides: no picker, and nothing is remembered until the user picks.
     expect(t.history()).not.toContain("Which model?");
     expect(existsSync(inst.riendaPath("state.json"))).toBe(false);
-    expect(t.screen()).toContain("agent bot · model p/a · thinking medium · new session");
+    expect(t.screen()).toContain("agent bot · model p/a · thinking medium · ");
     t.line("/model");
     await t.waitFor("? Switch to which model?");
     expect(t.screen()).toMatch(/❯ p\/a \(current\)\n {2}p\/b/);

@@ -66,13 +66,13 @@ describe("the full-screen chat", () => {
     await t.waitFor("│ 3 tests");
     expect(t.screen()).toMatch(BUSY);
     expect(t.screen()).toMatch(/ shell \d+\.\ds · Esc or Ctrl-C interrupts/);
-    expect(t.history()).not.toContain("all passed");
+    expect(t.history()).not.toContain("│ all passed");
     writeFileSync(join(s.inst.workspace, "go"), "");
     const screen = await idle(t, 1);
-    expect(screen).toContain("• shell {\"command\":\"echo 3 tests;");
+    expect(screen).toContain("• $ echo 3 tests;");
     expect(screen).toContain("  │ 3 tests\n  │ all passed\n");
     // Markdown: the heading without its marks, the list, the code block framed.
-    expect(screen).toContain("Result\n\nAll 3 tests pass:\n\n- parse\n- render\n\n┌── sh\n│ make test # again\n└──");
+    expect(screen).toContain("Result\n\nAll 3 tests pass:\n\n- parse\n- render\n\n┌── sh\nmake test # again\n└──");
     expect(screen).toMatch(/1,900 in \/ 100 out/);
     // 1,040 tokens of the last request in a window of 10,000.
     expect(screen).toContain("context 10%");
@@ -274,7 +274,7 @@ describe("the full-screen chat", () => {
     // The helper's shell call is drawn under agent__helper, indented one more level.
     const lines = screen.split("\n");
     const parentLine = lines.findIndex((l) => l.startsWith("• agent__helper"));
-    const childLine = lines.findIndex((l) => /^\s+• shell \{"command":"echo from-the-helper"\}/.test(l));
+    const childLine = lines.findIndex((l) => /^\s+• \$ echo from-the-helper$/.test(l));
     expect(parentLine).toBeGreaterThanOrEqual(0);
     expect(childLine).toBeGreaterThan(parentLine);
     expect(screen).toContain("The helper counted.");

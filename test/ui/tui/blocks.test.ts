@@ -83,7 +83,8 @@ describe("LinesBlock, ThinkingBlock, AnswerBlock", () => {
     const lines = block.render(40).map((l) => l.trimEnd());
     expect(lines).toContain("Title");
     expect(lines).toContain("┌── js");
-    expect(lines).toContain("│ let x = 1;");
+    // No gutter: what is copied from the terminal is the code itself.
+    expect(lines).toContain("let x = 1;");
     expect(lines).toContain("└──");
     expect(lines.join("\n")).toContain("\\x1b[31mred");
     expect(lines.join("\n")).not.toContain("\x1b");
