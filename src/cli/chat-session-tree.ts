@@ -51,7 +51,9 @@ export function sessionTreeCommands(host: TreeHost) {
     treeRows(): TreeRow[] {
       const session = host.session();
       if (!session) return [];
-      return treeLines(readSession({ home: host.home, id: session.id, workdir: session.header.workdir }));
+      const stored = readSession({ home: host.home, id: session.id, workdir: session.header.workdir });
+      const created = new Map(stored.entries.flatMap((e) => ("id" in e ? [[e.id, e.createdAt] as const] : [])));
+      return treeLines(stored).map((row) => ({ ...row, createdAt: created.get(row.id) }));
     },
     exportTo(path: string): string {
       const session = current("export");

@@ -152,7 +152,10 @@ describe("keys and discovery", () => {
     await idle(t, 1);
     t.keys("C-t");
     await t.waitFor("? Continue from which message?");
-    expect(t.screen()).toContain("hello");
+    // A message's time and first words, not its 26-character id.
+    expect(t.screen()).toMatch(/\d\d-\d\d \d\d:\d\d {2}.*hello/);
+    expect(t.screen()).toContain("  * ");
+    expect(t.screen().slice(t.screen().indexOf("? Continue"))).not.toMatch(/\b[0-9a-hjkmnp-tv-z]{26}\b/);
     t.keys("Escape");
     await idle(t, 1);
   });
@@ -198,5 +201,22 @@ describe("keys and discovery", () => {
     t.keys("Enter");
     await idle(t, 1);
     expect(JSON.stringify(s.server.requests[0]!.body)).toContain("typed here and more from the editor");
+  });
+
+  test("a tall picker closing on a full screen leaves the editor and the status line at the bottom", async () => {
+    const models = Array.from({ length: 30 }, (_, i) => `      model${i}:\n        id: wire-${i}`).join("\n");
+    s = await scenario({ modelExtra: models });
+    s.server.script({ text: Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n\n") });
+    const t = open({ args: ["-a", "coder"] });
+    await idle(t);
+    t.line("fill the screen");
+    await idle(t, 1);
+    t.line("/model");
+    await t.waitFor("? Switch to which model?");
+    t.keys("Escape");
+    await t.waitFor("(cancelled)");
+    const rows = t.screen().split("\n");
+    expect(rows).toHaveLength(24);
+    expect(rows.at(-1)).toStartWith("agent coder · model p/m · ");
   });
 });

@@ -213,7 +213,8 @@ async function pickBranchPoint(ctx: CommandContext): Promise<string | undefined>
   const width = ctx.width() - 6;
   const leaf = [...rows].reverse().find((r) => r.active)?.id;
   // Ids and prompts come from the file: shown, never acted on by the terminal.
-  const choices: Choice[] = rows.map((r) => ({ value: r.id, label: truncateToWidth(terminalLine(r.text), width) }));
+  // The id is what /tree ID takes, not what a person recognises: the message's time stands in its place.
+  const choices: Choice[] = rows.map((r) => ({ value: r.id, label: truncateToWidth(terminalLine(r.text.replace(r.id, r.createdAt ? localTime(r.createdAt).slice(5) : "")), width) }));
   return ctx.pick("Continue from which message? (* the active branch)", choices, leaf);
 }
 

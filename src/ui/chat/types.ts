@@ -46,6 +46,8 @@ export interface TreeRow {
   text: string;
   /** On the active branch. */
   active: boolean;
+  /** When the message was written (RFC 3339). */
+  createdAt?: string;
 }
 
 /** One tool of `/tools`. */

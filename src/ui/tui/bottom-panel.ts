@@ -2,6 +2,11 @@
  * The bottom of the screen: the editor, or a question or picker in its
  * place until it is answered. Whatever is shown there has the keyboard;
  * questions wait for each other, so two never read the same key.
+ *
+ * A tall picker closing on a full screen would leave the editor halfway up
+ * with blank rows under the status line (pi-tui draws the shorter frame
+ * from the same top). Instead the panel keeps the picker's height, blank
+ * rows above the editor, until the transcript grows into them.
  */
 import { Container, type Component, type Focusable, type TUI } from "@mariozechner/pi-tui";
 
@@ -12,8 +17,16 @@ export class BottomPanel extends Container {
   #modal?: Modal;
   /** Closes the modal shown with `undefined` (a signal ends the chat). */
   #cancel?: () => void;
+  /** Transcript lines + panel lines to keep the frame at, after a tall modal closed; 0 for none. */
+  #floor = 0;
+  #modalHeight = 0;
 
-  constructor(private readonly tui: TUI, private readonly editor: Component & Focusable) {
+  constructor(
+    private readonly tui: TUI,
+    private readonly editor: Component & Focusable,
+    /** The transcript's lines in the frame being drawn (it is drawn before the panel). */
+    private readonly transcriptLines: () => number,
+  ) {
     super();
     this.addChild(editor);
   }
@@ -38,6 +51,8 @@ export class BottomPanel extends Container {
       new Promise<T>((resolve) => {
         const close = (value: T): void => {
           if (this.#modal !== modal) return;
+          // The frame filled the screen: keep its height so the editor stays at the bottom.
+          if (this.transcriptLines() + this.#modalHeight + 2 >= this.tui.terminal.rows) this.#floor = this.transcriptLines() + this.#modalHeight;
           this.#modal = undefined;
           this.#cancel = undefined;
           this.clear();
@@ -57,5 +72,19 @@ export class BottomPanel extends Container {
     const next = this.#queue.then(run, run);
     this.#queue = next.catch(() => undefined);
     return next;
+  }
+
+  override render(width: number): string[] {
+    const lines = super.render(width);
+    if (this.#modal) {
+      this.#modalHeight = lines.length;
+      return lines;
+    }
+    const blank = this.#floor - this.transcriptLines() - lines.length;
+    if (blank <= 0) {
+      this.#floor = 0;
+      return lines;
+    }
+    return [...Array<string>(blank).fill(""), ...lines];
   }
 }

@@ -16,6 +16,15 @@ export class Transcript extends Container {
     super();
   }
 
+  /** Lines of the last frame drawn: the bottom panel keeps its place against it. */
+  lineCount = 0;
+
+  override render(width: number): string[] {
+    const lines = super.render(width);
+    this.lineCount = lines.length;
+    return lines;
+  }
+
   add<T extends Component>(block: T): T {
     if (block instanceof ToolBlock) block.expanded = this.#expanded;
     this.addChild(block);

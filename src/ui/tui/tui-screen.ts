@@ -49,7 +49,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
   const shortcuts = new Shortcuts();
   const transcript = new Transcript(theme);
   const editor = new Editor(tui, theme.editor, { paddingX: 1 });
-  const bottom = new BottomPanel(tui, editor);
+  const bottom = new BottomPanel(tui, editor, () => transcript.lineCount);
   let backendRef: ChatBackend | undefined;
   const status = new StatusLine(theme, () => backendRef?.status() ?? { agent: "-", model: "-", sessionId: null, workdir: "" }, () => backendRef?.gitBranch());
   const render = (): void => tui.requestRender();
