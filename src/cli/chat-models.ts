@@ -42,6 +42,16 @@ export async function offeredModels(where: ChatWhere): Promise<string[]> {
   }
 }
 
+/** The providers whose models need a key none is stored for (`rienda auth NAME` stores one), in roster order. */
+export async function keylessProviders(where: ChatWhere): Promise<string[]> {
+  const roster = rosterOf(where);
+  try {
+    return (await roster.all()).flatMap((state) => (state.kind === "ready" && state.key === "missing" ? [state.listing.name] : []));
+  } finally {
+    await roster.close();
+  }
+}
+
 /**
  * The models to ask the user to pick from before a new conversation with
  * `agentId` starts; undefined when the model is decided without asking

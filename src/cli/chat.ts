@@ -26,7 +26,7 @@ import { compactNow, createCompactor } from "./compactor.ts";
 import { sessionTreeCommands } from "./chat-session-tree.ts";
 import { runSessionFlags } from "./run-session.ts";
 import { prepareAgent, type AgentRequest, type Dialogs, type PreparedAgent } from "./compose/index.ts";
-import { pickStartModel } from "./chat-models.ts";
+import { keylessProviders, pickStartModel } from "./chat-models.ts";
 import { modelCommands, recordThinking, type SwitchChanges } from "./chat-model-commands.ts";
 import { homeDir } from "./home-dir.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
@@ -371,6 +371,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
       return [...onceNotices.splice(0), ...prepared.notices];
     },
     gitBranch: () => gitBranchOf(start.workdir),
+    keylessProviders: () => keylessProviders(start),
     close: () => {
       prepared.close();
       session?.closeDiscardingUnused();

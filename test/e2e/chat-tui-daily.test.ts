@@ -219,4 +219,30 @@ describe("keys and discovery", () => {
     expect(rows).toHaveLength(24);
     expect(rows.at(-1)).toStartWith("agent coder · model p/m · ");
   });
+
+  test("/model, /agent and /thinking complete their argument; the model list names the providers that need a key, and how to add one", async () => {
+    s = await scenario({ modelExtra: "      other:\n        id: other-model" });
+    s.inst.agent("planner", "---\ndescription: Plans the work.\nmodel: p/m\n---\nYou plan.\n");
+    const t = open({ args: ["-a", "coder"] });
+    await idle(t);
+    t.type("/model oth");
+    await t.waitFor(() => /\n\s*→?\s*p\/other/.test(t.screen()));
+    t.keys("Tab");
+    await t.waitFor(() => / \/model p\/other\s*\n/.test(t.screen()));
+    t.keys("Enter");
+    await t.waitFor("model: p/other");
+    t.type("/agent pla");
+    await t.waitFor(() => t.screen().includes("planner"));
+    t.keys("Tab");
+    await t.waitFor(() => / \/agent planner\s*\n/.test(t.screen()));
+    t.keys("C-u");
+    t.line("/model");
+    await t.waitFor("? Switch to which model?");
+    // The built-in opencode-go module has no key in this HOME: its line says how to add one.
+    t.type("opencode needs");
+    await t.waitFor(() => /❯ opencode-go\/… needs a key: rienda auth opencode-go/.test(t.screen()));
+    t.keys("Enter");
+    await t.waitFor("opencode-go's models need a key: store one with rienda auth opencode-go");
+    expect(t.screen()).toContain("agent coder · model p/other · ");
+  });
 });

@@ -33,12 +33,18 @@ export async function modelCommand(argument: string, ctx: ModelContext): Promise
   let ref: string | undefined = argument;
   if (ref === "") {
     // Listing evaluates provider modules: Ctrl-C gives up on it.
-    const offered = await ctx.interruptible(() => backend.listModels());
+    const [offered, keyless] = await ctx.interruptible(() => Promise.all([backend.listModels(), backend.keylessProviders()]));
     if (offered.length === 0) {
       renderer.line(style.warn(NOTHING_OFFERED));
       return;
     }
-    ref = await ctx.pick("Switch to which model?", marked(offered, current), current);
+    const needKeys = keyless.map((name) => ({ value: `${KEYLESS}${name}`, label: `${name}/… needs a key: rienda auth ${name}` }));
+    ref = await ctx.pick("Switch to which model?", [...marked(offered, current), ...needKeys], current);
+  }
+  if (ref?.startsWith(KEYLESS)) {
+    const name = ref.slice(KEYLESS.length);
+    renderer.line(style.warn(`${name}'s models need a key: store one with rienda auth ${name} (docs/providers.md), then /model again`));
+    return;
   }
   if (!ref) return;
   const chosen = ref;
@@ -59,6 +65,9 @@ export async function thinkingCommand(argument: string, ctx: ModelContext): Prom
   renderer.line(style.ok(`thinking: ${now.thinking ?? "off"} (model ${now.model}), from your next message`));
   for (const notice of notices) renderer.notice(notice);
 }
+
+/** The value of a keyless provider's line in the model list: not a model reference (those hold a `/`). */
+const KEYLESS = "needs-key:";
 
 function marked(values: readonly string[], current: string): Choice[] {
   return values.map((value) => ({ value, label: value === current ? `${value} (current)` : value }));

@@ -128,6 +128,8 @@ export interface ChatBackend {
   listAgents(): AgentRow[];
   /** Every `provider/model` offered (config.yaml's providers and provider modules), sorted. */
   listModels(): Promise<string[]>;
+  /** Providers whose models need a key none is stored for: the model list names them with how to add one. */
+  keylessProviders(): Promise<string[]>;
   /** The current agent's tools, in its order. */
   tools(): ToolRow[];
   /**

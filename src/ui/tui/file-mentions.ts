@@ -3,7 +3,9 @@
  * (files the workspace's .gitignore and .ignore files leave out are not
  * offered; read with the `ignore` library, as ctx.file.list does), and on
  * sending, each `@path` naming a file of the workspace is attached to the
- * message as `/file PATH` would. The editor also completes slash commands.
+ * message as `/file PATH` would. The editor also completes slash commands,
+ * and the argument of those that take a name from a list (/model, /agent,
+ * /thinking).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
@@ -20,12 +22,20 @@ const MAX_SUGGESTIONS = 30;
 /** `@` at the start or after a space, then the path typed so far. */
 const MENTION_BEFORE_CURSOR = /(?:^|\s)@([^\s@]*)$/;
 const MENTIONS = /(?:^|\s)@([^\s@]+)/g;
+/** A command whose argument is completed, and the argument typed so far. */
+const ARGUMENT_BEFORE_CURSOR = /^\/(model|agent|thinking) (\S*)$/;
+
+/** The values `/model`, `/agent` or `/thinking` takes now. */
+export type ArgumentValues = (command: string) => Promise<string[]>;
 
 /** The workspace's files, listed when first completed and again when the workspace changes. */
 export class WorkspaceFiles {
   #listed?: { root: string; files: string[] };
 
-  constructor(private readonly workdir: () => string) {}
+  constructor(
+    private readonly workdir: () => string,
+    private readonly argumentValues: ArgumentValues = async () => [],
+  ) {}
 
   files(): string[] {
     const root = this.workdir();
@@ -44,6 +54,16 @@ export class WorkspaceFiles {
           const found = query === "" ? files : fuzzyFilter(files, query, (f) => f);
           return { prefix: `@${query}`, items: found.slice(0, MAX_SUGGESTIONS).map((f) => ({ value: f, label: terminalLine(f) })) };
         }
+        const argument = line === 0 ? ARGUMENT_BEFORE_CURSOR.exec(before) : null;
+        if (argument) {
+          const typed = argument[2]!;
+          const values = await this.argumentValues(argument[1]!);
+          // What was typed in full comes first: Enter then sends it as typed.
+          const found = typed === "" ? values : [...values.filter((v) => v === typed), ...fuzzyFilter(values, typed, (v) => v).filter((v) => v !== typed)];
+          // The prefix is the whole command: pi-tui applies a completion of a `/` prefix and sends it with the same Enter.
+          const items = found.slice(0, MAX_SUGGESTIONS).map((v) => ({ value: `${argument[1]} ${v}`, label: terminalLine(v) }));
+          return items.length > 0 ? { prefix: before, items } : null;
+        }
         if (line === 0 && /^\/\w*$/.test(before)) {
           const typed = before.slice(1);
           const items: AutocompleteItem[] = CHAT_COMMANDS.filter((c) => c.name.startsWith(typed)).map((c) => ({ value: c.name, label: c.usage, description: c.summary }));
@@ -54,7 +74,8 @@ export class WorkspaceFiles {
       applyCompletion: (lines, line, col, item, prefix) => {
         const text = lines[line] ?? "";
         const start = col - prefix.length;
-        const inserted = prefix.startsWith("@") ? `@${item.value} ` : `/${item.value} `;
+        const isArgument = line === 0 && ARGUMENT_BEFORE_CURSOR.test(prefix);
+        const inserted = isArgument ? `/${item.value}` : prefix.startsWith("@") ? `@${item.value} ` : `/${item.value} `;
         const next = [...lines];
         next[line] = text.slice(0, start) + inserted + text.slice(col);
         return { lines: next, cursorLine: line, cursorCol: start + inserted.length };

@@ -28,6 +28,7 @@ import { ActivityLine } from "./activity-line.ts";
 import { createTuiTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
 import { attachMentions, WorkspaceFiles } from "./file-mentions.ts";
+import { argumentValues } from "./argument-values.ts";
 import { ScrollbackKeepingTerminal } from "./keep-scrollback.ts";
 import { PALETTE, Shortcuts } from "./shortcuts.ts";
 import { keysText } from "./keys.ts";
@@ -255,7 +256,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
   async function converse(backend: ChatBackend, resumed: boolean): Promise<ChatEnd> {
     backendRef = backend;
     status.refresh();
-    const files = new WorkspaceFiles(() => backend.status().workdir);
+    const files = new WorkspaceFiles(() => backend.status().workdir, (command) => argumentValues(backend, command));
     editor.setAutocompleteProvider(files.provider());
     const context: CommandContext = {
       backend,

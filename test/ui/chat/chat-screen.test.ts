@@ -63,6 +63,7 @@ function fakeBackend(onTurn: (prompt: string, io: TurnIo) => Promise<RunOutcome>
     history: () => [{ role: "user", blocks: [{ type: "text", text: "earlier question" }] }],
     notices: () => [],
     gitBranch: () => undefined,
+    keylessProviders: async () => [],
     close: () => calls.push("close"),
   };
   return { backend, calls };

@@ -53,6 +53,19 @@ describe("workspace paths", () => {
     expect(await provider.getSuggestions(["mail me@note"], 0, 12, { signal })).toBeNull();
   });
 
+  test("/model, /agent and /thinking complete their argument; what was typed in full comes first", async () => {
+    const values: Record<string, string[]> = { model: ["p/m", "p/mini", "q/other"], thinking: ["off", "low", "high"] };
+    const provider = new WorkspaceFiles(() => workspace({}), async (command) => values[command] ?? []).provider();
+    const signal = new AbortController().signal;
+    const found = await provider.getSuggestions(["/model p/m"], 0, 10, { signal });
+    expect(found?.prefix).toBe("/model p/m");
+    expect(found?.items.map((i) => i.label)).toEqual(["p/m", "p/mini"]);
+    expect(found?.items[0]?.value).toBe("model p/m");
+    const applied = provider.applyCompletion(["/thinking hi"], 0, 12, { value: "thinking high", label: "high" }, "/thinking hi");
+    expect(applied.lines).toEqual(["/thinking high"]);
+    expect(await provider.getSuggestions(["/tools x"], 0, 8, { signal })).toBeNull();
+  });
+
   test("a / at the start completes the commands", async () => {
     const provider = new WorkspaceFiles(() => workspace({})).provider();
     const found = await provider.getSuggestions(["/res"], 0, 4, { signal: new AbortController().signal });
