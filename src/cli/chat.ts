@@ -371,6 +371,10 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
       return [...onceNotices.splice(0), ...prepared.notices];
     },
     gitBranch: () => gitBranchOf(start.workdir),
+    rename(title) {
+      if (!session) throw new RiendaError("session", "nothing to rename yet: the session starts with your first message");
+      session.appendTitle(title);
+    },
     keylessProviders: () => keylessProviders(start),
     close: () => {
       prepared.close();

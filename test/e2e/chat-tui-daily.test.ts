@@ -245,4 +245,65 @@ describe("keys and discovery", () => {
     await t.waitFor("opencode-go's models need a key: store one with rienda auth opencode-go");
     expect(t.screen()).toContain("agent coder · model p/other · ");
   });
+
+  test("!command runs in the workspace, its output shown and sent with the next message; /rename names the session", async () => {
+    s = await scenario();
+    s.inst.file("todo.md", "ship the chat\n");
+    s.server.script({ text: "One task." });
+    const t = open({ args: ["-a", "coder"] });
+    await idle(t);
+    t.line("!cat todo.md");
+    await t.waitFor("its output goes with your next message");
+    expect(t.screen()).toContain("> !cat todo.md\n• $ cat todo.md\n  │ ship the chat\n");
+    expect(s.server.requests).toHaveLength(0);
+    t.line("what is left?");
+    await idle(t, 1);
+    const sent = JSON.stringify(s.server.requests[0]!.body);
+    expect(sent).toContain("I ran `cat todo.md` in the workspace (exit 0); it printed:");
+    expect(sent).toContain("ship the chat");
+    expect(sent).toContain("what is left?");
+    t.line("/rename the todo list");
+    await t.waitFor('is now "the todo list"');
+    t.line("/sessions");
+    await t.waitFor(() => t.screen().includes("the todo list") && t.screen().includes("> /sessions"));
+  });
+
+  test("an image's path in the message attaches it; Ctrl-V attaches the clipboard's image (wl-paste)", async () => {
+    s = await scenario();
+    // A 1x1 PNG.
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+    const shot = join(s.inst.root, "screen shot.png");
+    writeFileSync(shot, png);
+    const bin = join(s.inst.root, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "wl-paste"), `#!/bin/sh\nif [ "$1" = --list-types ]; then echo image/png; else cat '${join(s.inst.root, "screen shot.png")}'; fi\n`);
+    chmodSync(join(bin, "wl-paste"), 0o755);
+    s.server.script({ text: "A pixel." }, { text: "Another pixel." });
+    const t = open({ args: ["-a", "coder"], env: { NO_COLOR: "1", PATH: `${bin}:${process.env.PATH}` } });
+    await idle(t);
+    t.line(`what is in '${shot}'`);
+    await idle(t, 1);
+    expect(t.history()).toContain(`attached ${shot} (image,`);
+    expect(JSON.stringify(s.server.requests[0]!.body)).toContain(png.toString("base64"));
+    t.keys("C-v");
+    await t.waitFor("attached the clipboard's image (image,");
+    t.line("and this?");
+    await idle(t, 2);
+    expect(JSON.stringify(s.server.requests[1]!.body).split(png.toString("base64")).length).toBe(3);
+  });
+
+  test("/compact condenses the conversation now and says so", async () => {
+    s = await scenario({ modelExtra: "        context_window: 100000", configExtra: "compaction: { keep_recent_tokens: 50 }" });
+    s.server.script({ text: `first answer ${"y".repeat(400)}`, usage: { input: 850, output: 100 } }, { text: "second answer" }, { text: "SUMMARY: a first question." });
+    const t = open({ args: ["-a", "coder"] });
+    await idle(t);
+    t.line(`first question ${"x".repeat(400)}`);
+    await idle(t, 1);
+    t.line("second question");
+    await idle(t, 2);
+    t.line("/compact");
+    await t.waitFor("compacted the conversation");
+    expect(t.history()).toContain("! compacting the conversation: p/m is condensing");
+    expect(JSON.stringify(s.server.requests[2]!.body)).toContain("x".repeat(400));
+  });
 });

@@ -98,6 +98,13 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
       showResumed(ctx);
       return "continue";
     }
+    case "rename":
+      if (argument === "") renderer.line(style.warn("usage: /rename TITLE"));
+      else {
+        backend.rename(argument);
+        renderer.line(style.ok(`session ${backend.status().sessionId} is now "${terminalLine(argument)}"`));
+      }
+      return "continue";
     case "fork": {
       const from = backend.status().sessionId;
       const id = backend.fork();

@@ -22,6 +22,7 @@ export const CHAT_COMMANDS: readonly ChatCommandSpec[] = [
   { name: "new", usage: "/new", summary: "start a new session with the same agent and model", takesArgument: false },
   { name: "sessions", usage: "/sessions", summary: "this workspace's sessions, newest first", takesArgument: false },
   { name: "resume", usage: "/resume [ID]", summary: "continue a session of this workspace (a list to pick from without ID)", takesArgument: true },
+  { name: "rename", usage: "/rename TITLE", summary: "name this session (its title in /sessions)", takesArgument: true },
   { name: "fork", usage: "/fork", summary: "continue this conversation in a new session (this one stays as it is)", takesArgument: false },
   { name: "tree", usage: "/tree [ID]", summary: "every branch of this session; pick a message to continue from there (a new branch)", takesArgument: true },
   { name: "export", usage: "/export PATH", summary: "write this session to a new file (rienda sessions import reads it)", takesArgument: true },

@@ -121,6 +121,8 @@ export interface ChatBackend {
   continueAt(id: string): { prompt?: string };
   /** Every message of every branch of the current session, drawn as `sessions show --tree` draws them. */
   treeRows(): TreeRow[];
+  /** Names the current session (its title in /sessions and `rienda sessions`); a RiendaError before the first message. */
+  rename(title: string): void;
   /** Writes the current session, as `sessions export` does, to a new file (never overwriting); returns its absolute path. */
   exportTo(path: string): string;
   /** Compacts the current session now; whether a summary was stored. */

@@ -36,6 +36,7 @@ export class Shortcuts {
 export const PALETTE: readonly PickerChoice[] = [
   { value: "new", label: "new session" },
   { value: "resume", label: "sessions: resume one" },
+  { value: "rename", label: "rename this session" },
   { value: "sessions", label: "sessions: list this workspace's" },
   { value: "tree", label: "tree: continue from an earlier message" },
   { value: "fork", label: "fork: continue in a new session" },

@@ -15,12 +15,11 @@
 import { Editor, matchesKey, TUI } from "@mariozechner/pi-tui";
 import type { RunOutcome } from "../../engine/index.ts";
 import { messageOf, RiendaError } from "../../errors.ts";
-import type { Prompt } from "../../tools/types.ts";
 import { modelQuestion, modelText, parseInput, runChatCommand, showResumed, type ChatBackend, type ChatEnd, type ChatScreen, type ChatScreenOptions, type CommandContext } from "../chat/index.ts";
 import { terminalLine, terminalSafe } from "../terminal-text.ts";
 import { BottomPanel } from "./bottom-panel.ts";
 import { createCommandOutput } from "./command-output.ts";
-import { ConfirmModal, type ConfirmAnswer } from "./confirm-modal.ts";
+import { createTuiDialogs } from "./tui-dialogs.ts";
 import { EventFeed } from "./event-feed.ts";
 import { PickerModal, type PickerChoice } from "./picker-modal.ts";
 import { StatusLine } from "./status-line.ts";
@@ -29,6 +28,8 @@ import { createTuiTheme } from "./theme.ts";
 import { Transcript } from "./transcript.ts";
 import { attachMentions, WorkspaceFiles } from "./file-mentions.ts";
 import { argumentValues } from "./argument-values.ts";
+import { bangCommand, runBang } from "./bang-command.ts";
+import { attachClipboardImage, attachDroppedImages } from "./image-input.ts";
 import { ScrollbackKeepingTerminal } from "./keep-scrollback.ts";
 import { PALETTE, Shortcuts } from "./shortcuts.ts";
 import { keysText } from "./keys.ts";
@@ -64,6 +65,13 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
   tui.setFocus(editor);
 
   let activity: Activity = { kind: "idle" };
+  /** What `!command`s printed, sent with the next message before its words. */
+  let carried: string[] = [];
+  /** What you sent, as the transcript shows it. */
+  const echo = (text: string): void => {
+    transcript.line("");
+    transcript.line(s.bold(terminalSafe(text)), s.accent("> "), s.dim("… "));
+  };
   let stopped = false;
   let started = false;
   const start = (): void => {
@@ -114,11 +122,22 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       else if (shortcut?.kind === "palette") activity.finish({ kind: "command", name: "palette" });
       else if (matchesKey(data, "ctrl+g")) editExternally(tui, editor, (problem) => transcript.line(s.warn(problem)));
       else if (matchesKey(data, "ctrl+z")) suspendTui(tui);
+      else if (matchesKey(data, "ctrl+v") && backendRef) clipboardImage(backendRef);
       else if (shortcut === undefined) return undefined;
       return { consume: true };
     }
     return undefined;
   });
+
+  function clipboardImage(backend: ChatBackend): void {
+    try {
+      const said = attachClipboardImage(backend);
+      transcript.line(said.startsWith("attached") ? s.ok(said) : s.dim(said));
+    } catch (error) {
+      transcript.line(s.error(`error: ${terminalSafe(messageOf(error))}`));
+    }
+    render();
+  }
 
   function readInput(): Promise<Input> {
     return new Promise((resolve) => {
@@ -145,53 +164,28 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       });
   }
 
-  const dialogs: ChatScreen["dialogs"] = {
-    async confirm(prompt: Prompt, level = 0) {
-      start();
-      const indent = "  ".repeat(level);
-      if (options.autoApprove) {
-        transcript.line(s.dim(`${indent}✓ ${terminalLine(prompt.title || prompt.body)} (approved by -y)`));
-        render();
-        return true;
-      }
-      const turn = activity.kind === "turn" ? activity : undefined;
-      if (turn?.signal.aborted) return false;
-      let onAbort = (): void => undefined;
-      activityLine.asking = true;
-      const answer = await bottom.ask<ConfirmAnswer & { note?: string }>((close) => {
-        onAbort = () => close({ yes: false, interrupt: false, note: " (interrupted)" });
-        turn?.signal.addEventListener("abort", onAbort, { once: true });
-        return new ConfirmModal(theme, prompt.title, prompt.body, close);
-      }, { yes: false, interrupt: false, note: " (interrupted)" });
-      turn?.signal.removeEventListener("abort", onAbort);
-      activityLine.asking = false;
-      // The question stays in the transcript with its answer, as the line chat shows it.
-      transcript.line(`${s.warn("?")} ${s.bold(terminalLine(prompt.title || "Confirm"))}`, indent, indent);
-      if (prompt.body) transcript.line(terminalSafe(prompt.body), `${indent}  `, `${indent}  `);
-      transcript.line(`${s.dim("[y/N]")} ${answer.yes ? s.ok("yes") : s.error("no")}${s.dim(answer.note ?? "")}`, `${indent}  `);
-      render();
-      // Ctrl-C at a question answers no and interrupts the turn, as in the line chat.
-      if (answer.interrupt && activity.kind === "turn") activity.press();
-      return answer.yes;
-    },
-    notify(prompt: Prompt) {
-      start();
-      transcript.notice(terminalLine(prompt.title && prompt.body ? `${prompt.title}: ${prompt.body}` : prompt.title || prompt.body));
-      render();
-    },
-  };
+  const dialogs = createTuiDialogs({
+    theme,
+    transcript,
+    bottom,
+    activityLine,
+    autoApprove: options.autoApprove,
+    render,
+    start,
+    turn: () => (activity.kind === "turn" ? activity : undefined),
+  });
 
   async function runTurn(backend: ChatBackend, text: string): Promise<void> {
     let session: { id: string; created: boolean };
     try {
       session = backend.ensureSession();
       attachMentions(text, backend, transcript, s);
+      attachDroppedImages(text, backend, transcript, s);
     } catch (error) {
       transcript.line(s.error(`error: ${terminalSafe(messageOf(error))}`));
       return;
     }
-    transcript.line("");
-    transcript.line(s.bold(terminalSafe(text)), s.accent("> "), s.dim("… "));
+    echo(text);
     if (session.created) transcript.line(s.dim(`session ${session.id}`));
     const run = new AbortController();
     const final = new AbortController();
@@ -213,7 +207,9 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     const startedAt = Date.now();
     let outcome: RunOutcome;
     try {
-      outcome = await backend.runTurn(text, {
+      const prompt = [...carried, text].join("\n\n");
+      carried = [];
+      outcome = await backend.runTurn(prompt, {
         emit: (event) => {
           feed.event(event);
           status.event(event);
@@ -232,6 +228,21 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     }
     feed.endTurn(outcome, Date.now() - startedAt);
     render();
+  }
+
+  /** `!command`: run with the keys of a turn (Esc or Ctrl-C ends it); what it printed goes with the next message. */
+  async function runBangCommand(command: string, cwd: string): Promise<void> {
+    echo(`!${command}`);
+    const controller = new AbortController();
+    activity = { kind: "turn", press: () => controller.abort(), signal: controller.signal };
+    activityLine.set("shell", "Esc or Ctrl-C interrupts");
+    try {
+      carried.push(await runBang(command, cwd, transcript, theme, render, controller.signal));
+    } finally {
+      activity = { kind: "idle" };
+      activityLine.clear();
+      status.refresh();
+    }
   }
 
   /** A command's switch (an agent to prepare, MCP servers to start): Ctrl-C, or a signal, gives up on it. */
@@ -270,8 +281,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     };
     /** Runs a command as typed (`shown`), its report under it. */
     const command = async (name: string, argument: string, shown: string): Promise<boolean> => {
-      transcript.line("");
-      transcript.line(s.bold(terminalSafe(shown)), s.accent("> "));
+      echo(shown);
       const effect = await runChatCommand(name, argument, context);
       commandOutput.end();
       status.refresh();
@@ -300,7 +310,14 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       if (input.kind === "command") {
         const name = input.name === "palette" ? await pick("Which command?", [...PALETTE]) : input.name;
         if (name === "expand") transcript.toggleExpanded();
+        else if (name === "rename") editor.setText("/rename ");
         else if (name !== undefined && (await command(name, "", `/${name}`))) break;
+        render();
+        continue;
+      }
+      const bang = bangCommand(input.text);
+      if (bang !== undefined) {
+        await runBangCommand(bang, backend.status().workdir);
         render();
         continue;
       }

@@ -64,6 +64,7 @@ function fakeBackend(onTurn: (prompt: string, io: TurnIo) => Promise<RunOutcome>
     notices: () => [],
     gitBranch: () => undefined,
     keylessProviders: async () => [],
+    rename: () => undefined,
     close: () => calls.push("close"),
   };
   return { backend, calls };
