@@ -5,7 +5,7 @@
  * commands, /help and /hotkeys, and the status line's directory and branch.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
 import { hasTmux, Terminal, type TerminalOptions } from "../support/tmux.ts";
@@ -305,5 +305,22 @@ describe("keys and discovery", () => {
     await t.waitFor("compacted the conversation");
     expect(t.history()).toContain("! compacting the conversation: p/m is condensing");
     expect(JSON.stringify(s.server.requests[2]!.body)).toContain("x".repeat(400));
+  });
+
+  test("Ctrl-Z hands the terminal back to the shell; fg brings the chat back, drawn again, the draft kept", async () => {
+    s = await scenario();
+    // A shell with job control that continues the chat as soon as it stops.
+    // (The redraw clears the screen the shell wrote on: the shell leaves its mark in a file.)
+    const mark = join(s.inst.root, "the-shell-had-the-terminal");
+    const t = open({ args: ["-a", "coder"], before: "set -m", after: `touch '${mark}'; fg >/dev/null` });
+    await idle(t);
+    t.type("a draft");
+    await t.waitFor(() => t.screen().includes("a draft"));
+    t.keys("C-z");
+    await t.waitFor(() => existsSync(mark));
+    await t.waitFor(() => /\n─+\n a draft\s*\n─+\nagent coder/.test(t.screen()));
+    t.keys("C-u");
+    t.keys("C-d");
+    expect(await t.exitCode()).toBe(0);
   });
 });

@@ -33,6 +33,8 @@ export interface TerminalOptions {
   fullScreen?: boolean;
   /** A shell command run in the pane before `rienda` (what the terminal held before it started). */
   before?: string;
+  /** A shell command run after `rienda` returns, whose status is the one recorded (`fg` after a Ctrl-Z). */
+  after?: string;
 }
 
 /** A running `rienda` in a tmux pane. */
@@ -56,7 +58,7 @@ export class Terminal {
     const chat = args.length === 0 || args[0]!.startsWith("-");
     const command = [BINARY, ...(chat && !options.fullScreen ? ["--plain", ...args] : args)].map(shellQuote).join(" ");
     // The pane outlives the program (remain-on-exit) so its last screen and exit code stay readable.
-    const script = `${options.before ? `${options.before}; ` : ""}env -i ${exports.join(" ")} ${command}; echo $? > ${shellQuote(exitFile)}`;
+    const script = `${options.before ? `${options.before}; ` : ""}env -i ${exports.join(" ")} ${command}; ${options.after ? `${options.after}; ` : ""}echo $? > ${shellQuote(exitFile)}`;
     const terminal = new Terminal(socket, exitFile);
     // Pickers redraw from the top row; tmux would otherwise push each cleared frame into the history.
     const conf = join(inst.root, "tmux.conf");

@@ -49,5 +49,6 @@ export function suspendTui(tui: TUI): void {
     tui.start();
     tui.requestRender(true);
   });
-  process.kill(process.pid, "SIGTSTP");
+  // SIGSTOP, not SIGTSTP: a process started with SIGTSTP ignored (some launchers do that) must stop all the same.
+  process.kill(process.pid, "SIGSTOP");
 }
