@@ -5,7 +5,8 @@ import { createTuiTheme } from "../../../src/ui/tui/theme.ts";
 import { ToolBlock } from "../../../src/ui/tui/tool-block.ts";
 import { LinesBlock } from "../../../src/ui/tui/lines-block.ts";
 import { ThinkingBlock } from "../../../src/ui/tui/thinking-block.ts";
-import { AnswerBlock } from "../../../src/ui/tui/answer-block.ts";
+import { AnswerBlock, piecesOf } from "../../../src/ui/tui/answer-block.ts";
+import { codeRows } from "../../../src/ui/tui/code-block.ts";
 
 const theme = createTuiTheme(false);
 
@@ -57,6 +58,25 @@ describe("ToolBlock", () => {
     call.children.push(child);
     call.result("looks good", false);
     expect(call.render(60)).toEqual(['• agent__reviewer {"prompt":"review"}', "  • $ ls", "    ✓ ok", "  ✓ looks good"]);
+  });
+});
+
+describe("code blocks copy clean", () => {
+  test("no gutter; a line wider than the screen goes on in rows marked ↩ in the last column; the answer's lines carry no trailing blanks", () => {
+    const block = new AnswerBlock(theme);
+    block.append("Run:\n\n```sh\necho one two three four five six\nls\n```\n\nDone.");
+    expect(block.render(20)).toEqual(["Run:", "", "┌── sh", "echo one two three ↩", "four five six", "ls", "└──", "", "Done."]);
+  });
+
+  test("a block still streaming is drawn up to where it is; ~~~ fences too; a longer fence closes only with as many marks", () => {
+    const block = new AnswerBlock(theme);
+    block.append("~~~\nstill");
+    expect(block.render(40)).toEqual(["┌──", "still", "└──"]);
+    expect(piecesOf("````md\n```\ninner\n```\n````\nafter")).toEqual([
+      { kind: "code", lang: "md", code: "```\ninner\n```" },
+      { kind: "markdown", text: "after" },
+    ]);
+    expect(codeRows("ab漢字cd", 4)).toEqual(["ab漢", "字cd"]);
   });
 });
 
