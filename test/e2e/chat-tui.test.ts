@@ -8,8 +8,8 @@ import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
-import { hasTmux, Terminal, type TerminalOptions } from "../support/tmux.ts";
-import { BUSY, chatIdle, matchesDocScreen } from "../support/tui-chat.ts";
+import type { Terminal, TerminalOptions } from "../support/tmux.ts";
+import { BUSY, chatIdle, matchesDocScreen, openFullScreen } from "../support/tui-chat.ts";
 
 setDefaultTimeout(60_000);
 
@@ -26,8 +26,7 @@ afterEach(async () => {
 });
 
 function open(options: TerminalOptions): Terminal {
-  if (!hasTmux()) throw new Error("this test needs tmux (apt-get install -y tmux)");
-  term = Terminal.start(s!.inst, { fullScreen: true, width: 80, height: 24, env: { NO_COLOR: "1" }, ...options });
+  term = openFullScreen(s!.inst, options);
   return term;
 }
 

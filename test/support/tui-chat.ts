@@ -8,7 +8,14 @@ import { expect } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { markedBlock, ROOT } from "./doc-blocks.ts";
-import type { Terminal } from "./tmux.ts";
+import type { Instance } from "./instance.ts";
+import { hasTmux, Terminal, type TerminalOptions } from "./tmux.ts";
+
+/** `rienda ARGS` full-screen in an 80x24 terminal without colours (options change any of it). */
+export function openFullScreen(inst: Instance, options: TerminalOptions): Terminal {
+  if (!hasTmux()) throw new Error("this test needs tmux (apt-get install -y tmux)");
+  return Terminal.start(inst, { fullScreen: true, width: 80, height: 24, env: { NO_COLOR: "1" }, ...options });
+}
 
 /** A turn (or a switch) running: the activity line, which starts with a spinner frame. */
 export const BUSY = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /m;
