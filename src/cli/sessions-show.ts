@@ -6,8 +6,8 @@
  * cut is marked; thinking only with `--thinking`; each answer with its model,
  * usage and cost, and the totals at the end.
  */
-import type { Block } from "../providers/index.ts";
-import type { BranchEntry, SessionEntry, StoredSession } from "../sessions/index.ts";
+import type { AnswerCut, Block } from "../providers/index.ts";
+import type { BranchEntry, InterruptionReason, SessionEntry, StoredSession } from "../sessions/index.ts";
 import { costCell } from "./cost-cell.ts";
 
 /** How to show it. */
@@ -34,9 +34,14 @@ function branchItems(stored: StoredSession): Shown[] {
   for (const e of stored.entries) {
     if ((e.kind === "message" || e.kind === "compaction") && onBranch.has(e.id)) items.push(e.kind === "message" ? { kind: "message", entry: e } : { kind: "compaction", entry: e });
     else if (switches.has(e)) items.push({ kind: "note", text: switchNote(e) });
-    else if (e.kind === "interruption" && e.parentId !== null && onBranch.has(e.parentId)) items.push({ kind: "note", text: e.reason === "error" ? "the run failed here" : "interrupted here" });
+    else if (e.kind === "interruption" && e.parentId !== null && onBranch.has(e.parentId)) items.push({ kind: "note", text: interruptionNote(e.reason) });
   }
   return items;
+}
+
+/** The note where a run stopped before its answer was whole. */
+function interruptionNote(reason: InterruptionReason | undefined): string {
+  return reason === "error" ? "the run failed here" : reason === "limit" ? "a limit stopped the run here" : "interrupted here";
 }
 
 /** `model switched to p/m`, `thinking set to high`. */
@@ -66,7 +71,13 @@ function answerFacts(entry: Extract<SessionEntry, { kind: "message" }>): string 
   if (entry.responseUsage) parts.push(`${entry.responseUsage.inputTokens} in, ${entry.responseUsage.outputTokens} out`);
   if (entry.responseCost !== undefined) parts.push(costCell(entry.responseCost));
   if (entry.responseStopReason && entry.responseStopReason !== "end_turn" && entry.responseStopReason !== "tool_use") parts.push(`stopped: ${entry.responseStopReason}`);
+  if (entry.interrupted) parts.push(cutText(entry.interrupted));
   return parts.join(" · ");
+}
+
+/** How a partial answer is marked in transcripts and the tree. */
+function cutText(cut: AnswerCut): string {
+  return cut === "limit" ? "cut short by a limit" : "interrupted";
 }
 
 /** `text` cut at RESULT_LINES lines or RESULT_CHARS characters, the cut marked with what was left out. */
@@ -198,7 +209,8 @@ function label(entry: BranchEntry): string {
   if (entry.role === "user" && entry.blocks.some((b) => b.type === "tool_result")) return "tool results";
   const text = entry.blocks.map((b) => (b.type === "text" ? b.text : "")).join(" ").replace(/\s+/g, " ").trim();
   const short = text.length > 60 ? `${text.slice(0, 59)}…` : text;
-  return `${entry.role}${short ? `: ${short}` : ""}${calls.length > 0 ? ` → ${calls.join(", ")}` : ""}`;
+  const cut = entry.interrupted ? ` (${cutText(entry.interrupted)})` : "";
+  return `${entry.role}${short ? `: ${short}` : ""}${calls.length > 0 ? ` → ${calls.join(", ")}` : ""}${cut}`;
 }
 
 /** One drawn line of the tree. */

@@ -153,4 +153,7 @@ export interface ChatBackend {
  * that ended without an answer (interrupted, or failed), or earlier turns
  * condensed by compaction.
  */
-export type HistoryItem = Message | { role: "ended"; reason: "interrupted" | "error" } | { role: "condensed" };
+export type HistoryItem = Message | { role: "ended"; reason: EndedReason } | { role: "condensed" };
+
+/** Why a request ended without an answer: interrupted, failed, or stopped by a run limit. */
+export type EndedReason = "interrupted" | "error" | "limit";
