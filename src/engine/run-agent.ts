@@ -16,6 +16,7 @@ import { requestModel, type PartialAnswer } from "./model-turn.ts";
 import type { CompactionPort, HookPort, ModelPort, SessionPort, ToolPort } from "./ports.ts";
 import { AnswerState, type AnswerPort } from "./structured-answer.ts";
 import { runToolRound } from "./tool-round.ts";
+import { deliverSteering, type SteeringPort } from "./steering.ts";
 import { abortedByTimeLimit, limitBeforeRequest, unpricedBudget, type RunLimits } from "./run-limits.ts";
 import type { RunEndReason, RunOutcome, ToolCall } from "./types.ts";
 
@@ -46,6 +47,8 @@ export interface RunInput {
   finalSignal?: AbortSignal;
   /** Turns and cost (run-limits.ts); none: only the loop guard bounds the run. */
   limits?: RunLimits;
+  /** Messages the user sent into the running turn, delivered at its next safe point (steering.ts). */
+  steering?: SteeringPort;
 }
 
 /** Runs the agent to the end of its turn. Never throws for run failures. */
@@ -118,6 +121,8 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
   const shapesRequests = hooks.names.some((name) => hooks.handles(name, "beforeModelRequest"));
   let requests = 0;
   for (;;) {
+    // Between rounds: after the tool calls of the last answer, before the next request.
+    if (requests > 0) deliverSteering(input);
     const stop = limitBeforeRequest(input.limits, requests);
     if (stop) return end(stop.reason, stop.message);
     const tooLong = await input.compactor?.maybeCompact(emit, signal);
@@ -193,6 +198,8 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
 
     if (parts.toolCalls.length === 0) {
       if (signal.aborted) return end("interrupted");
+      // A message steered in while the final answer streamed: the turn goes on with it.
+      if (response.stopReason === "end_turn" && !answer && input.steering?.pending()) continue;
       // The answer is stored and shown as it came, but it is not whole: say so.
       if (response.stopReason === "max_tokens") return end("max_tokens", "the answer was cut short: the model reached its output limit (max_tokens)");
       // Stored and shown as it came, like a cut answer, but not what was asked for: a script must not take it for the answer.

@@ -84,6 +84,8 @@ export type EngineEvent = (
   | { type: "hook"; name: string; point: HookPoint; outcome: HookOutcome; message?: string }
   | { type: "hook_output"; name: string; point: HookPoint; stream: OutputStream; text: string }
   | { type: "notice"; message: string; title?: string; body?: string }
+  /** A message the user steered into the running turn, now stored and on its way to the model. */
+  | { type: "steer"; text: string; files: string[] }
   | { type: "subagent_start"; sessionId: string; agent: string; model: string; workdir: string }
   | { type: "subagent_end"; reason: RunEndReason; message?: string; usage: Usage; cost?: number }
 ) & { parent?: string };
