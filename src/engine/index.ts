@@ -4,6 +4,7 @@
  * ui or cli; the session file is the source of truth for every request.
  */
 export { runAgent, type RunInput } from "./run-agent.ts";
+export { formatNotice, noticeEvent } from "./notice-event.ts";
 export { deliverSteering, type SteerMessage, type SteeringPort } from "./steering.ts";
 export { historyForRequest, snapshotForHooks, messageText, MISSING_RESULT_TEXT, CUT_ANSWER_NOTES } from "./conversation.ts";
 export { INTERRUPTED_RESULT_TEXT } from "./tool-round.ts";

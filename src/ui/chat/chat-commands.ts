@@ -82,14 +82,14 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
     }
     case "fork": {
       const from = backend.status().sessionId;
-      const id = backend.fork();
+      const id = await ctx.interruptible((signal) => backend.fork(undefined, signal));
       renderer.line(style.ok(`forked session ${from} into ${id}: your next message continues here; ${from} stays as it was`));
       return "continue";
     }
     case "tree": {
       const id = argument || (await pickBranchPoint(ctx));
       if (!id) return "continue";
-      const { prompt } = backend.continueAt(id);
+      const { prompt } = await ctx.interruptible((signal) => backend.continueAt(id, signal));
       renderer.line(
         style.ok(
           prompt === undefined

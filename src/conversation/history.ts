@@ -5,7 +5,7 @@
 import { attachmentKind, type AttachmentBlock } from "../providers/index.ts";
 import { sizeText } from "../attachments/index.ts";
 import { FAILED_REQUEST_TEXT, INTERRUPTION_TEXT, LIMIT_STOP_TEXT, type SessionFile } from "../sessions/index.ts";
-import type { HistoryItem } from "../ui/chat/index.ts";
+import type { HistoryItem } from "./types.ts";
 
 /**
  * The session's history for the recap, with the texts it stands in for the
