@@ -11,7 +11,7 @@
 import { userMessage } from "../errors.ts";
 import type { EngineEvent, RunOutcome } from "../engine/index.ts";
 import type { Prompt } from "../tools/types.ts";
-import type { Conversation as ChatBackend } from "../conversation/index.ts";
+import { TurnInterrupts, type Conversation as ChatBackend } from "../conversation/index.ts";
 import { createRunOutput, jsonWithControlsEscaped, noticeEvent, type RunOutput } from "../ui/index.ts";
 import type { ConfirmOrigin } from "../compose/index.ts";
 import { isRefusal, readCommand, RPC_VERSION, type CommandId, type RpcCommand, type RpcErrorCode } from "./rpc-protocol.ts";
@@ -30,8 +30,8 @@ export interface RpcWire {
 /** The run (or compaction) going on. */
 interface Running {
   id: CommandId;
-  abort: AbortController;
-  final: AbortController;
+  /** The escalation of `abort`s: the first interrupts, the second cuts the afterRun hooks short. */
+  interrupts: TurnInterrupts;
   done: Promise<void>;
 }
 
@@ -76,7 +76,7 @@ export class RpcServer {
     confirm: (prompt: Prompt, _level?: number, origin?: ConfirmOrigin): Promise<boolean> => {
       if (this.#autoApprove) return Promise.resolve(true);
       const running = this.#running;
-      if (!running || running.abort.signal.aborted) return Promise.resolve(false);
+      if (!running || running.interrupts.signal.aborted) return Promise.resolve(false);
       const confirmId = `confirm-${++this.#confirmCount}`;
       const parent = origin?.parent !== undefined ? { parent: origin.parent } : {};
       return new Promise<boolean>((resolve) => {
@@ -139,7 +139,7 @@ export class RpcServer {
       this.#followUps.clear();
       const running = this.#running;
       if (running) {
-        running.abort.abort();
+        if (!running.interrupts.signal.aborted) running.interrupts.press();
         this.#answerConfirmsNo();
         await running.done;
       }
@@ -183,8 +183,7 @@ export class RpcServer {
         const dropped = this.#followUps.size;
         backend.clearQueue();
         this.#followUps.clear();
-        if (running.abort.signal.aborted) running.final.abort();
-        else running.abort.abort();
+        running.interrupts.press();
         this.#answerConfirmsNo();
         return this.#ok(command, { command_id: running.id, dropped_follow_ups: dropped });
       }
@@ -287,7 +286,7 @@ export class RpcServer {
     }
     const session = backend.ensureSession();
     if (!queued) this.#ok(command, { session_id: session.id, queued: 0 });
-    const running: Running = { id: command.id, abort: new AbortController(), final: new AbortController(), done: Promise.resolve() };
+    const running: Running = { id: command.id, interrupts: new TurnInterrupts(), done: Promise.resolve() };
     this.#running = running;
     running.done = this.#run(command.text, running).finally(() => {
       if (this.#running === running) this.#running = undefined;
@@ -309,13 +308,13 @@ export class RpcServer {
     for (const notice of backend.notices()) output.event({ type: "notice", message: notice });
     let outcome: RunOutcome;
     try {
-      outcome = await backend.runTurn(text, { emit: (event: EngineEvent) => output.event(event), signal: running.abort.signal, finalSignal: running.final.signal });
+      outcome = await backend.runTurn(text, { emit: (event: EngineEvent) => output.event(event), signal: running.interrupts.signal, finalSignal: running.interrupts.finalSignal });
     } catch (error) {
-      if (running.abort.signal.aborted) output.end({ reason: "interrupted", usage: null });
+      if (running.interrupts.signal.aborted) output.end({ reason: "interrupted", usage: null });
       else output.end({ reason: "error", usage: null, message: userMessage(error) });
       return;
     }
-    if (running.abort.signal.aborted || outcome.reason === "interrupted") {
+    if (running.interrupts.signal.aborted || outcome.reason === "interrupted") {
       output.end({ reason: "interrupted", usage: outcome.usage, ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}) });
       return;
     }
@@ -329,11 +328,11 @@ export class RpcServer {
 
   #startCompaction(command: Extract<RpcCommand, { type: "compact" }>): void {
     const backend = this.#backend!;
-    const running: Running = { id: command.id, abort: new AbortController(), final: new AbortController(), done: Promise.resolve() };
+    const running: Running = { id: command.id, interrupts: new TurnInterrupts(), done: Promise.resolve() };
     this.#running = running;
     const emit = (event: EngineEvent) => this.#send({ command_id: command.id, ...event });
     running.done = backend
-      .compact({ emit, signal: running.abort.signal })
+      .compact({ emit, signal: running.interrupts.signal })
       .then(
         (compacted) => this.#ok(command, { compacted }),
         (error: unknown) => this.#fail(command.id, command.type, "refused", userMessage(error)),

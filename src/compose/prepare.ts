@@ -1,5 +1,5 @@
 /**
- * The composition root of a run (cli/compose/): reads config and agent, resolves the model,
+ * The composition root of a run (compose/): reads config and agent, resolves the model,
  * loads the agent's tools and hooks, opens or creates the session, and
  * wires real implementations into the engine's ports. Everything that can
  * be refused is checked before anything is written or sent.

@@ -1,6 +1,6 @@
 /**
  * What the run loop needs from the outside world. The engine declares these
- * and the composition root (cli/compose/) supplies real implementations; the
+ * and the composition root (compose/) supplies real implementations; the
  * engine never imports runtime, extensions, ui or cli.
  */
 import type { AnswerCut, Message, ModelRequest, StopReason, StreamEvent, ToolSpec, Usage } from "../providers/index.ts";

@@ -1,6 +1,6 @@
 /**
  * The chat's model and thinking switches (cli/chat-model-commands.ts) and
- * the start-up model question (cli/chat-models.ts), over real files in a
+ * the start-up model question (conversation/model-picks.ts), over real files in a
  * temporary HOME: levels put on the model as prepared, refusals that change
  * nothing, state.json written only for the chat.
  */
