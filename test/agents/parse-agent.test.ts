@@ -46,6 +46,8 @@ describe("parseAgent", () => {
       agents: [],
       config: { "word-count": { min_length: 3 } },
       limits: {},
+      sandbox: {},
+      permissions: [],
       systemPrompt: "You are a careful coding agent.\n\nAnswer briefly.",
     });
   });
