@@ -13,15 +13,17 @@ const LEAVES = ["platform", "errors", "version", "values", "go-yaml", "abort-rac
 /** folder -> folders it may import (leaves are always allowed). */
 const ALLOWED: Record<string, string[]> = {
   limits: [],
+  sandbox: [],
+  permissions: [],
   providers: ["limits"],
-  config: ["providers", "limits", "models-dev"],
-  agents: ["providers", "tools", "limits"],
+  config: ["providers", "limits", "models-dev", "sandbox", "permissions"],
+  agents: ["providers", "tools", "limits", "sandbox", "permissions"],
   skills: ["agents", "tools"],
   sessions: ["providers"],
   attachments: ["providers"],
-  tools: ["runtime"],
+  tools: ["runtime", "sandbox"],
   runtime: [],
-  extensions: ["runtime", "tools", "engine"],
+  extensions: ["runtime", "tools", "engine", "sandbox"],
   engine: ["providers", "sessions", "tools"],
   ui: ["engine", "tools", "providers"],
   mcp: ["config", "tools", "limits"],
@@ -29,7 +31,7 @@ const ALLOWED: Record<string, string[]> = {
   "models-dev": [],
   "provider-modules": ["runtime", "config", "providers", "models-dev"],
   roster: ["config", "provider-modules", "credentials", "providers", "runtime", "models-dev"],
-  cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits", "credentials", "models-dev", "provider-modules", "roster"],
+  cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits", "credentials", "models-dev", "provider-modules", "roster", "sandbox", "permissions"],
 };
 
 function sourceFiles(dir: string): string[] {

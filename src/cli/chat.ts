@@ -56,6 +56,8 @@ export interface ChatStart {
   modelRef?: string;
   /** `--thinking LEVEL` for the first agent prepared. */
   thinking?: string;
+  /** `--sandbox MODE`, for every agent the conversation prepares. */
+  sandbox?: string;
   sessionId?: string;
   /** -C was given: a continued session runs there, not in its recorded workspace. */
   workdirGiven: boolean;
@@ -116,6 +118,7 @@ async function chat(rawArgs: string[], started: (backend: ChatBackend) => void):
     ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
     ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
     ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
+    ...(parsed.sandbox !== undefined ? { sandbox: parsed.sandbox } : {}),
     rememberPicks: true,
   };
   // A broken config fails before the user is asked anything.
@@ -191,6 +194,7 @@ export async function createChatBackend(start: ChatStart, dialogs: Dialogs): Pro
     env: start.env,
     workdir: start.workdir,
     ...(start.configPath ? { configPath: start.configPath } : {}),
+    ...(start.sandbox !== undefined ? { sandbox: start.sandbox } : {}),
     agentId,
     ...changes,
   });

@@ -20,6 +20,7 @@ import type { SessionFile } from "../../sessions/index.ts";
 import { createSkillTool, findWorkspaceSkills, loadSkills, withSkills, workspaceSkillsPrompt } from "../../skills/index.ts";
 import type { ContextData } from "../../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
+import { agentSandbox, withPermissionRules } from "./safety.ts";
 import { checkReplayScript } from "../check-replay-script.ts";
 import { sessionWorkdir } from "../session-workdir.ts";
 import { newSession, sessionSource, type SessionSource } from "../run-session.ts";
@@ -284,7 +285,11 @@ async function loadPreparedAgent(
   // Asked of a local server while the extensions load, so it costs a run no time (server-context-window.ts).
   const serverWindow = model ? learnContextWindow(model, { home: request.home }) : undefined;
   const shellEnv = config ? { shellEnv: config.shell } : {};
-  const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}), ...shellEnv })) : undefined;
+  // Checked before the extensions load: a sandbox that cannot start fails the run before anything starts.
+  const sandbox = config && agent ? await problems.attemptAsync(async () => ({ value: await agentSandbox(config, agent, request) })) : undefined;
+  const shellSandbox = sandbox?.value ? { shellSandbox: sandbox.value } : {};
+  const extensions =
+    agent && (sandbox || !config) ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}), ...shellEnv, ...shellSandbox })) : undefined;
   await serverWindow;
   // Every refusal counts, also those met before this function (in the same `problems`) that nothing here needs.
   if (problems.any || !config || !agent || !model || !thinking || !skills || !subagents || instructions === undefined || !extensions) {
@@ -314,7 +319,7 @@ async function loadPreparedAgent(
     model,
     system,
     tools: offered,
-    hooks: extensions.hooks,
+    hooks: withPermissionRules(extensions.hooks, config, agent, dialogs),
     thinking: thinking.level,
     thinkingChosen: thinking.chosen,
     systemExtra: () => workspaceSkillsPrompt(findWorkspaceSkills(request.workdir).skills),
