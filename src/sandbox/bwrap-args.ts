@@ -5,7 +5,8 @@
  * bound read-write in `workspace-write` with its `.git` bound read-only
  * again, a new PID namespace (nothing the command starts outlives it), and
  * no network namespace access when the network is off (only a loopback of
- * its own). The order of the binds matters: each covers those before it.
+ * its own), no capability even when run by root. The order of the binds
+ * matters: each covers those before it.
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -61,7 +62,8 @@ export function bwrapArgs(policy: SandboxPolicy, cwd: string, facts: PathFacts =
     args.push("--ro-bind", workspace, workspace);
   }
   args.push(...hidden.filter((path) => !holdsWorkspace(path)).flatMap((path) => maskArgs(path, facts)));
-  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent");
+  // Run by root, bubblewrap would keep every capability (a remount makes `/` writable again): none is kept.
+  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--cap-drop", "ALL", "--die-with-parent");
   if (!policy.network) args.push("--unshare-net");
   args.push("--chdir", facts.real(cwd) ?? cwd);
   return args;

@@ -20,7 +20,7 @@ import type { SessionFile } from "../../sessions/index.ts";
 import { createSkillTool, findWorkspaceSkills, loadSkills, withSkills, workspaceSkillsPrompt } from "../../skills/index.ts";
 import type { ContextData } from "../../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
-import { agentSandbox, withPermissionRules } from "./safety.ts";
+import { agentSandbox, sandboxFlag, withPermissionRules } from "./safety.ts";
 import { checkReplayScript } from "../check-replay-script.ts";
 import { sessionWorkdir } from "../session-workdir.ts";
 import { newSession, sessionSource, type SessionSource } from "../run-session.ts";
@@ -285,8 +285,9 @@ async function loadPreparedAgent(
   // Asked of a local server while the extensions load, so it costs a run no time (server-context-window.ts).
   const serverWindow = model ? learnContextWindow(model, { home: request.home }) : undefined;
   const shellEnv = config ? { shellEnv: config.shell } : {};
+  problems.attempt(() => sandboxFlag(request.sandbox));
   // Checked before the extensions load: a sandbox that cannot start fails the run before anything starts.
-  const sandbox = config && agent ? await problems.attemptAsync(async () => ({ value: await agentSandbox(config, agent, request) })) : undefined;
+  const sandbox = config && agent && !problems.any ? await problems.attemptAsync(async () => ({ value: await agentSandbox(config, agent, request) })) : undefined;
   const shellSandbox = sandbox?.value ? { shellSandbox: sandbox.value } : {};
   const extensions =
     agent && (sandbox || !config) ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}), ...shellEnv, ...shellSandbox })) : undefined;

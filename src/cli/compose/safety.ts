@@ -10,15 +10,21 @@ import type { LoadedConfig } from "../../config/index.ts";
 import type { HookPort } from "../../engine/index.ts";
 import { RiendaError } from "../../errors.ts";
 import { checkCall } from "../../permissions/index.ts";
-import { openSandbox, parseSandboxMode, resolveSandboxPolicy, type CommandSandbox, type SandboxSettings } from "../../sandbox/index.ts";
+import { openSandbox, parseSandboxMode, resolveSandboxPolicy, type CommandSandbox, type SandboxMode, type SandboxSettings } from "../../sandbox/index.ts";
 import type { Dialogs } from "./types.ts";
+
+/** `--sandbox MODE` read; throws a RiendaError when it is not a mode. */
+export function sandboxFlag(written: string | undefined): SandboxMode | undefined {
+  const flag = written === undefined ? undefined : parseSandboxMode(written);
+  if (flag && "problem" in flag) throw new RiendaError("usage", `--sandbox: ${flag.problem}`);
+  return flag?.mode;
+}
 
 /** The sandbox the `shell` tool's commands run in; undefined when it is off. Throws a RiendaError when it cannot start here. */
 export async function agentSandbox(config: LoadedConfig, agent: Agent, request: { sandbox?: string; workdir: string; home: string }): Promise<CommandSandbox | undefined> {
-  const flag = request.sandbox === undefined ? undefined : parseSandboxMode(request.sandbox);
-  if (flag && "problem" in flag) throw new RiendaError("usage", `--sandbox: ${flag.problem}`);
+  const flag = sandboxFlag(request.sandbox);
   const places: { settings: SandboxSettings; origin: string }[] = [
-    ...(flag ? [{ settings: { mode: flag.mode }, origin: "--sandbox" }] : []),
+    ...(flag ? [{ settings: { mode: flag }, origin: "--sandbox" }] : []),
     { settings: agent.sandbox, origin: agent.file },
     { settings: config.sandbox, origin: config.path },
   ];
