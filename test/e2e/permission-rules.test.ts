@@ -10,6 +10,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { RpcDriver } from "../support/rpc-driver.ts";
+import { schemaErrors, validOutput } from "../support/rpc-schema.ts";
 import { jsonEvents, scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
 
 let s: Scenario | undefined;
@@ -92,7 +94,9 @@ describe("ask and allow", () => {
     await s!.dispose();
     r = await underRules(["rm -f a"], { config: 'permissions:\n  shell:\n    ask: ["rm"]' }, ["-y"]);
     expect(left("a")).toBe(false);
-    expect(r.events.find((e) => e.type === "permission")).toMatchObject({ outcome: "approved", rule: expect.stringContaining('ask shell "rm"') });
+    const approved = r.events.find((e) => e.type === "permission");
+    expect(approved?.outcome).toBe("approved");
+    expect(String(approved?.rule)).toContain('ask shell "rm"');
     expect(r.end).toMatchObject({ tools: { refused: 0 } });
   });
 
@@ -123,5 +127,34 @@ describe("the rules as written", () => {
     expect(again.stderr).toContain("permissions.shell.deny: must be a list of patterns");
     expect(again.stderr).toContain("permissions.shell.block: unknown key (known keys: allow, ask, deny)");
     expect(again.stderr).toContain('permissions.word-count.ask[0]: "min 3": only a shell rule matches the words of a command');
+  });
+});
+
+describe("ask over rpc", () => {
+  let rpc: RpcDriver | undefined;
+  afterEach(() => {
+    if (rpc && rpc.child.exitCode === null) rpc.child.kill("SIGKILL");
+    rpc = undefined;
+  });
+
+  test("an ask rule is a confirm_request; the answer decides, and every line matches the schema", async () => {
+    s = await scenario({ agentFrontmatter: 'tools: [shell]\npermissions:\n  shell:\n    ask: ["rm -f"]' });
+    s.inst.file("a", "a");
+    s.inst.file("b", "b");
+    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -f a" } }, { id: "c2", name: "shell", arguments: { command: "rm -f b" } }] }, { text: "done" });
+    rpc = new RpcDriver(s.inst, ["-a", "coder"]);
+    await rpc.waitFor((l) => l.type === "ready");
+    rpc.send({ id: "p1", type: "prompt", text: "clean" });
+    const first = await rpc.waitFor((l) => l.type === "confirm_request");
+    expect([first.command_id, first.tool_call_id, first.title]).toEqual(["p1", "c1", "Allow this shell call?"]);
+    expect(String(first.body)).toStartWith("rm -f a\n(the permission rule ask shell");
+    rpc.send({ id: "a1", type: "confirm_answer", confirm_id: first.confirm_id, answer: true });
+    const second = await rpc.waitFor((l) => l.type === "confirm_request" && l.confirm_id !== first.confirm_id);
+    rpc.send({ id: "a2", type: "confirm_answer", confirm_id: second.confirm_id, answer: false });
+    expect(await rpc.runEnd("p1")).toMatchObject({ reason: "end_turn", tools: { calls: 2, failed: 1, refused: 1 } });
+    expect(left("a")).toBe(false);
+    expect(left("b")).toBe(true);
+    expect(rpc.eventsOf("p1").filter((e) => e.type === "permission").map((e) => e.outcome)).toEqual(["approved", "refused"]);
+    for (const line of rpc.lines) if (!validOutput(line)) throw new Error(`${JSON.stringify(line)}: ${schemaErrors(validOutput)}`);
   });
 });

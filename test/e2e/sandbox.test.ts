@@ -14,6 +14,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { waitFor } from "../support/instance.ts";
 import { processRunning } from "../support/processes.ts";
+import { RpcDriver } from "../support/rpc-driver.ts";
 import { jsonEvents, scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
 
 const probe = spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--proc", "/proc", "true"], { encoding: "utf8" });
@@ -264,3 +265,21 @@ function pidsWithArgument(marker: string): number[] {
     }
   });
 }
+
+describe("sandbox: rpc", () => {
+  withBwrap("rienda rpc --sandbox runs the conversation's commands in the sandbox", async () => {
+    const outside = outsideDir();
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: `echo x > ${outside}/f` } }] }, { text: "done" });
+    const rpc = new RpcDriver(s.inst, ["-a", "coder", "--sandbox", "read-only"]);
+    try {
+      await rpc.waitFor((l) => l.type === "ready");
+      rpc.send({ id: "p1", type: "prompt", text: "go" });
+      await rpc.runEnd("p1");
+      expect(String(rpc.eventsOf("p1").find((e) => e.type === "tool_result")?.text)).toContain("Read-only file system");
+      expect(existsSync(join(outside, "f"))).toBe(false);
+    } finally {
+      if (rpc.child.exitCode === null) rpc.child.kill("SIGKILL");
+    }
+  });
+});
