@@ -285,12 +285,12 @@ async function loadPreparedAgent(
   // Asked of a local server while the extensions load, so it costs a run no time (server-context-window.ts).
   const serverWindow = model ? learnContextWindow(model, { home: request.home }) : undefined;
   const shellEnv = config ? { shellEnv: config.shell } : {};
-  problems.attempt(() => sandboxFlag(request.sandbox));
-  // Checked before the extensions load: a sandbox that cannot start fails the run before anything starts.
-  const sandbox = config && agent && !problems.any ? await problems.attemptAsync(async () => ({ value: await agentSandbox(config, agent, request) })) : undefined;
-  const shellSandbox = sandbox?.value ? { shellSandbox: sandbox.value } : {};
-  const extensions =
-    agent && (sandbox || !config) ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}), ...shellEnv, ...shellSandbox })) : undefined;
+  const flag = problems.attempt(() => ({ mode: sandboxFlag(request.sandbox) }));
+  // Checked before any request: a sandbox that cannot start here fails the run, listed with every other problem.
+  const sandbox = config && agent && flag ? await problems.attemptAsync(() => agentSandbox(config, agent, request)) : undefined;
+  const extensions = agent
+    ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}), ...shellEnv, ...(sandbox ? { shellSandbox: sandbox } : {}) }))
+    : undefined;
   await serverWindow;
   // Every refusal counts, also those met before this function (in the same `problems`) that nothing here needs.
   if (problems.any || !config || !agent || !model || !thinking || !skills || !subagents || instructions === undefined || !extensions) {
