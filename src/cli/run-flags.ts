@@ -8,3 +8,11 @@ export const runFlags = {
   config: { type: "string", description: "Path of config.yaml" },
   sandbox: { type: "string", description: "Where the shell tool's commands run: off, read-only or workspace-write (docs/security.md)" },
 } as const;
+
+/** The flags, shared by `run` (and the parts that apply by the chat). */
+export const runSessionFlags = {
+  continue: { type: "boolean", alias: "c", description: "Continue this workspace's latest session" },
+  fork: { type: "boolean", description: "With -s/-c: continue into a new session (the original is not written)" },
+  at: { type: "string", description: "With -s/-c: continue from this message of the session (ids: rienda sessions show ID --tree)" },
+  "no-session": { type: "boolean", alias: "ephemeral", description: "Write no session file (also --ephemeral)" },
+} as const;

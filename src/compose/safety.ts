@@ -5,12 +5,12 @@
  * before anything is sent; the rules of config.yaml and the agent, asked
  * through the same dialogs as `ctx.confirm`.
  */
-import type { Agent } from "../../agents/index.ts";
-import type { LoadedConfig } from "../../config/index.ts";
-import type { HookPort } from "../../engine/index.ts";
-import { RiendaError } from "../../errors.ts";
-import { checkCall } from "../../permissions/index.ts";
-import { openSandbox, parseSandboxMode, resolveSandboxPolicy, type CommandSandbox, type SandboxMode, type SandboxSettings } from "../../sandbox/index.ts";
+import type { Agent } from "../agents/index.ts";
+import type { LoadedConfig } from "../config/index.ts";
+import type { HookPort } from "../engine/index.ts";
+import { RiendaError } from "../errors.ts";
+import { checkCall } from "../permissions/index.ts";
+import { openSandbox, parseSandboxMode, resolveSandboxPolicy, type CommandSandbox, type SandboxMode, type SandboxSettings } from "../sandbox/index.ts";
 import type { Dialogs } from "./types.ts";
 
 /** `--sandbox MODE` read; throws a RiendaError when it is not a mode. */
