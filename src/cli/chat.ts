@@ -86,6 +86,7 @@ async function chat(rawArgs: string[], started: (backend: ChatBackend) => void):
     ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
     ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
     ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
+    ...(parsed.sandbox !== undefined ? { sandbox: parsed.sandbox } : {}),
     rememberPicks: true,
   };
   // A broken config fails before the user is asked anything.

@@ -56,6 +56,7 @@ export default defineCommand({
         ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
         ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
         ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
+        ...(parsed.sandbox !== undefined ? { sandbox: parsed.sandbox } : {}),
         ...(sessionId !== undefined ? { sessionId } : {}),
       };
       const rpc = new RpcServer({ write, stderr: process.stderr }, { autoApprove: Boolean(parsed["auto-approve"]) });

@@ -6,6 +6,7 @@ export const runFlags = {
   workdir: { type: "string", alias: "C", description: "Workspace directory (default: the current one)" },
   "auto-approve": { type: "boolean", alias: "y", description: "Answer yes to every confirmation" },
   config: { type: "string", description: "Path of config.yaml" },
+  sandbox: { type: "string", description: "Where the shell tool's commands run: off, read-only or workspace-write (docs/security.md)" },
 } as const;
 
 /** The flags, shared by `run` (and the parts that apply by the chat). */

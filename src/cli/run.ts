@@ -95,6 +95,7 @@ export default defineCommand({
             ...(chosen.ephemeral ? { ephemeral: true } : {}),
             ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
             ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
+            ...(parsed.sandbox !== undefined ? { sandbox: parsed.sandbox } : {}),
           },
           {
             confirm: (prompt, level) =>

@@ -12,6 +12,7 @@ import { brokenExtension, discoverHooks, discoverTools, missingExtensionError, t
 import { RiendaError } from "../errors.ts";
 import { isServerWildcard, resolveToolNames, serverList, serverPart, splitToolNames, startMcpServers, type McpServers } from "../mcp/index.ts";
 import { createRuntime } from "../runtime/index.ts";
+import type { CommandSandbox } from "../sandbox/index.ts";
 import { createToolRunner, shellEnvFilter, type ContextData, type ShellEnvPolicy, type Tool, type ToolCallContext } from "../tools/index.ts";
 import type { Dialogs } from "./types.ts";
 
@@ -49,6 +50,8 @@ export async function loadAgentExtensions(options: {
   mcp?: McpSetup;
   /** config.yaml's `shell:` with the providers' key variables: what the `shell` tool's commands do not inherit. */
   shellEnv?: ShellEnvPolicy;
+  /** Where the `shell` tool's commands run; none: unsandboxed. */
+  shellSandbox?: CommandSandbox;
 }): Promise<AgentExtensions> {
   const { agent, dialogs, mcp } = options;
   const riendaDir = join(options.home, ".rienda");
@@ -66,7 +69,14 @@ export async function loadAgentExtensions(options: {
         ? startMcpServers(split.servers.map((name) => mcp.servers.get(name)!), { ...mcp, requireAll: false }).then((s) => void (servers = s))
         : undefined;
     const [toolCatalog, hookCatalog] = await Promise.all([
-      discoverTools({ riendaDir, runtime, runner, names: split.userTools, ...(options.shellEnv ? { shellHiddenEnv: shellEnvFilter(options.shellEnv) } : {}) }),
+      discoverTools({
+        riendaDir,
+        runtime,
+        runner,
+        names: split.userTools,
+        ...(options.shellEnv ? { shellHiddenEnv: shellEnvFilter(options.shellEnv) } : {}),
+        ...(options.shellSandbox ? { shellSandbox: options.shellSandbox } : {}),
+      }),
       agent.hooks.length > 0 ? discoverHooks({ riendaDir, runtime, names: agent.hooks }) : undefined,
       starting,
     ]);

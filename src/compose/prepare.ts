@@ -20,6 +20,7 @@ import type { SessionFile } from "../sessions/index.ts";
 import { createSkillTool, findWorkspaceSkills, loadSkills, withSkills, workspaceSkillsPrompt } from "../skills/index.ts";
 import type { ContextData } from "../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
+import { agentSandbox, sandboxFlag, withPermissionRules } from "./safety.ts";
 import { checkReplayScript } from "./check-replay-script.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
 import { newSession, sessionSource, type SessionSource } from "./session-source.ts";
@@ -284,7 +285,12 @@ async function loadPreparedAgent(
   // Asked of a local server while the extensions load, so it costs a run no time (server-context-window.ts).
   const serverWindow = model ? learnContextWindow(model, { home: request.home }) : undefined;
   const shellEnv = config ? { shellEnv: config.shell } : {};
-  const extensions = agent ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}), ...shellEnv })) : undefined;
+  const flag = problems.attempt(() => ({ mode: sandboxFlag(request.sandbox) }));
+  // Checked before any request: a sandbox that cannot start here fails the run, listed with every other problem.
+  const sandbox = config && agent && flag ? await problems.attemptAsync(() => agentSandbox(config, agent, request)) : undefined;
+  const extensions = agent
+    ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}), ...shellEnv, ...(sandbox ? { shellSandbox: sandbox } : {}) }))
+    : undefined;
   await serverWindow;
   // Every refusal counts, also those met before this function (in the same `problems`) that nothing here needs.
   if (problems.any || !config || !agent || !model || !thinking || !skills || !subagents || instructions === undefined || !extensions) {
@@ -314,7 +320,7 @@ async function loadPreparedAgent(
     model,
     system,
     tools: offered,
-    hooks: extensions.hooks,
+    hooks: withPermissionRules(extensions.hooks, config, agent, dialogs),
     thinking: thinking.level,
     thinkingChosen: thinking.chosen,
     systemExtra: () => workspaceSkillsPrompt(findWorkspaceSkills(request.workdir).skills),

@@ -43,6 +43,8 @@ export interface RunRequest {
   onlyTools?: readonly string[];
   /** `--thinking LEVEL`. */
   thinking?: string;
+  /** `--sandbox MODE`: wins over the agent's and config.yaml's `sandbox:` mode (docs/security.md). */
+  sandbox?: string;
 }
 
 /** Everything a run needs, validated. */
@@ -94,6 +96,8 @@ export interface AgentRequest {
   sessionModel?: string;
   /** The thinking level of the session's branch, when it records one. */
   sessionThinking?: string;
+  /** As in RunRequest; a subagent inherits it. */
+  sandbox?: string;
 }
 
 /**

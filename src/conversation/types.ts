@@ -26,6 +26,8 @@ export interface ConversationStart {
   modelRef?: string;
   /** `--thinking LEVEL` for the first agent prepared. */
   thinking?: string;
+  /** `--sandbox MODE`, for every agent the conversation prepares (docs/security.md). */
+  sandbox?: string;
   sessionId?: string;
   /** -C was given: a continued session runs there, not in its recorded workspace. */
   workdirGiven: boolean;

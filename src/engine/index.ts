@@ -12,7 +12,7 @@ export { IDENTICAL_ROUNDS_LIMIT } from "./loop-guard.ts";
 export type { AnswerPort } from "./structured-answer.ts";
 export type { AttachmentSnapshot, MessageSnapshot } from "./conversation.ts";
 export type { Emit } from "./hook-chain.ts";
-export type { CompactionPort, HookAnswer, HookPort, ModelPort, OutputObserver, ResponseMeta, SessionPort, ToolPort, ToolRunResult } from "./ports.ts";
+export type { CompactionPort, HookAnswer, HookPort, ModelPort, OutputObserver, PermissionPort, PermissionVerdict, ResponseMeta, SessionPort, ToolPort, ToolRunResult } from "./ports.ts";
 export { createCompactor, type CompactableSession, type CompactorOptions } from "./compactor.ts";
 export type { CompactionPolicy } from "./compaction.ts";
 export { abortedByTimeLimit, CostBudget, RequestBudget, timeLimitAbort, unpricedBudget, type Limit, type RunLimits } from "./run-limits.ts";

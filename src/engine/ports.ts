@@ -68,10 +68,27 @@ export interface HookArguments {
   afterToolExecute: [ToolCall, { text: string; isError: boolean }];
 }
 
-/** The hooks of the running agent, in the agent's order. */
+/**
+ * The permission rules of the running agent (docs/security.md): a verdict
+ * on each tool call, given before the first beforeToolExecute hook sees it.
+ * `ask` rules ask through the same dialogs as `ctx.confirm`. Never throws.
+ */
+export interface PermissionPort {
+  check(call: ToolCall, observer: OutputObserver, signal: AbortSignal): Promise<PermissionVerdict>;
+}
+
+/** A rule's verdict: `rule` names the rule that decided (and its file); `asked` when the user was asked. */
+export type PermissionVerdict =
+  | { kind: "allow" }
+  | { kind: "allowed"; rule: string }
+  | { kind: "refuse"; reason: string; rule?: string; asked: boolean };
+
+/** The hooks of the running agent, in the agent's order, and the permission rules checked before them. */
 export interface HookPort {
   /** Hook names in execution order. */
   readonly names: readonly string[];
+  /** The rules checked before the hooks; none: every call goes to the hooks. */
+  readonly permissions?: PermissionPort;
   /** Whether the hook implements the point (saves a fresh context when not). */
   handles(name: string, point: HookPoint): boolean;
   /** Calls `handler(ctx, payload[, result])` in a fresh context. Never throws. */

@@ -82,6 +82,8 @@ export type EngineEvent = (
   | { type: "tool_output"; id: string; name: string; stream: OutputStream; text: string }
   | { type: "tool_result"; id: string; name: string; text: string; isError: boolean }
   | { type: "hook"; name: string; point: HookPoint; outcome: HookOutcome; message?: string }
+  /** A permission rule decided a tool call: refused it, or asked and was answered (docs/security.md). */
+  | { type: "permission"; id: string; name: string; outcome: "refused" | "approved"; rule?: string; message?: string }
   | { type: "hook_output"; name: string; point: HookPoint; stream: OutputStream; text: string }
   | { type: "notice"; message: string; title?: string; body?: string }
   /** A summary of older turns is being written (by `model`, of `messages` messages, about `tokens` tokens); `compaction_end` follows. */

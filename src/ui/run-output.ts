@@ -59,6 +59,7 @@ function counted(output: RunOutput): RunOutput {
         tools.calls++;
         if (event.isError) tools.failed++;
       } else if (event.type === "hook" && event.point === "beforeToolExecute" && event.outcome === "refused") tools.refused++;
+      else if (event.type === "permission" && event.outcome === "refused") tools.refused++;
       output.event(event);
     },
     end: (end) => output.end({ ...end, tools: { ...tools } }),
