@@ -106,13 +106,15 @@ describe("branches in the chat", () => {
     term.line("q1");
     await term.waitForPrompt(1);
     term.line("/model p/n");
-    await term.waitFor("p/n");
+    await term.waitFor("model: p/n\n");
+    await term.waitForPrompt(1);
     term.line("q2");
     await term.waitForPrompt(2);
     const [path] = sessionFiles(s.inst.home);
     const a1 = messageEntries(path!).find((e) => e.role === "assistant")!;
     term.line(`/tree ${a1.id}`);
     await term.waitFor(`continuing from ${a1.id}`);
+    await term.waitForPrompt(2);
     term.line("q2 again");
     await term.waitForPrompt(3);
     const models = () => s!.server.requests.map((r) => (r.body as { model: string }).model);
