@@ -1,38 +1,152 @@
 /**
  * `rienda acp` end to end, driven by the SDK's own client over the child's
- * stdio against the scripted provider; every message both ways checked
- * against the schema the SDK ships (test/support/acp-schema.ts).
+ * stdio against the scripted provider: initialize, a new session, a tool
+ * call whose permission the client grants and then refuses, a cancel
+ * mid-stream, an image prompt, a load of the session in a new process, a
+ * model switch; every message both ways checked against the schema the
+ * SDK ships (test/support/acp-schema.ts).
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { AcpClient } from "../support/acp-client.ts";
 import { scenario, type Scenario } from "../support/scenario.ts";
+import { messageEntries, sessionFile } from "../support/session-reader.ts";
 
 let s: Scenario | undefined;
-let client: AcpClient | undefined;
+let clients: AcpClient[] = [];
 afterEach(async () => {
-  if (client && client.child.exitCode === null) client.child.kill("SIGKILL");
-  client = undefined;
+  for (const c of clients) if (c.child.exitCode === null) c.child.kill("SIGKILL");
+  clients = [];
   await s?.dispose();
   s = undefined;
 });
 
-function expectValid(c: AcpClient): void {
-  expect(c.schema.problems).toEqual([]);
-  expect(c.schema.count).toBeGreaterThan(0);
+function start(args: string[] = ["-a", "coder"]): AcpClient {
+  const c = new AcpClient(s!.inst, args);
+  clients.push(c);
+  return c;
 }
 
+/** No message either way broke the schema. */
+function expectValid(c: AcpClient): void {
+  expect(c.schema.problems).toEqual([]);
+  expect(c.schema.count).toBeGreaterThan(4);
+}
+
+const PUBLISH = `module.exports = {
+  description: "Publishes a file.",
+  parameters: { type: "object", properties: { path: { type: "string" } }, additionalProperties: false },
+  execute: function(ctx, args) {
+    if (!ctx.confirm({ title: "Publish", body: "Push " + args.path + "?" })) return { text: "not allowed", isError: true };
+    return "pushed " + args.path;
+  },
+};
+`;
+
+/** A 1x1 PNG. */
+const PNG_B64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+const byKind = (updates: SessionUpdate[], kind: SessionUpdate["sessionUpdate"]) => updates.filter((u) => u.sessionUpdate === kind);
+
 describe("rienda acp", () => {
-  test("smoke", async () => {
-    s = await scenario();
-    s.server.script({ text: "Hello from the model." });
-    client = new AcpClient(s.inst, ["-a", "coder"]);
-    const init = await client.initialize();
-    expect(init.agentCapabilities?.loadSession).toBe(true);
-    const created = await client.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [] });
-    const answer = await client.agent.request("session/prompt", { sessionId: created.sessionId, prompt: [{ type: "text", text: "hi" }] });
-    expect(answer.stopReason).toBe("end_turn");
-    expect(AcpClient.text(client.updatesOf(created.sessionId))).toBe("Hello from the model.");
-    expect((await client.close()).code).toBe(0);
-    expectValid(client);
+  test("a whole editor session: permission granted then refused, a cancel mid-stream, an image, a model switch, then the session loaded in a new process", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [publish]", modelExtra: "      m2:\n        id: wire-model-2" });
+    s.inst.tool("publish", PUBLISH);
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "publish", arguments: { path: "notes.txt" } }] },
+      { text: "Published." },
+      { toolCalls: [{ id: "c2", name: "publish", arguments: { path: "secret.txt" } }] },
+      { text: "Not published." },
+      { text: "partial answ", hang: true },
+      { text: "A red dot." },
+      { text: "From the second model." },
+    );
+    const c = start();
+    const init = await c.initialize({ fs: { readTextFile: true, writeTextFile: true }, terminal: true });
+    expect(init).toMatchObject({
+      protocolVersion: 1,
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true } },
+      agentInfo: { name: "rienda" },
+    });
+
+    const created = await c.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [] });
+    const id = created.sessionId;
+    expect(created.modes).toEqual({ currentModeId: "coder", availableModes: [{ id: "coder", name: "coder", description: "A test agent." }] });
+    const model = created.configOptions?.find((o) => o.id === "model");
+    expect(model).toMatchObject({ type: "select", category: "model", currentValue: "p/m" });
+    expect(JSON.stringify(model)).toContain("p/m2");
+    expect(created.configOptions?.find((o) => o.id === "thinking")).toMatchObject({ category: "thought_level", currentValue: "off" });
+
+    // 1. A tool call the client allows.
+    let mark = c.updates.length;
+    const first = await c.agent.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "publish notes" }] });
+    expect(first.stopReason).toBe("end_turn");
+    expect(c.permissionRequests[0]).toMatchObject({
+      sessionId: id,
+      toolCall: { toolCallId: "c1", title: "Publish", content: [{ type: "content", content: { type: "text", text: "Push notes.txt?" } }] },
+      options: [
+        { optionId: "allow", kind: "allow_once" },
+        { optionId: "reject", kind: "reject_once" },
+      ],
+    });
+    let updates = c.updatesOf(id, mark);
+    expect(byKind(updates, "tool_call")[0]).toMatchObject({ toolCallId: "c1", title: "publish: notes.txt", status: "in_progress", locations: [{ path: join(s.inst.workspace, "notes.txt") }], rawInput: { path: "notes.txt" } });
+    expect(byKind(updates, "tool_call_update").at(-1)).toMatchObject({ toolCallId: "c1", status: "completed", content: [{ type: "content", content: { type: "text", text: "pushed notes.txt" } }] });
+    expect(AcpClient.text(updates)).toBe("Published.");
+
+    // 2. The same tool call refused.
+    c.permissions = () => ({ outcome: { outcome: "selected", optionId: "reject" } });
+    mark = c.updates.length;
+    expect((await c.agent.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "publish the secret" }] })).stopReason).toBe("end_turn");
+    updates = c.updatesOf(id, mark);
+    expect(byKind(updates, "tool_call_update").at(-1)).toMatchObject({ toolCallId: "c2", status: "failed", content: [{ type: "content", content: { type: "text", text: "not allowed" } }] });
+    expect(AcpClient.text(updates)).toBe("Not published.");
+
+    // 3. A cancel while the answer streams.
+    mark = c.updates.length;
+    const hanging = c.agent.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "write a long story" }] });
+    await c.until(() => AcpClient.text(c.updatesOf(id, mark)).includes("partial"), "the first chunk");
+    await c.agent.notify("session/cancel", { sessionId: id });
+    expect((await hanging).stopReason).toBe("cancelled");
+
+    // 4. An image.
+    mark = c.updates.length;
+    const image = await c.agent.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "what is this?" }, { type: "image", mimeType: "image/png", data: PNG_B64 }] });
+    expect(image.stopReason).toBe("end_turn");
+    const sent = JSON.stringify(s.server.requests[5]!.body);
+    expect(sent).toContain(`data:image/png;base64,${PNG_B64}`);
+    expect(sent).toContain("what is this?");
+    // The turn before is in the history as interrupted.
+    expect(sent).toContain("write a long story");
+
+    // 5. A model switch, then a prompt that goes to that model.
+    const switched = await c.agent.request("session/set_config_option", { sessionId: id, configId: "model", value: "p/m2" });
+    expect(switched.configOptions.find((o) => o.id === "model")).toMatchObject({ currentValue: "p/m2" });
+    expect((await c.agent.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "and you?" }] })).stopReason).toBe("end_turn");
+    expect((s.server.requests[6]!.body as { model: string }).model).toBe("wire-model-2");
+
+    expect((await c.close()).code).toBe(0);
+    expectValid(c);
+    // The session file holds the whole conversation, and nothing holds its lock.
+    const path = sessionFile(s.inst.home, id);
+    expect(messageEntries(path).filter((m) => m.role === "user").length).toBeGreaterThanOrEqual(5);
+    expect(existsSync(path.replace(/\.jsonl$/, ".lock"))).toBe(false);
+
+    // 6. The session loaded by another process: its history replayed as updates before the answer.
+    const d = start([]);
+    await d.initialize();
+    const loaded = await d.agent.request("session/load", { sessionId: id, cwd: s.inst.workspace, mcpServers: [] });
+    expect(loaded.configOptions?.find((o) => o.id === "model")).toMatchObject({ currentValue: "p/m2" });
+    const replay = d.updatesOf(id);
+    expect(AcpClient.text(replay, "user_message_chunk")).toBe("publish notespublish the secretwrite a long storywhat is this?and you?");
+    expect(AcpClient.text(replay)).toContain("Published.");
+    expect(AcpClient.text(replay)).toContain("(Interrupted.)");
+    expect(byKind(replay, "tool_call").map((u) => (u as { toolCallId: string }).toolCallId)).toEqual(["c1", "c2"]);
+    expect(byKind(replay, "tool_call_update")).toMatchObject([{ toolCallId: "c1", status: "completed" }, { toolCallId: "c2", status: "failed" }]);
+    expect(replay.find((u) => u.sessionUpdate === "user_message_chunk" && u.content.type === "image")).toMatchObject({ content: { type: "image", mimeType: "image/png", data: PNG_B64 } });
+    expect((await d.close()).code).toBe(0);
+    expectValid(d);
   });
 });
