@@ -150,3 +150,92 @@ describe("rienda acp", () => {
     expectValid(d);
   });
 });
+
+describe("rienda acp: what an editor sees and sends", () => {
+  test("a shell call's live output and result, thinking as thought chunks, a limit as max_turn_requests, -y asking nothing", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]\nmax_turns: 2" });
+    s.server.script(
+      { thinking: "Let me look.", toolCalls: [{ id: "sh1", name: "shell", arguments: { command: "echo live-line; echo done" } }] },
+      { toolCalls: [{ id: "sh2", name: "shell", arguments: { command: "echo again" } }] },
+    );
+    const c = start(["-a", "coder", "-y"]);
+    await c.initialize();
+    const { sessionId } = await c.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [] });
+    const answer = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "look around" }] });
+    expect(answer.stopReason).toBe("max_turn_requests");
+    const updates = c.updatesOf(sessionId);
+    expect(AcpClient.text(updates, "agent_thought_chunk")).toBe("Let me look.");
+    expect(byKind(updates, "tool_call")[0]).toMatchObject({ toolCallId: "sh1", kind: "execute", title: "echo live-line; echo done", status: "in_progress" });
+    const live = byKind(updates, "tool_call_update").filter((u) => (u as { toolCallId: string }).toolCallId === "sh1");
+    expect(JSON.stringify(live.slice(0, -1))).toContain("live-line");
+    expect(live.at(-1)).toMatchObject({ status: "completed" });
+    expect(JSON.stringify(live.at(-1))).toContain("live-line\\ndone");
+    // The limit is said in words too (no notices capability: a line of the agent's message).
+    expect(AcpClient.text(updates)).toContain("max_turns");
+    expect(c.permissionRequests).toEqual([]);
+    expect((await c.close()).code).toBe(0);
+    expectValid(c);
+  });
+
+  test("embedded context, a link to a workspace file, the agent switched as a mode, notices where the client shows them", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    s.inst.agent("reviewer", ["---", "description: Reviews.", "model: p/m", "---", "You review.", ""].join("\n"));
+    const linked = s.inst.file("src/linked.txt", "linked file body\n");
+    s.server.script({ text: "Seen." }, { text: "Reviewed." });
+    const c = start(["-a", "coder"]);
+    await c.initialize({ session: { notices: {} } });
+    const created = await c.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [{ name: "editor-tools", command: "/bin/true", args: [], env: [] }] });
+    const sessionId = created.sessionId;
+    expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["coder", "reviewer"]);
+    const prompt = [
+      { type: "text" as const, text: "compare these" },
+      { type: "resource" as const, resource: { uri: `file://${s.inst.workspace}/unsaved.ts`, mimeType: "text/plain", text: "const unsaved = 1;" } },
+      { type: "resource_link" as const, name: "linked.txt", uri: `file://${linked}` },
+    ];
+    expect((await c.agent.request("session/prompt", { sessionId, prompt })).stopReason).toBe("end_turn");
+    const sent = JSON.stringify(s.server.requests[0]!.body);
+    expect(sent).toContain("compare these");
+    expect(sent).toContain(`${s.inst.workspace}/unsaved.ts:`);
+    expect(sent).toContain("const unsaved = 1;");
+    expect(sent).toContain("linked file body");
+    // The editor's MCP servers are not started, and the user hears it as a notice.
+    expect(byKind(c.updatesOf(sessionId), "notice")).toMatchObject([{ severity: "info", title: expect.stringContaining("editor-tools") }]);
+
+    const mark = c.updates.length;
+    await c.agent.request("session/set_mode", { sessionId, modeId: "reviewer" });
+    expect(byKind(c.updatesOf(sessionId, mark), "current_mode_update")).toMatchObject([{ currentModeId: "reviewer" }]);
+    expect((await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "review" }] })).stopReason).toBe("end_turn");
+    expect(JSON.stringify(s.server.requests[1]!.body)).toContain("You review.");
+    expect((await c.close()).code).toBe(0);
+    expectValid(c);
+  });
+
+  test("refusals name the problem and the process goes on: an unknown agent, an unknown session, an unknown model, a busy session", async () => {
+    s = await scenario();
+    s.server.script({ text: "slow", hang: true });
+    const bad = start(["-a", "ghost"]);
+    await bad.initialize();
+    await expect(bad.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [] })).rejects.toThrow(/ghost/);
+    await bad.close();
+
+    const c = start();
+    await c.initialize();
+    await expect(c.agent.request("session/load", { sessionId: "01NOSUCHSESSION", cwd: s.inst.workspace, mcpServers: [] })).rejects.toThrow(/01NOSUCHSESSION/);
+    await expect(c.agent.request("session/prompt", { sessionId: "nope", prompt: [{ type: "text", text: "x" }] })).rejects.toThrow(/no session "nope"/);
+    await expect(c.agent.request("session/new", { cwd: join(s.inst.root, "missing"), mcpServers: [] })).rejects.toThrow(/does not exist/);
+    const unused = await c.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [] });
+    const { sessionId } = await c.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [] });
+    await expect(c.agent.request("session/set_config_option", { sessionId, configId: "model", value: "p/nope" })).rejects.toThrow(/unknown model "nope" in provider "p"/);
+    const running = c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+    await s.server.waitForRequests(1);
+    await expect(c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "again" }] })).rejects.toThrow(/already running/);
+    await expect(c.agent.request("session/set_config_option", { sessionId, configId: "thinking", value: "off" })).rejects.toThrow(/wait for the prompt/);
+    // The end of stdin ends the turn as an interrupt would; the process exits 0.
+    expect((await c.close()).code).toBe(0);
+    await running.catch(() => undefined);
+    // A session no prompt was sent to leaves no file behind; the one interrupted keeps its prompt.
+    expect(() => sessionFile(s!.inst.home, unused.sessionId)).toThrow("no session file");
+    expect(messageEntries(sessionFile(s.inst.home, sessionId)).map((m) => m.role)).toEqual(["user", "assistant"]);
+    expectValid(c);
+  });
+});
