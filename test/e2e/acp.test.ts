@@ -9,10 +9,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
 import { AcpClient } from "../support/acp-client.ts";
 import { scenario, type Scenario } from "../support/scenario.ts";
-import { messageEntries, sessionFile } from "../support/session-reader.ts";
+import { messageEntries, readEntries, sessionFile } from "../support/session-reader.ts";
 
 let s: Scenario | undefined;
 let clients: AcpClient[] = [];
@@ -187,10 +187,10 @@ describe("rienda acp: what an editor sees and sends", () => {
     const created = await c.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [{ name: "editor-tools", command: "/bin/true", args: [], env: [] }] });
     const sessionId = created.sessionId;
     expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["coder", "reviewer"]);
-    const prompt = [
-      { type: "text" as const, text: "compare these" },
-      { type: "resource" as const, resource: { uri: `file://${s.inst.workspace}/unsaved.ts`, mimeType: "text/plain", text: "const unsaved = 1;" } },
-      { type: "resource_link" as const, name: "linked.txt", uri: `file://${linked}` },
+    const prompt: ContentBlock[] = [
+      { type: "text", text: "compare these" },
+      { type: "resource", resource: { uri: `file://${s.inst.workspace}/unsaved.ts`, mimeType: "text/plain", text: "const unsaved = 1;" } },
+      { type: "resource_link", name: "linked.txt", uri: `file://${linked}` },
     ];
     expect((await c.agent.request("session/prompt", { sessionId, prompt })).stopReason).toBe("end_turn");
     const sent = JSON.stringify(s.server.requests[0]!.body);
@@ -235,7 +235,8 @@ describe("rienda acp: what an editor sees and sends", () => {
     await running.catch(() => undefined);
     // A session no prompt was sent to leaves no file behind; the one interrupted keeps its prompt.
     expect(() => sessionFile(s!.inst.home, unused.sessionId)).toThrow("no session file");
-    expect(messageEntries(sessionFile(s.inst.home, sessionId)).map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(messageEntries(sessionFile(s.inst.home, sessionId)).map((m) => m.role)).toEqual(["user"]);
+    expect(readEntries(sessionFile(s.inst.home, sessionId)).some((e) => e.kind === "interruption")).toBe(true);
     expectValid(c);
   });
 });

@@ -63,10 +63,11 @@ export class AcpAgent {
       .onNotification(methods.agent.session.cancel, ({ params }) => this.#sessions.get(params.sessionId)?.cancel());
   }
 
-  /** Ends every turn and closes every conversation (their tools' processes end with them). */
-  close(): void {
-    for (const session of this.#sessions.values()) session.close();
+  /** Ends every turn and closes every conversation (their tools' processes end with them); `hurry` cuts afterRun hooks short. */
+  async close(hurry: AbortSignal): Promise<void> {
+    const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
+    await Promise.all(sessions.map((session) => session.close(hurry)));
   }
 
   #initialize(params: Acp.InitializeRequest): Acp.InitializeResponse {

@@ -43,6 +43,8 @@ export class AcpSession {
   readonly #wire: PermissionWire;
   readonly #options: SessionOptions;
   #turn: Turn | undefined;
+  /** Settles when the turn going on has ended (its session entries written). */
+  #turnDone: Promise<unknown> = Promise.resolve();
   /** Shown when the next turn starts, with the conversation's own notices. */
   readonly #pending: string[] = [];
 
@@ -74,9 +76,15 @@ export class AcpSession {
   }
 
   /** Runs one prompt to its end. A prompt the conversation refuses (a file it cannot take) is a RiendaError, and nothing runs. */
-  async prompt(blocks: readonly ContentBlock[]): Promise<PromptEnd> {
+  prompt(blocks: readonly ContentBlock[]): Promise<PromptEnd> {
     if (this.#turn) throw new RiendaError("usage", "a prompt is already running in this session: cancel it first (session/cancel)");
     const text = this.#attach(blocks);
+    const done = this.#run(text);
+    this.#turnDone = done.catch(() => undefined);
+    return done;
+  }
+
+  async #run(text: string): Promise<PromptEnd> {
     const turn: Turn = { abort: new AbortController(), final: new AbortController(), cancelled: false, updates: new TurnUpdates(this.#options) };
     this.#turn = turn;
     try {
@@ -109,10 +117,19 @@ export class AcpSession {
     for (const update of historyUpdates(this.backend.history(), this.backend.status().workdir)) this.send(update);
   }
 
-  /** Ends the turn going on, as an interrupt would, and waits no longer than it takes to abort. */
-  close(): void {
-    this.#turn?.abort.abort();
-    this.#turn?.final.abort();
+  /**
+   * Ends the turn going on as an interrupt would (its afterRun hooks get
+   * their chance, as in the chats), waits for it to write its end, then
+   * closes the conversation. `hurry` (a second interrupt) cuts the hooks short.
+   */
+  async close(hurry: AbortSignal): Promise<void> {
+    const turn = this.#turn;
+    if (turn) {
+      turn.abort.abort();
+      if (hurry.aborted) turn.final.abort();
+      else hurry.addEventListener("abort", () => turn.final.abort(), { once: true });
+      await this.#turnDone;
+    }
     this.backend.close();
   }
 

@@ -63,9 +63,9 @@ export default defineCommand({
     } catch (error) {
       process.stderr.write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
       code = watcher.interrupted ? watcher.exitCode : 1;
-    } finally {
-      agent?.close();
     }
+    // Turns end as interrupted and write their end; a second interrupt hurries their afterRun hooks, a third exits at once.
+    await agent?.close(watcher.finalSignal);
     await exitWhenFlushed(code);
   },
 });
