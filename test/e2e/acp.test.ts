@@ -152,10 +152,10 @@ describe("rienda acp", () => {
 });
 
 describe("rienda acp: what an editor sees and sends", () => {
-  test("a shell call's live output and result, thinking as thought chunks, a limit as max_turn_requests, -y asking nothing", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [shell]\nmax_turns: 2" });
+  test("a shell call's live output and result, thinking as thought chunks, the context used, a limit as max_turn_requests, -y asking nothing", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]\nmax_turns: 2", modelExtra: "        context_window: 8000" });
     s.server.script(
-      { thinking: "Let me look.", toolCalls: [{ id: "sh1", name: "shell", arguments: { command: "echo live-line; echo done" } }] },
+      { thinking: "Let me look.", toolCalls: [{ id: "sh1", name: "shell", arguments: { command: "echo live-line; echo done" } }], usage: { input: 100, output: 20 } },
       { toolCalls: [{ id: "sh2", name: "shell", arguments: { command: "echo again" } }] },
     );
     const c = start(["-a", "coder", "-y"]);
@@ -170,6 +170,7 @@ describe("rienda acp: what an editor sees and sends", () => {
     expect(JSON.stringify(live.slice(0, -1))).toContain("live-line");
     expect(live.at(-1)).toMatchObject({ status: "completed" });
     expect(JSON.stringify(live.at(-1))).toContain("live-line\\ndone");
+    expect(byKind(updates, "usage_update")[0]).toEqual({ sessionUpdate: "usage_update", used: 120, size: 8000 });
     // The limit is said in words too (no notices capability: a line of the agent's message).
     expect(AcpClient.text(updates)).toContain("max_turns");
     expect(c.permissionRequests).toEqual([]);

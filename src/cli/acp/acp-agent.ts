@@ -123,7 +123,15 @@ export class AcpAgent {
   async #set(sessionId: string, id: string, value: string): Promise<Acp.SessionConfigOption[]> {
     const session = this.#session(sessionId);
     if (session.busy) throw new this.#sdk.RequestError(-32602, "wait for the prompt to end (or cancel it) before switching");
-    for (const notice of await applySetting(session.backend, id, value)) session.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${notice}\n` } });
+    if (session.switching) throw new this.#sdk.RequestError(-32602, "another switch is under way in this session: wait for its answer");
+    session.switching = true;
+    let notices: string[];
+    try {
+      notices = await applySetting(session.backend, id, value);
+    } finally {
+      session.switching = false;
+    }
+    for (const notice of notices) session.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${notice}\n` } });
     const options = await configOptions(session.backend);
     session.send({ sessionUpdate: "current_mode_update", currentModeId: session.backend.status().agent });
     session.send({ sessionUpdate: "config_option_update", configOptions: options });

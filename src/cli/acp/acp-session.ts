@@ -75,9 +75,13 @@ export class AcpSession {
     return this.#turn !== undefined;
   }
 
+  /** A switch (agent, model, thinking) under way: no prompt may start meanwhile, nor another switch. */
+  switching = false;
+
   /** Runs one prompt to its end. A prompt the conversation refuses (a file it cannot take) is a RiendaError, and nothing runs. */
   prompt(blocks: readonly ContentBlock[]): Promise<PromptEnd> {
     if (this.#turn) throw new RiendaError("usage", "a prompt is already running in this session: cancel it first (session/cancel)");
+    if (this.switching) throw new RiendaError("usage", "a switch of agent, model or thinking level is under way in this session: send the prompt once it is answered");
     const text = this.#attach(blocks);
     const done = this.#run(text);
     this.#turnDone = done.catch(() => undefined);
@@ -85,7 +89,7 @@ export class AcpSession {
   }
 
   async #run(text: string): Promise<PromptEnd> {
-    const turn: Turn = { abort: new AbortController(), final: new AbortController(), cancelled: false, updates: new TurnUpdates(this.#options) };
+    const turn: Turn = { abort: new AbortController(), final: new AbortController(), cancelled: false, updates: new TurnUpdates(this.#turnContext()) };
     this.#turn = turn;
     try {
       for (const notice of [...this.#pending.splice(0), ...this.backend.notices()]) this.send(turn.updates.notice(notice, undefined, "info"));
@@ -173,6 +177,11 @@ export class AcpSession {
       parts.cleanup();
     }
     return texts.filter((text) => text !== "").join("\n\n");
+  }
+
+  #turnContext(): { workdir: string; notices: boolean; contextWindow?: number } {
+    const window = this.backend.status().contextWindow;
+    return { workdir: this.#options.workdir, notices: this.#options.notices, ...(window !== undefined ? { contextWindow: window } : {}) };
   }
 
   #notice(title: string, body: string | undefined): SessionUpdate {

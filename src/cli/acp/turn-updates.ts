@@ -21,6 +21,8 @@ export interface TurnUpdateContext {
   workdir: string;
   /** The client said it shows `notice` updates (`clientCapabilities.session.notices`). */
   notices: boolean;
+  /** The model's context window in tokens, when known: each answer then reports how full it is. */
+  contextWindow?: number;
 }
 
 /** Maps one turn's events; keeps what a later event needs (output so far, the last stop reason). */
@@ -42,9 +44,13 @@ export class TurnUpdates {
         return sub || event.text === "" ? [] : [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } }];
       case "thinking_delta":
         return sub || event.thinking === "" ? [] : [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.thinking } }];
-      case "message_end":
-        if (!sub) this.lastStopReason = event.stopReason;
-        return [];
+      case "message_end": {
+        if (sub) return [];
+        this.lastStopReason = event.stopReason;
+        const size = this.#context.contextWindow;
+        // The whole prompt as the model saw it plus its answer: what the next request starts from.
+        return event.usage && size !== undefined ? [{ sessionUpdate: "usage_update", used: event.usage.inputTokens + event.usage.outputTokens, size }] : [];
+      }
       case "tool_call":
         return [
           {
