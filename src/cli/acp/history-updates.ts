@@ -10,7 +10,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AttachmentBlock, Block } from "../../providers/index.ts";
 import type { HistoryItem } from "../../ui/chat/index.ts";
-import { toolKind, toolLocations, toolTitle } from "./tool-calls.ts";
+import { toolCallStarted } from "./tool-calls.ts";
 import { textContent } from "./turn-updates.ts";
 
 /** Every update that replays `history`, in order. */
@@ -35,17 +35,7 @@ function blockUpdates(block: Block, role: "user" | "assistant", workdir: string)
     case "attachment":
       return [{ sessionUpdate: "user_message_chunk", content: attachmentContent(block, workdir) }];
     case "tool_call":
-      return [
-        {
-          sessionUpdate: "tool_call",
-          toolCallId: block.toolCallId,
-          title: toolTitle(block.toolCallName, block.toolCallArguments),
-          kind: toolKind(block.toolCallName),
-          status: "in_progress",
-          locations: toolLocations(block.toolCallArguments, workdir),
-          rawInput: block.toolCallArguments,
-        },
-      ];
+      return [toolCallStarted(block.toolCallId, block.toolCallName, block.toolCallArguments, workdir)];
     case "tool_result": {
       const text = block.toolResult.map((part) => part.text).join("");
       return [{ sessionUpdate: "tool_call_update", toolCallId: block.toolResultCallId, status: block.toolResultIsError ? "failed" : "completed", content: text === "" ? [] : [textContent(text)] }];

@@ -5,7 +5,12 @@
  * name and arguments by convention (docs/acp.md, "Tool calls").
  */
 import { isAbsolute, resolve } from "node:path";
-import type { ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+import type { SessionUpdate, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+
+/** The `tool_call` update that opens a call, live or replayed: running, with what it runs with. */
+export function toolCallStarted(toolCallId: string, name: string, args: unknown, workdir: string): SessionUpdate {
+  return { sessionUpdate: "tool_call", toolCallId, title: toolTitle(name, args), kind: toolKind(name), status: "in_progress", locations: toolLocations(args, workdir), rawInput: args };
+}
 
 /** Name patterns, first match wins: the kind an editor shows for a tool. */
 const KINDS: ReadonlyArray<[RegExp, ToolKind]> = [

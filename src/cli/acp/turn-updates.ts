@@ -11,7 +11,7 @@
  */
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { EngineEvent, RunOutcome } from "../../engine/index.ts";
-import { toolKind, toolLocations, toolTitle } from "./tool-calls.ts";
+import { toolCallStarted } from "./tool-calls.ts";
 
 /** How much of a call's live output an update carries: its last 32 KB. */
 const LIVE_OUTPUT_CHARS = 32 * 1024;
@@ -52,17 +52,7 @@ export class TurnUpdates {
         return event.usage && size !== undefined ? [{ sessionUpdate: "usage_update", used: event.usage.inputTokens + event.usage.outputTokens, size }] : [];
       }
       case "tool_call":
-        return [
-          {
-            sessionUpdate: "tool_call",
-            toolCallId: callId(event),
-            title: toolTitle(event.name, event.arguments),
-            kind: toolKind(event.name),
-            status: "in_progress",
-            locations: toolLocations(event.arguments, this.#context.workdir),
-            rawInput: event.arguments,
-          },
-        ];
+        return [toolCallStarted(callId(event), event.name, event.arguments, this.#context.workdir)];
       case "tool_output": {
         const id = callId(event);
         const soFar = `${this.#output.get(id) ?? ""}${event.text}`.slice(-LIVE_OUTPUT_CHARS);
