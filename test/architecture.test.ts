@@ -23,13 +23,15 @@ const ALLOWED: Record<string, string[]> = {
   runtime: [],
   extensions: ["runtime", "tools", "engine"],
   engine: ["providers", "sessions", "tools"],
-  ui: ["engine", "tools", "providers"],
+  ui: ["conversation", "engine", "tools", "providers"],
   mcp: ["config", "tools", "limits"],
   credentials: [],
   "models-dev": [],
   "provider-modules": ["runtime", "config", "providers", "models-dev"],
   roster: ["config", "provider-modules", "credentials", "providers", "runtime", "models-dev"],
-  cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits", "credentials", "models-dev", "provider-modules", "roster"],
+  compose: ["engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits", "credentials", "models-dev", "provider-modules", "roster"],
+  conversation: ["compose", "engine", "config", "agents", "sessions", "tools", "providers", "attachments", "roster", "credentials", "limits"],
+  cli: ["conversation", "compose", "ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits", "credentials", "models-dev", "provider-modules", "roster"],
 };
 
 function sourceFiles(dir: string): string[] {

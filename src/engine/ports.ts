@@ -3,7 +3,7 @@
  * and the composition root (cli/compose/) supplies real implementations; the
  * engine never imports runtime, extensions, ui or cli.
  */
-import type { Message, ModelRequest, StopReason, StreamEvent, ToolSpec, Usage } from "../providers/index.ts";
+import type { AnswerCut, Message, ModelRequest, StopReason, StreamEvent, ToolSpec, Usage } from "../providers/index.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { MessageSnapshot } from "./conversation.ts";
 import type { AfterRunReason, EngineEvent, HookPoint, OutputStream, ToolCall } from "./types.ts";
@@ -91,6 +91,8 @@ export interface ResponseMeta {
   responseUsage?: Usage;
   /** US dollars this answer cost (new), when the model's prices are known. */
   responseCost?: number;
+  /** A partial answer: what cut it short while it streamed. */
+  interrupted?: AnswerCut;
 }
 
 /** The conversation on disk. Every request is rebuilt from it. */
@@ -98,7 +100,7 @@ export interface SessionPort {
   readonly id: string;
   /** The active branch, root to leaf. */
   messages(): Message[];
-  /** Appends one whole message; never a partial response. */
+  /** Appends one message: whole, or an answer cut short marked `interrupted` in `meta`. */
   appendMessage(message: Message, meta?: ResponseMeta): void;
   /**
    * Records that the run was interrupted (or, with `"error"`, failed) where

@@ -6,8 +6,8 @@
  * does not offer it; a remembered level it does not offer is dropped with
  * a notice, since the model may have changed since.
  */
-import type { ResolvedModel } from "../../providers/index.ts";
-import { currentThinking, offersThinking, readState, statePath, thinkingLevels, thinkingName, withThinking } from "../../roster/index.ts";
+import type { ResolvedModel } from "../providers/index.ts";
+import { currentThinking, offersThinking, readState, statePath, thinkingLevels, thinkingName, withThinking } from "../roster/index.ts";
 import type { AgentRequest } from "./types.ts";
 
 export interface RunThinking {

@@ -9,8 +9,12 @@ import { loadAgent } from "../agents/index.ts";
 import { loadConfig } from "../config/index.ts";
 import { isRiendaError, messageOf } from "../errors.ts";
 import { chooseModel, readState, recordPick, statePath, type Roster } from "../roster/index.ts";
-import type { ChatScreen } from "../ui/chat/index.ts";
-import { openRoster } from "./compose/index.ts";
+import { openRoster } from "../compose/index.ts";
+
+/** The front end's model picker: the pick, or undefined when the user cancels. */
+export interface ModelPicker {
+  pickModel(models: string[], agentId: string): Promise<string | undefined>;
+}
 
 /** Where the chat runs: HOME, the environment and `--config`. */
 export interface ChatWhere {
@@ -19,7 +23,7 @@ export interface ChatWhere {
   configPath?: string;
 }
 
-/** What a new conversation is started with, as far as its model is concerned (cli/chat.ts's ChatStart). */
+/** What a new conversation is started with, as far as its model is concerned (ConversationStart). */
 interface ModelStart extends ChatWhere {
   modelRef?: string;
   sessionId?: string;
@@ -28,7 +32,7 @@ interface ModelStart extends ChatWhere {
 }
 
 /** The roster of the chat's config.yaml (`--config`, else RIENDA_CONFIG, else ~/.rienda). */
-function rosterOf(where: ChatWhere): Roster {
+export function rosterOf(where: ChatWhere): Roster {
   return openRoster(loadConfig({ ...(where.configPath ? { flag: where.configPath } : {}), env: where.env, home: where.home }), where);
 }
 
@@ -92,7 +96,7 @@ export function rememberPick(where: ChatWhere, pick: { model: string; thinking?:
  * The pick becomes the conversation's model (as `-m` would) and state.json's
  * `last_model`. False when the user cancels it.
  */
-export async function pickStartModel(start: ModelStart, agentId: string, screen: Pick<ChatScreen, "pickModel">): Promise<boolean> {
+export async function pickStartModel(start: ModelStart, agentId: string, screen: ModelPicker): Promise<boolean> {
   const offered = await modelsToPick(start, agentId);
   if (offered === undefined) return true;
   const ref = await screen.pickModel(offered, agentId);

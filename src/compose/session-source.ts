@@ -1,6 +1,6 @@
 /**
  * Which session a run writes to, from `-s`, `-c`, `--fork`, `--at` and
- * `--no-session` (docs/sessions.md "Continuing"): the flags, their checks,
+ * `--no-session` (docs/sessions.md "Continuing"): their checks,
  * and the session source setup.ts opens before anything is written.
  *
  * - `-s ID` / `-c`: the session itself, opened (its lock held) at once, so a
@@ -14,14 +14,6 @@
  */
 import { RiendaError } from "../errors.ts";
 import { branchPoint, createSession, forkSession, listSessions, openSession, readSession, type SessionFile, type SessionHeader } from "../sessions/index.ts";
-
-/** The flags, shared by `run` (and the parts that apply by the chat). */
-export const runSessionFlags = {
-  continue: { type: "boolean", alias: "c", description: "Continue this workspace's latest session" },
-  fork: { type: "boolean", description: "With -s/-c: continue into a new session (the original is not written)" },
-  at: { type: "string", description: "With -s/-c: continue from this message of the session (ids: rienda sessions show ID --tree)" },
-  "no-session": { type: "boolean", alias: "ephemeral", description: "Write no session file (also --ephemeral)" },
-} as const;
 
 /** What the flags asked for. */
 export interface SessionChoice {

@@ -5,24 +5,24 @@
  * be refused is checked before anything is written or sent.
  */
 import { join } from "node:path";
-import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, outsideLinkText, toAgentInfo } from "../../agents/index.ts";
-import { formatKeyPath, loadConfig, splitModelRef, type LoadedConfig } from "../../config/index.ts";
-import { unpricedBudget, withSubagents, type SubagentSpec, type ToolPort } from "../../engine/index.ts";
-import { resolveLimits } from "../run-limits.ts";
-import { selectTools } from "../select-tools.ts";
-import { isRiendaError, RiendaError } from "../../errors.ts";
-import { learnContextWindow, type ResolvedModel } from "../../providers/index.ts";
-import { chooseModel, readState, statePath, type Roster } from "../../roster/index.ts";
-import type { Agent } from "../../agents/index.ts";
+import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, outsideLinkText, toAgentInfo } from "../agents/index.ts";
+import { formatKeyPath, loadConfig, splitModelRef, type LoadedConfig } from "../config/index.ts";
+import { unpricedBudget, withSubagents, type SubagentSpec, type ToolPort } from "../engine/index.ts";
+import { resolveLimits } from "./run-limits.ts";
+import { selectTools } from "./select-tools.ts";
+import { isRiendaError, RiendaError } from "../errors.ts";
+import { learnContextWindow, type ResolvedModel } from "../providers/index.ts";
+import { chooseModel, readState, statePath, type Roster } from "../roster/index.ts";
+import type { Agent } from "../agents/index.ts";
 import { openRoster } from "./open-roster.ts";
 import { runThinking } from "./run-thinking.ts";
-import type { SessionFile } from "../../sessions/index.ts";
-import { createSkillTool, findWorkspaceSkills, loadSkills, withSkills, workspaceSkillsPrompt } from "../../skills/index.ts";
-import type { ContextData } from "../../tools/types.ts";
+import type { SessionFile } from "../sessions/index.ts";
+import { createSkillTool, findWorkspaceSkills, loadSkills, withSkills, workspaceSkillsPrompt } from "../skills/index.ts";
+import type { ContextData } from "../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
-import { checkReplayScript } from "../check-replay-script.ts";
-import { sessionWorkdir } from "../session-workdir.ts";
-import { newSession, sessionSource, type SessionSource } from "../run-session.ts";
+import { checkReplayScript } from "./check-replay-script.ts";
+import { sessionWorkdir } from "./session-workdir.ts";
+import { newSession, sessionSource, type SessionSource } from "./session-source.ts";
 import { loadSubagents, subagentLauncher } from "./subagents.ts";
 import type { AgentRequest, Dialogs, PreparedAgent, PreparedRun, RunRequest } from "./types.ts";
 

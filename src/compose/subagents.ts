@@ -6,13 +6,13 @@
  * model client and compactor. The policy (depth, cycles, events, results)
  * is the engine's (engine/subagents.ts).
  */
-import { loadAgent, type Agent } from "../../agents/index.ts";
-import type { ChildRun, Emit, SubagentSpec, ToolCall } from "../../engine/index.ts";
-import { RiendaError } from "../../errors.ts";
-import { createModelClient } from "../../providers/index.ts";
-import { createSession } from "../../sessions/index.ts";
-import { noticeEvent } from "../../ui/index.ts";
-import { createCompactor } from "../compactor.ts";
+import { loadAgent, type Agent } from "../agents/index.ts";
+import { noticeEvent, type ChildRun, type Emit, type SubagentSpec, type ToolCall } from "../engine/index.ts";
+import { RiendaError } from "../errors.ts";
+import { createModelClient } from "../providers/index.ts";
+import { createSession } from "../sessions/index.ts";
+
+import { createCompactor } from "./compactor.ts";
 import type { ConfirmOrigin, Dialogs, PreparedAgent } from "./types.ts";
 
 /** The agents `agent` declares under `agents:`, each loaded to check it and to read its description; throws RiendaError. */

@@ -14,8 +14,8 @@
 import type { ResolvedModel } from "../providers/index.ts";
 import { thinkingLevels, thinkingName, withThinking } from "../roster/index.ts";
 import type { SessionFile } from "../sessions/index.ts";
-import { offeredModels, rememberPick, type ChatWhere } from "./chat-models.ts";
-import type { AgentRequest, PreparedAgent } from "./compose/index.ts";
+import { offeredModels, rememberPick, type ChatWhere } from "./model-picks.ts";
+import type { AgentRequest, PreparedAgent } from "../compose/index.ts";
 
 /** What changes from the current agent's request in a switch. */
 export type SwitchChanges = Pick<AgentRequest, "modelRef" | "sessionModel" | "sessionThinking">;

@@ -7,8 +7,8 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { messageOf, RiendaError } from "../errors.ts";
 import { branchPoint, forkSession, readSession, type SessionFile } from "../sessions/index.ts";
-import type { TreeRow } from "../ui/chat/index.ts";
-import { treeLines } from "./sessions-show.ts";
+import type { TreeRow } from "./types.ts";
+import { treeLines } from "./tree-lines.ts";
 
 /** What the commands need of the chat backend. */
 export interface TreeHost {

@@ -3,14 +3,14 @@
  * or an agent is asked for, and what comes back ready to run. Its own file,
  * so that subagents.ts and prepare.ts share them without importing each other.
  */
-import type { Agent } from "../../agents/index.ts";
-import type { LoadedConfig } from "../../config/index.ts";
-import type { HookPort, ToolPort } from "../../engine/index.ts";
-import type { LimitSettings } from "../../limits/index.ts";
-import type { ResolvedModel } from "../../providers/index.ts";
-import type { SessionFile } from "../../sessions/index.ts";
-import type { ContextData, FrontEnd, Prompt } from "../../tools/types.ts";
-import type { ResolvedLimits, TreeBudgets } from "../run-limits.ts";
+import type { Agent } from "../agents/index.ts";
+import type { LoadedConfig } from "../config/index.ts";
+import type { HookPort, ToolPort } from "../engine/index.ts";
+import type { LimitSettings } from "../limits/index.ts";
+import type { ResolvedModel } from "../providers/index.ts";
+import type { SessionFile } from "../sessions/index.ts";
+import type { ContextData, FrontEnd, Prompt } from "../tools/types.ts";
+import type { ResolvedLimits, TreeBudgets } from "./run-limits.ts";
 
 /** What the user asked for on the command line. */
 export interface RunRequest {

@@ -4,8 +4,8 @@
  */
 import { attachmentKind, type AttachmentBlock } from "../providers/index.ts";
 import { sizeText } from "../attachments/index.ts";
-import { FAILED_REQUEST_TEXT, INTERRUPTION_TEXT, type SessionFile } from "../sessions/index.ts";
-import type { HistoryItem } from "../ui/chat/index.ts";
+import { FAILED_REQUEST_TEXT, INTERRUPTION_TEXT, LIMIT_STOP_TEXT, type SessionFile } from "../sessions/index.ts";
+import type { HistoryItem } from "./types.ts";
 
 /**
  * The session's history for the recap, with the texts it stands in for the
@@ -23,6 +23,7 @@ export function historyOf(session: SessionFile): HistoryItem[] {
     if (message.role === "assistant" && only?.type === "text") {
       if (only.text === INTERRUPTION_TEXT) return { role: "ended", reason: "interrupted" };
       if (only.text === FAILED_REQUEST_TEXT) return { role: "ended", reason: "error" };
+      if (only.text === LIMIT_STOP_TEXT) return { role: "ended", reason: "limit" };
     }
     return message;
   });

@@ -8,9 +8,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { modelsToPick } from "../../src/cli/chat-models.ts";
-import { modelCommands, type ModelHost, type SwitchChanges } from "../../src/cli/chat-model-commands.ts";
-import type { PreparedAgent } from "../../src/cli/compose/index.ts";
+import { modelsToPick } from "../../src/conversation/model-picks.ts";
+import { modelCommands, type ModelHost, type SwitchChanges } from "../../src/conversation/model-switching.ts";
+import type { PreparedAgent } from "../../src/compose/index.ts";
 import type { ResolvedModel } from "../../src/providers/index.ts";
 
 let home: string | undefined;

@@ -5,14 +5,14 @@
  * or broken fails here, before the first model request.
  */
 import { join } from "node:path";
-import type { Agent } from "../../agents/index.ts";
-import type { McpServerSettings } from "../../config/index.ts";
-import type { HookAnswer, HookPort, OutputObserver, ToolPort } from "../../engine/index.ts";
-import { brokenExtension, discoverHooks, discoverTools, missingExtensionError, type ExtensionNames, type Hook } from "../../extensions/index.ts";
-import { RiendaError } from "../../errors.ts";
-import { isServerWildcard, resolveToolNames, serverList, serverPart, splitToolNames, startMcpServers, type McpServers } from "../../mcp/index.ts";
-import { createRuntime } from "../../runtime/index.ts";
-import { createToolRunner, shellEnvFilter, type ContextData, type ShellEnvPolicy, type Tool, type ToolCallContext } from "../../tools/index.ts";
+import type { Agent } from "../agents/index.ts";
+import type { McpServerSettings } from "../config/index.ts";
+import type { HookAnswer, HookPort, OutputObserver, ToolPort } from "../engine/index.ts";
+import { brokenExtension, discoverHooks, discoverTools, missingExtensionError, type ExtensionNames, type Hook } from "../extensions/index.ts";
+import { RiendaError } from "../errors.ts";
+import { isServerWildcard, resolveToolNames, serverList, serverPart, splitToolNames, startMcpServers, type McpServers } from "../mcp/index.ts";
+import { createRuntime } from "../runtime/index.ts";
+import { createToolRunner, shellEnvFilter, type ContextData, type ShellEnvPolicy, type Tool, type ToolCallContext } from "../tools/index.ts";
 import type { Dialogs } from "./types.ts";
 
 /** Loaded extensions of one agent. */

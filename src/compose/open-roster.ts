@@ -5,11 +5,11 @@
  * evaluated; keys from credentials.json.
  */
 import { join } from "node:path";
-import type { LoadedConfig } from "../../config/index.ts";
-import { credentialsPath } from "../../credentials/index.ts";
-import { evaluateProviderModule, listProviderModules, type ModuleEntry } from "../../provider-modules/index.ts";
-import { createRoster, type ModuleSource, type Roster } from "../../roster/index.ts";
-import { createRuntime, type Runtime } from "../../runtime/index.ts";
+import type { LoadedConfig } from "../config/index.ts";
+import { credentialsPath } from "../credentials/index.ts";
+import { evaluateProviderModule, listProviderModules, type ModuleEntry } from "../provider-modules/index.ts";
+import { createRoster, type ModuleSource, type Roster } from "../roster/index.ts";
+import { createRuntime, type Runtime } from "../runtime/index.ts";
 
 export interface RosterRequest {
   home: string;
