@@ -142,7 +142,8 @@ describe("rienda acp", () => {
     const replay = d.updatesOf(id);
     expect(AcpClient.text(replay, "user_message_chunk")).toBe("publish notespublish the secretwrite a long storywhat is this?and you?");
     expect(AcpClient.text(replay)).toContain("Published.");
-    expect(AcpClient.text(replay)).toContain("(Interrupted.)");
+    // The cancelled answer was kept as far as it had come.
+    expect(AcpClient.text(replay)).toContain("Not published.partial");
     expect(byKind(replay, "tool_call").map((u) => (u as { toolCallId: string }).toolCallId)).toEqual(["c1", "c2"]);
     expect(byKind(replay, "tool_call_update")).toMatchObject([{ toolCallId: "c1", status: "completed" }, { toolCallId: "c2", status: "failed" }]);
     expect(replay.find((u) => u.sessionUpdate === "user_message_chunk" && u.content.type === "image")).toMatchObject({ content: { type: "image", mimeType: "image/png", data: PNG_B64 } });
@@ -234,9 +235,9 @@ describe("rienda acp: what an editor sees and sends", () => {
     // The end of stdin ends the turn as an interrupt would; the process exits 0.
     expect((await c.close()).code).toBe(0);
     await running.catch(() => undefined);
-    // A session no prompt was sent to leaves no file behind; the one interrupted keeps its prompt.
+    // A session no prompt was sent to leaves no file behind; the one interrupted keeps its prompt and the partial answer.
     expect(() => sessionFile(s!.inst.home, unused.sessionId)).toThrow("no session file");
-    expect(messageEntries(sessionFile(s.inst.home, sessionId)).map((m) => m.role)).toEqual(["user"]);
+    expect(messageEntries(sessionFile(s.inst.home, sessionId)).map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(readEntries(sessionFile(s.inst.home, sessionId)).some((e) => e.kind === "interruption")).toBe(true);
     expectValid(c);
   });

@@ -8,10 +8,10 @@
  */
 import type * as Acp from "@agentclientprotocol/sdk";
 import { isRiendaError, userMessage } from "../../errors.ts";
-import type { ChatBackend } from "../../ui/chat/index.ts";
+import type { Conversation } from "../../conversation/index.ts";
 import { VERSION } from "../../version.ts";
-import type { ChatStart } from "../chat.ts";
-import type { Dialogs } from "../compose/index.ts";
+import type { ConversationStart } from "../../conversation/index.ts";
+import type { Dialogs } from "../../compose/index.ts";
 import { resolveWorkdir } from "../resolve-workdir.ts";
 import { AcpSession } from "./acp-session.ts";
 import { applySetting, configOptions, sessionModes } from "./session-settings.ts";
@@ -30,7 +30,7 @@ export interface AgentSettings {
   thinking?: string;
   autoApprove: boolean;
   /** Builds a conversation: createChatBackend, or a stand-in in tests. */
-  open(start: ChatStart, dialogs: Dialogs): Promise<ChatBackend>;
+  open(start: ConversationStart, dialogs: Dialogs): Promise<Conversation>;
   /** The agent a new session runs when `-a` names none. */
   defaultAgent(): string;
 }
@@ -138,12 +138,12 @@ export class AcpAgent {
     return options;
   }
 
-  #start(cwd: string, choice: Pick<ChatStart, "agentId" | "modelRef" | "thinking" | "sessionId">): ChatStart {
+  #start(cwd: string, choice: Pick<ConversationStart, "agentId" | "modelRef" | "thinking" | "sessionId">): ConversationStart {
     const { home, env, configPath } = this.#settings;
     return { home, env, workdir: resolveWorkdir(cwd), workdirGiven: true, ...(configPath ? { configPath } : {}), ...choice };
   }
 
-  async #open(start: ChatStart): Promise<AcpSession> {
+  async #open(start: ConversationStart): Promise<AcpSession> {
     const session = await AcpSession.open(
       (dialogs) => this.#settings.open(start, dialogs),
       (sessionId) => ({

@@ -1,5 +1,5 @@
 /**
- * One ACP session: one Rienda conversation (a ChatBackend of its own, so
+ * One ACP session: one Rienda conversation (a Conversation of its own, so
  * its own agent, model, tools and session file) and the turn going on in
  * it. The ACP session id is the Rienda session id, so `session/load` and
  * `rienda -s ID` name the same conversation.
@@ -8,11 +8,12 @@
  * the turn, a second also cuts its afterRun hooks short.
  */
 import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
+import { attachmentFromBytes } from "../../attachments/index.ts";
 import { RiendaError, userMessage } from "../../errors.ts";
 import type { RunOutcome } from "../../engine/index.ts";
 import type { Prompt } from "../../runtime/index.ts";
-import type { ChatBackend } from "../../ui/chat/index.ts";
-import type { ConfirmOrigin, Dialogs } from "../compose/index.ts";
+import type { Conversation } from "../../conversation/index.ts";
+import type { ConfirmOrigin, Dialogs } from "../../compose/index.ts";
 import { historyUpdates } from "./history-updates.ts";
 import { askPermission, type PermissionWire } from "./permission.ts";
 import { promptParts } from "./prompt-content.ts";
@@ -39,7 +40,7 @@ export interface SessionOptions {
 
 export class AcpSession {
   readonly id: string;
-  readonly backend: ChatBackend;
+  readonly backend: Conversation;
   readonly #wire: PermissionWire;
   readonly #options: SessionOptions;
   #turn: Turn | undefined;
@@ -48,7 +49,7 @@ export class AcpSession {
   /** Shown when the next turn starts, with the conversation's own notices. */
   readonly #pending: string[] = [];
 
-  private constructor(backend: ChatBackend, wire: PermissionWire, options: SessionOptions) {
+  private constructor(backend: Conversation, wire: PermissionWire, options: SessionOptions) {
     this.backend = backend;
     this.#wire = wire;
     this.#options = options;
@@ -59,7 +60,7 @@ export class AcpSession {
    * Opens a session over the conversation `open` builds; `wire` reaches the
    * client once the session id is known (the backend's questions need it).
    */
-  static async open(open: (dialogs: Dialogs) => Promise<ChatBackend>, wireFor: (sessionId: () => string) => PermissionWire, options: SessionOptions): Promise<AcpSession> {
+  static async open(open: (dialogs: Dialogs) => Promise<Conversation>, wireFor: (sessionId: () => string) => PermissionWire, options: SessionOptions): Promise<AcpSession> {
     let session: AcpSession | undefined;
     const wire = wireFor(() => session?.id ?? "");
     const dialogs: Dialogs = {
@@ -162,19 +163,20 @@ export class AcpSession {
     this.backend.dropAttachments();
     try {
       for (const file of parts.files) {
+        if ("bytes" in file) {
+          this.backend.attachBlock(attachmentFromBytes(file.bytes, file.name, `attachment "${file.name}"`));
+          continue;
+        }
         try {
           this.backend.attach(file.path);
-        } catch (error) {
-          // A link the model can still follow with its tools is named instead; bytes the prompt carried cannot be.
-          if (file.fallback === undefined) throw error;
+        } catch {
+          // A link the model can still follow with its tools is named instead.
           texts.push(file.fallback);
         }
       }
     } catch (error) {
       this.backend.dropAttachments();
       throw error;
-    } finally {
-      parts.cleanup();
     }
     return texts.filter((text) => text !== "").join("\n\n");
   }

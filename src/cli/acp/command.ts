@@ -11,7 +11,7 @@
 import { defineCommand } from "citty";
 import { listAgents } from "../../agents/index.ts";
 import { RiendaError, userMessage } from "../../errors.ts";
-import { createChatBackend } from "../chat.ts";
+import { createConversation } from "../../conversation/index.ts";
 import { exitWhenFlushed } from "../exit.ts";
 import { homeDir } from "../home-dir.ts";
 import { interrupts } from "../interrupts.ts";
@@ -51,7 +51,7 @@ export default defineCommand({
         ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
         ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
         autoApprove: Boolean(parsed["auto-approve"]),
-        open: createChatBackend,
+        open: createConversation,
         defaultAgent: () => firstAgent(home),
       });
       const connection = agent.app().connect(sdk.ndJsonStream(stdoutStream(stdout), stdinStream(process.stdin)));

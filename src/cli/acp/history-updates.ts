@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AttachmentBlock, Block } from "../../providers/index.ts";
-import type { HistoryItem } from "../../ui/chat/index.ts";
+import type { EndedReason, HistoryItem } from "../../conversation/index.ts";
 import { toolCallStarted } from "./tool-calls.ts";
 import { textContent } from "./turn-updates.ts";
 
@@ -18,9 +18,16 @@ export function historyUpdates(history: readonly HistoryItem[], workdir: string)
   return history.flatMap((item) => itemUpdates(item, workdir));
 }
 
+/** What stands in for a request that ended without an answer. */
+const ENDED: Record<EndedReason, string> = {
+  interrupted: "(Interrupted.)",
+  error: "(The request failed.)",
+  limit: "(Stopped by a limit of the run.)",
+};
+
 function itemUpdates(item: HistoryItem, workdir: string): SessionUpdate[] {
   if (item.role === "condensed") return [agentText("(Earlier turns were condensed into a summary.)")];
-  if (item.role === "ended") return [agentText(item.reason === "interrupted" ? "(Interrupted.)" : "(The request failed.)")];
+  if (item.role === "ended") return [agentText(ENDED[item.reason])];
   const role = item.role;
   return item.blocks.flatMap((block) => blockUpdates(block, role, workdir));
 }

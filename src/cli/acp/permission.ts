@@ -8,7 +8,7 @@
  */
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { Prompt } from "../../runtime/index.ts";
-import type { ConfirmOrigin } from "../compose/index.ts";
+import type { ConfirmOrigin } from "../../compose/index.ts";
 import { textContent } from "./turn-updates.ts";
 
 /** The two answers offered. */

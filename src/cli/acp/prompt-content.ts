@@ -6,32 +6,24 @@
  * - `resource` blocks (embedded context: the editor's copy, unsaved edits
  *   included) of text are written into the prompt with their URI, so the
  *   model reads the editor's version and knows which file it is.
- * - `image` blocks and binary `resource` blocks become attachments. The
- *   conversation attaches files by path, so their bytes are written to a
- *   private temporary folder first (removed once attached).
+ * - `image` blocks and binary `resource` blocks become attachments from
+ *   their bytes, named after their URI when they have one.
  * - `resource_link` blocks of a local file are attached from disk (the name
  *   the model sees is the file's path); a link that cannot be attached (not
  *   a `file:` URI, a folder, a binary) is named in the prompt instead, for
  *   the model's tools to follow.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 
-/** A file to attach: a path, and what to say in the prompt when it cannot be attached. */
-export interface PromptFile {
-  path: string;
-  /** For a link to a file on disk: written into the prompt when the file cannot be attached. */
-  fallback?: string;
-}
+/** A file to attach: a path on disk (with what to say when it cannot be), or bytes the prompt carried. */
+export type PromptFile = { path: string; fallback: string } | { name: string; bytes: Uint8Array };
 
-/** A prompt ready for the conversation; `cleanup` removes the temporary files once they are attached. */
+/** A prompt ready for the conversation. */
 export interface PromptParts {
   text: string;
   files: PromptFile[];
-  cleanup(): void;
 }
 
 /** The file extension of the media types an attachment may have. */
@@ -47,15 +39,10 @@ const EXTENSIONS: Record<string, string> = {
 export function promptParts(blocks: readonly ContentBlock[]): PromptParts {
   const texts: string[] = [];
   const files: PromptFile[] = [];
-  let folder: string | undefined;
-  /** Writes bytes the prompt carries to the private folder, under a name that says what they are. */
-  const spill = (base64: string, mimeType: string | null | undefined, uri: string | null | undefined): string => {
-    folder ??= mkdtempSync(join(tmpdir(), "rienda-acp-"));
-    const named = uri ? basename(uriPath(uri) ?? uri).replace(/[^\w.-]/g, "_") : "";
-    const name = named || `attachment-${files.length + 1}${EXTENSIONS[mimeType ?? ""] ?? ""}`;
-    const path = join(folder, `${files.length + 1}-${name}`);
-    writeFileSync(path, Buffer.from(base64, "base64"), { mode: 0o600 });
-    return path;
+  /** Bytes the prompt carries, named by their URI's file name, else by their place and type. */
+  const carried = (base64: string, mimeType: string | null | undefined, uri: string | null | undefined): PromptFile => {
+    const named = uri ? basename(uriPath(uri) ?? uri) : "";
+    return { name: named || `attachment-${files.length + 1}${EXTENSIONS[mimeType ?? ""] ?? ""}`, bytes: new Uint8Array(Buffer.from(base64, "base64")) };
   };
   for (const block of blocks) {
     switch (block.type) {
@@ -63,12 +50,12 @@ export function promptParts(blocks: readonly ContentBlock[]): PromptParts {
         texts.push(block.text);
         break;
       case "image":
-        files.push({ path: spill(block.data, block.mimeType, block.uri) });
+        files.push(carried(block.data, block.mimeType, block.uri));
         break;
       case "resource": {
         const resource = block.resource;
         if ("text" in resource) texts.push(embeddedText(resource.uri, resource.text));
-        else files.push({ path: spill(resource.blob, resource.mimeType, resource.uri) });
+        else files.push(carried(resource.blob, resource.mimeType, resource.uri));
         break;
       }
       case "resource_link": {
@@ -83,13 +70,7 @@ export function promptParts(blocks: readonly ContentBlock[]): PromptParts {
         texts.push(`[${block.type} content left out: Rienda does not take it]`);
     }
   }
-  return {
-    text: texts.join("\n\n"),
-    files,
-    cleanup: () => {
-      if (folder) rmSync(folder, { recursive: true, force: true });
-    },
-  };
+  return { text: texts.join("\n\n"), files };
 }
 
 /** The text of an embedded resource as the prompt carries it: fenced, with the file it is. */

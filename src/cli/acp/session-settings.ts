@@ -8,10 +8,10 @@
  */
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import { RiendaError } from "../../errors.ts";
-import type { ChatBackend } from "../../ui/chat/index.ts";
+import type { Conversation } from "../../conversation/index.ts";
 
 /** The agents as ACP modes, the current one selected. */
-export function sessionModes(backend: ChatBackend): SessionModeState {
+export function sessionModes(backend: Conversation): SessionModeState {
   const current = backend.status().agent;
   const agents = backend.listAgents();
   const listed = agents.some((agent) => agent.id === current) ? agents : [{ id: current, description: "" }, ...agents];
@@ -19,7 +19,7 @@ export function sessionModes(backend: ChatBackend): SessionModeState {
 }
 
 /** The three config options with their current values. A roster that cannot be listed offers the current model alone. */
-export async function configOptions(backend: ChatBackend): Promise<SessionConfigOption[]> {
+export async function configOptions(backend: Conversation): Promise<SessionConfigOption[]> {
   const status = backend.status();
   const models = await backend.listModels().catch(() => [] as string[]);
   const modelList = models.includes(status.model) ? models : [status.model, ...models];
@@ -32,7 +32,7 @@ export async function configOptions(backend: ChatBackend): Promise<SessionConfig
 }
 
 /** Applies a pick; a RiendaError (an unknown agent, model or level) changes nothing. Returns the notices of the switch. */
-export async function applySetting(backend: ChatBackend, id: string, value: string): Promise<string[]> {
+export async function applySetting(backend: Conversation, id: string, value: string): Promise<string[]> {
   switch (id) {
     case "agent":
       await backend.switchAgent(value);

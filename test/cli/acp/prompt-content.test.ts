@@ -1,6 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname } from "node:path";
 import { embeddedText, promptParts, uriPath } from "../../../src/cli/acp/prompt-content.ts";
 
 describe("a prompt's content", () => {
@@ -13,22 +11,19 @@ describe("a prompt's content", () => {
     ]);
     expect(parts.text).toBe("look\n\n/w/a.md:\n````\nhas ``` inside\n````\n\n[docs](https://example.org/docs)");
     expect(parts.files).toEqual([{ path: "/w/b.ts", fallback: "[b.ts](file:///w/b.ts)" }]);
-    parts.cleanup();
   });
 
-  test("an image's bytes go to a private file, named after its URI, removed by cleanup", () => {
+  test("an image's bytes are carried, named after its URI's file name, else by place and type", () => {
     const parts = promptParts([
-      { type: "image", mimeType: "image/png", data: Buffer.from("PNGBYTES").toString("base64"), uri: "file:///w/shot one.png" },
+      { type: "image", mimeType: "image/png", data: Buffer.from("PNGBYTES").toString("base64"), uri: "file:///w/shot%20one.png" },
       { type: "image", mimeType: "image/jpeg", data: Buffer.from("JPG").toString("base64") },
+      { type: "resource", resource: { uri: "zed://blob/1", mimeType: "application/pdf", blob: Buffer.from("%PDF").toString("base64") } },
     ]);
-    const [first, second] = parts.files.map((f) => f.path);
-    expect(first).toEndWith("1-shot_one.png");
-    expect(second).toEndWith("2-attachment-2.jpg");
-    expect(readFileSync(first!, "utf8")).toBe("PNGBYTES");
-    expect(statSync(dirname(first!)).mode & 0o777).toBe(0o700);
-    expect(statSync(first!).mode & 0o777).toBe(0o600);
-    parts.cleanup();
-    expect(existsSync(dirname(first!))).toBe(false);
+    expect(parts.files).toEqual([
+      { name: "shot one.png", bytes: new Uint8Array(Buffer.from("PNGBYTES")) },
+      { name: "attachment-2.jpg", bytes: new Uint8Array(Buffer.from("JPG")) },
+      { name: "1", bytes: new Uint8Array(Buffer.from("%PDF")) },
+    ]);
   });
 
   test("audio, which Rienda does not declare, is named as left out", () => {
