@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadAgent } from "../src/agents/index.ts";
-import { loadAgentExtensions } from "../src/cli/compose/index.ts";
+import { loadAgentExtensions } from "../src/compose/index.ts";
 import { runAgent, type ModelPort } from "../src/engine/index.ts";
 import type { ResolvedModel, StreamEvent } from "../src/providers/index.ts";
 import { createSession } from "../src/sessions/index.ts";

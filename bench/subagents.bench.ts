@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { prepareRun } from "../src/cli/compose/index.ts";
+import { prepareRun } from "../src/compose/index.ts";
 import { runAgent } from "../src/engine/index.ts";
 import { createModelClient } from "../src/providers/index.ts";
 import { startProviderServer, type ProviderServer } from "../test/support/provider-server.ts";

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A complete rienda rpc client: sends each prompt in turn, prints the
-// answers as they stream, answers every confirmation yes, then shuts down.
+// answers as they stream, answers every confirmation yes, then asks for the
+// conversation's token count and shuts down.
 // Usage: node rpc-client.mjs AGENT "first prompt" ["next prompt" ...]
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -10,7 +11,7 @@ const rienda = spawn(process.env.RIENDA ?? "rienda", ["rpc", "-a", agent], { std
 const send = (command) => rienda.stdin.write(`${JSON.stringify(command)}\n`);
 let next = 0;
 const promptOrQuit = () =>
-  next < prompts.length ? send({ id: `p${next}`, type: "prompt", text: prompts[next++] }) : send({ id: "bye", type: "shutdown" });
+  next < prompts.length ? send({ id: `p${next}`, type: "prompt", text: prompts[next++] }) : send({ id: "stats", type: "get_stats" });
 
 createInterface({ input: rienda.stdout }).on("line", (line) => {
   const message = JSON.parse(line);
@@ -35,6 +36,11 @@ createInterface({ input: rienda.stdout }).on("line", (line) => {
       break;
     case "response":
       if (!message.ok) console.error(`[${message.command} refused: ${message.error.code}: ${message.error.message}]`);
+      if (message.command === "get_stats") {
+        const { answers, tokens } = message.data;
+        console.error(`[${answers} answers, ${tokens.input} tokens in, ${tokens.output} out]`);
+        send({ id: "bye", type: "shutdown" });
+      }
       break;
     case "fatal": // the agent could not be set up
       console.error(message.message);

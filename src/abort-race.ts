@@ -6,6 +6,8 @@
  * unhandled one). The work must not write anything once `signal` is aborted.
  */
 
+import { RiendaError } from "./errors.ts";
+
 /** What `raceAbort` gives when the signal won. */
 export const ABORTED: unique symbol = Symbol("aborted");
 
@@ -30,4 +32,14 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T |
       },
     );
   });
+}
+
+/**
+ * Waits for `work` unless `signal` is aborted first, then rejects as
+ * interrupted: setup that cannot be cancelled itself must not hold up an interrupt.
+ */
+export async function untilInterrupted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  const result = await raceAbort(work, signal);
+  if (result === ABORTED) throw new RiendaError("interrupted", "the run was interrupted");
+  return result;
 }

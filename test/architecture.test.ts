@@ -8,28 +8,32 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const SRC = resolve(import.meta.dir, "../src");
-const LEAVES = ["platform", "errors", "version", "values", "go-yaml", "abort-race", "atomic-file", "abort-reasons", "cache-entry"];
+const LEAVES = ["platform", "errors", "version", "values", "go-yaml", "abort-race", "atomic-file", "abort-reasons", "cache-entry", "turn-interrupts"];
 
 /** folder -> folders it may import (leaves are always allowed). */
 const ALLOWED: Record<string, string[]> = {
   limits: [],
+  sandbox: [],
+  permissions: [],
   providers: ["limits"],
-  config: ["providers", "limits", "models-dev"],
-  agents: ["providers", "tools", "limits"],
+  config: ["providers", "limits", "models-dev", "sandbox", "permissions"],
+  agents: ["providers", "tools", "limits", "sandbox", "permissions"],
   skills: ["agents", "tools"],
   sessions: ["providers"],
   attachments: ["providers"],
-  tools: ["runtime"],
+  tools: ["runtime", "sandbox"],
   runtime: [],
-  extensions: ["runtime", "tools", "engine"],
+  extensions: ["runtime", "tools", "engine", "sandbox"],
   engine: ["providers", "sessions", "tools"],
-  ui: ["engine", "tools", "providers"],
+  ui: ["conversation", "engine", "tools", "providers"],
   mcp: ["config", "tools", "limits"],
   credentials: [],
   "models-dev": [],
   "provider-modules": ["runtime", "config", "providers", "models-dev"],
   roster: ["config", "provider-modules", "credentials", "providers", "runtime", "models-dev"],
-  cli: ["ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits", "credentials", "models-dev", "provider-modules", "roster"],
+  compose: ["engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits", "credentials", "models-dev", "provider-modules", "roster", "sandbox", "permissions"],
+  conversation: ["compose", "engine", "config", "agents", "sessions", "tools", "providers", "attachments", "roster", "credentials", "limits"],
+  cli: ["conversation", "compose", "ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits", "credentials", "models-dev", "provider-modules", "roster"],
 };
 
 function sourceFiles(dir: string): string[] {

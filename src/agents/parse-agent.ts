@@ -10,8 +10,10 @@ import { isValidSkillName, SKILL_NAME_RULE, SKILL_TOOL_NAME } from "./skill-name
 import { AGENT_LAYOUT } from "./split-frontmatter.ts";
 import type { Agent } from "./types.ts";
 import { LIMIT_KEYS, readLimit, type LimitSettings } from "../limits/index.ts";
+import { readPermissionRules } from "../permissions/index.ts";
+import { readSandboxSettings, settingPath } from "../sandbox/index.ts";
 
-const KEYS = ["description", "model", "tools", "hooks", "skills", "agents", "config", ...LIMIT_KEYS] as const;
+const KEYS = ["description", "model", "tools", "hooks", "skills", "agents", "config", ...LIMIT_KEYS, "sandbox", "permissions"] as const;
 // tools.md "Name rules": the only names a tool or hook directory can have.
 const EXTENSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 // docs/mcp.md: `server__*` in tools: stands for every tool of an MCP server.
@@ -72,9 +74,14 @@ export function parseAgent(id: string, text: string, file: string): Agent {
     const problem = readLimit(limits, key, meta[key]);
     if (problem) problems.push(`${key}: ${problem}`);
   }
+  const sandbox = readSandboxSettings(meta.sandbox);
+  const permissions = readPermissionRules(meta.permissions, file);
+  for (const p of sandbox.problems) problems.push(`${settingPath("sandbox", p.path)}: ${p.message}`);
+  for (const p of permissions.problems) problems.push(`${settingPath("permissions", p.path)}: ${p.message}`);
 
   if (problems.length > 0) return fail();
-  return { id, file, description, ...(model !== undefined ? { model } : {}), tools, hooks, skills, agents, config, limits, systemPrompt: body.trim() };
+  const safety = { sandbox: sandbox.settings, permissions: permissions.rules };
+  return { id, file, description, ...(model !== undefined ? { model } : {}), tools, hooks, skills, agents, config, limits, ...safety, systemPrompt: body.trim() };
 }
 
 const EXTENSION_RULE = '1 to 64 letters, digits, "_" or "-"';

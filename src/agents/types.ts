@@ -1,5 +1,7 @@
 /** Shapes of agent definitions (contract.md §3) and project instructions. */
 import type { LimitSettings } from "../limits/index.ts";
+import type { PermissionRule } from "../permissions/index.ts";
+import type { SandboxSettings } from "../sandbox/index.ts";
 
 /** A validated `~/.rienda/agents/<id>.md`. */
 export interface Agent {
@@ -22,6 +24,10 @@ export interface Agent {
   config: Record<string, Record<string, unknown>>;
   /** `max_turns`, `max_cost`, `timeout` as the frontmatter writes them (new; docs/cli.md "Limits"). */
   limits: LimitSettings;
+  /** `sandbox:` as the frontmatter writes it (new; docs/security.md "The sandbox"): wins over config.yaml's, `--sandbox` over it. */
+  sandbox: SandboxSettings;
+  /** `permissions:` (new; docs/security.md "Permission rules"): checked with config.yaml's. */
+  permissions: PermissionRule[];
   /** The body after the frontmatter, trimmed. */
   systemPrompt: string;
 }

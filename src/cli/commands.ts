@@ -17,6 +17,7 @@ export const commands: Record<string, LazyCommand> = {
   version: () => import("./version.ts").then((m) => m.default),
   mcp: () => import("./mcp.ts").then((m) => m.default),
   rpc: () => import("./rpc.ts").then((m) => m.default),
+  acp: () => import("./acp/command.ts").then((m) => m.default),
   models: () => import("./models.ts").then((m) => m.default),
   auth: () => import("./auth.ts").then((m) => m.default),
 };

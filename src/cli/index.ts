@@ -24,7 +24,7 @@ const root = defineCommand({
  * the signals' default action back before it runs. The bare `rienda` (the
  * chat) watches too.
  */
-const WATCHING: ReadonlySet<string> = new Set(["run", "tool run", "mcp serve", "rpc"]);
+const WATCHING: ReadonlySet<string> = new Set(["run", "tool run", "mcp serve", "rpc", "acp"]);
 
 /** Runs the command line and ends the process once its output has left; never throws. */
 export async function runCli(argv: string[]): Promise<void> {

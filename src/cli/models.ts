@@ -6,11 +6,11 @@
  * the others are listed (exit 1 then, like doctor, so a script notices).
  */
 import { defineCommand } from "citty";
-import { loadConfig, resolveProviderModel } from "../config/index.ts";
-import type { ResolvedModel } from "../providers/index.ts";
-import { thinkingLevels, type ProviderState } from "../roster/index.ts";
+import { loadConfig } from "../config/index.ts";
+import type { ProviderState } from "../roster/index.ts";
+import { modelRows, type ModelRow } from "../conversation/index.ts";
 import { jsonWithControlsEscaped } from "../ui/index.ts";
-import { openRoster } from "./compose/open-roster.ts";
+import { openRoster } from "../compose/index.ts";
 import { stderrForPeople, stdoutForPeople } from "./for-people.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
@@ -20,17 +20,6 @@ const args = {
   json: { type: "boolean", description: "Print one JSON array instead of a table" },
   config: { type: "string", description: "Path of config.yaml" },
 } as const;
-
-/** One listed model. */
-interface ModelRow {
-  ref: string;
-  provider: string;
-  origin: string;
-  name?: string;
-  contextWindow?: number;
-  thinking: string[];
-  key: string;
-}
 
 export default defineCommand({
   meta: { name: "models", description: "List every model a run can use (config.yaml and provider modules), with thinking levels and key state." },
@@ -46,7 +35,7 @@ export default defineCommand({
     } finally {
       await roster.close();
     }
-    const rows = states.flatMap(rowsOf);
+    const rows = modelRows(states);
     const err = stderrForPeople();
     for (const state of states) if (state.kind === "failed") err.write(`rienda: ${state.problem}\n`);
     if (rows.length === 0) err.write("no model is offered: see docs/providers.md\n");
@@ -54,30 +43,6 @@ export default defineCommand({
     if (states.some((s) => s.kind === "failed")) process.exitCode = 1;
   },
 });
-
-function attempt<T>(work: () => T): T | undefined {
-  try {
-    return work();
-  } catch {
-    return undefined;
-  }
-}
-
-function rowsOf(state: ProviderState): ModelRow[] {
-  if (state.kind !== "ready") return [];
-  const key = state.key === "missing" ? "missing (rienda auth)" : state.key;
-  return [...state.settings.models.keys()].map((alias) => {
-    const ref = `${state.listing.name}/${alias}`;
-    // Resolved without its key, so a provider still to authenticate shows its levels too.
-    const model: ResolvedModel | undefined = attempt(() => resolveProviderModel(state.settings, state.listing.source, ref));
-    const settings = state.settings.models.get(alias)!;
-    const row: ModelRow = { ref, provider: state.listing.name, origin: state.listing.origin, thinking: model ? thinkingLevels(model) : [], key };
-    if (settings.name !== undefined) row.name = settings.name;
-    const window = model?.contextWindow ?? settings.contextWindow;
-    if (window !== undefined) row.contextWindow = window;
-    return row;
-  });
-}
 
 function table(rows: readonly ModelRow[]): string {
   const cells = [

@@ -9,7 +9,7 @@
 import { readFileAttachment, readStdinBytes, stdinIsData, stdinKind, sniffContent, attachmentFromBytes, MAX_TEXT_BYTES, type StdinKind } from "../attachments/index.ts";
 import { RiendaError } from "../errors.ts";
 import type { AttachmentBlock } from "../providers/index.ts";
-import { untilInterrupted } from "./until-interrupted.ts";
+import { untilInterrupted } from "../abort-race.ts";
 
 /** The prompt and its attachments, read. */
 export interface PromptInput {

@@ -14,9 +14,18 @@ export const RPC_VERSION = 1;
 export type CommandId = string | number;
 
 /** Every command, as read. */
+/** An image sent inline with a prompt (base64), as the client gave it; its bytes are checked when it is attached. */
+export interface InlineImage {
+  data: string;
+  name: string;
+}
+
 export type RpcCommand =
-  | { type: "prompt"; id: CommandId; text: string; files: string[] }
-  | { type: "follow_up"; id: CommandId; text: string; files: string[] }
+  | { type: "prompt" | "follow_up" | "steer"; id: CommandId; text: string; files: string[]; images: InlineImage[] }
+  | { type: "get_messages"; id: CommandId }
+  | { type: "switch_session"; id: CommandId; sessionId: string }
+  | { type: "get_models"; id: CommandId }
+  | { type: "get_stats"; id: CommandId }
   | { type: "abort"; id: CommandId }
   | { type: "confirm_answer"; id: CommandId; confirmId: string; answer: boolean }
   | { type: "set_model"; id: CommandId; model: string }
@@ -51,12 +60,17 @@ export interface RpcRefusal {
   message: string;
 }
 
-const COMMANDS = ["prompt", "follow_up", "abort", "confirm_answer", "set_model", "set_agent", "set_thinking", "list_models", "fork", "compact", "new_session", "get_state", "list_sessions", "shutdown"] as const;
+const COMMANDS = ["prompt", "follow_up", "steer", "get_messages", "switch_session", "get_models", "get_stats", "abort", "confirm_answer", "set_model", "set_agent", "set_thinking", "list_models", "fork", "compact", "new_session", "get_state", "list_sessions", "shutdown"] as const;
 
 /** The fields each command takes besides `id` and `type`, with their JSON types; `?` marks an optional one. */
 const FIELDS: Record<(typeof COMMANDS)[number], Record<string, string>> = {
-  prompt: { text: "string", "files?": "string[]" },
-  follow_up: { text: "string", "files?": "string[]" },
+  prompt: { text: "string", "files?": "string[]", "images?": "image[]" },
+  follow_up: { text: "string", "files?": "string[]", "images?": "image[]" },
+  steer: { text: "string", "files?": "string[]", "images?": "image[]" },
+  get_messages: {},
+  switch_session: { session_id: "string" },
+  get_models: {},
+  get_stats: {},
   abort: {},
   confirm_answer: { confirm_id: "string", answer: "boolean" },
   set_model: { model: "string" },
@@ -104,14 +118,16 @@ export function readCommand(line: string): RpcCommand | RpcRefusal {
       if (spec.endsWith("?")) continue;
       return { id, command, code: "invalid_field", message: `${command} needs field "${name}" (${kind})` };
     }
-    const ok = kind === "string[]" ? Array.isArray(given) && given.every((v) => typeof v === "string") : typeof given === kind;
-    if (!ok) return { id, command, code: "invalid_field", message: `field "${name}" of ${command} must be ${kind === "string[]" ? "a list of strings" : `a ${kind}`}` };
+    if (!hasKind(given, kind)) return { id, command, code: "invalid_field", message: `field "${name}" of ${command} must be ${KIND_TEXT[kind] ?? `a ${kind}`}` };
   }
   switch (command) {
     case "prompt":
     case "follow_up":
+    case "steer":
       if ((value.text as string).trim() === "") return { id, command, code: "invalid_field", message: `field "text" of ${command} is empty: a prompt needs words` };
-      return { type: command, id, text: value.text as string, files: (value.files as string[] | undefined) ?? [] };
+      return { type: command, id, text: value.text as string, files: (value.files as string[] | undefined) ?? [], images: inlineImages(value.images) };
+    case "switch_session":
+      return { type: command, id, sessionId: value.session_id as string };
     case "confirm_answer":
       return { type: command, id, confirmId: value.confirm_id as string, answer: value.answer as boolean };
     case "set_model":
@@ -125,6 +141,31 @@ export function readCommand(line: string): RpcCommand | RpcRefusal {
     default:
       return { type: command, id };
   }
+}
+
+/** How a field's kind is named in messages, where `a <kind>` does not say it. */
+const KIND_TEXT: Record<string, string> = {
+  "string[]": "a list of strings",
+  "image[]": 'a list of images: {"data": base64 text, "name"?: string}',
+};
+
+/** Whether a given field has the kind its spec names. */
+function hasKind(given: unknown, kind: string): boolean {
+  if (kind === "string[]") return Array.isArray(given) && given.every((v) => typeof v === "string");
+  if (kind === "image[]") return Array.isArray(given) && given.every(isInlineImage);
+  return typeof given === kind;
+}
+
+function isInlineImage(value: unknown): boolean {
+  if (!isRecord(value) || typeof value.data !== "string") return false;
+  if (value.name !== undefined && typeof value.name !== "string") return false;
+  return Object.keys(value).every((key) => key === "data" || key === "name");
+}
+
+/** The images of a prompt, each named (`image-1`, ... when the client gave no name). */
+function inlineImages(value: unknown): InlineImage[] {
+  if (!Array.isArray(value)) return [];
+  return value.map((image: { data: string; name?: string }, i) => ({ data: image.data, name: image.name ?? `image-${i + 1}` }));
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The state of one `rienda rpc` process: the commands a client sends, the
  * run they start, the answers and events written back (docs/rpc.md). One
- * run at a time; `follow_up` queues prompts for after it; `abort` is the
+ * run at a time; `steer` sends a message into it and `follow_up` queues
+ * prompts for after it (the conversation's queue); `abort` is the
  * interrupt of `rienda run` (a second one also cuts afterRun hooks short);
  * a `ctx.confirm` of the run becomes a `confirm_request` event answered by
  * `confirm_answer`. Every command gets exactly one response; nothing a
@@ -10,10 +11,16 @@
 import { userMessage } from "../errors.ts";
 import type { EngineEvent, RunOutcome } from "../engine/index.ts";
 import type { Prompt } from "../tools/types.ts";
-import type { ChatBackend } from "../ui/chat/index.ts";
+import type { Conversation as ChatBackend } from "../conversation/index.ts";
+import { TurnInterrupts } from "../turn-interrupts.ts";
 import { createRunOutput, jsonWithControlsEscaped, noticeEvent, type RunOutput } from "../ui/index.ts";
-import type { ConfirmOrigin } from "./compose/index.ts";
+import type { ConfirmOrigin } from "../compose/index.ts";
 import { isRefusal, readCommand, RPC_VERSION, type CommandId, type RpcCommand, type RpcErrorCode } from "./rpc-protocol.ts";
+import { readCommandAttachments } from "./rpc-attachments.ts";
+import { answerQuery } from "./rpc-queries.ts";
+
+/** A command that carries a message: a prompt, a follow-up, a steer. */
+type MessageCommand = Extract<RpcCommand, { type: "prompt" | "follow_up" | "steer" }>;
 
 /** Where the server writes its lines (stdout) and what it can say on stderr. */
 export interface RpcWire {
@@ -24,8 +31,8 @@ export interface RpcWire {
 /** The run (or compaction) going on. */
 interface Running {
   id: CommandId;
-  abort: AbortController;
-  final: AbortController;
+  /** The escalation of `abort`s: the first interrupts, the second cuts the afterRun hooks short. */
+  interrupts: TurnInterrupts;
   done: Promise<void>;
 }
 
@@ -46,7 +53,8 @@ export class RpcServer {
   #switching = false;
   /** The id of the switch in progress, in flight until its response. */
   #switchingId: CommandId | undefined;
-  readonly #queue: Extract<RpcCommand, { type: "follow_up" }>[] = [];
+  /** The conversation's queued follow-ups → the commands that queued them (their runs carry those ids). */
+  readonly #followUps = new Map<number, CommandId>();
   readonly #confirms = new Map<string, PendingConfirm>();
   #confirmCount = 0;
   #ending: Promise<void> | undefined;
@@ -69,7 +77,7 @@ export class RpcServer {
     confirm: (prompt: Prompt, _level?: number, origin?: ConfirmOrigin): Promise<boolean> => {
       if (this.#autoApprove) return Promise.resolve(true);
       const running = this.#running;
-      if (!running || running.abort.signal.aborted) return Promise.resolve(false);
+      if (!running || running.interrupts.signal.aborted) return Promise.resolve(false);
       const confirmId = `confirm-${++this.#confirmCount}`;
       const parent = origin?.parent !== undefined ? { parent: origin.parent } : {};
       return new Promise<boolean>((resolve) => {
@@ -128,10 +136,11 @@ export class RpcServer {
   /** The end of stdin, or `shutdown`: the current run ends as interrupted, queued prompts are dropped. */
   end(beforeExit?: () => void): Promise<void> {
     this.#ending ??= (async () => {
-      this.#queue.length = 0;
+      this.#backend?.clearQueue();
+      this.#followUps.clear();
       const running = this.#running;
       if (running) {
-        running.abort.abort();
+        if (!running.interrupts.signal.aborted) running.interrupts.press();
         this.#answerConfirmsNo();
         await running.done;
       }
@@ -144,7 +153,7 @@ export class RpcServer {
 
   /** Whether a command with this id is still going on: the run, a queued follow-up, a switch. */
   #inFlight(id: CommandId): boolean {
-    const pending = [this.#running?.id, this.#switchingId, ...this.#queue.map((queued) => queued.id)];
+    const pending = [this.#running?.id, this.#switchingId, ...this.#followUps.values()];
     return pending.some((other) => other !== undefined && other === id);
   }
 
@@ -159,20 +168,23 @@ export class RpcServer {
 
   #dispatch(command: RpcCommand): void {
     const backend = this.#backend!;
+    const answer = answerQuery(command, backend);
+    if (answer) return this.#answerLater(command, answer);
     switch (command.type) {
       case "prompt":
-        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", `a run is going on (command ${String(this.#running?.id ?? "switch")}); use follow_up to queue a prompt, or abort`);
+        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", `a run is going on (command ${String(this.#running?.id ?? "switch")}); use steer or follow_up, or abort`);
         return this.#startRun(command);
       case "follow_up":
+      case "steer":
         if (!this.#running && !this.#switching) return this.#startRun(command);
-        this.#queue.push(command);
-        return this.#ok(command, { queued: this.#queue.length });
+        return this.#queueMessage(command);
       case "abort": {
         const running = this.#running;
         if (!running) return this.#fail(command.id, command.type, "not_running", "no run is going on");
-        const dropped = this.#queue.splice(0).length;
-        if (running.abort.signal.aborted) running.final.abort();
-        else running.abort.abort();
+        const dropped = this.#followUps.size;
+        backend.clearQueue();
+        this.#followUps.clear();
+        running.interrupts.press();
         this.#answerConfirmsNo();
         return this.#ok(command, { command_id: running.id, dropped_follow_ups: dropped });
       }
@@ -186,38 +198,21 @@ export class RpcServer {
       case "set_model":
       case "set_agent": {
         if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before switching");
-        this.#switching = true;
-        this.#switchingId = command.id;
         const work = command.type === "set_model" ? backend.switchModel(command.model) : backend.switchAgent(command.agent);
-        work.then(
-          () => {
-            this.#switching = false;
-            this.#switchingId = undefined;
-            this.#ok(command, this.#model());
-            this.#next();
-          },
-          (error: unknown) => {
-            this.#switching = false;
-            this.#switchingId = undefined;
-            this.#fail(command.id, command.type, "refused", userMessage(error));
-            this.#next();
-          },
-        );
-        return;
+        return this.#switch(command, work.then(() => this.#model()));
       }
       case "set_thinking":
         if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before switching");
         backend.setThinking(command.level);
         return this.#ok(command, this.#model());
-      case "list_models":
-        this.#answerLater(command, backend.listModels().then((models) => ({ models })));
-        return;
       case "fork":
-        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before forking");
-        return this.#ok(command, { session_id: backend.fork(command.entryId) });
+      case "switch_session":
+        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before moving to another session");
+        return this.#switch(command, command.type === "fork" ? backend.fork(command.entryId).then((id) => ({ session_id: id })) : backend.resume(command.sessionId).then(() => ({ session_id: command.sessionId })));
       case "new_session":
         if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) first");
         backend.newSession();
+        this.#followUps.clear();
         return this.#ok(command, {});
       case "compact":
         if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before compacting");
@@ -229,35 +224,70 @@ export class RpcServer {
           session_id: status.sessionId,
           workdir: status.workdir,
           running: this.#running ? this.#running.id : null,
-          queued: this.#queue.length,
+          queued: this.#followUps.size,
           waiting_confirms: [...this.#confirms.keys()],
         });
       }
-      case "list_sessions":
-        return this.#ok(command, { sessions: backend.listSessions() });
       case "shutdown":
         void this.end(() => this.#ok(command, {}));
         return;
     }
   }
 
-  /** Starts a prompt's run; its response says it started, its events follow, run_end last. */
-  #startRun(command: Extract<RpcCommand, { type: "prompt" | "follow_up" }>, queued = false): void {
+  /**
+   * A switch of agent, model or session (fork, switch_session): no run
+   * starts meanwhile; its response carries `work`'s data, or `refused`.
+   */
+  #switch(command: RpcCommand, work: Promise<Record<string, unknown>>): void {
+    this.#switching = true;
+    this.#switchingId = command.id;
+    const done = () => {
+      this.#switching = false;
+      this.#switchingId = undefined;
+    };
+    work.then(
+      (data) => {
+        done();
+        this.#ok(command, data);
+        this.#next();
+      },
+      (error: unknown) => {
+        done();
+        this.#fail(command.id, command.type, "refused", userMessage(error));
+        this.#next();
+      },
+    );
+  }
+
+  /** A steer or follow-up while a run goes on: into the conversation's queue, its files read now (refused at once when one cannot be). */
+  #queueMessage(command: MessageCommand): void {
     const backend = this.#backend!;
-    // A prompt carries its own files and nothing else: whatever an earlier refused prompt attached is gone.
-    backend.dropAttachments();
-    try {
-      for (const file of command.files) backend.attach(file);
-    } catch (error) {
+    const attachments = readCommandAttachments(backend, command);
+    if (command.type === "steer") {
+      backend.steer(command.text, attachments);
+      return this.#ok(command, { run: this.#running?.id ?? this.#switchingId ?? null });
+    }
+    this.#followUps.set(backend.followUp(command.text, attachments), command.id);
+    return this.#ok(command, { queued: this.#followUps.size });
+  }
+
+  /** Starts a prompt's run; its response says it started, its events follow, run_end last. */
+  #startRun(command: { id: CommandId; type: MessageCommand["type"]; text: string; files: string[]; images: MessageCommand["images"] }, queued = false): void {
+    const backend = this.#backend!;
+    if (!queued) {
+      // A prompt carries its own files and nothing else: whatever an earlier refused prompt attached is gone.
       backend.dropAttachments();
-      // A queued follow-up had its response already: it is a run that failed in its setup (run_start, error, run_end).
-      if (queued) this.#failedRun(command.id, userMessage(error));
-      else this.#fail(command.id, command.type, "refused", userMessage(error));
-      return this.#next();
+      try {
+        for (const block of readCommandAttachments(backend, command)) backend.attachBlock(block);
+      } catch (error) {
+        backend.dropAttachments();
+        this.#fail(command.id, command.type, "refused", userMessage(error));
+        return this.#next();
+      }
     }
     const session = backend.ensureSession();
     if (!queued) this.#ok(command, { session_id: session.id, queued: 0 });
-    const running: Running = { id: command.id, abort: new AbortController(), final: new AbortController(), done: Promise.resolve() };
+    const running: Running = { id: command.id, interrupts: new TurnInterrupts(), done: Promise.resolve() };
     this.#running = running;
     running.done = this.#run(command.text, running).finally(() => {
       if (this.#running === running) this.#running = undefined;
@@ -271,13 +301,6 @@ export class RpcServer {
     return createRunOutput({ json: true }, { write: (line: string) => this.#wire.write(line.replace(/^\{/, `{"command_id":${tag},`)) }, this.#wire.stderr);
   }
 
-  /** A run that failed before it started, as `rienda run --json` shows one: run_start (its values null), error, run_end. */
-  #failedRun(id: CommandId, message: string): void {
-    const output = this.#runOutput(id);
-    output.start({ sessionId: null, agent: null, model: null, workdir: null });
-    output.end({ reason: "error", usage: null, message });
-  }
-
   async #run(text: string, running: Running): Promise<void> {
     const backend = this.#backend!;
     const output = this.#runOutput(running.id);
@@ -286,13 +309,13 @@ export class RpcServer {
     for (const notice of backend.notices()) output.event({ type: "notice", message: notice });
     let outcome: RunOutcome;
     try {
-      outcome = await backend.runTurn(text, { emit: (event: EngineEvent) => output.event(event), signal: running.abort.signal, finalSignal: running.final.signal });
+      outcome = await backend.runTurn(text, { emit: (event: EngineEvent) => output.event(event), signal: running.interrupts.signal, finalSignal: running.interrupts.finalSignal });
     } catch (error) {
-      if (running.abort.signal.aborted) output.end({ reason: "interrupted", usage: null });
+      if (running.interrupts.signal.aborted) output.end({ reason: "interrupted", usage: null });
       else output.end({ reason: "error", usage: null, message: userMessage(error) });
       return;
     }
-    if (running.abort.signal.aborted || outcome.reason === "interrupted") {
+    if (running.interrupts.signal.aborted || outcome.reason === "interrupted") {
       output.end({ reason: "interrupted", usage: outcome.usage, ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}) });
       return;
     }
@@ -306,11 +329,11 @@ export class RpcServer {
 
   #startCompaction(command: Extract<RpcCommand, { type: "compact" }>): void {
     const backend = this.#backend!;
-    const running: Running = { id: command.id, abort: new AbortController(), final: new AbortController(), done: Promise.resolve() };
+    const running: Running = { id: command.id, interrupts: new TurnInterrupts(), done: Promise.resolve() };
     this.#running = running;
     const emit = (event: EngineEvent) => this.#send({ command_id: command.id, ...event });
     running.done = backend
-      .compact({ emit, signal: running.abort.signal })
+      .compact({ emit, signal: running.interrupts.signal })
       .then(
         (compacted) => this.#ok(command, { compacted }),
         (error: unknown) => this.#fail(command.id, command.type, "refused", userMessage(error)),
@@ -321,11 +344,15 @@ export class RpcServer {
       });
   }
 
-  /** After a run or a switch: the next queued follow-up, if any. */
+  /** After a run or a switch: the next queued follow-up, if any (its files were read when it was queued). */
   #next(): void {
     if (this.#running || this.#switching || this.#ending) return;
-    const next = this.#queue.shift();
-    if (next) this.#startRun(next, true);
+    const next = this.#backend?.nextFollowUp();
+    if (!next) return;
+    const id = this.#followUps.get(next.id);
+    this.#followUps.delete(next.id);
+    if (id === undefined) return;
+    this.#startRun({ id, type: "follow_up", text: next.text, files: [], images: [] }, true);
   }
 
   /** The agent, model and thinking level in force, and the model's levels. */

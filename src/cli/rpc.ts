@@ -11,7 +11,7 @@ import { defineCommand } from "citty";
 import { RiendaError, userMessage } from "../errors.ts";
 import { jsonWithControlsEscaped } from "../ui/index.ts";
 import { VERSION } from "../version.ts";
-import { createChatBackend, type ChatStart } from "./chat.ts";
+import { createConversation, type ConversationStart } from "../conversation/index.ts";
 import { exitWhenFlushed } from "./exit.ts";
 import { homeDir } from "./home-dir.ts";
 import { interrupts } from "./interrupts.ts";
@@ -21,7 +21,7 @@ import { readCappedLines } from "./rpc-lines.ts";
 import { RpcServer } from "./rpc-server.ts";
 import { runFlags } from "./run-flags.ts";
 import { claimStdout } from "./protocol-stdout.ts";
-import { latestSessionId } from "./run-session.ts";
+import { latestSessionId } from "../compose/index.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 
 const args = {
@@ -47,7 +47,7 @@ export default defineCommand({
       const workdir = resolveWorkdir(parsed.workdir);
       const sessionId = parsed.session ?? (parsed.continue ? latestSessionId(home, workdir) : undefined);
       if (parsed.agent === undefined && sessionId === undefined) throw new RiendaError("usage", "rpc: -a AGENT is required unless -s ID or -c continues a session");
-      const start: ChatStart = {
+      const start: ConversationStart = {
         home,
         env: process.env,
         workdir,
@@ -56,10 +56,11 @@ export default defineCommand({
         ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
         ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
         ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
+        ...(parsed.sandbox !== undefined ? { sandbox: parsed.sandbox } : {}),
         ...(sessionId !== undefined ? { sessionId } : {}),
       };
       const rpc = new RpcServer({ write, stderr: process.stderr }, { autoApprove: Boolean(parsed["auto-approve"]) });
-      const backend = await createChatBackend(start, rpc.dialogs);
+      const backend = await createConversation(start, rpc.dialogs);
       close = () => backend.close();
       rpc.ready(backend, VERSION);
       const stopReading = readCappedLines(process.stdin, { line: (line) => rpc.handle(line), tooLong: (max) => rpc.refuseLongLine(max), end: () => void rpc.end() });

@@ -11,19 +11,16 @@ import { contextWindowInfo, createModelClient, type ResolvedModel, type Usage } 
 import { answerConfirm, createRunOutput, type RunOutput } from "../ui/index.ts";
 import { interrupts, LIMIT_EXIT } from "./interrupts.ts";
 import { limitFlags, startRunTimer, type RunTimer } from "./run-timer.ts";
-import { parseToolList } from "./select-tools.ts";
 import { readPromptInput } from "./read-prompt.ts";
 import { readAnswerSchema, type AnswerSchema } from "./answer-schema.ts";
 import { checkAttachmentsFit } from "../attachments/index.ts";
 import { resolveWorkdir } from "./resolve-workdir.ts";
-import { runFlags } from "./run-flags.ts";
-import { runSessionFlags, sessionChoice } from "./run-session.ts";
-import { prepareRun, type PreparedRun } from "./compose/index.ts";
+import { runFlags, runSessionFlags } from "./run-flags.ts";
+import { createCompactor, parseToolList, prepareRun, sessionChoice, type PreparedRun } from "../compose/index.ts";
 import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
-import { createCompactor } from "./compactor.ts";
 import { exitWhenFlushed, refuseClosedStdout, untilNextInterrupt } from "./exit.ts";
-import { untilInterrupted } from "./until-interrupted.ts";
+import { untilInterrupted } from "../abort-race.ts";
 
 const args = {
   agent: { type: "string", alias: "a", description: "Agent id (a file of ~/.rienda/agents)" },
@@ -98,6 +95,7 @@ export default defineCommand({
             ...(chosen.ephemeral ? { ephemeral: true } : {}),
             ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
             ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
+            ...(parsed.sandbox !== undefined ? { sandbox: parsed.sandbox } : {}),
           },
           {
             confirm: (prompt, level) =>

@@ -7,7 +7,8 @@
  * usage and cost, and the totals at the end.
  */
 import type { Block } from "../providers/index.ts";
-import type { BranchEntry, SessionEntry, StoredSession } from "../sessions/index.ts";
+import { cutText, treeLines } from "../conversation/index.ts";
+import type { InterruptionReason, SessionEntry, StoredSession } from "../sessions/index.ts";
 import { costCell } from "./cost-cell.ts";
 
 /** How to show it. */
@@ -34,9 +35,14 @@ function branchItems(stored: StoredSession): Shown[] {
   for (const e of stored.entries) {
     if ((e.kind === "message" || e.kind === "compaction") && onBranch.has(e.id)) items.push(e.kind === "message" ? { kind: "message", entry: e } : { kind: "compaction", entry: e });
     else if (switches.has(e)) items.push({ kind: "note", text: switchNote(e) });
-    else if (e.kind === "interruption" && e.parentId !== null && onBranch.has(e.parentId)) items.push({ kind: "note", text: e.reason === "error" ? "the run failed here" : "interrupted here" });
+    else if (e.kind === "interruption" && e.parentId !== null && onBranch.has(e.parentId)) items.push({ kind: "note", text: interruptionNote(e.reason) });
   }
   return items;
+}
+
+/** The note where a run stopped before its answer was whole. */
+function interruptionNote(reason: InterruptionReason | undefined): string {
+  return reason === "error" ? "the run failed here" : reason === "limit" ? "a limit stopped the run here" : "interrupted here";
 }
 
 /** `model switched to p/m`, `thinking set to high`. */
@@ -66,6 +72,7 @@ function answerFacts(entry: Extract<SessionEntry, { kind: "message" }>): string 
   if (entry.responseUsage) parts.push(`${entry.responseUsage.inputTokens} in, ${entry.responseUsage.outputTokens} out`);
   if (entry.responseCost !== undefined) parts.push(costCell(entry.responseCost));
   if (entry.responseStopReason && entry.responseStopReason !== "end_turn" && entry.responseStopReason !== "tool_use") parts.push(`stopped: ${entry.responseStopReason}`);
+  if (entry.interrupted) parts.push(cutText(entry.interrupted));
   return parts.join(" · ");
 }
 
@@ -189,99 +196,6 @@ export function markdownTranscript(stored: StoredSession, options: ShowOptions):
 /** `--json`: the header, the active leaf and branch, and every entry in file order. */
 export function jsonOfSession(stored: StoredSession): Record<string, unknown> {
   return { header: stored.header, leafId: stored.tree.leafId, branch: stored.tree.branch().map((e) => e.id), path: stored.path, entries: stored.entries };
-}
-
-/** One line of the tree for an entry: role and the first words. */
-function label(entry: BranchEntry): string {
-  if (entry.kind === "compaction") return "compaction";
-  const calls = entry.blocks.filter((b) => b.type === "tool_call").map((b) => (b.type === "tool_call" ? b.toolCallName : ""));
-  if (entry.role === "user" && entry.blocks.some((b) => b.type === "tool_result")) return "tool results";
-  const text = entry.blocks.map((b) => (b.type === "text" ? b.text : "")).join(" ").replace(/\s+/g, " ").trim();
-  const short = text.length > 60 ? `${text.slice(0, 59)}…` : text;
-  return `${entry.role}${short ? `: ${short}` : ""}${calls.length > 0 ? ` → ${calls.join(", ")}` : ""}`;
-}
-
-/** One drawn line of the tree. */
-export interface TreeLine {
-  id: string;
-  text: string;
-  active: boolean;
-}
-
-/**
- * Every message of every branch, a chain of single children on one level
- * and each branch point's children drawn under it; `*` marks the active
- * branch and `(leaf)` its end. Linear in the file, whatever its shape (a
- * crafted file is not trusted, issue 39): no recursion (15,000 nested branch
- * points overflowed the stack), children gathered in place (50,000 roots
- * copied an array per child), and at most MAX_DRAWN_LEVELS levels of
- * indentation, deeper ones drawn at that width behind `[+N]` (N levels left
- * out), so the output grows with the lines, not with their depth.
- */
-export function treeLines(stored: Pick<StoredSession, "entries" | "tree">): TreeLine[] {
-  const nodes = stored.entries.filter((e): e is BranchEntry => e.kind === "message" || e.kind === "compaction");
-  const children = new Map<string | null, BranchEntry[]>();
-  for (const n of nodes) {
-    // Switches on the chain are not drawn: a message after one is drawn under the message before it.
-    const parent = stored.tree.shownParent(n.id);
-    const kids = children.get(parent);
-    if (kids) kids.push(n);
-    else children.set(parent, [n]);
-  }
-  const branch = stored.tree.branch();
-  const active = new Set(branch.map((e) => e.id));
-  // The active leaf may be a switch: its end is then the last message before it.
-  const leaf = branch.at(-1)?.id;
-  const out: TreeLine[] = [];
-  const line = (prefix: string, n: BranchEntry) =>
-    out.push({ id: n.id, active: active.has(n.id), text: `${prefix}${active.has(n.id) ? "*" : " "} ${n.id}  ${label(n)}${n.id === leaf ? "  (leaf)" : ""}` });
-  const roots = children.get(null) ?? [];
-  const single = roots.length === 1;
-  // Each branch to draw: its first node, the indentation above it, and its own connector and bar.
-  const pending: Array<{ node: BranchEntry; above: Bars | undefined; connector: string; bar: string }> = roots
-    .map((node, i) => {
-      const last = i === roots.length - 1;
-      return { node, above: undefined, connector: single ? "" : last ? "└─ " : "├─ ", bar: single ? "" : last ? "   " : "│  " };
-    })
-    .reverse();
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    const rest: Bars | undefined = next.bar === "" ? next.above : { bar: next.bar, up: next.above, depth: (next.above?.depth ?? 0) + 1 };
-    let node: BranchEntry | undefined = next.node;
-    line(barsText(next.above) + next.connector, node);
-    const restText = barsText(rest);
-    for (;;) {
-      const kids: BranchEntry[] = children.get(node.id) ?? [];
-      if (kids.length !== 1) {
-        for (let i = kids.length - 1; i >= 0; i--) {
-          const last = i === kids.length - 1;
-          pending.push({ node: kids[i]!, above: rest, connector: last ? "└─ " : "├─ ", bar: last ? "   " : "│  " });
-        }
-        break;
-      }
-      node = kids[0]!;
-      line(restText, node);
-    }
-  }
-  return out;
-}
-
-/** The most levels of indentation drawn (three columns each). */
-const MAX_DRAWN_LEVELS = 20;
-
-/** The indentation of a branch: its bar, then its parent's, up to the root (a shared chain, never copied). */
-interface Bars {
-  bar: string;
-  up: Bars | undefined;
-  depth: number;
-}
-
-/** The indentation as drawn: the innermost MAX_DRAWN_LEVELS bars, behind `[+N] ` when N more are left out. */
-function barsText(bars: Bars | undefined): string {
-  const shown: string[] = [];
-  let at = bars;
-  for (; at && shown.length < MAX_DRAWN_LEVELS; at = at.up) shown.push(at.bar);
-  const text = shown.reverse().join("");
-  return at ? `[+${at.depth}] ${text}` : text;
 }
 
 /** `--tree`: the header lines, then the tree. */

@@ -20,7 +20,7 @@ import { homeDir } from "./home-dir.ts";
 import { assertKnownFlags } from "./strict-args.ts";
 import { exitWhenFlushed, refuseClosedStdout } from "./exit.ts";
 import { interrupts, type Interrupts } from "./interrupts.ts";
-import { untilInterrupted } from "./until-interrupted.ts";
+import { untilInterrupted } from "../abort-race.ts";
 import { mcpListing, mcpServerOf, readOptionalConfig, runMcpTool } from "./tool-mcp.ts";
 import { stderrForPeople, stdoutForPeople } from "./for-people.ts";
 

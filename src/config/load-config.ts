@@ -51,7 +51,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
 
   // As parsed, `${…}` and all (contract.md: "the whole parsed document").
   const document = parsed.value as Record<string, unknown>;
-  const { providers, compaction, subagents, limits, extensionConfig, mcpServers, shell } = valid;
+  const { providers, compaction, subagents, limits, extensionConfig, mcpServers, shell, sandbox, permissions } = valid;
   return {
     path: file,
     source: options.source ?? "home",
@@ -65,6 +65,8 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
     subagents,
     shell,
     limits,
+    sandbox,
+    permissions,
     get extensionConfig() {
       return structuredClone(extensionConfig);
     },

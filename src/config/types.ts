@@ -6,6 +6,8 @@ import type { ApiKeySource, ModelPrices, ProtocolName, RequestRules, ResolvedMod
 import type { TextToolCallSetting } from "../providers/index.ts";
 import type { ConfigProblem } from "./config-error.ts";
 import type { LimitSettings } from "../limits/index.ts";
+import type { PermissionRule } from "../permissions/index.ts";
+import type { SandboxSettings } from "../sandbox/index.ts";
 
 /** Where the configuration path came from, in precedence order. */
 export type ConfigSource = "flag" | "env" | "home";
@@ -216,6 +218,10 @@ export interface LoadedConfig {
   shell: ShellSettings;
   /** The `limits:` block (new): what every run is bounded by unless its agent or command line says otherwise. */
   limits: LimitSettings;
+  /** The `sandbox:` block (new): where the `shell` tool's commands run unless the agent or `--sandbox` says otherwise (docs/security.md). */
+  sandbox: SandboxSettings;
+  /** The `permissions:` block (new): rules on every agent's tool calls, beside the agent's own (docs/security.md). */
+  permissions: readonly PermissionRule[];
   /** The `config:` block, extension name -> settings; a fresh deep copy on every read. */
   readonly extensionConfig: Record<string, Record<string, unknown>>;
   /** Every unset `${NAME}` in the file (for `rienda doctor`). */

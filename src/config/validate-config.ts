@@ -7,8 +7,11 @@ import { validateMcpServers } from "./validate-mcp-servers.ts";
 import { LIMIT_KEYS, readLimit, type LimitSettings } from "../limits/index.ts";
 import { validateProvider, type PathBase } from "./validate-provider.ts";
 import { readShell } from "./validate-shell.ts";
+import { readSafety } from "./validate-safety.ts";
+import type { PermissionRule } from "../permissions/index.ts";
+import type { SandboxSettings } from "../sandbox/index.ts";
 
-const TOP_KEYS = ["providers", "compaction", "subagents", "limits", "config", "mcp_servers", "shell"] as const;
+const TOP_KEYS = ["providers", "compaction", "subagents", "limits", "config", "mcp_servers", "shell", "sandbox", "permissions"] as const;
 const SUBAGENT_KEYS = ["max_depth"] as const;
 
 /** Subagent settings of a file that declares none: a subagent's subagent's subagent may run, one more may not. */
@@ -32,12 +35,14 @@ export interface ValidatedConfig {
   extensionConfig: Record<string, Record<string, unknown>>;
   mcpServers: Map<string, McpServerSettings>;
   shell: ShellSettings;
+  sandbox: SandboxSettings;
+  permissions: PermissionRule[];
 }
 
 /** Validates the expanded document; the result is only meaningful when `reader.problems` is empty. */
 export function validateConfig(reader: ConfigReader, document: unknown, base: PathBase): ValidatedConfig {
   const providers = new Map<string, ProviderSettings>();
-  const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, subagents: { ...DEFAULT_SUBAGENTS }, limits: {}, extensionConfig: {}, mcpServers: new Map(), shell: { providerVariables: [], hideEnv: [], passEnv: [] } };
+  const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, subagents: { ...DEFAULT_SUBAGENTS }, limits: {}, extensionConfig: {}, mcpServers: new Map(), shell: { providerVariables: [], hideEnv: [], passEnv: [] }, sandbox: {}, permissions: [] };
   if (!isPlainObject(document)) {
     reader.problem([], `must be a mapping of settings (providers, compaction, config, ...) at the top, not ${describeYamlValue(document)}`);
     return result;
@@ -63,6 +68,7 @@ export function validateConfig(reader: ConfigReader, document: unknown, base: Pa
   result.extensionConfig = readExtensionConfig(reader, document.config);
   result.mcpServers = validateMcpServers(reader, document.mcp_servers, base);
   result.shell = readShell(reader, document.shell);
+  Object.assign(result, readSafety(reader, document));
   return result;
 }
 

@@ -83,14 +83,17 @@ export function createCompactor(options: CompactorOptions): CompactionPort | und
       }
       // Writing the summary takes a model request: say so, or the chat sits silent meanwhile.
       emit({ type: "notice", message: `compacting the conversation: ${summaryModel.ref} is condensing ${older.length} messages (about ${tokens} tokens) into a summary` });
+      emit({ type: "compaction_start", model: summaryModel.ref, messages: older.length, tokens });
       const answer = await summarize(modelPort, summaryModel, older, session.id, emit, signal);
       if (answer === undefined) {
+        emit({ type: "compaction_end", compacted: false });
         failed = !signal.aborted;
         return signal.aborted ? undefined : tooLong(tokens);
       }
       const text = summaryText(answer.message);
       if (text === "") {
         emit({ type: "notice", message: "compaction skipped: the model returned an empty summary" });
+        emit({ type: "compaction_end", compacted: false });
         return tooLong(tokens);
       }
       session.appendCompaction({
@@ -101,6 +104,7 @@ export function createCompactor(options: CompactorOptions): CompactionPort | und
         ...(answer.usage ? { responseUsage: answer.usage } : {}),
       });
       emit({ type: "notice", message: `compacted the conversation: ${older.length} messages (about ${tokens} tokens) condensed into a summary` });
+      emit({ type: "compaction_end", compacted: true });
       return undefined;
     },
   };

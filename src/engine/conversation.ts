@@ -3,10 +3,20 @@
  * the history sent to the model, repaired so that every provider accepts it
  * even after a crash (every tool call answered, user turns merged).
  */
-import type { AttachmentBlock, Block, Message, ToolResultBlock } from "../providers/index.ts";
+import type { AnswerCut, AttachmentBlock, Block, Message, ToolResultBlock } from "../providers/index.ts";
 
 /** Text of a tool call that never produced a result (interrupt or crash). */
 export const MISSING_RESULT_TEXT = "the tool call was interrupted before it returned a result";
+
+/**
+ * What the model reads at the start of the user turn after an answer cut
+ * short while it streamed: the answer goes back exactly as far as it came,
+ * and this says it is not a finished one.
+ */
+export const CUT_ANSWER_NOTES: Record<AnswerCut, string> = {
+  user: "[The user interrupted your previous answer at this point; it is incomplete. What follows is a new message.]",
+  limit: "[Your previous answer was stopped at this point by a run limit (time); it is incomplete. What follows is a new message.]",
+};
 
 /** An attachment as hooks see it (docs/hooks.md): what it is, without an image's or a PDF's bytes. */
 export interface AttachmentSnapshot {
@@ -58,19 +68,24 @@ export function messageText(message: Message): string {
 /**
  * The history as sent to a provider: consecutive user messages merged (tool
  * results of one round travel together), a placeholder error result for every
- * tool call left unanswered, results without a matching call dropped.
+ * tool call left unanswered, results without a matching call dropped, and an
+ * answer cut short followed by a note saying so (CUT_ANSWER_NOTES).
  */
 export function historyForRequest(messages: Message[]): Message[] {
   const out: Message[] = [];
   let pendingCalls: string[] = [];
+  let cut: AnswerCut | undefined;
   for (const message of messages) {
     if (message.role === "assistant") {
       closePending(out, pendingCalls);
       pendingCalls = message.blocks.flatMap((b) => (b.type === "tool_call" ? [b.toolCallId] : []));
       out.push({ role: "assistant", blocks: [...message.blocks] });
+      cut = message.interrupted;
       continue;
     }
     const blocks: Block[] = [];
+    if (cut !== undefined) blocks.push({ type: "text", text: CUT_ANSWER_NOTES[cut] });
+    cut = undefined;
     for (const block of message.blocks) {
       if (block.type !== "tool_result") {
         blocks.push(block);

@@ -1,9 +1,9 @@
 /**
  * What the run loop needs from the outside world. The engine declares these
- * and the composition root (cli/compose/) supplies real implementations; the
+ * and the composition root (compose/) supplies real implementations; the
  * engine never imports runtime, extensions, ui or cli.
  */
-import type { Message, ModelRequest, StopReason, StreamEvent, ToolSpec, Usage } from "../providers/index.ts";
+import type { AnswerCut, Message, ModelRequest, StopReason, StreamEvent, ToolSpec, Usage } from "../providers/index.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { MessageSnapshot } from "./conversation.ts";
 import type { AfterRunReason, EngineEvent, HookPoint, OutputStream, ToolCall } from "./types.ts";
@@ -68,10 +68,27 @@ export interface HookArguments {
   afterToolExecute: [ToolCall, { text: string; isError: boolean }];
 }
 
-/** The hooks of the running agent, in the agent's order. */
+/**
+ * The permission rules of the running agent (docs/security.md): a verdict
+ * on each tool call, given before the first beforeToolExecute hook sees it.
+ * `ask` rules ask through the same dialogs as `ctx.confirm`. Never throws.
+ */
+export interface PermissionPort {
+  check(call: ToolCall, observer: OutputObserver, signal: AbortSignal): Promise<PermissionVerdict>;
+}
+
+/** A rule's verdict: `rule` names the rule that decided (and its file); `asked` when the user was asked. */
+export type PermissionVerdict =
+  | { kind: "allow" }
+  | { kind: "allowed"; rule: string }
+  | { kind: "refuse"; reason: string; rule?: string; asked: boolean };
+
+/** The hooks of the running agent, in the agent's order, and the permission rules checked before them. */
 export interface HookPort {
   /** Hook names in execution order. */
   readonly names: readonly string[];
+  /** The rules checked before the hooks; none: every call goes to the hooks. */
+  readonly permissions?: PermissionPort;
   /** Whether the hook implements the point (saves a fresh context when not). */
   handles(name: string, point: HookPoint): boolean;
   /** Calls `handler(ctx, payload[, result])` in a fresh context. Never throws. */
@@ -91,6 +108,8 @@ export interface ResponseMeta {
   responseUsage?: Usage;
   /** US dollars this answer cost (new), when the model's prices are known. */
   responseCost?: number;
+  /** A partial answer: what cut it short while it streamed. */
+  interrupted?: AnswerCut;
 }
 
 /** The conversation on disk. Every request is rebuilt from it. */
@@ -98,7 +117,7 @@ export interface SessionPort {
   readonly id: string;
   /** The active branch, root to leaf. */
   messages(): Message[];
-  /** Appends one whole message; never a partial response. */
+  /** Appends one message: whole, or an answer cut short marked `interrupted` in `meta`. */
   appendMessage(message: Message, meta?: ResponseMeta): void;
   /**
    * Records that the run was interrupted (or, with `"error"`, failed) where

@@ -8,14 +8,15 @@
  * with reason "interrupted", a consistent session, and (once the prompt is
  * stored) an interruption recorded where the conversation stopped.
  */
-import { costOf, type AssistantResponse, type AttachmentBlock, type Block, type Message, type ResolvedModel, type Usage } from "../providers/index.ts";
+import { costOf, type AnswerCut, type AssistantResponse, type AttachmentBlock, type Block, type Message, type ResolvedModel, type Usage } from "../providers/index.ts";
 import { historyForRequest, snapshotForHooks } from "./conversation.ts";
 import { chainAfterModelResponse, chainBeforeModelRequest, notifyHooks, type Emit } from "./hook-chain.ts";
 import { LoopGuard, IDENTICAL_ROUNDS_LIMIT } from "./loop-guard.ts";
-import { requestModel } from "./model-turn.ts";
+import { requestModel, type PartialAnswer } from "./model-turn.ts";
 import type { CompactionPort, HookPort, ModelPort, SessionPort, ToolPort } from "./ports.ts";
 import { AnswerState, type AnswerPort } from "./structured-answer.ts";
 import { runToolRound } from "./tool-round.ts";
+import { deliverSteering, type SteeringPort } from "./steering.ts";
 import { abortedByTimeLimit, limitBeforeRequest, unpricedBudget, type RunLimits } from "./run-limits.ts";
 import type { RunEndReason, RunOutcome, ToolCall } from "./types.ts";
 
@@ -46,6 +47,8 @@ export interface RunInput {
   finalSignal?: AbortSignal;
   /** Turns and cost (run-limits.ts); none: only the loop guard bounds the run. */
   limits?: RunLimits;
+  /** Messages the user sent into the running turn, delivered at its next safe point (steering.ts). */
+  steering?: SteeringPort;
 }
 
 /** Runs the agent to the end of its turn. Never throws for run failures. */
@@ -118,6 +121,8 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
   const shapesRequests = hooks.names.some((name) => hooks.handles(name, "beforeModelRequest"));
   let requests = 0;
   for (;;) {
+    // Between rounds: after the tool calls of the last answer, before the next request.
+    if (requests > 0) deliverSteering(input);
     const stop = limitBeforeRequest(input.limits, requests);
     if (stop) return end(stop.reason, stop.message);
     const tooLong = await input.compactor?.maybeCompact(emit, signal);
@@ -146,7 +151,11 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     );
     requests++;
     input.limits?.requests?.add();
-    if (turn.kind === "interrupted") return end("interrupted");
+    if (turn.kind === "interrupted") {
+      // What the user saw is kept; withheld deltas (a rewriting hook never saw them) are not.
+      if (!rewritesAnswers) keepPartialAnswer(input, turn.partial, abortedByTimeLimit(signal) ? "limit" : "user");
+      return end("interrupted");
+    }
     if (turn.kind === "failed") return { ...end("error", turn.failure.message), failure: turn.failure };
 
     // A call cut at the output limit may have half-written arguments: it is neither run nor stored (so never sent back).
@@ -189,6 +198,8 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
 
     if (parts.toolCalls.length === 0) {
       if (signal.aborted) return end("interrupted");
+      // A message steered in while the final answer streamed: the turn goes on with it.
+      if (response.stopReason === "end_turn" && !answer && input.steering?.pending()) continue;
       // The answer is stored and shown as it came, but it is not whole: say so.
       if (response.stopReason === "max_tokens") return end("max_tokens", "the answer was cut short: the model reached its output limit (max_tokens)");
       // Stored and shown as it came, like a cut answer, but not what was asked for: a script must not take it for the answer.
@@ -211,6 +222,24 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     if (guard.record(executed)) {
       return end("error", `the model repeated the same tool calls with the same results ${IDENTICAL_ROUNDS_LIMIT} times in a row; stopping the run`);
     }
+  }
+}
+
+/**
+ * Stores the answer an interrupt cut mid-stream, as far as it came: its
+ * thinking (unsigned, so providers that need a signature leave it out) and
+ * its text, exactly as streamed. The interruption recorded after it hangs
+ * from it, which marks it as cut short for the history and the recaps.
+ */
+function keepPartialAnswer(input: RunInput, partial: PartialAnswer, cut: AnswerCut): void {
+  const blocks: Block[] = [];
+  if (partial.thinking !== "") blocks.push({ type: "thinking", thinking: partial.thinking });
+  if (partial.text !== "") blocks.push({ type: "text", text: partial.text });
+  if (blocks.length === 0) return;
+  try {
+    input.session.appendMessage({ role: "assistant", blocks }, { interrupted: cut });
+  } catch (error) {
+    input.emit({ type: "notice", message: `could not keep the interrupted answer in the session: ${error instanceof Error ? error.message : String(error)}` });
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Executes the tool calls of one assistant message, strictly in order, each
- * through beforeToolExecute → checks → tool → afterToolExecute. Every call
+ * through the permission rules → beforeToolExecute → checks → tool → afterToolExecute. Every call
  * gets a result in the session, even when the run is interrupted half-way.
  * A refusal is final: the refused call's result is the reason, and no later
  * hook (afterToolExecute included) is consulted for it. The `tool_call`
@@ -55,6 +55,11 @@ async function runOne(
   deps: { tools: ToolPort; hooks: HookPort; emit: Emit; signal: AbortSignal; finalSignal?: AbortSignal; usage?: (usage: Usage, cost?: number) => void },
 ): Promise<ToolResult> {
   const { tools, hooks, emit, signal } = deps;
+  const permitted = await checkPermission(call, hooks, emit, signal);
+  if (permitted !== undefined) {
+    announce(call, call.arguments, emit);
+    return permitted;
+  }
   const verdict = await chainBeforeToolExecute(hooks, call, emit, signal);
   if (verdict.kind === "interrupted" || signal.aborted) {
     announce(call, call.arguments, emit);
@@ -72,6 +77,25 @@ async function runOne(
   const after = await chainAfterToolExecute(hooks, effective, result, emit, signal);
   // An afterToolExecute chain cut short may not have filtered the result yet: it is not what the model reads.
   return after.kind === "interrupted" ? interrupted() : after.value;
+}
+
+/**
+ * The permission rules' verdict: undefined when the call goes on to the
+ * hooks, else its result (a refusal naming the rule, or the interruption
+ * that cut a question short). Before the hooks, so a rule sees the model's
+ * own arguments and no hook can turn a denied call into an allowed one.
+ */
+async function checkPermission(call: ToolCall, hooks: HookPort, emit: Emit, signal: AbortSignal): Promise<ToolResult | undefined> {
+  if (!hooks.permissions) return undefined;
+  const verdict = await hooks.permissions.check(call, observerFor(call, emit), signal);
+  if (signal.aborted) return interrupted();
+  if (verdict.kind === "allow") return undefined;
+  if (verdict.kind === "allowed") {
+    emit({ type: "permission", id: call.id, name: call.name, outcome: "approved", rule: verdict.rule });
+    return undefined;
+  }
+  emit({ type: "permission", id: call.id, name: call.name, outcome: "refused", ...(verdict.rule !== undefined ? { rule: verdict.rule } : {}), message: verdict.reason });
+  return { text: verdict.reason, isError: true };
 }
 
 /** The `tool_call` event, with the arguments that run (or would have run); `originalArguments` only when a hook rewrote the model's. */

@@ -82,8 +82,16 @@ export type EngineEvent = (
   | { type: "tool_output"; id: string; name: string; stream: OutputStream; text: string }
   | { type: "tool_result"; id: string; name: string; text: string; isError: boolean }
   | { type: "hook"; name: string; point: HookPoint; outcome: HookOutcome; message?: string }
+  /** A permission rule decided a tool call: refused it, or asked and was answered (docs/security.md). */
+  | { type: "permission"; id: string; name: string; outcome: "refused" | "approved"; rule?: string; message?: string }
   | { type: "hook_output"; name: string; point: HookPoint; stream: OutputStream; text: string }
   | { type: "notice"; message: string; title?: string; body?: string }
+  /** A summary of older turns is being written (by `model`, of `messages` messages, about `tokens` tokens); `compaction_end` follows. */
+  | { type: "compaction_start"; model: string; messages: number; tokens: number }
+  /** The end of a compaction: whether a summary was stored. */
+  | { type: "compaction_end"; compacted: boolean }
+  /** A message the user steered into the running turn, now stored and on its way to the model. */
+  | { type: "steer"; text: string; files: string[] }
   | { type: "subagent_start"; sessionId: string; agent: string; model: string; workdir: string }
   | { type: "subagent_end"; reason: RunEndReason; message?: string; usage: Usage; cost?: number }
 ) & { parent?: string };

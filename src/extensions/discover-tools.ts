@@ -1,6 +1,7 @@
 /** Discovery of the tools: the built-in ones and those in ~/.rienda/tools, loaded, checked, diagnosed. */
 import { join } from "node:path";
 import type { ModuleShape, Runtime } from "../runtime/index.ts";
+import type { CommandSandbox } from "../sandbox/index.ts";
 import { createShellTool, type Tool, type ToolRunner } from "../tools/index.ts";
 import { asyncProblem, promiseWarning } from "./async-functions.ts";
 import { diagnostic, listExtensionDirs } from "./list-extension-dirs.ts";
@@ -19,11 +20,13 @@ export interface DiscoverToolsOptions {
   names?: readonly string[];
   /** The variables the `shell` tool's commands do not inherit (config.yaml's providers' keys, `shell:`); none when absent. */
   shellHiddenEnv?: (name: string) => boolean;
+  /** Where the `shell` tool's commands run (docs/security.md, "The sandbox"); none: unsandboxed. */
+  shellSandbox?: CommandSandbox;
 }
 
 /** The built-in tools, wired to the runtime so an interrupt reaches their processes. */
-function builtInTools(runtime: Runtime, shellHiddenEnv?: (name: string) => boolean): Tool[] {
-  return [createShellTool((request) => runtime.exec(request), shellHiddenEnv)];
+function builtInTools(runtime: Runtime, shellHiddenEnv?: (name: string) => boolean, sandbox?: CommandSandbox): Tool[] {
+  return [createShellTool((request) => runtime.exec(request), shellHiddenEnv, sandbox)];
 }
 
 /**
@@ -37,7 +40,7 @@ export async function discoverTools(options: DiscoverToolsOptions): Promise<Tool
   const diagnostics: ExtensionDiagnostic[] = [...listing.diagnostics];
   const wanted = options.names ? new Set(options.names) : undefined;
   const entries = listing.entries.filter((e) => !wanted || wanted.has(e.name));
-  const builtIns = builtInTools(runtime, options.shellHiddenEnv);
+  const builtIns = builtInTools(runtime, options.shellHiddenEnv, options.shellSandbox);
   const byName = new Map(builtIns.map((t) => [t.name, t]));
 
   const inspected = await runtime.inspectAll(entries.map((e) => e.file));

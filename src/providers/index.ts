@@ -24,6 +24,7 @@ import { abortableSleep, DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } f
 import type { AdapterDeps, FetchLike, ModelRequest, ProtocolAdapter, ProtocolName, StreamEvent } from "./types.ts";
 
 export type {
+  AnswerCut,
   AnswerFormat,
   AttachmentBlock,
   AttachmentMediaType,

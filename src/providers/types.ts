@@ -108,7 +108,16 @@ export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "refusal" | "o
 export interface Message {
   role: "user" | "assistant";
   blocks: Block[];
+  /**
+   * An answer cut short while it streamed (new), kept as far as it came: by
+   * the user (`user`) or by a run limit (`limit`). Providers send it as any
+   * answer; the history tells the model in the next user turn that it was cut.
+   */
+  interrupted?: AnswerCut;
 }
+
+/** Who cut a partial answer short: the user's interrupt or a run limit (--timeout). */
+export type AnswerCut = "user" | "limit";
 
 /** A tool as the model sees it. `parameters` is passed to the provider verbatim. */
 export interface ToolSpec {

@@ -15,7 +15,7 @@ export interface ProviderModuleEntry {
   path: string;
 }
 
-/** Where the roster's provider modules come from and how one is evaluated (provider-modules/, plugged in by cli/compose); `evaluate` gets an entry `list` gave. */
+/** Where the roster's provider modules come from and how one is evaluated (provider-modules/, plugged in by compose/); `evaluate` gets an entry `list` gave. */
 export interface ModuleSource<Entry extends ProviderModuleEntry = ProviderModuleEntry> {
   list(): Entry[];
   /** Calls the module once; `problem` is the whole `provider "<name>": <reason>` line. */

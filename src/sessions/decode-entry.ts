@@ -72,6 +72,8 @@ export function decodeEntry(value: unknown, origin: LineOrigin): SessionEntry | 
       const usage = decodeUsage(value.responseUsage);
       if (usage) entry.responseUsage = usage;
       if (typeof value.responseCost === "number" && Number.isFinite(value.responseCost) && value.responseCost >= 0) entry.responseCost = value.responseCost;
+      // Only an answer can be cut short; a mark on a user message is ignored.
+      if (entry.role === "assistant" && (value.interrupted === "user" || value.interrupted === "limit")) entry.interrupted = value.interrupted;
       return entry;
     }
     case "compaction": {

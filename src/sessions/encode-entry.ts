@@ -40,6 +40,7 @@ function storedForm(entry: SessionHeader | SessionEntry): Record<string, unknown
         responseStopReason: entry.responseStopReason,
         responseUsage: entry.responseUsage === undefined ? undefined : storedUsage(entry.responseUsage),
         responseCost: entry.responseCost,
+        interrupted: entry.interrupted,
       };
     case "leaf":
       return { kind: "leaf", targetId: entry.targetId, createdAt: entry.createdAt };

@@ -154,6 +154,7 @@ export class SessionFile {
       responseStopReason: meta.responseStopReason,
       responseUsage: meta.responseUsage,
       ...(meta.responseCost !== undefined ? { responseCost: meta.responseCost } : {}),
+      ...(meta.interrupted !== undefined ? { interrupted: meta.interrupted } : {}),
     });
     return link.id;
   }

@@ -168,7 +168,7 @@ export class SessionTree {
   #addNode(entry: BranchEntry, where: string): void {
     const node: Node = { id: entry.id, parentId: entry.parentId, entry };
     if (entry.kind === "message") {
-      node.message = { role: entry.role, blocks: entry.blocks };
+      node.message = entry.interrupted ? { role: entry.role, blocks: entry.blocks, interrupted: entry.interrupted } : { role: entry.role, blocks: entry.blocks };
       this.#messageCount++;
       if (this.#firstPrompt === undefined && entry.role === "user") this.#firstPrompt = titleFromBlocks(entry.blocks);
     }

@@ -2,7 +2,7 @@
  * The session file format (contract.md §6) as types: one interface per entry
  * kind, field names exactly as they appear on disk.
  */
-import type { Block, Message, StopReason, Usage } from "../providers/types.ts";
+import type { AnswerCut, Block, Message, StopReason, Usage } from "../providers/types.ts";
 
 /** The format version this module reads and writes. */
 export const SESSION_FORMAT_VERSION = 1;
@@ -36,6 +36,8 @@ export interface MessageMeta {
   responseUsage?: Usage;
   /** US dollars the response cost (new), when the model's prices were known. */
   responseCost?: number;
+  /** A partial answer (new): the interrupt (`user`) or limit (`limit`) that cut it while it streamed. */
+  interrupted?: AnswerCut;
 }
 
 /** One message of the conversation tree. `parentId` is null for a root. */

@@ -2,6 +2,7 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ProcessRequest, ProcessResult } from "../runtime/index.ts";
+import type { CommandSandbox } from "../sandbox/index.ts";
 import { RESULT_CAP_BYTES } from "./cap-text.ts";
 import { formatDuration } from "./format-duration.ts";
 import type { Tool, ToolResult } from "./types.ts";
@@ -30,9 +31,11 @@ const PARAMETERS = {
  * The built-in `shell` tool (contract.md §5): `sh -c` in its own process
  * group, output streamed live, a result the model reads as stdout, then
  * `stderr:` and how the command ended. The variables `hiddenEnv` names are
- * left out of the command's environment (shell-env.ts).
+ * left out of the command's environment (shell-env.ts). With a `sandbox`,
+ * the same `sh -c` runs inside it (the same process group, timeout, output
+ * and cap), and a result showing a refusal says what the sandbox allows.
  */
-export function createShellTool(run: RunCommand, hiddenEnv: (name: string) => boolean = () => false): Tool {
+export function createShellTool(run: RunCommand, hiddenEnv: (name: string) => boolean = () => false, sandbox?: CommandSandbox): Tool {
   return {
     name: "shell",
     description:
@@ -53,9 +56,11 @@ export function createShellTool(run: RunCommand, hiddenEnv: (name: string) => bo
         return { text: `working directory "${String(args.workdir ?? cwd)}" is not a directory`, isError: true };
       }
       let result: ProcessResult;
+      const wrapped = sandbox?.wrap(command, cwd);
       try {
         result = await run({
           command,
+          ...(wrapped ? { argv: wrapped.argv, env: wrapped.env } : {}),
           cwd,
           // The provider keys and whatever config.yaml's shell.hide_env names (shell-env.ts).
           hideEnv: Object.keys(process.env).filter(hiddenEnv),
@@ -67,8 +72,10 @@ export function createShellTool(run: RunCommand, hiddenEnv: (name: string) => bo
         });
       } catch (error) {
         return { text: `cannot start the shell: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+      } finally {
+        wrapped?.cleanup?.();
       }
-      return renderResult(result, timeoutMs);
+      return renderResult(result, timeoutMs, RESULT_CAP_BYTES, sandbox?.denialNote(`${result.stdout}\n${result.stderr}`));
     },
   };
 }
@@ -80,9 +87,10 @@ export const SHELL_CUT_MARKER = "[output truncated]";
  * What the model reads for a finished command: stdout, then `stderr:` and
  * stderr, then how it ended. Within the 256 KiB cap as a whole: a stream too
  * long keeps its head and its tail around a marker line, and the line that
- * says how the command ended is always there (it says why it failed).
+ * says how the command ended is always there (it says why it failed), and
+ * so is `note` after it (what the sandbox refused).
  */
-export function renderResult(result: ProcessResult, timeoutMs: number, capBytes: number = RESULT_CAP_BYTES): ToolResult {
+export function renderResult(result: ProcessResult, timeoutMs: number, capBytes: number = RESULT_CAP_BYTES, note?: string): ToolResult {
   let status: string | undefined;
   if (result.interrupted) status = "command was interrupted";
   else if (result.timedOut) status = `command timed out after ${formatDuration(timeoutMs)}`;
@@ -93,7 +101,7 @@ export function renderResult(result: ProcessResult, timeoutMs: number, capBytes:
   const stdout = streamText(result.stdout, result.cut?.stdout);
   const stderr = streamText(result.stderr, result.cut?.stderr);
   const stderrLabel = "stderr:\n";
-  const fixed = bytesOf([stderr.text !== "" ? stderrLabel : "", status ?? ""].join("")) + 2;
+  const fixed = bytesOf([stderr.text !== "" ? stderrLabel : "", status ?? "", note ?? ""].join("")) + 3;
   const budget = Math.max(0, capBytes - fixed);
   const [outBudget, errBudget] = share(budget, bytesOf(stdout.text), bytesOf(stderr.text));
 
@@ -104,6 +112,7 @@ export function renderResult(result: ProcessResult, timeoutMs: number, capBytes:
   if (err !== "") sections.push(stderrLabel + err);
   if (status) sections.push(status);
   if (sections.length === 0) sections.push("(no output)");
+  if (note) sections.push(note);
   return { text: sections.join("\n"), isError };
 }
 

@@ -25,7 +25,7 @@ export interface RunEnd {
   tools?: ToolCounts;
 }
 
-/** `run_end.tools`: calls made, results that were errors (refusals included), calls a beforeToolExecute hook refused. */
+/** `run_end.tools`: calls made, results that were errors (refusals included), calls a permission rule or a beforeToolExecute hook refused. */
 export interface ToolCounts {
   calls: number;
   failed: number;

@@ -6,13 +6,13 @@
  * JSON: stdout carries only events, run_start first and run_end last (the
  * session id is in run_start; stderr stays quiet).
  */
-import type { EngineEvent, RunEndReason } from "../engine/index.ts";
+import { noticeEvent, type EngineEvent, type RunEndReason } from "../engine/index.ts";
 import type { Usage } from "../providers/index.ts";
 export type { RunEnd } from "./json-printer.ts";
 import { JsonPrinter, type RunEnd, type RunStartInfo, type ToolCounts } from "./json-printer.ts";
 import { dollarsText, PlainPrinter } from "./plain-printer.ts";
 import type { TerminalSink } from "./terminal-text.ts";
-import { noticeEvent, noticeLine } from "./terminal-front-end.ts";
+import { noticeLine } from "./terminal-front-end.ts";
 
 /** Where a run reports. */
 export interface RunOutput {
@@ -59,6 +59,7 @@ function counted(output: RunOutput): RunOutput {
         tools.calls++;
         if (event.isError) tools.failed++;
       } else if (event.type === "hook" && event.point === "beforeToolExecute" && event.outcome === "refused") tools.refused++;
+      else if (event.type === "permission" && event.outcome === "refused") tools.refused++;
       output.event(event);
     },
     end: (end) => output.end({ ...end, tools: { ...tools } }),

@@ -1,5 +1,5 @@
 /** The front end of a run or chat in a terminal: confirmations and notices on the terminal, answers read from it. */
-import type { EngineEvent } from "../engine/index.ts";
+import { formatNotice } from "../engine/index.ts";
 import type { FrontEnd, Prompt } from "../tools/types.ts";
 import { cleanedSink } from "./terminal-text.ts";
 
@@ -65,16 +65,6 @@ export function noticeLine(prompt: Prompt): string {
   return `notice: ${formatNotice(prompt.title, prompt.body)}`;
 }
 
-/** The `notice` event of a `ctx.notify` (the run's own, or a subagent's). */
-export function noticeEvent(prompt: Prompt): Extract<EngineEvent, { type: "notice" }> {
-  return { type: "notice", message: formatNotice(prompt.title, prompt.body), title: prompt.title, body: prompt.body };
-}
-
-/** A notice's text: `title: body`, or whichever is present. */
-export function formatNotice(title: string, body: string): string {
-  if (title && body) return `${title}: ${body}`;
-  return title || body;
-}
 
 /**
  * Answers a `ctx.confirm` (`level`: how deep the asking agent runs, 0 for

@@ -46,6 +46,8 @@ describe("parseAgent", () => {
       agents: [],
       config: { "word-count": { min_length: 3 } },
       limits: {},
+      sandbox: {},
+      permissions: [],
       systemPrompt: "You are a careful coding agent.\n\nAnswer briefly.",
     });
   });
@@ -129,7 +131,7 @@ describe("parseAgent errors name the file and the problem", () => {
 
   test("unknown keys, listing the known ones", () => {
     expect(lines("---\ndescription: d\nmodel: p/m\ntemperature: 1\n---\n")).toEqual([
-      `${FILE}: unknown key "temperature" in the frontmatter (known keys: description, model, tools, hooks, skills, agents, config, max_turns, max_cost, timeout)`,
+      `${FILE}: unknown key "temperature" in the frontmatter (known keys: description, model, tools, hooks, skills, agents, config, max_turns, max_cost, timeout, sandbox, permissions)`,
     ]);
   });
 
@@ -172,7 +174,7 @@ describe("parseAgent errors name the file and the problem", () => {
 
   test("every problem is reported, one line each", () => {
     expect(lines("---\nmodel: gpt\ntool: [x]\n---\n")).toEqual([
-      `${FILE}: unknown key "tool" in the frontmatter (known keys: description, model, tools, hooks, skills, agents, config, max_turns, max_cost, timeout)`,
+      `${FILE}: unknown key "tool" in the frontmatter (known keys: description, model, tools, hooks, skills, agents, config, max_turns, max_cost, timeout, sandbox, permissions)`,
       `${FILE}: missing "description" (a non-empty text saying what the agent does)`,
       `${FILE}: model: must have the form provider/alias (got "gpt")`,
     ]);

@@ -123,7 +123,7 @@ describe("parseConfig: the document as a whole", () => {
 
   test("an unknown top-level key is refused with the known keys and a suggestion", () => {
     expect(linesOf(`${MINIMAL}provider: {}\n`)).toEqual([
-      `${FILE}: provider: unknown key (did you mean "providers"? known keys: providers, compaction, subagents, limits, config, mcp_servers, shell)`,
+      `${FILE}: provider: unknown key (did you mean "providers"? known keys: providers, compaction, subagents, limits, config, mcp_servers, shell, sandbox, permissions)`,
     ]);
   });
 
@@ -150,7 +150,7 @@ extra: 1
       `${FILE}: providers.a.protocol: unknown protocol "nope" (known protocols: openai_chat_completions, openai_responses, anthropic, replay)`,
       `${FILE}: providers.b.models.m.temperature: must be between 0 and 2`,
       `${FILE}: providers.b.models.m.top_p: must be between 0 and 1`,
-      `${FILE}: extra: unknown key (known keys: providers, compaction, subagents, limits, config, mcp_servers, shell)`,
+      `${FILE}: extra: unknown key (known keys: providers, compaction, subagents, limits, config, mcp_servers, shell, sandbox, permissions)`,
     ]);
     expect(errorOf(text).problems.map((p) => [p.path, p.line])).toEqual([
       ["providers.a.protocol", 3],

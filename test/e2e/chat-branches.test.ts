@@ -99,6 +99,34 @@ describe("branches in the chat", () => {
     expect(existsSync(path)).toBe(true);
   });
 
+  test("after /model, /tree back to an earlier answer runs the model that branch recorded, in the chat and in rienda -s", async () => {
+    s = await scenario({ modelExtra: "      n:\n        id: wire-other" });
+    s.server.script({ text: "a1" }, { text: "a2" }, { text: "b2" }, { text: "b3" });
+    term = Terminal.start(s.inst, { args: ["-a", "coder"] });
+    await term.waitForPrompt();
+    term.line("q1");
+    await term.waitForPrompt(1);
+    term.line("/model p/n");
+    await term.waitFor("model: p/n\n");
+    await term.waitForPrompt(1);
+    term.line("q2");
+    await term.waitForPrompt(2);
+    const [path] = sessionFiles(s.inst.home);
+    const a1 = messageEntries(path!).find((e) => e.role === "assistant")!;
+    term.line(`/tree ${a1.id}`);
+    await term.waitFor(`continuing from ${a1.id}`);
+    await term.waitForPrompt(2);
+    term.line("q2 again");
+    await term.waitForPrompt(3);
+    const models = () => s!.server.requests.map((r) => (r.body as { model: string }).model);
+    expect(models()).toEqual(["wire-model", "wire-other", "wire-model"]);
+    term.keys("C-d");
+    expect(await term.exitCode()).toBe(0);
+    const id = readEntries(path!)[0]!.id as string;
+    expect((await s.inst.run(["run", "-s", id, "-p", "q3"])).code).toBe(0);
+    expect(models().at(-1)).toBe("wire-model");
+  });
+
   test("rienda -s ID --at ENTRY and --fork start the chat on a new branch, or in a fork", async () => {
     s = await scenario();
     const id = await twoTurns();

@@ -97,7 +97,7 @@ describe("resuming in the chat", () => {
     expect(sessionFiles(s.inst.home)).toHaveLength(1);
   });
 
-  test("the recap shows an interrupted and a failed request as such, not the texts the model reads in their place", async () => {
+  test("the recap shows an interrupted answer as far as it came, and a failed request as such, not the texts the model reads in their place", async () => {
     s = await scenario();
     s.server.script({ text: "this answer never finishes", hang: true }, { error: { status: 400, message: "bad request" } }, { text: "All good now." });
     term = Terminal.start(s.inst, { args: ["-a", "coder"], env: { NO_COLOR: "1" } });
@@ -117,9 +117,21 @@ describe("resuming in the chat", () => {
 
     term = Terminal.start(s.inst, { args: ["-s", id], env: { NO_COLOR: "1" } });
     const recap = await term.waitForPrompt();
-    expect(recap).toContain(`resumed session ${id} (agent coder, model p/m)\n> first try\ninterrupted\n> second try\nerror: the request failed\n> third try\nAll good now.\n`);
+    expect(recap).toContain(`resumed session ${id} (agent coder, model p/m)\n> first try\nthis\n(interrupted)\n> second try\nerror: the request failed\n> third try\nAll good now.\n`);
     expect(recap).not.toContain("[The user interrupted");
     expect(recap).not.toContain("[This request failed");
+  });
+
+  test("the recap of a run a limit stopped says so, not the text the model reads in its place", async () => {
+    s = await scenario({ agentFrontmatter: "tools: [shell]" });
+    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo hi" } }] });
+    const run = await s.inst.run(["run", "-a", "coder", "-p", "keep going", "--max-turns", "1", "--json"]);
+    const id = String(JSON.parse(run.stdout.split("\n")[0]!).sessionId);
+    term = Terminal.start(s.inst, { args: ["-s", id], env: { NO_COLOR: "1" } });
+    const recap = await term.waitForPrompt();
+    expect(recap).toContain("> keep going\n");
+    expect(recap).toContain("stopped: the run reached a limit\n");
+    expect(recap).not.toContain("[This request was stopped");
   });
 
   test("/new starts a separate session with the next message", async () => {

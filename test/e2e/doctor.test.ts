@@ -204,7 +204,7 @@ describe("rienda doctor: agents", () => {
     const file = inst.agent("broken", "---\ndescription: x\nmodel: gpt-4o\ntemperature: 1\n---\nhi\n");
     const r = await doctor();
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`problem: ${file}: unknown key "temperature" in the frontmatter (known keys: description, model, tools, hooks, skills, agents, config, max_turns, max_cost, timeout)\n  fix: remove "temperature" from the frontmatter`);
+    expect(r.stdout).toContain(`problem: ${file}: unknown key "temperature" in the frontmatter (known keys: description, model, tools, hooks, skills, agents, config, max_turns, max_cost, timeout, sandbox, permissions)\n  fix: remove "temperature" from the frontmatter`);
     expect(r.stdout).toContain(`problem: ${file}: model: must have the form provider/alias (got "gpt-4o")\n`);
     expect(r.stdout).toContain("agents        good (and 1 that does not load)\n");
     expect(summary(r)).toBe("2 problems, 0 warnings");

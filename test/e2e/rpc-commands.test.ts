@@ -73,7 +73,7 @@ describe("a refused prompt's files do not leak into the next prompt", () => {
     expect(sent().every((body) => !body.includes("NOTE-CONTENT"))).toBe(true);
   });
 
-  test("a queued follow-up whose file fails leaves nothing for the prompt after it", async () => {
+  test("a follow-up whose file fails is refused as it is queued and leaves nothing for the prompt after it", async () => {
     s = await scenario();
     s.inst.file("note.txt", "NOTE-CONTENT\n");
     s.server.script({ text: "one", chunkDelayMs: 200 }, { text: "two" });
@@ -81,9 +81,8 @@ describe("a refused prompt's files do not leak into the next prompt", () => {
     driver.send({ id: "p", type: "prompt", text: "first" });
     await driver.response("p");
     driver.send({ id: "fu", type: "follow_up", text: "queued", files: ["note.txt", "missing.txt"] });
-    expect(await driver.response("fu")).toMatchObject({ ok: true, data: { queued: 1 } });
+    expect(await driver.response("fu")).toMatchObject({ ok: false, error: { code: "refused", message: expect.stringContaining("missing.txt") } });
     await driver.runEnd("p");
-    expect(await driver.waitFor((l) => l.type === "error" && l.command_id === "fu")).toMatchObject({ message: expect.stringContaining("missing.txt") });
     driver.send({ id: "plain", type: "prompt", text: "no files here" });
     await driver.runEnd("plain");
     expect(s.server.requests).toHaveLength(2);

@@ -1,7 +1,7 @@
 /**
  * docs/rpc.md's example client is examples/rpc-client.mjs, word for word,
  * and it works: run with Node against the binary, it holds a two-prompt
- * conversation with a confirmation and exits 0.
+ * conversation with a confirmation, reads its stats and exits 0.
  */
 import { afterEach, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
@@ -35,7 +35,8 @@ test("the example client holds a conversation with a confirmation over rienda rp
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   const code = await new Promise<number | null>((done) => child.on("close", done));
-  expect(stderr).toBe("[tool publish]\n[Publish? yes]\n");
+  // Three answers of the scripted model's 12 tokens in and 7 out each.
+  expect(stderr).toBe("[tool publish]\n[Publish? yes]\n[3 answers, 36 tokens in, 21 out]\n");
   expect(stdout).toBe("Published.\nI pushed the branch.\n");
   expect(code).toBe(0);
   expect(JSON.stringify(s.server.requests[1]!.body)).toContain("pushed");

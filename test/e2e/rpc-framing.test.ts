@@ -75,7 +75,8 @@ for (const [runtime, command] of [
     const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
     const code = await new Promise<number | null>((done) => child.on("close", done));
     clearTimeout(timer);
-    expect(stderr).toBe("");
+    // Only the closing line of stats: two answers of the scripted model's 12 tokens in and 7 out.
+    expect(stderr).toBe("[2 answers, 24 tokens in, 14 out]\n");
     expect(stdout).toBe(`line one${LS}line two\ndone\n`);
     expect(code).toBe(0);
     expect(userText(0)).toBe(`first${LS}prompt`);

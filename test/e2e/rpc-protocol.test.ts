@@ -1,9 +1,9 @@
 /**
  * What docs/rpc.md promises a client written from it alone: every
  * response's `data` has its command's schema, a `confirm_request` names
- * the tool call that asks and an abort says when it cancels one, a queued
- * follow-up that cannot start is a run that failed (run_start, error,
- * run_end), an aborted answer's text is not kept, `compact` answers after
+ * the tool call that asks and an abort says when it cancels one, a
+ * follow-up whose file cannot be read is refused as it is sent, an aborted
+ * answer is kept as far as it came, `compact` answers after
  * its events, `shutdown`'s response is the last line, and the synopsis
  * lists every flag. Every line is checked against schema/rpc.schema.json.
  */
@@ -113,22 +113,23 @@ describe("confirmations", () => {
 });
 
 describe("runs", () => {
-  test("a queued follow-up that cannot start is a failed run: run_start, error, run_end, all with its id", async () => {
+  test("a follow-up whose file cannot be read is refused when it is sent, and the run goes on", async () => {
     s = await scenario();
     s.server.script({ text: "first", chunkDelayMs: 150 });
     const driver = await start();
     driver.send({ id: "p", type: "prompt", text: "first" });
     await driver.response("p");
     driver.send({ id: "f", type: "follow_up", text: "second", files: ["missing.txt"] });
-    await driver.response("f");
-    const end = await driver.runEnd("f");
+    const refused = await driver.response("f");
+    expect(refused).toMatchObject({ ok: false, error: { code: "refused" } });
+    expect(JSON.stringify(refused)).toContain("missing.txt");
+    expect(await driver.runEnd("p")).toMatchObject({ reason: "end_turn" });
+    expect(driver.eventsOf("f")).toEqual([]);
+    expect(s.server.requests).toHaveLength(1);
     expectValid(driver);
-    expect(end).toMatchObject({ reason: "error", usage: null });
-    expect(String(end.message)).toContain("missing.txt");
-    expect(driver.eventsOf("f").map((l) => l.type)).toEqual(["run_start", "error", "run_end"]);
   });
 
-  test("an aborted answer's text is not kept: the session has no part of it, the model reads the interruption", async () => {
+  test("an aborted answer is kept as far as it came, and sent back marked as interrupted", async () => {
     s = await scenario();
     s.server.script({ text: "PARTIAL-WORDS and more", hang: true }, { text: "fresh" });
     const driver = await start();
@@ -139,9 +140,11 @@ describe("runs", () => {
     await driver.runEnd("p");
     driver.send({ id: "n", type: "prompt", text: "next" });
     await driver.runEnd("n");
-    expect(JSON.stringify(messageEntries(sessionFile(s.inst.home, id)))).not.toContain("PARTIAL-WORDS");
-    expect(JSON.stringify(s.server.requests[1]!.body)).not.toContain("PARTIAL-WORDS");
-    expect(JSON.stringify(s.server.requests[1]!.body)).toContain("The user interrupted this request");
+    const kept = messageEntries(sessionFile(s.inst.home, id)).find((e) => e.role === "assistant" && e.interrupted === "user");
+    expect(kept?.blocks).toEqual([{ type: "text", text: "PARTIAL-WORDS " }]);
+    const sent = JSON.stringify(s.server.requests[1]!.body);
+    expect(sent).toContain('"PARTIAL-WORDS "');
+    expect(sent).toContain("The user interrupted your previous answer");
   });
 
   test("compact answers after its events", async () => {

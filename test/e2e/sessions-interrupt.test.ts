@@ -36,7 +36,8 @@ describe("an interrupted prompt", () => {
   for (const protocol of PROTOCOLS) {
     test(`is shown as interrupted and the next prompt is a separate message (${protocol})`, async () => {
       s = await scenario({ protocol });
-      s.server.script({ text: "Deleting", hang: true });
+      // Only the opening event: nothing of the answer reaches the client before the interrupt.
+      s.server.script({ text: "Deleting", hang: true, hangAfter: 1 });
       const run = s.inst.start(["run", "-a", "coder", "-p", "delete every file"]);
       await s.server.waitForRequests(1);
       run.kill("SIGINT");
@@ -152,3 +153,58 @@ describe("a run interrupted before its prompt is stored", () => {
     expect(sessionFiles(s.inst.home)).toEqual([]);
   });
 });
+
+/** The essay the scripted model streams before it stalls: its pieces, as they reach the screen. */
+const ESSAY = "Rivers shape the land.\n\nFirst, they carve valleys  ";
+
+describe("an answer interrupted while it streams", () => {
+  for (const protocol of PROTOCOLS) {
+    test(`is kept and sent back byte for byte, marked as cut short, when the conversation goes on (${protocol})`, async () => {
+      s = await scenario({ protocol });
+      s.server.script({ text: ESSAY, hang: true, hangAfter: 1_000 });
+      const run = s.inst.start(["run", "-a", "coder", "-p", "write an essay", "--json"]);
+      await waitFor(() => deltasOf(run.stdout()).endsWith("valleys  "), 10_000, "the essay to stream");
+      run.kill("SIGINT");
+      const r = await run.done;
+      expect(r.code).toBe(130);
+      const id = String(JSON.parse(r.stdout.split("\n")[0]!).sessionId);
+      const entries = readEntries(sessionFile(s.inst.home, id));
+      const answer = entries.find((e) => e.kind === "message" && e.role === "assistant")!;
+      expect(answer).toMatchObject({ interrupted: "user", blocks: [{ type: "text", text: ESSAY }] });
+      expect(entries.find((e) => e.kind === "interruption")).toMatchObject({ parentId: answer.id });
+
+      s.server.script({ text: "and then they reach the sea." });
+      const next = await s.inst.run(["run", "-s", id, "-p", "go on"]);
+      expect(next.code).toBe(0);
+      const turns = turnsOf(s.server.requests[1]!.body);
+      expect(turns.map((t) => t.role)).toEqual(["user", "assistant", "user"]);
+      expect(turns[1]!.text).toBe(ESSAY);
+      expect(turns[2]!.text).toStartWith("[The user interrupted your previous answer");
+      expect(turns[2]!.text).toEndWith("go on");
+
+      const shown = await s.inst.run(["sessions", "show", id]);
+      expect(shown.stdout).toContain("interrupted");
+      expect(shown.stdout).toContain("First, they carve valleys");
+    });
+  }
+
+  test("a run whose stream is cut before any text keeps nothing of the answer", async () => {
+    s = await scenario();
+    s.server.script({ text: "never shown", hang: true, hangAfter: 1 });
+    const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
+    await s.server.waitForRequests(1);
+    run.kill("SIGINT");
+    const r = await run.done;
+    const entries = readEntries(sessionFile(s.inst.home, sessionIdFrom(r.stderr)));
+    expect(entries.filter((e) => e.kind === "message").map((e) => e.role)).toEqual(["user"]);
+  });
+});
+
+/** The text of every text_delta event printed so far by `--json`. */
+function deltasOf(stdout: string): string {
+  return stdout
+    .split("\n")
+    .filter((line) => line.includes('"text_delta"'))
+    .map((line) => (JSON.parse(line) as { text: string }).text)
+    .join("");
+}

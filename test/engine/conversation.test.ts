@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { MISSING_RESULT_TEXT, historyForRequest, snapshotForHooks } from "../../src/engine/index.ts";
+import { CUT_ANSWER_NOTES, MISSING_RESULT_TEXT, historyForRequest, snapshotForHooks } from "../../src/engine/index.ts";
 import type { Message } from "../../src/providers/index.ts";
 
 const call = (id: string) => ({ type: "tool_call" as const, toolCallId: id, toolCallName: "t", toolCallArguments: {} });
@@ -7,6 +7,23 @@ const result = (id: string, text = "ok") => ({ type: "tool_result" as const, too
 const text = (t: string) => ({ type: "text" as const, text: t });
 
 describe("historyForRequest", () => {
+  test("sends an answer cut short as it came, and opens the next user turn with the note saying so", () => {
+    const history: Message[] = [
+      { role: "user", blocks: [text("write an essay")] },
+      { role: "assistant", blocks: [text("Rivers shape ")], interrupted: "user" },
+      { role: "user", blocks: [text("go on")] },
+      { role: "assistant", blocks: [text("the land.")] },
+      { role: "user", blocks: [text("thanks")] },
+    ];
+    expect(historyForRequest(history)).toEqual([
+      { role: "user", blocks: [text("write an essay")] },
+      { role: "assistant", blocks: [text("Rivers shape ")] },
+      { role: "user", blocks: [text(CUT_ANSWER_NOTES.user), text("go on")] },
+      { role: "assistant", blocks: [text("the land.")] },
+      { role: "user", blocks: [text("thanks")] },
+    ]);
+  });
+
   test("merges the per-call result messages of one round into one user message", () => {
     const history: Message[] = [
       { role: "user", blocks: [text("go")] },

@@ -428,3 +428,63 @@ describe("runAgent", () => {
     expect(session.interruptions).toEqual([]);
   });
 });
+
+describe("permission rules (issue 43)", () => {
+  test("checked before the hooks: a refusal is the call's result and a permission event, and no hook or tool sees the call", async () => {
+    const tools = toolSet({ shell: () => ({ text: "ran", isError: false }) });
+    const hooks = hookSet({ guard: { beforeToolExecute: () => undefined } });
+    const seen: string[] = [];
+    const withRules: HookPort = {
+      ...hooks,
+      permissions: {
+        async check(call) {
+          seen.push(call.id);
+          if (call.id === "c1") return { kind: "refuse", reason: "refused by the permission rule deny shell \"rm\" (config.yaml)", rule: 'deny shell "rm" (config.yaml)', asked: false };
+          return { kind: "allowed", rule: 'ask shell "ls" (config.yaml)' };
+        },
+      },
+    };
+    const calls = [
+      { id: "c1", name: "shell", arguments: { command: "rm -rf x" } },
+      { id: "c2", name: "shell", arguments: { command: "ls" } },
+    ];
+    const run = input({ modelPort: scriptedModel([{ calls }, { text: "done" }]), tools, hooks: withRules });
+    const outcome = await runAgent(run);
+    expect(outcome.reason).toBe("end_turn");
+    expect(seen).toEqual(["c1", "c2"]);
+    expect(hooks.log).toEqual(["guard.beforeToolExecute"]);
+    expect(tools.calls.map((c) => c.arguments)).toEqual([{ command: "ls" }]);
+    const order = run.events.filter((e) => ["permission", "tool_call", "tool_result"].includes(e.type)).map((e) => `${e.type}:${"id" in e ? e.id : ""}`);
+    expect(order).toEqual(["permission:c1", "tool_call:c1", "tool_result:c1", "permission:c2", "tool_call:c2", "tool_result:c2"]);
+    expect(run.events.find((e) => e.type === "permission" && e.id === "c1")).toEqual({
+      type: "permission",
+      id: "c1",
+      name: "shell",
+      outcome: "refused",
+      rule: 'deny shell "rm" (config.yaml)',
+      message: 'refused by the permission rule deny shell "rm" (config.yaml)',
+    });
+    expect(run.events.find((e) => e.type === "tool_result" && e.id === "c1")).toMatchObject({ isError: true, text: 'refused by the permission rule deny shell "rm" (config.yaml)' });
+    expect(run.events.find((e) => e.type === "permission" && e.id === "c2")).toMatchObject({ outcome: "approved" });
+  });
+
+  test("an interrupt while a rule asks ends the call as interrupted", async () => {
+    const controller = new AbortController();
+    const tools = toolSet({ shell: () => ({ text: "ran", isError: false }) });
+    const hooks: HookPort = {
+      ...hookSet({}),
+      permissions: {
+        async check() {
+          controller.abort();
+          return { kind: "refuse", reason: "not answered", asked: true };
+        },
+      },
+    };
+    const run = input({ modelPort: scriptedModel([{ calls: [{ id: "c1", name: "shell", arguments: { command: "ls" } }] }]), tools, hooks, signal: controller.signal });
+    const outcome = await runAgent(run);
+    expect(outcome.reason).toBe("interrupted");
+    expect(tools.calls).toEqual([]);
+    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({ text: INTERRUPTED_RESULT_TEXT, isError: true });
+    expect(run.events.some((e) => e.type === "permission")).toBe(false);
+  });
+});

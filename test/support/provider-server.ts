@@ -70,6 +70,8 @@ export interface ScriptedTurn {
   chunkDelayMs?: number;
   /** Send the opening events, then keep the connection open until the client goes away. */
   hang?: boolean;
+  /** With `hang`: how many content events are sent before the stream stalls (default 2). */
+  hangAfter?: number;
   /** After the content, send an error event in the vendor's in-stream shape instead of the end. */
   streamError?: { type: string; message: string };
   /** Chat Completions only: the delta field carrying thinking. */
@@ -220,7 +222,7 @@ export async function startProviderServer(listenPort = 0): Promise<ProviderServe
     res.flushHeaders();
     let events = [...wire.content, ...(turn.streamError ? [wire.error(turn.streamError)] : wire.closing)];
     let cut = false;
-    if (turn.hang) events = wire.content.slice(0, Math.min(2, wire.content.length));
+    if (turn.hang) events = wire.content.slice(0, Math.min(turn.hangAfter ?? 2, wire.content.length));
     else if (turn.cutAfter !== undefined) {
       events = wire.content.slice(0, Math.min(turn.cutAfter, wire.content.length));
       cut = true;

@@ -7,7 +7,7 @@ import { loadConfig, type LoadedConfig } from "../../config/index.ts";
 import { credentialsPath } from "../../credentials/index.ts";
 import { RiendaError } from "../../errors.ts";
 import { unknownProvider, type ProviderListing, type Roster } from "../../roster/index.ts";
-import { openRoster } from "../compose/index.ts";
+import { openRoster } from "../../compose/index.ts";
 
 export interface KeyCommandContext {
   config: LoadedConfig;

@@ -11,7 +11,7 @@ import { messageOf } from "../../errors.ts";
 import { listProviderModules } from "../../provider-modules/index.ts";
 import type { ProviderModuleEntry, ProviderState } from "../../roster/index.ts";
 import { pendingRow, providerRow, storedKeys, type ProviderRow } from "../auth/index.ts";
-import { openRoster } from "../compose/index.ts";
+import { openRoster } from "../../compose/index.ts";
 
 /** One provider as doctor checks it. */
 export interface ProviderFacts {

@@ -23,7 +23,7 @@ import { checkExtensions } from "./check-extensions.ts";
 import { checkInstructions, checkOutsideLinks, type InstructionsOutcome } from "./check-instructions.ts";
 import { checkLocalServers } from "./check-local-servers.ts";
 import { checkAgentMcpTools, checkMcpServers, isMcpReference } from "./check-mcp-servers.ts";
-import { readReplayScript, type ReplayScriptRead } from "../check-replay-script.ts";
+import { readReplayScript, type ReplayScriptRead } from "../../compose/index.ts";
 import { checkReplayScripts, type ReplayScriptOutcome } from "./check-replay-scripts.ts";
 import { checkSessions, type ModeEntry } from "./check-sessions.ts";
 import { checkAgentSkills, checkSkillFolders, checkSkillIgnoredKeys } from "./check-skills.ts";

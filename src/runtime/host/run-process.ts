@@ -6,6 +6,8 @@ import { killProcessGroup, PIPE_GRACE_MS } from "./context-processes.ts";
 /** One shell command to run. */
 export interface ProcessRequest {
   command: string;
+  /** What to start instead of `sh -c command` (the `shell` tool's sandbox: `bwrap ... -- sh -c command`); `command` still names it. */
+  argv?: readonly string[];
   /** Absolute directory the command runs in. */
   cwd: string;
   /** Added to (and overriding) this process's environment. */
@@ -53,7 +55,8 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
       resolve({ code: -1, stdout: "", stderr: "", timedOut: false, interrupted: true });
       return;
     }
-    const child = spawn("sh", ["-c", request.command], {
+    const [program, ...args] = request.argv ?? ["sh", "-c", request.command];
+    const child = spawn(program!, args, {
       cwd: request.cwd,
       env: { ...inherited(request.hideEnv), ...request.env },
       stdio: ["ignore", "pipe", "pipe"],

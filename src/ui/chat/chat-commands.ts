@@ -13,7 +13,7 @@ import { localTime, sessionLines } from "./session-lines.ts";
 import { shortArguments } from "./format-lines.ts";
 import { modelCommand, modelText, thinkingCommand } from "./model-commands.ts";
 import { copyCommand } from "./copy-command.ts";
-import type { ChatBackend } from "./types.ts";
+import type { ChatBackend, EndedReason } from "./types.ts";
 import { truncateToWidth, wrapText } from "./wrap-text.ts";
 import { terminalLine } from "../terminal-text.ts";
 
@@ -107,14 +107,14 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
       return "continue";
     case "fork": {
       const from = backend.status().sessionId;
-      const id = backend.fork();
+      const id = await ctx.interruptible((signal) => backend.fork(undefined, signal));
       renderer.line(style.ok(`forked session ${from} into ${id}: your next message continues here; ${from} stays as it was`));
       return "continue";
     }
     case "tree": {
       const id = argument || (await pickBranchPoint(ctx));
       if (!id) return "continue";
-      const { prompt } = backend.continueAt(id);
+      const { prompt } = await ctx.interruptible((signal) => backend.continueAt(id, signal));
       renderer.line(
         style.ok(
           prompt === undefined
@@ -225,6 +225,13 @@ async function pickBranchPoint(ctx: CommandContext): Promise<string | undefined>
   return ctx.pick("Continue from which message? (* the active branch)", choices, leaf);
 }
 
+/** How the recap marks a request that ended without an answer. */
+const ENDED_TEXT: Record<EndedReason, string> = {
+  interrupted: "interrupted",
+  error: "error: the request failed",
+  limit: "stopped: the run reached a limit",
+};
+
 function agentChoices(backend: ChatBackend, width: number): Choice[] {
   const current = backend.status().agent;
   return backend.listAgents().map((a) => ({ value: a.id, label: truncateToWidth(`${a.id}${a.id === current ? " (current)" : ""} — ${a.description}`, width - 6) }));
@@ -239,8 +246,10 @@ export function showResumed(ctx: CommandContext): void {
   if (history.omitted > 0) renderer.line(style.dim(`… ${history.omitted} earlier steps`));
   for (const item of history.items) {
     if (item.kind === "user") renderer.paragraph(item.text, (t) => style.dim(t), style.accent("> "));
-    else if (item.kind === "assistant") renderer.paragraph(item.text, (t) => style.dim(t));
-    else if (item.kind === "ended") renderer.line(style.dim(item.reason === "interrupted" ? "interrupted" : "error: the request failed"));
+    else if (item.kind === "assistant") {
+      if (item.text) renderer.paragraph(item.text, (t) => style.dim(t));
+      if (item.interrupted) renderer.line(style.dim(item.interrupted === "limit" ? "(cut short by a limit)" : "(interrupted)"));
+    } else if (item.kind === "ended") renderer.line(style.dim(ENDED_TEXT[item.reason]));
     else if (item.kind === "condensed") renderer.line(style.dim("… earlier turns condensed into a summary"));
     else renderer.line(style.dim(truncateToWidth(`• ${item.name} ${shortArguments(item.arguments)}`, ctx.width())));
   }

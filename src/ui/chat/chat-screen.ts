@@ -19,6 +19,7 @@ import { parseInput } from "./parse-input.ts";
 import { modelText } from "./model-commands.ts";
 import { askYesNo, pickOne, type QuestionIo } from "./prompts.ts";
 import { watchTurnKeys, type TurnKeys } from "./turn-keys.ts";
+import { TurnInterrupts } from "../../turn-interrupts.ts";
 import type { AgentRow, ChatBackend } from "./types.ts";
 import { truncateToWidth } from "./wrap-text.ts";
 
@@ -126,23 +127,18 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
       return;
     }
     if (session.created) renderer.line(style.dim(`session ${session.id}`));
-    const run = new AbortController();
-    const final = new AbortController();
-    let presses = 0;
+    const interrupts = new TurnInterrupts();
     const press = (): void => {
-      presses++;
-      if (presses === 1) run.abort();
-      else if (presses === 2) final.abort();
-      else options.onHardExit();
+      if (interrupts.press() === "hard") options.onHardExit();
     };
     const keys = watchTurnKeys(terminal.input, press);
-    activity = { kind: "turn", press, keys, signal: run.signal };
+    activity = { kind: "turn", press, keys, signal: interrupts.signal };
     const started = Date.now();
     let outcome: RunOutcome;
     try {
-      outcome = await backend.runTurn(text, { emit: (event) => renderer.event(event), signal: run.signal, finalSignal: final.signal });
+      outcome = await backend.runTurn(text, { emit: (event) => renderer.event(event), signal: interrupts.signal, finalSignal: interrupts.finalSignal });
     } catch (error) {
-      outcome = { reason: run.signal.aborted ? "interrupted" : "error", message: messageOf(error), usage: { inputTokens: 0, outputTokens: 0 } };
+      outcome = { reason: interrupts.signal.aborted ? "interrupted" : "error", message: messageOf(error), usage: { inputTokens: 0, outputTokens: 0 } };
     } finally {
       typeahead = keys.dispose();
       activity = { kind: "idle" };

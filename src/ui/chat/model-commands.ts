@@ -33,7 +33,8 @@ export async function modelCommand(argument: string, ctx: ModelContext): Promise
   let ref: string | undefined = argument;
   if (ref === "") {
     // Listing evaluates provider modules: Ctrl-C gives up on it.
-    const [offered, keyless] = await ctx.interruptible(() => Promise.all([backend.listModels(), backend.keylessProviders()]));
+    const [offered, rows] = await ctx.interruptible(() => Promise.all([backend.listModels(), backend.modelRows()]));
+    const keyless = [...new Set(rows.filter((row) => row.key.startsWith("missing")).map((row) => row.provider))];
     if (offered.length === 0) {
       renderer.line(style.warn(NOTHING_OFFERED));
       return;

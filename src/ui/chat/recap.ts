@@ -3,14 +3,15 @@
  * answers, tool calls as one line each, so the user sees where they are
  * without the whole history scrolling by.
  */
-import type { HistoryItem } from "./types.ts";
+import type { AnswerCut } from "../../providers/index.ts";
+import type { EndedReason, HistoryItem } from "./types.ts";
 
 /** One remembered step of the conversation. */
 export type RecapItem =
   | { kind: "user"; text: string }
-  | { kind: "assistant"; text: string }
+  | { kind: "assistant"; text: string; interrupted?: AnswerCut }
   | { kind: "tool"; name: string; arguments: unknown }
-  | { kind: "ended"; reason: "interrupted" | "error" }
+  | { kind: "ended"; reason: EndedReason }
   | { kind: "condensed" };
 
 /** The recap: the last `max` items, and how many earlier ones were left out. */
@@ -40,7 +41,12 @@ export function recap(messages: readonly HistoryItem[], max: number): Recap {
         items.push({ kind: "tool", name: block.toolCallName, arguments: block.toolCallArguments });
       }
     }
-    if (text.trim()) items.push({ kind: message.role === "user" ? "user" : "assistant", text: text.trim() });
+    if (message.role === "user") {
+      if (text.trim()) items.push({ kind: "user", text: text.trim() });
+    } else if (text.trim() || message.interrupted) {
+      // A partial answer is shown even when the cut came before any text (thinking only).
+      items.push({ kind: "assistant", text: text.trim(), ...(message.interrupted ? { interrupted: message.interrupted } : {}) });
+    }
   }
   const kept = items.slice(Math.max(0, items.length - max));
   return { items: kept, omitted: items.length - kept.length };

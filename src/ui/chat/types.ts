@@ -1,164 +1,17 @@
 /**
- * What the chat screen needs from the rest of the program. The screen only
- * reads input and renders; the command (cli/chat.ts) supplies a ChatBackend
- * that owns config, agents, sessions and the engine.
+ * What the chat screen needs from the rest of the program: the conversation
+ * (src/conversation/), which owns config, agents, sessions and the engine.
+ * The screen only reads input and renders its events.
  */
-import type { EngineEvent, RunOutcome } from "../../engine/index.ts";
-import type { Message } from "../../providers/index.ts";
-
-/** Where the conversation stands. */
-export interface ChatStatus {
-  agent: string;
-  /** `provider/alias`. */
-  model: string;
-  /** The model's thinking level from the next turn on (`off` for none). */
-  thinking?: string;
-  /** Null until the first message of a new conversation creates the session. */
-  sessionId: string | null;
-  workdir: string;
-  /** The model's context window in tokens, when config.yaml gives it (`context_window`). */
-  contextWindow?: number;
-}
-
-/** One line of `/sessions`. */
-export interface SessionRow {
-  id: string;
-  /** RFC 3339. */
-  updatedAt: string;
-  agent: string;
-  model: string;
-  title: string;
-  messageCount: number;
-}
-
-/** One agent of the picker. */
-export interface AgentRow {
-  id: string;
-  description: string;
-  /** Absent when the agent names no model (the session picks one). */
-  model?: string;
-}
-
-/** One line of `/tree`. */
-export interface TreeRow {
-  id: string;
-  /** The line as drawn: branch lines, the active mark, the id and a label. */
-  text: string;
-  /** On the active branch. */
-  active: boolean;
-  /** When the message was written (RFC 3339). */
-  createdAt?: string;
-}
-
-/** One tool of `/tools`. */
-export interface ToolRow {
-  name: string;
-  description: string;
-}
-
-/** What a turn is given besides the prompt. */
-export interface TurnIo {
-  emit(event: EngineEvent): void;
-  /** Aborted by the first Ctrl-C. */
-  signal: AbortSignal;
-  /** Aborted by the second one (cuts afterRun hooks short). */
-  finalSignal: AbortSignal;
-}
-
-/** A file attached to the next message, as the chat shows it. */
-export interface AttachmentRow {
-  name: string;
-  /** "text", "image" or "PDF", with the size: `image, 12 KB`. */
-  description: string;
-}
-
-/**
- * The conversation behind the screen. Methods that can be refused (an
- * unknown agent, model or session) throw a RiendaError and change nothing.
- */
-export interface ChatBackend {
-  status(): ChatStatus;
-  /** Creates the session when there is none yet; `created` says whether this call did. */
-  ensureSession(): { id: string; created: boolean };
-  /** One engine run over the current session. Failures come back as the outcome, not thrown. */
-  runTurn(prompt: string, io: TurnIo): Promise<RunOutcome>;
-  /** Leaves the current session; the next message starts a new one with the same agent and model. */
-  newSession(): void;
-  /** This workspace's sessions, newest first. */
-  listSessions(): SessionRow[];
-  /**
-   * Continues another session of this workspace with its agent and model.
-   * The switches give up when `signal` is aborted (an `interrupted`
-   * RiendaError) and leave the conversation as it was.
-   */
-  resume(id: string, signal?: AbortSignal): Promise<void>;
-  /** Switches agent (and to its model), recorded in the session. */
-  switchAgent(id: string, signal?: AbortSignal): Promise<void>;
-  /**
-   * Switches model, recorded in the session. The thinking level stays when
-   * the new model offers it; else the new model's own, and a notice says so.
-   */
-  switchModel(ref: string, signal?: AbortSignal): Promise<void>;
-  /** The current model's thinking levels, `off` first. */
-  thinkingLevels(): string[];
-  /**
-   * Sets the thinking level from the next turn on, recorded in the session;
-   * refused (a RiendaError listing the model's levels) when the model does
-   * not offer it. Returns notices about the switch (a pick not recorded).
-   */
-  setThinking(level: string): string[];
-  /**
-   * Forks the current session (from entry `at`, else its active leaf) into a
-   * new session and continues there; returns the new id. The original is not
-   * written. A RiendaError when there is no session yet or `at` cannot be continued.
-   */
-  fork(at?: string): string;
-  /**
-   * Continues the current session from entry `id` on a new branch of the same
-   * file (sessions/branch-point.ts). Returns the text of the prompt when `id`
-   * is one (the next message takes its place), for the editor to offer again.
-   */
-  continueAt(id: string): { prompt?: string };
-  /** Every message of every branch of the current session, drawn as `sessions show --tree` draws them. */
-  treeRows(): TreeRow[];
-  /** Names the current session (its title in /sessions and `rienda sessions`); a RiendaError before the first message. */
-  rename(title: string): void;
-  /** Writes the current session, as `sessions export` does, to a new file (never overwriting); returns its absolute path. */
-  exportTo(path: string): string;
-  /** Compacts the current session now; whether a summary was stored. */
-  compact(io: Omit<TurnIo, "finalSignal">): Promise<boolean>;
-  listAgents(): AgentRow[];
-  /** Every `provider/model` offered (config.yaml's providers and provider modules), sorted. */
-  listModels(): Promise<string[]>;
-  /** Providers whose models need a key none is stored for: the model list names them with how to add one. */
-  keylessProviders(): Promise<string[]>;
-  /** The current agent's tools, in its order. */
-  tools(): ToolRow[];
-  /**
-   * Attaches a file (relative to the workspace) to the next message, checked
-   * against the current model; throws a RiendaError naming the problem.
-   */
-  attach(path: string): AttachmentRow;
-  /** What the next message carries, in order. */
-  pendingAttachments(): AttachmentRow[];
-  /** Forgets every file attached to the next message (a refused rpc prompt leaves none behind). */
-  dropAttachments(): void;
-  /** The current agent's hooks, in execution order. */
-  hooks(): string[];
-  /** The active branch of the current session (empty before the first message). */
-  history(): HistoryItem[];
-  /** Diagnostics of the current agent worth showing (a user tool replacing a built-in). */
-  notices(): string[];
-  /** The git branch of the working directory (a detached HEAD's short commit); undefined outside a repository. */
-  gitBranch(): string | undefined;
-  /** Stops workers; the backend is not used afterwards. */
-  close(): void;
-}
-
-/**
- * One step of a session's history for the recap: a message, or what the
- * history stands in for with a fixed text written for the model: a request
- * that ended without an answer (interrupted, or failed), or earlier turns
- * condensed by compaction.
- */
-export type HistoryItem = Message | { role: "ended"; reason: "interrupted" | "error" } | { role: "condensed" };
+export type {
+  AgentRow,
+  AttachmentRow,
+  ChatStatus,
+  Conversation as ChatBackend,
+  EndedReason,
+  HistoryItem,
+  SessionRow,
+  ToolRow,
+  TreeRow,
+  TurnIo,
+} from "../../conversation/types.ts";

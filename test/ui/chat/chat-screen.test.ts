@@ -41,13 +41,14 @@ function fakeBackend(onTurn: (prompt: string, io: TurnIo) => Promise<RunOutcome>
       calls.push(`model ${ref}`);
       model = ref;
     },
-    fork: () => "forked",
-    continueAt: () => ({}),
+    fork: async () => "forked",
+    continueAt: async () => ({}),
     treeRows: () => [],
     exportTo: (path: string) => path,
     compact: async () => false,
     listAgents: () => [{ id: "coder", description: "Codes.", model: "p/m" }],
     listModels: async () => ["p/m", "p/n"],
+    modelRows: async () => [],
     thinkingLevels: () => ["off", "low", "high"],
     setThinking: (level) => {
       if (!["off", "low", "high"].includes(level)) throw new RiendaError("usage", `thinking ${level}: ${model} has no thinking level "${level}" (its levels: off, low, high)`);
@@ -60,10 +61,19 @@ function fakeBackend(onTurn: (prompt: string, io: TurnIo) => Promise<RunOutcome>
     attach: (path: string) => ({ name: path, description: "text, 5 bytes" }),
     pendingAttachments: () => [],
     dropAttachments: () => undefined,
+    readAttachment: (path: string) => ({ type: "attachment", name: path, mediaType: "text/plain", text: "" }),
+    attachBlock: (block) => ({ name: block.name, description: "text, 0 bytes" }),
+    steer: () => 1,
+    followUp: () => 2,
+    withdraw: () => undefined,
+    queued: () => [],
+    nextFollowUp: () => undefined,
+    clearQueue: () => 0,
+    messages: () => [],
+    stats: () => ({ messages: 0, answers: 0, tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 }, cost: null, cost_complete: true, context: { tokens: null, window: null, share: null } }),
     history: () => [{ role: "user", blocks: [{ type: "text", text: "earlier question" }] }],
     notices: () => [],
     gitBranch: () => undefined,
-    keylessProviders: async () => [],
     rename: () => undefined,
     close: () => calls.push("close"),
   };

@@ -1,0 +1,216 @@
+/**
+ * The agent's tools and hooks, loaded from ~/.rienda and adapted to the
+ * engine's ToolPort and HookPort. Only what the agent names is loaded, so a
+ * run starts fast however many extensions are installed; anything missing
+ * or broken fails here, before the first model request.
+ */
+import { join } from "node:path";
+import type { Agent } from "../agents/index.ts";
+import type { McpServerSettings } from "../config/index.ts";
+import type { HookAnswer, HookPort, OutputObserver, ToolPort } from "../engine/index.ts";
+import { brokenExtension, discoverHooks, discoverTools, missingExtensionError, type ExtensionNames, type Hook } from "../extensions/index.ts";
+import { RiendaError } from "../errors.ts";
+import { isServerWildcard, resolveToolNames, serverList, serverPart, splitToolNames, startMcpServers, type McpServers } from "../mcp/index.ts";
+import { createRuntime } from "../runtime/index.ts";
+import type { CommandSandbox } from "../sandbox/index.ts";
+import { createToolRunner, shellEnvFilter, type ContextData, type ShellEnvPolicy, type Tool, type ToolCallContext } from "../tools/index.ts";
+import type { Dialogs } from "./types.ts";
+
+/** Loaded extensions of one agent. */
+export interface AgentExtensions {
+  tools: ToolPort;
+  hooks: HookPort;
+  /** Diagnostics worth showing even though the run can go on (a user tool replacing a built-in). */
+  notices: string[];
+  /** Sets the `ctx` data every later invocation receives (known once the session exists). */
+  bind(data: ContextData): void;
+  /** Ends running invocations and the realm helper; resolves once the MCP servers have ended. */
+  close(): Promise<void>;
+}
+
+/** The MCP servers of config.yaml and where their processes run. */
+export interface McpSetup {
+  servers: ReadonlyMap<string, McpServerSettings>;
+  configPath: string;
+  /** The run's workspace: the cwd of a stdio server without its own. */
+  workdir: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** An interrupt ends the servers' start. */
+  signal?: AbortSignal;
+}
+
+/** Loads the agent's tools and hooks; throws a RiendaError naming every missing or broken one, a line each. */
+export async function loadAgentExtensions(options: {
+  home: string;
+  agent: Agent;
+  dialogs: Dialogs;
+  /** Tools that come with the agent's definition rather than its `tools:` (the `skill` tool), offered after those. */
+  builtIns?: readonly Tool[];
+  /** Absent: no MCP server is configured. */
+  mcp?: McpSetup;
+  /** config.yaml's `shell:` with the providers' key variables: what the `shell` tool's commands do not inherit. */
+  shellEnv?: ShellEnvPolicy;
+  /** Where the `shell` tool's commands run; none: unsandboxed. */
+  shellSandbox?: CommandSandbox;
+}): Promise<AgentExtensions> {
+  const { agent, dialogs, mcp } = options;
+  const riendaDir = join(options.home, ".rienda");
+  const configured: ReadonlySet<string> = new Set(mcp?.servers.keys() ?? []);
+  const configPath = mcp?.configPath ?? "config.yaml";
+  const split = splitToolNames(agent.tools, configured, configPath);
+  const runtime = createRuntime();
+  let servers: McpServers | undefined;
+  let starting: Promise<void> | undefined;
+  try {
+    const runner = createToolRunner();
+    // Only the servers this agent uses, all at once, while the tool modules load (the SDK loads only here).
+    starting =
+      mcp && split.servers.length > 0
+        ? startMcpServers(split.servers.map((name) => mcp.servers.get(name)!), { ...mcp, requireAll: false }).then((s) => void (servers = s))
+        : undefined;
+    const [toolCatalog, hookCatalog] = await Promise.all([
+      discoverTools({
+        riendaDir,
+        runtime,
+        runner,
+        names: split.userTools,
+        ...(options.shellEnv ? { shellHiddenEnv: shellEnvFilter(options.shellEnv) } : {}),
+        ...(options.shellSandbox ? { shellSandbox: options.shellSandbox } : {}),
+      }),
+      agent.hooks.length > 0 ? discoverHooks({ riendaDir, runtime, names: agent.hooks }) : undefined,
+      starting,
+    ]);
+    // A name that is neither loaded nor broken: only then is every installed
+    // module looked at, so the list of what exists can set the broken ones apart.
+    const anyUnknown = (kind: "tool" | "hook", loaded: readonly { name: string }[], catalog: ExtensionNames, names: readonly string[]) =>
+      names.some((n) => !loaded.some((e) => e.name === n) && !brokenExtension(kind, n, catalog));
+    const toolNames = anyUnknown("tool", toolCatalog.tools, toolCatalog, split.userTools) ? await discoverTools({ riendaDir, runtime, runner }) : toolCatalog;
+    const hookNames = hookCatalog && anyUnknown("hook", hookCatalog.hooks, hookCatalog, agent.hooks) ? await discoverHooks({ riendaDir, runtime }) : hookCatalog;
+    const missing: RiendaError[] = (servers?.connections ?? []).flatMap((c) =>
+      c.state === "ready" ? [] : [new RiendaError("extension", `MCP server "${c.name}" failed to start: ${c.failure ?? "unknown reason"}`)],
+    );
+    const resolve = () =>
+      resolveToolNames(
+        agent.tools,
+        configured,
+        (name) => {
+          const tool = toolCatalog.tools.find((t) => t.name === name);
+          if (tool) return tool;
+          // A name like server__tool may have meant an MCP server's tool.
+          const server = serverPart(name);
+          return missingExtensionError("tool", name, toolNames, server === undefined ? undefined : `"${server}" is not an MCP server: ${serverList(configured, configPath)}`);
+        },
+        // A server that did not start is reported above, not once per tool.
+        (server) => (servers?.connections.find((c) => c.name === server)?.state === "ready" ? servers.toolsOf(server) : undefined),
+      );
+    const resolved = resolve();
+    const tools = resolved.tools;
+    missing.push(...resolved.missing);
+    const hooks = agent.hooks.flatMap((name) => {
+      const hook = hookCatalog?.hooks.find((h) => h.name === name);
+      if (!hook) missing.push(missingExtensionError("hook", name, hookNames ?? { diagnostics: [], available: [] }));
+      return hook ? [hook] : [];
+    });
+    // Every missing or broken one at once: fixing them one run at a time is tedious.
+    if (missing.length > 0) throw new RiendaError("extension", missing.map((e) => e.message).join("\n"));
+    const notices = [
+      ...toolCatalog.diagnostics.filter((d) => agent.tools.includes(d.name)),
+      ...(hookCatalog?.diagnostics ?? []).filter((d) => d.warning && agent.hooks.includes(d.name)),
+    ].map((d) => d.message).concat(servers?.notices ?? []);
+    // `server__*` of a server that lists nothing gives the agent no tool: legal, but rarely what was meant.
+    for (const name of agent.tools) {
+      const server = serverPart(name);
+      if (server === undefined || !isServerWildcard(name) || !configured.has(server) || servers?.toolsOf(server).length !== 0) continue;
+      notices.push(`MCP server "${server}" lists no tools: ${name} gives the agent none`);
+    }
+    // The built-in shell runs a process, not a context: an agent with no other tool and no hook invokes nothing.
+    const invokes = hooks.length > 0 || toolCatalog.tools.some((t) => !t.builtIn && split.userTools.includes(t.name));
+    if (invokes) runtime.expectCalls();
+    // The argument validator loads while the first request is out (the
+    // request is on its way by then), not when the first tool call waits.
+    if (tools.length > 0 || (options.builtIns ?? []).length > 0) (setTimeout(() => runner.prepare(), 20) as { unref?(): void }).unref?.();
+
+    let data: ContextData | undefined;
+    const contextFor = (observer: OutputObserver, signal: AbortSignal): ToolCallContext => {
+      if (!data) throw new Error("extension context used before the run was bound");
+      return {
+        data,
+        signal,
+        frontEnd: {
+          log: observer.log,
+          output: observer.output,
+          confirm: (prompt) => dialogs.confirm(prompt, undefined, observer.callId !== undefined ? { callId: observer.callId } : undefined),
+          notify: dialogs.notify,
+        },
+      };
+    };
+    const builtIns = options.builtIns ?? [];
+    // A server whose tools change (it says so) offers the new list from the next request on:
+    // `server__*` gets every tool it lists now, a named tool it no longer lists is gone.
+    const started = servers;
+    const current: CurrentTools = started
+      ? { version: () => started.version(), tools: () => [...resolve().tools, ...builtIns] }
+      : { version: () => 0, tools: () => [...tools, ...builtIns] };
+    return {
+      tools: toolPort(current, runner, contextFor),
+      hooks: hookPort(hooks, contextFor),
+      notices,
+      bind: (next) => void (data = next),
+      close: async () => {
+        void runtime.close();
+        await servers?.close();
+      },
+    };
+  } catch (error) {
+    void runtime.close();
+    await starting?.catch(() => undefined);
+    await servers?.close();
+    throw error;
+  }
+}
+
+type ContextFor = (observer: OutputObserver, signal: AbortSignal) => ToolCallContext;
+
+/** The agent's tools as they are now, and a number that changes when they do. */
+interface CurrentTools {
+  version(): number;
+  tools(): Tool[];
+}
+
+function toolPort(current: CurrentTools, runner: ReturnType<typeof createToolRunner>, contextFor: ContextFor): ToolPort {
+  let seen = -1;
+  let byName = new Map<string, Tool>();
+  let specs: { name: string; description: string; parameters: Record<string, unknown> }[] = [];
+  const refresh = () => {
+    const version = current.version();
+    if (version === seen) return;
+    seen = version;
+    const tools = current.tools();
+    byName = new Map(tools.map((t) => [t.name, t]));
+    specs = tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+  };
+  return {
+    specs: () => (refresh(), specs),
+    has: (name) => (refresh(), byName.has(name)),
+    async run(call, observer, signal) {
+      refresh();
+      const tool = byName.get(call.name);
+      if (!tool) return { text: `unknown tool "${call.name}"`, isError: true };
+      return runner.runTool(tool, call.arguments, contextFor(observer, signal));
+    },
+  };
+}
+
+function hookPort(hooks: Hook[], contextFor: ContextFor): HookPort {
+  const byName = new Map(hooks.map((h) => [h.name, h]));
+  return {
+    names: hooks.map((h) => h.name),
+    handles: (name, point) => byName.get(name)?.points.includes(point) ?? false,
+    async call(name, point, args, observer, signal): Promise<HookAnswer> {
+      const hook = byName.get(name);
+      if (!hook) return { kind: "failed", message: `unknown hook "${name}"` };
+      // Its answer already is the port's: returned (the runtime's description of the value aside), failed or interrupted.
+      return hook.call(point, args, contextFor(observer, signal));
+    },
+  };
+}
