@@ -18,6 +18,7 @@ export class AnswerBlock implements Component {
   #pieces: Piece[] = [];
   /** One Markdown per markdown piece, kept across appends (each caches its lines). */
   readonly #markdown: Markdown[] = [];
+  #drawn?: { width: number; length: number; lines: string[] };
 
   constructor(private readonly theme: TuiTheme) {}
 
@@ -40,10 +41,19 @@ export class AnswerBlock implements Component {
   }
 
   invalidate(): void {
+    this.#drawn = undefined;
     for (const markdown of this.#markdown) markdown.invalidate();
   }
 
   render(width: number): string[] {
+    // The activity line redraws the screen often: an answer already drawn at this width is not drawn again.
+    if (this.#drawn?.width === width && this.#drawn.length === this.#text.length) return this.#drawn.lines;
+    const lines = this.#draw(width);
+    this.#drawn = { width, length: this.#text.length, lines };
+    return lines;
+  }
+
+  #draw(width: number): string[] {
     if (this.#text.trim() === "") return [];
     const lines: string[] = [];
     let m = 0;

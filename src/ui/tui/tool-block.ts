@@ -21,6 +21,7 @@ export class ToolBlock implements Component {
   #output = "";
   #result?: { text: string; isError: boolean };
   #note?: string;
+  #rows?: { width: number; length: number; rows: string[] };
   readonly children: Component[] = [];
   expanded = false;
   /** The loop has started the call (its beforeToolExecute hooks are done); until then it is only asked for. */
@@ -57,9 +58,9 @@ export class ToolBlock implements Component {
   render(width: number): string[] {
     const s = this.theme.style;
     const lines = this.#header(width);
-    const output = terminalSafe(this.#output).replace(/\n$/, "");
-    if (output !== "") {
-      let rows = output.split("\n").flatMap((line) => wrapTextWithAnsi(line, Math.max(1, width - 4)));
+    const printed = this.#output.replace(/\n$/, "") !== "";
+    if (printed) {
+      let rows = this.#outputRows(width);
       if (!this.expanded && rows.length > COLLAPSED_OUTPUT_LINES) {
         lines.push(s.dim(`  │ … ${rows.length - COLLAPSED_OUTPUT_LINES} earlier lines (Ctrl-O shows them)`));
         rows = rows.slice(-COLLAPSED_OUTPUT_LINES);
@@ -73,15 +74,24 @@ export class ToolBlock implements Component {
       const room = Math.max(4, width - 4);
       if (result.isError) {
         // Live output already showed the body; the last line says how it ended (exit code, timeout).
-        const summary = (output !== "" ? lastLineOf(result.text) : firstLineOf(result.text)) || "failed";
+        const summary = (printed ? lastLineOf(result.text) : firstLineOf(result.text)) || "failed";
         lines.push(s.error(`  ✗ ${cut(terminalLine(summary), room)}`));
-      } else if (output === "") {
+      } else if (!printed) {
         if (this.expanded && result.text.includes("\n")) {
           for (const row of terminalSafe(result.text).split("\n").flatMap((l) => wrapTextWithAnsi(l, room))) lines.push(s.dim(`  ✓ ${row}`));
         } else lines.push(s.dim(`  ✓ ${cut(terminalLine(firstLineOf(result.text) || "(empty result)"), room)}`));
       }
     }
     return lines;
+  }
+
+  /** The output wrapped at `width`, kept until more output or another width (the activity line redraws often). */
+  #outputRows(width: number): string[] {
+    if (this.#rows?.width !== width || this.#rows.length !== this.#output.length) {
+      const text = terminalSafe(this.#output).replace(/\n$/, "");
+      this.#rows = { width, length: this.#output.length, rows: text.split("\n").flatMap((line) => wrapTextWithAnsi(line, Math.max(1, width - 4))) };
+    }
+    return this.#rows.rows;
   }
 
   #header(width: number): string[] {
