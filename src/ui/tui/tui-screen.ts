@@ -289,7 +289,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     };
     const st = backend.status();
     transcript.line(s.bold(`rienda ${options.version} · agent ${st.agent} · model ${modelText(st)}`));
-    transcript.line(s.dim("Enter sends · Alt-Enter new line · @ file · Ctrl-O expand · /help · Ctrl-D quits"));
+    transcript.line(s.dim("Enter sends · Alt-Enter new line · @ file · Ctrl-P commands · /hotkeys"));
     if (resumed) showResumed(context);
     else for (const notice of backend.notices()) transcript.notice(terminalLine(notice));
     commandOutput.end();
