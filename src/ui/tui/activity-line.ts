@@ -31,7 +31,11 @@ export class ActivityLine implements Component {
     if (phase !== this.#phase) this.#since = Date.now();
     this.#phase = phase;
     this.#hint = hint;
-    this.#timer ??= setInterval(this.render_, FRAME_MS);
+    if (this.#timer === undefined) {
+      this.#timer = setInterval(this.render_, FRAME_MS);
+      // The clock never keeps the program alive on its own.
+      this.#timer.unref?.();
+    }
   }
 
   /** The turn's events move the phase on. */

@@ -19,6 +19,7 @@ export class BottomPanel extends Container {
   #cancel?: () => void;
   /** Transcript lines + panel lines to keep the frame at, after a tall modal closed; 0 for none. */
   #floor = 0;
+  #floorWidth = 0;
   #modalHeight = 0;
 
   constructor(
@@ -52,7 +53,10 @@ export class BottomPanel extends Container {
         const close = (value: T): void => {
           if (this.#modal !== modal) return;
           // The frame filled the screen: keep its height so the editor stays at the bottom.
-          if (this.transcriptLines() + this.#modalHeight + 2 >= this.tui.terminal.rows) this.#floor = this.transcriptLines() + this.#modalHeight;
+          if (this.transcriptLines() + this.#modalHeight + 2 >= this.tui.terminal.rows) {
+            this.#floor = this.transcriptLines() + this.#modalHeight;
+            this.#floorWidth = this.tui.terminal.columns;
+          }
           this.#modal = undefined;
           this.#cancel = undefined;
           this.clear();
@@ -80,7 +84,8 @@ export class BottomPanel extends Container {
       this.#modalHeight = lines.length;
       return lines;
     }
-    const blank = this.#floor - this.transcriptLines() - lines.length;
+    // A resize draws everything again: nothing to keep in place then.
+    const blank = width === this.#floorWidth ? this.#floor - this.transcriptLines() - lines.length : 0;
     if (blank <= 0) {
       this.#floor = 0;
       return lines;

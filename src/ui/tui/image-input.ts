@@ -21,7 +21,8 @@ const DROPPED = /'(\/[^']+|~\/[^']+)'|"(\/[^"]+|~\/[^"]+)"|((?:\/|~\/)(?:\\ |[^\
 export function droppedImages(text: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(DROPPED)) {
-    const written = (match[1] ?? match[2] ?? match[3]!).replaceAll("\\ ", " ");
+    // An unquoted path may end a sentence: the punctuation after it is not part of it.
+    const written = (match[1] ?? match[2] ?? match[3]!.replace(/[.,;:!?)]+$/, "")).replaceAll("\\ ", " ");
     const path = written.startsWith("~/") ? join(homedir(), written.slice(2)) : written;
     if (IMAGE.test(path) && existsSync(path) && statSync(path).isFile() && !found.includes(path)) found.push(path);
   }
