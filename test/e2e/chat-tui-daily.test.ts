@@ -202,10 +202,10 @@ describe("keys and discovery", () => {
     expect(JSON.stringify(s.server.requests[0]!.body)).toContain("typed here and more from the editor");
   });
 
-  test("a tall picker closing on a full screen leaves the editor and the status line at the bottom", async () => {
+  test("a tall picker closing on a full screen leaves the editor and the status line at the bottom, the context share kept", async () => {
     const models = Array.from({ length: 30 }, (_, i) => `      model${i}:\n        id: wire-${i}`).join("\n");
-    s = await scenario({ modelExtra: models });
-    s.server.script({ text: Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n\n") });
+    s = await scenario({ modelExtra: `        context_window: 1000\n${models}` });
+    s.server.script({ text: Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n\n"), usage: { input: 300, output: 100 } });
     const t = open({ args: ["-a", "coder"] });
     await idle(t);
     t.line("fill the screen");
@@ -216,7 +216,9 @@ describe("keys and discovery", () => {
     await t.waitFor("(cancelled)");
     const rows = t.screen().split("\n");
     expect(rows).toHaveLength(24);
-    expect(rows.at(-1)).toStartWith("agent coder · model p/m · ");
+    expect(rows.at(-2)).toStartWith("agent coder · model p/m · ");
+    // A cancelled picker changed nothing: the last request's share of the window is still shown.
+    expect(rows.at(-1)).toBe("context 40%");
   });
 
   test("/model, /agent and /thinking complete their argument; the model list names the providers that need a key, and how to add one", async () => {
