@@ -219,6 +219,11 @@ describe("keys and discovery", () => {
     expect(rows.at(-2)).toStartWith("agent coder · model p/m · ");
     // A cancelled picker changed nothing: the last request's share of the window is still shown.
     expect(rows.at(-1)).toBe("context 40%");
+    t.line("/resume");
+    await t.waitFor("? Resume which session?");
+    t.keys("Escape");
+    await t.waitFor("✗ Resume which session? (cancelled)");
+    expect(t.screen()).toEndWith("\ncontext 40%");
   });
 
   test("/model, /agent and /thinking complete their argument; the model list names the providers that need a key, and how to add one", async () => {
