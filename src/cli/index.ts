@@ -9,9 +9,9 @@ import { RiendaError, userMessage } from "../errors.ts";
 import { didYouMean } from "../values.ts";
 import { VERSION } from "../version.ts";
 import { chatCommand, commands } from "./commands.ts";
-import { exitWhenFlushed, stdoutClosed, trackOutput } from "./exit.ts";
-import { releaseSignals, STDOUT_CLOSED_EXIT } from "./interrupts.ts";
-import { stderrForPeople } from "./for-people.ts";
+import { exitWhenFlushed, stdoutClosed, trackOutput } from "./shared/exit.ts";
+import { releaseSignals, STDOUT_CLOSED_EXIT } from "./shared/interrupts.ts";
+import { stderrForPeople } from "./shared/for-people.ts";
 
 const root = defineCommand({
   meta: { name: "rienda", version: VERSION, description: "A scriptable LLM agent harness." },

@@ -12,12 +12,12 @@ import { defineCommand } from "citty";
 import { listAgents } from "../../agents/index.ts";
 import { RiendaError, userMessage } from "../../errors.ts";
 import { createConversation } from "../../conversation/index.ts";
-import { exitWhenFlushed } from "../exit.ts";
-import { homeDir } from "../home-dir.ts";
-import { interrupts } from "../interrupts.ts";
-import { claimStdout } from "../protocol-stdout.ts";
-import { runFlags } from "../run-flags.ts";
-import { assertKnownFlags } from "../strict-args.ts";
+import { exitWhenFlushed } from "../shared/exit.ts";
+import { homeDir } from "../shared/home-dir.ts";
+import { interrupts } from "../shared/interrupts.ts";
+import { claimStdout } from "../shared/protocol-stdout.ts";
+import { runFlags } from "../shared/run-flags.ts";
+import { assertKnownFlags } from "../shared/strict-args.ts";
 import { AcpAgent, type AcpSdk } from "./acp-agent.ts";
 import { stdinStream, stdoutStream } from "./stdio-streams.ts";
 

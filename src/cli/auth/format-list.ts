@@ -4,7 +4,7 @@
  * a problem when there is one, last so it may be long) and one JSON object
  * for scripts. Neither ever holds a key.
  */
-import { textTable } from "../text-table.ts";
+import { textTable } from "../shared/text-table.ts";
 import { keyWords, rowMark, type ProviderRow } from "./provider-rows.ts";
 
 /** The table, a header line first; empty when there is no provider. */

@@ -7,7 +7,7 @@
 import { readCredentials, removeCredential, setCredential } from "../../credentials/index.ts";
 import { RiendaError } from "../../errors.ts";
 import { jsonWithControlsEscaped } from "../../ui/index.ts";
-import { stdoutForPeople } from "../for-people.ts";
+import { stdoutForPeople } from "../shared/for-people.ts";
 import { authJson, formatAuthTable } from "./format-list.ts";
 import type { KeyCommandContext } from "./key-context.ts";
 import { knownProvider } from "./key-context.ts";
