@@ -33,7 +33,7 @@ import { homeDir } from "../shared/home-dir.ts";
 import { interrupts } from "../shared/interrupts.ts";
 import { resolveWorkdir } from "../shared/resolve-workdir.ts";
 import { assertKnownFlags } from "../shared/strict-args.ts";
-import { readOptionalConfig } from "../tool/tool-mcp.ts";
+import { readOptionalConfig } from "../shared/optional-config.ts";
 import { stderrForPeople } from "../shared/for-people.ts";
 
 const serveArgs = {

@@ -21,7 +21,8 @@ import { assertKnownFlags } from "../shared/strict-args.ts";
 import { exitWhenFlushed, refuseClosedStdout } from "../shared/exit.ts";
 import { interrupts, type Interrupts } from "../shared/interrupts.ts";
 import { untilInterrupted } from "../../abort-race.ts";
-import { mcpListing, mcpServerOf, readOptionalConfig, runMcpTool } from "./tool-mcp.ts";
+import { mcpListing, mcpServerOf, runMcpTool } from "./tool-mcp.ts";
+import { readOptionalConfig } from "../shared/optional-config.ts";
 import { stderrForPeople, stdoutForPeople } from "../shared/for-people.ts";
 
 // --config as everywhere (contract §1: --config PATH > RIENDA_CONFIG > ~/.rienda/config.yaml).

@@ -2,19 +2,11 @@
  * The MCP half of `rienda tool list` and `rienda tool run`: servers come
  * from the user's config.yaml only (none when there is no such file).
  */
-import { existsSync } from "node:fs";
-import { loadConfig, locateConfig, type LoadedConfig, type McpServerSettings } from "../../config/index.ts";
+import type { LoadedConfig, McpServerSettings } from "../../config/index.ts";
 import { serverPart, startMcpServers, unlistedToolError } from "../../mcp/index.ts";
 import { createToolRunner, type ContextData, type ToolResult } from "../../tools/index.ts";
 import { createTerminalFrontEnd } from "../../ui/index.ts";
 import { stderrForPeople } from "../shared/for-people.ts";
-
-/** config.yaml when there is one (a missing file in ~/.rienda means: no MCP servers). Throws for a broken one. */
-export function readOptionalConfig(home: string, flag?: string): LoadedConfig | undefined {
-  const location = locateConfig({ env: process.env, home, flag });
-  if (location.source === "home" && !existsSync(location.path)) return undefined;
-  return loadConfig({ env: process.env, home, flag });
-}
 
 /** The server `name` (`server__tool`) belongs to, when config.yaml declares it. */
 export function mcpServerOf(name: string, config: LoadedConfig | undefined): McpServerSettings | undefined {

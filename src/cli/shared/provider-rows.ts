@@ -86,3 +86,16 @@ export function modelCount(row: ProviderRow): string {
   if (row.models === undefined) return "-";
   return `${row.models} model${row.models === 1 ? "" : "s"}`;
 }
+
+/** One provider in JSON (auth list --json, doctor --json): `{name, origin, source, key, ready, models, problem}`, absent values null. */
+export function rowJson(row: ProviderRow): Record<string, unknown> {
+  return {
+    name: row.name,
+    origin: row.origin,
+    source: row.source,
+    key: row.key ?? null,
+    ready: row.ready,
+    models: row.models ?? null,
+    problem: row.problem ?? null,
+  };
+}

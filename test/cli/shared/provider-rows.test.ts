@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { ProviderSettings } from "../../../src/config/index.ts";
 import { authJson, formatAuthTable } from "../../../src/cli/auth/format-list.ts";
-import { keyWords, modelCount, pendingRow, providerRow, rowMark } from "../../../src/cli/auth/provider-rows.ts";
+import { keyWords, modelCount, pendingRow, providerRow, rowMark } from "../../../src/cli/shared/provider-rows.ts";
 import type { ProviderListing, ProviderState } from "../../../src/roster/index.ts";
 
 const CONFIG = "/home/ana/.rienda/config.yaml";
