@@ -7,16 +7,15 @@
  * `list` when a provider module fails), 130 when interrupted while a key is
  * typed.
  */
-import { defineCommand } from "citty";
+import { defineCommand, type Command } from "../shared/command.ts";
+import type { ArgsDef, CommandLine } from "../shared/strict-args.ts";
 import { readCredentials } from "../../credentials/index.ts";
 import { RiendaError } from "../../errors.ts";
-import { didYouMean } from "../../values.ts";
 import { listKeys, ModuleLines, openKeyContext, removeKey, setKey, type KeyCommandContext } from "./index.ts";
 import { exitWhenFlushed } from "../shared/exit.ts";
 import { homeDir } from "../shared/home-dir.ts";
 import { INTERRUPTED_EXIT } from "../shared/interrupts.ts";
 import { stderrForPeople } from "../shared/for-people.ts";
-import { assertKnownFlags } from "../shared/strict-args.ts";
 
 const configArg = { type: "string", description: "Path of config.yaml (default: RIENDA_CONFIG, else ~/.rienda/config.yaml)" } as const;
 const nameArg = { type: "positional", required: false, description: "The provider" } as const;
@@ -24,29 +23,53 @@ const nameArg = { type: "positional", required: false, description: "The provide
 const screenArgs = { config: configArg } as const;
 const nameArgs = { name: nameArg, config: configArg } as const;
 /** A second word is read only to refuse it without repeating it: it is probably the key. */
-const setArgs = { ...nameArgs, key: { type: "positional", required: false, description: "refused: the key is read from stdin" } } as const;
+const setArgs = { ...nameArgs, key: { type: "positional", required: false, hidden: true, description: "refused: the key is read from stdin" } } as const;
 const listArgs = { json: { type: "boolean", description: "list: one JSON object { credentials, providers, unused_keys }" }, config: configArg } as const;
 
-/** The subcommands, each given the command line after its name. */
-const subcommands: Record<string, (rawArgs: string[]) => Promise<void>> = {
-  async set(rawArgs) {
-    const { values, positionals } = assertKnownFlags(rawArgs, setArgs, "rienda auth set");
-    const name = requireName(positionals[0], "set", "the provider whose key to store (the key comes on stdin)");
-    if (positionals.length > 1) {
-      throw new RiendaError("usage", "auth set: takes no key on the command line (ps and the shell's history would show it); give it on stdin: rienda auth set NAME < keyfile, or type it at the prompt");
-    }
-    await withContext(values.config, (context) => setKey(context, name, { stdin: process.stdin, stderr: stderrForPeople() }));
-  },
-  async list(rawArgs) {
-    const { values } = assertKnownFlags(rawArgs, listArgs, "rienda auth list");
-    const allWork = await withContext(values.config, (context) => listKeys(context, values.json === true, { stderr: stderrForPeople() }));
-    if (!allWork) process.exitCode = 1;
-  },
-  async rm(rawArgs) {
-    const { values, positionals } = assertKnownFlags(rawArgs, nameArgs, "rienda auth rm");
-    const name = requireName(positionals[0], "rm", "the provider whose stored key to remove");
-    await withContext(values.config, async (context) => removeKey(context, name, { stderr: stderrForPeople() }));
-  },
+/** A subcommand that ends with 130 when interrupted while a key is typed (the error says so on stderr). */
+function keyCommand<const A extends ArgsDef>(command: Command<A> & { run(line: CommandLine<A>): Promise<void> }): Command<A> {
+  return {
+    ...command,
+    async run(line) {
+      try {
+        await command.run(line);
+      } catch (error) {
+        if (!(error instanceof RiendaError && error.code === "interrupted")) throw error;
+        stderrForPeople().write(`rienda: ${error.message}\n`);
+        await exitWhenFlushed(INTERRUPTED_EXIT);
+      }
+    },
+  };
+}
+
+const subcommands = {
+  set: keyCommand({
+    meta: { name: "set", description: "Store the key of a provider, read from stdin (typed, masked, on a terminal)." },
+    args: setArgs,
+    async run({ values, positionals }) {
+      const name = requireName(positionals[0], "set", "the provider whose key to store (the key comes on stdin)");
+      if (positionals.length > 1) {
+        throw new RiendaError("usage", "auth set: takes no key on the command line (ps and the shell's history would show it); give it on stdin: rienda auth set NAME < keyfile, or type it at the prompt");
+      }
+      await withContext(values.config, (context) => setKey(context, name, { stdin: process.stdin, stderr: stderrForPeople() }));
+    },
+  }),
+  list: keyCommand({
+    meta: { name: "list", description: "List every provider, whether it has a key and where the key comes from." },
+    args: listArgs,
+    async run({ values }) {
+      const allWork = await withContext(values.config, (context) => listKeys(context, values.json === true, { stderr: stderrForPeople() }));
+      if (!allWork) process.exitCode = 1;
+    },
+  }),
+  rm: keyCommand({
+    meta: { name: "rm", description: "Remove the stored key of a provider." },
+    args: nameArgs,
+    async run({ values, positionals }) {
+      const name = requireName(positionals[0], "rm", "the provider whose stored key to remove");
+      await withContext(values.config, async (context) => removeKey(context, name, { stderr: stderrForPeople() }));
+    },
+  }),
 };
 
 export default defineCommand({
@@ -55,22 +78,9 @@ export default defineCommand({
     description:
       "Store provider keys in credentials.json. On a terminal: a screen listing every provider. For scripts: auth set NAME (the key on stdin), auth list [--json], auth rm NAME.",
   },
-  args: { ...screenArgs, json: listArgs.json },
-  async run({ rawArgs }) {
-    const at = subcommandAt(rawArgs);
-    if (at !== undefined) {
-      const word = rawArgs[at]!;
-      const run = subcommands[word];
-      if (!run) throw new RiendaError("usage", `auth: unknown subcommand "${word}" (${didYouMean(word, Object.keys(subcommands))}set, list or rm; see rienda auth --help)`);
-      try {
-        return await run([...rawArgs.slice(0, at), ...rawArgs.slice(at + 1)]);
-      } catch (error) {
-        if (!(error instanceof RiendaError && error.code === "interrupted")) throw error;
-        stderrForPeople().write(`rienda: ${error.message}\n`);
-        return exitWhenFlushed(INTERRUPTED_EXIT);
-      }
-    }
-    const { values } = assertKnownFlags(rawArgs, screenArgs, "rienda auth");
+  args: screenArgs,
+  subCommands: subcommands,
+  async run({ values }) {
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new RiendaError(
         "usage",
@@ -106,18 +116,4 @@ async function withContext<T>(configFlag: string | undefined, work: (context: Ke
 function requireName(word: string | undefined, sub: string, what: string): string {
   if (word === undefined) throw new RiendaError("usage", `auth ${sub}: name ${what}, e.g. rienda auth ${sub} openai (rienda auth list shows the providers)`);
   return word;
-}
-
-/** Where a subcommand is named: the first word that is not --config's value. */
-function subcommandAt(rawArgs: string[]): number | undefined {
-  for (let i = 0; i < rawArgs.length; i++) {
-    const token = rawArgs[i]!;
-    if (token === "--") return i + 1 < rawArgs.length ? i + 1 : undefined;
-    if (token === "--config") {
-      i++;
-      continue;
-    }
-    if (!token.startsWith("-")) return i;
-  }
-  return undefined;
 }

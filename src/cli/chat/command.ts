@@ -8,7 +8,7 @@
  * Exit 0 when the user quits, 130 when a signal ends the chat, 1 when it
  * cannot start (no terminal, bad flags, unknown agent, ...).
  */
-import { defineCommand } from "citty";
+import { defineCommand } from "../shared/command.ts";
 import { listAgents } from "../../agents/index.ts";
 import { loadConfig } from "../../config/index.ts";
 import { RiendaError, userMessage } from "../../errors.ts";
@@ -19,31 +19,21 @@ import { exitWhenFlushed } from "../shared/exit.ts";
 import { INTERRUPTED_EXIT, interrupts } from "../shared/interrupts.ts";
 import { untilInterrupted } from "../../abort-race.ts";
 import { resolveWorkdir } from "../shared/resolve-workdir.ts";
-import { runFlags, runSessionFlags } from "../shared/run-flags.ts";
 import { createConversation, pickStartModel, type ConversationStart } from "../../conversation/index.ts";
 import { homeDir } from "../shared/home-dir.ts";
-import { assertKnownFlags } from "../shared/strict-args.ts";
+import type { CommandLine } from "../shared/strict-args.ts";
+import { chatArgs } from "./chat-args.ts";
 import { stderrForPeople } from "../shared/for-people.ts";
-
-/** The flags of a bare `rienda` (also shown by `rienda --help`). */
-const chatArgs = {
-  agent: { type: "string", alias: "a", description: "Agent id (without it, pick one from a list)" },
-  continue: { type: "boolean", alias: "c", description: "Continue this workspace's latest session" },
-  fork: runSessionFlags.fork,
-  at: runSessionFlags.at,
-  plain: { type: "boolean", description: "The line chat instead of the full-screen one (also with TERM=dumb)" },
-  ...runFlags,
-} as const;
 
 export default defineCommand({
   meta: { name: "rienda", description: "Chat with an agent in the terminal." },
   args: chatArgs,
-  async run({ rawArgs }) {
+  async run(line) {
     const watcher = interrupts();
     let backend: ChatBackend | undefined;
     let code: number;
     try {
-      code = await chat(rawArgs, (created) => (backend = created));
+      code = await chat(line, (created) => (backend = created));
     } catch (error) {
       if (watcher.interrupted) {
         // A signal before the conversation started (setup, the agent picker).
@@ -69,8 +59,8 @@ let screenRef: ChatScreen | undefined;
 const HANGUP_EXIT = 129;
 
 /** Runs the chat; returns the exit code. `started` receives the backend so the caller can close it whatever happens. */
-async function chat(rawArgs: string[], started: (backend: ChatBackend) => void): Promise<number> {
-  const parsed = assertKnownFlags(rawArgs, chatArgs, "rienda").values;
+async function chat(line: CommandLine<typeof chatArgs>, started: (backend: ChatBackend) => void): Promise<number> {
+  const parsed = line.values;
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new RiendaError("usage", "interactive chat needs a terminal; use rienda run -a AGENT -p PROMPT (see rienda run --help)");
   }

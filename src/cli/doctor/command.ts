@@ -5,11 +5,10 @@
  * Exit 0 when there is no problem (warnings allowed), 1 otherwise. Reads
  * only: never writes a file, never sends a model request.
  */
-import { defineCommand } from "citty";
+import { defineCommand } from "../shared/command.ts";
 import { formatJson, formatReport, runDoctor } from "./index.ts";
 import { resolveWorkdir } from "../shared/resolve-workdir.ts";
 import { homeDir } from "../shared/home-dir.ts";
-import { assertKnownFlags } from "../shared/strict-args.ts";
 import { stdoutForPeople } from "../shared/for-people.ts";
 
 const args = {
@@ -21,8 +20,8 @@ const args = {
 export default defineCommand({
   meta: { name: "doctor", description: "Check the config, agents, tools and hooks; print each problem with its file and a fix." },
   args,
-  async run({ rawArgs }) {
-    const parsed = assertKnownFlags(rawArgs, args, "rienda doctor").values;
+  async run(line) {
+    const parsed = line.values;
     const workdir = resolveWorkdir(parsed.workdir);
     const report = await runDoctor({
       home: homeDir(),

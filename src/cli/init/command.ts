@@ -7,14 +7,13 @@
  * replay script). Never overwrites anything; says what it wrote and what it
  * left alone (stdout). Exit 0, or 1 when a file could not be written.
  */
-import { defineCommand } from "citty";
+import { defineCommand } from "../shared/command.ts";
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { RiendaError } from "../../errors.ts";
 import { findLocalServers } from "../../providers/index.ts";
 import { installStarter, localStarter, STARTER_AGENT_ID, STARTER_FILES, type FoundServer, type InstallReport } from "./index.ts";
 import { homeDir } from "../shared/home-dir.ts";
-import { assertKnownFlags } from "../shared/strict-args.ts";
 
 const args = {
   replay: { type: "boolean", description: "Keep the starter agent on its replay script even when a local model server runs" },
@@ -23,8 +22,8 @@ const args = {
 export default defineCommand({
   meta: { name: "init", description: "Create ~/.rienda with a starter config, agent and tool (never overwrites)." },
   args,
-  async run({ rawArgs }) {
-    const parsed = assertKnownFlags(rawArgs, args, "rienda init").values;
+  async run(line) {
+    const parsed = line.values;
     const home = homeDir();
     // A found server is used only for a new config.yaml: an existing one may not declare its model.
     const fresh = !existsSync(join(home, ".rienda", "config.yaml")) && !existsSync(join(home, ".rienda", "agents", `${STARTER_AGENT_ID}.md`));

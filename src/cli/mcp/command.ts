@@ -6,7 +6,7 @@
  * names it. Ends when the client closes stdin (stdio) or on SIGINT/SIGTERM,
  * exit 0.
  */
-import { defineCommand } from "citty";
+import { defineCommand } from "../shared/command.ts";
 import { randomUUID } from "node:crypto";
 import { join, resolve } from "node:path";
 import { RiendaError } from "../../errors.ts";
@@ -32,7 +32,6 @@ import { exitWhenFlushed } from "../shared/exit.ts";
 import { homeDir } from "../shared/home-dir.ts";
 import { interrupts } from "../shared/interrupts.ts";
 import { resolveWorkdir } from "../shared/resolve-workdir.ts";
-import { assertKnownFlags } from "../shared/strict-args.ts";
 import { readOptionalConfig } from "../shared/optional-config.ts";
 import { stderrForPeople } from "../shared/for-people.ts";
 
@@ -52,19 +51,19 @@ const serveArgs = {
 const serve = defineCommand({
   meta: { name: "serve", description: "Serve your tools to MCP clients (stdio, or Streamable HTTP with --http)." },
   args: serveArgs,
-  async run({ rawArgs, args }) {
-    const { values } = assertKnownFlags(rawArgs, serveArgs, "rienda mcp serve");
-    const address = args.http !== undefined ? parseListenAddress(args.http) : undefined;
+  async run(line) {
+    const { values } = line;
+    const address = values.http !== undefined ? parseListenAddress(values.http) : undefined;
     for (const flag of ["token-file", "idle-timeout", "max-sessions"] as const) {
       if (values[flag] !== undefined && !address) throw new RiendaError("usage", `mcp serve: --${flag} applies to --http only (stdio has one client, on the pipe it started Rienda with)`);
     }
     const idleMs = values["idle-timeout"] !== undefined ? parseIdleTimeout(values["idle-timeout"]) : DEFAULT_IDLE_MS;
     const maxSessions = values["max-sessions"] !== undefined ? parseMaxSessions(values["max-sessions"]) : DEFAULT_MAX_SESSIONS;
-    const workdir = resolveWorkdir(args.workdir);
+    const workdir = resolveWorkdir(values.workdir);
     const home = homeDir();
     // Before any worker or command starts: the tools and what they run must not inherit the token.
     const token = address ? takeToken(values["token-file"], home) : undefined;
-    const wanted = args.tools?.split(",").map((n) => n.trim()).filter((n) => n !== "");
+    const wanted = values.tools?.split(",").map((n) => n.trim()).filter((n) => n !== "");
     if (wanted && wanted.length === 0) throw new RiendaError("usage", "mcp serve: --tools names no tool (write --tools a,b)");
     const config = readOptionalConfig(home);
     const runtime = createRuntime();

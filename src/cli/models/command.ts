@@ -5,7 +5,7 @@
  * Evaluates every provider module; one that fails is named on stderr and
  * the others are listed (exit 1 then, like doctor, so a script notices).
  */
-import { defineCommand } from "citty";
+import { defineCommand } from "../shared/command.ts";
 import { loadConfig } from "../../config/index.ts";
 import type { ProviderState } from "../../roster/index.ts";
 import { modelRows, type ModelRow } from "../../conversation/index.ts";
@@ -13,7 +13,6 @@ import { jsonWithControlsEscaped } from "../../ui/index.ts";
 import { openRoster } from "../../compose/index.ts";
 import { stderrForPeople, stdoutForPeople } from "../shared/for-people.ts";
 import { homeDir } from "../shared/home-dir.ts";
-import { assertKnownFlags } from "../shared/strict-args.ts";
 import { textTable } from "../shared/text-table.ts";
 
 const args = {
@@ -24,8 +23,8 @@ const args = {
 export default defineCommand({
   meta: { name: "models", description: "List every model a run can use (config.yaml and provider modules), with thinking levels and key state." },
   args,
-  async run({ rawArgs }) {
-    const parsed = assertKnownFlags(rawArgs, args, "rienda models").values;
+  async run(line) {
+    const parsed = line.values;
     const home = homeDir();
     const config = loadConfig({ ...(parsed.config ? { flag: parsed.config } : {}), env: process.env, home });
     const roster = openRoster(config, { home, env: process.env });

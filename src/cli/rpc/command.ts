@@ -7,7 +7,7 @@
  * The end of stdin ends a run going on as an interrupt would and exits 0;
  * SIGINT/SIGTERM do the same and exit 130.
  */
-import { defineCommand } from "citty";
+import { defineCommand } from "../shared/command.ts";
 import { RiendaError, userMessage } from "../../errors.ts";
 import { jsonWithControlsEscaped } from "../../ui/index.ts";
 import { VERSION } from "../../version.ts";
@@ -22,7 +22,6 @@ import { RpcServer } from "./rpc-server.ts";
 import { runFlags } from "../shared/run-flags.ts";
 import { claimStdout } from "../shared/protocol-stdout.ts";
 import { latestSessionId } from "../../compose/index.ts";
-import { assertKnownFlags } from "../shared/strict-args.ts";
 
 const args = {
   agent: { type: "string", alias: "a", description: "Agent id (required unless -s/-c continues a session)" },
@@ -33,7 +32,8 @@ const args = {
 export default defineCommand({
   meta: { name: "rpc", description: "Drive an agent over stdin/stdout, one JSON command or event per line (docs/rpc.md)." },
   args,
-  async run({ rawArgs }) {
+  reportsUsageErrors: true,
+  async run(line) {
     const watcher = interrupts();
     // Before anything runs: tools must find no way to the protocol's stdout (protocol-stdout.ts).
     const stdout = claimStdout(() => watcher.interrupt("stdout-closed"));
@@ -41,7 +41,8 @@ export default defineCommand({
     let code = 0;
     let close: (() => void) | undefined;
     try {
-      const parsed = assertKnownFlags(rawArgs, args, "rienda rpc").values;
+      if (line.problem) throw line.problem;
+      const parsed = line.values;
       if (parsed.continue && parsed.session !== undefined) throw new RiendaError("usage", "rpc: use -c or -s ID, not both");
       const home = homeDir();
       const workdir = resolveWorkdir(parsed.workdir);

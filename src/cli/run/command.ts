@@ -4,7 +4,7 @@
  * when interrupted, 141 when stdout was closed; stdout carries only the
  * answer (or only JSON events).
  */
-import { defineCommand } from "citty";
+import { defineCommand } from "../shared/command.ts";
 import { runAgent, type RunOutcome } from "../../engine/index.ts";
 import { RiendaError, userMessage } from "../../errors.ts";
 import { contextWindowInfo, createModelClient, type ResolvedModel, type Usage } from "../../providers/index.ts";
@@ -18,7 +18,6 @@ import { resolveWorkdir } from "../shared/resolve-workdir.ts";
 import { runFlags, runSessionFlags } from "../shared/run-flags.ts";
 import { createCompactor, parseToolList, prepareRun, sessionChoice, type PreparedRun } from "../../compose/index.ts";
 import { homeDir } from "../shared/home-dir.ts";
-import { assertKnownFlags } from "../shared/strict-args.ts";
 import { exitWhenFlushed, refuseClosedStdout, untilNextInterrupt } from "../shared/exit.ts";
 import { untilInterrupted } from "../../abort-race.ts";
 
@@ -51,15 +50,17 @@ const EXIT = { end_turn: 0, max_tokens: 1, error: 1, max_turns: LIMIT_EXIT, max_
 export default defineCommand({
   meta: { name: "run", description: "Run an agent once, non-interactively." },
   args,
-  async run({ rawArgs }) {
+  reportsUsageErrors: true,
+  async run(line) {
     const watcher = interrupts();
-    // --json is looked at before the rest, so that even a refused command line ends with run_end.
-    const output = createRunOutput({ json: wantsFlag(rawArgs, "--json"), structured: wantsFlag(rawArgs, "--schema") }, process.stdout, process.stderr);
+    // A refused command line is still read whole, so that with --json it too ends with run_end.
+    const output = createRunOutput({ json: line.values.json === true, structured: line.values.schema !== undefined }, process.stdout, process.stderr);
     let prepared: PreparedRun | undefined;
     let timer: RunTimer | undefined;
     let code: number;
     try {
-      const parsed = assertKnownFlags(rawArgs, args, "rienda run").values;
+      if (line.problem) throw line.problem;
+      const parsed = line.values;
       const flags = limitFlags(parsed);
       // The run's time counts from here: a stdin that never closes, a slow MCP server, all of it.
       timer = startRunTimer(watcher);
@@ -151,12 +152,6 @@ export default defineCommand({
     await exitWhenFlushed(code);
   },
 });
-
-/** Whether the command line has `flag` (alone or as `flag=...`) before any `--`. */
-function wantsFlag(rawArgs: string[], flag: string): boolean {
-  const end = rawArgs.indexOf("--");
-  return (end === -1 ? rawArgs : rawArgs.slice(0, end)).some((arg) => arg === flag || arg.startsWith(`${flag}=`));
-}
 
 function endFinished(output: RunOutput, outcome: RunOutcome, model: ResolvedModel | undefined): number {
   const reason = outcome.reason === "interrupted" ? "error" : outcome.reason;

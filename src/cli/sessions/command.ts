@@ -6,11 +6,10 @@
  * in both. Subagents' sessions are left out unless `--all`, which lists each
  * right under the session that started it (docs/subagents.md).
  */
-import { defineCommand } from "citty";
+import { defineCommand } from "../shared/command.ts";
 import { listSessions, type SessionSummary } from "../../sessions/index.ts";
 import { resolveWorkdir } from "../shared/resolve-workdir.ts";
 import { homeDir } from "../shared/home-dir.ts";
-import { assertKnownFlags } from "../shared/strict-args.ts";
 import { stdoutForPeople } from "../shared/for-people.ts";
 import { jsonWithControlsEscaped } from "../../ui/index.ts";
 import { sessionSubcommands } from "./sessions-manage.ts";
@@ -31,10 +30,11 @@ export default defineCommand({
       "List this workspace's sessions, newest first. Also: sessions show ID [--json|--markdown|--tree] [--thinking], sessions export ID, sessions import FILE, sessions rm ID, sessions prune --older-than 30d [--dry-run].",
   },
   args,
-  async run({ rawArgs }) {
-    const sub = subcommandAt(rawArgs);
-    if (sub !== undefined) return sessionSubcommands[rawArgs[sub]!]!([...rawArgs.slice(0, sub), ...rawArgs.slice(sub + 1)]);
-    const parsed = assertKnownFlags(rawArgs, args, "rienda sessions").values;
+  subCommands: sessionSubcommands,
+  // The listing takes no words: `rienda sessions x` is an unexpected argument.
+  otherWords: "argument",
+  async run(line) {
+    const parsed = line.values;
     const workdir = resolveWorkdir(parsed.workdir);
     const listed = listSessions({ home: homeDir(), workdir });
     const sessions = parsed.all ? underParents(listed) : listed.filter((s) => s.parentSession === undefined).map((s) => ({ session: s, depth: 0 }));
@@ -49,20 +49,6 @@ export default defineCommand({
     }
   },
 });
-
-/** Where a subcommand is named: the first word that is not a flag's value (-C takes one). */
-function subcommandAt(rawArgs: string[]): number | undefined {
-  for (let i = 0; i < rawArgs.length; i++) {
-    const token = rawArgs[i]!;
-    if (token === "--") return undefined;
-    if (token === "-C" || token === "--workdir") {
-      i++;
-      continue;
-    }
-    if (!token.startsWith("-")) return token in sessionSubcommands ? i : undefined;
-  }
-  return undefined;
-}
 
 /** The fields of one `--json` element, in a stable order. */
 function jsonOf(s: SessionSummary): Record<string, unknown> {

@@ -1,13 +1,12 @@
-/** Strict reading of one command's command line (flags, values, errors that say how to fix them). */
-import type { ArgsDef } from "citty";
+/** Strict reading of one command's command line (flags, values, errors that say how to fix them): the only parser of argv. */
 import { RiendaError } from "../../errors.ts";
 
 /**
  * The command line of one command, read strictly: a script's typo or a
  * prompt without quotes must fail loudly instead of being guessed at.
- * citty's own parsing is too lenient for that (an unknown flag is taken,
- * `-p=x` gives "=x", surplus words are dropped), so commands read their
- * values from here.
+ * Every command's line is read here, once, by the dispatcher (cli/index.ts),
+ * which also finds the command's name with the same flag specs
+ * (cli/locate-command.ts); `--help` is rendered from them (cli/usage.ts).
  *
  * - `--name value`, `--name=value`, `-n value` and `-n=value` set a value;
  *   the `=` forms take the rest of the token verbatim, so `--prompt=-x`
@@ -26,50 +25,89 @@ import { RiendaError } from "../../errors.ts";
  *   follows are words.
  */
 
+/** A flag: `--name value` (string) or `--name`/`--no-name` (boolean). */
+export interface FlagSpec {
+  readonly type: "string" | "boolean";
+  readonly alias?: string | readonly string[];
+  readonly description?: string;
+  /** Given more than once, its values are collected in order (`-f a -f b`). */
+  readonly multiple?: true;
+  /** What --help shows as the value (`--http=<HOST:PORT>`); the flag's name otherwise. */
+  readonly valueHint?: string;
+}
+
+/** A word the command takes (`rienda tool run NAME`); never required: the command says what is missing. */
+export interface WordSpec {
+  readonly type: "positional";
+  readonly required: false;
+  readonly description?: string;
+  /** Read (so that the command can refuse it in its own words) but not listed by --help. */
+  readonly hidden?: true;
+}
+
+/** A command's flags and words, by name, in the order --help lists them. */
+export type ArgsDef = Readonly<Record<string, FlagSpec | WordSpec>>;
+
 /** The values read for a command's declared args. */
 export type ArgValues<A extends ArgsDef> = {
-  [K in keyof A]?: A[K] extends { type: "boolean" } ? boolean : A[K] extends { multiple: true } ? string[] : string;
+  -readonly [K in keyof A]?: A[K] extends { type: "boolean" } ? boolean : A[K] extends { multiple: true } ? string[] : string;
 };
 
-/** What was read: named values and the words (positionals), in order. */
-export interface ParsedCommandLine<A extends ArgsDef> {
+/**
+ * What was read: named values and the words (positionals), in order, and
+ * the first problem met, if any. After a problem the rest is still read
+ * (so that `rienda run --bogus --json` still answers in JSON), but the
+ * values of a refused line decide nothing else.
+ */
+export interface CommandLine<A extends ArgsDef> {
   values: ArgValues<A>;
   positionals: string[];
+  problem?: RiendaError;
+}
+
+/** Reads `rawArgs` strictly (readCommandLine) and throws its problem, if any. */
+export function assertKnownFlags<A extends ArgsDef>(rawArgs: readonly string[], args: A, command: string): CommandLine<A> {
+  const line = readCommandLine(rawArgs, args, command);
+  if (line.problem) throw line.problem;
+  return line;
+}
+
+/** Which flag names (aliases included) a command knows, and whether each is a boolean. */
+export function flagTable(args: ArgsDef): Map<string, { key: string; boolean: boolean; multiple: boolean }> {
+  const byFlag = new Map<string, { key: string; boolean: boolean; multiple: boolean }>();
+  for (const [key, def] of Object.entries(args)) {
+    if (def.type === "positional") continue;
+    const entry = { key, boolean: def.type === "boolean", multiple: def.multiple === true };
+    for (const flag of [key, ...toList(def.alias)]) byFlag.set(flag, entry);
+  }
+  return byFlag;
 }
 
 /**
- * Reads `rawArgs` against `args` and refuses anything else; throws a usage
- * RiendaError naming the token. `command` is the full command ("rienda run");
- * it prefixes the messages without the program name (the CLI adds
- * `rienda: `). A command takes as many words as it declares positional args.
+ * Reads `rawArgs` against `args`, refusing anything else: the problem is a
+ * usage RiendaError naming the token. `command` is the full command
+ * ("rienda run"); it prefixes the messages without the program name (the
+ * CLI adds `rienda: `). A command takes as many words as it declares
+ * positional args.
  */
-export function assertKnownFlags<A extends ArgsDef>(rawArgs: string[], args: A, command: string): ParsedCommandLine<A> {
+export function readCommandLine<A extends ArgsDef>(rawArgs: readonly string[], args: A, command: string): CommandLine<A> {
   const name = command.replace(/^rienda ?/, "");
-  const fail = (message: string): never => {
-    throw new RiendaError("usage", name ? `${name}: ${message}` : message);
+  let problem: RiendaError | undefined;
+  const fail = (message: string): void => {
+    problem ??= new RiendaError("usage", name ? `${name}: ${message}` : message);
   };
-  const byFlag = new Map<string, { key: string; boolean: boolean }>();
-  const multiple = new Set<string>();
-  let takesWords = 0;
-  for (const [key, def] of Object.entries(args)) {
-    if (def.type === "positional") {
-      takesWords++;
-      continue;
-    }
-    for (const flag of [key, ...toList((def as { alias?: string | string[] }).alias)]) byFlag.set(flag, { key, boolean: def.type === "boolean" });
-    if ((def as { multiple?: boolean }).multiple === true) multiple.add(key);
-  }
-
+  const byFlag = flagTable(args);
+  const takesWords = Object.values(args).filter((def) => def.type === "positional").length;
   const values: Record<string, string | boolean | string[]> = {};
   const given = new Map<string, string>();
   const positionals: string[] = [];
   const set = (key: string, token: string, value: string | boolean): void => {
-    if (multiple.has(key) && typeof value === "string") {
+    if (byFlag.get(key)?.multiple && typeof value === "string") {
       values[key] = [...((values[key] as string[] | undefined) ?? []), value];
       return;
     }
     const before = given.get(key);
-    if (before !== undefined) fail(`${before === token ? `option ${token}` : `options ${before} and ${token}`} given twice (see ${command} --help)`);
+    if (before !== undefined) return fail(`${before === token ? `option ${token}` : `options ${before} and ${token}`} given twice (see ${command} --help)`);
     given.set(key, token);
     values[key] = value;
   };
@@ -88,39 +126,38 @@ export function assertKnownFlags<A extends ArgsDef>(rawArgs: string[], args: A, 
     const shown = token.slice(0, token.length - (inline === undefined ? 0 : inline.length + 1));
     const known = byFlag.get(flag);
     const negated = !known && flag.startsWith("no-") ? byFlag.get(flag.slice(3)) : undefined;
-    if (negated?.boolean) {
+    if (negated?.boolean || known?.boolean) {
       if (inline !== undefined) fail(`option ${shown} takes no value`);
-      set(negated.key, token, false);
+      set((negated ?? known)!.key, token, !negated);
       continue;
     }
-    if (!known) fail(`unknown option ${shown} (see ${command} --help)`);
-    if (known!.boolean) {
-      if (inline !== undefined) fail(`option ${shown} takes no value`);
-      set(known!.key, token, true);
+    if (!known) {
+      fail(`unknown option ${shown} (see ${command} --help)`);
       continue;
     }
     const refuseEmpty = (value: string, as: string): void => {
-      if (value === "" && known!.key !== "prompt") fail(`option ${as} got an empty value (an unset variable in a script?)`);
+      if (value === "" && known.key !== "prompt") fail(`option ${as} got an empty value (an unset variable in a script?)`);
     };
     if (inline !== undefined) {
       refuseEmpty(inline, shown);
-      set(known!.key, shown, inline);
+      set(known.key, shown, inline);
       continue;
     }
     let next = rawArgs[i + 1];
     if (next === "--") {
       next = rawArgs[i + 2];
-      if (next === undefined) fail(`option ${token} needs a value after --`);
-      i += 2;
-    } else {
-      if (next === undefined || looksLikeFlag(next)) {
-        const example = next === undefined || byFlag.has(splitFlag(next)[0]) ? "-x" : next;
-        fail(`option ${token} needs a value (for a value that starts with "-", write --${known!.key}=${example} or ${token} -- ${example})`);
+      if (next === undefined) {
+        fail(`option ${token} needs a value after --`);
+        break;
       }
-      i++;
-    }
-    refuseEmpty(next!, token);
-    set(known!.key, token, next!);
+      i += 2;
+    } else if (next === undefined || looksLikeFlag(next)) {
+      const example = next === undefined || byFlag.has(splitFlag(next)[0]) ? "-x" : next;
+      fail(`option ${token} needs a value (for a value that starts with "-", write --${known.key}=${example} or ${token} -- ${example})`);
+      continue;
+    } else i++;
+    refuseEmpty(next, token);
+    set(known.key, token, next);
   }
 
   if (positionals.length > takesWords) {
@@ -132,7 +169,7 @@ export function assertKnownFlags<A extends ArgsDef>(rawArgs: string[], args: A, 
         : ` (see ${command} --help)`;
     fail(`unexpected argument ${JSON.stringify(extra)}${hint}`);
   }
-  return { values: values as ArgValues<A>, positionals };
+  return { values: values as ArgValues<A>, positionals, ...(problem ? { problem } : {}) };
 }
 
 /**
@@ -141,19 +178,19 @@ export function assertKnownFlags<A extends ArgsDef>(rawArgs: string[], args: A, 
  * text starts with "- item" or "---" is the prompt, as it was for the Go
  * program's scripts.
  */
-function looksLikeFlag(word: string): boolean {
+export function looksLikeFlag(word: string): boolean {
   return word.startsWith("-") && word !== "-" && !/\s/.test(word);
 }
 
-function splitFlag(token: string): [string, string | undefined] {
+export function splitFlag(token: string): [string, string | undefined] {
   const body = token.replace(/^--?/, "");
   const eq = body.indexOf("=");
   return eq === -1 ? [body, undefined] : [body.slice(0, eq), body.slice(eq + 1)];
 }
 
-function toList(alias: string | string[] | undefined): string[] {
+function toList(alias: string | readonly string[] | undefined): readonly string[] {
   if (alias === undefined) return [];
-  return Array.isArray(alias) ? alias : [alias];
+  return typeof alias === "string" ? [alias] : alias;
 }
 
 function shellQuote(text: string): string {

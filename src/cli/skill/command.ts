@@ -3,10 +3,9 @@
  * description and folder; a broken skill is reported on stderr with its
  * file and the command exits 1, after listing every skill that loads.
  */
-import { defineCommand } from "citty";
+import { defineCommand } from "../shared/command.ts";
 import { listSkills } from "../../skills/index.ts";
 import { homeDir } from "../shared/home-dir.ts";
-import { assertKnownFlags } from "../shared/strict-args.ts";
 import { stderrForPeople, stdoutForPeople } from "../shared/for-people.ts";
 import { jsonWithControlsEscaped } from "../../ui/index.ts";
 
@@ -17,10 +16,9 @@ const listArgs = {
 const list = defineCommand({
   meta: { name: "list", description: "List every skill, its description and its folder." },
   args: listArgs,
-  async run({ rawArgs, args }) {
-    assertKnownFlags(rawArgs, listArgs, "rienda skill list");
+  async run(line) {
     const { skills, problems } = listSkills(homeDir());
-    if (args.json) {
+    if (line.values.json) {
       const shown = skills.map((s) => ({
         name: s.name,
         description: s.description,

@@ -5,7 +5,7 @@
  * interrupted by SIGINT, SIGTERM, SIGHUP or Ctrl-C at a question (the
  * worker and its processes are ended first).
  */
-import { defineCommand } from "citty";
+import { defineCommand } from "../shared/command.ts";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { LoadedConfig } from "../../config/index.ts";
@@ -17,7 +17,6 @@ import { createTerminalFrontEnd } from "../../ui/index.ts";
 import { agentlessContext } from "../shared/agentless-context.ts";
 import { currentDirectory, resolveWorkdir } from "../shared/resolve-workdir.ts";
 import { homeDir } from "../shared/home-dir.ts";
-import { assertKnownFlags } from "../shared/strict-args.ts";
 import { exitWhenFlushed, refuseClosedStdout } from "../shared/exit.ts";
 import { interrupts, type Interrupts } from "../shared/interrupts.ts";
 import { untilInterrupted } from "../../abort-race.ts";
@@ -41,8 +40,8 @@ const runArgs = {
 const list = defineCommand({
   meta: { name: "list", description: "List every available tool, its description and its source." },
   args: listArgs,
-  async run({ rawArgs }) {
-    const { values: listed } = assertKnownFlags(rawArgs, listArgs, "rienda tool list");
+  async run(line) {
+    const { values: listed } = line;
     const runtime = createRuntime();
     try {
       const catalog = await discoverTools({ riendaDir: riendaDir(), runtime, runner: createToolRunner() });
@@ -71,8 +70,8 @@ const list = defineCommand({
 const run = defineCommand({
   meta: { name: "run", description: "Invoke one tool once, without a model, and print its result." },
   args: runArgs,
-  async run({ rawArgs }) {
-    const { values: args, positionals } = assertKnownFlags(rawArgs, runArgs, "rienda tool run");
+  async run(line) {
+    const { values: args, positionals } = line;
     const name = positionals[0];
     if (!name) throw new RiendaError("usage", "tool run: name the tool to run (see rienda tool list)");
     const rawArguments = args.args ?? "{}";

@@ -2,8 +2,7 @@
  * `rienda version [--json]`: the version and the build it comes from
  * (commit, its date, target, Bun). stdout only; exit 0.
  */
-import { defineCommand } from "citty";
-import { assertKnownFlags } from "../shared/strict-args.ts";
+import { defineCommand } from "../shared/command.ts";
 import { formatVersion, versionReport } from "./version-report.ts";
 
 const args = {
@@ -13,8 +12,8 @@ const args = {
 export default defineCommand({
   meta: { name: "version", description: "Print the version, commit, build date, target and Bun version." },
   args,
-  run({ rawArgs }) {
-    const parsed = assertKnownFlags(rawArgs, args, "rienda version").values;
+  run(line) {
+    const parsed = line.values;
     process.stdout.write(formatVersion(versionReport(), parsed.json === true));
   },
 });

@@ -1,8 +1,8 @@
 /**
  * What `rienda version` says: the version and, for a compiled build, the
  * commit, its date, the target and the Bun version embedded at build time,
- * so a bug report can name the exact build. Kept free of citty and of the
- * other commands: `rienda --version --json` loads only this.
+ * so a bug report can name the exact build. Kept free of the command line's
+ * modules and of the other commands: `rienda --version --json` loads only this.
  */
 import { bunVersion } from "../../platform.ts";
 import { BUILD, VERSION } from "../../version.ts";
