@@ -144,6 +144,24 @@ describe("architecture", () => {
     expect(offenders).toEqual([]);
   });
 
+  test("cli/: a command's folder imports only itself and cli/shared/, and shared/ imports no command", () => {
+    const cli = join(SRC, "cli");
+    const violations: string[] = [];
+    for (const file of files.filter((f) => f.startsWith(`${cli}/`))) {
+      const [folder, ...inside] = relative(cli, file).split("/");
+      // The dispatcher's modules at cli/'s root load the commands.
+      if (inside.length === 0) continue;
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(/(?:import|export)[^"';]*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g)) {
+        const target = resolve(dirname(file), match[1] ?? match[2]!);
+        if (!target.startsWith(`${cli}/`)) continue;
+        const to = relative(cli, target).split("/")[0];
+        if (to !== folder && to !== "shared") violations.push(`${relative(SRC, file)} imports ${relative(SRC, target)}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
   test("Bun.* is used only in platform.ts", () => {
     const offenders = files.filter((f) => !f.endsWith("platform.ts") && /\bBun\.[a-zA-Z]/.test(readFileSync(f, "utf8")));
     expect(offenders.map((f) => relative(SRC, f))).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { assertKnownFlags } from "../../../src/cli/shared/strict-args.ts";
+import { assertKnownFlags, readCommandLine } from "../../../src/cli/shared/strict-args.ts";
 
 const args = {
   name: { type: "positional", required: false },
@@ -64,5 +64,18 @@ describe("assertKnownFlags", () => {
 
   test("the bare program name prefixes nothing", () => {
     expect(() => assertKnownFlags(["-x"], {}, "rienda")).toThrow("unknown option -x (see rienda --help)");
+  });
+});
+
+describe("readCommandLine", () => {
+  test("a refused line is still read to its end: the first problem is kept, later flags are seen", () => {
+    const line = readCommandLine(["-x", "-p", "--json", "--bogus", "--json=1"], args, "rienda run");
+    expect(line.problem?.message).toBe("run: unknown option -x (see rienda run --help)");
+    expect(line.values.json).toBe(true);
+    expect(line.values.prompt).toBeUndefined();
+  });
+
+  test("a line without a problem has none", () => {
+    expect(readCommandLine(["-p", "hi"], args, "rienda run")).toEqual({ values: { prompt: "hi" }, positionals: [] });
   });
 });
