@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const SRC = resolve(import.meta.dir, "../src");
-const LEAVES = ["platform", "errors", "version", "values", "go-yaml", "abort-race", "atomic-file", "abort-reasons", "cache-entry"];
+const LEAVES = ["platform", "errors", "version", "values", "go-yaml", "abort-race", "atomic-file", "abort-reasons", "cache-entry", "turn-interrupts"];
 
 /** folder -> folders it may import (leaves are always allowed). */
 const ALLOWED: Record<string, string[]> = {

@@ -11,6 +11,7 @@
  * the third exits at once, whatever is still running or queued.
  */
 import { timeLimitAbort } from "../abort-reasons.ts";
+import { TurnInterrupts } from "../turn-interrupts.ts";
 
 /** What interrupted; `timeout`: the run's time limit (`--timeout`) ran out, which ends it as an interrupt does. */
 export type InterruptCause = "SIGINT" | "SIGTERM" | "SIGHUP" | "ctrl-c" | "stdout-closed" | "timeout";
@@ -80,21 +81,16 @@ export function releaseSignals(): void {
 }
 
 function createWatcher(): Interrupts {
-  const run = new AbortController();
-  const final = new AbortController();
+  const escalation = new TurnInterrupts();
   const listeners = new Set<(cause: InterruptCause, count: number) => void>();
-  let count = 0;
   let cause: InterruptCause | undefined;
   const exitCode = (): number => (cause === "stdout-closed" ? STDOUT_CLOSED_EXIT : cause === "timeout" ? LIMIT_EXIT : INTERRUPTED_EXIT);
 
   const interrupt = (next: InterruptCause): void => {
-    count++;
     cause ??= next;
     // A time limit aborts with its own reason: the sessions record a limit, not the user (engine/run-limits.ts).
-    if (count === 1) run.abort(next === "timeout" ? timeLimitAbort() : undefined);
-    else if (count === 2) final.abort();
-    else process.exit(exitCode());
-    for (const listener of [...listeners]) listener(next, count);
+    if (escalation.press(next === "timeout" ? timeLimitAbort() : undefined) === "hard") process.exit(exitCode());
+    for (const listener of [...listeners]) listener(next, escalation.presses);
   };
   for (const signal of SIGNALS) {
     const handler = () => interrupt(signal);
@@ -103,13 +99,13 @@ function createWatcher(): Interrupts {
   }
 
   return {
-    signal: run.signal,
-    finalSignal: final.signal,
+    signal: escalation.signal,
+    finalSignal: escalation.finalSignal,
     get interrupted() {
-      return count > 0;
+      return escalation.presses > 0;
     },
     get count() {
-      return count;
+      return escalation.presses;
     },
     get cause() {
       return cause;

@@ -11,7 +11,8 @@
 import { userMessage } from "../errors.ts";
 import type { EngineEvent, RunOutcome } from "../engine/index.ts";
 import type { Prompt } from "../tools/types.ts";
-import { TurnInterrupts, type Conversation as ChatBackend } from "../conversation/index.ts";
+import type { Conversation as ChatBackend } from "../conversation/index.ts";
+import { TurnInterrupts } from "../turn-interrupts.ts";
 import { createRunOutput, jsonWithControlsEscaped, noticeEvent, type RunOutput } from "../ui/index.ts";
 import type { ConfirmOrigin } from "../compose/index.ts";
 import { isRefusal, readCommand, RPC_VERSION, type CommandId, type RpcCommand, type RpcErrorCode } from "./rpc-protocol.ts";

@@ -20,6 +20,7 @@ import type { SessionFile } from "../sessions/index.ts";
 import { createSkillTool, findWorkspaceSkills, loadSkills, withSkills, workspaceSkillsPrompt } from "../skills/index.ts";
 import type { ContextData } from "../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
+import { withClientServers } from "./client-mcp.ts";
 import { agentSandbox, sandboxFlag, withPermissionRules } from "./safety.ts";
 import { checkReplayScript } from "./check-replay-script.ts";
 import { sessionWorkdir } from "./session-workdir.ts";
@@ -231,7 +232,7 @@ function subagentTools(
     // The child runs its own model: a -m of the parent does not reach it (a child that names none runs the parent's).
     prepare: (agentId, dialogs) => {
       // Nor do the run's own --agent-file, --tools and --thinking; its limits do (docs/cli.md "Limits").
-      const { modelRef: _parentModel, agentFile: _file, onlyTools: _tools, thinking: _level, sessionThinking: _branchLevel, ...inherited } = request;
+      const { modelRef: _parentModel, agentFile: _file, onlyTools: _tools, thinking: _level, sessionThinking: _branchLevel, clientMcpServers: _editorServers, ...inherited } = request;
       return loadPreparedAgent(config, { ...inherited, agentId, sessionModel: context.parentModel }, dialogs, new SetupProblems(), lineage);
     },
   });
@@ -278,9 +279,11 @@ async function loadPreparedAgent(
   const outside: string[] = [];
   const instructions = problems.attempt(() => ({ value: loadProjectInstructions(request.workdir, (found) => outside.push(outsideLinkText(found))) }));
   const builtIns = skills && skills.length > 0 ? [createSkillTool(skills)] : [];
+  // An editor's servers (rienda acp) start beside config.yaml's, every tool they list offered.
+  const client = config && agent ? withClientServers(config.mcpServers, agent, request.clientMcpServers) : undefined;
   const mcp =
-    config && config.mcpServers.size > 0
-      ? { servers: config.mcpServers, configPath: config.path, workdir: request.workdir, env: request.env, ...(request.signal ? { signal: request.signal } : {}) }
+    client && client.servers.size > 0
+      ? { servers: client.servers, configPath: config!.path, workdir: request.workdir, env: request.env, ...(request.signal ? { signal: request.signal } : {}) }
       : undefined;
   // Asked of a local server while the extensions load, so it costs a run no time (server-context-window.ts).
   const serverWindow = model ? learnContextWindow(model, { home: request.home }) : undefined;
@@ -289,7 +292,7 @@ async function loadPreparedAgent(
   // Checked before any request: a sandbox that cannot start here fails the run, listed with every other problem.
   const sandbox = config && agent && flag ? await problems.attemptAsync(() => agentSandbox(config, agent, request)) : undefined;
   const extensions = agent
-    ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent, dialogs, builtIns, ...(mcp ? { mcp } : {}), ...shellEnv, ...(sandbox ? { shellSandbox: sandbox } : {}) }))
+    ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent: client?.agent ?? agent, dialogs, builtIns, ...(mcp ? { mcp } : {}), ...shellEnv, ...(sandbox ? { shellSandbox: sandbox } : {}) }))
     : undefined;
   await serverWindow;
   // Every refusal counts, also those met before this function (in the same `problems`) that nothing here needs.
@@ -324,7 +327,7 @@ async function loadPreparedAgent(
     thinking: thinking.level,
     thinkingChosen: thinking.chosen,
     systemExtra: () => workspaceSkillsPrompt(findWorkspaceSkills(request.workdir).skills),
-    notices: [...printed, ...skipped, ...outside, ...modelWarnings(config, model), ...thinking.notices, ...skippedWorkspaceSkills(request.workdir), ...extensions.notices],
+    notices: [...printed, ...skipped, ...outside, ...modelWarnings(config, model), ...thinking.notices, ...skippedWorkspaceSkills(request.workdir), ...extensions.notices, ...(client?.notices ?? [])],
     limits,
     bind(session) {
       boundSession = session.id;

@@ -4,7 +4,7 @@
  * so that subagents.ts and prepare.ts share them without importing each other.
  */
 import type { Agent } from "../agents/index.ts";
-import type { LoadedConfig } from "../config/index.ts";
+import type { LoadedConfig, McpServerSettings } from "../config/index.ts";
 import type { HookPort, ToolPort } from "../engine/index.ts";
 import type { LimitSettings } from "../limits/index.ts";
 import type { ResolvedModel } from "../providers/index.ts";
@@ -98,6 +98,8 @@ export interface AgentRequest {
   sessionThinking?: string;
   /** As in RunRequest; a subagent inherits it. */
   sandbox?: string;
+  /** MCP servers the client passed (an ACP editor's): started with config.yaml's, all their tools offered (client-mcp.ts). */
+  clientMcpServers?: McpServerSettings[];
 }
 
 /**

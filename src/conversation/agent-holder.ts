@@ -17,7 +17,7 @@ export type AgentChanges = SwitchChanges & Pick<AgentRequest, "thinking">;
 
 /** The request that prepares `agentId` where the conversation runs, with `changes`. */
 export function agentRequest(start: ConversationStart, agentId: string, changes: AgentChanges = {}): AgentRequest {
-  return { home: start.home, env: start.env, workdir: start.workdir, ...(start.configPath ? { configPath: start.configPath } : {}), ...(start.sandbox !== undefined ? { sandbox: start.sandbox } : {}), agentId, ...changes };
+  return { home: start.home, env: start.env, workdir: start.workdir, ...(start.configPath ? { configPath: start.configPath } : {}), ...(start.sandbox !== undefined ? { sandbox: start.sandbox } : {}), ...(start.clientMcpServers ? { clientMcpServers: start.clientMcpServers } : {}), agentId, ...changes };
 }
 
 /** Holds the prepared agent and the session; every change goes through it. */

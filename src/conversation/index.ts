@@ -12,4 +12,3 @@ export type { BranchMessage, BranchStats } from "./branch-view.ts";
 export type { QueueKind } from "./turn-queue.ts";
 export type * from "./types.ts";
 export { modelRows, type ModelRow } from "./model-rows.ts";
-export { TurnInterrupts, type InterruptStep } from "./turn-interrupts.ts";

@@ -3,6 +3,7 @@
  * chat, the full-screen chat, `rpc`, `acp`): what it offers and the rows it
  * answers with. Front ends only forward input and render its events.
  */
+import type { McpServerSettings } from "../config/index.ts";
 import type { EngineEvent, RunOutcome } from "../engine/index.ts";
 import type { AttachmentBlock, Message } from "../providers/index.ts";
 import type { BranchMessage, BranchStats } from "./branch-view.ts";
@@ -28,6 +29,8 @@ export interface ConversationStart {
   thinking?: string;
   /** `--sandbox MODE`, for every agent the conversation prepares (docs/security.md). */
   sandbox?: string;
+  /** MCP servers the client passed (an ACP editor's), started for every agent the conversation prepares. */
+  clientMcpServers?: McpServerSettings[];
   sessionId?: string;
   /** -C was given: a continued session runs there, not in its recorded workspace. */
   workdirGiven: boolean;

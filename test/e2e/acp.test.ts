@@ -9,10 +9,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { ContentBlock, McpServer, SessionUpdate } from "@agentclientprotocol/sdk";
 import { AcpClient } from "../support/acp-client.ts";
-import { scenario, type Scenario } from "../support/scenario.ts";
+import { scenario, toolNamesOf, type Scenario } from "../support/scenario.ts";
 import { messageEntries, readEntries, sessionFile } from "../support/session-reader.ts";
+
+/** The MCP test server of test/fixtures/mcp, passed by the "editor". */
+const MCP_TEST_SERVER = join(import.meta.dir, "../fixtures/mcp/stdio-server.mjs");
 
 let s: Scenario | undefined;
 let clients: AcpClient[] = [];
@@ -186,7 +189,11 @@ describe("rienda acp: what an editor sees and sends", () => {
     s.server.script({ text: "Seen." }, { text: "Reviewed." });
     const c = start(["-a", "coder"]);
     await c.initialize({ session: { notices: {} } });
-    const created = await c.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [{ name: "editor-tools", command: "/bin/true", args: [], env: [] }] });
+    const mcpServers: McpServer[] = [
+      { name: "editor tools", command: "node", args: [MCP_TEST_SERVER], env: [] },
+      { type: "sse", name: "old-style", url: "http://127.0.0.1:9/sse", headers: [] },
+    ];
+    const created = await c.agent.request("session/new", { cwd: s.inst.workspace, mcpServers });
     const sessionId = created.sessionId;
     expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["coder", "reviewer"]);
     const prompt: ContentBlock[] = [
@@ -200,8 +207,11 @@ describe("rienda acp: what an editor sees and sends", () => {
     expect(sent).toContain(`${s.inst.workspace}/unsaved.ts:`);
     expect(sent).toContain("const unsaved = 1;");
     expect(sent).toContain("linked file body");
-    // The editor's MCP servers are not started, and the user hears it as a notice.
-    expect(byKind(c.updatesOf(sessionId), "notice")).toMatchObject([{ severity: "info", title: expect.stringContaining("editor-tools") }]);
+    // The editor's stdio server is started and all its tools offered (its name made a tool prefix); SSE is refused with a notice.
+    expect(toolNamesOf(s.server.requests[0]!)).toEqual(expect.arrayContaining(["shell", "editor_tools__echo", "editor_tools__slow"]));
+    const notices = JSON.stringify(byKind(c.updatesOf(sessionId), "notice"));
+    expect(notices).toContain("old-style");
+    expect(notices).toContain("not SSE");
 
     const mark = c.updates.length;
     await c.agent.request("session/set_mode", { sessionId, modeId: "reviewer" });

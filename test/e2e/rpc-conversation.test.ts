@@ -205,3 +205,27 @@ describe("compaction", () => {
     expectValid(driver);
   });
 });
+
+describe("the new commands' errors", () => {
+  test("malformed fields are named; nothing runs", async () => {
+    s = await scenario();
+    const driver = await start();
+    const bad: Array<[Record<string, unknown>, string, string]> = [
+      [{ id: 1, type: "steer", text: 42 }, "invalid_field", '"text"'],
+      [{ id: 2, type: "steer", text: "  " }, "invalid_field", "empty"],
+      [{ id: 3, type: "switch_session" }, "invalid_field", '"session_id"'],
+      [{ id: 4, type: "get_stats", verbose: true }, "invalid_field", '"verbose"'],
+      [{ id: 5, type: "prompt", text: "x", images: "a.png" }, "invalid_field", "list of images"],
+      [{ id: 6, type: "prompt", text: "x", images: [{ data: "AAAA", mediaType: "image/png" }] }, "invalid_field", "list of images"],
+      [{ id: 7, type: "get_messages", session: "x" }, "invalid_field", '"session"'],
+    ];
+    for (const [command] of bad) driver.send(command);
+    for (const [command, code, words] of bad) {
+      const error = errorOf(await driver.response(command.id as number));
+      expect(error.code).toBe(code);
+      expect(error.message).toContain(words);
+    }
+    expect(s.server.requests).toHaveLength(0);
+    expectValid(driver);
+  });
+});

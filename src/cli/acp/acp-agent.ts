@@ -14,6 +14,8 @@ import type { ConversationStart } from "../../conversation/index.ts";
 import type { Dialogs } from "../../compose/index.ts";
 import { resolveWorkdir } from "../resolve-workdir.ts";
 import { AcpSession } from "./acp-session.ts";
+import { clientMcpServers } from "./client-mcp-servers.ts";
+import type { McpServerSettings } from "../../config/index.ts";
 import { applySetting, configOptions, sessionModes } from "./session-settings.ts";
 
 /** The SDK module, loaded by the command (only `rienda acp` loads it). */
@@ -78,7 +80,7 @@ export class AcpAgent {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
+        mcpCapabilities: { http: true, sse: false },
         sessionCapabilities: {},
       },
       agentInfo: { name: "rienda", title: "Rienda", version: VERSION },
@@ -88,17 +90,19 @@ export class AcpAgent {
 
   async #newSession(params: Acp.NewSessionRequest): Promise<Acp.NewSessionResponse> {
     const { agentId, modelRef, thinking } = this.#settings;
-    const start = this.#start(params.cwd, { agentId: agentId ?? this.#settings.defaultAgent(), ...(modelRef ? { modelRef } : {}), ...(thinking ? { thinking } : {}) });
+    const servers = clientMcpServers(params.mcpServers);
+    const start = this.#start(params.cwd, { agentId: agentId ?? this.#settings.defaultAgent(), ...(modelRef ? { modelRef } : {}), ...(thinking ? { thinking } : {}) }, servers.settings);
     const session = await this.#open(start);
-    this.#mcpServersNotice(session, params.mcpServers);
+    for (const notice of servers.notices) session.noticeNextTurn(notice);
     return { sessionId: session.id, modes: sessionModes(session.backend), configOptions: await configOptions(session.backend) };
   }
 
   async #loadSession(params: Acp.LoadSessionRequest): Promise<Acp.LoadSessionResponse> {
     // A session this connection has open already holds the session's lock: it is replayed as it is.
-    const session = this.#sessions.get(params.sessionId) ?? (await this.#open(this.#start(params.cwd, { sessionId: params.sessionId })));
+    const servers = clientMcpServers(params.mcpServers);
+    const session = this.#sessions.get(params.sessionId) ?? (await this.#open(this.#start(params.cwd, { sessionId: params.sessionId }, servers.settings)));
     session.replay();
-    this.#mcpServersNotice(session, params.mcpServers);
+    for (const notice of servers.notices) session.noticeNextTurn(notice);
     return { modes: sessionModes(session.backend), configOptions: await configOptions(session.backend) };
   }
 
@@ -138,9 +142,9 @@ export class AcpAgent {
     return options;
   }
 
-  #start(cwd: string, choice: Pick<ConversationStart, "agentId" | "modelRef" | "thinking" | "sessionId">): ConversationStart {
+  #start(cwd: string, choice: Pick<ConversationStart, "agentId" | "modelRef" | "thinking" | "sessionId">, servers: McpServerSettings[]): ConversationStart {
     const { home, env, configPath } = this.#settings;
-    return { home, env, workdir: resolveWorkdir(cwd), workdirGiven: true, ...(configPath ? { configPath } : {}), ...choice };
+    return { home, env, workdir: resolveWorkdir(cwd), workdirGiven: true, ...(configPath ? { configPath } : {}), ...(servers.length > 0 ? { clientMcpServers: servers } : {}), ...choice };
   }
 
   async #open(start: ConversationStart): Promise<AcpSession> {
@@ -154,13 +158,6 @@ export class AcpAgent {
     );
     this.#sessions.set(session.id, session);
     return session;
-  }
-
-  /** MCP servers a client passes are not started (docs/acp.md, "MCP servers"): the user is told with the next turn (the client may not know the session before its answer). */
-  #mcpServersNotice(session: AcpSession, servers: readonly Acp.McpServer[]): void {
-    if (servers.length === 0) return;
-    const names = servers.map((server) => server.name).join(", ");
-    session.noticeNextTurn(`Rienda does not start MCP servers an editor passes (${names}); declare them in config.yaml (mcp_servers) instead.`);
   }
 
   #session(id: string): AcpSession {

@@ -19,7 +19,7 @@ import { parseInput } from "./parse-input.ts";
 import { modelText } from "./model-commands.ts";
 import { askYesNo, pickOne, type QuestionIo } from "./prompts.ts";
 import { watchTurnKeys, type TurnKeys } from "./turn-keys.ts";
-import { TurnInterrupts } from "../../conversation/index.ts";
+import { TurnInterrupts } from "../../turn-interrupts.ts";
 import type { AgentRow, ChatBackend } from "./types.ts";
 import { truncateToWidth } from "./wrap-text.ts";
 
