@@ -122,7 +122,6 @@ describe("architecture", () => {
       "runtime/host/run-process.ts (anonymous)",
       "runtime/host/host-spawn-sync.ts spawnToEnd",
       "runtime/host/host-spawn-sync.ts (anonymous)",
-      "runtime/host/create-runtime.ts createRuntime",
       "runtime/host/realm-helper.ts createRealmHelpers",
       "runtime/context/world-guard.ts createWorldGuard",
       "runtime/context/context-values.ts createValueCodec",
