@@ -190,8 +190,14 @@ function toolPort(current: CurrentTools, runner: ReturnType<typeof createToolRun
     specs = tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
   };
   return {
-    specs: () => (refresh(), specs),
-    has: (name) => (refresh(), byName.has(name)),
+    specs: () => {
+      refresh();
+      return specs;
+    },
+    has: (name) => {
+      refresh();
+      return byName.has(name);
+    },
     async run(call, observer, signal) {
       refresh();
       const tool = byName.get(call.name);
