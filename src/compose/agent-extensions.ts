@@ -1,8 +1,9 @@
 /**
  * The agent's tools and hooks, loaded from ~/.rienda (and its MCP servers'
- * tools) and handed to the engine through the ports of extensions/. Only what the agent names is loaded, so a
- * run starts fast however many extensions are installed; anything missing
- * or broken fails here, before the first model request.
+ * tools) and handed to the engine through the ports of extensions/. Only
+ * what the agent names is loaded, so a run starts fast however many
+ * extensions are installed; anything missing or broken fails here, before
+ * the first model request.
  */
 import { join } from "node:path";
 import type { Agent } from "../agents/index.ts";

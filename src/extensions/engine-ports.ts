@@ -66,8 +66,14 @@ function toolPort(current: CurrentTools, runner: ToolRunner, contextFor: Context
     specs = tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
   };
   return {
-    specs: () => (refresh(), specs),
-    has: (name) => (refresh(), byName.has(name)),
+    specs: () => {
+      refresh();
+      return specs;
+    },
+    has: (name) => {
+      refresh();
+      return byName.has(name);
+    },
     async run(call, observer, signal) {
       refresh();
       const tool = byName.get(call.name);

@@ -23,7 +23,12 @@ const data = { workdir: "/home/ana/project" } as unknown as ContextData;
 describe("extensionPorts", () => {
   test("a tool call runs with the bound ctx data, and its confirm names the call", async () => {
     const asked: unknown[] = [];
-    const dialogs: ExtensionDialogs = { confirm: async (...args) => (asked.push(args), true), notify() {} };
+    const dialogs: ExtensionDialogs = { confirm: async (...args) => {
+        asked.push(args);
+        return true;
+      },
+      notify() {},
+    };
     const { runner, contexts } = recordingRunner();
     const ports = extensionPorts({ tools: { version: () => 0, tools: () => [tool("count")] }, hooks: [], runner, dialogs });
     ports.bind(data);

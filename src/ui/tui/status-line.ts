@@ -4,7 +4,7 @@
  * how much of the model's context window the last request filled. While a
  * turn runs it says so, and how to interrupt it.
  */
-import { type Component } from "@mariozechner/pi-tui";
+import type { Component } from "@mariozechner/pi-tui";
 import { cut } from "./cut.ts";
 import type { EngineEvent } from "../../engine/index.ts";
 import { dollarsText } from "../plain-printer.ts";
