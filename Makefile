@@ -47,8 +47,10 @@ release-check: release
 	RIENDA_RELEASE_DIR=$(CURDIR)/dist/release $(BUN) test --timeout 120000 test/release/all-targets.test.ts
 
 # Unit, end-to-end and local-server tests in one run, e2e against the
-# freshly built binary, test/local against a real llama.cpp server, after the linter.
-test: build local-server lint
+# freshly built binary, test/local against a real llama.cpp server, after the
+# linter and the type checker (bun runs TypeScript without checking its types,
+# so without tsc here a type error would pass every test).
+test: build local-server lint typecheck
 	RIENDA_BINARY=$(CURDIR)/dist/rienda $(BUN) test --timeout 60000
 
 # Biome (from npm, pinned) with its recommended rules, less those listed off
@@ -91,6 +93,7 @@ test-deno: install
 test-mcp-conformance: build
 	scripts/mcp-conformance.sh
 
+# Strict TypeScript over src, test, bench and scripts (tsconfig.json).
 typecheck: install
 	node_modules/.bin/tsc -p .
 

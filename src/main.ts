@@ -1,5 +1,5 @@
 /** The executable's entry: answers --version at once, otherwise watches signals and runs the command line. */
-import { watchSignals } from "./cli/interrupts.ts";
+import { watchSignals } from "./cli/shared/interrupts.ts";
 import { VERSION } from "./version.ts";
 
 const argv = process.argv.slice(2);
@@ -10,7 +10,7 @@ const versionFlag = (a: string) => a === "--version" || a === "-v";
 if (argv.length === 1 && versionFlag(argv[0]!)) {
   console.log(VERSION);
 } else if (argv.length === 2 && argv.some(versionFlag) && argv.includes("--json")) {
-  const { formatVersion, versionReport } = await import("./cli/version-report.ts");
+  const { formatVersion, versionReport } = await import("./cli/version/version-report.ts");
   console.log(formatVersion(versionReport(), true).replace(/\n$/, ""));
 } else {
   // Before the command line loads (milliseconds in which a signal would otherwise kill the process outright).

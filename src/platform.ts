@@ -6,14 +6,6 @@
 
 declare const Bun: { version: string; stringWidth?(text: string): number; gc?(force: boolean): void } | undefined;
 
-/** The JavaScript runtime executing Rienda, for diagnostics and `--version`. */
-export function runtimeName(): string {
-  if (typeof Bun !== "undefined") return `bun ${Bun.version}`;
-  const deno = (globalThis as { Deno?: { version: { deno: string } } }).Deno;
-  if (deno) return `deno ${deno.version.deno}`;
-  return `node ${process.versions.node}`;
-}
-
 /** The Bun version running Rienda, or undefined under another runtime. */
 export function bunVersion(): string | undefined {
   return typeof Bun !== "undefined" ? Bun.version : undefined;
@@ -25,7 +17,11 @@ export function displayWidth(text: string): number {
   return [...text].length;
 }
 
-/** Asks the runtime for a full garbage collection, where it allows it (benchmarks). */
+/**
+ * Asks the runtime for a full garbage collection, where it allows it: the
+ * realm helper between calls (realm-helper-worker.ts), so that what finished
+ * realms held is given back early.
+ */
 export function collectGarbage(): void {
   if (typeof Bun !== "undefined" && Bun.gc) Bun.gc(true);
 }

@@ -214,3 +214,14 @@ function editDistance(a: string, b: string, limit: number): number {
   }
   return Math.min(previous[b.length]!, limit + 1);
 }
+
+/**
+ * US dollars for people, one format everywhere (run output, chats, `sessions`,
+ * limit messages): "$1.25" from a dollar up, two significant digits under
+ * it ("$0.50", "$0.015", "$0.0000012": never an exponent), "$0" for nothing.
+ */
+export function dollarsText(cost: number): string {
+  if (cost >= 1) return `$${cost.toFixed(2)}`;
+  if (!(cost > 0)) return "$0";
+  return `$${cost.toFixed(Math.max(2, 1 - Math.floor(Math.log10(cost))))}`;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
-import { describeValue, describeYamlValue, headerSecret, hideSecrets, isFile, isPlainObject, isRecord, jsonDepth, jsonDepthProblem, MAX_JSON_DEPTH, parseJsonWithin, unknownDefinitionMessage } from "../src/values.ts";
+import { describeValue, describeYamlValue, dollarsText, headerSecret, hideSecrets, isFile, isPlainObject, isRecord, jsonDepth, jsonDepthProblem, MAX_JSON_DEPTH, parseJsonWithin, unknownDefinitionMessage } from "../src/values.ts";
 
 describe("values", () => {
   test("describeValue names a JavaScript value's kind as messages do", () => {
@@ -59,6 +59,24 @@ describe("values", () => {
     );
     expect(unknownDefinitionMessage("skill", "x", { dir: "/s", loaded: [], broken: [], problems: 2 }, none)).toBe('unknown skill "x" (no skill in /s loads; some cannot be listed, see "rienda doctor")');
     expect(unknownDefinitionMessage("skill", "x", { dir: "/s", loaded: [], broken: [], problems: 0 }, none)).toBe('unknown skill "x": there are none yet');
+  });
+});
+
+describe("dollarsText (issue 41: one dollar format for run output, chats, sessions and limits)", () => {
+  test("cents from a dollar up, two significant digits under it, never an exponent", () => {
+    const cases: [number, string][] = [
+      [0, "$0"],
+      [12.345, "$12.35"],
+      [1, "$1.00"],
+      [0.5, "$0.50"],
+      [0.6000000000000001, "$0.60"],
+      [0.03, "$0.030"],
+      [0.015, "$0.015"],
+      [0.001234, "$0.0012"],
+      [0.0000012, "$0.0000012"],
+      [1e-9, "$0.0000000010"],
+    ];
+    for (const [cost, text] of cases) expect(dollarsText(cost)).toBe(text);
   });
 });
 

@@ -2,24 +2,17 @@
 import type { LimitSettings } from "../limits/index.ts";
 import type { PermissionRule } from "../permissions/index.ts";
 import type { SandboxSettings } from "../sandbox/index.ts";
+import type { AgentInfo } from "../tools/types.ts";
 
-/** A validated `~/.rienda/agents/<id>.md`. */
-export interface Agent {
+/**
+ * A validated `~/.rienda/agents/<id>.md`. The fields a tool sees as
+ * `ctx.agent` are AgentInfo's, declared once there; `id` is its `name`.
+ */
+export interface Agent extends Omit<AgentInfo, "name" | "config"> {
   /** The file name without `.md`. */
   id: string;
   /** Absolute path of the definition. */
   file: string;
-  description: string;
-  /** `provider/alias` as written; absent when the agent names none (go-current.md: the session picks the model). */
-  model?: string;
-  /** Tool names, in the order written, no duplicates. */
-  tools: string[];
-  /** Hook names, in the order they run, no duplicates. */
-  hooks: string[];
-  /** Skill names (`~/.rienda/skills/<name>`), in the order written, no duplicates. */
-  skills: string[];
-  /** Ids of the agents it may delegate to (docs/subagents.md), in the order written, no duplicates. */
-  agents: string[];
   /** Extension name -> settings (`ctx.agent.config`). */
   config: Record<string, Record<string, unknown>>;
   /** `max_turns`, `max_cost`, `timeout` as the frontmatter writes them (new; docs/cli.md "Limits"). */
@@ -28,8 +21,6 @@ export interface Agent {
   sandbox: SandboxSettings;
   /** `permissions:` (new; docs/security.md "Permission rules"): checked with config.yaml's. */
   permissions: PermissionRule[];
-  /** The body after the frontmatter, trimmed. */
-  systemPrompt: string;
 }
 
 /** An agent file that could not be loaded; `message` is the whole `<file>: <problem>` text. */

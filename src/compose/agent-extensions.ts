@@ -1,19 +1,20 @@
 /**
- * The agent's tools and hooks, loaded from ~/.rienda and adapted to the
- * engine's ToolPort and HookPort. Only what the agent names is loaded, so a
- * run starts fast however many extensions are installed; anything missing
- * or broken fails here, before the first model request.
+ * The agent's tools and hooks, loaded from ~/.rienda (and its MCP servers'
+ * tools) and handed to the engine through the ports of extensions/. Only
+ * what the agent names is loaded, so a run starts fast however many
+ * extensions are installed; anything missing or broken fails here, before
+ * the first model request.
  */
 import { join } from "node:path";
 import type { Agent } from "../agents/index.ts";
 import type { McpServerSettings } from "../config/index.ts";
-import type { HookAnswer, HookPort, OutputObserver, ToolPort } from "../engine/index.ts";
-import { brokenExtension, discoverHooks, discoverTools, missingExtensionError, type ExtensionNames, type Hook } from "../extensions/index.ts";
+import type { HookPort, ToolPort } from "../engine/index.ts";
+import { brokenExtension, discoverHooks, discoverTools, extensionPorts, missingExtensionError, type CurrentTools, type ExtensionNames, type HookCatalog, type ToolCatalog } from "../extensions/index.ts";
 import { RiendaError } from "../errors.ts";
 import { isServerWildcard, resolveToolNames, serverList, serverPart, splitToolNames, startMcpServers, type McpServers } from "../mcp/index.ts";
 import { createRuntime } from "../runtime/index.ts";
 import type { CommandSandbox } from "../sandbox/index.ts";
-import { createToolRunner, shellEnvFilter, type ContextData, type ShellEnvPolicy, type Tool, type ToolCallContext } from "../tools/index.ts";
+import { createToolRunner, shellEnvFilter, type ContextData, type ShellEnvPolicy, type Tool } from "../tools/index.ts";
 import type { Dialogs } from "./types.ts";
 
 /** Loaded extensions of one agent. */
@@ -113,16 +114,7 @@ export async function loadAgentExtensions(options: {
     });
     // Every missing or broken one at once: fixing them one run at a time is tedious.
     if (missing.length > 0) throw new RiendaError("extension", missing.map((e) => e.message).join("\n"));
-    const notices = [
-      ...toolCatalog.diagnostics.filter((d) => agent.tools.includes(d.name)),
-      ...(hookCatalog?.diagnostics ?? []).filter((d) => d.warning && agent.hooks.includes(d.name)),
-    ].map((d) => d.message).concat(servers?.notices ?? []);
-    // `server__*` of a server that lists nothing gives the agent no tool: legal, but rarely what was meant.
-    for (const name of agent.tools) {
-      const server = serverPart(name);
-      if (server === undefined || !isServerWildcard(name) || !configured.has(server) || servers?.toolsOf(server).length !== 0) continue;
-      notices.push(`MCP server "${server}" lists no tools: ${name} gives the agent none`);
-    }
+    const notices = extensionNotices(agent, toolCatalog, hookCatalog, servers, configured);
     // The built-in shell runs a process, not a context: an agent with no other tool and no hook invokes nothing.
     const invokes = hooks.length > 0 || toolCatalog.tools.some((t) => !t.builtIn && split.userTools.includes(t.name));
     if (invokes) runtime.expectCalls();
@@ -130,20 +122,6 @@ export async function loadAgentExtensions(options: {
     // request is on its way by then), not when the first tool call waits.
     if (tools.length > 0 || (options.builtIns ?? []).length > 0) (setTimeout(() => runner.prepare(), 20) as { unref?(): void }).unref?.();
 
-    let data: ContextData | undefined;
-    const contextFor = (observer: OutputObserver, signal: AbortSignal): ToolCallContext => {
-      if (!data) throw new Error("extension context used before the run was bound");
-      return {
-        data,
-        signal,
-        frontEnd: {
-          log: observer.log,
-          output: observer.output,
-          confirm: (prompt) => dialogs.confirm(prompt, undefined, observer.callId !== undefined ? { callId: observer.callId } : undefined),
-          notify: dialogs.notify,
-        },
-      };
-    };
     const builtIns = options.builtIns ?? [];
     // A server whose tools change (it says so) offers the new list from the next request on:
     // `server__*` gets every tool it lists now, a named tool it no longer lists is gone.
@@ -151,11 +129,12 @@ export async function loadAgentExtensions(options: {
     const current: CurrentTools = started
       ? { version: () => started.version(), tools: () => [...resolve().tools, ...builtIns] }
       : { version: () => 0, tools: () => [...tools, ...builtIns] };
+    const ports = extensionPorts({ tools: current, hooks, runner, dialogs });
     return {
-      tools: toolPort(current, runner, contextFor),
-      hooks: hookPort(hooks, contextFor),
+      tools: ports.tools,
+      hooks: ports.hooks,
       notices,
-      bind: (next) => void (data = next),
+      bind: ports.bind,
       close: async () => {
         void runtime.close();
         await servers?.close();
@@ -169,48 +148,23 @@ export async function loadAgentExtensions(options: {
   }
 }
 
-type ContextFor = (observer: OutputObserver, signal: AbortSignal) => ToolCallContext;
-
-/** The agent's tools as they are now, and a number that changes when they do. */
-interface CurrentTools {
-  version(): number;
-  tools(): Tool[];
-}
-
-function toolPort(current: CurrentTools, runner: ReturnType<typeof createToolRunner>, contextFor: ContextFor): ToolPort {
-  let seen = -1;
-  let byName = new Map<string, Tool>();
-  let specs: { name: string; description: string; parameters: Record<string, unknown> }[] = [];
-  const refresh = () => {
-    const version = current.version();
-    if (version === seen) return;
-    seen = version;
-    const tools = current.tools();
-    byName = new Map(tools.map((t) => [t.name, t]));
-    specs = tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
-  };
-  return {
-    specs: () => (refresh(), specs),
-    has: (name) => (refresh(), byName.has(name)),
-    async run(call, observer, signal) {
-      refresh();
-      const tool = byName.get(call.name);
-      if (!tool) return { text: `unknown tool "${call.name}"`, isError: true };
-      return runner.runTool(tool, call.arguments, contextFor(observer, signal));
-    },
-  };
-}
-
-function hookPort(hooks: Hook[], contextFor: ContextFor): HookPort {
-  const byName = new Map(hooks.map((h) => [h.name, h]));
-  return {
-    names: hooks.map((h) => h.name),
-    handles: (name, point) => byName.get(name)?.points.includes(point) ?? false,
-    async call(name, point, args, observer, signal): Promise<HookAnswer> {
-      const hook = byName.get(name);
-      if (!hook) return { kind: "failed", message: `unknown hook "${name}"` };
-      // Its answer already is the port's: returned (the runtime's description of the value aside), failed or interrupted.
-      return hook.call(point, args, contextFor(observer, signal));
-    },
-  };
+/**
+ * What is worth showing even though the run goes on: the diagnostics of the
+ * agent's own tools and hooks (a user tool replacing a built-in), the MCP
+ * servers' notices, and a `server__*` of a server that lists no tools.
+ */
+function extensionNotices(agent: Agent, tools: ToolCatalog, hooks: HookCatalog | undefined, servers: McpServers | undefined, configured: ReadonlySet<string>): string[] {
+  const notices = [
+    ...tools.diagnostics.filter((d) => agent.tools.includes(d.name)),
+    ...(hooks?.diagnostics ?? []).filter((d) => d.warning && agent.hooks.includes(d.name)),
+  ]
+    .map((d) => d.message)
+    .concat(servers?.notices ?? []);
+  // `server__*` of a server that lists nothing gives the agent no tool: legal, but rarely what was meant.
+  for (const name of agent.tools) {
+    const server = serverPart(name);
+    if (server === undefined || !isServerWildcard(name) || !configured.has(server) || servers?.toolsOf(server).length !== 0) continue;
+    notices.push(`MCP server "${server}" lists no tools: ${name} gives the agent none`);
+  }
+  return notices;
 }

@@ -20,7 +20,7 @@ import type { AgentRequest, PreparedAgent } from "../compose/index.ts";
 /** What changes from the current agent's request in a switch. */
 export type SwitchChanges = Pick<AgentRequest, "modelRef" | "sessionModel" | "sessionThinking">;
 
-/** What the commands need of the chat backend. */
+/** What the commands need of the conversation. */
 export interface ModelHost {
   where: ChatWhere;
   /** The chat writes picks to state.json; rpc does not (a program's switches are not the user's picks). */
@@ -35,7 +35,7 @@ export interface ModelHost {
   notice(text: string): void;
 }
 
-/** listModels, switchModel, thinkingLevels and setThinking of a ChatBackend. */
+/** listModels, switchModel, thinkingLevels and setThinking of the Conversation. */
 export function modelCommands(host: ModelHost) {
   /** The model as prepared, before a level switch changed it: levels are put on it, so none is lost on the way (off drops config.yaml's budget). */
   let leveled: { agent: PreparedAgent; base: ResolvedModel } | undefined;

@@ -1,5 +1,5 @@
 /**
- * The chat's `/fork`, `/tree` and `/export` (and rpc's `fork`) over the
+ * The conversation's `/fork`, `/tree` and `/export` (and rpc's `fork`) over the
  * session the chat holds: the same operations as `run --fork`, `run --at`
  * and `sessions export` (docs/sessions.md), on a session already open here.
  */
@@ -10,7 +10,7 @@ import { branchPoint, forkSession, readSession, type SessionFile } from "../sess
 import type { TreeRow } from "./types.ts";
 import { treeLines } from "./tree-lines.ts";
 
-/** What the commands need of the chat backend. */
+/** What the commands need of the conversation. */
 export interface TreeHost {
   home: string;
   workdir(): string;
@@ -19,7 +19,7 @@ export interface TreeHost {
   replaceSession(next: SessionFile): void;
 }
 
-/** fork, continueAt, treeRows and exportTo of a ChatBackend. */
+/** fork, continueAt, treeRows and exportTo of the Conversation. */
 export function sessionTreeCommands(host: TreeHost) {
   const current = (what: string): SessionFile => {
     const session = host.session();

@@ -6,6 +6,7 @@
  * change.
  */
 import type { ResolvedModel } from "../providers/index.ts";
+import { dollarsText } from "../values.ts";
 
 export { abortedByTimeLimit, timeLimitAbort } from "../abort-reasons.ts";
 
@@ -93,7 +94,7 @@ export function limitBeforeRequest(limits: RunLimits | undefined, requests: numb
   }
   if (limits.cost?.reached) {
     const { limit, spent } = limits.cost;
-    return { reason: "max_cost", message: `the run reached its cost limit of $${limit.value} (${limit.setting}) with $${roundCents(spent)} spent, before the agent finished` };
+    return { reason: "max_cost", message: `the run reached its cost limit of $${limit.value} (${limit.setting}) with ${dollarsText(spent)} spent, before the agent finished` };
   }
   return undefined;
 }
@@ -106,8 +107,4 @@ export function unpricedBudget(limits: RunLimits | undefined, model: ResolvedMod
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}
-
-function roundCents(dollars: number): string {
-  return dollars < 0.01 ? dollars.toFixed(6).replace(/0+$/, "") : dollars.toFixed(2);
 }

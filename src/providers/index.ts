@@ -10,7 +10,9 @@
  * explicit map below, never registered by side effect.
  *
  * Must not import other folders of src/ (only platform-free libraries and
- * `node:` modules), print anything, or keep module-level state.
+ * `node:` modules) or print anything. The one module-level state is
+ * server-context-window.ts's memo of what each local server answered (asked
+ * once per process, so a chat's turns and its subagents share it).
  */
 import { readFile } from "node:fs/promises";
 import { createAnthropicAdapter } from "./anthropic.ts";

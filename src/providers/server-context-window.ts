@@ -17,12 +17,12 @@ import type { ServerFacts } from "./server-facts.ts";
 import { serverInput } from "./server-input.ts";
 import type { FetchLike, ResolvedModel } from "./types.ts";
 
-
 /** How long one probe may take: a local server answers these in milliseconds, or is busy loading. */
 const PROBE_TIMEOUT_MS = 1500;
 /** Ollama's context when it reports none for a model not loaded yet (its docs: 4k below 24 GiB of VRAM). */
 const OLLAMA_DEFAULT_CONTEXT = 4096;
 
+/** Server and model -> what it answered, for the life of the process (the only module-level state of providers/). */
 const known = new Map<string, Promise<KeptFacts>>();
 
 /** Where the facts may be kept between processes, and how to ask. */

@@ -62,7 +62,9 @@ export class TextCallRecovery {
         if (read) {
           events.push(...this.builder.text(read.text));
           // Ids unique across the session: a later answer's recovered calls must not pair with this one's results.
-          read.calls.forEach((call, index) => this.builder.toolCall(`text-call-${index}`, { id: `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`, name: call.name, arguments: call.arguments }));
+          read.calls.forEach((call, index) => {
+            this.builder.toolCall(`text-call-${index}`, { id: `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`, name: call.name, arguments: call.arguments });
+          });
           return { events, recovered: true };
         }
         events.push(...this.builder.text(held));

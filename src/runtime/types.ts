@@ -9,19 +9,27 @@ export interface SessionInfo {
   workdir: string;
 }
 
-/** `ctx.agent`: the agent's id, its whole frontmatter and its body. */
+/**
+ * `ctx.agent`: the agent's id, its whole frontmatter and its body. The
+ * agents/ folder's Agent (the file as loaded) takes these fields from here.
+ */
 export interface AgentInfo {
+  /** The agent's id: its file name without `.md`. */
   name: string;
   description: string;
-  /** Absent when the agent's frontmatter names no model. */
+  /** `provider/alias` as written; absent when the agent names none (go-current.md: the session picks the model). */
   model?: string;
+  /** Tool names, in the order written, no duplicates. */
   tools: string[];
+  /** Hook names, in the order they run, no duplicates. */
   hooks: string[];
-  /** The skills the agent declares (docs/skills.md). */
+  /** Skill names (`~/.rienda/skills/<name>`, docs/skills.md), in the order written, no duplicates. */
   skills: string[];
-  /** The agents it may delegate to (docs/subagents.md). */
+  /** Ids of the agents it may delegate to (docs/subagents.md), in the order written, no duplicates. */
   agents: string[];
+  /** Extension name -> settings. */
   config: Record<string, unknown>;
+  /** The body after the frontmatter, trimmed. */
   systemPrompt: string;
 }
 

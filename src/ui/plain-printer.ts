@@ -16,6 +16,9 @@ import { LineTracker } from "./stream-writer.ts";
 import { SubagentLevels } from "./subagent-levels.ts";
 import { terminalSafe, type TerminalSink } from "./terminal-text.ts";
 
+// The screens (status-line.ts, format-lines.ts) take the one dollar format from here.
+export { dollarsText } from "../values.ts";
+
 /** Renders engine events as plain text. */
 export class PlainPrinter {
   readonly #out: LineTracker;
@@ -95,11 +98,6 @@ export class PlainPrinter {
 function formatArguments(args: unknown): string {
   if (typeof args === "string") return args;
   return JSON.stringify(args) ?? "null";
-}
-
-/** US dollars for people: "$1.25", "$0.015", "$0" (two significant digits under a dollar). */
-export function dollarsText(cost: number): string {
-  return `$${cost >= 1 ? cost.toFixed(2) : cost === 0 ? "0" : cost.toPrecision(2)}`;
 }
 
 /** A retry delay for people: "500ms", "1s", "1.5s". */

@@ -10,9 +10,10 @@ import { noticeEvent, type EngineEvent, type RunEndReason } from "../engine/inde
 import type { Usage } from "../providers/index.ts";
 export type { RunEnd } from "./json-printer.ts";
 import { JsonPrinter, type RunEnd, type RunStartInfo, type ToolCounts } from "./json-printer.ts";
-import { dollarsText, PlainPrinter } from "./plain-printer.ts";
+import { PlainPrinter } from "./plain-printer.ts";
 import type { TerminalSink } from "./terminal-text.ts";
 import { noticeLine } from "./terminal-front-end.ts";
+import { dollarsText } from "../values.ts";
 
 /** Where a run reports. */
 export interface RunOutput {

@@ -69,7 +69,7 @@ describe("${NAME} in config.yaml", () => {
   });
 
   test("the config block and the document (ctx.config) are as written: nothing there is expanded, and a Go-era ${ is text", () => {
-    const text = `${MINIMAL.replace("models:", "api_key: \"${KEY}\"\n    models:")}config:\n  github: { token: \"\${GH_TOKEN}\", org: \"\${GH_ORG}\", tpl: \"\${not closed\" }\n`;
+    const text = `${MINIMAL.replace("models:", "api_key: \"${KEY}\"\n    models:")}config:\n  github: { token: "\${GH_TOKEN}", org: "\${GH_ORG}", tpl: "\${not closed" }\n`;
     const config = parse(text, { GH_TOKEN: "t", KEY: "secret" });
     expect(config.extensionConfig.github).toEqual({ token: "${GH_TOKEN}", org: "${GH_ORG}", tpl: "${not closed" });
     const document = config.document as { config: Record<string, unknown>; providers: { local: { api_key: string } } };

@@ -160,4 +160,32 @@ describe("wording", () => {
     expect(r.stdout).toContain("USAGE rienda tool run [OPTIONS] [NAME]");
     expect(r.stdout).not.toMatch(/USAGE tool run/);
   });
+
+  test("--help lists what the command reads: a subcommand of sessions or auth has its own usage", async () => {
+    s = await scenario();
+    const show = await s.inst.run(["sessions", "show", "--help"]);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain("USAGE rienda sessions show [OPTIONS] [ID]");
+    for (const flag of ["--json", "--markdown", "--tree", "--thinking", "-C, --workdir"]) expect(show.stdout).toContain(flag);
+    const set = await s.inst.run(["auth", "set", "-h"]);
+    expect(set.stdout).toContain("USAGE rienda auth set [OPTIONS] [NAME]\n");
+  });
+});
+
+describe("flags before the command", () => {
+  test("a value flag of the chat takes the next word as its value, never as the command (--sandbox off run)", async () => {
+    s = await scenario();
+    s.server.script({ text: "ok" });
+    const r = await s.inst.run(["--sandbox", "off", "run", "-a", "coder", "-p", "hi"]);
+    expect(r.stderr).not.toContain("unknown command");
+    expect([r.code, r.stdout]).toEqual([0, "ok\n"]);
+  });
+
+  test("the same flag before and after the command is given twice", async () => {
+    s = await scenario();
+    const r = await s.inst.run(["-C", ".", "run", "-a", "coder", "-p", "hi", "--workdir", "."]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("rienda: run: options -C and --workdir given twice (see rienda run --help)\n");
+    expect(s.server.requests).toHaveLength(0);
+  });
 });

@@ -351,8 +351,8 @@ describe("on a terminal", () => {
   test("the screen: every provider with ✓ or — and its models; Enter asks the key masked, Enter stores it; Esc leaves", async () => {
     setup();
     const t = open([]);
-    // The built-in modules fill in their lines as they answer.
-    await t.waitFor("zai-coding-plan  2 models");
+    // The built-in modules fill in their lines as they answer, each in its own time: wait for both.
+    await t.waitFor((screen) => screen.includes("opencode-go      3 models") && screen.includes("zai-coding-plan  2 models"));
     const first = t.screen();
     expect(first).toContain(`rienda auth · keys are stored in ${credentials()}`);
     expect(first).toContain(

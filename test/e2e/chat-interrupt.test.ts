@@ -137,7 +137,7 @@ describe("interrupting the chat", () => {
     expect(await term.waitFor("First answer.")).toContain("> first message\n");
     expect((s.server.requests[0]!.body as { messages: { content: unknown }[] }).messages.at(-1)!.content).toBe("first message");
     term.keys("C-u");
-    await term.waitFor((t) => /\n>$/.test(term!.screen()));
+    await term.waitFor(() => /\n>$/.test(term!.screen()));
     term.keys("C-c", "C-c");
     expect(await term.exitCode()).toBe(0);
     expect(term.history()).toContain("(press Ctrl-C again to quit, or Ctrl-D)");

@@ -65,9 +65,9 @@ describe("ctx.store through rienda tool run", () => {
     inst.tool("remember", docExample("remember"));
     expect(await inst.run(["tool", "run", "remember"])).toMatchObject({ code: 0, stdout: "written by Go\n" });
     inst.tool("bad", `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx, args) { return args.ttl ? ctx.store.set("x", "y", 60) : ctx.store.set(args.name, "y"); } };`);
-    const escape = await inst.run(["tool", "run", "bad", "--args", '{"name":"../escape"}']);
-    expect(escape.code).toBe(1);
-    expect(escape.stdout).toContain('ctx.store.set: name "../escape" must be a single path segment');
+    const outside = await inst.run(["tool", "run", "bad", "--args", '{"name":"../escape"}']);
+    expect(outside.code).toBe(1);
+    expect(outside.stdout).toContain('ctx.store.set: name "../escape" must be a single path segment');
     const ttl = await inst.run(["tool", "run", "bad", "--args", '{"ttl":true}']);
     expect(ttl.code).toBe(1);
     expect(ttl.stdout).toContain("ctx.store.set: ttl_seconds must be omitted");

@@ -103,7 +103,7 @@ describe("docs/getting-started.md", () => {
     inst.hook("guard", blockAfter(DOC, "js", "## 4. A first hook"));
     const agent = inst.riendaPath("agents/starter.md");
     const tools = blockAfter(DOC, "yaml", "Turn it on in");
-    writeFileSync(agent, readFileSync(agent, "utf8").replace(/^tools:\n(  - .*\n)+/m, tools));
+    writeFileSync(agent, readFileSync(agent, "utf8").replace(/^tools:\n( {2}- .*\n)+/m, tools));
     inst.write(inst.riendaPath("replay/guard.yaml"), blockAfter(DOC, "yaml", "Write `~/.rienda/replay/guard.yaml`"));
     const config = inst.riendaPath("config.yaml");
     writeFileSync(config, readFileSync(config, "utf8").replace(/^providers:\n/m, `providers:\n${blockAfter(DOC, "yaml", "and add a provider for it")}`));

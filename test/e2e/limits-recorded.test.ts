@@ -17,14 +17,18 @@ afterEach(async () => {
 
 const LIMIT_TEXT = "[This request was stopped before it was finished: the run reached its limit of model requests, cost or time. What follows is a new message.]";
 
+/** What opens the next user turn after an answer a time limit cut while it streamed. */
+const CUT_BY_LIMIT = "[Your previous answer was stopped at this point by a run limit (time); it is incomplete. What follows is a new message.]";
+
 /** The texts of every message of Chat Completions request `index`. */
 function contents(index: number): unknown[] {
   return (s!.server.requests[index]!.body as { messages: { content: unknown }[] }).messages.map((m) => m.content);
 }
 
-test("--timeout: the session records a limit, and -s tells the model a limit stopped the request", async () => {
+test("--timeout before any answer: the session records a limit, and -s tells the model a limit stopped the request", async () => {
   s = await scenario();
-  s.server.script({ text: "never finished", hang: true }, { text: "back again" });
+  // Only the opening event: the limit comes before any text.
+  s.server.script({ text: "never finished", hang: true, hangAfter: 1 }, { text: "back again" });
   const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--timeout", "1s"]);
   expect(r.code).toBe(3);
   const id = sessionIdFrom(r.stderr);
@@ -33,6 +37,18 @@ test("--timeout: the session records a limit, and -s tells the model a limit sto
   expect(again.code).toBe(0);
   expect(contents(1).slice(1)).toEqual(["go", LIMIT_TEXT, "try again"]);
   expect(JSON.stringify(s.server.requests[1]!.body)).not.toContain("interrupted");
+});
+
+test("--timeout while the answer streams: the part that came is kept, marked limit, and sent back with the limit's note", async () => {
+  s = await scenario();
+  s.server.script({ text: "never finished", hang: true, hangAfter: 1_000 }, { text: "back again" });
+  const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--timeout", "1s"]);
+  expect(r.code).toBe(3);
+  const id = sessionIdFrom(r.stderr);
+  const entries = readEntries(sessionFile(s.inst.home, id));
+  expect(entries.find((e) => e.kind === "message" && e.role === "assistant")).toMatchObject({ interrupted: "limit", blocks: [{ type: "text", text: "never finished" }] });
+  expect((await s.inst.run(["run", "-s", id, "-p", "try again"])).code).toBe(0);
+  expect(contents(1).slice(1)).toEqual(["go", "never finished", `${CUT_BY_LIMIT}\n\ntry again`]);
 });
 
 test("--timeout during a subagent: the child's session records the limit too", async () => {

@@ -73,13 +73,13 @@ describe("skills in a run", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("styled\n");
     expect(toolNamesOf(s.server.requests[0]!)).toEqual(["shell", "skill"]);
-    const [body, file, escape, link, undeclared] = toolResultsOf(s.server.requests[1]!);
+    const [body, file, outside, link, undeclared] = toolResultsOf(s.server.requests[1]!);
     expect(body).toStartWith("# 主题工厂技能\n\n本技能提供");
     expect(body).toContain(`\n---\nSkill folder: ${s.inst.riendaPath("skills", "theme-factory")}\n`);
     expect(body).toEndWith('Other files of the skill (read one with {"name": "theme-factory", "file": "<path>"}):\n- themes/arctic-frost.md');
     expect(file).toStartWith("# Arctic Frost\n");
     expect(file).toContain("`#4a6fa5`");
-    expect(escape).toBe('file "../../secret.txt" is outside the skill folder: only files inside it can be read');
+    expect(outside).toBe('file "../../secret.txt" is outside the skill folder: only files inside it can be read');
     expect(link).toBe('file "themes/leak.md" is a link to a place outside the skill folder: only files inside it can be read');
     expect(undeclared).toContain('invalid arguments for tool "skill"');
     expect(r.stderr).toContain('tool: skill {"name":"theme-factory"}\n');

@@ -338,7 +338,9 @@ describe("limits", () => {
   test("the default depth is 3: a fourth level is refused", async () => {
     const agents: Record<string, [string, string]> = {};
     const names = ["l0", "l1", "l2", "l3", "l4"];
-    names.forEach((id, i) => (agents[id] = [`description: Level ${i}.\nmodel: p/small${i < 4 ? `\nagents: [${names[i + 1]}]` : ""}`, id]));
+    names.forEach((id, i) => {
+      agents[id] = [`description: Level ${i}.\nmodel: p/small${i < 4 ? `\nagents: [${names[i + 1]}]` : ""}`, id];
+    });
     const { inst, server } = await start(agents);
     server.script(
       ...[0, 1, 2, 3].map((i) => ({ toolCalls: [{ id: `x${i}`, name: `agent__${names[i + 1]}`, arguments: { prompt: "down" } }] })),

@@ -285,7 +285,7 @@ describe("tools.md: execute(ctx, args)", () => {
 
   test("typed returns: a string or { text, isError? } is what the model reads; anything else is an error result, never serialized", async () => {
     s = await scenario({ agentFrontmatter: `tools: [${shapes.map((_, i) => `shape${i}`).join(", ")}]` });
-    shapes.forEach((shape, i) => s!.inst.tool(`shape${i}`, toolSource(`return ${shape.value};`)));
+    for (const [i, shape] of shapes.entries()) s!.inst.tool(`shape${i}`, toolSource(`return ${shape.value};`));
     s.server.script({ toolCalls: shapes.map((_, i) => ({ id: `c${i}`, name: `shape${i}`, arguments: {} })) }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
@@ -813,7 +813,7 @@ describe("tools.md: parameters is a JSON Schema, passed to the provider verbatim
       required: ["path"],
       additionalProperties: false,
     }));
-    parameters.forEach((p, i) => s!.inst.tool(`v${i}`, toolSource('return "read " + args.path;', JSON.stringify(p))));
+    for (const [i, p] of parameters.entries()) s!.inst.tool(`v${i}`, toolSource('return "read " + args.path;', JSON.stringify(p)));
     const list = await s.inst.run(["tool", "list"]);
     expect(list.stderr).toBe("");
     for (const [i] of versions.entries()) expect(list.stdout).toContain(`v${i}\n`);

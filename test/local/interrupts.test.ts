@@ -31,7 +31,7 @@ async function setUp(retries?: number): Promise<{ server: LlamaServer; proxy: Pa
 }
 
 describe("a llama.cpp answer cut short", () => {
-  test("SIGINT mid-answer: exit 130, the text so far on stdout, and -s continues the session", async () => {
+  test("SIGINT mid-answer: exit 130, the text so far on stdout and kept in the session, and -s continues it", async () => {
     const { server, inst } = await setUp();
     const run = inst.start(["run", "-a", "puppet", "-p", "Say hello.", "--json"]);
     await waitFor(() => run.stdout().includes('"text_delta"'), 20_000, "the first words of the answer");
@@ -50,8 +50,10 @@ describe("a llama.cpp answer cut short", () => {
     const next = await inst.run(["run", "-s", id, "-p", "Say hello."]);
     expect(next.stdout).toBe("Hello from the puppet model.\n");
     expect(next.code).toBe(0);
-    // A half-streamed answer is never stored (the session records the interruption); the new answer is.
-    expect(messageEntries(sessionFile(inst.home, id)).map((e) => e.role)).toEqual(["user", "user", "assistant"]);
+    // The half-streamed answer is kept as far as it was shown, marked interrupted; the real server took it back with the note.
+    const entries = messageEntries(sessionFile(inst.home, id));
+    expect(entries.map((e) => e.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(entries[1]).toMatchObject({ interrupted: "user", blocks: [{ type: "text", text: shown }] });
   });
 
   test("the server killed mid-answer: a clear error, exit 1, and the session continues on a new server", async () => {

@@ -66,7 +66,10 @@ describe("checkCall", () => {
 
   test("ask: the question shows the command and the rule; the answer decides", async () => {
     const prompts: unknown[] = [];
-    const yes = await checkCall(r, { name: "shell", arguments: shell("git push origin") }, async (p) => (prompts.push(p), true));
+    const yes = await checkCall(r, { name: "shell", arguments: shell("git push origin") }, async (p) => {
+      prompts.push(p);
+      return true;
+    });
     expect(prompts).toEqual([{ title: "Allow this shell call?", body: 'git push origin\n(the permission rule ask shell "git push" (config.yaml) asks first)' }]);
     expect(yes).toEqual({ kind: "allowed", rule: 'ask shell "git push" (config.yaml)' });
     const no = await checkCall(r, { name: "shell", arguments: shell("git push") }, async () => false);

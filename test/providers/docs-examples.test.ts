@@ -75,7 +75,7 @@ describe("docs/providers.md", () => {
         const [sent] = server.requests;
         expect(sent?.path).toBe("/v1/chat/completions");
         expect(sent?.headers.authorization).toBeUndefined();
-        expect((sent?.body as { model: string }).model).toBe(model.wireId);
+        expect((sent?.body as { model: string } | undefined)?.model).toBe(model.wireId);
       }
     }
   });

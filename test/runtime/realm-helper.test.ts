@@ -30,16 +30,16 @@ const whereTool = () =>
 module.exports = { execute(ctx, args) { calls++; return { thread: require("node:worker_threads").threadId, calls }; } };`,
   );
 
-const valueOf = (outcome: Outcome) => {
+const returnedValue = (outcome: Outcome) => {
   if (outcome.kind !== "returned") throw new Error(`expected a value, got ${JSON.stringify(outcome)}`);
   return outcome.value as { thread: number; calls: number };
 };
 
 test("calls back to back run fresh, each in a new realm of one helper thread", async () => {
   const where = whereTool();
-  const first = valueOf(await invoke(where));
-  const second = valueOf(await invoke(where));
-  const third = valueOf(await invoke(where));
+  const first = returnedValue(await invoke(where));
+  const second = returnedValue(await invoke(where));
+  const third = returnedValue(await invoke(where));
   // The same thread (a worker per call would have a new one each time), and a fresh module each time.
   expect(second.thread).toBe(first.thread);
   expect(third.thread).toBe(first.thread);
@@ -68,10 +68,10 @@ test("a message a realm posts itself is not taken as any call's answer", async (
 
 test("process.exit in a module fails its own call only; the next runs in a new helper", async () => {
   const where = whereTool();
-  const before = valueOf(await invoke(where));
+  const before = returnedValue(await invoke(where));
   const exiting = box.tool("exiting", `process.exit(3);`);
   expect(await invoke(exiting)).toEqual({ kind: "threw", message: "the module ended its context (process.exit(3))" });
-  const after = valueOf(await invoke(where));
+  const after = returnedValue(await invoke(where));
   expect(after.calls).toBe(1);
   expect(after.thread).not.toBe(before.thread);
 });
@@ -84,10 +84,10 @@ test("an interrupted busy call ends at once; the next call still runs", async ()
   controller.abort();
   expect(await pending).toEqual({ kind: "interrupted" });
   const where = whereTool();
-  expect(valueOf(await invoke(where)).calls).toBe(1);
+  expect(returnedValue(await invoke(where)).calls).toBe(1);
   // A new helper takes over for the calls after that one.
   await runtime.settled();
-  const [a, b] = [valueOf(await invoke(where)), valueOf(await invoke(where))];
+  const [a, b] = [returnedValue(await invoke(where)), returnedValue(await invoke(where))];
   expect(b.thread).toBe(a.thread);
   expect([a.calls, b.calls]).toEqual([1, 1]);
 });
@@ -98,11 +98,11 @@ test("a call made while another runs gets a worker of its own, and both answer",
     `module.exports = { execute(ctx) { ctx.sleep(300); return require("node:worker_threads").threadId; } };`,
   );
   const where = whereTool();
-  const realmThread = valueOf(await invoke(where)).thread;
+  const realmThread = returnedValue(await invoke(where)).thread;
   const [slowOutcome, quick] = await Promise.all([invoke(slow), Bun.sleep(20).then(() => invoke(where))]);
   expect(slowOutcome).toEqual({ kind: "returned", value: realmThread, type: "a number" });
-  expect(valueOf(quick).thread).not.toBe(realmThread);
-  expect(valueOf(quick).calls).toBe(1);
+  expect(returnedValue(quick).thread).not.toBe(realmThread);
+  expect(returnedValue(quick).calls).toBe(1);
 });
 
 test("an answer reads as a worker's would: kinds structured cloning keeps, what it refuses left out", async () => {
@@ -132,12 +132,12 @@ test("a helper that cannot start answers 'unavailable', so that the call can run
 
 test("after a call that grew the bridge for a large file, a new helper takes over (the memory is given back)", async () => {
   const where = whereTool();
-  const before = valueOf(await invoke(where)).thread;
+  const before = returnedValue(await invoke(where)).thread;
   box.file("big.txt", "x".repeat(8 * 1024 * 1024));
   const reader = box.tool("reader", `return String(ctx.file.read("big.txt").length);`);
   expect(await invoke(reader)).toEqual({ kind: "returned", value: String(8 * 1024 * 1024), type: "a string" });
   await runtime.settled();
-  const after = valueOf(await invoke(where));
+  const after = returnedValue(await invoke(where));
   expect(after.thread).not.toBe(before);
   expect(after.calls).toBe(1);
 });

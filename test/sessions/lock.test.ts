@@ -31,7 +31,10 @@ describe("the session lock", () => {
     for (const s of open.splice(0)) s.close();
     t.dispose();
   });
-  const keep = (s: SessionFile) => (open.push(s), s);
+  const keep = (s: SessionFile) => {
+    open.push(s);
+    return s;
+  };
 
   test("a session open here cannot be opened again until it is closed; the error names the pid and the lock file", () => {
     const s = keep(createSession({ home: t.home, workdir: t.workdir, agent: "a", model: "p/m" }));

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync } from "node:fs";
 import type { Message } from "../../src/providers/types.ts";
-import { type SessionFile } from "../../src/sessions/index.ts";
+import type { SessionFile } from "../../src/sessions/index.ts";
 import { steppingClock, tempHome, createSession, openSession } from "./helpers.ts";
 
 const user = (text: string): Message => ({ role: "user", blocks: [{ type: "text", text }] });

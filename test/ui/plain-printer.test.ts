@@ -22,7 +22,9 @@ function printer(): { print(...events: EngineEvent[]): void; out: () => string; 
   let out = "";
   let err = "";
   const p = new PlainPrinter({ write: (t: string) => void (out += t) }, { write: (t: string) => void (err += t) });
-  return { print: (...events) => events.forEach((e) => p.event(e)), out: () => out, err: () => err };
+  return { print: (...events) => {
+      for (const e of events) p.event(e);
+    }, out: () => out, err: () => err };
 }
 
 const usage = { inputTokens: 0, outputTokens: 0 };

@@ -12,7 +12,7 @@ import type { Conversation } from "../../conversation/index.ts";
 import { VERSION } from "../../version.ts";
 import type { ConversationStart } from "../../conversation/index.ts";
 import type { Dialogs } from "../../compose/index.ts";
-import { resolveWorkdir } from "../resolve-workdir.ts";
+import { resolveWorkdir } from "../shared/resolve-workdir.ts";
 import { AcpSession } from "./acp-session.ts";
 import { clientMcpServers } from "./client-mcp-servers.ts";
 import type { McpServerSettings } from "../../config/index.ts";

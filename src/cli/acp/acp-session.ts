@@ -96,7 +96,9 @@ export class AcpSession {
       for (const notice of [...this.#pending.splice(0), ...this.backend.notices()]) this.send(turn.updates.notice(notice, undefined, "info"));
       let outcome: RunOutcome;
       try {
-        outcome = await this.backend.runTurn(text, { emit: (event) => turn.updates.map(event).forEach((update) => this.send(update)), signal: turn.abort.signal, finalSignal: turn.final.signal });
+        outcome = await this.backend.runTurn(text, { emit: (event) => {
+          for (const update of turn.updates.map(event)) this.send(update);
+        }, signal: turn.abort.signal, finalSignal: turn.final.signal });
       } catch (error) {
         if (turn.abort.signal.aborted) return { stopReason: "cancelled" };
         return { failure: userMessage(error) };

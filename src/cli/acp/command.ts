@@ -8,16 +8,15 @@
  * same and exit 130. Problems of a session (a broken config, an unknown
  * agent) are answered to the request that met them; the process goes on.
  */
-import { defineCommand } from "citty";
+import { defineCommand } from "../shared/command.ts";
 import { listAgents } from "../../agents/index.ts";
 import { RiendaError, userMessage } from "../../errors.ts";
 import { createConversation } from "../../conversation/index.ts";
-import { exitWhenFlushed } from "../exit.ts";
-import { homeDir } from "../home-dir.ts";
-import { interrupts } from "../interrupts.ts";
-import { claimStdout } from "../protocol-stdout.ts";
-import { runFlags } from "../run-flags.ts";
-import { assertKnownFlags } from "../strict-args.ts";
+import { exitWhenFlushed } from "../shared/exit.ts";
+import { homeDir } from "../shared/home-dir.ts";
+import { interrupts } from "../shared/interrupts.ts";
+import { claimStdout } from "../shared/protocol-stdout.ts";
+import { runFlags } from "../shared/run-flags.ts";
 import { AcpAgent, type AcpSdk } from "./acp-agent.ts";
 import { stdinStream, stdoutStream } from "./stdio-streams.ts";
 
@@ -32,14 +31,14 @@ const args = {
 export default defineCommand({
   meta: { name: "acp", description: "Serve editors over the Agent Client Protocol on stdin/stdout (docs/acp.md)." },
   args,
-  async run({ rawArgs }) {
+  async run(line) {
     const watcher = interrupts();
     // Before anything runs: tools must find no way to the protocol's stdout (protocol-stdout.ts).
     const stdout = claimStdout(() => watcher.interrupt("stdout-closed"));
     let code = 0;
     let agent: AcpAgent | undefined;
     try {
-      const parsed = assertKnownFlags(rawArgs, args, "rienda acp").values;
+      const parsed = line.values;
       const home = homeDir();
       // Loaded here, so that no other command pays for the SDK and its schemas.
       const sdk: AcpSdk = await import("@agentclientprotocol/sdk");

@@ -3,7 +3,7 @@
  * SDK's `ndJsonStream` reads and writes. The SDK frames (one JSON message
  * per line) and caps each line; these only carry bytes.
  */
-import type { ProtocolOut } from "../protocol-stdout.ts";
+import type { ProtocolOut } from "../shared/protocol-stdout.ts";
 
 /** Bytes from stdin until its end; an error on it ends the stream as its end would. */
 export function stdinStream(stdin: NodeJS.ReadableStream): ReadableStream<Uint8Array> {

@@ -11,8 +11,8 @@ import { messageOf } from "../../errors.ts";
 import type { ProviderListing, ProviderState } from "../../roster/index.ts";
 import { createChatStyle } from "../../ui/chat/index.ts";
 import { AuthView, type AuthActions } from "./auth-view.ts";
-import { pendingRow, providerRow, type ProviderRow } from "./provider-rows.ts";
-import { storedKeys } from "./stored-keys.ts";
+import { pendingRow, providerRow, type ProviderRow } from "../shared/provider-rows.ts";
+import { storedKeys } from "../shared/stored-keys.ts";
 import type { KeyCommandContext } from "./key-context.ts";
 import type { ModuleLines } from "./module-lines.ts";
 

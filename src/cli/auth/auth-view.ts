@@ -9,7 +9,7 @@
 import { matchesKey, truncateToWidth, type Component, type Focusable } from "@mariozechner/pi-tui";
 import type { ChatStyle } from "../../ui/chat/index.ts";
 import { MaskedField } from "./masked-field.ts";
-import { modelCount, rowMark, type ProviderRow } from "./provider-rows.ts";
+import { modelCount, rowMark, type ProviderRow } from "../shared/provider-rows.ts";
 import { keyProblem } from "./key-text.ts";
 import type { ModuleLines } from "./module-lines.ts";
 

@@ -4,8 +4,8 @@
  * a problem when there is one, last so it may be long) and one JSON object
  * for scripts. Neither ever holds a key.
  */
-import { textTable } from "../text-table.ts";
-import { keyWords, rowMark, type ProviderRow } from "./provider-rows.ts";
+import { textTable } from "../shared/text-table.ts";
+import { keyWords, rowJson, rowMark, type ProviderRow } from "../shared/provider-rows.ts";
 
 /** The table, a header line first; empty when there is no provider. */
 export function formatAuthTable(rows: readonly ProviderRow[]): string {
@@ -25,17 +25,4 @@ export function authJson(rows: readonly ProviderRow[], credentialsPath: string, 
     providers: rows.map(rowJson),
     unused_keys: unusedKeys,
   });
-}
-
-/** One provider in JSON (auth list --json, doctor --json): `{name, origin, source, key, ready, models, problem}`, absent values null. */
-export function rowJson(row: ProviderRow): Record<string, unknown> {
-  return {
-    name: row.name,
-    origin: row.origin,
-    source: row.source,
-    key: row.key ?? null,
-    ready: row.ready,
-    models: row.models ?? null,
-    problem: row.problem ?? null,
-  };
 }

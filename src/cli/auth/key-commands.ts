@@ -7,11 +7,11 @@
 import { readCredentials, removeCredential, setCredential } from "../../credentials/index.ts";
 import { RiendaError } from "../../errors.ts";
 import { jsonWithControlsEscaped } from "../../ui/index.ts";
-import { stdoutForPeople } from "../for-people.ts";
+import { stdoutForPeople } from "../shared/for-people.ts";
 import { authJson, formatAuthTable } from "./format-list.ts";
 import type { KeyCommandContext } from "./key-context.ts";
 import { knownProvider } from "./key-context.ts";
-import { providerRow } from "./provider-rows.ts";
+import { providerRow } from "../shared/provider-rows.ts";
 import { readKey, type KeyInput } from "./read-key.ts";
 
 /** Where a command reads the key and writes its lines. */

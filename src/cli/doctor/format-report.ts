@@ -1,7 +1,7 @@
 /** The two forms of a doctor report: text for people, one JSON object for scripts. */
 import type { DoctorReport, Finding } from "./types.ts";
 import { jsonWithControlsEscaped } from "../../ui/index.ts";
-import { modelCount, rowJson, type ProviderRow } from "../auth/index.ts";
+import { modelCount, rowJson, type ProviderRow } from "../shared/provider-rows.ts";
 
 /**
  * What was checked, each finding as `<severity>: <file>[:line]: [key: ]<what>`

@@ -10,7 +10,8 @@ import { credentialsPath, readCredentials } from "../../credentials/index.ts";
 import { messageOf } from "../../errors.ts";
 import { listProviderModules } from "../../provider-modules/index.ts";
 import type { ProviderModuleEntry, ProviderState } from "../../roster/index.ts";
-import { pendingRow, providerRow, storedKeys, type ProviderRow } from "../auth/index.ts";
+import { pendingRow, providerRow, type ProviderRow } from "../shared/provider-rows.ts";
+import { storedKeys } from "../shared/stored-keys.ts";
 import { openRoster } from "../../compose/index.ts";
 
 /** One provider as doctor checks it. */

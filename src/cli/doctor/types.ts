@@ -1,5 +1,5 @@
 /** Shapes of `rienda doctor`'s findings and report (docs/doctor.md documents the JSON form). */
-import type { ProviderRow } from "../auth/index.ts";
+import type { ProviderRow } from "../shared/provider-rows.ts";
 
 
 /** A problem breaks something (exit 1); a warning is worth knowing but breaks nothing. */

@@ -76,6 +76,7 @@ export function createValueCodec(): ValueCodec {
       case "undefined":
         return [TAG, "undefined"];
       case "number":
+        // biome-ignore lint/suspicious/noSelfCompare: NaN, the one value not equal to itself, told apart without a global
         if (value !== value || value === Infinity || value === -Infinity || (value === 0 && 1 / value < 0)) return [TAG, "number", String(value === 0 ? "-0" : value)];
         return value;
       case "bigint":

@@ -5,7 +5,7 @@
  * once a request could not be priced), and how much of the model's
  * context window the last request of this session filled.
  */
-import { type Component } from "@mariozechner/pi-tui";
+import type { Component } from "@mariozechner/pi-tui";
 import { cut } from "./cut.ts";
 import type { EngineEvent } from "../../engine/index.ts";
 import { dollarsText } from "../plain-printer.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AuthView, type AuthActions } from "../../../src/cli/auth/auth-view.ts";
 import { MaskedField } from "../../../src/cli/auth/masked-field.ts";
-import type { ProviderRow } from "../../../src/cli/auth/provider-rows.ts";
+import type { ProviderRow } from "../../../src/cli/shared/provider-rows.ts";
 import { plainStyle } from "../../../src/ui/chat/index.ts";
 
 const ENTER = "\r";

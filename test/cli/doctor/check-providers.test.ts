@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { parseAgent, type Agent } from "../../../src/agents/index.ts";
-import type { ProviderRow } from "../../../src/cli/auth/index.ts";
+import type { ProviderRow } from "../../../src/cli/shared/provider-rows.ts";
 import { checkAgentModels, modelUsers } from "../../../src/cli/doctor/index.ts";
 import { checkCredentialsFile, checkHiddenModules, checkProviderKeys, checkProviderModules, checkProvidersFolder } from "../../../src/cli/doctor/check-providers.ts";
 import type { ProviderFacts } from "../../../src/cli/doctor/read-providers.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { ProviderRow } from "../../../src/cli/auth/index.ts";
+import type { ProviderRow } from "../../../src/cli/shared/provider-rows.ts";
 import { findingLine, formatJson, formatReport, summaryLine, type DoctorReport, type Finding } from "../../../src/cli/doctor/index.ts";
 
 const checked: DoctorReport["checked"] = {

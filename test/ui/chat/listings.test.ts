@@ -13,7 +13,7 @@ describe("the /sessions listing", () => {
     const lines = sessionLines(rows, "01a", 200);
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^ +ID +UPDATED +AGENT +MSGS +TITLE$/);
-    expect(lines[1]).toMatch(/^  01b .* coder +12 +Fix the parser/);
+    expect(lines[1]).toMatch(/^ {2}01b .* coder +12 +Fix the parser/);
     expect(lines[2]).toMatch(/^\* 01a +- +planner +0 +\(untitled\)$/);
   });
 
