@@ -12,7 +12,7 @@ import { recap } from "./recap.ts";
 import { localTime, sessionLines } from "./session-lines.ts";
 import { shortArguments } from "./format-lines.ts";
 import { modelCommand, modelText, thinkingCommand } from "./model-commands.ts";
-import { copyCommand } from "./copy-command.ts";
+import { sessionExtras } from "./session-extras.ts";
 import type { ChatBackend, EndedReason } from "./types.ts";
 import { truncateToWidth, wrapText } from "./wrap-text.ts";
 import { terminalLine } from "../terminal-text.ts";
@@ -55,6 +55,7 @@ export async function runChatCommand(name: string, argument: string, ctx: Comman
 
 async function dispatch(name: string, argument: string, ctx: CommandContext): Promise<CommandEffect> {
   const { backend, renderer, style } = ctx;
+  if (await sessionExtras(name, argument, ctx)) return "continue";
   switch (name) {
     case "help":
       renderer.line(ctx.keys ? `${helpText(style, ctx.width(), true)}\nKeys:\n${ctx.keys(style, ctx.width())}` : helpText(style, ctx.width()));
@@ -62,16 +63,6 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
     case "hotkeys":
       renderer.line(ctx.keys ? ctx.keys(style, ctx.width()) : lineChatKeys(style, ctx.width()));
       return "continue";
-    case "copy": {
-      const said = await copyCommand(argument, ctx);
-      if (said) renderer.line(said.startsWith("copied") ? style.ok(said) : style.dim(said));
-      return "continue";
-    }
-    case "compact": {
-      const done = await ctx.interruptible((signal) => backend.compact({ emit: (event) => event.type === "notice" && renderer.notice(event.message), signal }));
-      if (!done) renderer.line(style.dim("nothing was compacted (no session yet, or too little to condense)"));
-      return "continue";
-    }
     case "exit":
       return "quit";
     case "new":
@@ -98,13 +89,6 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
       showResumed(ctx);
       return "continue";
     }
-    case "rename":
-      if (argument === "") renderer.line(style.warn("usage: /rename TITLE"));
-      else {
-        backend.rename(argument);
-        renderer.line(style.ok(`session ${backend.status().sessionId} is now "${terminalLine(argument)}"`));
-      }
-      return "continue";
     case "fork": {
       const from = backend.status().sessionId;
       const id = await ctx.interruptible((signal) => backend.fork(undefined, signal));
