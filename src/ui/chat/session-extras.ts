@@ -2,23 +2,12 @@
  * `/copy`, `/compact` and `/rename`: what a conversation of a working day
  * needs besides switching (docs/chat.md "Commands"). Each reports in a line.
  */
-import type { ChatRenderer } from "./chat-renderer.ts";
-import type { ChatStyle } from "./chat-style.ts";
+import type { CommandContext } from "./chat-commands.ts";
 import { copyCommand } from "./copy-command.ts";
-import type { Choice } from "./prompts.ts";
-import type { ChatBackend } from "./types.ts";
 import { terminalLine } from "../terminal-text.ts";
 
-/** What these commands use of chat-commands.ts's CommandContext. */
-interface ExtrasContext {
-  backend: ChatBackend;
-  renderer: ChatRenderer;
-  style: ChatStyle;
-  width: () => number;
-  pick(message: string, choices: Choice[], initial?: string): Promise<string | undefined>;
-  interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
-  copy?: (text: string) => void;
-}
+/** What these commands use of the command context. */
+type ExtrasContext = Pick<CommandContext, "backend" | "renderer" | "style" | "width" | "pick" | "interruptible" | "copy">;
 
 /** Runs `name` when it is one of these commands; whether it was. */
 export async function sessionExtras(name: string, argument: string, ctx: ExtrasContext): Promise<boolean> {
