@@ -13,28 +13,13 @@ import { localTime, sessionLines } from "./session-lines.ts";
 import { shortArguments } from "./format-lines.ts";
 import { modelCommand, modelText, thinkingCommand } from "./model-commands.ts";
 import { sessionExtras } from "./session-extras.ts";
+import type { CommandContext } from "./command-context.ts";
+
+export type { CommandContext } from "./command-context.ts";
 import type { ChatBackend, EndedReason } from "./types.ts";
 import { truncateToWidth, wrapText } from "./wrap-text.ts";
 import { terminalLine } from "../terminal-text.ts";
 
-/** What a command may use. */
-export interface CommandContext {
-  backend: ChatBackend;
-  renderer: ChatRenderer;
-  style: ChatStyle;
-  width: () => number;
-  /** Asks for one of `choices` (a picker); undefined when cancelled. */
-  pick(message: string, choices: Choice[], initial?: string): Promise<string | undefined>;
-  /**
-   * Runs a switch (preparing an agent, starting its MCP servers) so that
-   * Ctrl-C or a terminating signal gives up on it; `work` gets the signal.
-   */
-  interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
-  /** The screen's keys for /help and /hotkeys, as two columns; the line chat's without it. */
-  keys?: (style: ChatStyle, width: number) => string;
-  /** Hands text to the terminal's clipboard (the full-screen chat); /copy says what to do without it. */
-  copy?: (text: string) => void;
-}
 
 /** What the loop does after a command. */
 export type CommandEffect = "continue" | "quit";

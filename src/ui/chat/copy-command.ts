@@ -5,19 +5,13 @@
  * with code blocks in the answer, a list offers the answer and each block.
  */
 import { recap } from "./recap.ts";
+import type { CommandContext } from "./command-context.ts";
 import type { Choice } from "./prompts.ts";
-import type { ChatBackend } from "./types.ts";
 import { truncateToWidth } from "./wrap-text.ts";
 import { terminalLine } from "../terminal-text.ts";
 
-/** What `/copy` uses of chat-commands.ts's CommandContext. */
-interface CopyContext {
-  backend: ChatBackend;
-  width: () => number;
-  pick(message: string, choices: Choice[], initial?: string): Promise<string | undefined>;
-  /** Hands `text` to the terminal's clipboard; undefined where the screen cannot. */
-  copy?: (text: string) => void;
-}
+/** What `/copy` uses of the command context. */
+type CopyContext = Pick<CommandContext, "backend" | "width" | "pick" | "copy">;
 
 /** The code blocks of a markdown text, without their fences. */
 export function codeBlocks(markdown: string): string[] {

@@ -2,7 +2,7 @@
  * `/copy`, `/compact` and `/rename`: what a conversation of a working day
  * needs besides switching (docs/chat.md "Commands"). Each reports in a line.
  */
-import type { CommandContext } from "./chat-commands.ts";
+import type { CommandContext } from "./command-context.ts";
 import { copyCommand } from "./copy-command.ts";
 import { terminalLine } from "../terminal-text.ts";
 
