@@ -4,7 +4,6 @@
  * model or session) is shown as an error line and changes nothing.
  */
 import { RiendaError, userMessage } from "../../errors.ts";
-import type { ChatRenderer } from "./chat-renderer.ts";
 import type { ChatStyle } from "./chat-style.ts";
 import { CHAT_COMMANDS } from "./parse-input.ts";
 import type { Choice } from "./prompts.ts";
