@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
 import type { Terminal, TerminalOptions } from "../support/tmux.ts";
-import { BUSY, chatIdle, openFullScreen } from "../support/tui-chat.ts";
+import { BUSY, chatIdle, matchesDocScreen, openFullScreen } from "../support/tui-chat.ts";
 
 setDefaultTimeout(60_000);
 
@@ -42,6 +42,7 @@ describe("while the agent works", () => {
     await t.waitFor("│ green");
     await t.waitFor(() => / shell \d+\.\ds · Esc or Ctrl-C interrupts$/m.test(t.screen()));
     expect(t.screen()).toMatch(BUSY);
+    matchesDocScreen("docs/chat.md", "test/e2e/chat-tui-daily.test.ts", "tui-working", t.screen(), s.inst.workspace);
     expect(t.screen()).toContain("• $ printf '\\033[32mgreen");
     expect(t.screen()).toContain("  │ green\n");
     writeFileSync(join(s.inst.workspace, "go"), "");
