@@ -102,6 +102,18 @@ describe("copying and reading", () => {
     await t.waitFor("the last answer has 2 code blocks");
   });
 
+  test("/copy in a terminal known not to take OSC 52 says so and copies nothing", async () => {
+    s = await scenario();
+    s.server.script({ text: "Some answer." });
+    const t = open({ args: ["-a", "coder"], env: { NO_COLOR: "1", TERM_PROGRAM: "Apple_Terminal" } });
+    await idle(t);
+    t.line("hi");
+    await idle(t, 1);
+    t.line("/copy");
+    await t.waitFor("nothing copied: Apple's Terminal does not take OSC 52; select the text with the");
+    expect(t.clipboard()).toBe("");
+  });
+
   test("a resize keeps what the terminal held before rienda started", async () => {
     s = await scenario();
     s.server.script({ text: "An answer." });

@@ -23,6 +23,10 @@ export interface CommandContext {
   interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** The screen's keys for /help and /hotkeys, as two columns; the line chat's without it. */
   keys?: (style: ChatStyle, width: number) => string;
-  /** Hands text to the terminal's clipboard (the full-screen chat); /copy says what to do without it. */
-  copy?: (text: string) => void;
+  /**
+   * Hands text to the terminal's clipboard (the full-screen chat); /copy
+   * says what to do without it. Returns why nothing was copied when the
+   * terminal is known not to take it.
+   */
+  copy?: (text: string) => string | undefined;
 }

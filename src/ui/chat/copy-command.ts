@@ -41,7 +41,8 @@ export async function copyCommand(argument: string, ctx: CopyContext): Promise<s
   const index = /^\d+$/.test(chosen) ? Number(chosen) : 0;
   if (index > blocks.length) return `the last answer has ${blocks.length === 0 ? "no code blocks" : `${blocks.length} code block${blocks.length === 1 ? "" : "s"}`}`;
   const text = index === 0 ? answer : blocks[index - 1]!;
-  ctx.copy(text);
+  const refused = ctx.copy(text);
+  if (refused) return `nothing copied: ${refused}; select the text with the mouse instead (code blocks have no gutter)`;
   const what = index === 0 ? "the last answer" : `code block ${index}`;
   const lines = text.split("\n").length;
   return `copied ${what} (${lines} line${lines === 1 ? "" : "s"}) through the terminal (OSC 52); a terminal that does not allow it copies nothing: select with the mouse instead (in tmux, set-clipboard on)`;

@@ -10,6 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Editor, TUI } from "@mariozechner/pi-tui";
 
+/** Why the terminal `env` describes will not take OSC 52, when it is one known not to; undefined otherwise (most do). */
+export function osc52Refusal(env: Record<string, string | undefined>): string | undefined {
+  if (env.TERM_PROGRAM === "Apple_Terminal") return "Apple's Terminal does not take OSC 52";
+  if (env.STY !== undefined && env.TMUX === undefined) return "GNU screen does not pass OSC 52 on";
+  return undefined;
+}
+
 /** The OSC 52 sequence that puts `text` on the clipboard. */
 export function osc52(text: string): string {
   return `\x1b]52;c;${Buffer.from(text, "utf8").toString("base64")}\x07`;

@@ -33,7 +33,7 @@ import { attachClipboardImage, attachDroppedImages } from "./image-input.ts";
 import { ScrollbackKeepingTerminal } from "./keep-scrollback.ts";
 import { PALETTE, Shortcuts } from "./shortcuts.ts";
 import { keysText } from "./keys.ts";
-import { editExternally, osc52, suspendTui } from "./terminal-hand-off.ts";
+import { editExternally, osc52, osc52Refusal, suspendTui } from "./terminal-hand-off.ts";
 
 type Input = { kind: "text"; text: string } | { kind: "command"; name: string } | { kind: "eof" } | { kind: "interrupt"; hadInput: boolean } | { kind: "cancelled" };
 
@@ -277,7 +277,11 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       pick,
       interruptible,
       keys: keysText,
-      copy: (text) => tui.terminal.write(osc52(text)),
+      copy: (text) => {
+        const refused = osc52Refusal(process.env);
+        if (refused === undefined) tui.terminal.write(osc52(text));
+        return refused;
+      },
     };
     /** Runs a command as typed (`shown`), its report under it. */
     const command = async (name: string, argument: string, shown: string): Promise<boolean> => {
