@@ -37,7 +37,8 @@ export function editExternally(tui: TUI, editor: Editor, problem: (text: string)
   const dir = mkdtempSync(join(tmpdir(), "rienda-message-"));
   const file = join(dir, "message.md");
   try {
-    writeFileSync(file, editor.getText());
+    // Pasted blocks shown as `[paste #1 +40 lines]` go to the editor in full.
+    writeFileSync(file, editor.getExpandedText());
     tui.stop();
     const ran = spawnSync("sh", ["-c", `${command} "$1"`, "sh", file], { stdio: "inherit" });
     if (ran.status === 0) editor.setText(readFileSync(file, "utf8").replace(/\n$/, ""));
