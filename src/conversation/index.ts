@@ -2,7 +2,7 @@
  * The conversation every front end opens (docs/conversation.md): one agent,
  * one session, the engine, the queue of steered and follow-up messages,
  * switches recorded on the active branch, partial answers kept. Front ends
- * (cli/chat.ts, cli/rpc*.ts, ui/) render its events and forward input; it
+ * (cli/chat/, cli/rpc/, cli/acp/, ui/) render its events and forward input; it
  * imports none of them.
  */
 export { createConversation } from "./create-conversation.ts";
