@@ -64,7 +64,7 @@ describe("the full-screen chat", () => {
     // Still running: the first line of output is there, the second not yet.
     await t.waitFor("│ 3 tests");
     expect(t.screen()).toMatch(BUSY);
-    expect(t.screen()).toMatch(/ shell \d+\.\ds · Esc or Ctrl-C interrupts/);
+    expect(t.screen()).toMatch(/ shell \d+\.\ds · Esc interrupts · Enter queues · Ctrl-S steers/);
     expect(t.history()).not.toContain("│ all passed");
     writeFileSync(join(s.inst.workspace, "go"), "");
     const screen = await idle(t, 1);

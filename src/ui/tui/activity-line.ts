@@ -38,6 +38,11 @@ export class ActivityLine implements Component {
     }
   }
 
+  /** Another hint for the phase going on (the keys changed: a message was queued). */
+  hint(hint: string): void {
+    this.#hint = hint;
+  }
+
   /** The turn's events move the phase on. */
   event(event: EngineEvent): void {
     if (this.#phase === undefined || event.parent !== undefined) return;

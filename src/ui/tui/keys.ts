@@ -5,12 +5,14 @@
 import { twoColumns, type ChatStyle } from "../chat/index.ts";
 
 export const TUI_KEYS: readonly (readonly [key: string, does: string])[] = [
-  ["Enter", "sends the message (while the agent works: nothing, what you type waits in the editor)"],
+  ["Enter", "sends the message; while the agent works, queues it for after the turn (shown above the editor)"],
+  ["Ctrl-S", "while the agent works: steers the message into the running turn, before its next request"],
   ["Alt-Enter, Shift-Enter", "a new line (so does \\ then Enter)"],
   ["↑/↓", "move between lines; at the first or last line, through what you sent earlier"],
   ["@", "completes a path of the workspace (Tab or Enter takes it); on sending, the file is attached"],
   ["/", "at the start: completes the commands"],
-  ["Esc or Ctrl-C", "while the agent works: interrupts it, the text so far kept; a second cuts the afterRun hooks short, a third quits"],
+  ["Esc", "while the agent works: takes the last queued message back into the editor; with none queued, interrupts as Ctrl-C does"],
+  ["Ctrl-C", "while the agent works: interrupts it, the answer so far kept (and queued messages back in the editor); a second cuts the afterRun hooks short, a third quits"],
   ["Ctrl-C", "at the editor: clears it; twice at an empty editor quits"],
   ["Ctrl-D", "at an empty editor: quits"],
   ["Ctrl-O", "expands (or collapses) every tool call's arguments and output, and the thinking"],

@@ -34,13 +34,16 @@ import { ScrollbackKeepingTerminal } from "./keep-scrollback.ts";
 import { PALETTE, Shortcuts } from "./shortcuts.ts";
 import { keysText } from "./keys.ts";
 import { editExternally, osc52, osc52Refusal, suspendTui } from "./terminal-hand-off.ts";
+import { QueuedMessages } from "./queued-messages.ts";
+import { TurnInterrupts } from "../../turn-interrupts.ts";
+import { giveBackQueued, turnKey } from "./turn-keys.ts";
 
 type Input = { kind: "text"; text: string } | { kind: "command"; name: string } | { kind: "eof" } | { kind: "interrupt"; hadInput: boolean } | { kind: "cancelled" };
 
 type Activity =
   | { kind: "idle" }
   | { kind: "editor"; finish: (input: Input) => void }
-  | { kind: "turn"; press: () => void; signal: AbortSignal }
+  | { kind: "turn"; press: () => void; signal: AbortSignal; queues: boolean }
   | { kind: "switch"; abort: () => void };
 
 /** Builds the full-screen chat; the terminal is taken at the first thing it shows. */
@@ -58,7 +61,9 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
   const activityLine = new ActivityLine(theme, render);
   const commandOutput = createCommandOutput(transcript, s, () => tui.terminal.columns, () => tui.requestRender());
   const feed = new EventFeed(transcript, theme, () => commandOutput.renderer.expandThinking);
+  const queue = new QueuedMessages(theme);
   tui.addChild(transcript);
+  tui.addChild(queue);
   tui.addChild(bottom);
   tui.addChild(activityLine);
   tui.addChild(status);
@@ -72,6 +77,8 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     transcript.line("");
     transcript.line(s.bold(terminalSafe(text)), s.accent("> "), s.dim("… "));
   };
+  /** The keys of a model turn, as the activity line names them. */
+  const turnHint = (): string => (queue.count > 0 ? "Esc takes the last queued back · Ctrl-C interrupts" : "Esc interrupts · Enter queues · Ctrl-S steers");
   let stopped = false;
   let started = false;
   const start = (): void => {
@@ -95,12 +102,11 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       return { consume: true };
     }
     if (activity.kind === "turn") {
-      if (matchesKey(data, "ctrl+c") || matchesKey(data, "escape")) {
-        activity.press();
-        return { consume: true };
-      }
-      // What is typed during an answer waits in the editor; nothing is sent unseen.
-      return matchesKey(data, "enter") ? { consume: true } : undefined;
+      const refused = (message: string) => transcript.line(s.error(`error: ${terminalSafe(message)}`));
+      if (!turnKey(data, activity, { editor, queue, backend: backendRef, refused })) return undefined;
+      if (activity.queues) activityLine.hint(turnHint());
+      render();
+      return { consume: true };
     }
     if (activity.kind === "switch") {
       if (matchesKey(data, "ctrl+c")) activity.abort();
@@ -187,22 +193,18 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     }
     echo(text);
     if (session.created) transcript.line(s.dim(`session ${session.id}`));
-    const run = new AbortController();
-    const final = new AbortController();
-    let presses = 0;
+    const interrupts = new TurnInterrupts();
     const press = (): void => {
-      presses++;
-      if (presses === 1) run.abort();
-      else if (presses === 2) final.abort();
-      else {
+      if (interrupts.press() === "hard") {
         tui.stop();
         options.onHardExit();
       }
-      activityLine.set(presses === 1 ? "interrupting" : "ending the afterRun hooks", presses === 1 ? "Esc again cuts the afterRun hooks short" : "Esc again quits at once");
+      const first = interrupts.presses === 1;
+      activityLine.set(first ? "interrupting" : "ending the afterRun hooks", first ? "Esc again cuts the afterRun hooks short" : "Esc again quits at once");
       render();
     };
-    activity = { kind: "turn", press, signal: run.signal };
-    activityLine.set("waiting for the model", "Esc or Ctrl-C interrupts");
+    activity = { kind: "turn", press, signal: interrupts.signal, queues: true };
+    activityLine.set("waiting for the model", turnHint());
     render();
     const startedAt = Date.now();
     let outcome: RunOutcome;
@@ -211,30 +213,45 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       carried = [];
       outcome = await backend.runTurn(prompt, {
         emit: (event) => {
+          if (event.type === "steer" && event.parent === undefined) {
+            queue.delivered("steer", event.text);
+            activityLine.hint(turnHint());
+            transcript.line(s.bold(terminalSafe(event.text)), s.accent("> "), s.dim("… "));
+          }
           feed.event(event);
           status.event(event);
           activityLine.event(event);
           render();
         },
-        signal: run.signal,
-        finalSignal: final.signal,
+        signal: interrupts.signal,
+        finalSignal: interrupts.finalSignal,
       });
     } catch (error) {
-      outcome = { reason: run.signal.aborted ? "interrupted" : "error", message: messageOf(error), usage: { inputTokens: 0, outputTokens: 0 } };
+      outcome = { reason: interrupts.signal.aborted ? "interrupted" : "error", message: messageOf(error), usage: { inputTokens: 0, outputTokens: 0 } };
     } finally {
       activity = { kind: "idle" };
       activityLine.clear();
       status.refresh();
     }
     feed.endTurn(outcome, Date.now() - startedAt);
+    // Nothing queued is sent after an interrupt: it goes back into the editor.
+    if (outcome.reason === "interrupted") giveBackQueued({ editor, queue, backend });
     render();
+  }
+
+  /** The follow-ups queued during a turn, each a turn of its own, in order. */
+  async function runFollowUps(backend: ChatBackend): Promise<void> {
+    for (let next = backend.nextFollowUp(); next && !stopped; next = backend.nextFollowUp()) {
+      queue.delivered("follow_up", next.text);
+      await runTurn(backend, next.text);
+    }
   }
 
   /** `!command`: run with the keys of a turn (Esc or Ctrl-C ends it); what it printed goes with the next message. */
   async function runBangCommand(command: string, cwd: string): Promise<void> {
     echo(`!${command}`);
     const controller = new AbortController();
-    activity = { kind: "turn", press: () => controller.abort(), signal: controller.signal };
+    activity = { kind: "turn", press: () => controller.abort(), signal: controller.signal, queues: false };
     activityLine.set("shell", "Esc or Ctrl-C interrupts");
     try {
       carried.push(await runBang(command, cwd, transcript, theme, render, controller.signal));
@@ -326,7 +343,10 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
         continue;
       }
       const parsed = parseInput(input.text);
-      if (parsed.kind === "message") await runTurn(backend, parsed.text);
+      if (parsed.kind === "message") {
+        await runTurn(backend, parsed.text);
+        await runFollowUps(backend);
+      }
       else if (parsed.kind === "command") {
         if (await command(parsed.name, parsed.argument, input.text)) break;
       } else if (parsed.kind === "misused") transcript.line(s.warn(`usage: ${parsed.usage}`));

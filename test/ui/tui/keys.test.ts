@@ -21,8 +21,8 @@ describe("the keys of the full-screen chat", () => {
 
   test("/hotkeys: two columns, each description wrapped under itself", () => {
     const lines = keysText(plainStyle, 60).split("\n");
-    expect(lines[0]).toBe("  Enter                   sends the message (while the agent");
-    expect(lines[1]).toMatch(/^ {26}works:/);
+    expect(lines[0]).toBe("  Enter                   sends the message; while the agent");
+    expect(lines[1]).toMatch(/^ {26}works, queues it/);
     expect(lines.every((line) => [...line].length <= 60)).toBe(true);
   });
 });
