@@ -6,7 +6,7 @@ SOURCES := $(shell find src -name '*.ts') src/models-dev/models-dev-snapshot.bin
 # build live in scripts/release/ (shared by `make build` and `make release`).
 BUILD_SCRIPTS := $(wildcard scripts/release/*.ts)
 
-.PHONY: all install build release release-check lint local-server test test-local test-unit test-e2e test-deno test-mcp-conformance typecheck bench demo clean models-dev-snapshot FORCE
+.PHONY: all install build release release-check lint format local-server test test-local test-unit test-e2e test-deno test-mcp-conformance typecheck bench demo clean models-dev-snapshot FORCE
 
 all: build
 
@@ -54,9 +54,13 @@ test: build local-server lint typecheck
 	RIENDA_BINARY=$(CURDIR)/dist/rienda $(BUN) test --timeout 60000
 
 # Biome (from npm, pinned) with its recommended rules, less those listed off
-# in biome.json (docs/development.md, "Lint"); no formatting is enforced.
+# in biome.json (docs/development.md, "Lint"), and its formatter (line width
+# 120): a file it would format differently fails (`make format` rewrites them).
 lint: install
-	node_modules/.bin/biome lint --error-on-warnings src test bench scripts
+	node_modules/.bin/biome check --error-on-warnings src test bench scripts
+
+format: install
+	node_modules/.bin/biome format --write src test bench scripts
 
 test-unit: install
 	$(BUN) test --timeout 60000 --path-ignore-patterns='test/e2e/**' --path-ignore-patterns='test/local/**'
