@@ -27,7 +27,10 @@ writeFileSync(
   join(home, ".rienda/config.yaml"),
   `providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${server.url}/v1\n    api_key: ""\n    models:\n      m: {}\n`,
 );
-writeFileSync(join(home, ".rienda/agents/coder.md"), "---\ndescription: bench\nmodel: p/m\ntools: [shell]\n---\nBench.\n");
+writeFileSync(
+  join(home, ".rienda/agents/coder.md"),
+  "---\ndescription: bench\nmodel: p/m\ntools: [shell]\n---\nBench.\n",
+);
 let socket = "";
 const tmux = (...args: string[]) => spawnSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
 
@@ -45,7 +48,8 @@ async function once(run: number): Promise<{ ms: number; rss: number }> {
     if (/agent coder · model p\/m/.test(tmux("capture-pane", "-p", "-t", "b").stdout)) seen = Date.now();
     else await Bun.sleep(2);
   }
-  if (seen === 0 || !existsSync(stamp)) throw new Error(`no first frame: ${tmux("capture-pane", "-p", "-t", "b").stdout}`);
+  if (seen === 0 || !existsSync(stamp))
+    throw new Error(`no first frame: ${tmux("capture-pane", "-p", "-t", "b").stdout}`);
   const started = Number(readFileSync(stamp, "utf8").trim()) / 1e6;
   await Bun.sleep(1500);
   const pid = tmux("display-message", "-p", "-t", "b", "#{pane_pid}").stdout.trim();

@@ -12,16 +12,32 @@ import { report } from "./support/report.ts";
 
 const baselineTree = process.env.RIENDA_BASELINE_TREE;
 const scripts: Record<string, { script: string; design: string; label: string }> = {
-  ...(baselineTree ? { baseline: { script: resolve(baselineTree, "bench/realm/measure.ts"), design: "workers", label: "worker per call, baseline tree" } } : {}),
+  ...(baselineTree
+    ? {
+        baseline: {
+          script: resolve(baselineTree, "bench/realm/measure.ts"),
+          design: "workers",
+          label: "worker per call, baseline tree",
+        },
+      }
+    : {}),
   workers: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "workers", label: "worker per call" },
   vm: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "vm", label: "vm realm per call (prototype)" },
-  realms: { script: resolve(import.meta.dir, "realm/measure.ts"), design: "realms", label: "ShadowRealm per call (shipped)" },
+  realms: {
+    script: resolve(import.meta.dir, "realm/measure.ts"),
+    design: "realms",
+    label: "ShadowRealm per call (shipped)",
+  },
 };
 const designs = Object.keys(scripts);
 
 function measure(key: string, figure: string): { samples?: number[]; value?: number } {
   const { script, design } = scripts[key]!;
-  const child = spawnSync(process.execPath, [script, design, figure], { encoding: "utf8", timeout: 300_000, cwd: resolve(script, "../../..") });
+  const child = spawnSync(process.execPath, [script, design, figure], {
+    encoding: "utf8",
+    timeout: 300_000,
+    cwd: resolve(script, "../../.."),
+  });
   const line = child.stdout.trim().split("\n").pop() ?? "";
   try {
     return JSON.parse(line);

@@ -30,8 +30,29 @@ async function ctxRoundTrip(): Promise<number[]> {
   );
   const runtime = createRuntime();
   const frontEnd = { log() {}, output() {}, notify() {}, confirm: async () => false };
-  const data = { workdir: dir, riendaDir: join(dir, ".rienda"), session: { id: "b", agentId: "", modelId: "", workdir: dir }, agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" }, config: {} };
-  const outcome = await runtime.invoke({ modulePath, exportName: "execute", args: [], context: { data, frontEnd, signal: new AbortController().signal } });
+  const data = {
+    workdir: dir,
+    riendaDir: join(dir, ".rienda"),
+    session: { id: "b", agentId: "", modelId: "", workdir: dir },
+    agent: {
+      name: "",
+      description: "",
+      model: "",
+      tools: [],
+      hooks: [],
+      skills: [],
+      agents: [],
+      config: {},
+      systemPrompt: "",
+    },
+    config: {},
+  };
+  const outcome = await runtime.invoke({
+    modulePath,
+    exportName: "execute",
+    args: [],
+    context: { data, frontEnd, signal: new AbortController().signal },
+  });
   await runtime.close();
   if (outcome.kind !== "returned") throw new Error(`benchmark tool failed: ${JSON.stringify(outcome)}`);
   return (outcome.value as number[]).slice(500);

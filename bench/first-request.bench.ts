@@ -29,16 +29,27 @@ writeFileSync(
   join(home, ".rienda/config.yaml"),
   `providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${server.url}/v1\n    api_key: ""\n    models:\n      m: {}\n`,
 );
-writeFileSync(join(home, ".rienda/agents/all.md"), `---\ndescription: all tools\nmodel: p/m\ntools: [${names.join(", ")}]\n---\nBench.\n`);
-writeFileSync(join(home, ".rienda/agents/one.md"), `---\ndescription: one tool\nmodel: p/m\ntools: [tool-01]\n---\nBench.\n`);
+writeFileSync(
+  join(home, ".rienda/agents/all.md"),
+  `---\ndescription: all tools\nmodel: p/m\ntools: [${names.join(", ")}]\n---\nBench.\n`,
+);
+writeFileSync(
+  join(home, ".rienda/agents/one.md"),
+  `---\ndescription: one tool\nmodel: p/m\ntools: [tool-01]\n---\nBench.\n`,
+);
 const env = { PATH: process.env.PATH ?? "", HOME: home };
 
-const timeToFirstRequest = (agent: string) => msToFirstRequest(server, { binary, env, cwd: work }, ["run", "-a", agent, "-p", "hi"]);
+const timeToFirstRequest = (agent: string) =>
+  msToFirstRequest(server, { binary, env, cwd: work }, ["run", "-a", agent, "-p", "hi"]);
 
 for (const agent of ["all", "one"]) {
   const samples: number[] = [];
   for (let i = 0; i < 25; i++) samples.push(await timeToFirstRequest(agent));
-  report(`start to first request, 20 tools installed, agent declares ${agent === "all" ? "20" : "1"}`, samples.slice(3), "ms");
+  report(
+    `start to first request, 20 tools installed, agent declares ${agent === "all" ? "20" : "1"}`,
+    samples.slice(3),
+    "ms",
+  );
 }
 
 // Continuing a 10,000-message session: start to the first provider request.
@@ -46,17 +57,37 @@ for (const agent of ["all", "one"]) {
   const id = "01kbench0000000000000000000";
   const dir = join(home, ".rienda/sessions/bench-00000000");
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const lines = [JSON.stringify({ kind: "header", version: 1, id, createdAt: new Date().toISOString(), agent: "one", model: "p/m", workdir: work })];
+  const lines = [
+    JSON.stringify({
+      kind: "header",
+      version: 1,
+      id,
+      createdAt: new Date().toISOString(),
+      agent: "one",
+      model: "p/m",
+      workdir: work,
+    }),
+  ];
   let parent: string | null = null;
   for (let i = 0; i < 10_000; i++) {
     const mid = `m${i}`;
     const role = i % 2 === 0 ? "user" : "assistant";
-    lines.push(JSON.stringify({ kind: "message", id: mid, parentId: parent, createdAt: new Date().toISOString(), role, blocks: [{ type: "text", text: `message ${i} `.repeat(50) }] }));
+    lines.push(
+      JSON.stringify({
+        kind: "message",
+        id: mid,
+        parentId: parent,
+        createdAt: new Date().toISOString(),
+        role,
+        blocks: [{ type: "text", text: `message ${i} `.repeat(50) }],
+      }),
+    );
     parent = mid;
   }
   writeFileSync(join(dir, `${id}.jsonl`), lines.join("\n") + "\n", { mode: 0o600 });
   const samples: number[] = [];
-  for (let i = 0; i < 12; i++) samples.push(await msToFirstRequest(server, { binary, env, cwd: work }, ["run", "-s", id, "-p", "and now?"]));
+  for (let i = 0; i < 12; i++)
+    samples.push(await msToFirstRequest(server, { binary, env, cwd: work }, ["run", "-s", id, "-p", "and now?"]));
   report("continue a 10,000-message session to first request", samples.slice(2), "ms");
 }
 
@@ -65,9 +96,14 @@ if (existsSync("/usr/bin/time")) {
   const rss: number[] = [];
   for (let i = 0; i < 8; i++) {
     server.reset();
-    for (let t = 1; t < 10; t++) server.script({ toolCalls: [{ id: `c${t}`, name: "tool-01", arguments: { path: `p${t}` } }] });
+    for (let t = 1; t < 10; t++)
+      server.script({ toolCalls: [{ id: `c${t}`, name: "tool-01", arguments: { path: `p${t}` } }] });
     server.script({ text: "done" });
-    const child = spawn("/usr/bin/time", ["-f", "%M", binary, "run", "-a", "one", "-p", "go"], { env, cwd: work, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn("/usr/bin/time", ["-f", "%M", binary, "run", "-a", "one", "-p", "go"], {
+      env,
+      cwd: work,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
     await new Promise((r) => child.on("close", r));

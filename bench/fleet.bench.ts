@@ -18,7 +18,10 @@ const work = mkdtempSync(join(tmpdir(), "rienda-bench-fleet-"));
 const home = join(work, "home");
 const server = await startProviderServer();
 mkdirSync(join(home, ".rienda/agents"), { recursive: true });
-writeFileSync(join(home, ".rienda/config.yaml"), `providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${server.url}/v1\n    api_key: ""\n    models:\n      m: {}\n`);
+writeFileSync(
+  join(home, ".rienda/config.yaml"),
+  `providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${server.url}/v1\n    api_key: ""\n    models:\n      m: {}\n`,
+);
 writeFileSync(join(home, ".rienda/agents/bot.md"), "---\ndescription: bench\nmodel: p/m\n---\nBench.\n");
 const limited = new Set<string>();
 const answer = (request: { body: unknown }) => {
@@ -55,7 +58,12 @@ const sampler = setInterval(() => (peak = Math.max(peak, fleetRssKiB())), 20);
 const started = performance.now();
 // Each run records its own start and end (ms since the epoch, from date +%s%N).
 const script = `xargs -P 8 -I{} sh -c 's=$(date +%s%N); "$0" run -a bot -p "item {}" > /dev/null 2>&1 || echo "run {} failed" >&2; echo "$s $(date +%s%N)" > "$1/{}"' "${binary}" "${times}" < items.txt`;
-const status = await new Promise<number | null>((done) => spawn("sh", ["-c", script], { cwd: work, env: { PATH: process.env.PATH ?? "", HOME: home }, stdio: "inherit" }).on("close", done));
+const status = await new Promise<number | null>((done) =>
+  spawn("sh", ["-c", script], { cwd: work, env: { PATH: process.env.PATH ?? "", HOME: home }, stdio: "inherit" }).on(
+    "close",
+    done,
+  ),
+);
 const wall = performance.now() - started;
 clearInterval(sampler);
 if (status !== 0) throw new Error(`the fleet failed (xargs exit ${status})`);
@@ -66,6 +74,8 @@ const perRun = readdirSync(times).map((f) => {
 report(`fleet of ${RUNS} runs, xargs -P 8, a third rate-limited (Retry-After: 1): total wall`, [wall], "ms");
 report("fleet: one run's wall time (the limited ones wait 1 s)", perRun, "ms");
 const sorted = [...perRun].sort((a, b) => a - b);
-console.log(`${"fleet: one run's wall time, p95".padEnd(48)} ${sorted[Math.floor(0.95 * (sorted.length - 1))]!.toFixed(2).padStart(15)} ms`);
+console.log(
+  `${"fleet: one run's wall time, p95".padEnd(48)} ${sorted[Math.floor(0.95 * (sorted.length - 1))]!.toFixed(2).padStart(15)} ms`,
+);
 report("fleet: peak RSS of all rienda processes at once", [peak / 1024], "MB");
 await server.close();

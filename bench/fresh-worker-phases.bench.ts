@@ -24,7 +24,8 @@ const once = <T>(worker: Worker) =>
   new Promise<T>((done) => {
     worker.onmessage = (event: MessageEvent) => done(event.data as T);
   });
-const closed = (worker: Worker) => new Promise<void>((done) => worker.addEventListener("close", () => done(), { once: true }));
+const closed = (worker: Worker) =>
+  new Promise<void>((done) => worker.addEventListener("close", () => done(), { once: true }));
 
 const bootBare: number[] = [];
 const whole: number[] = [];
@@ -41,7 +42,15 @@ for (let i = 0; i < RUNS; i++) {
   // A whole call as the runtime makes one: spawn, call with the buffer, answer; then the end.
   t = performance.now();
   const w = new Worker(workerUrl().href, { type: "module" } as WorkerOptions);
-  w.postMessage({ kind: "call", mode: "invoke", modulePath: toolPath, exportName: "execute", args: [{ n: i }], data, buffer: createBridgeBuffer() });
+  w.postMessage({
+    kind: "call",
+    mode: "invoke",
+    modulePath: toolPath,
+    exportName: "execute",
+    args: [{ n: i }],
+    data,
+    buffer: createBridgeBuffer(),
+  });
   const reply = await once<{ kind: string }>(w);
   whole.push(performance.now() - t);
   if (reply.kind !== "returned") throw new Error(JSON.stringify(reply));
@@ -54,7 +63,10 @@ const realm: number[] = [];
 for (let i = 0; i < 500; i++) {
   const t = performance.now();
   const c = createContext({});
-  runInContext(`var module = { exports: {} }; (function (module) { module.exports = { execute(ctx, a) { return "ok " + a.n; } }; })(module); module.exports.execute(null, { n: ${i} })`, c);
+  runInContext(
+    `var module = { exports: {} }; (function (module) { module.exports = { execute(ctx, a) { return "ok " + a.n; } }; })(module); module.exports.execute(null, { n: ${i} })`,
+    c,
+  );
   realm.push(performance.now() - t);
 }
 const skip = (xs: number[]) => xs.slice(10);

@@ -44,13 +44,31 @@ writeFileSync(
 const plainHome = join(work, "plain-home");
 mkdirSync(join(plainHome, ".rienda/agents"), { recursive: true });
 mkdirSync(join(plainHome, ".rienda/tools/trivial"), { recursive: true });
-writeFileSync(join(plainHome, ".rienda/tools/trivial/index.js"), 'module.exports = { description: "d", parameters: { type: "object" }, execute() { return "ok"; } };');
+writeFileSync(
+  join(plainHome, ".rienda/tools/trivial/index.js"),
+  'module.exports = { description: "d", parameters: { type: "object" }, execute() { return "ok"; } };',
+);
 writeFileSync(
   join(plainHome, ".rienda/config.yaml"),
-  ["providers:", "  p:", "    protocol: openai_chat_completions", `    base_url: ${provider.url}/v1`, '    api_key: ""', "    models:", "      m: {}", ""].join("\n"),
+  [
+    "providers:",
+    "  p:",
+    "    protocol: openai_chat_completions",
+    `    base_url: ${provider.url}/v1`,
+    '    api_key: ""',
+    "    models:",
+    "      m: {}",
+    "",
+  ].join("\n"),
 );
-writeFileSync(join(plainHome, ".rienda/agents/plain.md"), "---\ndescription: one JS tool\nmodel: p/m\ntools: [trivial]\n---\nBench.\n");
-writeFileSync(join(home, ".rienda/agents/mcp.md"), "---\ndescription: MCP tools\nmodel: p/m\ntools: [t__*]\n---\nBench.\n");
+writeFileSync(
+  join(plainHome, ".rienda/agents/plain.md"),
+  "---\ndescription: one JS tool\nmodel: p/m\ntools: [trivial]\n---\nBench.\n",
+);
+writeFileSync(
+  join(home, ".rienda/agents/mcp.md"),
+  "---\ndescription: MCP tools\nmodel: p/m\ntools: [t__*]\n---\nBench.\n",
+);
 const env = { PATH: process.env.PATH ?? "", HOME: home };
 const plainEnv = { PATH: process.env.PATH ?? "", HOME: plainHome };
 
@@ -83,13 +101,22 @@ function serverStart(): Promise<number> {
         at = buffer.indexOf("\n");
       }
     });
-    send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
+    send({
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+    });
   });
 }
 
 /** ms from spawning `rienda run -a agent` to the provider's first request. */
 function firstRequest(bin: string, agent: string): Promise<number> {
-  return msToFirstRequest(provider, { binary: bin, env: agent === "plain" ? plainEnv : env, cwd: work }, ["run", "-a", agent, "-p", "hi"], 20_000);
+  return msToFirstRequest(
+    provider,
+    { binary: bin, env: agent === "plain" ? plainEnv : env, cwd: work },
+    ["run", "-a", agent, "-p", "hi"],
+    20_000,
+  );
 }
 
 function version(bin: string): number {
@@ -108,10 +135,15 @@ for (let i = 0; i < 23; i++) {
 report("MCP server's own start (20 tools listed)", own.slice(3), "ms");
 report("start to first request, agent uses its 20 tools", run.slice(3), "ms");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(`${"added by Rienda (difference of the medians)".padEnd(48)} ${(median(run.slice(3)) - median(own.slice(3))).toFixed(2)} ms`);
+console.log(
+  `${"added by Rienda (difference of the medians)".padEnd(48)} ${(median(run.slice(3)) - median(own.slice(3))).toFixed(2)} ms`,
+);
 
 // Without MCP: this build and the baseline, interleaved so that load on the machine hits both alike.
-const builds: [string, string][] = [["this build", binary], ...(baseline ? [["baseline", baseline] as [string, string]] : [])];
+const builds: [string, string][] = [
+  ["this build", binary],
+  ...(baseline ? [["baseline", baseline] as [string, string]] : []),
+];
 const versions = new Map(builds.map(([name]) => [name, [] as number[]]));
 const plain = new Map(builds.map(([name]) => [name, [] as number[]]));
 for (let i = 0; i < 33; i++) {

@@ -35,15 +35,28 @@ const server = await startProviderServer();
 mkdirSync(join(home, ".rienda/agents"), { recursive: true });
 for (const name of ["h1", "h2", "h3"]) {
   mkdirSync(join(home, ".rienda/hooks", name), { recursive: true });
-  writeFileSync(join(home, ".rienda/hooks", name, "index.js"), "module.exports = { beforeToolExecute() {}, afterToolExecute() {} };");
+  writeFileSync(
+    join(home, ".rienda/hooks", name, "index.js"),
+    "module.exports = { beforeToolExecute() {}, afterToolExecute() {} };",
+  );
 }
 writeFileSync(
   join(home, ".rienda/config.yaml"),
   `providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${server.url}/v1\n    api_key: ""\n    models:\n      m: {}\n`,
 );
-writeFileSync(join(home, ".rienda/agents/shell.md"), "---\ndescription: shell\nmodel: p/m\ntools: [shell]\n---\nBench.\n");
-writeFileSync(join(home, ".rienda/agents/hooked.md"), "---\ndescription: shell, hooked\nmodel: p/m\ntools: [shell]\nhooks: [h1, h2, h3]\n---\nBench.\n");
-const env = { PATH: process.env.PATH ?? "", HOME: home, ...(process.env.RIENDA_CONTEXTS ? { RIENDA_CONTEXTS: process.env.RIENDA_CONTEXTS } : {}) };
+writeFileSync(
+  join(home, ".rienda/agents/shell.md"),
+  "---\ndescription: shell\nmodel: p/m\ntools: [shell]\n---\nBench.\n",
+);
+writeFileSync(
+  join(home, ".rienda/agents/hooked.md"),
+  "---\ndescription: shell, hooked\nmodel: p/m\ntools: [shell]\nhooks: [h1, h2, h3]\n---\nBench.\n",
+);
+const env = {
+  PATH: process.env.PATH ?? "",
+  HOME: home,
+  ...(process.env.RIENDA_CONTEXTS ? { RIENDA_CONTEXTS: process.env.RIENDA_CONTEXTS } : {}),
+};
 
 interface Sample {
   peak: number;
@@ -58,7 +71,11 @@ async function runOnce(agent: string): Promise<Sample> {
   server.reset();
   server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo hi" } }] });
   server.script({ text: "done" });
-  const child = spawn("/usr/bin/time", ["-f", "%M", binary, "run", "-a", agent, "-p", "go"], { env, cwd: work, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn("/usr/bin/time", ["-f", "%M", binary, "run", "-a", agent, "-p", "go"], {
+    env,
+    cwd: work,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
   let anon = 0;
@@ -67,7 +84,9 @@ async function runOnce(agent: string): Promise<Sample> {
   const poll = setInterval(() => {
     try {
       // /usr/bin/time's child is the binary.
-      pid ??= Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/)[0]) || undefined;
+      pid ??=
+        Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/)[0]) ||
+        undefined;
       if (pid === undefined) return;
       const status = readFileSync(`/proc/${pid}/status`, "utf8");
       anon = Math.max(anon, kb(status, "RssAnon"));
@@ -89,8 +108,20 @@ for (const [agent, label] of [
   const samples: Sample[] = [];
   for (let i = 0; i < 10; i++) samples.push(await runOnce(agent));
   const kept = samples.slice(2);
-  report(`${label}: peak RSS`, kept.map((s) => s.peak), "MB");
-  report(`${label}: of it, largest RssFile`, kept.map((s) => s.file), "MB");
-  report(`${label}: of it, largest RssAnon`, kept.map((s) => s.anon), "MB");
+  report(
+    `${label}: peak RSS`,
+    kept.map((s) => s.peak),
+    "MB",
+  );
+  report(
+    `${label}: of it, largest RssFile`,
+    kept.map((s) => s.file),
+    "MB",
+  );
+  report(
+    `${label}: of it, largest RssAnon`,
+    kept.map((s) => s.anon),
+    "MB",
+  );
 }
 await server.close();

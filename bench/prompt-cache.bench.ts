@@ -16,7 +16,11 @@ const binary = process.env.RIENDA_BINARY ?? resolve(import.meta.dir, "../dist/ri
 process.env.RIENDA_BINARY = binary;
 
 // A system prompt of the size real agents have (~4 KB).
-const AGENT_BODY = Array.from({ length: 24 }, (_, i) => `Rule ${i + 1}: read the files you change, keep edits small, run the tests that cover them, and say what you did in one line.`).join("\n");
+const AGENT_BODY = Array.from(
+  { length: 24 },
+  (_, i) =>
+    `Rule ${i + 1}: read the files you change, keep edits small, run the tests that cover them, and say what you did in one line.`,
+).join("\n");
 
 interface Turn {
   bytes: number;
@@ -31,10 +35,19 @@ async function measure(cache: boolean): Promise<Turn[]> {
   const turns: Turn[] = [];
   const answer = (n: number) => (request: RecordedRequest) => {
     const usage = sim.account(request.body);
-    turns.push({ bytes: Buffer.byteLength(JSON.stringify(request.body)), total: usage.total, read: usage.cacheRead, write: usage.cacheWrite });
+    turns.push({
+      bytes: Buffer.byteLength(JSON.stringify(request.body)),
+      total: usage.total,
+      read: usage.cacheRead,
+      write: usage.cacheWrite,
+    });
     const scriptedUsage = { input: usage.input, cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite, output: 40 };
     if (n === TURNS) return { text: "All twenty steps are done.", usage: scriptedUsage };
-    return { text: `Step ${n}: listing the numbers.`, toolCalls: [{ name: "shell", arguments: { command: `seq ${n * 1000} ${n * 1000 + 250}` } }], usage: scriptedUsage };
+    return {
+      text: `Step ${n}: listing the numbers.`,
+      toolCalls: [{ name: "shell", arguments: { command: `seq ${n * 1000} ${n * 1000 + 250}` } }],
+      usage: scriptedUsage,
+    };
   };
   server.script(...Array.from({ length: TURNS }, (_, i) => answer(i + 1)));
   const inst = new Instance();
@@ -53,7 +66,10 @@ async function measure(cache: boolean): Promise<Turn[]> {
         "",
       ].join("\n"),
     );
-    inst.agent("worker", `---\ndescription: Works in steps.\nmodel: claude/sonnet\ntools: [shell]\n---\n${AGENT_BODY}\n`);
+    inst.agent(
+      "worker",
+      `---\ndescription: Works in steps.\nmodel: claude/sonnet\ntools: [shell]\n---\n${AGENT_BODY}\n`,
+    );
     const r = await inst.run(["run", "-a", "worker", "-p", "Count through the twenty steps.", "-y"]);
     if (r.code !== 0) throw new Error(`the run failed (${r.code}): ${r.stderr}`);
   } finally {
@@ -79,9 +95,13 @@ for (const [i, t] of on.entries()) {
   );
 }
 const sorted = on.map((t) => t.bytes).sort((a, b) => a - b);
-console.log(`${"prompt cache: share of input read from cache, turns 2-20".padEnd(60)} ${(100 * share(on)).toFixed(1)}%`);
+console.log(
+  `${"prompt cache: share of input read from cache, turns 2-20".padEnd(60)} ${(100 * share(on)).toFixed(1)}%`,
+);
 console.log(`${"same run with cache: false".padEnd(60)} ${(100 * share(off)).toFixed(1)}%`);
-console.log(`${"bytes sent per turn (median, first, last)".padEnd(60)} ${sorted[Math.floor(sorted.length / 2)]}, ${on[0]?.bytes}, ${on.at(-1)?.bytes}`);
+console.log(
+  `${"bytes sent per turn (median, first, last)".padEnd(60)} ${sorted[Math.floor(sorted.length / 2)]}, ${on[0]?.bytes}, ${on.at(-1)?.bytes}`,
+);
 const written = on.reduce((sum, t) => sum + t.write, 0);
 const total = on.reduce((sum, t) => sum + t.total, 0);
 console.log(`${"tokens written to cache / all prompt tokens".padEnd(60)} ${written} / ${total}`);

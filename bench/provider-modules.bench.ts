@@ -23,7 +23,10 @@ const home = join(work, "home");
 const server = await startProviderServer();
 const riendaDir = join(home, ".rienda");
 mkdirSync(join(riendaDir, "agents"), { recursive: true });
-writeFileSync(join(riendaDir, "config.yaml"), `providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${server.url}/v1\n    api_key: ""\n    models:\n      m: {}\n`);
+writeFileSync(
+  join(riendaDir, "config.yaml"),
+  `providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${server.url}/v1\n    api_key: ""\n    models:\n      m: {}\n`,
+);
 // Five user modules installed: only the one a run names is evaluated.
 for (const name of ["acme", "beta", "gamma", "delta", "omega"]) {
   mkdirSync(join(riendaDir, "providers", name), { recursive: true });

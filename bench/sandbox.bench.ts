@@ -16,7 +16,12 @@ const sandboxes = await Promise.all(
 
 async function once(argv?: string[], env?: Record<string, string>): Promise<number> {
   const t = performance.now();
-  const result = await runProcess({ command: "echo hi", cwd: workspace, ...(argv ? { argv } : {}), ...(env ? { env } : {}) });
+  const result = await runProcess({
+    command: "echo hi",
+    cwd: workspace,
+    ...(argv ? { argv } : {}),
+    ...(env ? { env } : {}),
+  });
   const ms = performance.now() - t;
   if (result.stdout !== "hi\n") throw new Error(`unexpected output: ${JSON.stringify(result)}`);
   return ms;
@@ -35,5 +40,6 @@ for (let i = 0; i < 200; i++) {
 report("echo hi, unsandboxed (sh -c)", plain, "ms");
 for (const [m, mode] of modes.entries()) report(`echo hi, bubblewrap ${mode}`, boxed[m]!, "ms");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-for (const [m, mode] of modes.entries()) console.log(`added by the sandbox (${mode}), median: ${(median(boxed[m]!) - median(plain)).toFixed(2)} ms`);
+for (const [m, mode] of modes.entries())
+  console.log(`added by the sandbox (${mode}), median: ${(median(boxed[m]!) - median(plain)).toFixed(2)} ms`);
 rmSync(workspace, { recursive: true, force: true });

@@ -20,15 +20,37 @@ mkdirSync(workdir);
 /** One turn of a realistic coding conversation: prompt, tool call, tool result (~1 KB), answer. */
 function turn(i: number): Message[] {
   return [
-    { role: "user", blocks: [{ type: "text", text: `Step ${i}: please look at src/module-${i}.ts and tell me what the exported function does.` }] },
+    {
+      role: "user",
+      blocks: [
+        {
+          type: "text",
+          text: `Step ${i}: please look at src/module-${i}.ts and tell me what the exported function does.`,
+        },
+      ],
+    },
     {
       role: "assistant",
       blocks: [
         { type: "thinking", thinking: "I should read the file before answering." },
-        { type: "tool_call", toolCallId: `call_${i}`, toolCallName: "shell", toolCallArguments: { command: `cat src/module-${i}.ts` } },
+        {
+          type: "tool_call",
+          toolCallId: `call_${i}`,
+          toolCallName: "shell",
+          toolCallArguments: { command: `cat src/module-${i}.ts` },
+        },
       ],
     },
-    { role: "user", blocks: [{ type: "tool_result", toolResultCallId: `call_${i}`, toolResult: [{ type: "text", text: `export function f${i}() {\n  return ${i};\n}\n`.repeat(24) }] }] },
+    {
+      role: "user",
+      blocks: [
+        {
+          type: "tool_result",
+          toolResultCallId: `call_${i}`,
+          toolResult: [{ type: "text", text: `export function f${i}() {\n  return ${i};\n}\n`.repeat(24) }],
+        },
+      ],
+    },
     { role: "assistant", blocks: [{ type: "text", text: `It returns ${i}. `.repeat(12) }] },
   ];
 }
@@ -49,7 +71,9 @@ function report(name: string, values: number[], unit: string): void {
   const sorted = [...values].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
   const fmt = (v: number) => (v < 1 ? v.toFixed(3) : v.toFixed(1));
-  console.log(`${name.padEnd(38)} median ${fmt(median)} ${unit}   spread ${fmt(sorted[0]!)}–${fmt(sorted.at(-1)!)} ${unit} (${values.length} runs)`);
+  console.log(
+    `${name.padEnd(38)} median ${fmt(median)} ${unit}   spread ${fmt(sorted[0]!)}–${fmt(sorted.at(-1)!)} ${unit} (${values.length} runs)`,
+  );
 }
 
 try {
@@ -84,17 +108,29 @@ try {
     for (let i = 0; i < 5; i++) for (const m of turn(i)) session.appendMessage(m);
     session.close();
   }
-  const indexPath = join(dirname(openSession({ home: listHome, id: listSessionsId(listHome), workdir }).path), ".index.json");
+  const indexPath = join(
+    dirname(openSession({ home: listHome, id: listSessionsId(listHome), workdir }).path),
+    ".index.json",
+  );
   let listed = 0;
-  measure("list 1,000 sessions (cold, no index)", 10, () => (listed = listSessions({ home: listHome, workdir }).length), () => rmSync(indexPath, { force: true }));
+  measure(
+    "list 1,000 sessions (cold, no index)",
+    10,
+    () => (listed = listSessions({ home: listHome, workdir }).length),
+    () => rmSync(indexPath, { force: true }),
+  );
   measure("list 1,000 sessions (warm index)", 15, () => (listed = listSessions({ home: listHome, workdir }).length));
   if (listed !== 1000) throw new Error(`expected 1000 sessions, got ${listed}`);
   // The whole command, process start included, when the binary is built.
   const binary = join(import.meta.dir, "../dist/rienda");
   if (existsSync(binary)) {
     const run = () => {
-      const r = spawnSync(binary, ["sessions", "-C", workdir, "--json"], { env: { ...process.env, HOME: listHome }, maxBuffer: 1 << 26 });
-      if (r.status !== 0 || (JSON.parse(String(r.stdout)) as unknown[]).length !== 1000) throw new Error(`rienda sessions failed: ${String(r.stderr)}`);
+      const r = spawnSync(binary, ["sessions", "-C", workdir, "--json"], {
+        env: { ...process.env, HOME: listHome },
+        maxBuffer: 1 << 26,
+      });
+      if (r.status !== 0 || (JSON.parse(String(r.stdout)) as unknown[]).length !== 1000)
+        throw new Error(`rienda sessions failed: ${String(r.stderr)}`);
     };
     measure("rienda sessions, 1,000 (cold process)", 10, run, () => rmSync(indexPath, { force: true }));
     measure("rienda sessions, 1,000 (warm process)", 10, run);

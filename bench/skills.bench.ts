@@ -50,12 +50,22 @@ writeFileSync(
 );
 // Both agents have a tool, so both load the argument validator in the
 // background after start; what differs is only the skills.
-writeFileSync(join(home, ".rienda/agents/one.md"), `---\ndescription: one skill\nmodel: p/m\ntools: [shell]\nskills: [skill-01]\n---\nBench.\n`);
-writeFileSync(join(home, ".rienda/agents/none.md"), `---\ndescription: no skills\nmodel: p/m\ntools: [shell]\n---\nBench.\n`);
-writeFileSync(join(home, ".rienda/agents/ten.md"), `---\ndescription: ten skills\nmodel: p/m\ntools: [shell]\nskills: [${names.join(", ")}]\n---\nBench.\n`);
+writeFileSync(
+  join(home, ".rienda/agents/one.md"),
+  `---\ndescription: one skill\nmodel: p/m\ntools: [shell]\nskills: [skill-01]\n---\nBench.\n`,
+);
+writeFileSync(
+  join(home, ".rienda/agents/none.md"),
+  `---\ndescription: no skills\nmodel: p/m\ntools: [shell]\n---\nBench.\n`,
+);
+writeFileSync(
+  join(home, ".rienda/agents/ten.md"),
+  `---\ndescription: ten skills\nmodel: p/m\ntools: [shell]\nskills: [${names.join(", ")}]\n---\nBench.\n`,
+);
 const env = { PATH: process.env.PATH ?? "", HOME: home };
 
-const timeToFirstRequest = (agent: string) => msToFirstRequest(server, { binary, env, cwd: work }, ["run", "-a", agent, "-p", "hi"]);
+const timeToFirstRequest = (agent: string) =>
+  msToFirstRequest(server, { binary, env, cwd: work }, ["run", "-a", agent, "-p", "hi"]);
 
 const agents = ["none", "one", "ten"] as const;
 const samples: Record<(typeof agents)[number], number[]> = { none: [], one: [], ten: [] };

@@ -11,13 +11,20 @@ const bun = join(root, "node_modules/.bin/bun");
 const work = mkdtempSync(join(tmpdir(), "rienda-bench-"));
 const hello = join(work, "hello");
 writeFileSync(join(work, "hello.ts"), 'console.log("hello");\n');
-const build = spawnSync(bun, ["build", "--compile", "--minify", "--bytecode", "--format=esm", join(work, "hello.ts"), "--outfile", hello], { encoding: "utf8" });
+const build = spawnSync(
+  bun,
+  ["build", "--compile", "--minify", "--bytecode", "--format=esm", join(work, "hello.ts"), "--outfile", hello],
+  { encoding: "utf8" },
+);
 if (build.status !== 0) throw new Error(build.stderr);
 if (!existsSync(binary)) throw new Error(`no binary at ${binary}: run make build`);
 
 const home = join(work, "home");
 mkdirSync(join(home, ".rienda/tools/trivial"), { recursive: true });
-writeFileSync(join(home, ".rienda/tools/trivial/index.js"), 'module.exports = { description: "d", parameters: { type: "object" }, execute() { return "ok"; } };');
+writeFileSync(
+  join(home, ".rienda/tools/trivial/index.js"),
+  'module.exports = { description: "d", parameters: { type: "object" }, execute() { return "ok"; } };',
+);
 const env = { PATH: process.env.PATH ?? "", HOME: home };
 const hasTime = existsSync("/usr/bin/time");
 

@@ -27,19 +27,29 @@ const home = join(work, "home");
 const server: ProviderServer = await startProviderServer();
 mkdirSync(join(home, ".rienda/agents"), { recursive: true });
 mkdirSync(join(home, ".rienda/tools/echo"), { recursive: true });
-writeFileSync(join(home, ".rienda/tools/echo/index.js"), `module.exports = { description: "Echo.", parameters: { type: "object" }, execute() { return "ok"; } };`);
+writeFileSync(
+  join(home, ".rienda/tools/echo/index.js"),
+  `module.exports = { description: "Echo.", parameters: { type: "object" }, execute() { return "ok"; } };`,
+);
 writeFileSync(
   join(home, ".rienda/config.yaml"),
   `providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${server.url}/v1\n    api_key: ""\n    models:\n      big: {}\n      small: {}\n`,
 );
-writeFileSync(join(home, ".rienda/agents/reviewer.md"), `---\ndescription: Reviews.\nmodel: p/small\ntools: [echo]\n---\nYou review.\n`);
-writeFileSync(join(home, ".rienda/agents/lead.md"), `---\ndescription: Leads.\nmodel: p/big\nagents: [reviewer]\n---\nYou lead.\n`);
+writeFileSync(
+  join(home, ".rienda/agents/reviewer.md"),
+  `---\ndescription: Reviews.\nmodel: p/small\ntools: [echo]\n---\nYou review.\n`,
+);
+writeFileSync(
+  join(home, ".rienda/agents/lead.md"),
+  `---\ndescription: Leads.\nmodel: p/big\nagents: [reviewer]\n---\nYou lead.\n`,
+);
 const env = { PATH: process.env.PATH ?? "", HOME: home };
 
 /** ms from spawn to exit of one run. */
 async function timeRun(agent: string): Promise<number> {
   server.reset();
-  if (agent === "lead") server.script({ toolCalls: [{ id: "r1", name: "agent__reviewer", arguments: { prompt: "review" } }] });
+  if (agent === "lead")
+    server.script({ toolCalls: [{ id: "r1", name: "agent__reviewer", arguments: { prompt: "review" } }] });
   server.script({ toolCalls: [{ id: "e1", name: "echo", arguments: {} }] }, { text: "fine" });
   if (agent === "lead") server.script({ text: "done" });
   const start = performance.now();
@@ -61,7 +71,18 @@ async function timeRun(agent: string): Promise<number> {
     const start = performance.now();
     const run = await prepareRun({ ...request, agentId: "reviewer" }, dialogs);
     const { system, model, tools, hooks, session } = run;
-    const outcome = await runAgent({ prompt: "review", system, model, agentId: "reviewer", modelPort: createModelClient(), tools, hooks, session, emit: () => undefined, signal });
+    const outcome = await runAgent({
+      prompt: "review",
+      system,
+      model,
+      agentId: "reviewer",
+      modelPort: createModelClient(),
+      tools,
+      hooks,
+      session,
+      emit: () => undefined,
+      signal,
+    });
     await run.close();
     if (outcome.reason !== "end_turn") throw new Error(`child alone: ${outcome.message}`);
     return performance.now() - start;
@@ -73,7 +94,11 @@ async function timeRun(agent: string): Promise<number> {
     const call = async (): Promise<number> => {
       childTurns();
       const start = performance.now();
-      const result = await lead.tools.run({ id: "r1", name: "agent__reviewer", arguments: { prompt: "review" } }, { log: () => undefined, output: () => undefined, nested: () => undefined }, signal);
+      const result = await lead.tools.run(
+        { id: "r1", name: "agent__reviewer", arguments: { prompt: "review" } },
+        { log: () => undefined, output: () => undefined, nested: () => undefined },
+        signal,
+      );
       const elapsed = performance.now() - start;
       if (result.isError) throw new Error(`subagent: ${result.text}`);
       return elapsed;

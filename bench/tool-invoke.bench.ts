@@ -12,7 +12,23 @@ const dir = mkdtempSync(join(tmpdir(), "rienda-bench-"));
 const modulePath = join(dir, "index.js");
 writeFileSync(modulePath, `module.exports = { execute(ctx, args) { return "ok " + args.n; } };`);
 const frontEnd = { log() {}, output() {}, notify() {}, confirm: async () => false };
-const data = { workdir: dir, riendaDir: join(dir, ".rienda"), session: { id: "b", agentId: "", modelId: "", workdir: dir }, agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" }, config: {} };
+const data = {
+  workdir: dir,
+  riendaDir: join(dir, ".rienda"),
+  session: { id: "b", agentId: "", modelId: "", workdir: dir },
+  agent: {
+    name: "",
+    description: "",
+    model: "",
+    tools: [],
+    hooks: [],
+    skills: [],
+    agents: [],
+    config: {},
+    systemPrompt: "",
+  },
+  config: {},
+};
 const context = { data, frontEnd, signal: new AbortController().signal };
 
 type Design = "realm" | "worker spawned per call";
@@ -57,5 +73,7 @@ for (const design of ["realm", "worker spawned per call"] as const) {
   }
   await runtime.close();
   report(`RSS growth after 1,000 .. 10,000 invocations (${design})`, samples, "MB");
-  console.log(`RSS growth after 10,000 invocations (${design}): ${samples[samples.length - 1]!.toFixed(1)} MB (from ${before.toFixed(1)} MB)`);
+  console.log(
+    `RSS growth after 10,000 invocations (${design}): ${samples[samples.length - 1]!.toFixed(1)} MB (from ${before.toFixed(1)} MB)`,
+  );
 }

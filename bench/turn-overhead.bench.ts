@@ -29,7 +29,10 @@ const instantModel = (): ModelPort => {
             role: "assistant",
             blocks: last
               ? [{ type: "text", text: "done" }]
-              : [{ type: "text", text: "step" }, { type: "tool_call", toolCallId: `c${n}`, toolCallName: "t", toolCallArguments: { i: n } }],
+              : [
+                  { type: "text", text: "step" },
+                  { type: "tool_call", toolCallId: `c${n}`, toolCallName: "t", toolCallArguments: { i: n } },
+                ],
           },
           stopReason: last ? "end_turn" : "tool_use",
           usage: { inputTokens: 100, outputTokens: 10 },
@@ -44,19 +47,37 @@ const tools: ToolPort = {
   has: (name) => name === "t",
   run: async (call) => ({ text: `result ${JSON.stringify(call.arguments)}`, isError: false }),
 };
-const noHooks: HookPort = { names: [], handles: () => false, call: async () => ({ kind: "returned", value: undefined }) };
+const noHooks: HookPort = {
+  names: [],
+  handles: () => false,
+  call: async () => ({ kind: "returned", value: undefined }),
+};
 
 const model: ResolvedModel = {
-  ref: "p/m", provider: "p", alias: "m", wireId: "m", protocol: "openai_chat_completions",
-  baseUrl: "", apiKey: "", headers: {},
+  ref: "p/m",
+  provider: "p",
+  alias: "m",
+  wireId: "m",
+  protocol: "openai_chat_completions",
+  baseUrl: "",
+  apiKey: "",
+  headers: {},
 };
 
 async function runOnce(modelPort: ModelPort, m: ResolvedModel): Promise<number> {
   const session = createSession({ home, workdir, agent: "a", model: "p/m" });
   const t = performance.now();
   const outcome = await runAgent({
-    prompt: "go", system: "You are a benchmark.", model: m, agentId: "a",
-    modelPort, tools, hooks: noHooks, session, emit: () => {}, signal: new AbortController().signal,
+    prompt: "go",
+    system: "You are a benchmark.",
+    model: m,
+    agentId: "a",
+    modelPort,
+    tools,
+    hooks: noHooks,
+    session,
+    emit: () => {},
+    signal: new AbortController().signal,
   });
   if (outcome.reason !== "end_turn") throw new Error(`run ended with ${outcome.reason}: ${outcome.message}`);
   return (performance.now() - t) / TURNS;
@@ -71,7 +92,8 @@ const httpModel = { ...model, baseUrl: `${server.url}/v1` };
 const client = createModelClient();
 const http: number[] = [];
 for (let i = 0; i < 40; i++) {
-  for (let turn = 1; turn < TURNS; turn++) server.script({ text: "step", toolCalls: [{ id: `c${turn}`, name: "t", arguments: { i: turn } }] });
+  for (let turn = 1; turn < TURNS; turn++)
+    server.script({ text: "step", toolCalls: [{ id: `c${turn}`, name: "t", arguments: { i: turn } }] });
   server.script({ text: "done" });
   http.push(await runOnce(client, httpModel));
 }

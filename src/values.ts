@@ -48,7 +48,9 @@ export function jsonDepth(text: string, stopAfter = Number.POSITIVE_INFINITY): n
 
 /** Why JSON text is refused for its depth, or undefined when it is within `max`. */
 export function jsonDepthProblem(text: string, max = MAX_JSON_DEPTH): string | undefined {
-  return jsonDepth(text, max) > max ? `arrays and objects nested more than ${max} levels deep (Rienda reads JSON up to that depth)` : undefined;
+  return jsonDepth(text, max) > max
+    ? `arrays and objects nested more than ${max} levels deep (Rienda reads JSON up to that depth)`
+    : undefined;
 }
 
 /** JSON.parse for text from outside: throws an Error saying so when it nests deeper than `max`. */
@@ -137,7 +139,8 @@ function builtInKind(value: object): string {
 export function describeYamlValue(value: unknown): string {
   if (value === null || value === undefined) return "empty";
   if (Array.isArray(value)) return "a list";
-  if (typeof value === "string") return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+  if (typeof value === "string")
+    return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
   if (typeof value === "number") return `a number (${value})`;
   if (typeof value === "boolean") return `a boolean (${value})`;
   if (typeof value === "object") return "a mapping";
@@ -189,8 +192,14 @@ export interface DefinitionNames {
  */
 export function unknownDefinitionMessage(kind: string, name: string, found: DefinitionNames, none: string): string {
   const hint = didYouMean(name, [...found.loaded, ...found.broken]);
-  const notLoading = found.broken.length > 0 ? `not loading: ${found.broken.join(", ")}, see "rienda doctor"` : found.problems > 0 ? `some cannot be listed, see "rienda doctor"` : "";
-  if (found.loaded.length > 0) return `unknown ${kind} "${name}" (${hint}available: ${found.loaded.join(", ")}${notLoading ? `; ${notLoading}` : ""})`;
+  const notLoading =
+    found.broken.length > 0
+      ? `not loading: ${found.broken.join(", ")}, see "rienda doctor"`
+      : found.problems > 0
+        ? `some cannot be listed, see "rienda doctor"`
+        : "";
+  if (found.loaded.length > 0)
+    return `unknown ${kind} "${name}" (${hint}available: ${found.loaded.join(", ")}${notLoading ? `; ${notLoading}` : ""})`;
   if (found.problems > 0) return `unknown ${kind} "${name}" (${hint}no ${kind} in ${found.dir} loads; ${notLoading})`;
   return `unknown ${kind} "${name}"${none}`;
 }

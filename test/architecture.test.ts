@@ -11,7 +11,18 @@ import { dirname, join, relative, resolve } from "node:path";
 import { functionLengths } from "./support/function-lengths.ts";
 
 const SRC = resolve(import.meta.dir, "../src");
-const LEAVES = ["platform", "errors", "version", "values", "go-yaml", "abort-race", "atomic-file", "abort-reasons", "cache-entry", "turn-interrupts"];
+const LEAVES = [
+  "platform",
+  "errors",
+  "version",
+  "values",
+  "go-yaml",
+  "abort-race",
+  "atomic-file",
+  "abort-reasons",
+  "cache-entry",
+  "turn-interrupts",
+];
 
 /** folder -> folders it may import (leaves are always allowed). */
 const ALLOWED: Record<string, string[]> = {
@@ -34,9 +45,60 @@ const ALLOWED: Record<string, string[]> = {
   "models-dev": [],
   "provider-modules": ["runtime", "config", "providers", "models-dev"],
   roster: ["config", "provider-modules", "credentials", "providers", "runtime", "models-dev"],
-  compose: ["engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits", "credentials", "models-dev", "provider-modules", "roster", "sandbox", "permissions"],
-  conversation: ["compose", "engine", "config", "agents", "sessions", "tools", "providers", "attachments", "roster", "credentials", "limits"],
-  cli: ["conversation", "compose", "ui", "engine", "extensions", "config", "agents", "skills", "runtime", "sessions", "tools", "providers", "mcp", "attachments", "limits", "credentials", "models-dev", "provider-modules", "roster"],
+  compose: [
+    "engine",
+    "extensions",
+    "config",
+    "agents",
+    "skills",
+    "runtime",
+    "sessions",
+    "tools",
+    "providers",
+    "mcp",
+    "attachments",
+    "limits",
+    "credentials",
+    "models-dev",
+    "provider-modules",
+    "roster",
+    "sandbox",
+    "permissions",
+  ],
+  conversation: [
+    "compose",
+    "engine",
+    "config",
+    "agents",
+    "sessions",
+    "tools",
+    "providers",
+    "attachments",
+    "roster",
+    "credentials",
+    "limits",
+  ],
+  cli: [
+    "conversation",
+    "compose",
+    "ui",
+    "engine",
+    "extensions",
+    "config",
+    "agents",
+    "skills",
+    "runtime",
+    "sessions",
+    "tools",
+    "providers",
+    "mcp",
+    "attachments",
+    "limits",
+    "credentials",
+    "models-dev",
+    "provider-modules",
+    "roster",
+  ],
 };
 
 function sourceFiles(dir: string): string[] {
@@ -60,7 +122,9 @@ describe("architecture", () => {
     for (const file of files) {
       const from = unitOf(file);
       const text = readFileSync(file, "utf8");
-      for (const match of text.matchAll(/(?:import|export)[^"';]*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g)) {
+      for (const match of text.matchAll(
+        /(?:import|export)[^"';]*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g,
+      )) {
         const spec = match[1] ?? match[2]!;
         const target = resolve(dirname(file), spec);
         const to = unitOf(target);
@@ -69,7 +133,8 @@ describe("architecture", () => {
         const allowed = ALLOWED[from] ?? [];
         if (!allowed.includes(to)) violations.push(`${relative(SRC, file)} imports ${to}/ (${spec})`);
         const base = target.split("/").pop();
-        if (base !== "index.ts" && base !== "types.ts") violations.push(`${relative(SRC, file)} reaches inside ${to}/ (${spec})`);
+        if (base !== "index.ts" && base !== "types.ts")
+          violations.push(`${relative(SRC, file)} reaches inside ${to}/ (${spec})`);
       }
     }
     expect(violations).toEqual([]);
@@ -95,8 +160,10 @@ describe("architecture", () => {
       const text = readFileSync(file, "utf8");
       for (const match of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^;]*?from\s+["'](\.[^"']+)["']/gm)) {
         const target = relative(runtime, resolve(dirname(file), match[3]!));
-        if (side === "context" && target.startsWith("host/") && match[2] === undefined) violations.push(`${relative(SRC, file)} imports ${target}`);
-        if (side === "host" && target.startsWith("context/") && target !== "context/context-values.ts") violations.push(`${relative(SRC, file)} imports ${target}`);
+        if (side === "context" && target.startsWith("host/") && match[2] === undefined)
+          violations.push(`${relative(SRC, file)} imports ${target}`);
+        if (side === "host" && target.startsWith("context/") && target !== "context/context-values.ts")
+          violations.push(`${relative(SRC, file)} imports ${target}`);
       }
     }
     expect(violations).toEqual([]);
@@ -178,15 +245,21 @@ describe("architecture", () => {
     const edges = new Map<string, string[]>();
     for (const file of files) {
       const text = readFileSync(file, "utf8");
-      const targets = [...text.matchAll(/(?:import|export)[^"';]*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g)].map((m) => resolve(dirname(file), m[1] ?? m[2]!));
-      edges.set(file, targets.filter((t) => t.startsWith(SRC)));
+      const targets = [
+        ...text.matchAll(/(?:import|export)[^"';]*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g),
+      ].map((m) => resolve(dirname(file), m[1] ?? m[2]!));
+      edges.set(
+        file,
+        targets.filter((t) => t.startsWith(SRC)),
+      );
     }
     const cycles: string[] = [];
     const state = new Map<string, "open" | "done">();
     const visit = (file: string, path: string[]) => {
       state.set(file, "open");
       for (const next of edges.get(file) ?? []) {
-        if (state.get(next) === "open") cycles.push([...path.slice(path.indexOf(next)), next].map((f) => relative(SRC, f)).join(" -> "));
+        if (state.get(next) === "open")
+          cycles.push([...path.slice(path.indexOf(next)), next].map((f) => relative(SRC, f)).join(" -> "));
         else if (!state.has(next)) visit(next, [...path, next]);
       }
       state.set(file, "done");
@@ -201,9 +274,12 @@ describe("architecture", () => {
     for (const dir of ["e2e", "support"]) {
       for (const file of sourceFiles(join(TEST, dir))) {
         const text = readFileSync(file, "utf8");
-        for (const match of text.matchAll(/(?:import|export)[^"';]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+        for (const match of text.matchAll(
+          /(?:import|export)[^"';]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
+        )) {
           const spec = match[1] ?? match[2]!;
-          if (spec.startsWith(".") && resolve(dirname(file), spec).startsWith(SRC + "/")) offenders.push(`${relative(TEST, file)} imports ${spec}`);
+          if (spec.startsWith(".") && resolve(dirname(file), spec).startsWith(SRC + "/"))
+            offenders.push(`${relative(TEST, file)} imports ${spec}`);
         }
       }
     }
@@ -218,18 +294,23 @@ describe("architecture", () => {
       // The dispatcher's modules at cli/'s root load the commands.
       if (inside.length === 0) continue;
       const text = readFileSync(file, "utf8");
-      for (const match of text.matchAll(/(?:import|export)[^"';]*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g)) {
+      for (const match of text.matchAll(
+        /(?:import|export)[^"';]*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g,
+      )) {
         const target = resolve(dirname(file), match[1] ?? match[2]!);
         if (!target.startsWith(`${cli}/`)) continue;
         const to = relative(cli, target).split("/")[0];
-        if (to !== folder && to !== "shared") violations.push(`${relative(SRC, file)} imports ${relative(SRC, target)}`);
+        if (to !== folder && to !== "shared")
+          violations.push(`${relative(SRC, file)} imports ${relative(SRC, target)}`);
       }
     }
     expect(violations).toEqual([]);
   });
 
   test("Bun.* is used only in platform.ts", () => {
-    const offenders = files.filter((f) => !f.endsWith("platform.ts") && /\bBun\.[a-zA-Z]/.test(readFileSync(f, "utf8")));
+    const offenders = files.filter(
+      (f) => !f.endsWith("platform.ts") && /\bBun\.[a-zA-Z]/.test(readFileSync(f, "utf8")),
+    );
     expect(offenders.map((f) => relative(SRC, f))).toEqual([]);
   });
 
@@ -242,10 +323,13 @@ describe("architecture", () => {
     const offenders: string[] = [];
     for (const file of files) {
       const text = readFileSync(file, "utf8");
-      for (const match of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^;]*?from\s+["']@modelcontextprotocol\/sdk[^"']*["']/gm)) {
+      for (const match of text.matchAll(
+        /^\s*(import|export)\s+(type\s+)?[^;]*?from\s+["']@modelcontextprotocol\/sdk[^"']*["']/gm,
+      )) {
         if (match[2] === undefined) offenders.push(`${relative(SRC, file)}: static import of the SDK`);
       }
-      if (unitOf(file) !== "mcp" && text.includes("@modelcontextprotocol/sdk")) offenders.push(`${relative(SRC, file)}: uses the SDK outside mcp/`);
+      if (unitOf(file) !== "mcp" && text.includes("@modelcontextprotocol/sdk"))
+        offenders.push(`${relative(SRC, file)}: uses the SDK outside mcp/`);
     }
     expect(offenders).toEqual([]);
   });

@@ -1,6 +1,20 @@
 import { describe, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
-import { describeValue, describeYamlValue, dollarsText, headerSecret, hideSecrets, isFile, isPlainObject, isRecord, jsonDepth, jsonDepthProblem, MAX_JSON_DEPTH, parseJsonWithin, unknownDefinitionMessage } from "../src/values.ts";
+import {
+  describeValue,
+  describeYamlValue,
+  dollarsText,
+  headerSecret,
+  hideSecrets,
+  isFile,
+  isPlainObject,
+  isRecord,
+  jsonDepth,
+  jsonDepthProblem,
+  MAX_JSON_DEPTH,
+  parseJsonWithin,
+  unknownDefinitionMessage,
+} from "../src/values.ts";
 
 describe("values", () => {
   test("describeValue names a JavaScript value's kind as messages do", () => {
@@ -31,7 +45,12 @@ describe("values", () => {
 
   test("isRecord takes any non-array object; isPlainObject only mappings", () => {
     expect([isRecord({}), isRecord([]), isRecord(null), isRecord(new Date())]).toEqual([true, false, false, true]);
-    expect([isPlainObject({}), isPlainObject(Object.create(null)), isPlainObject(new Date()), isPlainObject([])]).toEqual([true, true, false, false]);
+    expect([
+      isPlainObject({}),
+      isPlainObject(Object.create(null)),
+      isPlainObject(new Date()),
+      isPlainObject([]),
+    ]).toEqual([true, true, false, false]);
   });
 
   test("isFile is true for a file only, false for a directory or nothing", () => {
@@ -48,17 +67,30 @@ describe("values", () => {
   });
 
   test("hideSecrets shows each secret as *** , a longer one whole even when it holds a shorter one", () => {
-    expect(hideSecrets("key sk-long-secret refused (sk-long)", ["sk-long", "sk-long-secret"])).toBe("key *** refused (***)");
+    expect(hideSecrets("key sk-long-secret refused (sk-long)", ["sk-long", "sk-long-secret"])).toBe(
+      "key *** refused (***)",
+    );
     expect(hideSecrets("nothing to hide", ["", "absent"])).toBe("nothing to hide");
   });
 
   test("unknownDefinitionMessage: what loads with a near name first, what is broken apart, and the folder when nothing loads", () => {
     const none = ": there are none yet";
-    expect(unknownDefinitionMessage("agent", "wrtier", { dir: "/a", loaded: ["coder", "writer"], broken: ["half"], problems: 1 }, none)).toBe(
+    expect(
+      unknownDefinitionMessage(
+        "agent",
+        "wrtier",
+        { dir: "/a", loaded: ["coder", "writer"], broken: ["half"], problems: 1 },
+        none,
+      ),
+    ).toBe(
       'unknown agent "wrtier" (did you mean "writer"? available: coder, writer; not loading: half, see "rienda doctor")',
     );
-    expect(unknownDefinitionMessage("skill", "x", { dir: "/s", loaded: [], broken: [], problems: 2 }, none)).toBe('unknown skill "x" (no skill in /s loads; some cannot be listed, see "rienda doctor")');
-    expect(unknownDefinitionMessage("skill", "x", { dir: "/s", loaded: [], broken: [], problems: 0 }, none)).toBe('unknown skill "x": there are none yet');
+    expect(unknownDefinitionMessage("skill", "x", { dir: "/s", loaded: [], broken: [], problems: 2 }, none)).toBe(
+      'unknown skill "x" (no skill in /s loads; some cannot be listed, see "rienda doctor")',
+    );
+    expect(unknownDefinitionMessage("skill", "x", { dir: "/s", loaded: [], broken: [], problems: 0 }, none)).toBe(
+      'unknown skill "x": there are none yet',
+    );
   });
 });
 

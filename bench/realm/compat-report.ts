@@ -36,7 +36,10 @@ const paths = Object.entries(PROBES).map(([name, body], i) => {
   const path = box.module(`probe${i}`, `module.exports = { execute(ctx, args) {\n${body}\n} };`);
   box.write(path.replace(/index\.js$/, "esm.mjs"), "export const answer = 'esm loaded';");
   box.write(path.replace(/index\.js$/, "data.json"), '{ "name": "json loaded" }');
-  box.write(path.replace(/index\.js$/, "read.mjs"), 'import { readFileSync } from "node:fs"; const b = readFileSync(new URL(import.meta.url).pathname); export const kind = [b instanceof Uint8Array, Buffer.isBuffer(b)].join(" ");');
+  box.write(
+    path.replace(/index\.js$/, "read.mjs"),
+    'import { readFileSync } from "node:fs"; const b = readFileSync(new URL(import.meta.url).pathname); export const kind = [b instanceof Uint8Array, Buffer.isBuffer(b)].join(" ");',
+  );
   return { name, path };
 });
 const context = box.context();
@@ -57,9 +60,15 @@ const answer = async (design: keyof typeof designs, path: string) => {
   box.recorded.logs.length = 0;
   const outcome = await designs[design].invoke({ modulePath: path, exportName: "execute", args: [{}], context });
   const logged = box.recorded.logs.length ? ` [log: ${box.recorded.logs.join("|").trim()}]` : "";
-  return (outcome.kind === "returned" ? String(outcome.value) : `${outcome.kind}: ${"message" in outcome ? outcome.message : ""}`) + logged;
+  return (
+    (outcome.kind === "returned"
+      ? String(outcome.value)
+      : `${outcome.kind}: ${"message" in outcome ? outcome.message : ""}`) + logged
+  );
 };
-console.log(`${"probe".padEnd(44)} ${"worker per call".padEnd(36)} ${"vm realm per call".padEnd(36)} ShadowRealm per call`);
+console.log(
+  `${"probe".padEnd(44)} ${"worker per call".padEnd(36)} ${"vm realm per call".padEnd(36)} ShadowRealm per call`,
+);
 let differ = 0;
 for (const { name, path } of paths) {
   const w = await answer("worker", path);

@@ -15,8 +15,13 @@ const vmRealms = createRealmRuntime();
 const shadowRealms = realmsAvailable() ? createRuntime({ contexts: "realms" }) : undefined;
 shadowRealms?.expectCalls();
 await shadowRealms?.settled();
-const viaWorkers = await runFreshnessCases((modulePath, args) => workers.invoke({ modulePath, exportName: "execute", args: [args], context }), () => workers.settled());
-const viaVmRealms = await runFreshnessCases((modulePath, args) => vmRealms.invoke({ modulePath, exportName: "execute", args: [args], context }));
+const viaWorkers = await runFreshnessCases(
+  (modulePath, args) => workers.invoke({ modulePath, exportName: "execute", args: [args], context }),
+  () => workers.settled(),
+);
+const viaVmRealms = await runFreshnessCases((modulePath, args) =>
+  vmRealms.invoke({ modulePath, exportName: "execute", args: [args], context }),
+);
 const viaShadowRealms = shadowRealms
   ? await runFreshnessCases(
       (modulePath, args) => shadowRealms.invoke({ modulePath, exportName: "execute", args: [args], context }),
@@ -34,9 +39,13 @@ await shadowRealms?.close();
 box.dispose();
 const verdict = (r: { ok: boolean; detail: string }, width: number) =>
   (r.ok ? "fresh" : r.detail.startsWith("(") ? r.detail : `LEAKS: ${r.detail.slice(0, 100)}`).padEnd(width);
-console.log(`${"case".padEnd(58)} ${"worker per call".padEnd(16)} ${"vm realm per call".padEnd(18)} ShadowRealm per call`);
+console.log(
+  `${"case".padEnd(58)} ${"worker per call".padEnd(16)} ${"vm realm per call".padEnd(18)} ShadowRealm per call`,
+);
 for (let i = 0; i < viaWorkers.length; i++) {
-  console.log(`${viaWorkers[i]!.name.padEnd(58)} ${verdict(viaWorkers[i]!, 16)} ${verdict(viaVmRealms[i]!, 18)} ${verdict(viaShadowRealms[i]!, 0)}`);
+  console.log(
+    `${viaWorkers[i]!.name.padEnd(58)} ${verdict(viaWorkers[i]!, 16)} ${verdict(viaVmRealms[i]!, 18)} ${verdict(viaShadowRealms[i]!, 0)}`,
+  );
 }
 // Under Deno a worker spinning in a promise callback it left behind cannot be ended (runtime.md, "Deno"): exit instead of waiting on it.
 process.exit(0);

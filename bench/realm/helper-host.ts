@@ -11,7 +11,14 @@ import type { InspectOutcome, InvokeRequest, Outcome } from "../../src/runtime/t
 import type { CallMessage } from "./helper-bridge.ts";
 
 /** A reply of a helper worker. */
-export type Reply = { kind: string; value?: unknown; type?: string; message?: string; shape?: unknown; replies?: Reply[] };
+export type Reply = {
+  kind: string;
+  value?: unknown;
+  type?: string;
+  message?: string;
+  shape?: unknown;
+  replies?: Reply[];
+};
 
 /** The host end of one call's ctx, over the helper's buffer (none for an inspection: loading is not calling). */
 export interface CallBridge {
@@ -26,7 +33,15 @@ export function openCallBridge(buffer: SharedArrayBuffer, request: InvokeRequest
   Atomics.store(words, INTERRUPT, 0);
   const controller = new AbortController();
   const bridge = request
-    ? serveBridge(buffer, createCtxHandler({ workdir: request.context.data.workdir, riendaDir: request.context.data.riendaDir, frontEnd: request.context.frontEnd, signal: controller.signal }))
+    ? serveBridge(
+        buffer,
+        createCtxHandler({
+          workdir: request.context.data.workdir,
+          riendaDir: request.context.data.riendaDir,
+          frontEnd: request.context.frontEnd,
+          signal: controller.signal,
+        }),
+      )
     : undefined;
   return {
     interrupt() {
@@ -51,7 +66,14 @@ export function inOrder(): <T>(run: () => Promise<T>) => Promise<T> {
 
 /** The message asking a helper to invoke `request`. */
 export function callMessage(request: InvokeRequest): CallMessage {
-  return { kind: "call", mode: "invoke", modulePath: request.modulePath, exportName: request.exportName, args: request.args, data: request.context.data };
+  return {
+    kind: "call",
+    mode: "invoke",
+    modulePath: request.modulePath,
+    exportName: request.exportName,
+    args: request.args,
+    data: request.context.data,
+  };
 }
 
 export function outcomeOf(reply: Reply): Outcome {
@@ -63,6 +85,8 @@ export function outcomeOf(reply: Reply): Outcome {
 
 export function inspectionsOf(reply: Reply): InspectOutcome[] {
   return (reply.replies ?? []).map((r) =>
-    r.kind === "inspected" ? { kind: "loaded", shape: r.shape as never } : { kind: "load-failed", message: String(r.message) },
+    r.kind === "inspected"
+      ? { kind: "loaded", shape: r.shape as never }
+      : { kind: "load-failed", message: String(r.message) },
   );
 }

@@ -18,7 +18,8 @@ import { createRealmRuntime } from "./realm-runtime.ts";
 const DESIGNS = ["workers", "vm", "realms"] as const;
 type DesignName = (typeof DESIGNS)[number];
 const [designArg, figure] = process.argv.slice(2);
-if (!DESIGNS.includes(designArg as DesignName)) throw new Error(`unknown design ${designArg}: one of ${DESIGNS.join(", ")}`);
+if (!DESIGNS.includes(designArg as DesignName))
+  throw new Error(`unknown design ${designArg}: one of ${DESIGNS.join(", ")}`);
 const design = designArg as DesignName;
 const start = performance.now();
 
@@ -71,13 +72,26 @@ const dir = mkdtempSync(join(tmpdir(), "rienda-bench-realm-"));
 const toolPath = join(dir, "tool.js");
 writeFileSync(toolPath, `module.exports = { execute(ctx, args) { return "ok " + args.n; } };`);
 const hookPath = join(dir, "hook.js");
-writeFileSync(hookPath, `module.exports = { beforeToolExecute(ctx, e) { return undefined; }, afterToolExecute(ctx, e) { return undefined; } };`);
+writeFileSync(
+  hookPath,
+  `module.exports = { beforeToolExecute(ctx, e) { return undefined; }, afterToolExecute(ctx, e) { return undefined; } };`,
+);
 const frontEnd = { log() {}, output() {}, notify() {}, confirm: async () => false };
 const data = {
   workdir: dir,
   riendaDir: join(dir, ".rienda"),
   session: { id: "b", agentId: "", modelId: "", workdir: dir },
-  agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
+  agent: {
+    name: "",
+    description: "",
+    model: "",
+    tools: [],
+    hooks: [],
+    skills: [],
+    agents: [],
+    config: {},
+    systemPrompt: "",
+  },
   config: {},
 };
 const context = { data, frontEnd, signal: new AbortController().signal };
@@ -159,7 +173,10 @@ switch (figure) {
     for (let i = 0; i < 20; i++) {
       mkdirSync(join(dir, `t${i}`));
       const path = join(dir, `t${i}`, "index.js");
-      writeFileSync(path, `module.exports = { description: "Tool ${i}.", parameters: { type: "object", properties: { path: { type: "string" } } }, execute(ctx, a) { return a.path; } };`);
+      writeFileSync(
+        path,
+        `module.exports = { description: "Tool ${i}.", parameters: { type: "object", properties: { path: { type: "string" } } }, execute(ctx, a) { return a.path; } };`,
+      );
       paths.push(path);
     }
     const t = performance.now();
@@ -182,7 +199,12 @@ switch (figure) {
       const controller = new AbortController();
       let started!: () => void;
       const spinning = new Promise<void>((r) => (started = r));
-      const pending = d.invoke({ modulePath: spinPath, exportName: "execute", args: [{}], context: { ...context, frontEnd: { ...frontEnd, log: () => started() }, signal: controller.signal } });
+      const pending = d.invoke({
+        modulePath: spinPath,
+        exportName: "execute",
+        args: [{}],
+        context: { ...context, frontEnd: { ...frontEnd, log: () => started() }, signal: controller.signal },
+      });
       await spinning;
       await new Promise((r) => setTimeout(r, 20));
       const t = performance.now();

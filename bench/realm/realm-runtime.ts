@@ -55,7 +55,11 @@ export function createRealmRuntime(): RealmRuntime {
     helper = boot();
   };
 
-  const runOne = (message: HelperRequest, request: InvokeRequest | undefined, signal: AbortSignal | undefined): Promise<Reply> => {
+  const runOne = (
+    message: HelperRequest,
+    request: InvokeRequest | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Reply> => {
     const run = async (): Promise<Reply> => {
       const h = current();
       await h.ready;

@@ -19,7 +19,6 @@ import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createHelperBridge, CTX_SOURCE, type CallMessage, type HelperRequest } from "./helper-bridge.ts";
 
-
 const hostRequire = Module.createRequire(import.meta.url);
 const isBuiltin = (id: string) => id.startsWith("node:") || Module.isBuiltin(id);
 /** Source text of the files modules load: immutable strings, safe to keep across calls. */
@@ -155,7 +154,11 @@ function createMembrane(): Membrane {
         if (!alive) refuse();
         try {
           const ctor = real as new (...a: unknown[]) => object;
-          const made = Reflect.construct(ctor, args.map(unwrap), newTarget === proxy ? ctor : (unwrap(newTarget) as new (...a: unknown[]) => object));
+          const made = Reflect.construct(
+            ctor,
+            args.map(unwrap),
+            newTarget === proxy ? ctor : (unwrap(newTarget) as new (...a: unknown[]) => object),
+          );
           return wrap(made) as object;
         } catch (error) {
           throw wrap(error);
@@ -188,9 +191,27 @@ function createRealm(data: unknown): Realm {
   const membrane = createMembrane();
   const context = vm.createContext({});
   const boot = vm.runInContext(BOOTSTRAP, context) as (...a: unknown[]) => { ctx: unknown; ProcessExit: unknown };
-  const { ctx, ProcessExit } = boot(hostCall, hostSleep, JSON.stringify(data ?? null), JSON.stringify(process.env), process.cwd(), process.platform);
+  const { ctx, ProcessExit } = boot(
+    hostCall,
+    hostSleep,
+    JSON.stringify(data ?? null),
+    JSON.stringify(process.env),
+    process.cwd(),
+    process.platform,
+  );
   const globals = vm.runInContext("globalThis", context) as Record<string, unknown>;
-  for (const name of ["Buffer", "URL", "URLSearchParams", "TextEncoder", "TextDecoder", "structuredClone", "atob", "btoa", "AbortController", "fetch"]) {
+  for (const name of [
+    "Buffer",
+    "URL",
+    "URLSearchParams",
+    "TextEncoder",
+    "TextDecoder",
+    "structuredClone",
+    "atob",
+    "btoa",
+    "AbortController",
+    "fetch",
+  ]) {
     globals[name] = membrane.wrap((globalThis as Record<string, unknown>)[name]);
   }
   const cache = new Map<string, { exports: unknown }>();
@@ -214,8 +235,14 @@ function createRealm(data: unknown): Realm {
       return module.exports;
     }
     const dir = dirname(file);
-    const fn = vm.compileFunction(source.startsWith("#!") ? "//" + source : source, WRAPPER_PARAMS, { parsingContext: context, filename: file });
-    const localRequire = Object.assign((next: string) => load(next, dir), { cache: {}, resolve: (next: string) => hostRequire.resolve(next, { paths: [dir] }) });
+    const fn = vm.compileFunction(source.startsWith("#!") ? "//" + source : source, WRAPPER_PARAMS, {
+      parsingContext: context,
+      filename: file,
+    });
+    const localRequire = Object.assign((next: string) => load(next, dir), {
+      cache: {},
+      resolve: (next: string) => hostRequire.resolve(next, { paths: [dir] }),
+    });
     fn.call(module.exports, module.exports, localRequire, module, file, dir);
     return module.exports;
   };
@@ -229,7 +256,11 @@ function describeType(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object" && typeof (value as { then?: unknown }).then === "function") return "a Promise";
   const t = typeof value;
-  return t === "object" ? "an object" : t === "string" || t === "number" || t === "boolean" || t === "bigint" || t === "symbol" || t === "function" ? `a ${t}` : "an object";
+  return t === "object"
+    ? "an object"
+    : t === "string" || t === "number" || t === "boolean" || t === "bigint" || t === "symbol" || t === "function"
+      ? `a ${t}`
+      : "an object";
 }
 
 function describeThrown(error: unknown): string {
@@ -251,7 +282,8 @@ function run(message: CallMessage): Record<string, unknown> {
     try {
       mod = realm.require(message.modulePath, dirname(message.modulePath));
     } catch (error) {
-      if (error instanceof (realm.ProcessExit as typeof Error)) return { kind: "threw", message: `the module ended its context (process.exit(${(error as Error).message}))` };
+      if (error instanceof (realm.ProcessExit as typeof Error))
+        return { kind: "threw", message: `the module ended its context (process.exit(${(error as Error).message}))` };
       return { kind: "load-failed", message: describeThrown(error) };
     }
     if (message.mode === "inspect") {
@@ -271,12 +303,14 @@ function run(message: CallMessage): Record<string, unknown> {
       return { kind: "inspected", shape: { type: describeType(mod), members } };
     }
     const target = (mod as Record<string, unknown> | null)?.[message.exportName ?? ""];
-    if (typeof target !== "function") return { kind: "load-failed", message: `the module does not export a function "${message.exportName}"` };
+    if (typeof target !== "function")
+      return { kind: "load-failed", message: `the module does not export a function "${message.exportName}"` };
     let value: unknown;
     try {
       value = (target as (...a: unknown[]) => unknown).call(mod, realm.ctx, ...(message.args ?? []));
     } catch (error) {
-      if (error instanceof (realm.ProcessExit as typeof Error)) return { kind: "threw", message: `the module ended its context (process.exit(${(error as Error).message}))` };
+      if (error instanceof (realm.ProcessExit as typeof Error))
+        return { kind: "threw", message: `the module ended its context (process.exit(${(error as Error).message}))` };
       return { kind: "threw", message: describeThrown(error) };
     }
     let copy: unknown = value;
@@ -306,7 +340,10 @@ function warmUp(): void {
   const message = event.data as { kind: "init"; buffer: SharedArrayBuffer } | HelperRequest;
   if (message.kind === "inspect-all") {
     // Discovery: every module in a realm of its own, all in one message.
-    postMessage({ kind: "inspected-all", replies: message.paths.map((modulePath) => run({ kind: "call", mode: "inspect", modulePath })) });
+    postMessage({
+      kind: "inspected-all",
+      replies: message.paths.map((modulePath) => run({ kind: "call", mode: "inspect", modulePath })),
+    });
     setImmediate(() => postMessage({ kind: "idle" }));
     return;
   }

@@ -16,7 +16,8 @@ const CALLS: Record<string, string> = {
   "fs.statSync(file)": "fs.statSync(file)",
   "fs.readdirSync(dir, { withFileTypes: true })[0]": "fs.readdirSync(dir, { withFileTypes: true })[0]",
   "fs.readdirSync(dir)": "fs.readdirSync(dir)",
-  "an error thrown by fs.readFileSync": "(() => { try { fs.readFileSync(dir + '/missing'); } catch (e) { return e; } })()",
+  "an error thrown by fs.readFileSync":
+    "(() => { try { fs.readFileSync(dir + '/missing'); } catch (e) { return e; } })()",
   "fs.promises.readFile(file) (the promise)": "fs.promises.readFile(file)",
   "fs.createReadStream(file)": "fs.createReadStream(file)",
   "child_process.spawnSync('true')": "cp.spawnSync('true')",
@@ -78,7 +79,11 @@ for (const [name, expression] of Object.entries(CALLS)) {
 }
 for (const [name, expression] of Object.entries(ASYNC_CALLS)) {
   const answer = await new Promise<string>((resolve) => {
-    (new Realm().evaluate(asyncProbe(expression)) as (f: string, d: string, a: (s: string) => void) => void)(file, dir, resolve);
+    (new Realm().evaluate(asyncProbe(expression)) as (f: string, d: string, a: (s: string) => void) => void)(
+      file,
+      dir,
+      resolve,
+    );
   });
   console.log(`${name.padEnd(52)} ${answer}`);
 }

@@ -52,5 +52,7 @@ const passObject = () => {
 console.log(`create, compile and call   p50 ${times[times.length >> 1]!.toFixed(3)} ms  (n=${CALLS})`);
 console.log(`RSS growth, realm 1,000 to ${CALLS.toLocaleString("en")}   ${(growth / 1e6).toFixed(1)} MB`);
 console.log(`a patch of Object.prototype seen outside: ${String(({} as Record<string, unknown>).leaked)}`);
-console.log(`in the realm: typeof require ${reach("typeof require")}, typeof process ${reach("typeof process")}, typeof Atomics ${reach("typeof Atomics")}`);
+console.log(
+  `in the realm: typeof require ${reach("typeof require")}, typeof process ${reach("typeof process")}, typeof Atomics ${reach("typeof Atomics")}`,
+);
 console.log(`an object handed to a realm function: ${passObject()}`);

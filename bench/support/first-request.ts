@@ -14,7 +14,12 @@ export interface RunSpawn {
  * (scripted to answer "ok"); resolves once the process has ended, so runs
  * measured one after another do not overlap.
  */
-export async function msToFirstRequest(server: ProviderServer, run: RunSpawn, args: string[], timeoutMs = 10_000): Promise<number> {
+export async function msToFirstRequest(
+  server: ProviderServer,
+  run: RunSpawn,
+  args: string[],
+  timeoutMs = 10_000,
+): Promise<number> {
   server.reset();
   server.script({ text: "ok" });
   const start = performance.now();

@@ -18,7 +18,14 @@ export type Entry = Record<string, unknown>;
 export type Catalogue = Record<string, Entry>;
 
 /** The providers a snapshot must have: the built-in modules' and the presets'. */
-export const REQUIRED_PROVIDERS: readonly string[] = ["opencode-go", "zai-coding-plan", "openai", "anthropic", "openrouter", "deepseek"];
+export const REQUIRED_PROVIDERS: readonly string[] = [
+  "opencode-go",
+  "zai-coding-plan",
+  "openai",
+  "anthropic",
+  "openrouter",
+  "deepseek",
+];
 
 /** The opening of the catalogue: `{` then a provider key whose entry starts with its own id and `env`. */
 const OPENING = /\{("?)([\w.-]+)\1:\{id:"\2",env:\[/g;
@@ -37,14 +44,17 @@ export function extractCatalogue(executable: Buffer): Catalogue {
     }
   }
   const tried = problems.length === 0 ? "nothing shaped like it" : problems.join("; ");
-  throw new Error(`no models.dev catalogue found in the executable (${tried}): the package may store it differently now (docs/providers.md, "The models.dev snapshot", says how to pin another source)`);
+  throw new Error(
+    `no models.dev catalogue found in the executable (${tried}): the package may store it differently now (docs/providers.md, "The models.dev snapshot", says how to pin another source)`,
+  );
 }
 
 /** Throws unless `value` looks like api.json with every required provider. */
 export function checkCatalogue(value: unknown): asserts value is Catalogue {
   if (!isEntry(value)) throw new Error("the literal is not an object");
   for (const [id, provider] of Object.entries(value)) {
-    if (!isEntry(provider) || provider.id !== id || !isEntry(provider.models)) throw new Error(`provider "${id}" has no id of its own or no models`);
+    if (!isEntry(provider) || provider.id !== id || !isEntry(provider.models))
+      throw new Error(`provider "${id}" has no id of its own or no models`);
     for (const [modelId, model] of Object.entries(provider.models)) {
       if (!isEntry(model) || model.id !== modelId) throw new Error(`model "${id}/${modelId}" has no id of its own`);
     }

@@ -18,7 +18,15 @@ export interface LiteralRead {
 
 const IDENTIFIER = /[A-Za-z_$][\w$]*/y;
 const NUMBER = /-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/y;
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", v: "\v", "0": "\0" };
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  "0": "\0",
+};
 /** Values written as words, longest first so `void 0` is not read as something shorter. */
 const WORDS: ReadonlyArray<readonly [string, unknown]> = [
   ["void 0", undefined],
@@ -69,7 +77,8 @@ class LiteralReader {
       if (!this.consume(":")) this.fail('":"');
       const value = this.value();
       // `void 0` is how minified code writes an absent field: leave it out, as JSON would.
-      if (value !== undefined) Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+      if (value !== undefined)
+        Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
       if (this.consume(",")) continue;
       if (this.consume("}")) return object;
       this.fail('"," or "}"');

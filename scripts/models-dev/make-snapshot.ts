@@ -37,13 +37,16 @@ export interface SnapshotSource {
 
 function run(command: string, args: string[], cwd?: string): string {
   const result = spawnSync(command, args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (exit ${result.status}): ${result.stderr.trim()}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} failed (exit ${result.status}): ${result.stderr.trim()}`);
   return result.stdout;
 }
 
 /** The pin for `version` (or the latest) of the pinned package, as the registry gives it. */
 function pinFromRegistry(current: SnapshotSource, version = "latest"): SnapshotSource {
-  const answer = JSON.parse(run("npm", ["view", `${current.package}@${version}`, "version", "dist.integrity", "--json"])) as Record<string, string>;
+  const answer = JSON.parse(
+    run("npm", ["view", `${current.package}@${version}`, "version", "dist.integrity", "--json"]),
+  ) as Record<string, string>;
   const resolved = answer.version;
   const integrity = answer["dist.integrity"];
   if (!resolved || !integrity) throw new Error(`npm view ${current.package}@${version} gave no version or integrity`);
@@ -52,10 +55,22 @@ function pinFromRegistry(current: SnapshotSource, version = "latest"): SnapshotS
 
 /** The pinned package's executable, downloaded and checked against the pin. */
 function downloadExecutable(source: SnapshotSource, work: string): Buffer {
-  const packed = JSON.parse(run("npm", ["pack", `${source.package}@${source.version}`, "--pack-destination", work, "--json", "--loglevel=error"])) as Array<{ filename: string }>;
+  const packed = JSON.parse(
+    run("npm", [
+      "pack",
+      `${source.package}@${source.version}`,
+      "--pack-destination",
+      work,
+      "--json",
+      "--loglevel=error",
+    ]),
+  ) as Array<{ filename: string }>;
   const tarball = join(work, packed[0]!.filename);
   const integrity = `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`;
-  if (integrity !== source.integrity) throw new Error(`${source.package}@${source.version}: the tarball's integrity is ${integrity}, the pin says ${source.integrity}`);
+  if (integrity !== source.integrity)
+    throw new Error(
+      `${source.package}@${source.version}: the tarball's integrity is ${integrity}, the pin says ${source.integrity}`,
+    );
   run("tar", ["-xzf", tarball, "-C", work, EXECUTABLE]);
   return readFileSync(join(work, EXECUTABLE));
 }
@@ -71,11 +86,19 @@ function main(argv: string[]): void {
   try {
     const catalogue = extractCatalogue(downloadExecutable(source, work));
     const trimmed = trimCatalogue(catalogue);
-    const files = snapshotFiles(trimmed, { date: catalogueDate(catalogue), source: `${source.package}@${source.version}` });
+    const files = snapshotFiles(trimmed, {
+      date: catalogueDate(catalogue),
+      source: `${source.package}@${source.version}`,
+    });
     writeFileSync(DATA_PATH, files.data);
     writeFileSync(GENERATED_PATH, files.module);
-    const models = Object.values(trimmed).reduce((sum, provider) => sum + Object.keys(provider.models as object).length, 0);
-    console.log(`${DATA_PATH}: ${Object.keys(trimmed).length} providers, ${models} models, ${files.data.length} bytes; catalogue of ${catalogueDate(catalogue)}`);
+    const models = Object.values(trimmed).reduce(
+      (sum, provider) => sum + Object.keys(provider.models as object).length,
+      0,
+    );
+    console.log(
+      `${DATA_PATH}: ${Object.keys(trimmed).length} providers, ${models} models, ${files.data.length} bytes; catalogue of ${catalogueDate(catalogue)}`,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

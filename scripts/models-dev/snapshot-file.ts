@@ -52,7 +52,8 @@ export function trimCatalogue(catalogue: Catalogue): Catalogue {
     const provider = catalogue[id]!;
     const entry = pick(provider, PROVIDER_FIELDS);
     const models: Record<string, Entry> = {};
-    for (const [modelId, model] of Object.entries(provider.models as Record<string, Entry>)) models[modelId] = pick(model, MODEL_FIELDS);
+    for (const [modelId, model] of Object.entries(provider.models as Record<string, Entry>))
+      models[modelId] = pick(model, MODEL_FIELDS);
     entry.models = models;
     trimmed[id] = entry;
   }
@@ -127,7 +128,10 @@ export function snapshotFiles(trimmed: Catalogue, meta: SnapshotMeta): SnapshotF
 export function pack(provider: Entry): Buffer {
   const json = Buffer.from(JSON.stringify(provider), "utf8");
   return brotliCompressSync(json, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: json.length },
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: json.length,
+    },
   });
 }
 

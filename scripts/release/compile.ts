@@ -74,7 +74,7 @@ export function compile(target: Target | undefined, outfile: string, info: Build
     "--outfile",
     outfile,
   ];
-  const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8"});
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8" });
   if (result.status !== 0) {
     const output = `${result.stdout}${result.stderr}`.trim();
     throw new Error(`bun build for ${embedded.target} failed (exit ${result.status}):\n${output}`);

@@ -39,7 +39,8 @@ export function archiveName(target: Target): string {
 
 /** Builds `targets` into `out` and writes `out`/install.sh and `out`/SHA256SUMS. */
 export function release(targets: readonly Target[], out: string, info: BuildInfo = readBuildInfo()): BuiltArchive[] {
-  if (info.date === null) throw new Error("no date to stamp the archives with: build from a git checkout or set SOURCE_DATE_EPOCH");
+  if (info.date === null)
+    throw new Error("no date to stamp the archives with: build from a git checkout or set SOURCE_DATE_EPOCH");
   const mtime = Math.floor(Date.parse(info.date) / 1000);
   mkdirSync(out, { recursive: true });
   const built: BuiltArchive[] = [];
@@ -52,18 +53,28 @@ export function release(targets: readonly Target[], out: string, info: BuildInfo
       compile(target, join(work, target.executable), info);
       const executable = readFileSync(join(work, target.executable));
       const entries = archiveEntries(top, target.executable, executable);
-      const archive = target.archive === "zip" ? zipArchive(entries, mtime) : gzipSync(tarArchive(entries, mtime), { level: 9 });
+      const archive =
+        target.archive === "zip" ? zipArchive(entries, mtime) : gzipSync(tarArchive(entries, mtime), { level: 9 });
       const file = `${top}.${target.archive}`;
       writeFileSync(join(out, file), archive);
       const sha256 = sha256Of(archive);
-      built.push({ target: target.name, file, archiveBytes: archive.length, executableBytes: executable.length, sha256 });
+      built.push({
+        target: target.name,
+        file,
+        archiveBytes: archive.length,
+        executableBytes: executable.length,
+        sha256,
+      });
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
   }
   const installer = readFileSync(join(ROOT, "scripts/install.sh"));
   writeFileSync(join(out, "install.sh"), installer, { mode: 0o755 });
-  const listed = [...built.map((b) => ({ file: b.file, sha256: b.sha256 })), { file: "install.sh", sha256: sha256Of(installer) }];
+  const listed = [
+    ...built.map((b) => ({ file: b.file, sha256: b.sha256 })),
+    { file: "install.sh", sha256: sha256Of(installer) },
+  ];
   const sums = listed.sort((a, b) => (a.file < b.file ? -1 : 1)).map((entry) => `${entry.sha256}  ${entry.file}\n`);
   writeFileSync(join(out, "SHA256SUMS"), sums.join(""));
   return built;
@@ -85,10 +96,13 @@ if (import.meta.main) {
   try {
     const out = resolve(value("--out") ?? join(ROOT, "dist/release"));
     const info = readBuildInfo();
-    if (info.dirty) process.stderr.write("release: note: tracked files differ from the commit; the build records dirty: true\n");
+    if (info.dirty)
+      process.stderr.write("release: note: tracked files differ from the commit; the build records dirty: true\n");
     const built = release(selectTargets(value("--targets")), out, info);
     for (const b of built) {
-      process.stdout.write(`${join(out, b.file)}  ${megabytes(b.archiveBytes)} (executable ${megabytes(b.executableBytes)})\n`);
+      process.stdout.write(
+        `${join(out, b.file)}  ${megabytes(b.archiveBytes)} (executable ${megabytes(b.executableBytes)})\n`,
+      );
     }
     process.stdout.write(`${join(out, "install.sh")}\n${join(out, "SHA256SUMS")}\n`);
   } catch (error) {

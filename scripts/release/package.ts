@@ -17,7 +17,9 @@ const SHIPPED_FILES = ["README.md", "LICENSE"];
 export function shippedFiles(): string[] {
   const listed = spawnSync("git", ["ls-files", "-z", "--", ...SHIPPED_DIRS], { cwd: ROOT, encoding: "utf8" });
   const inDirs =
-    listed.status === 0 ? listed.stdout.split("\0").filter((path) => path !== "" && existsSync(join(ROOT, path))) : SHIPPED_DIRS.flatMap((dir) => walk(dir));
+    listed.status === 0
+      ? listed.stdout.split("\0").filter((path) => path !== "" && existsSync(join(ROOT, path)))
+      : SHIPPED_DIRS.flatMap((dir) => walk(dir));
   const top = SHIPPED_FILES.filter((path) => existsSync(join(ROOT, path)));
   return [...top, ...inDirs].sort(byBytes);
 }
@@ -35,7 +37,11 @@ function walk(dir: string): string[] {
  * in byte order of their paths after the first three.
  */
 export function archiveEntries(top: string, executableName: string, executable: Uint8Array): ArchiveEntry[] {
-  const files = shippedFiles().map((path) => ({ path, mode: modeOf(join(ROOT, path)), data: readFileSync(join(ROOT, path)) }));
+  const files = shippedFiles().map((path) => ({
+    path,
+    mode: modeOf(join(ROOT, path)),
+    data: readFileSync(join(ROOT, path)),
+  }));
   const directories = new Set<string>();
   for (const file of files) {
     const parts = file.path.split("/");

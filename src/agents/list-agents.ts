@@ -20,7 +20,8 @@ export function listAgents(home: string): AgentList {
     names = readdirSync(dir);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT") problems.push({ id: "", file: dir, message: `${dir}: cannot be listed: ${messageOf(cause)}` });
+    if (code !== "ENOENT")
+      problems.push({ id: "", file: dir, message: `${dir}: cannot be listed: ${messageOf(cause)}` });
     return { agents, problems };
   }
   for (const name of names.sort()) {
@@ -36,7 +37,11 @@ export function listAgents(home: string): AgentList {
       continue;
     }
     if (!isValidAgentId(id)) {
-      problems.push({ id, file, message: `${file}: "${id}" is not a valid agent id (no "\\", no control characters, not ending in ".md")` });
+      problems.push({
+        id,
+        file,
+        message: `${file}: "${id}" is not a valid agent id (no "\\", no control characters, not ending in ".md")`,
+      });
       continue;
     }
     try {

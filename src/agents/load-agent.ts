@@ -15,7 +15,10 @@ import type { Agent } from "./types.ts";
  */
 export function loadAgent(home: string, id: string): Agent {
   if (!isValidAgentId(id)) {
-    throw new RiendaError("agent", `invalid agent id "${id}" (an agent is ${agentsDir(home)}/<id>.md; an id is a plain file name without ".md")`);
+    throw new RiendaError(
+      "agent",
+      `invalid agent id "${id}" (an agent is ${agentsDir(home)}/<id>.md; an id is a plain file name without ".md")`,
+    );
   }
   const file = agentFile(home, id);
   let text: string;
@@ -23,8 +26,14 @@ export function loadAgent(home: string, id: string): Agent {
     text = readFileSync(file, "utf8");
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new RiendaError("agent", unknownAgentMessage(home, id), { cause });
-    const why = code === "EISDIR" ? "is a directory, not an agent file" : code === "EACCES" ? "cannot be read: permission denied" : `cannot be read: ${(cause as Error).message}`;
+    if (code === "ENOENT" || code === "ENOTDIR")
+      throw new RiendaError("agent", unknownAgentMessage(home, id), { cause });
+    const why =
+      code === "EISDIR"
+        ? "is a directory, not an agent file"
+        : code === "EACCES"
+          ? "cannot be read: permission denied"
+          : `cannot be read: ${(cause as Error).message}`;
     throw new RiendaError("agent", `${file}: ${why}`, { cause });
   }
   return parseAgent(id, text, file);
@@ -39,14 +48,24 @@ export function loadAgent(home: string, id: string): Agent {
 export function loadAgentFile(path: string, cwd: string): Agent {
   const file = resolve(cwd, path);
   const id = basename(file).replace(/\.md$/i, "");
-  if (!isValidAgentId(id)) throw new RiendaError("agent", `${file}: "${id}" cannot be an agent id (the file name without ".md" is the agent's id; it may not be empty or start with ".")`);
+  if (!isValidAgentId(id))
+    throw new RiendaError(
+      "agent",
+      `${file}: "${id}" cannot be an agent id (the file name without ".md" is the agent's id; it may not be empty or start with ".")`,
+    );
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const why =
-      code === "ENOENT" || code === "ENOTDIR" ? "no such agent file (--agent-file)" : code === "EISDIR" ? "is a directory, not an agent file" : code === "EACCES" ? "cannot be read: permission denied" : `cannot be read: ${(cause as Error).message}`;
+      code === "ENOENT" || code === "ENOTDIR"
+        ? "no such agent file (--agent-file)"
+        : code === "EISDIR"
+          ? "is a directory, not an agent file"
+          : code === "EACCES"
+            ? "cannot be read: permission denied"
+            : `cannot be read: ${(cause as Error).message}`;
     throw new RiendaError("agent", `${file}: ${why}`, { cause });
   }
   return parseAgent(id, text, file);
@@ -57,5 +76,10 @@ function unknownAgentMessage(home: string, id: string): string {
   const dir = agentsDir(home);
   const broken = [...new Set(problems.map((p) => p.id).filter((p) => p !== ""))];
   const found = { dir, loaded: agents.map((a) => a.id), broken, problems: problems.length };
-  return unknownDefinitionMessage("agent", id, found, `: there are no agents in ${dir} yet. Create ${dir}/${id}.md (see docs/agents.md), or run "rienda init" for an example agent`);
+  return unknownDefinitionMessage(
+    "agent",
+    id,
+    found,
+    `: there are no agents in ${dir} yet. Create ${dir}/${id}.md (see docs/agents.md), or run "rienda init" for an example agent`,
+  );
 }

@@ -27,7 +27,10 @@ export const MAX_INSTRUCTIONS_BYTES = 1024 * 1024;
  * exhaust Rienda. A file that a symbolic link leads out of the workspace is
  * skipped, as if absent, and handed to `onSkipped` (workspace-link.ts).
  */
-export function loadProjectInstructions(workspace: string, onSkipped: (found: OutsideLink) => void = () => undefined): ProjectInstructions | undefined {
+export function loadProjectInstructions(
+  workspace: string,
+  onSkipped: (found: OutsideLink) => void = () => undefined,
+): ProjectInstructions | undefined {
   for (const name of INSTRUCTION_FILES) {
     const file = join(workspace, name);
     const outside = linkOutOfWorkspace(workspace, file);
@@ -48,9 +51,16 @@ export function loadProjectInstructions(workspace: string, onSkipped: (found: Ou
     try {
       const stat = fstatSync(fd);
       if (stat.isDirectory()) continue;
-      if (!stat.isFile()) throw new RiendaError("workdir", `${file}: is not a regular file (${kindOf(stat)}); project instructions are read from plain files only`);
+      if (!stat.isFile())
+        throw new RiendaError(
+          "workdir",
+          `${file}: is not a regular file (${kindOf(stat)}); project instructions are read from plain files only`,
+        );
       if (stat.size > MAX_INSTRUCTIONS_BYTES) {
-        throw new RiendaError("workdir", `${file}: is ${bytes(stat.size)}; project instructions may hold at most ${bytes(MAX_INSTRUCTIONS_BYTES)} (1 MiB)`);
+        throw new RiendaError(
+          "workdir",
+          `${file}: is ${bytes(stat.size)}; project instructions may hold at most ${bytes(MAX_INSTRUCTIONS_BYTES)} (1 MiB)`,
+        );
       }
       text = readAll(fd, stat.size);
     } catch (cause) {

@@ -13,7 +13,18 @@ import { LIMIT_KEYS, readLimit, type LimitSettings } from "../limits/index.ts";
 import { readPermissionRules } from "../permissions/index.ts";
 import { readSandboxSettings, settingPath } from "../sandbox/index.ts";
 
-const KEYS = ["description", "model", "tools", "hooks", "skills", "agents", "config", ...LIMIT_KEYS, "sandbox", "permissions"] as const;
+const KEYS = [
+  "description",
+  "model",
+  "tools",
+  "hooks",
+  "skills",
+  "agents",
+  "config",
+  ...LIMIT_KEYS,
+  "sandbox",
+  "permissions",
+] as const;
 // tools.md "Name rules": the only names a tool or hook directory can have.
 const EXTENSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 // docs/mcp.md: `server__*` in tools: stands for every tool of an MCP server.
@@ -33,7 +44,8 @@ export function parseAgent(id: string, text: string, file: string): Agent {
   const { meta, body, text: text_ } = read.value;
 
   for (const key of Object.keys(meta)) {
-    if (!(KEYS as readonly string[]).includes(key)) problems.push(`unknown key "${key}" in the frontmatter (known keys: ${KEYS.join(", ")})`);
+    if (!(KEYS as readonly string[]).includes(key))
+      problems.push(`unknown key "${key}" in the frontmatter (known keys: ${KEYS.join(", ")})`);
   }
 
   let description = "";
@@ -62,10 +74,15 @@ export function parseAgent(id: string, text: string, file: string): Agent {
   // Two tools of one name would reach the model (which providers refuse), one of them unreachable.
   agents.forEach((id, i) => {
     const tool = `${SUBAGENT_TOOL_PREFIX}${id}`;
-    if (tools.includes(tool)) problems.push(`agents[${i}]: "${id}" becomes the tool ${tool}, which tools: lists too; rename that tool, or remove one of the two`);
+    if (tools.includes(tool))
+      problems.push(
+        `agents[${i}]: "${id}" becomes the tool ${tool}, which tools: lists too; rename that tool, or remove one of the two`,
+      );
   });
   if (skills.length > 0 && tools.includes(SKILL_TOOL_NAME)) {
-    problems.push(`tools: "${SKILL_TOOL_NAME}" is the built-in tool of skills, given to every agent that declares skills; remove it from tools:`);
+    problems.push(
+      `tools: "${SKILL_TOOL_NAME}" is the built-in tool of skills, given to every agent that declares skills; remove it from tools:`,
+    );
   }
   const config = readConfig(meta.config, problems);
   const limits: LimitSettings = {};
@@ -81,7 +98,20 @@ export function parseAgent(id: string, text: string, file: string): Agent {
 
   if (problems.length > 0) return fail();
   const safety = { sandbox: sandbox.settings, permissions: permissions.rules };
-  return { id, file, description, ...(model !== undefined ? { model } : {}), tools, hooks, skills, agents, config, limits, ...safety, systemPrompt: body.trim() };
+  return {
+    id,
+    file,
+    description,
+    ...(model !== undefined ? { model } : {}),
+    tools,
+    hooks,
+    skills,
+    agents,
+    config,
+    limits,
+    ...safety,
+    systemPrompt: body.trim(),
+  };
 }
 
 const EXTENSION_RULE = '1 to 64 letters, digits, "_" or "-"';
@@ -131,7 +161,9 @@ function readConfig(value: unknown, problems: string[]): Record<string, Record<s
     if (isPlainObject(settings)) {
       Object.defineProperty(config, name, { value: settings, enumerable: true, writable: true, configurable: true });
     } else {
-      problems.push(`config.${name}: must be a mapping of settings for the extension "${name}" (write {} for none), not ${describe(settings)}`);
+      problems.push(
+        `config.${name}: must be a mapping of settings for the extension "${name}" (write {} for none), not ${describe(settings)}`,
+      );
     }
   }
   return config;

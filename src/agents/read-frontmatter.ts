@@ -30,12 +30,19 @@ export interface Frontmatter {
  * frontmatter. Problems are returned without the file name; the caller
  * prefixes it.
  */
-export function readFrontmatter(text: string, layout: FileLayout): { ok: true; value: Frontmatter } | { ok: false; problems: string[] } {
+export function readFrontmatter(
+  text: string,
+  layout: FileLayout,
+): { ok: true; value: Frontmatter } | { ok: false; problems: string[] } {
   const { required } = layout;
   const split = splitFrontmatter(text, layout);
   if (!split.ok) return { ok: false, problems: [split.problem] };
   const simple = readSimpleFrontmatter(split.frontmatter);
-  if (simple) return { ok: true, value: { meta: simple, body: split.body, text: (value) => (typeof value === "string" ? value : undefined) } };
+  if (simple)
+    return {
+      ok: true,
+      value: { meta: simple, body: split.body, text: (value) => (typeof value === "string" ? value : undefined) },
+    };
   const problems: string[] = [];
   const parsed = parseYaml(split.frontmatter, problems, required);
   if (!parsed) return { ok: false, problems };
@@ -58,7 +65,11 @@ export function readFrontmatter(text: string, layout: FileLayout): { ok: true; v
   };
 }
 
-function parseYaml(source: string, problems: string[], required: readonly string[]): { value: Record<string, unknown>; doc: Document.Parsed } | undefined {
+function parseYaml(
+  source: string,
+  problems: string[],
+  required: readonly string[],
+): { value: Record<string, unknown>; doc: Document.Parsed } | undefined {
   const lines = new LineCounter();
   const docs = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false, merge: true, uniqueKeys: true });
   const first = Array.isArray(docs) ? docs[0] : undefined;
@@ -81,7 +92,9 @@ function parseYaml(source: string, problems: string[], required: readonly string
     }
   }
   if (docs.length > 1) {
-    problems.push(`line ${lines.linePos(docs[1]?.range[0] ?? 0).line + 1}: the frontmatter must hold a single YAML document`);
+    problems.push(
+      `line ${lines.linePos(docs[1]?.range[0] ?? 0).line + 1}: the frontmatter must hold a single YAML document`,
+    );
     return undefined;
   }
   readGoIntegers(first);
@@ -97,7 +110,9 @@ function parseYaml(source: string, problems: string[], required: readonly string
     return undefined;
   }
   if (!isRecord(value)) {
-    problems.push(`the frontmatter must be a mapping of keys (${required.join(", ")}, ...), not ${describeYamlValue(value)}`);
+    problems.push(
+      `the frontmatter must be a mapping of keys (${required.join(", ")}, ...), not ${describeYamlValue(value)}`,
+    );
     return undefined;
   }
   return { value, doc: first };

@@ -13,7 +13,8 @@ const LINE = /^([A-Za-z][A-Za-z0-9_-]*):[ ]+(\S(?:.*\S)?)[ ]*$/;
 // Characters that change the meaning of a plain scalar when it starts with them (YAML 1.2 §5.3).
 const INDICATOR_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
 // YAML 1.2 core schema scalars that are not strings.
-const NOT_TEXT = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const NOT_TEXT =
+  /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 
 /** The mapping of `source` when every line is a plain `key: text`; undefined when `yaml` must decide. */
 export function readSimpleFrontmatter(source: string): Record<string, string> | undefined {

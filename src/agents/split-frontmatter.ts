@@ -1,9 +1,7 @@
 /** Separating the `---` YAML frontmatter of a definition file (an agent, a skill) from its Markdown body. */
 
 /** The two parts of a definition file, or what is wrong with its layout. */
-export type SplitFile =
-  | { ok: true; frontmatter: string; body: string }
-  | { ok: false; problem: string };
+export type SplitFile = { ok: true; frontmatter: string; body: string } | { ok: false; problem: string };
 
 /** What a kind of definition file holds, for messages about its layout. */
 export interface FileLayout {
@@ -40,7 +38,11 @@ export function splitFrontmatter(text: string, layout: FileLayout = AGENT_LAYOUT
   for (let start = firstEnd + 1; start <= normalized.length && firstEnd < normalized.length; ) {
     const end = lineEnd(start);
     if (normalized.slice(start, end).trim() === "---") {
-      return { ok: true, frontmatter: normalized.slice(firstEnd + 1, Math.max(firstEnd + 1, start - 1)), body: normalized.slice(end + 1) };
+      return {
+        ok: true,
+        frontmatter: normalized.slice(firstEnd + 1, Math.max(firstEnd + 1, start - 1)),
+        body: normalized.slice(end + 1),
+      };
     }
     start = end + 1;
   }

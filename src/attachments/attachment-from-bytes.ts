@@ -21,12 +21,20 @@ export function attachmentFromBytes(bytes: Uint8Array, name: string, shown: stri
   }
   const limit = content.mediaType === "application/pdf" ? MAX_PDF_BYTES : MAX_IMAGE_BYTES;
   if (bytes.length > limit) throw tooLarge(shown, content.label, bytes.length, limit);
-  return { type: "attachment", name, mediaType: content.mediaType, data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") };
+  return {
+    type: "attachment",
+    name,
+    mediaType: content.mediaType,
+    data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
+  };
 }
 
 /** Bytes of no kind Rienda attaches. */
 export function unattachable(shown: string, reason: string): RiendaError {
-  return new RiendaError("usage", `${shown}: cannot be attached: it holds ${reason}; Rienda attaches UTF-8 text, PNG, JPEG, GIF and WebP images, and PDFs`);
+  return new RiendaError(
+    "usage",
+    `${shown}: cannot be attached: it holds ${reason}; Rienda attaches UTF-8 text, PNG, JPEG, GIF and WebP images, and PDFs`,
+  );
 }
 
 export function tooLarge(shown: string, what: string, bytes: number, limit: number): RiendaError {
@@ -52,7 +60,8 @@ function sizesApart(bytes: number, limit: number): [string, string] {
  */
 export function kindOfHead(head: Uint8Array): { what: string; limit: number } | { binary: string } {
   const content = sniffContent(head);
-  if (content.kind === "binary") return { what: content.label, limit: content.mediaType === "application/pdf" ? MAX_PDF_BYTES : MAX_IMAGE_BYTES };
+  if (content.kind === "binary")
+    return { what: content.label, limit: content.mediaType === "application/pdf" ? MAX_PDF_BYTES : MAX_IMAGE_BYTES };
   const nul = head.indexOf(0);
   if (nul !== -1) return { binary: `binary data (a NUL byte at offset ${nul})` };
   return { what: "text", limit: MAX_TEXT_BYTES };

@@ -8,7 +8,13 @@
  * truncates it without a word.
  */
 import { RiendaError } from "../errors.ts";
-import { attachmentKind, contextWindowText, protocolSends, type AttachmentBlock, type ResolvedModel } from "../providers/index.ts";
+import {
+  attachmentKind,
+  contextWindowText,
+  protocolSends,
+  type AttachmentBlock,
+  type ResolvedModel,
+} from "../providers/index.ts";
 import { ANTHROPIC_MAX_IMAGE_BYTES, sizeText } from "./limits.ts";
 
 export function checkAttachmentsFit(attachments: readonly AttachmentBlock[], model: ResolvedModel): void {
@@ -18,7 +24,9 @@ export function checkAttachmentsFit(attachments: readonly AttachmentBlock[], mod
     const shown = block.name === "stdin" ? "stdin" : `-f ${block.name}`;
     const kind = attachmentKind(block);
     if (!protocolSends(model.protocol, block)) {
-      problems.push(`${shown}: ${model.ref} cannot take ${kind === "pdf" ? "a PDF" : "it"}: its protocol ${model.protocol} takes text and images only (PDFs go to anthropic and openai_responses models)`);
+      problems.push(
+        `${shown}: ${model.ref} cannot take ${kind === "pdf" ? "a PDF" : "it"}: its protocol ${model.protocol} takes text and images only (PDFs go to anthropic and openai_responses models)`,
+      );
       continue;
     }
     const refusal = kind === "image" ? imageRefusal(model) : undefined;
@@ -28,14 +36,19 @@ export function checkAttachmentsFit(attachments: readonly AttachmentBlock[], mod
     }
     if (kind === "image" && model.protocol === "anthropic") {
       const bytes = Math.floor(((block.data ?? "").length * 3) / 4);
-      if (bytes > ANTHROPIC_MAX_IMAGE_BYTES) problems.push(`${shown}: is too large for ${model.ref} (${sizeText(bytes)}; Anthropic takes images up to ${sizeText(ANTHROPIC_MAX_IMAGE_BYTES)})`);
+      if (bytes > ANTHROPIC_MAX_IMAGE_BYTES)
+        problems.push(
+          `${shown}: is too large for ${model.ref} (${sizeText(bytes)}; Anthropic takes images up to ${sizeText(ANTHROPIC_MAX_IMAGE_BYTES)})`,
+        );
     }
     if (kind === "text") textChars += (block.text ?? "").length;
   }
   const window = model.contextWindow;
   const tokens = Math.ceil(textChars / 4);
   if (window !== undefined && tokens > window) {
-    const what = attachments.filter((b) => b.mediaType === "text/plain").map((b) => (b.name === "stdin" ? "stdin" : b.name));
+    const what = attachments
+      .filter((b) => b.mediaType === "text/plain")
+      .map((b) => (b.name === "stdin" ? "stdin" : b.name));
     problems.push(
       `the attached text (${what.join(", ")}) is about ${tokens.toLocaleString("en-US")} tokens, more than the context window of ${model.ref} (${contextWindowText({ ...model, contextWindow: window })}); attach less, or use a model with a larger window`,
     );

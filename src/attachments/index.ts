@@ -12,5 +12,12 @@ export { attachmentFromBytes } from "./attachment-from-bytes.ts";
 export { checkAttachmentsFit } from "./fit-model.ts";
 export { MAX_ATTACHMENT_BYTES, MAX_TEXT_BYTES, sizeText } from "./limits.ts";
 export { readFileAttachment } from "./read-file-attachment.ts";
-export { readStdinBytes, stdinIsData, stdinKind, STDIN_QUIET_NOTICE_MS, type StdinKind, type StdinRead } from "./read-stdin.ts";
+export {
+  readStdinBytes,
+  stdinIsData,
+  stdinKind,
+  STDIN_QUIET_NOTICE_MS,
+  type StdinKind,
+  type StdinRead,
+} from "./read-stdin.ts";
 export { sniffContent, type SniffedContent } from "./sniff-content.ts";

@@ -33,7 +33,8 @@ export function readFileAttachment(path: string, cwd: string): AttachmentBlock {
   } catch (error) {
     throw new RiendaError("usage", `${shown}: ${fileProblem(error)}`);
   }
-  if (!bytes) throw new RiendaError("usage", `${shown}: is too large to attach (more than ${sizeText(MAX_ATTACHMENT_BYTES)})`);
+  if (!bytes)
+    throw new RiendaError("usage", `${shown}: is too large to attach (more than ${sizeText(MAX_ATTACHMENT_BYTES)})`);
   return attachmentFromBytes(bytes, path, shown);
 }
 

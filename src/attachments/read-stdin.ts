@@ -84,5 +84,8 @@ export async function readStdinBytes(stream: NodeJS.ReadableStream, options: Std
 }
 
 function tooLargeStdin(limit: number, of: string | undefined): RiendaError {
-  return new RiendaError("usage", `stdin: is too large to attach (more than ${sizeText(limit)}${of ? ` of ${of}, the limit for ${of}` : ""})`);
+  return new RiendaError(
+    "usage",
+    `stdin: is too large to attach (more than ${sizeText(limit)}${of ? ` of ${of}, the limit for ${of}` : ""})`,
+  );
 }

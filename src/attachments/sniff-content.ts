@@ -12,11 +12,27 @@ export type SniffedContent =
   | { kind: "binary"; mediaType: Exclude<AttachmentMediaType, "text/plain">; label: string }
   | { kind: "unknown"; reason: string };
 
-const SIGNATURES: { mediaType: Exclude<AttachmentMediaType, "text/plain">; label: string; matches(bytes: Uint8Array): boolean }[] = [
-  { mediaType: "image/png", label: "a PNG image", matches: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
+const SIGNATURES: {
+  mediaType: Exclude<AttachmentMediaType, "text/plain">;
+  label: string;
+  matches(bytes: Uint8Array): boolean;
+}[] = [
+  {
+    mediaType: "image/png",
+    label: "a PNG image",
+    matches: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  },
   { mediaType: "image/jpeg", label: "a JPEG image", matches: (b) => startsWith(b, [0xff, 0xd8, 0xff]) },
-  { mediaType: "image/gif", label: "a GIF image", matches: (b) => ascii(b, 0, 6) === "GIF87a" || ascii(b, 0, 6) === "GIF89a" },
-  { mediaType: "image/webp", label: "a WebP image", matches: (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP" },
+  {
+    mediaType: "image/gif",
+    label: "a GIF image",
+    matches: (b) => ascii(b, 0, 6) === "GIF87a" || ascii(b, 0, 6) === "GIF89a",
+  },
+  {
+    mediaType: "image/webp",
+    label: "a WebP image",
+    matches: (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP",
+  },
   { mediaType: "application/pdf", label: "a PDF", matches: (b) => ascii(b, 0, 5) === "%PDF-" },
 ];
 

@@ -58,7 +58,12 @@ async function dispatch(argv: readonly string[]): Promise<void> {
 function reportFailure(error: unknown): void {
   // One line per problem, each prefixed, as `rienda run` prints them (config errors list several).
   // A message may quote what a tool, a server or a file said: shown, never acted on by the terminal.
-  stderrForPeople().write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
+  stderrForPeople().write(
+    `${userMessage(error)
+      .split("\n")
+      .map((line) => `rienda: ${line}`)
+      .join("\n")}\n`,
+  );
   process.exitCode = 1;
 }
 

@@ -22,7 +22,11 @@ export interface LocatedCommand {
  * command is refused, as is a command made of subcommands with none named;
  * `lenient` (for --help) stops at the last command named instead.
  */
-export async function locateCommand(root: Command<any>, argv: readonly string[], lenient: boolean): Promise<LocatedCommand> {
+export async function locateCommand(
+  root: Command<any>,
+  argv: readonly string[],
+  lenient: boolean,
+): Promise<LocatedCommand> {
   let command = root;
   const path: string[] = [];
   let tokens = [...argv];
@@ -35,7 +39,8 @@ export async function locateCommand(root: Command<any>, argv: readonly string[],
     const word = at === undefined ? undefined : tokens[at]!;
     const entry = word !== undefined && Object.hasOwn(subs, word) ? subs[word] : undefined;
     if (!entry) {
-      if (lenient || (word === undefined && command.run) || (word !== undefined && command.otherWords === "argument")) break;
+      if (lenient || (word === undefined && command.run) || (word !== undefined && command.otherWords === "argument"))
+        break;
       throw notACommand(path, Object.keys(subs), word, at ?? 0);
     }
     command = await loadCommand(entry);
@@ -72,14 +77,27 @@ function firstWordAt(tokens: readonly string[], args: ArgsDef): number | undefin
  * prompt: the chat takes no words, and a script meant `rienda run`. Below
  * the top: `tool: unknown subcommand "x"`, or `tool: name a subcommand`.
  */
-function notACommand(path: readonly string[], names: readonly string[], word: string | undefined, at: number): RiendaError {
+function notACommand(
+  path: readonly string[],
+  names: readonly string[],
+  word: string | undefined,
+  at: number,
+): RiendaError {
   const hint = word === undefined ? "" : didYouMean(word, names);
   if (path.length === 0) {
-    if (hint === "" && at > 0) return new RiendaError("usage", `unknown command "${word}" (rienda with no command opens the chat, which takes no words; for one run with a prompt: rienda run -a AGENT -p "your prompt")`);
+    if (hint === "" && at > 0)
+      return new RiendaError(
+        "usage",
+        `unknown command "${word}" (rienda with no command opens the chat, which takes no words; for one run with a prompt: rienda run -a AGENT -p "your prompt")`,
+      );
     return new RiendaError("usage", `unknown command "${word}" (${hint}see rienda --help)`);
   }
   const name = path.join(" ");
   const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names.join("");
-  if (word === undefined) return new RiendaError("usage", `${name}: name a subcommand: ${listed} (see rienda ${name} --help)`);
-  return new RiendaError("usage", `${name}: unknown subcommand "${word}" (${hint}${listed}; see rienda ${name} --help)`);
+  if (word === undefined)
+    return new RiendaError("usage", `${name}: name a subcommand: ${listed} (see rienda ${name} --help)`);
+  return new RiendaError(
+    "usage",
+    `${name}: unknown subcommand "${word}" (${hint}${listed}; see rienda ${name} --help)`,
+  );
 }

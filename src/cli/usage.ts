@@ -12,7 +12,8 @@ type Paint = (text: string) => string;
 
 /** The styles of the usage text; plain when `color` is false. */
 function palette(color: boolean): { bold: Paint; cyan: Paint; gray: Paint; underline: Paint } {
-  const style = (on: number, off: number): Paint => (color ? (text) => `\u001b[${on}m${text}\u001b[${off}m` : (text) => text);
+  const style = (on: number, off: number): Paint =>
+    color ? (text) => `\u001b[${on}m${text}\u001b[${off}m` : (text) => text;
   return { bold: style(1, 22), cyan: style(36, 39), gray: style(90, 39), underline: style(4, 24) };
 }
 
@@ -27,10 +28,16 @@ export async function renderUsage(command: Command<any>, path: readonly string[]
   const name = ["rienda", ...path].join(" ");
   const { words, flags, synopsis } = argRows(command.args ?? {});
   const commands: [string, string][] = [];
-  for (const [word, entry] of Object.entries(command.subCommands ?? {})) commands.push([word, (await loadCommand(entry)).meta.description]);
+  for (const [word, entry] of Object.entries(command.subCommands ?? {}))
+    commands.push([word, (await loadCommand(entry)).meta.description]);
   if (commands.length > 0) synopsis.push(commands.map(([word]) => word).join("|"));
   const options = words.length > 0 || flags.length > 0 ? " [OPTIONS]" : "";
-  const lines = [gray(`${command.meta.description} (${name} v${VERSION})`), "", `${underline(bold("USAGE"))} ${cyan(`${name}${options} ${synopsis.join(" ")}`)}`, ""];
+  const lines = [
+    gray(`${command.meta.description} (${name} v${VERSION})`),
+    "",
+    `${underline(bold("USAGE"))} ${cyan(`${name}${options} ${synopsis.join(" ")}`)}`,
+    "",
+  ];
   const section = (title: string, rows: [string, string][]) => {
     if (rows.length > 0) lines.push(underline(bold(title)), "", columns(rows, cyan), "");
   };
@@ -66,5 +73,7 @@ function argRows(args: ArgsDef): { words: [string, string][]; flags: [string, st
 function columns(rows: readonly [string, string][], paint: Paint): string {
   const first = Math.max(...rows.map(([left]) => left.length));
   const second = Math.max(...rows.map(([, right]) => right.length));
-  return rows.map(([left, right]) => `  ${" ".repeat(first - left.length)}${paint(left)}    ${right.padEnd(second)}`).join("\n");
+  return rows
+    .map(([left, right]) => `  ${" ".repeat(first - left.length)}${paint(left)}    ${right.padEnd(second)}`)
+    .join("\n");
 }

@@ -9,9 +9,27 @@ import { join } from "node:path";
 import type { Agent } from "../agents/index.ts";
 import type { McpServerSettings } from "../config/index.ts";
 import type { HookPort, ToolPort } from "../engine/index.ts";
-import { brokenExtension, discoverHooks, discoverTools, extensionPorts, missingExtensionError, type CurrentTools, type ExtensionNames, type HookCatalog, type ToolCatalog } from "../extensions/index.ts";
+import {
+  brokenExtension,
+  discoverHooks,
+  discoverTools,
+  extensionPorts,
+  missingExtensionError,
+  type CurrentTools,
+  type ExtensionNames,
+  type HookCatalog,
+  type ToolCatalog,
+} from "../extensions/index.ts";
 import { RiendaError } from "../errors.ts";
-import { isServerWildcard, resolveToolNames, serverList, serverPart, splitToolNames, startMcpServers, type McpServers } from "../mcp/index.ts";
+import {
+  isServerWildcard,
+  resolveToolNames,
+  serverList,
+  serverPart,
+  splitToolNames,
+  startMcpServers,
+  type McpServers,
+} from "../mcp/index.ts";
 import { createRuntime } from "../runtime/index.ts";
 import type { CommandSandbox } from "../sandbox/index.ts";
 import { createToolRunner, shellEnvFilter, type ContextData, type ShellEnvPolicy, type Tool } from "../tools/index.ts";
@@ -67,7 +85,10 @@ export async function loadAgentExtensions(options: {
     // Only the servers this agent uses, all at once, while the tool modules load (the SDK loads only here).
     starting =
       mcp && split.servers.length > 0
-        ? startMcpServers(split.servers.map((name) => mcp.servers.get(name)!), { ...mcp, requireAll: false }).then((s) => void (servers = s))
+        ? startMcpServers(
+            split.servers.map((name) => mcp.servers.get(name)!),
+            { ...mcp, requireAll: false },
+          ).then((s) => void (servers = s))
         : undefined;
     const [toolCatalog, hookCatalog] = await Promise.all([
       discoverTools({
@@ -83,12 +104,23 @@ export async function loadAgentExtensions(options: {
     ]);
     // A name that is neither loaded nor broken: only then is every installed
     // module looked at, so the list of what exists can set the broken ones apart.
-    const anyUnknown = (kind: "tool" | "hook", loaded: readonly { name: string }[], catalog: ExtensionNames, names: readonly string[]) =>
-      names.some((n) => !loaded.some((e) => e.name === n) && !brokenExtension(kind, n, catalog));
-    const toolNames = anyUnknown("tool", toolCatalog.tools, toolCatalog, split.userTools) ? await discoverTools({ riendaDir, runtime, runner }) : toolCatalog;
-    const hookNames = hookCatalog && anyUnknown("hook", hookCatalog.hooks, hookCatalog, agent.hooks) ? await discoverHooks({ riendaDir, runtime }) : hookCatalog;
+    const anyUnknown = (
+      kind: "tool" | "hook",
+      loaded: readonly { name: string }[],
+      catalog: ExtensionNames,
+      names: readonly string[],
+    ) => names.some((n) => !loaded.some((e) => e.name === n) && !brokenExtension(kind, n, catalog));
+    const toolNames = anyUnknown("tool", toolCatalog.tools, toolCatalog, split.userTools)
+      ? await discoverTools({ riendaDir, runtime, runner })
+      : toolCatalog;
+    const hookNames =
+      hookCatalog && anyUnknown("hook", hookCatalog.hooks, hookCatalog, agent.hooks)
+        ? await discoverHooks({ riendaDir, runtime })
+        : hookCatalog;
     const missing: RiendaError[] = (servers?.connections ?? []).flatMap((c) =>
-      c.state === "ready" ? [] : [new RiendaError("extension", `MCP server "${c.name}" failed to start: ${c.failure ?? "unknown reason"}`)],
+      c.state === "ready"
+        ? []
+        : [new RiendaError("extension", `MCP server "${c.name}" failed to start: ${c.failure ?? "unknown reason"}`)],
     );
     const resolve = () =>
       resolveToolNames(
@@ -99,10 +131,18 @@ export async function loadAgentExtensions(options: {
           if (tool) return tool;
           // A name like server__tool may have meant an MCP server's tool.
           const server = serverPart(name);
-          return missingExtensionError("tool", name, toolNames, server === undefined ? undefined : `"${server}" is not an MCP server: ${serverList(configured, configPath)}`);
+          return missingExtensionError(
+            "tool",
+            name,
+            toolNames,
+            server === undefined
+              ? undefined
+              : `"${server}" is not an MCP server: ${serverList(configured, configPath)}`,
+          );
         },
         // A server that did not start is reported above, not once per tool.
-        (server) => (servers?.connections.find((c) => c.name === server)?.state === "ready" ? servers.toolsOf(server) : undefined),
+        (server) =>
+          servers?.connections.find((c) => c.name === server)?.state === "ready" ? servers.toolsOf(server) : undefined,
       );
     const resolved = resolve();
     const tools = resolved.tools;
@@ -120,7 +160,8 @@ export async function loadAgentExtensions(options: {
     if (invokes) runtime.expectCalls();
     // The argument validator loads while the first request is out (the
     // request is on its way by then), not when the first tool call waits.
-    if (tools.length > 0 || (options.builtIns ?? []).length > 0) (setTimeout(() => runner.prepare(), 20) as { unref?(): void }).unref?.();
+    if (tools.length > 0 || (options.builtIns ?? []).length > 0)
+      (setTimeout(() => runner.prepare(), 20) as { unref?(): void }).unref?.();
 
     const builtIns = options.builtIns ?? [];
     // A server whose tools change (it says so) offers the new list from the next request on:
@@ -153,7 +194,13 @@ export async function loadAgentExtensions(options: {
  * agent's own tools and hooks (a user tool replacing a built-in), the MCP
  * servers' notices, and a `server__*` of a server that lists no tools.
  */
-function extensionNotices(agent: Agent, tools: ToolCatalog, hooks: HookCatalog | undefined, servers: McpServers | undefined, configured: ReadonlySet<string>): string[] {
+function extensionNotices(
+  agent: Agent,
+  tools: ToolCatalog,
+  hooks: HookCatalog | undefined,
+  servers: McpServers | undefined,
+  configured: ReadonlySet<string>,
+): string[] {
   const notices = [
     ...tools.diagnostics.filter((d) => agent.tools.includes(d.name)),
     ...(hooks?.diagnostics ?? []).filter((d) => d.warning && agent.hooks.includes(d.name)),
@@ -163,7 +210,13 @@ function extensionNotices(agent: Agent, tools: ToolCatalog, hooks: HookCatalog |
   // `server__*` of a server that lists nothing gives the agent no tool: legal, but rarely what was meant.
   for (const name of agent.tools) {
     const server = serverPart(name);
-    if (server === undefined || !isServerWildcard(name) || !configured.has(server) || servers?.toolsOf(server).length !== 0) continue;
+    if (
+      server === undefined ||
+      !isServerWildcard(name) ||
+      !configured.has(server) ||
+      servers?.toolsOf(server).length !== 0
+    )
+      continue;
     notices.push(`MCP server "${server}" lists no tools: ${name} gives the agent none`);
   }
   return notices;

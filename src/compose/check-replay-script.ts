@@ -39,7 +39,11 @@ export function readReplayScript(path: string): ReplayScriptRead {
 export function checkReplayScript(model: ResolvedModel, configFile: string): void {
   if (model.protocol !== "replay") return;
   const key = `providers.${model.provider}.script`;
-  if (!model.script) throw new RiendaError("config", `model "${model.ref}" uses protocol replay but names no script (set ${key} in ${configFile})`);
+  if (!model.script)
+    throw new RiendaError(
+      "config",
+      `model "${model.ref}" uses protocol replay but names no script (set ${key} in ${configFile})`,
+    );
   const path = isAbsolute(model.script) ? model.script : resolve(model.script);
   const read = readReplayScript(path);
   switch (read.kind) {
@@ -52,6 +56,9 @@ export function checkReplayScript(model: ResolvedModel, configFile: string): voi
     case "invalid":
       throw new RiendaError("config", read.message);
     case "empty":
-      throw new RiendaError("config", `replay script ${path} has no turns, so the run could not get a first answer (${key} in ${configFile})`);
+      throw new RiendaError(
+        "config",
+        `replay script ${path} has no turns, so the run could not get a first answer (${key} in ${configFile})`,
+      );
   }
 }

@@ -19,7 +19,9 @@ export function withClientServers(
   const notices: string[] = [];
   for (const server of client) {
     if (servers.has(server.name)) {
-      notices.push(`the client's MCP server "${server.name}" was not started: config.yaml declares a server of that name, which is used instead`);
+      notices.push(
+        `the client's MCP server "${server.name}" was not started: config.yaml declares a server of that name, which is used instead`,
+      );
       continue;
     }
     servers.set(server.name, server);

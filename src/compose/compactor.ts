@@ -4,7 +4,12 @@
  * resolver for `compaction.model`.
  */
 import type { LoadedConfig } from "../config/index.ts";
-import { createCompactor as createEngineCompactor, type CompactableSession, type CompactionPort, type ModelPort } from "../engine/index.ts";
+import {
+  createCompactor as createEngineCompactor,
+  type CompactableSession,
+  type CompactionPort,
+  type ModelPort,
+} from "../engine/index.ts";
 import type { ResolvedModel } from "../providers/index.ts";
 import type { CompactableSession as Session, EngineEvent } from "../engine/index.ts";
 
@@ -16,7 +21,11 @@ export function createCompactor(options: {
   modelPort: ModelPort;
 }): CompactionPort | undefined {
   const { config, ...rest } = options;
-  return createEngineCompactor({ ...rest, policy: fittedPolicy(config.compaction, options.model.contextWindow), resolveModel: (ref) => config.resolveModel(ref) });
+  return createEngineCompactor({
+    ...rest,
+    policy: fittedPolicy(config.compaction, options.model.contextWindow),
+    resolveModel: (ref) => config.resolveModel(ref),
+  });
 }
 
 /**
@@ -25,9 +34,16 @@ export function createCompactor(options: {
  * history too long for an 8,192-token window and keep it all. So at most a
  * quarter of the window is reserved and half of it kept verbatim.
  */
-export function fittedPolicy<P extends { reserveTokens: number; keepRecentTokens: number }>(policy: P, window: number | undefined): P {
+export function fittedPolicy<P extends { reserveTokens: number; keepRecentTokens: number }>(
+  policy: P,
+  window: number | undefined,
+): P {
   if (window === undefined || policy.reserveTokens + policy.keepRecentTokens <= window) return policy;
-  return { ...policy, reserveTokens: Math.min(policy.reserveTokens, Math.floor(window / 4)), keepRecentTokens: Math.min(policy.keepRecentTokens, Math.floor(window / 2)) };
+  return {
+    ...policy,
+    reserveTokens: Math.min(policy.reserveTokens, Math.floor(window / 4)),
+    keepRecentTokens: Math.min(policy.keepRecentTokens, Math.floor(window / 2)),
+  };
 }
 
 /**
@@ -37,7 +53,12 @@ export function fittedPolicy<P extends { reserveTokens: number; keepRecentTokens
  * short to condense, or a failed summary, stores none).
  */
 export async function compactNow(
-  options: { session: Session; config: Pick<LoadedConfig, "compaction" | "resolveModel">; model: ResolvedModel; modelPort: ModelPort },
+  options: {
+    session: Session;
+    config: Pick<LoadedConfig, "compaction" | "resolveModel">;
+    model: ResolvedModel;
+    modelPort: ModelPort;
+  },
   io: { emit(event: EngineEvent): void; signal: AbortSignal },
 ): Promise<boolean> {
   const { config, model, session } = options;

@@ -23,7 +23,12 @@ export interface RosterRequest {
 export function openRoster(config: LoadedConfig, request: RosterRequest): Roster {
   let runtime: Runtime | undefined;
   const modules = moduleSource(config, request, () => (runtime ??= createRuntime()));
-  return createRoster({ config, modules, credentialsPath: credentialsPath(request.env, request.home), close: async () => runtime?.close() });
+  return createRoster({
+    config,
+    modules,
+    credentialsPath: credentialsPath(request.env, request.home),
+    close: async () => runtime?.close(),
+  });
 }
 
 /** The modules (the roster lists them once, when it is made), each evaluated with config.yaml as its `ctx.config` (an empty mapping without the file). */

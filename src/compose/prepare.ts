@@ -5,7 +5,14 @@
  * be refused is checked before anything is written or sent.
  */
 import { join } from "node:path";
-import { composeSystemPrompt, loadAgent, loadAgentFile, loadProjectInstructions, outsideLinkText, toAgentInfo } from "../agents/index.ts";
+import {
+  composeSystemPrompt,
+  loadAgent,
+  loadAgentFile,
+  loadProjectInstructions,
+  outsideLinkText,
+  toAgentInfo,
+} from "../agents/index.ts";
 import { formatKeyPath, loadConfig, splitModelRef, type LoadedConfig } from "../config/index.ts";
 import { unpricedBudget, withSubagents, type SubagentSpec, type ToolPort } from "../engine/index.ts";
 import { resolveLimits } from "./run-limits.ts";
@@ -17,7 +24,13 @@ import type { Agent } from "../agents/index.ts";
 import { openRoster } from "./open-roster.ts";
 import { runThinking } from "./run-thinking.ts";
 import type { SessionFile } from "../sessions/index.ts";
-import { createSkillTool, findWorkspaceSkills, loadSkills, withSkills, workspaceSkillsPrompt } from "../skills/index.ts";
+import {
+  createSkillTool,
+  findWorkspaceSkills,
+  loadSkills,
+  withSkills,
+  workspaceSkillsPrompt,
+} from "../skills/index.ts";
 import type { ContextData } from "../tools/types.ts";
 import { loadAgentExtensions } from "./agent-extensions.ts";
 import { withClientServers } from "./client-mcp.ts";
@@ -92,25 +105,48 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
   const existing: SessionSource | undefined = request.sessionId
     ? problems.attempt(() =>
         sessionSource(
-          { sessionId: request.sessionId!, fork: request.fork === true, ephemeral, ...(request.at !== undefined ? { at: request.at } : {}) },
+          {
+            sessionId: request.sessionId!,
+            fork: request.fork === true,
+            ephemeral,
+            ...(request.at !== undefined ? { at: request.at } : {}),
+          },
           { home: request.home, workdir: request.workdir },
         ),
       )
     : undefined;
   // A continued session goes on where it was started, unless -C says otherwise.
-  const moved = existing && !request.workdirGiven ? problems.attempt(() => sessionWorkdir(existing, request.workdir)) : undefined;
+  const moved =
+    existing && !request.workdirGiven ? problems.attempt(() => sessionWorkdir(existing, request.workdir)) : undefined;
   const workdir = moved?.workdir ?? request.workdir;
-  if (request.agentFile !== undefined && request.agentId !== undefined) problems.add(new RiendaError("usage", "run: give -a/--agent or --agent-file, not both"));
+  if (request.agentFile !== undefined && request.agentId !== undefined)
+    problems.add(new RiendaError("usage", "run: give -a/--agent or --agent-file, not both"));
   const agentId = request.agentFile !== undefined ? "" : (request.agentId ?? existing?.agent);
   if (agentId === undefined) {
-    if (!request.sessionId) problems.add(new RiendaError("usage", "run: -a/--agent is required (the agents are the files of ~/.rienda/agents), or --agent-file PATH"));
+    if (!request.sessionId)
+      problems.add(
+        new RiendaError(
+          "usage",
+          "run: -a/--agent is required (the agents are the files of ~/.rienda/agents), or --agent-file PATH",
+        ),
+      );
     problems.fail();
   }
   const modelRef = request.modelRef ?? (existing && !request.agentId ? existing.model : undefined);
-  const fromSession = existing ? { sessionModel: existing.model, ...(existing.thinking !== undefined ? { sessionThinking: existing.thinking } : {}) } : {};
+  const fromSession = existing
+    ? {
+        sessionModel: existing.model,
+        ...(existing.thinking !== undefined ? { sessionThinking: existing.thinking } : {}),
+      }
+    : {};
   let prepared: PreparedAgent;
   try {
-    prepared = await loadPreparedAgent(config, { ...request, workdir, agentId, ...(modelRef !== undefined ? { modelRef } : {}), ...fromSession }, dialogs, problems);
+    prepared = await loadPreparedAgent(
+      config,
+      { ...request, workdir, agentId, ...(modelRef !== undefined ? { modelRef } : {}), ...fromSession },
+      dialogs,
+      problems,
+    );
   } catch (error) {
     existing?.close();
     throw error;
@@ -123,7 +159,9 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
     request.checkModel?.(model);
     const unpriced = unpricedBudget(prepared.limits.run, model);
     if (unpriced) throw new RiendaError("config", unpriced);
-    session = existing ? existing.open(request.home, workdir) : newSession({ home: request.home, workdir, agent: agent.id, model: model.ref, ephemeral });
+    session = existing
+      ? existing.open(request.home, workdir)
+      : newSession({ home: request.home, workdir, agent: agent.id, model: model.ref, ephemeral });
     if (existing) {
       session.appendAgent(agent.id);
       session.appendModel(model.ref);
@@ -139,7 +177,21 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
       // A session this run created that received nothing (interrupted in its beforeRun hooks) is not kept.
       opened.closeDiscardingUnused();
     };
-    return { config: prepared.config, workdir, agent, model, thinking: prepared.thinking, system, systemExtra: prepared.systemExtra, session, tools, hooks, notices, limits, close };
+    return {
+      config: prepared.config,
+      workdir,
+      agent,
+      model,
+      thinking: prepared.thinking,
+      system,
+      systemExtra: prepared.systemExtra,
+      session,
+      tools,
+      hooks,
+      notices,
+      limits,
+      close,
+    };
   } catch (error) {
     await prepared.close();
     if (session) session.closeDiscardingUnused();
@@ -151,7 +203,12 @@ export async function prepareRun(request: RunRequest, dialogs: Dialogs): Promise
 /** Loads config, agent, model and extensions without touching any session; throws RiendaError when refused. */
 export async function prepareAgent(request: AgentRequest, dialogs: Dialogs): Promise<PreparedAgent> {
   const problems: SetupProblems = new SetupProblems();
-  return loadPreparedAgent(problems.attempt(() => loadRequestConfig(request)), request, dialogs, problems);
+  return loadPreparedAgent(
+    problems.attempt(() => loadRequestConfig(request)),
+    request,
+    dialogs,
+    problems,
+  );
 }
 
 /**
@@ -159,8 +216,16 @@ export async function prepareAgent(request: AgentRequest, dialogs: Dialogs): Pro
  * else state.json's or the only one offered (chooseModel); refused when it
  * cannot make a first request (a missing replay script, no key).
  */
-async function runModel(roster: Roster, agent: Agent | undefined, request: AgentRequest): Promise<ResolvedModel | undefined> {
-  const ref = request.modelRef ?? agent?.model ?? request.sessionModel ?? (agent ? await chooseModel(roster, readState(statePath(request.env, request.home)), agent.id) : undefined);
+async function runModel(
+  roster: Roster,
+  agent: Agent | undefined,
+  request: AgentRequest,
+): Promise<ResolvedModel | undefined> {
+  const ref =
+    request.modelRef ??
+    agent?.model ??
+    request.sessionModel ??
+    (agent ? await chooseModel(roster, readState(statePath(request.env, request.home)), agent.id) : undefined);
   if (ref === undefined) return undefined;
   const model = await roster.resolve(ref);
   checkReplayScript(model, roster.config.path);
@@ -219,7 +284,14 @@ function modelWarnings(config: LoadedConfig, model: ResolvedModel): string[] {
 function subagentTools(
   tools: ToolPort,
   subagents: readonly SubagentSpec[],
-  context: { lineage: readonly string[]; config: LoadedConfig; request: AgentRequest; dialogs: Dialogs; parentSessionId: () => string; parentModel: string },
+  context: {
+    lineage: readonly string[];
+    config: LoadedConfig;
+    request: AgentRequest;
+    dialogs: Dialogs;
+    parentSessionId: () => string;
+    parentModel: string;
+  },
 ): { tools: ToolPort; close(): Promise<void> } {
   if (subagents.length === 0) return { tools, close: async () => undefined };
   const { lineage, config, request } = context;
@@ -232,19 +304,42 @@ function subagentTools(
     // The child runs its own model: a -m of the parent does not reach it (a child that names none runs the parent's).
     prepare: (agentId, dialogs) => {
       // Nor do the run's own --agent-file, --tools and --thinking; its limits do (docs/cli.md "Limits").
-      const { modelRef: _parentModel, agentFile: _file, onlyTools: _tools, thinking: _level, sessionThinking: _branchLevel, clientMcpServers: _editorServers, ...inherited } = request;
-      return loadPreparedAgent(config, { ...inherited, agentId, sessionModel: context.parentModel }, dialogs, new SetupProblems(), lineage);
+      const {
+        modelRef: _parentModel,
+        agentFile: _file,
+        onlyTools: _tools,
+        thinking: _level,
+        sessionThinking: _branchLevel,
+        clientMcpServers: _editorServers,
+        ...inherited
+      } = request;
+      return loadPreparedAgent(
+        config,
+        { ...inherited, agentId, sessionModel: context.parentModel },
+        dialogs,
+        new SetupProblems(),
+        lineage,
+      );
     },
   });
   return {
-    tools: withSubagents(tools, { agents: subagents, lineage, maxDepth: config.subagents.maxDepth, launch: launcher.launch }),
+    tools: withSubagents(tools, {
+      agents: subagents,
+      lineage,
+      maxDepth: config.subagents.maxDepth,
+      launch: launcher.launch,
+    }),
     close: launcher.close,
   };
 }
 
 /** config.yaml as the request locates it: `--config`, else RIENDA_CONFIG, else ~/.rienda. */
 function loadRequestConfig(request: Pick<AgentRequest, "configPath" | "env" | "home">): LoadedConfig {
-  return loadConfig({ ...(request.configPath ? { flag: request.configPath } : {}), env: request.env, home: request.home });
+  return loadConfig({
+    ...(request.configPath ? { flag: request.configPath } : {}),
+    env: request.env,
+    home: request.home,
+  });
 }
 
 /**
@@ -260,10 +355,16 @@ async function loadPreparedAgent(
   problems: SetupProblems,
   above: readonly string[] = [],
 ): Promise<PreparedAgent> {
-  const agent = problems.attempt(() => (request.agentFile !== undefined ? loadAgentFile(request.agentFile, request.cwd ?? process.cwd()) : loadAgent(request.home, request.agentId)));
+  const agent = problems.attempt(() =>
+    request.agentFile !== undefined
+      ? loadAgentFile(request.agentFile, request.cwd ?? process.cwd())
+      : loadAgent(request.home, request.agentId),
+  );
   // What modules print while they are evaluated reaches the user as the run's notices (stderr, `notice` events, the chat's notices).
   const printed: string[] = [];
-  const roster = config ? openRoster(config, { ...request, log: (text) => printed.push(text.replace(/\n$/, "")) }) : undefined;
+  const roster = config
+    ? openRoster(config, { ...request, log: (text) => printed.push(text.replace(/\n$/, "")) })
+    : undefined;
   const chosen = roster ? await problems.attemptAsync(() => runModel(roster, agent, request)) : undefined;
   const compaction = roster ? await problems.attemptAsync(() => compactionModel(roster)) : undefined;
   // Modules evaluated on the way (to choose the model) that failed: the run goes on without them, and says so.
@@ -277,26 +378,55 @@ async function loadPreparedAgent(
   const subagents = agent ? problems.attempt(() => loadSubagents(request.home, agent)) : undefined;
   // Boxed: "no instructions file" is undefined too. One that leads out of the workspace is skipped with a notice.
   const outside: string[] = [];
-  const instructions = problems.attempt(() => ({ value: loadProjectInstructions(request.workdir, (found) => outside.push(outsideLinkText(found))) }));
+  const instructions = problems.attempt(() => ({
+    value: loadProjectInstructions(request.workdir, (found) => outside.push(outsideLinkText(found))),
+  }));
   const builtIns = skills && skills.length > 0 ? [createSkillTool(skills)] : [];
   // An editor's servers (rienda acp) start beside config.yaml's, every tool they list offered.
   const client = config && agent ? withClientServers(config.mcpServers, agent, request.clientMcpServers) : undefined;
   const mcp =
     client && client.servers.size > 0
-      ? { servers: client.servers, configPath: config!.path, workdir: request.workdir, env: request.env, ...(request.signal ? { signal: request.signal } : {}) }
+      ? {
+          servers: client.servers,
+          configPath: config!.path,
+          workdir: request.workdir,
+          env: request.env,
+          ...(request.signal ? { signal: request.signal } : {}),
+        }
       : undefined;
   // Asked of a local server while the extensions load, so it costs a run no time (server-context-window.ts).
   const serverWindow = model ? learnContextWindow(model, { home: request.home }) : undefined;
   const shellEnv = config ? { shellEnv: config.shell } : {};
   const flag = problems.attempt(() => ({ mode: sandboxFlag(request.sandbox) }));
   // Checked before any request: a sandbox that cannot start here fails the run, listed with every other problem.
-  const sandbox = config && agent && flag ? await problems.attemptAsync(() => agentSandbox(config, agent, request)) : undefined;
+  const sandbox =
+    config && agent && flag ? await problems.attemptAsync(() => agentSandbox(config, agent, request)) : undefined;
   const extensions = agent
-    ? await problems.attemptAsync(() => loadAgentExtensions({ home: request.home, agent: client?.agent ?? agent, dialogs, builtIns, ...(mcp ? { mcp } : {}), ...shellEnv, ...(sandbox ? { shellSandbox: sandbox } : {}) }))
+    ? await problems.attemptAsync(() =>
+        loadAgentExtensions({
+          home: request.home,
+          agent: client?.agent ?? agent,
+          dialogs,
+          builtIns,
+          ...(mcp ? { mcp } : {}),
+          ...shellEnv,
+          ...(sandbox ? { shellSandbox: sandbox } : {}),
+        }),
+      )
     : undefined;
   await serverWindow;
   // Every refusal counts, also those met before this function (in the same `problems`) that nothing here needs.
-  if (problems.any || !config || !agent || !model || !thinking || !skills || !subagents || instructions === undefined || !extensions) {
+  if (
+    problems.any ||
+    !config ||
+    !agent ||
+    !model ||
+    !thinking ||
+    !skills ||
+    !subagents ||
+    instructions === undefined ||
+    !extensions
+  ) {
     await extensions?.close();
     problems.fail();
   }
@@ -306,12 +436,20 @@ async function loadPreparedAgent(
   const delegation = subagentTools(extensions.tools, subagents, {
     lineage: [...above, agent.id],
     config,
-    request: { ...request, tree: { ...(limits.run.cost ? { cost: limits.run.cost } : {}), ...(limits.run.requests ? { requests: limits.run.requests } : {}) } },
+    request: {
+      ...request,
+      tree: {
+        ...(limits.run.cost ? { cost: limits.run.cost } : {}),
+        ...(limits.run.requests ? { requests: limits.run.requests } : {}),
+      },
+    },
     dialogs,
     parentSessionId: () => boundSession ?? "",
     parentModel: model.ref,
   });
-  const offered = request.onlyTools ? problems.attempt(() => selectTools(delegation.tools, request.onlyTools!, agent.file)) : delegation.tools;
+  const offered = request.onlyTools
+    ? problems.attempt(() => selectTools(delegation.tools, request.onlyTools!, agent.file))
+    : delegation.tools;
   if (!offered) {
     await delegation.close();
     await extensions.close();
@@ -327,7 +465,16 @@ async function loadPreparedAgent(
     thinking: thinking.level,
     thinkingChosen: thinking.chosen,
     systemExtra: () => workspaceSkillsPrompt(findWorkspaceSkills(request.workdir).skills),
-    notices: [...printed, ...skipped, ...outside, ...modelWarnings(config, model), ...thinking.notices, ...skippedWorkspaceSkills(request.workdir), ...extensions.notices, ...(client?.notices ?? [])],
+    notices: [
+      ...printed,
+      ...skipped,
+      ...outside,
+      ...modelWarnings(config, model),
+      ...thinking.notices,
+      ...skippedWorkspaceSkills(request.workdir),
+      ...extensions.notices,
+      ...(client?.notices ?? []),
+    ],
     limits,
     bind(session) {
       boundSession = session.id;

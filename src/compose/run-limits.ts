@@ -28,7 +28,12 @@ export interface TreeBudgets {
  * whole tree; a subagent's own frontmatter `max_turns` bounds its own run
  * besides.
  */
-export function resolveLimits(flags: LimitSettings | undefined, agent: Agent, config: LoadedConfig, tree?: TreeBudgets): ResolvedLimits {
+export function resolveLimits(
+  flags: LimitSettings | undefined,
+  agent: Agent,
+  config: LoadedConfig,
+  tree?: TreeBudgets,
+): ResolvedLimits {
   const own = { settings: agent.limits, setting: (key: string, text: string) => `${key}: ${text} in ${agent.file}` };
   // A subagent's limits are its frontmatter's alone: the command line's and config.yaml's are the tree's, already in `tree`.
   const sources: { settings: LimitSettings; setting: (key: string, text: string) => string }[] = tree
@@ -38,7 +43,11 @@ export function resolveLimits(flags: LimitSettings | undefined, agent: Agent, co
         own,
         { settings: config.limits, setting: (key, text) => `limits.${key}: ${text} in ${config.path}` },
       ];
-  const pick = (key: "max_turns" | "max_cost" | "timeout", field: keyof LimitSettings, text: (value: number) => string): Limit | undefined => {
+  const pick = (
+    key: "max_turns" | "max_cost" | "timeout",
+    field: keyof LimitSettings,
+    text: (value: number) => string,
+  ): Limit | undefined => {
     for (const source of sources) {
       const value = source.settings[field];
       if (value !== undefined) return { value, setting: source.setting(key, text(value)) };
@@ -50,6 +59,10 @@ export function resolveLimits(flags: LimitSettings | undefined, agent: Agent, co
   const timeout = pick("timeout", "timeoutMs", durationText);
   const cost = tree?.cost ?? (maxCost ? new CostBudget(maxCost) : undefined);
   // The top run's max_turns is the tree's request budget; a subagent's own bounds its run alone.
-  const turns = tree ? { ...(maxTurns ? { maxTurns } : {}), ...(tree.requests ? { requests: tree.requests } : {}) } : maxTurns ? { requests: new RequestBudget(maxTurns) } : {};
+  const turns = tree
+    ? { ...(maxTurns ? { maxTurns } : {}), ...(tree.requests ? { requests: tree.requests } : {}) }
+    : maxTurns
+      ? { requests: new RequestBudget(maxTurns) }
+      : {};
   return { run: { ...turns, ...(cost ? { cost } : {}) }, ...(timeout ? { timeout } : {}) };
 }

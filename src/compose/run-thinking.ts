@@ -7,7 +7,15 @@
  * a notice, since the model may have changed since.
  */
 import type { ResolvedModel } from "../providers/index.ts";
-import { currentThinking, offersThinking, readState, statePath, thinkingLevels, thinkingName, withThinking } from "../roster/index.ts";
+import {
+  currentThinking,
+  offersThinking,
+  readState,
+  statePath,
+  thinkingLevels,
+  thinkingName,
+  withThinking,
+} from "../roster/index.ts";
 import type { AgentRequest } from "./types.ts";
 
 export interface RunThinking {
@@ -22,12 +30,22 @@ export interface RunThinking {
 /** Throws a RiendaError listing the model's levels when `--thinking` names one it does not offer. */
 export function runThinking(model: ResolvedModel, request: AgentRequest): RunThinking {
   if (request.thinking !== undefined) {
-    return { model: withThinking(model, request.thinking, "--thinking"), level: thinkingName(request.thinking), chosen: true, notices: [] };
+    return {
+      model: withThinking(model, request.thinking, "--thinking"),
+      level: thinkingName(request.thinking),
+      chosen: true,
+      notices: [],
+    };
   }
   const remembered = rememberedLevel(model, request);
   if (remembered === undefined) return { model, level: currentThinking(model), chosen: false, notices: [] };
   if (offersThinking(model, remembered.level)) {
-    return { model: withThinking(model, remembered.level), level: thinkingName(remembered.level), chosen: remembered.where !== "the session's", notices: [] };
+    return {
+      model: withThinking(model, remembered.level),
+      level: thinkingName(remembered.level),
+      chosen: remembered.where !== "the session's",
+      notices: [],
+    };
   }
   const notice = `${remembered.where} thinking level "${remembered.level}" is not one of ${model.ref}'s (${thinkingLevels(model).join(", ")}); it runs with ${currentThinking(model)}`;
   return { model, level: currentThinking(model), chosen: false, notices: [notice] };

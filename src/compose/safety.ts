@@ -10,7 +10,14 @@ import type { LoadedConfig } from "../config/index.ts";
 import type { HookPort } from "../engine/index.ts";
 import { RiendaError } from "../errors.ts";
 import { checkCall } from "../permissions/index.ts";
-import { openSandbox, parseSandboxMode, resolveSandboxPolicy, type CommandSandbox, type SandboxMode, type SandboxSettings } from "../sandbox/index.ts";
+import {
+  openSandbox,
+  parseSandboxMode,
+  resolveSandboxPolicy,
+  type CommandSandbox,
+  type SandboxMode,
+  type SandboxSettings,
+} from "../sandbox/index.ts";
 import type { Dialogs } from "./types.ts";
 
 /** `--sandbox MODE` read; throws a RiendaError when it is not a mode. */
@@ -21,14 +28,21 @@ export function sandboxFlag(written: string | undefined): SandboxMode | undefine
 }
 
 /** The sandbox the `shell` tool's commands run in; undefined when it is off. Throws a RiendaError when it cannot start here. */
-export async function agentSandbox(config: LoadedConfig, agent: Agent, request: { sandbox?: string; workdir: string; home: string }): Promise<CommandSandbox | undefined> {
+export async function agentSandbox(
+  config: LoadedConfig,
+  agent: Agent,
+  request: { sandbox?: string; workdir: string; home: string },
+): Promise<CommandSandbox | undefined> {
   const flag = sandboxFlag(request.sandbox);
   const places: { settings: SandboxSettings; origin: string }[] = [
     ...(flag ? [{ settings: { mode: flag }, origin: "--sandbox" }] : []),
     { settings: agent.sandbox, origin: agent.file },
     { settings: config.sandbox, origin: config.path },
   ];
-  const policy = resolveSandboxPolicy(places.map((p) => p.settings), { workspace: request.workdir, home: request.home });
+  const policy = resolveSandboxPolicy(
+    places.map((p) => p.settings),
+    { workspace: request.workdir, home: request.home },
+  );
   if (!policy) return undefined;
   const origin = places.find((p) => p.settings.mode !== undefined)!.origin;
   return openSandbox(policy, origin);
@@ -43,7 +57,10 @@ export function withPermissionRules(hooks: HookPort, config: LoadedConfig, agent
     handles: (name, point) => hooks.handles(name, point),
     call: (name, point, args, observer, signal) => hooks.call(name, point, args, observer, signal),
     permissions: {
-      check: (call, observer) => checkCall(rules, call, (prompt) => dialogs.confirm(prompt, undefined, observer.callId !== undefined ? { callId: observer.callId } : undefined)),
+      check: (call, observer) =>
+        checkCall(rules, call, (prompt) =>
+          dialogs.confirm(prompt, undefined, observer.callId !== undefined ? { callId: observer.callId } : undefined),
+        ),
     },
   };
 }

@@ -30,6 +30,10 @@ export function selectTools(tools: ToolPort, names: readonly string[], agentFile
 /** The names of `--tools a,b` (spaces around names allowed); empty names are refused. */
 export function parseToolList(written: string): string[] {
   const names = written.split(",").map((name) => name.trim());
-  if (names.some((name) => name === "")) throw new RiendaError("usage", `--tools: "${written}" has an empty name; write the tool names separated by commas (--tools shell,read), or --no-tools for none`);
+  if (names.some((name) => name === ""))
+    throw new RiendaError(
+      "usage",
+      `--tools: "${written}" has an empty name; write the tool names separated by commas (--tools shell,read), or --no-tools for none`,
+    );
   return [...new Set(names)];
 }

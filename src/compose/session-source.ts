@@ -13,7 +13,16 @@
  *   reads it as a fork does, into memory.
  */
 import { RiendaError } from "../errors.ts";
-import { branchPoint, createSession, forkSession, listSessions, openSession, readSession, type SessionFile, type SessionHeader } from "../sessions/index.ts";
+import {
+  branchPoint,
+  createSession,
+  forkSession,
+  listSessions,
+  openSession,
+  readSession,
+  type SessionFile,
+  type SessionHeader,
+} from "../sessions/index.ts";
 
 /** What the flags asked for. */
 export interface SessionChoice {
@@ -32,10 +41,17 @@ export function sessionChoice(
   if (values.continue && values.session !== undefined) throw new RiendaError("usage", "run: use -c or -s ID, not both");
   const continuing = values.session !== undefined || values.continue === true;
   if (values.fork && !continuing) throw new RiendaError("usage", "run: --fork needs the session to fork: -s ID or -c");
-  if (values.at !== undefined && !continuing) throw new RiendaError("usage", "run: --at needs the session it names a message of: -s ID or -c");
-  if (values.fork && values["no-session"]) throw new RiendaError("usage", "run: --fork writes a new session and --no-session writes none; choose one");
+  if (values.at !== undefined && !continuing)
+    throw new RiendaError("usage", "run: --at needs the session it names a message of: -s ID or -c");
+  if (values.fork && values["no-session"])
+    throw new RiendaError("usage", "run: --fork writes a new session and --no-session writes none; choose one");
   const sessionId = values.session ?? (values.continue ? latestSessionId(where.home, where.workdir) : undefined);
-  return { ...(sessionId !== undefined ? { sessionId } : {}), fork: values.fork === true, ...(values.at !== undefined ? { at: values.at } : {}), ephemeral: values["no-session"] === true };
+  return {
+    ...(sessionId !== undefined ? { sessionId } : {}),
+    fork: values.fork === true,
+    ...(values.at !== undefined ? { at: values.at } : {}),
+    ephemeral: values["no-session"] === true,
+  };
 }
 
 /** The id of the workspace's most recent session that is not a subagent's; an error when there is none. */
@@ -63,7 +79,10 @@ export interface SessionSource {
 }
 
 /** Opens or reads the session the choice names; throws RiendaError (unknown session, held elsewhere, a bad --at). */
-export function sessionSource(choice: SessionChoice & { sessionId: string }, where: { home: string; workdir: string }): SessionSource {
+export function sessionSource(
+  choice: SessionChoice & { sessionId: string },
+  where: { home: string; workdir: string },
+): SessionSource {
   if (!choice.fork && !choice.ephemeral) {
     const file = openSession({ home: where.home, id: choice.sessionId, workdir: where.workdir });
     try {
@@ -86,14 +105,18 @@ export function sessionSource(choice: SessionChoice & { sessionId: string }, whe
     }
   }
   const stored = readSession({ home: where.home, id: choice.sessionId, workdir: where.workdir });
-  const leaf = choice.at === undefined ? stored.tree.leafId : branchPoint((id) => stored.tree.entry(id), stored.header.id, choice.at);
+  const leaf =
+    choice.at === undefined
+      ? stored.tree.leafId
+      : branchPoint((id) => stored.tree.entry(id), stored.header.id, choice.at);
   return {
     id: stored.header.id,
     header: stored.header,
     agent: stored.tree.agent(stored.header.agent, leaf),
     model: stored.tree.model(stored.header.model, leaf),
     ...thinkingOf(stored.tree.thinking(leaf)),
-    open: (home, workdir) => forkSession({ home, workdir, from: stored, at: leaf, ...(choice.ephemeral ? { memory: true } : {}) }),
+    open: (home, workdir) =>
+      forkSession({ home, workdir, from: stored, at: leaf, ...(choice.ephemeral ? { memory: true } : {}) }),
     close: () => undefined,
   };
 }
@@ -104,7 +127,13 @@ function thinkingOf(level: string | undefined): { thinking?: string } {
 }
 
 /** A new session for a run without -s/-c: a file, or with --no-session one kept in memory. */
-export function newSession(options: { home: string; workdir: string; agent: string; model: string; ephemeral: boolean }): SessionFile {
+export function newSession(options: {
+  home: string;
+  workdir: string;
+  agent: string;
+  model: string;
+  ephemeral: boolean;
+}): SessionFile {
   const { ephemeral, ...rest } = options;
   return createSession({ ...rest, ...(ephemeral ? { memory: true } : {}) });
 }

@@ -10,7 +10,10 @@ import type { SessionFile } from "../sessions/index.ts";
  * and, when it differs from the current one, the notice saying so; a
  * workspace that no longer exists is an error pointing at -C.
  */
-export function sessionWorkdir(session: Pick<SessionFile, "id" | "header">, current: string): { workdir: string; notice?: string } {
+export function sessionWorkdir(
+  session: Pick<SessionFile, "id" | "header">,
+  current: string,
+): { workdir: string; notice?: string } {
   const recorded = session.header.workdir;
   if (recorded === current) return { workdir: current };
   let isDir = false;
@@ -20,7 +23,13 @@ export function sessionWorkdir(session: Pick<SessionFile, "id" | "header">, curr
     // Reported below.
   }
   if (!isDir) {
-    throw new RiendaError("workdir", `session ${session.id} was started in ${recorded}, which no longer exists; continue it elsewhere with -C DIR`);
+    throw new RiendaError(
+      "workdir",
+      `session ${session.id} was started in ${recorded}, which no longer exists; continue it elsewhere with -C DIR`,
+    );
   }
-  return { workdir: recorded, notice: `continuing session ${session.id} in its workspace ${recorded} (not the current directory; -C DIR runs it elsewhere)` };
+  return {
+    workdir: recorded,
+    notice: `continuing session ${session.id} in its workspace ${recorded} (not the current directory; -C DIR runs it elsewhere)`,
+  };
 }

@@ -56,7 +56,12 @@ export function subagentLauncher(options: LauncherOptions): SubagentLauncher {
   let parentCall: string | undefined;
   const dialogs: Dialogs = {
     // One level deeper than the parent's own questions (a grandchild's passes through two launchers).
-    confirm: (prompt, level = 0, origin) => options.dialogs.confirm(prompt, level + 1, origin && parentCall !== undefined ? nestedOrigin(origin, parentCall) : origin),
+    confirm: (prompt, level = 0, origin) =>
+      options.dialogs.confirm(
+        prompt,
+        level + 1,
+        origin && parentCall !== undefined ? nestedOrigin(origin, parentCall) : origin,
+      ),
     notify: (notice) => report(noticeEvent(notice)),
   };
   let closed = false;

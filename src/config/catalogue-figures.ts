@@ -20,7 +20,10 @@ const BILLED_BY_THE_HOUR: readonly string[] = ["deepseek"];
 export function fillFromCatalogue(model: ResolvedModel, preset: string | undefined): void {
   if (model.contextWindow !== undefined && model.prices !== undefined) return;
   if (model.protocol === "replay" || model.baseUrl === "") return;
-  const figures = catalogueFigures(preset === undefined ? { baseUrl: model.baseUrl } : { preset, baseUrl: model.baseUrl }, model.wireId);
+  const figures = catalogueFigures(
+    preset === undefined ? { baseUrl: model.baseUrl } : { preset, baseUrl: model.baseUrl },
+    model.wireId,
+  );
   if (!figures) return;
   if (model.contextWindow === undefined && figures.contextWindow !== undefined) {
     model.contextWindow = figures.contextWindow;

@@ -12,7 +12,9 @@ export interface ConfigProblem {
 
 /** `<file>: <key path>: <problem>`, the one-line form of a problem. */
 function formatProblem(problem: ConfigProblem): string {
-  return problem.path === "" ? `${problem.file}: ${problem.message}` : `${problem.file}: ${problem.path}: ${problem.message}`;
+  return problem.path === ""
+    ? `${problem.file}: ${problem.message}`
+    : `${problem.file}: ${problem.path}: ${problem.message}`;
 }
 
 /** A RiendaError (code "config") carrying every problem; its message has one line per problem. */

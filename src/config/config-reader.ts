@@ -101,7 +101,13 @@ export class ConfigReader {
   }
 
   /** A finite number in [min, max]. */
-  numberBetween(map: Record<string, unknown>, key: string, path: KeyPath, min: number, max: number): number | undefined {
+  numberBetween(
+    map: Record<string, unknown>,
+    key: string,
+    path: KeyPath,
+    min: number,
+    max: number,
+  ): number | undefined {
     const value = map[key];
     if (value === null || value === undefined) return undefined;
     if (typeof value !== "number" || !Number.isFinite(value)) {
@@ -141,7 +147,13 @@ export class ConfigReader {
     return this.expanded.filter(under(path));
   }
 
-  private integer(map: Record<string, unknown>, key: string, path: KeyPath, min: number, message: string): number | undefined {
+  private integer(
+    map: Record<string, unknown>,
+    key: string,
+    path: KeyPath,
+    min: number,
+    message: string,
+  ): number | undefined {
     const value = map[key];
     if (value === null || value === undefined) return undefined;
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {

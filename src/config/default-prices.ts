@@ -28,7 +28,10 @@ const ANTHROPIC: Table = [
     ["claude-opus-5", "claude-opus-4-8", "claude-opus-4-7", "claude-opus-4-6", "claude-opus-4-5"],
     { input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5 },
   ],
-  [["claude-opus-4-1", "claude-opus-4-0", "claude-opus-4"], { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 }],
+  [
+    ["claude-opus-4-1", "claude-opus-4-0", "claude-opus-4"],
+    { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 },
+  ],
   [["claude-sonnet-5"], { input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.2 }],
   [
     ["claude-sonnet-4-6", "claude-sonnet-4-5", "claude-sonnet-4-0", "claude-sonnet-4", "claude-3-7-sonnet"],
@@ -60,6 +63,8 @@ const SNAPSHOT_SUFFIX = /^-(?:\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
 export function defaultPrices(preset: string | undefined, wireId: string): ModelPrices | undefined {
   const table = preset === undefined ? undefined : BY_PRESET[preset];
   const id = wireId.toLowerCase();
-  const found = table?.find(([ids]) => ids.some((known) => id === known || (id.startsWith(known) && SNAPSHOT_SUFFIX.test(id.slice(known.length)))));
+  const found = table?.find(([ids]) =>
+    ids.some((known) => id === known || (id.startsWith(known) && SNAPSHOT_SUFFIX.test(id.slice(known.length)))),
+  );
   return found ? { ...found[1] } : undefined;
 }

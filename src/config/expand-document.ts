@@ -37,7 +37,8 @@ export function expandDocument(value: unknown, env: Readonly<Record<string, stri
         return node;
       }
       for (const variable of expansion.unset) unset.push({ path: formatKeyPath(path), variable });
-      for (const variable of expansion.used) expanded.push({ path: formatKeyPath(path), variable, value: env[variable] ?? "" });
+      for (const variable of expansion.used)
+        expanded.push({ path: formatKeyPath(path), variable, value: env[variable] ?? "" });
       return expansion.value;
     }
     if (Array.isArray(node)) return node.map((item, i) => walk(item, [...path, i]));
@@ -46,7 +47,12 @@ export function expandDocument(value: unknown, env: Readonly<Record<string, stri
       for (const [key, item] of Object.entries(node)) {
         const literal = path.length === 0 && key === LITERAL_BLOCK;
         // defineProperty: a key named "__proto__" stays an ordinary key.
-        Object.defineProperty(out, key, { value: literal ? item : walk(item, [...path, key]), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, key, {
+          value: literal ? item : walk(item, [...path, key]),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }
@@ -54,4 +60,3 @@ export function expandDocument(value: unknown, env: Readonly<Record<string, stri
   };
   return { value: walk(value, []), unset, expanded, malformed };
 }
-

@@ -5,9 +5,7 @@
  */
 
 /** The outcome of expanding one string. */
-export type Expansion =
-  | { ok: true; value: string; unset: string[]; used: string[] }
-  | { ok: false; problem: string };
+export type Expansion = { ok: true; value: string; unset: string[]; used: string[] } | { ok: false; problem: string };
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -37,7 +35,11 @@ export function expandEnv(text: string, env: Readonly<Record<string, string | un
     }
     value += text.slice(i, start);
     const end = text.indexOf("}", start + 2);
-    if (end < 0) return { ok: false, problem: `unclosed variable reference "${text.slice(start)}" (write \${NAME}, or $\${ for a literal \${)` };
+    if (end < 0)
+      return {
+        ok: false,
+        problem: `unclosed variable reference "${text.slice(start)}" (write \${NAME}, or $\${ for a literal \${)`,
+      };
     const inner = text.slice(start + 2, end);
     const sep = inner.indexOf(":-");
     const name = sep < 0 ? inner : inner.slice(0, sep);

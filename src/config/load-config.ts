@@ -40,11 +40,22 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadedCo
   if (!parsed) {
     // Strict (contract.md §2): a file that exists says something; only a missing one means the defaults.
     throw new ConfigError([
-      { file, path: "", message: `the file is empty; write its settings (docs/config.md shows them, "rienda init" writes a starter file), or remove it: config.yaml is optional` },
+      {
+        file,
+        path: "",
+        message: `the file is empty; write its settings (docs/config.md shows them, "rienda init" writes a starter file), or remove it: config.yaml is optional`,
+      },
     ]);
   }
   const expanded = expandDocument(parsed.value, options.env);
-  const reader = new ConfigReader(file, parsed.sourceOf, parsed.keyOrder, parsed.lineOf, expanded.unset, expanded.expanded);
+  const reader = new ConfigReader(
+    file,
+    parsed.sourceOf,
+    parsed.keyOrder,
+    parsed.lineOf,
+    expanded.unset,
+    expanded.expanded,
+  );
   for (const m of expanded.malformed) reader.problem(m.path, m.message);
   const valid = validateConfig(reader, expanded.value, { configDir: dirname(file), home: options.home });
   if (reader.problems.length > 0) throw new ConfigError(reader.sortedProblems());
@@ -95,10 +106,14 @@ function readConfigFile(location: ConfigLocation): string | undefined {
 }
 
 function missingMessage(location: ConfigLocation): string {
-  const given = location.source === "flag" ? " (given with --config)" : location.source === "env" ? " (given by RIENDA_CONFIG)" : "";
+  const given =
+    location.source === "flag"
+      ? " (given with --config)"
+      : location.source === "env"
+        ? " (given by RIENDA_CONFIG)"
+        : "";
   return (
     `no configuration file here${given}. Run "rienda init" to create ~/.rienda with a starter config.yaml, ` +
     `or write one by hand (see docs/config.md)`
   );
 }
-

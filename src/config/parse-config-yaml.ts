@@ -35,7 +35,13 @@ export function parseConfigYaml(text: string, file: string): ParsedConfigYaml | 
     const error = doc.errors[0];
     if (error) {
       const { line, col } = lines.linePos(error.pos[0]);
-      throw new ConfigError([{ file, path: "", message: `line ${line}, column ${col}: ${describeYamlError(error.code, error.message, source.slice(error.pos[0]))}` }]);
+      throw new ConfigError([
+        {
+          file,
+          path: "",
+          message: `line ${line}, column ${col}: ${describeYamlError(error.code, error.message, source.slice(error.pos[0]))}`,
+        },
+      ]);
     }
   }
   const first = docs[0];

@@ -22,7 +22,12 @@ export const PRESETS: Readonly<Record<string, Preset>> = Object.freeze({
  * China and Kimi Code endpoints): `send_thinking` defaults to on for them,
  * whether reached through a preset or through `protocol` and `base_url`.
  */
-const SENDS_THINKING_HOSTS: readonly string[] = Object.freeze(["api.deepseek.com", "api.moonshot.ai", "api.moonshot.cn", "api.kimi.com"]);
+const SENDS_THINKING_HOSTS: readonly string[] = Object.freeze([
+  "api.deepseek.com",
+  "api.moonshot.ai",
+  "api.moonshot.cn",
+  "api.kimi.com",
+]);
 
 /** The default of `send_thinking` for a provider: its preset's, else on for the hosts above. */
 export function sendsThinkingByDefault(preset: string | undefined, baseUrl: string): boolean | undefined {

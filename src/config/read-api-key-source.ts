@@ -11,7 +11,11 @@ import { formatKeyPath, type KeyPath } from "./key-path.ts";
 /** `${NAME}` or `${NAME:-fallback}`, not preceded by the `$` that escapes it. */
 const REFERENCE = /(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g;
 
-export function readApiKeySource(reader: ConfigReader, map: Record<string, unknown>, providerPath: KeyPath): ApiKeySource {
+export function readApiKeySource(
+  reader: ConfigReader,
+  map: Record<string, unknown>,
+  providerPath: KeyPath,
+): ApiKeySource {
   const at = [...providerPath, "api_key"];
   const path = formatKeyPath(at);
   if (map.api_key === null || map.api_key === undefined) return { kind: "absent", path };

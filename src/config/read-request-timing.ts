@@ -15,7 +15,11 @@ export const REQUEST_TIMING_KEYS = ["timeout", "idle_timeout", "retries"] as con
 const MAX_RETRIES = 20;
 
 /** Reads the timing keys of `map` (at `path`); problems go to `reader`. */
-export function readRequestTiming(reader: ConfigReader, map: Record<string, unknown>, path: KeyPath): RequestTimingSettings {
+export function readRequestTiming(
+  reader: ConfigReader,
+  map: Record<string, unknown>,
+  path: KeyPath,
+): RequestTimingSettings {
   const timing: RequestTimingSettings = {};
   const duration = (key: "timeout" | "idle_timeout"): number | undefined => {
     const value = map[key];
@@ -31,7 +35,8 @@ export function readRequestTiming(reader: ConfigReader, map: Record<string, unkn
   if (idleTimeoutMs !== undefined) timing.idleTimeoutMs = idleTimeoutMs;
   if (map.retries !== null && map.retries !== undefined) {
     const retries = reader.nonNegativeInteger(map, "retries", path);
-    if (retries !== undefined && retries > MAX_RETRIES) reader.problem([...path, "retries"], `must be at most ${MAX_RETRIES} (0 turns retrying off)`);
+    if (retries !== undefined && retries > MAX_RETRIES)
+      reader.problem([...path, "retries"], `must be at most ${MAX_RETRIES} (0 turns retrying off)`);
     else if (retries !== undefined) timing.retries = retries;
   }
   return timing;

@@ -14,18 +14,26 @@ import type { ModelSettings, ProviderSettings } from "./types.ts";
  * RiendaError (code "config") for a malformed reference, an unknown provider
  * or model, and for a provider field whose `${NAME}` was unset.
  */
-export function resolveModel(providers: ReadonlyMap<string, ProviderSettings>, file: string, ref: string): ResolvedModel {
+export function resolveModel(
+  providers: ReadonlyMap<string, ProviderSettings>,
+  file: string,
+  ref: string,
+): ResolvedModel {
   const parts = splitModelRef(ref);
   if (!parts) throw new RiendaError("config", `model reference "${ref}" must have the form provider/alias`);
   const provider = providers.get(parts.provider);
   if (!provider) {
     const known = [...providers.keys()];
-    throw new RiendaError("config", `unknown provider "${parts.provider}" (${didYouMean(parts.provider, known)}providers in ${file}: ${known.join(", ")})`);
+    throw new RiendaError(
+      "config",
+      `unknown provider "${parts.provider}" (${didYouMean(parts.provider, known)}providers in ${file}: ${known.join(", ")})`,
+    );
   }
   const model = provider.models.get(parts.alias);
   if (!model) {
     const known = [...provider.models.keys()];
-    const hint = known.length > 0 ? `${didYouMean(parts.alias, known)}models: ${known.join(", ")}` : "it declares no models";
+    const hint =
+      known.length > 0 ? `${didYouMean(parts.alias, known)}models: ${known.join(", ")}` : "it declares no models";
     throw new RiendaError("config", `unknown model "${parts.alias}" in provider "${parts.provider}" (${hint})`);
   }
   const modelsPath = formatKeyPath(["providers", provider.name, "models"]);
@@ -73,7 +81,8 @@ export function resolveModel(providers: ReadonlyMap<string, ProviderSettings>, f
   if (model.structuredOutput !== undefined) resolved.structuredOutput = model.structuredOutput;
   if (model.toolCallsInText !== undefined) resolved.toolCallsInText = model.toolCallsInText;
   const sendThinking = model.sendThinking ?? sendsThinkingByDefault(provider.preset, provider.baseUrl);
-  if (sendThinking !== undefined && provider.protocol === "openai_chat_completions") resolved.sendThinking = sendThinking;
+  if (sendThinking !== undefined && provider.protocol === "openai_chat_completions")
+    resolved.sendThinking = sendThinking;
   const prices = model.prices ?? defaultPrices(provider.preset, model.id);
   if (prices !== undefined) resolved.prices = { ...prices };
   fillFromCatalogue(resolved, provider.preset);
@@ -91,7 +100,8 @@ export function resolveProviderModel(provider: ProviderSettings, file: string, r
 function requestTiming(provider: ProviderSettings, model: ModelSettings): RequestTiming {
   const providerPath = ["providers", provider.name];
   const modelPath = [...providerPath, "models", model.alias];
-  const keyOf = (yamlKey: string, onModel: boolean) => formatKeyPath([...(onModel ? modelPath : providerPath), yamlKey]);
+  const keyOf = (yamlKey: string, onModel: boolean) =>
+    formatKeyPath([...(onModel ? modelPath : providerPath), yamlKey]);
   const timing: RequestTiming = {
     keys: {
       timeout: keyOf("timeout", model.timing.timeoutMs !== undefined),

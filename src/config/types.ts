@@ -2,7 +2,15 @@
  * Shapes of a loaded `config.yaml` (contract.md §2). Field names are the
  * camelCase of the file's snake_case keys.
  */
-import type { ApiKeySource, ModelPrices, ProtocolName, RequestRules, ResolvedModel, StructuredOutput, ThinkingLevel } from "../providers/types.ts";
+import type {
+  ApiKeySource,
+  ModelPrices,
+  ProtocolName,
+  RequestRules,
+  ResolvedModel,
+  StructuredOutput,
+  ThinkingLevel,
+} from "../providers/types.ts";
 import type { TextToolCallSetting } from "../providers/index.ts";
 import type { ConfigProblem } from "./config-error.ts";
 import type { LimitSettings } from "../limits/index.ts";

@@ -2,7 +2,13 @@
 import type { ConfigReader } from "./config-reader.ts";
 import { describeYamlValue, isPlainObject } from "../values.ts";
 import { splitModelRef } from "./split-model-ref.ts";
-import type { CompactionSettings, McpServerSettings, ProviderSettings, ShellSettings, SubagentSettings } from "./types.ts";
+import type {
+  CompactionSettings,
+  McpServerSettings,
+  ProviderSettings,
+  ShellSettings,
+  SubagentSettings,
+} from "./types.ts";
 import { validateMcpServers } from "./validate-mcp-servers.ts";
 import { LIMIT_KEYS, readLimit, type LimitSettings } from "../limits/index.ts";
 import { validateProvider, type PathBase } from "./validate-provider.ts";
@@ -11,7 +17,17 @@ import { readSafety } from "./validate-safety.ts";
 import type { PermissionRule } from "../permissions/index.ts";
 import type { SandboxSettings } from "../sandbox/index.ts";
 
-const TOP_KEYS = ["providers", "compaction", "subagents", "limits", "config", "mcp_servers", "shell", "sandbox", "permissions"] as const;
+const TOP_KEYS = [
+  "providers",
+  "compaction",
+  "subagents",
+  "limits",
+  "config",
+  "mcp_servers",
+  "shell",
+  "sandbox",
+  "permissions",
+] as const;
 const SUBAGENT_KEYS = ["max_depth"] as const;
 
 /** Subagent settings of a file that declares none: a subagent's subagent's subagent may run, one more may not. */
@@ -42,9 +58,22 @@ export interface ValidatedConfig {
 /** Validates the expanded document; the result is only meaningful when `reader.problems` is empty. */
 export function validateConfig(reader: ConfigReader, document: unknown, base: PathBase): ValidatedConfig {
   const providers = new Map<string, ProviderSettings>();
-  const result: ValidatedConfig = { providers, compaction: { ...DEFAULT_COMPACTION }, subagents: { ...DEFAULT_SUBAGENTS }, limits: {}, extensionConfig: {}, mcpServers: new Map(), shell: { providerVariables: [], hideEnv: [], passEnv: [] }, sandbox: {}, permissions: [] };
+  const result: ValidatedConfig = {
+    providers,
+    compaction: { ...DEFAULT_COMPACTION },
+    subagents: { ...DEFAULT_SUBAGENTS },
+    limits: {},
+    extensionConfig: {},
+    mcpServers: new Map(),
+    shell: { providerVariables: [], hideEnv: [], passEnv: [] },
+    sandbox: {},
+    permissions: [],
+  };
   if (!isPlainObject(document)) {
-    reader.problem([], `must be a mapping of settings (providers, compaction, config, ...) at the top, not ${describeYamlValue(document)}`);
+    reader.problem(
+      [],
+      `must be a mapping of settings (providers, compaction, config, ...) at the top, not ${describeYamlValue(document)}`,
+    );
     return result;
   }
   reader.knownKeys(document, TOP_KEYS, []);
@@ -53,7 +82,10 @@ export function validateConfig(reader: ConfigReader, document: unknown, base: Pa
   // Written but empty is still refused (contract.md §2): it says "providers here" and gives none.
   const written = reader.mapping(document.providers, ["providers"]);
   if (written && document.providers !== undefined && Object.keys(written).length === 0) {
-    reader.problem(["providers"], "at least one provider is required when the block is written (remove it to use provider modules only)");
+    reader.problem(
+      ["providers"],
+      "at least one provider is required when the block is written (remove it to use provider modules only)",
+    );
   }
   let providerProblems = false;
   for (const [name, value] of reader.entries(written ?? {}, ["providers"])) {
@@ -109,7 +141,8 @@ function readCompaction(
   reader.knownKeys(map, COMPACTION_KEYS, path);
   compaction.enabled = reader.boolean(map, "enabled", path) ?? compaction.enabled;
   compaction.reserveTokens = reader.nonNegativeInteger(map, "reserve_tokens", path) ?? compaction.reserveTokens;
-  compaction.keepRecentTokens = reader.nonNegativeInteger(map, "keep_recent_tokens", path) ?? compaction.keepRecentTokens;
+  compaction.keepRecentTokens =
+    reader.nonNegativeInteger(map, "keep_recent_tokens", path) ?? compaction.keepRecentTokens;
   const model = reader.string(map, "model", path)?.trim();
   if (model) {
     const at = [...path, "model"];
@@ -120,7 +153,8 @@ function readCompaction(
       // Existence is checked only when every provider validated, so one mistake is not reported twice.
       // A provider config.yaml does not declare may be a provider module: the run resolves it then.
       const provider = providers.get(ref.provider);
-      if (provider && !provider.models.has(ref.alias)) reader.problem(at, `unknown model "${ref.alias}" in provider "${ref.provider}"`);
+      if (provider && !provider.models.has(ref.alias))
+        reader.problem(at, `unknown model "${ref.alias}" in provider "${ref.provider}"`);
     }
     compaction.model = model;
   }
@@ -137,7 +171,10 @@ function readExtensionConfig(reader: ConfigReader, value: unknown): Record<strin
     if (isPlainObject(settings)) {
       Object.defineProperty(out, name, { value: settings, enumerable: true, writable: true, configurable: true });
     } else {
-      reader.problem(["config", name], `must be a mapping of settings for the extension "${name}" (write {} for none), not ${describeYamlValue(settings)}`);
+      reader.problem(
+        ["config", name],
+        `must be a mapping of settings for the extension "${name}" (write {} for none), not ${describeYamlValue(settings)}`,
+      );
     }
   }
   return out;

@@ -21,7 +21,11 @@ const MAX_SERVER_NAME = 32;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The servers of a valid block, in file order; problems go to `reader`. */
-export function validateMcpServers(reader: ConfigReader, value: unknown, base: PathBase): Map<string, McpServerSettings> {
+export function validateMcpServers(
+  reader: ConfigReader,
+  value: unknown,
+  base: PathBase,
+): Map<string, McpServerSettings> {
   const servers = new Map<string, McpServerSettings>();
   const written = reader.mapping(value, ["mcp_servers"]);
   if (!written) return servers;
@@ -32,14 +36,25 @@ export function validateMcpServers(reader: ConfigReader, value: unknown, base: P
   return servers;
 }
 
-function validateServer(reader: ConfigReader, name: string, value: unknown, base: PathBase): McpServerSettings | undefined {
+function validateServer(
+  reader: ConfigReader,
+  name: string,
+  value: unknown,
+  base: PathBase,
+): McpServerSettings | undefined {
   const path = ["mcp_servers", name];
   const before = reader.problems.length;
   if (!SERVER_NAME.test(name) || name.length > MAX_SERVER_NAME) {
-    reader.problem(path, `"${name}" is not a valid server name (1 to ${MAX_SERVER_NAME} letters, digits, "-" or single "_" between them: its tools are named ${name}__<tool>)`);
+    reader.problem(
+      path,
+      `"${name}" is not a valid server name (1 to ${MAX_SERVER_NAME} letters, digits, "-" or single "_" between them: its tools are named ${name}__<tool>)`,
+    );
   }
   if (name === "agent") {
-    reader.problem(path, `"agent" cannot name an MCP server: tools named agent__<id> are an agent's subagents (docs/subagents.md); choose another name`);
+    reader.problem(
+      path,
+      `"agent" cannot name an MCP server: tools named agent__<id> are an agent's subagents (docs/subagents.md); choose another name`,
+    );
   }
   if (value === null || value === undefined) {
     reader.problem(path, 'needs either "command" (a server started as a process) or "url" (a Streamable HTTP server)');
@@ -62,24 +77,48 @@ function validateServer(reader: ConfigReader, name: string, value: unknown, base
     return undefined;
   }
   if (command !== undefined) {
-    for (const key of HTTP_ONLY) if (present(key)) reader.problem([...path, key], 'is only used with "url" (a Streamable HTTP server)');
-    if (command.trim() === "" && reader.unsetUnder([...path, "command"]).length === 0) reader.problem([...path, "command"], "must not be empty");
+    for (const key of HTTP_ONLY)
+      if (present(key)) reader.problem([...path, key], 'is only used with "url" (a Streamable HTTP server)');
+    if (command.trim() === "" && reader.unsetUnder([...path, "command"]).length === 0)
+      reader.problem([...path, "command"], "must not be empty");
     const args = readArgs(reader, map.args, [...path, "args"]);
     const env = readEnv(reader, map.env, [...path, "env"]);
     const cwdText = reader.string(map, "cwd", path)?.trim();
     if (reader.problems.length > before) return undefined;
-    const server: McpServerSettings = { name, transport: "stdio", command, args, env, startupTimeoutMs, unset: reader.unsetUnder(path), expanded: reader.expandedUnder(path) };
+    const server: McpServerSettings = {
+      name,
+      transport: "stdio",
+      command,
+      args,
+      env,
+      startupTimeoutMs,
+      unset: reader.unsetUnder(path),
+      expanded: reader.expandedUnder(path),
+    };
     if (cwdText) server.cwd = resolveUserPath(cwdText, base);
     return server;
   }
-  for (const key of STDIO_ONLY) if (present(key)) reader.problem([...path, key], 'is only used with "command" (a server started as a process)');
+  for (const key of STDIO_ONLY)
+    if (present(key)) reader.problem([...path, key], 'is only used with "command" (a server started as a process)');
   const headers = readHeaders(reader, map, path);
   const at = [...path, "url"];
   // What `${NAME}` put into the URL is not quoted back: it may be a password or a key.
-  const shown = hideSecrets(url!, reader.expandedUnder(at).map((e) => e.value));
-  if (reader.unsetUnder(at).length === 0 && !isHttpUrl(url!)) reader.problem(at, `must be an http:// or https:// URL (got "${shown}")`);
+  const shown = hideSecrets(
+    url!,
+    reader.expandedUnder(at).map((e) => e.value),
+  );
+  if (reader.unsetUnder(at).length === 0 && !isHttpUrl(url!))
+    reader.problem(at, `must be an http:// or https:// URL (got "${shown}")`);
   if (reader.problems.length > before) return undefined;
-  return { name, transport: "http", url: url!, headers, startupTimeoutMs, unset: reader.unsetUnder(path), expanded: reader.expandedUnder(path) };
+  return {
+    name,
+    transport: "http",
+    url: url!,
+    headers,
+    startupTimeoutMs,
+    unset: reader.unsetUnder(path),
+    expanded: reader.expandedUnder(path),
+  };
 }
 
 function readArgs(reader: ConfigReader, value: unknown, path: KeyPath): string[] {
@@ -103,7 +142,8 @@ function readEnv(reader: ConfigReader, value: unknown, path: KeyPath): Record<st
   for (const name of Object.keys(map)) {
     const text = reader.string(map, name, path);
     if (!ENV_NAME.test(name)) reader.problem([...path, name], `"${name}" is not a valid environment variable name`);
-    else if (text !== undefined && text.includes("\0")) reader.problem([...path, name], "must not contain a NUL character");
+    else if (text !== undefined && text.includes("\0"))
+      reader.problem([...path, name], "must not contain a NUL character");
     else Object.defineProperty(env, name, { value: text ?? "", enumerable: true, writable: true, configurable: true });
   }
   return env;

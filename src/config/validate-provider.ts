@@ -9,7 +9,17 @@ import { readApiKeySource } from "./read-api-key-source.ts";
 import { readRequestTiming, REQUEST_TIMING_KEYS } from "./read-request-timing.ts";
 import type { ModelSettings, ProviderSettings } from "./types.ts";
 
-const PROVIDER_KEYS = ["protocol", "preset", "base_url", "api_key", "headers", "session_header", "models", "script", ...REQUEST_TIMING_KEYS] as const;
+const PROVIDER_KEYS = [
+  "protocol",
+  "preset",
+  "base_url",
+  "api_key",
+  "headers",
+  "session_header",
+  "models",
+  "script",
+  ...REQUEST_TIMING_KEYS,
+] as const;
 const MODEL_KEYS = [
   "id",
   "max_tokens",
@@ -48,11 +58,20 @@ export interface PathBase {
 }
 
 /** Validates `providers.<name>`; problems go to `reader`, `undefined` when unusable. */
-export function validateProvider(reader: ConfigReader, name: string, value: unknown, base: PathBase): ProviderSettings | undefined {
+export function validateProvider(
+  reader: ConfigReader,
+  name: string,
+  value: unknown,
+  base: PathBase,
+): ProviderSettings | undefined {
   const path = ["providers", name];
   const problemsBefore = reader.problems.length;
   if (name === "") reader.problem(path, "a provider name must not be empty");
-  if (name.includes("/")) reader.problem(path, `provider name must not contain "/" (a model reference "provider/alias" splits on the first "/")`);
+  if (name.includes("/"))
+    reader.problem(
+      path,
+      `provider name must not contain "/" (a model reference "provider/alias" splits on the first "/")`,
+    );
   const map = reader.mapping(value, path);
   if (!map) return undefined;
   reader.knownKeys(map, PROVIDER_KEYS, path);
@@ -69,13 +88,23 @@ export function validateProvider(reader: ConfigReader, name: string, value: unkn
       protocol = preset.protocol;
       presetUrl = preset.baseUrl;
     } else {
-      reader.problem([...path, "preset"], `unknown preset "${presetText}" (${didYouMean(presetText, Object.keys(PRESETS))}known presets: ${Object.keys(PRESETS).join(", ")})`);
+      reader.problem(
+        [...path, "preset"],
+        `unknown preset "${presetText}" (${didYouMean(presetText, Object.keys(PRESETS))}known presets: ${Object.keys(PRESETS).join(", ")})`,
+      );
     }
   } else if (protocolText !== undefined) {
     if (isProtocolName(protocolText)) protocol = protocolText;
-    else reader.problem([...path, "protocol"], `unknown protocol "${protocolText}" (${didYouMean(protocolText, PROTOCOLS)}known protocols: ${PROTOCOLS.join(", ")})`);
+    else
+      reader.problem(
+        [...path, "protocol"],
+        `unknown protocol "${protocolText}" (${didYouMean(protocolText, PROTOCOLS)}known protocols: ${PROTOCOLS.join(", ")})`,
+      );
   } else {
-    reader.problem(path, `needs either "protocol" (with "base_url") or "preset" (one of: ${Object.keys(PRESETS).join(", ")})`);
+    reader.problem(
+      path,
+      `needs either "protocol" (with "base_url") or "preset" (one of: ${Object.keys(PRESETS).join(", ")})`,
+    );
   }
 
   const baseUrl = readBaseUrl(reader, map, path, protocol, presetText !== undefined, presetUrl);
@@ -89,7 +118,8 @@ export function validateProvider(reader: ConfigReader, name: string, value: unkn
   const timing = readRequestTiming(reader, map, path);
   const apiKey = reader.string(map, "api_key", path) ?? "";
   // A key pasted with its line ending (a file saved on Windows keeps "\r" through $(cat ...)) would make every request fail as unreachable.
-  if (/[\r\n\0]/.test(apiKey)) reader.problem([...path, "api_key"], "must not contain line breaks (was the key copied with its line ending?)");
+  if (/[\r\n\0]/.test(apiKey))
+    reader.problem([...path, "api_key"], "must not contain line breaks (was the key copied with its line ending?)");
 
   if (reader.problems.length > problemsBefore || protocol === undefined) return undefined;
   const settings: ProviderSettings = {
@@ -175,7 +205,11 @@ export function resolveUserPath(written: string, base: PathBase): string {
 }
 
 /** `headers:` of a provider or an MCP server: names are HTTP tokens, values one line. */
-export function readHeaders(reader: ConfigReader, map: Record<string, unknown>, path: readonly string[]): Record<string, string> {
+export function readHeaders(
+  reader: ConfigReader,
+  map: Record<string, unknown>,
+  path: readonly string[],
+): Record<string, string> {
   const at = [...path, "headers"];
   const headers: Record<string, string> = {};
   const written = reader.mapping(map.headers, at);
@@ -193,7 +227,12 @@ export function readHeaders(reader: ConfigReader, map: Record<string, unknown>, 
   return headers;
 }
 
-function readModels(reader: ConfigReader, map: Record<string, unknown>, path: string[], protocol: ProviderSettings["protocol"] | undefined): Map<string, ModelSettings> {
+function readModels(
+  reader: ConfigReader,
+  map: Record<string, unknown>,
+  path: string[],
+  protocol: ProviderSettings["protocol"] | undefined,
+): Map<string, ModelSettings> {
   const at = [...path, "models"];
   const models = new Map<string, ModelSettings>();
   const written = reader.mapping(map.models, at);
@@ -207,7 +246,11 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
     const settings = reader.mapping(value, modelPath);
     if (!settings) continue;
     reader.knownKeys(settings, MODEL_KEYS, modelPath);
-    const model: ModelSettings = { alias, id: reader.string(settings, "id", modelPath)?.trim() || alias, timing: readRequestTiming(reader, settings, modelPath) };
+    const model: ModelSettings = {
+      alias,
+      id: reader.string(settings, "id", modelPath)?.trim() || alias,
+      timing: readRequestTiming(reader, settings, modelPath),
+    };
     const maxTokens = unsetWhenZero(reader.nonNegativeInteger(settings, "max_tokens", modelPath));
     const temperature = reader.numberBetween(settings, "temperature", modelPath, 0, 2);
     const topP = reader.numberBetween(settings, "top_p", modelPath, 0, 1);
@@ -222,7 +265,11 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
     if (levelText !== undefined) {
       const level = levelText.trim().toLowerCase();
       if ((THINKING_LEVELS as readonly string[]).includes(level)) model.thinkingLevel = level as ThinkingLevel;
-      else reader.problem([...modelPath, "thinking_level"], `unknown thinking level "${levelText}" (${didYouMean(level, THINKING_LEVELS)}known levels: ${THINKING_LEVELS.join(", ")})`);
+      else
+        reader.problem(
+          [...modelPath, "thinking_level"],
+          `unknown thinking level "${levelText}" (${didYouMean(level, THINKING_LEVELS)}known levels: ${THINKING_LEVELS.join(", ")})`,
+        );
     }
     const cache = reader.boolean(settings, "cache", modelPath);
     if (cache !== undefined) model.cache = cache;
@@ -230,7 +277,10 @@ function readModels(reader: ConfigReader, map: Record<string, unknown>, path: st
     if (sendThinking !== undefined) {
       model.sendThinking = sendThinking;
       if (protocol !== undefined && protocol !== "openai_chat_completions") {
-        reader.warning([...modelPath, "send_thinking"], `is only used by protocol "openai_chat_completions" (this provider uses ${protocol}); remove it`);
+        reader.warning(
+          [...modelPath, "send_thinking"],
+          `is only used by protocol "openai_chat_completions" (this provider uses ${protocol}); remove it`,
+        );
       }
     }
     const prices = readPrices(reader, settings.cost, [...modelPath, "cost"]);
@@ -259,7 +309,11 @@ function readPrices(reader: ConfigReader, value: unknown, path: string[]): Model
   const cacheRead = read("cache_read");
   const cacheWrite = read("cache_write");
   const absent = (["input", "output"] as const).filter((key) => map[key] === undefined || map[key] === null);
-  if (absent.length > 0) reader.problem(path, `needs ${absent.join(" and ")} (dollars per million tokens); cache_read and cache_write are optional`);
+  if (absent.length > 0)
+    reader.problem(
+      path,
+      `needs ${absent.join(" and ")} (dollars per million tokens); cache_read and cache_write are optional`,
+    );
   if (input === undefined || output === undefined) return undefined;
   const prices: ModelPrices = { input, output };
   if (cacheRead !== undefined) prices.cacheRead = cacheRead;
@@ -268,45 +322,74 @@ function readPrices(reader: ConfigReader, value: unknown, path: string[]): Model
 }
 
 /** `request_rules`: one of REQUEST_RULES; a forced set of rules only on the protocols it belongs to. */
-function readRequestRules(reader: ConfigReader, settings: Record<string, unknown>, modelPath: string[], protocol: ProtocolName | undefined): RequestRules | undefined {
+function readRequestRules(
+  reader: ConfigReader,
+  settings: Record<string, unknown>,
+  modelPath: string[],
+  protocol: ProtocolName | undefined,
+): RequestRules | undefined {
   const text = reader.string(settings, "request_rules", modelPath);
   if (text === undefined) return undefined;
   const at = [...modelPath, "request_rules"];
   const value = text.trim().toLowerCase();
   if (!(REQUEST_RULES as readonly string[]).includes(value)) {
-    reader.problem(at, `unknown request rules "${text}" (${didYouMean(value, REQUEST_RULES)}known: ${REQUEST_RULES.join(", ")})`);
+    reader.problem(
+      at,
+      `unknown request rules "${text}" (${didYouMean(value, REQUEST_RULES)}known: ${REQUEST_RULES.join(", ")})`,
+    );
     return undefined;
   }
   const rules = value as RequestRules;
   const protocols = RULES_PROTOCOLS[rules];
   if (protocols && protocol !== undefined && !protocols.includes(protocol)) {
-    reader.problem(at, `"${rules}" is for protocol ${protocols.join(" or ")} (this provider uses ${protocol}); use auto or as_written`);
+    reader.problem(
+      at,
+      `"${rules}" is for protocol ${protocols.join(" or ")} (this provider uses ${protocol}); use auto or as_written`,
+    );
     return undefined;
   }
   return rules;
 }
 
 /** `structured_output`: how `--schema` asks this model for its answer (docs/pipelines.md). */
-function readStructuredOutput(reader: ConfigReader, settings: Record<string, unknown>, modelPath: string[]): StructuredOutput | undefined {
+function readStructuredOutput(
+  reader: ConfigReader,
+  settings: Record<string, unknown>,
+  modelPath: string[],
+): StructuredOutput | undefined {
   const text = reader.string(settings, "structured_output", modelPath);
   if (text === undefined) return undefined;
   const value = text.trim().toLowerCase();
   if ((STRUCTURED_OUTPUTS as readonly string[]).includes(value)) return value as StructuredOutput;
-  reader.problem([...modelPath, "structured_output"], `unknown structured output "${text}" (${didYouMean(value, STRUCTURED_OUTPUTS)}known: ${STRUCTURED_OUTPUTS.join(", ")})`);
+  reader.problem(
+    [...modelPath, "structured_output"],
+    `unknown structured output "${text}" (${didYouMean(value, STRUCTURED_OUTPUTS)}known: ${STRUCTURED_OUTPUTS.join(", ")})`,
+  );
   return undefined;
 }
 
 /** `tool_calls_in_text` (new): which text forms of tool call to read; Chat Completions only. */
-function readToolCallsInText(reader: ConfigReader, settings: Record<string, unknown>, modelPath: string[], protocol: ProviderSettings["protocol"] | undefined): TextToolCallSetting | undefined {
+function readToolCallsInText(
+  reader: ConfigReader,
+  settings: Record<string, unknown>,
+  modelPath: string[],
+  protocol: ProviderSettings["protocol"] | undefined,
+): TextToolCallSetting | undefined {
   const text = reader.string(settings, "tool_calls_in_text", modelPath);
   if (text === undefined) return undefined;
   const value = text.trim().toLowerCase();
   if (!(TEXT_TOOL_CALL_SETTINGS as readonly string[]).includes(value)) {
-    reader.problem([...modelPath, "tool_calls_in_text"], `unknown form "${text}" (${didYouMean(value, TEXT_TOOL_CALL_SETTINGS)}known: ${TEXT_TOOL_CALL_SETTINGS.join(", ")})`);
+    reader.problem(
+      [...modelPath, "tool_calls_in_text"],
+      `unknown form "${text}" (${didYouMean(value, TEXT_TOOL_CALL_SETTINGS)}known: ${TEXT_TOOL_CALL_SETTINGS.join(", ")})`,
+    );
     return undefined;
   }
   if (protocol !== undefined && protocol !== "openai_chat_completions") {
-    reader.warning([...modelPath, "tool_calls_in_text"], `is only used by protocol "openai_chat_completions" (this provider uses ${protocol}); remove it`);
+    reader.warning(
+      [...modelPath, "tool_calls_in_text"],
+      `is only used by protocol "openai_chat_completions" (this provider uses ${protocol}); remove it`,
+    );
   }
   return value as TextToolCallSetting;
 }
@@ -316,7 +399,12 @@ function readToolCallsInText(reader: ConfigReader, settings: Record<string, unkn
  * the same plan the request builders follow) load with a warning each, which
  * `rienda doctor` lists and a run of the model repeats on stderr.
  */
-function warnSettingsNotSent(reader: ConfigReader, model: ModelSettings, protocol: ProtocolName, modelPath: string[]): void {
+function warnSettingsNotSent(
+  reader: ConfigReader,
+  model: ModelSettings,
+  protocol: ProtocolName,
+  modelPath: string[],
+): void {
   const plan = planSettings({
     protocol,
     wireId: model.id,

@@ -9,7 +9,10 @@ import { readSandboxSettings, type SandboxSettings } from "../sandbox/index.ts";
 import type { ConfigReader } from "./config-reader.ts";
 
 /** Both blocks of the document, with the defaults when absent (no sandbox setting, no rules). */
-export function readSafety(reader: ConfigReader, document: Record<string, unknown>): { sandbox: SandboxSettings; permissions: PermissionRule[] } {
+export function readSafety(
+  reader: ConfigReader,
+  document: Record<string, unknown>,
+): { sandbox: SandboxSettings; permissions: PermissionRule[] } {
   const sandbox = readSandboxSettings(document.sandbox);
   for (const problem of sandbox.problems) reader.problem(["sandbox", ...problem.path], problem.message);
   const permissions = readPermissionRules(document.permissions, reader.file);

@@ -20,7 +20,14 @@ const KEY_FIELDS = /\.(api_key|base_url)$|\.headers\./;
 /** The block with its defaults; `reader` gets a problem for each bad entry. */
 export function readShell(reader: ConfigReader, value: unknown): ShellSettings {
   const path: KeyPath = ["shell"];
-  const providerVariables = [...new Set(reader.expandedUnder(["providers"]).filter((v) => KEY_FIELDS.test(v.path)).map((v) => v.variable))];
+  const providerVariables = [
+    ...new Set(
+      reader
+        .expandedUnder(["providers"])
+        .filter((v) => KEY_FIELDS.test(v.path))
+        .map((v) => v.variable),
+    ),
+  ];
   const settings: ShellSettings = { providerVariables, hideEnv: [], passEnv: [] };
   const map = reader.mapping(value, path);
   if (!map) return settings;
@@ -39,7 +46,11 @@ function names(reader: ConfigReader, value: unknown, path: KeyPath): string[] {
   const out: string[] = [];
   for (const [i, entry] of value.entries()) {
     if (typeof entry === "string" && NAME_PATTERN.test(entry)) out.push(entry);
-    else reader.problem([...path, i], `must be a variable name or a pattern of one with * (letters, digits, "_" and "*"), not ${JSON.stringify(entry)}`);
+    else
+      reader.problem(
+        [...path, i],
+        `must be a variable name or a pattern of one with * (letters, digits, "_" and "*"), not ${JSON.stringify(entry)}`,
+      );
   }
   return out;
 }

@@ -17,7 +17,16 @@ export type AgentChanges = SwitchChanges & Pick<AgentRequest, "thinking">;
 
 /** The request that prepares `agentId` where the conversation runs, with `changes`. */
 export function agentRequest(start: ConversationStart, agentId: string, changes: AgentChanges = {}): AgentRequest {
-  return { home: start.home, env: start.env, workdir: start.workdir, ...(start.configPath ? { configPath: start.configPath } : {}), ...(start.sandbox !== undefined ? { sandbox: start.sandbox } : {}), ...(start.clientMcpServers ? { clientMcpServers: start.clientMcpServers } : {}), agentId, ...changes };
+  return {
+    home: start.home,
+    env: start.env,
+    workdir: start.workdir,
+    ...(start.configPath ? { configPath: start.configPath } : {}),
+    ...(start.sandbox !== undefined ? { sandbox: start.sandbox } : {}),
+    ...(start.clientMcpServers ? { clientMcpServers: start.clientMcpServers } : {}),
+    agentId,
+    ...changes,
+  };
 }
 
 /** Holds the prepared agent and the session; every change goes through it. */
@@ -53,7 +62,11 @@ export class AgentHolder {
     try {
       return await untilInterrupted(work, signal);
     } catch (error) {
-      if (signal.aborted) work.then((late) => late.close(), () => undefined);
+      if (signal.aborted)
+        work.then(
+          (late) => late.close(),
+          () => undefined,
+        );
       throw error;
     }
   }
@@ -100,13 +113,24 @@ export class AgentHolder {
     if (!session) return;
     const wanted = { agent: session.agent, model: session.model, thinking: session.thinking };
     const current = this.prepared;
-    if (wanted.agent === current.agent.id && wanted.model === current.model.ref && (wanted.thinking === undefined || wanted.thinking === current.thinking)) return;
+    if (
+      wanted.agent === current.agent.id &&
+      wanted.model === current.model.ref &&
+      (wanted.thinking === undefined || wanted.thinking === current.thinking)
+    )
+      return;
     try {
-      const request = this.request(wanted.agent, { modelRef: wanted.model, sessionModel: wanted.model, sessionThinking: wanted.thinking });
+      const request = this.request(wanted.agent, {
+        modelRef: wanted.model,
+        sessionModel: wanted.model,
+        sessionThinking: wanted.thinking,
+      });
       this.replace(await this.prepare(request, signal));
     } catch (error) {
       if (signal?.aborted) throw error;
-      this.notices.push(`this branch ran ${wanted.agent} with ${wanted.model}, which cannot be prepared now (${messageOf(error)}); going on with ${current.agent.id} and ${current.model.ref}`);
+      this.notices.push(
+        `this branch ran ${wanted.agent} with ${wanted.model}, which cannot be prepared now (${messageOf(error)}); going on with ${current.agent.id} and ${current.model.ref}`,
+      );
       this.recordSwitches();
     }
   }

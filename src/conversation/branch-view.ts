@@ -30,8 +30,14 @@ export function branchMessages(session: SessionFile): BranchMessage[] {
     for (const block of entry.blocks) {
       if (block.type === "text") out.text += block.text;
       else if (block.type === "attachment") (out.files ??= []).push(block.name);
-      else if (block.type === "tool_call") (out.tool_calls ??= []).push({ id: block.toolCallId, name: block.toolCallName, arguments: block.toolCallArguments });
-      else if (block.type === "tool_result") (out.tool_results ??= []).push({ id: block.toolResultCallId, is_error: block.toolResultIsError === true });
+      else if (block.type === "tool_call")
+        (out.tool_calls ??= []).push({
+          id: block.toolCallId,
+          name: block.toolCallName,
+          arguments: block.toolCallArguments,
+        });
+      else if (block.type === "tool_result")
+        (out.tool_results ??= []).push({ id: block.toolResultCallId, is_error: block.toolResultIsError === true });
     }
     if (entry.interrupted) out.interrupted = entry.interrupted;
     return out;
@@ -76,7 +82,8 @@ export function branchStats(session: SessionFile | undefined, contextWindow: num
     else if (usage.inputTokens + usage.outputTokens > 0) stats.cost_complete = false;
     stats.context.tokens = usage.inputTokens;
   }
-  if (stats.context.tokens !== null && contextWindow) stats.context.share = Math.round((stats.context.tokens / contextWindow) * 1000) / 1000;
+  if (stats.context.tokens !== null && contextWindow)
+    stats.context.share = Math.round((stats.context.tokens / contextWindow) * 1000) / 1000;
   if (stats.cost !== null) stats.cost = Math.round(stats.cost * 1_000_000) / 1_000_000;
   return stats;
 }

@@ -57,7 +57,10 @@ export async function createConversation(start: ConversationStart, dialogs: Dial
     clearQueue: () => queue.clear(),
     async compact(io) {
       if (!holder.session) return false;
-      return compactNow({ session: holder.session, config: holder.prepared.config, model: holder.prepared.model, modelPort }, io);
+      return compactNow(
+        { session: holder.session, config: holder.prepared.config, model: holder.prepared.model, modelPort },
+        io,
+      );
     },
     attach(path) {
       const block = readFileAttachment(path, start.workdir);
@@ -79,7 +82,8 @@ export async function createConversation(start: ConversationStart, dialogs: Dial
     notices: () => [...onceNotices.splice(0), ...holder.notices.splice(0), ...holder.prepared.notices],
     gitBranch: () => gitBranchOf(start.workdir),
     rename(title) {
-      if (!holder.session) throw new RiendaError("session", "nothing to rename yet: the session starts with your first message");
+      if (!holder.session)
+        throw new RiendaError("session", "nothing to rename yet: the session starts with your first message");
       holder.session.appendTitle(title);
     },
     close: () => {
@@ -93,7 +97,11 @@ export async function createConversation(start: ConversationStart, dialogs: Dial
 async function openHolder(start: ConversationStart, dialogs: Dialogs, onceNotices: string[]): Promise<AgentHolder> {
   const request = (agentId: string, changes: AgentChanges) => agentRequest(start, agentId, changes);
   if (!start.sessionId) {
-    return new AgentHolder(start, dialogs, await prepareAgent(request(start.agentId!, { modelRef: start.modelRef, thinking: start.thinking }), dialogs));
+    return new AgentHolder(
+      start,
+      dialogs,
+      await prepareAgent(request(start.agentId!, { modelRef: start.modelRef, thinking: start.thinking }), dialogs),
+    );
   }
   const existing = openSession({ home: start.home, id: start.sessionId, workdir: start.workdir });
   try {
@@ -105,7 +113,10 @@ async function openHolder(start: ConversationStart, dialogs: Dialogs, onceNotice
     // As `run -s`: the branch's model and level, unless -m, -a or --thinking says otherwise.
     const modelRef = start.modelRef ?? (start.agentId ? undefined : existing.model);
     const branch = { sessionModel: existing.model, sessionThinking: existing.thinking };
-    const prepared = await prepareAgent(request(start.agentId ?? existing.agent, { modelRef, thinking: start.thinking, ...branch }), dialogs);
+    const prepared = await prepareAgent(
+      request(start.agentId ?? existing.agent, { modelRef, thinking: start.thinking, ...branch }),
+      dialogs,
+    );
     return new AgentHolder(start, dialogs, prepared, existing);
   } catch (error) {
     existing.close();
@@ -114,7 +125,13 @@ async function openHolder(start: ConversationStart, dialogs: Dialogs, onceNotice
 }
 
 /** One engine run over the current session: the prompt, then what the queue steers in. */
-function runTurn(holder: AgentHolder, modelPort: ModelPort, queue: TurnQueue, input: { prompt: string; attachments: AttachmentBlock[] }, io: TurnIo): Promise<RunOutcome> {
+function runTurn(
+  holder: AgentHolder,
+  modelPort: ModelPort,
+  queue: TurnQueue,
+  input: { prompt: string; attachments: AttachmentBlock[] },
+  io: TurnIo,
+): Promise<RunOutcome> {
   const session = holder.session;
   if (!session) throw new RiendaError("internal", "a turn needs a session");
   // After /tree the branch may say another agent or model than the one this turn runs: it records this one.
@@ -165,7 +182,12 @@ function sessionCommands(start: ConversationStart, holder: AgentHolder, queue: T
     ensureSession() {
       if (holder.session) return { id: holder.session.id, created: false };
       const prepared = holder.prepared;
-      const session = createSession({ home: start.home, workdir: start.workdir, agent: prepared.agent.id, model: prepared.model.ref });
+      const session = createSession({
+        home: start.home,
+        workdir: start.workdir,
+        agent: prepared.agent.id,
+        model: prepared.model.ref,
+      });
       holder.session = session;
       prepared.bind(session);
       return { id: session.id, created: true };
@@ -194,7 +216,14 @@ function sessionCommands(start: ConversationStart, holder: AgentHolder, queue: T
       const current = holder.session;
       const target = current?.id === id ? current : openSession({ home: start.home, id, workdir: start.workdir });
       try {
-        const next = await holder.prepare(holder.request(target.agent, { modelRef: target.model, sessionModel: target.model, sessionThinking: target.thinking }), signal);
+        const next = await holder.prepare(
+          holder.request(target.agent, {
+            modelRef: target.model,
+            sessionModel: target.model,
+            sessionThinking: target.thinking,
+          }),
+          signal,
+        );
         const previous = holder.prepared;
         holder.prepared = next;
         holder.adopt(target);
@@ -240,7 +269,12 @@ function switchCommands(start: ConversationStart, holder: AgentHolder, onceNotic
     // An agent without a model keeps the conversation's, and the level when that model offers it.
     async switchAgent(id: string, signal?: AbortSignal): Promise<void> {
       const current = holder.prepared;
-      holder.replace(await holder.prepare(holder.request(id, { sessionModel: current.model.ref, sessionThinking: current.thinking }), signal));
+      holder.replace(
+        await holder.prepare(
+          holder.request(id, { sessionModel: current.model.ref, sessionThinking: current.thinking }),
+          signal,
+        ),
+      );
     },
     async modelRows(): Promise<ModelRow[]> {
       const roster = rosterOf(start);
@@ -250,7 +284,8 @@ function switchCommands(start: ConversationStart, holder: AgentHolder, onceNotic
         await roster.close();
       }
     },
-    listAgents: () => listAgents(start.home).agents.map((a) => ({ id: a.id, description: a.description, model: a.model })),
+    listAgents: () =>
+      listAgents(start.home).agents.map((a) => ({ id: a.id, description: a.description, model: a.model })),
     tools: () => holder.prepared.tools.specs().map((t) => ({ name: t.name, description: t.description })),
     hooks: () => [...holder.prepared.hooks.names],
   };

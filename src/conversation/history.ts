@@ -32,6 +32,9 @@ export function historyOf(session: SessionFile): HistoryItem[] {
 /** How the chat names an attachment: `notes.txt (text, 2 KB)`. */
 export function attachmentRow(block: AttachmentBlock): { name: string; description: string } {
   const kind = attachmentKind(block);
-  const bytes = block.text !== undefined ? new TextEncoder().encode(block.text).length : Math.floor(((block.data ?? "").length * 3) / 4);
+  const bytes =
+    block.text !== undefined
+      ? new TextEncoder().encode(block.text).length
+      : Math.floor(((block.data ?? "").length * 3) / 4);
   return { name: block.name, description: `${kind === "pdf" ? "PDF" : kind}, ${sizeText(bytes)}` };
 }

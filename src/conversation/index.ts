@@ -7,7 +7,14 @@
  */
 export { createConversation } from "./create-conversation.ts";
 export { cutText, treeLines, type TreeLine } from "./tree-lines.ts";
-export { modelsToPick, offeredModels, pickStartModel, rememberPick, type ChatWhere, type ModelPicker } from "./model-picks.ts";
+export {
+  modelsToPick,
+  offeredModels,
+  pickStartModel,
+  rememberPick,
+  type ChatWhere,
+  type ModelPicker,
+} from "./model-picks.ts";
 export type { BranchMessage, BranchStats } from "./branch-view.ts";
 export type { QueueKind } from "./turn-queue.ts";
 export type * from "./types.ts";

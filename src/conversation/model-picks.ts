@@ -33,7 +33,10 @@ interface ModelStart extends ChatWhere {
 
 /** The roster of the chat's config.yaml (`--config`, else RIENDA_CONFIG, else ~/.rienda). */
 export function rosterOf(where: ChatWhere): Roster {
-  return openRoster(loadConfig({ ...(where.configPath ? { flag: where.configPath } : {}), env: where.env, home: where.home }), where);
+  return openRoster(
+    loadConfig({ ...(where.configPath ? { flag: where.configPath } : {}), env: where.env, home: where.home }),
+    where,
+  );
 }
 
 /** Every `provider/model` the roster offers now, sorted (each module evaluated). */

@@ -37,13 +37,20 @@ function rowsOf(state: ProviderState): ModelRow[] {
   return [...state.settings.models.keys()].map((alias) => {
     const ref = `${state.listing.name}/${alias}`;
     // Resolved without its key, so a provider still to authenticate shows its levels too.
-    const model: ResolvedModel | undefined = attempt(() => resolveProviderModel(state.settings, state.listing.source, ref));
+    const model: ResolvedModel | undefined = attempt(() =>
+      resolveProviderModel(state.settings, state.listing.source, ref),
+    );
     const settings = state.settings.models.get(alias)!;
-    const row: ModelRow = { ref, provider: state.listing.name, origin: state.listing.origin, thinking: model ? thinkingLevels(model) : [], key };
+    const row: ModelRow = {
+      ref,
+      provider: state.listing.name,
+      origin: state.listing.origin,
+      thinking: model ? thinkingLevels(model) : [],
+      key,
+    };
     if (settings.name !== undefined) row.name = settings.name;
     const window = model?.contextWindow ?? settings.contextWindow;
     if (window !== undefined) row.contextWindow = window;
     return row;
   });
 }
-

@@ -48,7 +48,10 @@ export function modelCommands(host: ModelHost) {
     listModels: () => offeredModels(host.where),
     async switchModel(ref: string, signal?: AbortSignal): Promise<void> {
       const current = host.prepared();
-      await host.switchAgentTo({ modelRef: ref, sessionModel: current.model.ref, sessionThinking: current.thinking }, signal);
+      await host.switchAgentTo(
+        { modelRef: ref, sessionModel: current.model.ref, sessionThinking: current.thinking },
+        signal,
+      );
       for (const notice of remember({ model: host.prepared().model.ref })) host.notice(notice);
     },
     thinkingLevels: (): string[] => thinkingLevels(host.prepared().model),
@@ -76,6 +79,9 @@ export function modelCommands(host: ModelHost) {
  * running its own level on a branch that records none writes nothing, as
  * `rienda run` does.
  */
-export function recordThinking(session: SessionFile, prepared: Pick<PreparedAgent, "thinking" | "thinkingChosen">): void {
+export function recordThinking(
+  session: SessionFile,
+  prepared: Pick<PreparedAgent, "thinking" | "thinkingChosen">,
+): void {
   if (prepared.thinkingChosen || session.thinking !== undefined) session.appendThinking(prepared.thinking);
 }

@@ -62,7 +62,8 @@ export function sessionTreeCommands(host: TreeHost) {
       try {
         writeFileSync(target, stored.bytes, { flag: "wx", mode: 0o600 });
       } catch (error) {
-        if ((error as { code?: unknown }).code === "EEXIST") throw new RiendaError("usage", `${target} already exists; export writes a new file`);
+        if ((error as { code?: unknown }).code === "EEXIST")
+          throw new RiendaError("usage", `${target} already exists; export writes a new file`);
         throw new RiendaError("session", `cannot write ${target}: ${messageOf(error)}`, { cause: error });
       }
       return target;

@@ -13,9 +13,15 @@ export function cutText(cut: AnswerCut): string {
 /** One line of the tree for an entry: role and the first words. */
 function label(entry: BranchEntry): string {
   if (entry.kind === "compaction") return "compaction";
-  const calls = entry.blocks.filter((b) => b.type === "tool_call").map((b) => (b.type === "tool_call" ? b.toolCallName : ""));
+  const calls = entry.blocks
+    .filter((b) => b.type === "tool_call")
+    .map((b) => (b.type === "tool_call" ? b.toolCallName : ""));
   if (entry.role === "user" && entry.blocks.some((b) => b.type === "tool_result")) return "tool results";
-  const text = entry.blocks.map((b) => (b.type === "text" ? b.text : "")).join(" ").replace(/\s+/g, " ").trim();
+  const text = entry.blocks
+    .map((b) => (b.type === "text" ? b.text : ""))
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
   const short = text.length > 60 ? `${text.slice(0, 59)}…` : text;
   const cut = entry.interrupted ? ` (${cutText(entry.interrupted)})` : "";
   return `${entry.role}${short ? `: ${short}` : ""}${calls.length > 0 ? ` → ${calls.join(", ")}` : ""}${cut}`;
@@ -54,18 +60,28 @@ export function treeLines(stored: Pick<StoredSession, "entries" | "tree">): Tree
   const leaf = branch.at(-1)?.id;
   const out: TreeLine[] = [];
   const line = (prefix: string, n: BranchEntry) =>
-    out.push({ id: n.id, active: active.has(n.id), text: `${prefix}${active.has(n.id) ? "*" : " "} ${n.id}  ${label(n)}${n.id === leaf ? "  (leaf)" : ""}` });
+    out.push({
+      id: n.id,
+      active: active.has(n.id),
+      text: `${prefix}${active.has(n.id) ? "*" : " "} ${n.id}  ${label(n)}${n.id === leaf ? "  (leaf)" : ""}`,
+    });
   const roots = children.get(null) ?? [];
   const single = roots.length === 1;
   // Each branch to draw: its first node, the indentation above it, and its own connector and bar.
   const pending: Array<{ node: BranchEntry; above: Bars | undefined; connector: string; bar: string }> = roots
     .map((node, i) => {
       const last = i === roots.length - 1;
-      return { node, above: undefined, connector: single ? "" : last ? "└─ " : "├─ ", bar: single ? "" : last ? "   " : "│  " };
+      return {
+        node,
+        above: undefined,
+        connector: single ? "" : last ? "└─ " : "├─ ",
+        bar: single ? "" : last ? "   " : "│  ",
+      };
     })
     .reverse();
   for (let next = pending.pop(); next; next = pending.pop()) {
-    const rest: Bars | undefined = next.bar === "" ? next.above : { bar: next.bar, up: next.above, depth: (next.above?.depth ?? 0) + 1 };
+    const rest: Bars | undefined =
+      next.bar === "" ? next.above : { bar: next.bar, up: next.above, depth: (next.above?.depth ?? 0) + 1 };
     let node: BranchEntry | undefined = next.node;
     line(barsText(next.above) + next.connector, node);
     const restText = barsText(rest);
@@ -103,4 +119,3 @@ function barsText(bars: Bars | undefined): string {
   const text = shown.reverse().join("");
   return at ? `[+${at.depth}] ${text}` : text;
 }
-

@@ -40,7 +40,6 @@ export interface ConversationStart {
   notices?: string[];
 }
 
-
 /** Where the conversation stands. */
 export interface ChatStatus {
   agent: string;

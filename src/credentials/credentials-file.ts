@@ -12,7 +12,11 @@ import { RiendaError } from "../errors.ts";
 import { isRecord } from "../values.ts";
 
 /** Where credentials.json is: `RIENDA_CREDENTIALS`, else `~/.rienda/credentials.json`. */
-export function credentialsPath(env: Readonly<Record<string, string | undefined>>, home: string, cwd = process.cwd()): string {
+export function credentialsPath(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+  cwd = process.cwd(),
+): string {
   const given = env.RIENDA_CREDENTIALS?.trim();
   if (given) return isAbsolute(given) ? given : resolve(cwd, given);
   return join(home, ".rienda", "credentials.json");
@@ -39,14 +43,20 @@ export function readCredentials(path: string): Credentials {
   return {
     path,
     keyOf,
-    providers: () => Object.keys(document).filter((name) => keyOf(name) !== undefined).sort(),
+    providers: () =>
+      Object.keys(document)
+        .filter((name) => keyOf(name) !== undefined)
+        .sort(),
   };
 }
 
 /** Stores `key` as the provider's `api_key`, keeping every other field and provider. */
 export function setCredential(path: string, provider: string, key: string): void {
   const document = readDocument(path);
-  const entry = Object.hasOwn(document, provider) && isRecord(document[provider]) ? (document[provider] as Record<string, unknown>) : {};
+  const entry =
+    Object.hasOwn(document, provider) && isRecord(document[provider])
+      ? (document[provider] as Record<string, unknown>)
+      : {};
   document[provider] = { ...entry, api_key: key };
   writeDocument(path, document);
 }
@@ -74,16 +84,25 @@ function readDocument(path: string): Record<string, unknown> {
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return {};
-    throw new RiendaError("config", `${path}: cannot be read: ${code === "EACCES" || code === "EPERM" ? "permission denied" : (cause as Error).message}`, { cause });
+    throw new RiendaError(
+      "config",
+      `${path}: cannot be read: ${code === "EACCES" || code === "EPERM" ? "permission denied" : (cause as Error).message}`,
+      { cause },
+    );
   }
   if (text.trim() === "") return {};
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    throw new RiendaError("config", `${path}: is not valid JSON (${(cause as Error).message}); it holds keys by provider: {"name": {"api_key": "..."}}`, { cause });
+    throw new RiendaError(
+      "config",
+      `${path}: is not valid JSON (${(cause as Error).message}); it holds keys by provider: {"name": {"api_key": "..."}}`,
+      { cause },
+    );
   }
-  if (!isRecord(value)) throw new RiendaError("config", `${path}: must be a JSON object of providers: {"name": {"api_key": "..."}}`);
+  if (!isRecord(value))
+    throw new RiendaError("config", `${path}: must be a JSON object of providers: {"name": {"api_key": "..."}}`);
   return value as Record<string, unknown>;
 }
 

@@ -7,4 +7,10 @@
  * field this version does not know survives a write. No network, no work at
  * import time; env and home are parameters.
  */
-export { credentialsPath, readCredentials, removeCredential, setCredential, type Credentials } from "./credentials-file.ts";
+export {
+  credentialsPath,
+  readCredentials,
+  removeCredential,
+  setCredential,
+  type Credentials,
+} from "./credentials-file.ts";

@@ -24,7 +24,12 @@ export function parseAnswerDocument(text: string): ParsedDocument {
     if (parsed.ok) return parsed;
   }
   const last = blocks.at(-1);
-  return last === undefined ? whole : { ok: false, reason: `no fenced block of the answer is JSON (the last: ${(parseJson(last) as { reason: string }).reason})` };
+  return last === undefined
+    ? whole
+    : {
+        ok: false,
+        reason: `no fenced block of the answer is JSON (the last: ${(parseJson(last) as { reason: string }).reason})`,
+      };
 }
 
 function parseJson(text: string): ParsedDocument {

@@ -30,7 +30,8 @@ export function estimateTokens(message: Message): number {
   let tokens = 0;
   const rest: Block[] = [];
   for (const block of message.blocks) {
-    if (block.type === "attachment" && block.data !== undefined) tokens += binaryAttachmentTokens(block.mediaType, base64Bytes(block.data));
+    if (block.type === "attachment" && block.data !== undefined)
+      tokens += binaryAttachmentTokens(block.mediaType, base64Bytes(block.data));
     else rest.push(block);
   }
   return tokens + Math.ceil(JSON.stringify(rest).length / 4);
@@ -99,11 +100,17 @@ export function transcript(messages: Message[]): string {
     for (const block of message.blocks) {
       if (block.type === "text") lines.push(`${message.role === "user" ? "User" : "Assistant"}: ${block.text}`);
       else if (block.type === "attachment") {
-        lines.push(block.text !== undefined ? `User attached ${block.name}:\n${block.text}` : `User attached ${block.name} (${block.mediaType}, not shown here)`);
-      }
-      else if (block.type === "tool_call") lines.push(`Assistant called ${block.toolCallName} ${JSON.stringify(block.toolCallArguments)}`);
+        lines.push(
+          block.text !== undefined
+            ? `User attached ${block.name}:\n${block.text}`
+            : `User attached ${block.name} (${block.mediaType}, not shown here)`,
+        );
+      } else if (block.type === "tool_call")
+        lines.push(`Assistant called ${block.toolCallName} ${JSON.stringify(block.toolCallArguments)}`);
       else if (block.type === "tool_result") {
-        lines.push(`Tool result${block.toolResultIsError ? " (error)" : ""}: ${block.toolResult.map((b) => b.text).join("")}`);
+        lines.push(
+          `Tool result${block.toolResultIsError ? " (error)" : ""}: ${block.toolResult.map((b) => b.text).join("")}`,
+        );
       }
     }
   }

@@ -82,7 +82,10 @@ export function createCompactor(options: CompactorOptions): CompactionPort | und
         return tooLong(tokens);
       }
       // Writing the summary takes a model request: say so, or the chat sits silent meanwhile.
-      emit({ type: "notice", message: `compacting the conversation: ${summaryModel.ref} is condensing ${older.length} messages (about ${tokens} tokens) into a summary` });
+      emit({
+        type: "notice",
+        message: `compacting the conversation: ${summaryModel.ref} is condensing ${older.length} messages (about ${tokens} tokens) into a summary`,
+      });
       emit({ type: "compaction_start", model: summaryModel.ref, messages: older.length, tokens });
       const answer = await summarize(modelPort, summaryModel, older, session.id, emit, signal);
       if (answer === undefined) {
@@ -103,7 +106,10 @@ export function createCompactor(options: CompactorOptions): CompactionPort | und
         ...(answer.responseModel ? { responseModel: answer.responseModel } : {}),
         ...(answer.usage ? { responseUsage: answer.usage } : {}),
       });
-      emit({ type: "notice", message: `compacted the conversation: ${older.length} messages (about ${tokens} tokens) condensed into a summary` });
+      emit({
+        type: "notice",
+        message: `compacted the conversation: ${older.length} messages (about ${tokens} tokens) condensed into a summary`,
+      });
       emit({ type: "compaction_end", compacted: true });
       return undefined;
     },
@@ -122,11 +128,19 @@ function liveEntries(branch: BranchEntry[]): LiveEntry[] {
     start = kept !== -1 && kept < i ? kept : i + 1;
     break;
   }
-  return branch.slice(start).flatMap((e) =>
-    e.kind === "message"
-      ? [{ id: e.id, message: { role: e.role, blocks: e.blocks }, ...(e.responseUsage ? { inputTokens: e.responseUsage.inputTokens + e.responseUsage.outputTokens } : {}) }]
-      : [],
-  );
+  return branch
+    .slice(start)
+    .flatMap((e) =>
+      e.kind === "message"
+        ? [
+            {
+              id: e.id,
+              message: { role: e.role, blocks: e.blocks },
+              ...(e.responseUsage ? { inputTokens: e.responseUsage.inputTokens + e.responseUsage.outputTokens } : {}),
+            },
+          ]
+        : [],
+    );
 }
 
 function previousSummary(branch: BranchEntry[]): string | undefined {
@@ -170,17 +184,28 @@ async function summarize(
   emit: Emit,
   signal: AbortSignal,
 ): Promise<AssistantResponse | undefined> {
-  const request = { model, system: SUMMARY_SYSTEM_PROMPT, messages: [summaryRequestMessage(older)], tools: [], sessionId };
+  const request = {
+    model,
+    system: SUMMARY_SYSTEM_PROMPT,
+    messages: [summaryRequestMessage(older)],
+    tools: [],
+    sessionId,
+  };
   try {
     for await (const event of modelPort.stream(request, signal)) {
       if (event.type === "done") return event.response;
       if (event.type === "error") {
-        if (!signal.aborted) emit({ type: "notice", message: `compaction failed, going on with the whole history: ${event.failure.message}` });
+        if (!signal.aborted)
+          emit({
+            type: "notice",
+            message: `compaction failed, going on with the whole history: ${event.failure.message}`,
+          });
         return undefined;
       }
     }
   } catch (error) {
-    if (!signal.aborted) emit({ type: "notice", message: `compaction failed, going on with the whole history: ${messageOf(error)}` });
+    if (!signal.aborted)
+      emit({ type: "notice", message: `compaction failed, going on with the whole history: ${messageOf(error)}` });
   }
   return undefined;
 }

@@ -15,7 +15,8 @@ export const MISSING_RESULT_TEXT = "the tool call was interrupted before it retu
  */
 export const CUT_ANSWER_NOTES: Record<AnswerCut, string> = {
   user: "[The user interrupted your previous answer at this point; it is incomplete. What follows is a new message.]",
-  limit: "[Your previous answer was stopped at this point by a run limit (time); it is incomplete. What follows is a new message.]",
+  limit:
+    "[Your previous answer was stopped at this point by a run limit (time); it is incomplete. What follows is a new message.]",
 };
 
 /** An attachment as hooks see it (docs/hooks.md): what it is, without an image's or a PDF's bytes. */
@@ -40,12 +41,20 @@ export interface MessageSnapshot {
 export function snapshotForHooks(messages: Message[]): MessageSnapshot[] {
   return messages.map((m) => {
     const attachments = m.blocks.filter((b): b is AttachmentBlock => b.type === "attachment").map(attachmentSnapshot);
-    return attachments.length > 0 ? { role: m.role, text: messageText(m), attachments } : { role: m.role, text: messageText(m) };
+    return attachments.length > 0
+      ? { role: m.role, text: messageText(m), attachments }
+      : { role: m.role, text: messageText(m) };
   });
 }
 
 function attachmentSnapshot(block: AttachmentBlock): AttachmentSnapshot {
-  if (block.text !== undefined) return { name: block.name, mediaType: block.mediaType, bytes: new TextEncoder().encode(block.text).length, text: block.text };
+  if (block.text !== undefined)
+    return {
+      name: block.name,
+      mediaType: block.mediaType,
+      bytes: new TextEncoder().encode(block.text).length,
+      text: block.text,
+    };
   return { name: block.name, mediaType: block.mediaType, bytes: base64Bytes(block.data ?? "") };
 }
 

@@ -86,7 +86,14 @@ export async function chainAfterModelResponse(
 ): Promise<ChainResult<{ text: string; thinking: string }>> {
   let { text, thinking } = payload;
   for (const name of hooks.names) {
-    const verdict = await ask(hooks, name, "afterModelResponse", [{ text, thinking, toolCalls: payload.toolCalls }], emit, signal);
+    const verdict = await ask(
+      hooks,
+      name,
+      "afterModelResponse",
+      [{ text, thinking, toolCalls: payload.toolCalls }],
+      emit,
+      signal,
+    );
     if (verdict.kind === "interrupted") return verdict;
     if (verdict.kind !== "reply") continue;
     const reply = verdict.reply;
@@ -110,11 +117,23 @@ export type ToolVerdict =
  * earlier hook stays until a later one replaces it, so a refusal that gives
  * none carries it; without any, the refusal names the hook.
  */
-export async function chainBeforeToolExecute(hooks: HookPort, call: ToolCall, emit: Emit, signal: AbortSignal): Promise<ToolVerdict> {
+export async function chainBeforeToolExecute(
+  hooks: HookPort,
+  call: ToolCall,
+  emit: Emit,
+  signal: AbortSignal,
+): Promise<ToolVerdict> {
   let args = call.arguments;
   let reason: string | undefined;
   for (const name of hooks.names) {
-    const verdict = await ask(hooks, name, "beforeToolExecute", [{ id: call.id, name: call.name, arguments: args }], emit, signal);
+    const verdict = await ask(
+      hooks,
+      name,
+      "beforeToolExecute",
+      [{ id: call.id, name: call.name, arguments: args }],
+      emit,
+      signal,
+    );
     if (verdict.kind === "interrupted") return verdict;
     if (verdict.kind !== "reply") continue;
     const reply = verdict.reply;
@@ -142,13 +161,21 @@ export async function chainAfterToolExecute(
 ): Promise<ChainResult<{ text: string; isError: boolean }>> {
   const current = { ...result };
   for (const name of hooks.names) {
-    const verdict = await ask(hooks, name, "afterToolExecute", [{ id: call.id, name: call.name, arguments: call.arguments }, { ...current }], emit, signal);
+    const verdict = await ask(
+      hooks,
+      name,
+      "afterToolExecute",
+      [{ id: call.id, name: call.name, arguments: call.arguments }, { ...current }],
+      emit,
+      signal,
+    );
     if (verdict.kind === "interrupted") return verdict;
     if (verdict.kind !== "reply") continue;
     const reply = verdict.reply;
     let changed = false;
     if (reply.text !== undefined && reply.text !== current.text) [current.text, changed] = [reply.text, true];
-    if (reply.isError !== undefined && reply.isError !== current.isError) [current.isError, changed] = [reply.isError, true];
+    if (reply.isError !== undefined && reply.isError !== current.isError)
+      [current.isError, changed] = [reply.isError, true];
     if (changed) emit({ type: "hook", name, point: "afterToolExecute", outcome: "changed" });
   }
   return { kind: "done", value: current };
@@ -203,9 +230,15 @@ async function ask<P extends AnsweringPoint>(
     if (field === undefined || field === null) continue;
     const ok = type === "object" ? typeof field === "object" && !Array.isArray(field) : typeof field === type;
     if (!ok) {
-      reportMalformed(emit, name, point, `${key} must be ${type === "object" ? "an object" : `a ${type}`}, got ${describeValue(field)}`);
+      reportMalformed(
+        emit,
+        name,
+        point,
+        `${key} must be ${type === "object" ? "an object" : `a ${type}`}, got ${describeValue(field)}`,
+      );
       // A refusal stands beside a malformed field (a reason that is not a string): a guard must not fail open on a slip in its answer.
-      if (point === "beforeToolExecute" && (value as Record<string, unknown>).allow === false) return { kind: "reply", reply: { allow: false } as HookReplies[P] };
+      if (point === "beforeToolExecute" && (value as Record<string, unknown>).allow === false)
+        return { kind: "reply", reply: { allow: false } as HookReplies[P] };
       return { kind: "error" };
     }
     reply[key] = field;

@@ -21,7 +21,12 @@ export interface PartialAnswer {
 }
 
 /** Streams one answer from the model. Never throws. */
-export async function requestModel(model: ModelPort, request: ModelRequest, emit: Emit, signal: AbortSignal): Promise<TurnResult> {
+export async function requestModel(
+  model: ModelPort,
+  request: ModelRequest,
+  emit: Emit,
+  signal: AbortSignal,
+): Promise<TurnResult> {
   const partial: PartialAnswer = { text: "", thinking: "" };
   const interrupted: TurnResult = { kind: "interrupted", partial };
   try {
@@ -57,5 +62,8 @@ export async function requestModel(model: ModelPort, request: ModelRequest, emit
     return { kind: "failed", failure: { kind: "other", message, retryable: false } };
   }
   if (signal.aborted) return interrupted;
-  return { kind: "failed", failure: { kind: "truncated_stream", message: "the model stream ended without an answer", retryable: false } };
+  return {
+    kind: "failed",
+    failure: { kind: "truncated_stream", message: "the model stream ended without an answer", retryable: false },
+  };
 }

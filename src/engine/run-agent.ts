@@ -8,7 +8,16 @@
  * with reason "interrupted", a consistent session, and (once the prompt is
  * stored) an interruption recorded where the conversation stopped.
  */
-import { costOf, type AnswerCut, type AssistantResponse, type AttachmentBlock, type Block, type Message, type ResolvedModel, type Usage } from "../providers/index.ts";
+import {
+  costOf,
+  type AnswerCut,
+  type AssistantResponse,
+  type AttachmentBlock,
+  type Block,
+  type Message,
+  type ResolvedModel,
+  type Usage,
+} from "../providers/index.ts";
 import { historyForRequest, snapshotForHooks } from "./conversation.ts";
 import { chainAfterModelResponse, chainBeforeModelRequest, notifyHooks, type Emit } from "./hook-chain.ts";
 import { LoopGuard, IDENTICAL_ROUNDS_LIMIT } from "./loop-guard.ts";
@@ -61,7 +70,11 @@ export async function runAgent(input: RunInput): Promise<RunOutcome> {
   try {
     outcome = await loop(input, usage, progress);
   } catch (error) {
-    outcome = { reason: signal.aborted ? "interrupted" : "error", message: error instanceof Error ? error.message : String(error), usage };
+    outcome = {
+      reason: signal.aborted ? "interrupted" : "error",
+      message: error instanceof Error ? error.message : String(error),
+      usage,
+    };
   } finally {
     input.limits?.requests?.close();
   }
@@ -72,7 +85,10 @@ export async function runAgent(input: RunInput): Promise<RunOutcome> {
     outcome = { ...outcome, message: outcome.message ?? "the run was interrupted" };
     // A time limit ends the run as an interrupt does, but the history says it was the limit.
     if (progress.promptStored) recordInterruption(input, abortedByTimeLimit(signal) ? "limit" : undefined);
-  } else if ((outcome.reason === "error" || outcome.reason === "max_turns" || outcome.reason === "max_cost") && progress.promptStored) {
+  } else if (
+    (outcome.reason === "error" || outcome.reason === "max_turns" || outcome.reason === "max_cost") &&
+    progress.promptStored
+  ) {
     // A failed request left unanswered must not be glued onto the next prompt either.
     recordInterruption(input, outcome.reason === "error" ? "error" : "limit");
   }
@@ -104,12 +120,22 @@ interface Progress {
 
 async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<RunOutcome> {
   const { hooks, emit, signal, session, model } = input;
-  const end = (reason: RunEndReason, message?: string): RunOutcome => ({ reason, usage, ...(message ? { message } : {}) });
+  const end = (reason: RunEndReason, message?: string): RunOutcome => ({
+    reason,
+    usage,
+    ...(message ? { message } : {}),
+  });
 
   // A budget its model cannot be measured against is refused before anything runs (a subagent's too).
   const unpriced = unpricedBudget(input.limits, model);
   if (unpriced) return end("error", unpriced);
-  await notifyHooks(hooks, "beforeRun", { sessionId: session.id, agentId: input.agentId, modelId: model.ref }, emit, signal);
+  await notifyHooks(
+    hooks,
+    "beforeRun",
+    { sessionId: session.id, agentId: input.agentId, modelId: model.ref },
+    emit,
+    signal,
+  );
   if (signal.aborted) return end("interrupted");
   session.appendMessage({ role: "user", blocks: [...(input.attachments ?? []), { type: "text", text: input.prompt }] });
   progress.promptStored = true;
@@ -133,7 +159,12 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     const extra = input.systemExtra?.() ?? "";
     let system = extra === "" ? input.system : input.system === "" ? extra : `${input.system}\n\n${extra}`;
     if (shapesRequests) {
-      const shaped = await chainBeforeModelRequest(hooks, { system, model: model.ref, messages: snapshotForHooks(messages) }, emit, signal);
+      const shaped = await chainBeforeModelRequest(
+        hooks,
+        { system, model: model.ref, messages: snapshotForHooks(messages) },
+        emit,
+        signal,
+      );
       if (shaped.kind === "interrupted") return end("interrupted");
       system = shaped.value;
     }
@@ -145,7 +176,14 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     const streamEmit: Emit = rewritesAnswers ? (e) => (e.type === "retry" ? emit(e) : undefined) : emit;
     const turn = await requestModel(
       input.modelPort,
-      { model, system, messages, tools: tools.specs(), sessionId: session.id, ...(answer ? { answerFormat: answer.format } : {}) },
+      {
+        model,
+        system,
+        messages,
+        tools: tools.specs(),
+        sessionId: session.id,
+        ...(answer ? { answerFormat: answer.format } : {}),
+      },
       streamEmit,
       signal,
     );
@@ -166,9 +204,15 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     if (cost !== undefined) input.limits?.cost?.add(cost);
     const parts = splitMessage(response.message);
     // A refusal with nothing to show is not an "empty answer" (asking again gets the same refusal).
-    if (response.stopReason === "refusal" && parts.text.trim() === "" && parts.toolCalls.length === 0) return end("error", REFUSAL);
+    if (response.stopReason === "refusal" && parts.text.trim() === "" && parts.toolCalls.length === 0)
+      return end("error", REFUSAL);
     // An answer cut by max_tokens before any text (all thinking) is stored and ends the run as cut, not as empty.
-    if (parts.text.trim() === "" && parts.toolCalls.length === 0 && (response.stopReason !== "max_tokens" || turn.response.message.blocks.length === 0)) return end("error", "the model returned an empty answer");
+    if (
+      parts.text.trim() === "" &&
+      parts.toolCalls.length === 0 &&
+      (response.stopReason !== "max_tokens" || turn.response.message.blocks.length === 0)
+    )
+      return end("error", "the model returned an empty answer");
 
     const chained = await chainAfterModelResponse(hooks, parts, emit, signal);
     // Hooks that did not all see the answer may not have redacted it yet: it is neither shown nor stored.
@@ -201,9 +245,11 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
       // A message steered in while the final answer streamed: the turn goes on with it.
       if (response.stopReason === "end_turn" && !answer && input.steering?.pending()) continue;
       // The answer is stored and shown as it came, but it is not whole: say so.
-      if (response.stopReason === "max_tokens") return end("max_tokens", "the answer was cut short: the model reached its output limit (max_tokens)");
+      if (response.stopReason === "max_tokens")
+        return end("max_tokens", "the answer was cut short: the model reached its output limit (max_tokens)");
       // Stored and shown as it came, like a cut answer, but not what was asked for: a script must not take it for the answer.
-      if (response.stopReason === "refusal") return end("error", `${REFUSAL}; the text before it is printed and stored`);
+      if (response.stopReason === "refusal")
+        return end("error", `${REFUSAL}; the text before it is printed and stored`);
       if (!answer) return end("end_turn");
       const verdict = await answer.judgeText(rewritten.text);
       if (verdict.ok) return { ...end("end_turn"), output: { value: verdict.value } };
@@ -211,7 +257,14 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
       askForRepair(input, verdict.problem, verdict.repair);
       continue;
     }
-    const executed = await runToolRound(parts.toolCalls, { tools, hooks, session, emit, signal, ...(input.finalSignal ? { finalSignal: input.finalSignal } : {}), usage: (add, cost) => {
+    const executed = await runToolRound(parts.toolCalls, {
+      tools,
+      hooks,
+      session,
+      emit,
+      signal,
+      ...(input.finalSignal ? { finalSignal: input.finalSignal } : {}),
+      usage: (add, cost) => {
         addUsage(usage, add);
         if (add.inputTokens + add.outputTokens > 0) addCost(progress, cost);
       },
@@ -220,7 +273,10 @@ async function loop(input: RunInput, usage: Usage, progress: Progress): Promise<
     if (answer?.accepted) return { ...end("end_turn"), output: answer.accepted };
     if (answer?.failed) return end("invalid_output", answer.failure);
     if (guard.record(executed)) {
-      return end("error", `the model repeated the same tool calls with the same results ${IDENTICAL_ROUNDS_LIMIT} times in a row; stopping the run`);
+      return end(
+        "error",
+        `the model repeated the same tool calls with the same results ${IDENTICAL_ROUNDS_LIMIT} times in a row; stopping the run`,
+      );
     }
   }
 }
@@ -239,13 +295,19 @@ function keepPartialAnswer(input: RunInput, partial: PartialAnswer, cut: AnswerC
   try {
     input.session.appendMessage({ role: "assistant", blocks }, { interrupted: cut });
   } catch (error) {
-    input.emit({ type: "notice", message: `could not keep the interrupted answer in the session: ${error instanceof Error ? error.message : String(error)}` });
+    input.emit({
+      type: "notice",
+      message: `could not keep the interrupted answer in the session: ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
 }
 
 /** Stores the repair turn of an answer that missed its schema, and says so. */
 function askForRepair(input: RunInput, problem: string, repair: string): void {
-  input.emit({ type: "notice", message: `the answer does not match the schema (${problem}); asking the model once more` });
+  input.emit({
+    type: "notice",
+    message: `the answer does not match the schema (${problem}); asking the model once more`,
+  });
   input.session.appendMessage({ role: "user", blocks: [{ type: "text", text: repair }] });
 }
 
@@ -257,14 +319,21 @@ function recordInterruption(input: RunInput, reason?: "error" | "limit"): void {
   try {
     input.session.appendInterruption(reason);
   } catch (error) {
-    input.emit({ type: "notice", message: `could not record the interruption in the session: ${error instanceof Error ? error.message : String(error)}` });
+    input.emit({
+      type: "notice",
+      message: `could not record the interruption in the session: ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
 }
 
 /** The response without its tool calls when the answer was cut at max_tokens (issue 30); otherwise as it came. */
 function withoutCutCalls(response: AssistantResponse): AssistantResponse {
-  if (response.stopReason !== "max_tokens" || !response.message.blocks.some((b) => b.type === "tool_call")) return response;
-  return { ...response, message: { ...response.message, blocks: response.message.blocks.filter((b) => b.type !== "tool_call") } };
+  if (response.stopReason !== "max_tokens" || !response.message.blocks.some((b) => b.type === "tool_call"))
+    return response;
+  return {
+    ...response,
+    message: { ...response.message, blocks: response.message.blocks.filter((b) => b.type !== "tool_call") },
+  };
 }
 
 /** Text, thinking and tool calls of an assistant message. */
@@ -275,7 +344,8 @@ function splitMessage(message: Message): { text: string; thinking: string; toolC
   for (const block of message.blocks) {
     if (block.type === "text") text += block.text;
     else if (block.type === "thinking") thinking += block.thinking;
-    else if (block.type === "tool_call") toolCalls.push({ id: block.toolCallId, name: block.toolCallName, arguments: block.toolCallArguments });
+    else if (block.type === "tool_call")
+      toolCalls.push({ id: block.toolCallId, name: block.toolCallName, arguments: block.toolCallArguments });
   }
   return { text, thinking, toolCalls };
 }
@@ -286,10 +356,16 @@ function splitMessage(message: Message): { text: string; thinking: string; toolC
  * the first. A rewritten thinking loses its provider signature, which no
  * longer matches it.
  */
-function rewriteMessage(message: Message, original: { text: string; thinking: string }, next: { text: string; thinking: string }): Message {
+function rewriteMessage(
+  message: Message,
+  original: { text: string; thinking: string },
+  next: { text: string; thinking: string },
+): Message {
   let blocks: Block[] = message.blocks;
-  if (next.thinking !== original.thinking) blocks = replaceKind(blocks, "thinking", next.thinking ? { type: "thinking", thinking: next.thinking } : undefined);
-  if (next.text !== original.text) blocks = replaceKind(blocks, "text", next.text ? { type: "text", text: next.text } : undefined);
+  if (next.thinking !== original.thinking)
+    blocks = replaceKind(blocks, "thinking", next.thinking ? { type: "thinking", thinking: next.thinking } : undefined);
+  if (next.text !== original.text)
+    blocks = replaceKind(blocks, "text", next.text ? { type: "text", text: next.text } : undefined);
   // A hook may empty the answer (hooks.md): it is stored as one empty text, so the turn still has its answer.
   if (blocks.length === 0) blocks = [{ type: "text", text: "" }];
   return { role: "assistant", blocks };

@@ -88,13 +88,24 @@ export interface LimitStop {
 /** Whether the next request may start after `requests` requests of this run. */
 export function limitBeforeRequest(limits: RunLimits | undefined, requests: number): LimitStop | undefined {
   if (!limits) return undefined;
-  const turns = limits.maxTurns && requests >= limits.maxTurns.value ? limits.maxTurns : limits.requests?.reached ? limits.requests.limit : undefined;
+  const turns =
+    limits.maxTurns && requests >= limits.maxTurns.value
+      ? limits.maxTurns
+      : limits.requests?.reached
+        ? limits.requests.limit
+        : undefined;
   if (turns) {
-    return { reason: "max_turns", message: `the run reached its limit of ${plural(turns.value, "model request")} (${turns.setting}) before the agent finished` };
+    return {
+      reason: "max_turns",
+      message: `the run reached its limit of ${plural(turns.value, "model request")} (${turns.setting}) before the agent finished`,
+    };
   }
   if (limits.cost?.reached) {
     const { limit, spent } = limits.cost;
-    return { reason: "max_cost", message: `the run reached its cost limit of $${limit.value} (${limit.setting}) with ${dollarsText(spent)} spent, before the agent finished` };
+    return {
+      reason: "max_cost",
+      message: `the run reached its cost limit of $${limit.value} (${limit.setting}) with ${dollarsText(spent)} spent, before the agent finished`,
+    };
   }
   return undefined;
 }

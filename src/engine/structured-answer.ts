@@ -53,7 +53,10 @@ export class AnswerState {
     let name = ANSWER_TOOL_NAME;
     for (let n = 2; agentTools.has(name); n++) name = `${ANSWER_TOOL_NAME}_${n}`;
     this.toolName = name;
-    this.format = port.mode === "native" ? { mode: "native", name: "answer", schema: port.wire.schema, strict: port.strict } : { mode: "tool", toolName: name };
+    this.format =
+      port.mode === "native"
+        ? { mode: "native", name: "answer", schema: port.wire.schema, strict: port.strict }
+        : { mode: "tool", toolName: name };
     this.tools = port.mode === "tool" ? this.#withAnswerTool(agentTools) : agentTools;
   }
 
@@ -85,7 +88,12 @@ export class AnswerState {
     const parsed = parseAnswerDocument(text);
     if (!parsed.ok) {
       const problem = `it is not a JSON document (${parsed.reason})`;
-      return this.#miss(problem, this.port.mode === "tool" ? this.#callTheTool(problem) : `Your answer is not a JSON document (${parsed.reason}). Answer again with only the JSON document, nothing before or after it.`);
+      return this.#miss(
+        problem,
+        this.port.mode === "tool"
+          ? this.#callTheTool(problem)
+          : `Your answer is not a JSON document (${parsed.reason}). Answer again with only the JSON document, nothing before or after it.`,
+      );
     }
     return this.#judge(parsed.value, "text");
   }
@@ -123,20 +131,29 @@ export class AnswerState {
   #withAnswerTool(tools: ToolPort): ToolPort {
     const spec: ToolSpec = {
       name: this.toolName,
-      description: "Gives the final answer of the task. Call it once, when you are done, with the answer as its arguments; it ends the task.",
+      description:
+        "Gives the final answer of the task. Call it once, when you are done, with the answer as its arguments; it ends the task.",
       parameters: this.port.wire.schema,
     };
     return {
       specs: () => [...tools.specs(), spec],
       has: (name) => name === this.toolName || tools.has(name),
-      run: (call: ToolCall, observer: OutputObserver, signal: AbortSignal, finalSignal?: AbortSignal): Promise<ToolRunResult> =>
+      run: (
+        call: ToolCall,
+        observer: OutputObserver,
+        signal: AbortSignal,
+        finalSignal?: AbortSignal,
+      ): Promise<ToolRunResult> =>
         call.name === this.toolName ? this.#answerCall(call.arguments) : tools.run(call, observer, signal, finalSignal),
     };
   }
 
   async #answerCall(args: unknown): Promise<ToolRunResult> {
     if (typeof args !== "object" || args === null || Array.isArray(args)) {
-      const verdict = this.#miss("the answer's arguments are not a JSON object", `The arguments of ${this.toolName} must be a JSON object matching its parameters. Call it again.`);
+      const verdict = this.#miss(
+        "the answer's arguments are not a JSON object",
+        `The arguments of ${this.toolName} must be a JSON object matching its parameters. Call it again.`,
+      );
       return { text: verdict.ok ? "" : verdict.repair, isError: true };
     }
     const value = this.port.wire.wrapped ? (args as Record<string, unknown>).answer : args;

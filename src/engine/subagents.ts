@@ -70,7 +70,12 @@ export function withSubagents(base: ToolPort, options: SubagentOptions): ToolPor
     description: agent.description,
     parameters: {
       type: "object",
-      properties: { prompt: { type: "string", description: `The task for ${agent.id}, with everything it needs to know: it sees nothing of this conversation.` } },
+      properties: {
+        prompt: {
+          type: "string",
+          description: `The task for ${agent.id}, with everything it needs to know: it sees nothing of this conversation.`,
+        },
+      },
       required: ["prompt"],
       additionalProperties: false,
     },
@@ -80,7 +85,9 @@ export function withSubagents(base: ToolPort, options: SubagentOptions): ToolPor
     has: (name) => byName.has(name) || base.has(name),
     run(call, observer, signal, finalSignal) {
       const agent = byName.get(call.name);
-      return agent ? runSubagent(agent, call, observer, { signal, finalSignal }, options) : base.run(call, observer, signal, finalSignal);
+      return agent
+        ? runSubagent(agent, call, observer, { signal, finalSignal }, options)
+        : base.run(call, observer, signal, finalSignal);
     },
   };
 }
@@ -95,22 +102,37 @@ interface RunSignals {
   finalSignal: AbortSignal | undefined;
 }
 
-async function runSubagent(agent: SubagentSpec, call: ToolCall, observer: OutputObserver, signals: RunSignals, options: SubagentOptions): Promise<ToolRunResult> {
+async function runSubagent(
+  agent: SubagentSpec,
+  call: ToolCall,
+  observer: OutputObserver,
+  signals: RunSignals,
+  options: SubagentOptions,
+): Promise<ToolRunResult> {
   const { signal, finalSignal } = signals;
   const fail = (text: string): ToolRunResult => ({ text, isError: true });
   const prompt = promptOf(call.arguments);
-  if (prompt === undefined) return fail(`invalid arguments for tool "${call.name}": expected {"prompt": "<the task>"} with a non-empty prompt`);
+  if (prompt === undefined)
+    return fail(`invalid arguments for tool "${call.name}": expected {"prompt": "<the task>"} with a non-empty prompt`);
   const chain = [...options.lineage, agent.id].join(" → ");
   if (options.lineage.includes(agent.id)) {
-    return fail(`agent "${agent.id}" is already running above this call (${chain}): an agent cannot delegate to itself, directly or through others`);
+    return fail(
+      `agent "${agent.id}" is already running above this call (${chain}): an agent cannot delegate to itself, directly or through others`,
+    );
   }
   if (options.lineage.length > options.maxDepth) {
-    return fail(`subagents nest at most ${options.maxDepth} deep (subagents.max_depth in config.yaml), and "${agent.id}" would run ${options.lineage.length} below the top agent (${chain}); do this part yourself`);
+    return fail(
+      `subagents nest at most ${options.maxDepth} deep (subagents.max_depth in config.yaml), and "${agent.id}" would run ${options.lineage.length} below the top agent (${chain}); do this part yourself`,
+    );
   }
   if (signal.aborted) return fail(`subagent "${agent.id}" was interrupted`);
   // Every event of the child carries this call's id; a grandchild's, the path of call ids down to it
   // ("a/b"): providers' call ids repeat across levels (the replay provider's, Kimi's), paths do not.
-  const report = (event: EngineEvent): void => observer.nested?.({ ...event, parent: event.parent === undefined ? call.id : `${call.id}${PARENT_PATH_SEPARATOR}${event.parent}` });
+  const report = (event: EngineEvent): void =>
+    observer.nested?.({
+      ...event,
+      parent: event.parent === undefined ? call.id : `${call.id}${PARENT_PATH_SEPARATOR}${event.parent}`,
+    });
   let child: ChildRun | undefined;
   try {
     // The child's tools may take their time to load: an interrupt does not wait for them (launch sees the signal and starts nothing).
@@ -122,7 +144,13 @@ async function runSubagent(agent: SubagentSpec, call: ToolCall, observer: Output
   if (child === undefined) return fail(`subagent "${agent.id}" was interrupted`);
   try {
     const { input } = child;
-    report({ type: "subagent_start", sessionId: child.sessionId, agent: input.agentId, model: input.model.ref, workdir: child.workdir });
+    report({
+      type: "subagent_start",
+      sessionId: child.sessionId,
+      agent: input.agentId,
+      model: input.model.ref,
+      workdir: child.workdir,
+    });
     let answer = "";
     const outcome = await runAgent({
       ...input,
@@ -135,12 +163,29 @@ async function runSubagent(agent: SubagentSpec, call: ToolCall, observer: Output
       ...(finalSignal ? { finalSignal } : {}),
     });
     const spent = { usage: outcome.usage as Usage, ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}) };
-    report({ type: "subagent_end", reason: outcome.reason, ...(outcome.message ? { message: outcome.message } : {}), ...spent });
+    report({
+      type: "subagent_end",
+      reason: outcome.reason,
+      ...(outcome.message ? { message: outcome.message } : {}),
+      ...spent,
+    });
     // The answer is a tool result like any other: capped at 256 KiB (tools.md "Output cap").
-    if (outcome.reason === "end_turn") return { text: answer.trim() === "" ? `subagent "${agent.id}" answered with no text` : capText(answer), isError: answer.trim() === "", ...spent };
-    if (outcome.reason === "interrupted") return { text: `subagent "${agent.id}" was interrupted`, isError: true, ...spent };
+    if (outcome.reason === "end_turn")
+      return {
+        text: answer.trim() === "" ? `subagent "${agent.id}" answered with no text` : capText(answer),
+        isError: answer.trim() === "",
+        ...spent,
+      };
+    if (outcome.reason === "interrupted")
+      return { text: `subagent "${agent.id}" was interrupted`, isError: true, ...spent };
     if (outcome.reason === "max_tokens") {
-      return { text: capText(`subagent "${agent.id}" reached its output limit (max_tokens); its answer, cut short:\n${answer}`), isError: true, ...spent };
+      return {
+        text: capText(
+          `subagent "${agent.id}" reached its output limit (max_tokens); its answer, cut short:\n${answer}`,
+        ),
+        isError: true,
+        ...spent,
+      };
     }
     return { text: `subagent "${agent.id}" failed: ${outcome.message ?? "the run failed"}`, isError: true, ...spent };
   } finally {

@@ -31,7 +31,15 @@ export interface ExecutedCall {
  */
 export async function runToolRound(
   calls: ToolCall[],
-  deps: { tools: ToolPort; hooks: HookPort; session: SessionPort; emit: Emit; signal: AbortSignal; finalSignal?: AbortSignal; usage?: (usage: Usage, cost?: number) => void },
+  deps: {
+    tools: ToolPort;
+    hooks: HookPort;
+    session: SessionPort;
+    emit: Emit;
+    signal: AbortSignal;
+    finalSignal?: AbortSignal;
+    usage?: (usage: Usage, cost?: number) => void;
+  },
 ): Promise<ExecutedCall[]> {
   const { emit, signal } = deps;
   const executed: ExecutedCall[] = [];
@@ -52,7 +60,14 @@ export async function runToolRound(
 
 async function runOne(
   call: ToolCall,
-  deps: { tools: ToolPort; hooks: HookPort; emit: Emit; signal: AbortSignal; finalSignal?: AbortSignal; usage?: (usage: Usage, cost?: number) => void },
+  deps: {
+    tools: ToolPort;
+    hooks: HookPort;
+    emit: Emit;
+    signal: AbortSignal;
+    finalSignal?: AbortSignal;
+    usage?: (usage: Usage, cost?: number) => void;
+  },
 ): Promise<ToolResult> {
   const { tools, hooks, emit, signal } = deps;
   const permitted = await checkPermission(call, hooks, emit, signal);
@@ -85,7 +100,12 @@ async function runOne(
  * that cut a question short). Before the hooks, so a rule sees the model's
  * own arguments and no hook can turn a denied call into an allowed one.
  */
-async function checkPermission(call: ToolCall, hooks: HookPort, emit: Emit, signal: AbortSignal): Promise<ToolResult | undefined> {
+async function checkPermission(
+  call: ToolCall,
+  hooks: HookPort,
+  emit: Emit,
+  signal: AbortSignal,
+): Promise<ToolResult | undefined> {
   if (!hooks.permissions) return undefined;
   const verdict = await hooks.permissions.check(call, observerFor(call, emit), signal);
   if (signal.aborted) return interrupted();
@@ -94,14 +114,27 @@ async function checkPermission(call: ToolCall, hooks: HookPort, emit: Emit, sign
     emit({ type: "permission", id: call.id, name: call.name, outcome: "approved", rule: verdict.rule });
     return undefined;
   }
-  emit({ type: "permission", id: call.id, name: call.name, outcome: "refused", ...(verdict.rule !== undefined ? { rule: verdict.rule } : {}), message: verdict.reason });
+  emit({
+    type: "permission",
+    id: call.id,
+    name: call.name,
+    outcome: "refused",
+    ...(verdict.rule !== undefined ? { rule: verdict.rule } : {}),
+    message: verdict.reason,
+  });
   return { text: verdict.reason, isError: true };
 }
 
 /** The `tool_call` event, with the arguments that run (or would have run); `originalArguments` only when a hook rewrote the model's. */
 function announce(call: ToolCall, args: unknown, emit: Emit): void {
   const rewritten = args !== call.arguments;
-  emit({ type: "tool_call", id: call.id, name: call.name, arguments: args, ...(rewritten ? { originalArguments: call.arguments } : {}) });
+  emit({
+    type: "tool_call",
+    id: call.id,
+    name: call.name,
+    arguments: args,
+    ...(rewritten ? { originalArguments: call.arguments } : {}),
+  });
 }
 
 function interrupted(): ToolResult {
@@ -109,7 +142,11 @@ function interrupted(): ToolResult {
 }
 
 function resultBlock(id: string, result: ToolResult): ToolResultBlock {
-  const block: ToolResultBlock = { type: "tool_result", toolResultCallId: id, toolResult: [{ type: "text", text: result.text }] };
+  const block: ToolResultBlock = {
+    type: "tool_result",
+    toolResultCallId: id,
+    toolResult: [{ type: "text", text: result.text }],
+  };
   if (result.isError) block.toolResultIsError = true;
   return block;
 }

@@ -30,7 +30,15 @@ export const HOOK_POINTS: readonly HookPoint[] = [
  * a repair turn. `max_turns`, `max_cost`: a limit stopped the run before
  * its next request (run-limits.ts); `timeout` is the command's, never the loop's.
  */
-export type RunEndReason = "end_turn" | "max_tokens" | "invalid_output" | "max_turns" | "max_cost" | "timeout" | "interrupted" | "error";
+export type RunEndReason =
+  | "end_turn"
+  | "max_tokens"
+  | "invalid_output"
+  | "max_turns"
+  | "max_cost"
+  | "timeout"
+  | "interrupted"
+  | "error";
 
 /** The `reason` afterRun hooks receive (hooks.md): a cut answer is an `error`. */
 export type AfterRunReason = "end_turn" | "interrupted" | "error";

@@ -43,8 +43,14 @@ export async function discoverHooks(options: DiscoverHooksOptions): Promise<Hook
     }
     for (const point of points) {
       const member = outcome.shape.members[point];
-      if (member?.async) diagnostics.push({ ...diagnostic("hook", entry.name, entry.file, asyncProblem("hook", point)), warning: true, failsEveryCall: true });
-      else if (member?.usesPromises) diagnostics.push({ ...diagnostic("hook", entry.name, entry.file, promiseWarning(point)), warning: true });
+      if (member?.async)
+        diagnostics.push({
+          ...diagnostic("hook", entry.name, entry.file, asyncProblem("hook", point)),
+          warning: true,
+          failsEveryCall: true,
+        });
+      else if (member?.usesPromises)
+        diagnostics.push({ ...diagnostic("hook", entry.name, entry.file, promiseWarning(point)), warning: true });
     }
     hooks.push(userHook(runtime, entry.name, entry.file, points));
   }
@@ -65,7 +71,10 @@ function userHook(runtime: Runtime, name: string, file: string, points: HookPoin
           }
           // A function or a symbol cannot leave the hook's context; it must not pass for "no opinion" unreported.
           if (outcome.value === undefined && outcome.type !== "undefined") {
-            return { kind: "failed", message: `${point} returned ${outcome.type}; an answer is an object (or undefined or null for no opinion)` };
+            return {
+              kind: "failed",
+              message: `${point} returned ${outcome.type}; an answer is an object (or undefined or null for no opinion)`,
+            };
           }
           return { kind: "returned", value: outcome.value, type: outcome.type };
         case "threw":

@@ -56,10 +56,21 @@ export async function discoverTools(options: DiscoverToolsOptions): Promise<Tool
       diagnostics.push(diagnostic("tool", entry.name, entry.file, checked));
       continue;
     }
-    if (byName.get(entry.name)?.builtIn) diagnostics.push({ ...diagnostic("tool", entry.name, entry.file, "replaces a built-in tool"), message: `tool "${entry.name}" replaces a built-in tool`, warning: true });
+    if (byName.get(entry.name)?.builtIn)
+      diagnostics.push({
+        ...diagnostic("tool", entry.name, entry.file, "replaces a built-in tool"),
+        message: `tool "${entry.name}" replaces a built-in tool`,
+        warning: true,
+      });
     const execute = outcome.shape.members.execute;
-    if (execute?.async) diagnostics.push({ ...diagnostic("tool", entry.name, entry.file, asyncProblem("tool", "execute")), warning: true, failsEveryCall: true });
-    else if (execute?.usesPromises) diagnostics.push({ ...diagnostic("tool", entry.name, entry.file, promiseWarning("execute")), warning: true });
+    if (execute?.async)
+      diagnostics.push({
+        ...diagnostic("tool", entry.name, entry.file, asyncProblem("tool", "execute")),
+        warning: true,
+        failsEveryCall: true,
+      });
+    else if (execute?.usesPromises)
+      diagnostics.push({ ...diagnostic("tool", entry.name, entry.file, promiseWarning("execute")), warning: true });
     byName.set(entry.name, userTool(runtime, { name: entry.name, file: entry.file, ...checked }));
   }
 
@@ -79,16 +90,24 @@ async function checkToolShape(
   const problems: string[] = [];
   const { description, parameters, execute } = shape.members;
   const text = description?.type === "a string" ? String(description.value) : "";
-  if (text.trim() === "") problems.push(description ? '"description" must be a non-empty string' : 'missing "description" (a non-empty string)');
+  if (text.trim() === "")
+    problems.push(
+      description ? '"description" must be a non-empty string' : 'missing "description" (a non-empty string)',
+    );
   let schema: Record<string, unknown> | undefined;
   if (parameters?.type === "an object" && parameters.value !== null && typeof parameters.value === "object") {
     schema = parameters.value as Record<string, unknown>;
     const problem = await runner.schemaProblem(schema);
     if (problem !== undefined) problems.push(`"parameters" is not a valid JSON Schema: ${problem}`);
   } else {
-    problems.push(parameters ? `"parameters" must be a JSON Schema object (it is ${parameters.type})` : 'missing "parameters" (a JSON Schema object)');
+    problems.push(
+      parameters
+        ? `"parameters" must be a JSON Schema object (it is ${parameters.type})`
+        : 'missing "parameters" (a JSON Schema object)',
+    );
   }
-  if (execute?.type !== "a function") problems.push(execute ? `"execute" must be a function (it is ${execute.type})` : 'missing "execute" (a function)');
+  if (execute?.type !== "a function")
+    problems.push(execute ? `"execute" must be a function (it is ${execute.type})` : 'missing "execute" (a function)');
   if (problems.length > 0 || !schema) return problems.join("; ");
   return { description: text, parameters: schema };
 }

@@ -30,7 +30,12 @@ export interface ExtensionPorts {
 
 type ContextFor = (observer: OutputObserver, signal: AbortSignal) => ToolCallContext;
 
-export function extensionPorts(options: { tools: CurrentTools; hooks: readonly Hook[]; runner: ToolRunner; dialogs: ExtensionDialogs }): ExtensionPorts {
+export function extensionPorts(options: {
+  tools: CurrentTools;
+  hooks: readonly Hook[];
+  runner: ToolRunner;
+  dialogs: ExtensionDialogs;
+}): ExtensionPorts {
   const { dialogs } = options;
   let data: ContextData | undefined;
   const contextFor: ContextFor = (observer, signal) => {
@@ -41,7 +46,8 @@ export function extensionPorts(options: { tools: CurrentTools; hooks: readonly H
       frontEnd: {
         log: observer.log,
         output: observer.output,
-        confirm: (prompt) => dialogs.confirm(prompt, undefined, observer.callId !== undefined ? { callId: observer.callId } : undefined),
+        confirm: (prompt) =>
+          dialogs.confirm(prompt, undefined, observer.callId !== undefined ? { callId: observer.callId } : undefined),
         notify: dialogs.notify,
       },
     };

@@ -13,5 +13,18 @@ export { discoverHooks, type DiscoverHooksOptions } from "./discover-hooks.ts";
 export { discoverTools, type DiscoverToolsOptions } from "./discover-tools.ts";
 export { extensionPorts, type CurrentTools, type ExtensionDialogs, type ExtensionPorts } from "./engine-ports.ts";
 export { HOOK_POINT_NAMES, isHookPoint } from "./hook-points.ts";
-export { brokenExtension, missingExtensionError, unknownExtensionMessage, type ExtensionNames } from "./missing-extension-error.ts";
-export type { ExtensionDiagnostic, ExtensionKind, Hook, HookCallResult, HookCatalog, HookPointName, ToolCatalog } from "./types.ts";
+export {
+  brokenExtension,
+  missingExtensionError,
+  unknownExtensionMessage,
+  type ExtensionNames,
+} from "./missing-extension-error.ts";
+export type {
+  ExtensionDiagnostic,
+  ExtensionKind,
+  Hook,
+  HookCallResult,
+  HookCatalog,
+  HookPointName,
+  ToolCatalog,
+} from "./types.ts";

@@ -18,7 +18,10 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * silently; a directory whose name breaks the name rules is reported.
  * A missing `dir` simply has no extensions.
  */
-export function listExtensionDirs(kind: ExtensionKind, dir: string): { entries: ExtensionEntry[]; diagnostics: ExtensionDiagnostic[] } {
+export function listExtensionDirs(
+  kind: ExtensionKind,
+  dir: string,
+): { entries: ExtensionEntry[]; diagnostics: ExtensionDiagnostic[] } {
   const entries: ExtensionEntry[] = [];
   const diagnostics: ExtensionDiagnostic[] = [];
   let names: string[];

@@ -19,7 +19,8 @@ export function loadProblem(file: string, message: string): string {
   if (specifier.startsWith(".") || specifier.startsWith("/")) {
     return `cannot load index.js: require("${specifier}") in ${by}: no such file or folder: ${resolve(from, specifier)}`;
   }
-  if (specifier.startsWith("node:")) return `cannot load index.js: require("${specifier}") in ${by}: no such built-in module`;
+  if (specifier.startsWith("node:"))
+    return `cannot load index.js: require("${specifier}") in ${by}: no such built-in module`;
   const name = packageName(specifier);
   return `cannot load index.js: require("${specifier}") in ${by} found no package "${name}" in ${from}${sep}node_modules (nor in a node_modules folder above it)`;
 }

@@ -15,14 +15,23 @@ export interface ExtensionNames {
  * (with the file at fault) when it is installed but broken, else the names
  * that could be asked for instead.
  */
-export function missingExtensionError(kind: ExtensionKind, name: string, catalog: ExtensionNames, aside?: string): RiendaError {
+export function missingExtensionError(
+  kind: ExtensionKind,
+  name: string,
+  catalog: ExtensionNames,
+  aside?: string,
+): RiendaError {
   const broken = brokenExtension(kind, name, catalog);
   if (broken) return new RiendaError("extension", `${broken.message} (${broken.file})`);
   return new RiendaError("extension", unknownExtensionMessage(kind, name, catalog, aside));
 }
 
 /** The load problem of the installed extension `name`, if it is installed and does not load. */
-export function brokenExtension(kind: ExtensionKind, name: string, catalog: ExtensionNames): ExtensionDiagnostic | undefined {
+export function brokenExtension(
+  kind: ExtensionKind,
+  name: string,
+  catalog: ExtensionNames,
+): ExtensionDiagnostic | undefined {
   return catalog.diagnostics.find((d) => d.kind === kind && d.name === name && !d.warning);
 }
 
@@ -34,11 +43,18 @@ export function brokenExtension(kind: ExtensionKind, name: string, catalog: Exte
  * installed but broken (naming one of those would only trade this error for
  * its load error), and `aside` (what else the name could have meant).
  */
-export function unknownExtensionMessage(kind: ExtensionKind, name: string, catalog: ExtensionNames, aside?: string): string {
+export function unknownExtensionMessage(
+  kind: ExtensionKind,
+  name: string,
+  catalog: ExtensionNames,
+  aside?: string,
+): string {
   const broken = new Set(catalog.available.filter((n) => brokenExtension(kind, n, catalog)));
   const working = catalog.available.filter((n) => !broken.has(n));
   const list = working.length > 0 ? working.join(", ") : broken.size > 0 ? "none" : "none installed";
   const near = didYouMean(name, catalog.available).trim();
-  const after = [near, broken.size > 0 ? `not loading: ${[...broken].join(", ")}` : "", aside ?? ""].filter((part) => part !== "");
+  const after = [near, broken.size > 0 ? `not loading: ${[...broken].join(", ")}` : "", aside ?? ""].filter(
+    (part) => part !== "",
+  );
   return `unknown ${kind} "${name}" (available: ${list})${after.map((part) => `; ${part}`).join("")}`;
 }

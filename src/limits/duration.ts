@@ -14,7 +14,8 @@ export const DURATION_RULE = 'a duration such as "90s", "10m", "1h30m" or "500ms
 /** A duration in milliseconds, or why `value` is not one; zero and negative durations are refused. */
 export function parseDuration(value: unknown): { ok: true; ms: number } | { ok: false; problem: string } {
   if (typeof value === "number") {
-    if (!Number.isFinite(value) || value <= 0) return { ok: false, problem: `must be more than 0 seconds (${DURATION_RULE})` };
+    if (!Number.isFinite(value) || value <= 0)
+      return { ok: false, problem: `must be more than 0 seconds (${DURATION_RULE})` };
     return { ok: true, ms: Math.round(value * 1000) };
   }
   if (typeof value !== "string") return { ok: false, problem: `must be ${DURATION_RULE}` };
@@ -37,7 +38,11 @@ export function durationText(ms: number): string {
   if (ms < 1000) return `${ms}ms`;
   const parts: string[] = [];
   let rest = ms;
-  for (const [unit, size] of [["h", UNIT_MS.h], ["m", UNIT_MS.m], ["s", UNIT_MS.s]] as const) {
+  for (const [unit, size] of [
+    ["h", UNIT_MS.h],
+    ["m", UNIT_MS.m],
+    ["s", UNIT_MS.s],
+  ] as const) {
     const count = Math.floor(rest / size);
     if (count > 0) parts.push(`${count}${unit}`);
     rest -= count * size;

@@ -41,7 +41,9 @@ export type ConnectionState = "idle" | "starting" | "ready" | "failed" | "crashe
 
 /** Variables that are no secrets: the ones every server inherits, the working directories, the XDG directories. */
 function isPlaceVariable(name: string): boolean {
-  return (INHERITED as readonly string[]).includes(name) || name === "PWD" || name === "OLDPWD" || /^XDG_[A-Z_]+$/.test(name);
+  return (
+    (INHERITED as readonly string[]).includes(name) || name === "PWD" || name === "OLDPWD" || /^XDG_[A-Z_]+$/.test(name)
+  );
 }
 
 /** How long ending an HTTP server's session may delay Rienda's end. */
@@ -75,7 +77,10 @@ export class McpConnection {
     private readonly options: ConnectionOptions,
   ) {
     // A header's value, and its token alone (`Bearer <token>`): a server may quote either back.
-    const values = settings.transport === "stdio" ? Object.values(settings.env) : Object.values(settings.headers).flatMap((v) => [v, headerSecret(v)]);
+    const values =
+      settings.transport === "stdio"
+        ? Object.values(settings.env)
+        : Object.values(settings.headers).flatMap((v) => [v, headerSecret(v)]);
     // What `${NAME}` put into the entry (a token in a URL or an argument) is
     // hidden too, but for the variables that name places or the user (HOME,
     // PWD, XDG_*_HOME, ...): a filesystem server given `${PWD}` would show
@@ -91,7 +96,9 @@ export class McpConnection {
 
   /** How the server is reached, for listings: `stdio: node` or the URL. */
   describe(): string {
-    return this.settings.transport === "stdio" ? `stdio: ${this.hide(this.settings.command)}` : `http: ${this.hide(this.settings.url)}`;
+    return this.settings.transport === "stdio"
+      ? `stdio: ${this.hide(this.settings.command)}`
+      : `http: ${this.hide(this.settings.url)}`;
   }
 
   /**
@@ -114,7 +121,15 @@ export class McpConnection {
     const signal = this.options.signal;
     let onAbort: (() => void) | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms (startup_timeout_ms) waiting for ${phase === "start" ? "the server to start" : `its answer to "${phase}"`}`)), timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `timed out after ${timeoutMs} ms (startup_timeout_ms) waiting for ${phase === "start" ? "the server to start" : `its answer to "${phase}"`}`,
+            ),
+          ),
+        timeoutMs,
+      );
       onAbort = () => reject(new Error("interrupted while it started"));
       if (signal?.aborted) onAbort();
       else signal?.addEventListener("abort", onAbort, { once: true });
@@ -123,7 +138,10 @@ export class McpConnection {
       await Promise.race([
         (async () => {
           const [{ Client, types, lazyValidator }, transport] = await Promise.all([loadClientSdk(), transportReady]);
-          const client = new Client({ name: "rienda", version: VERSION }, { capabilities: {}, jsonSchemaValidator: lazyValidator() });
+          const client = new Client(
+            { name: "rienda", version: VERSION },
+            { capabilities: {}, jsonSchemaValidator: lazyValidator() },
+          );
           client.setNotificationHandler(types.LoggingMessageNotificationSchema, (notification) => {
             const { level, logger, data } = notification.params;
             const text = typeof data === "string" ? data : JSON.stringify(data);
@@ -132,7 +150,9 @@ export class McpConnection {
             call.lastLog = text;
             call.context.frontEnd.log(`[${level}]${logger ? ` ${logger}:` : ""} ${this.hide(text)}`);
           });
-          client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => this.rereadTools(client, types.ResultSchema));
+          client.setNotificationHandler(types.ToolListChangedNotificationSchema, () =>
+            this.rereadTools(client, types.ResultSchema),
+          );
           client.onclose = () => {
             if (this.state === "ready") this.state = "crashed";
           };
@@ -147,7 +167,11 @@ export class McpConnection {
           }
           this.client = client;
           phase = "tools/list";
-          ({ tools: this.tools, leftOut: this.leftOut } = await listAllTools(client, types.ResultSchema, NO_TIMEOUT_MS));
+          ({ tools: this.tools, leftOut: this.leftOut } = await listAllTools(
+            client,
+            types.ResultSchema,
+            NO_TIMEOUT_MS,
+          ));
           this.toolsVersion++;
         })(),
         deadline,
@@ -166,7 +190,12 @@ export class McpConnection {
   }
 
   /** Calls one tool (by the server's own name); never throws. */
-  async call(tool: string, args: Record<string, unknown>, context: ToolCallContext, again = false): Promise<ToolResult> {
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    context: ToolCallContext,
+    again = false,
+  ): Promise<ToolResult> {
     if (this.state === "crashed") {
       const why = this.endedText();
       if (this.restarted) return this.error(`stopped again${why}; it is restarted only once per run`);
@@ -179,7 +208,8 @@ export class McpConnection {
       }
     }
     const client = this.client;
-    if (this.state !== "ready" || !client) return this.error(this.failure ? `is not running: ${this.failure}` : "is not running");
+    if (this.state !== "ready" || !client)
+      return this.error(this.failure ? `is not running: ${this.failure}` : "is not running");
     if (context.signal.aborted) return { text: "the tool was interrupted", isError: true };
     const call: { context: ToolCallContext; lastLog?: string } = { context };
     this.active.push(call);
@@ -202,7 +232,8 @@ export class McpConnection {
     } catch (error) {
       if (context.signal.aborted) return { text: "the tool was interrupted", isError: true };
       // The connection's end is seen before the call's rejection (see client.onclose).
-      if ((this.state as ConnectionState) === "crashed") return this.error(`stopped during the call${this.endedText()}; the next call restarts it`);
+      if ((this.state as ConnectionState) === "crashed")
+        return this.error(`stopped during the call${this.endedText()}; the next call restarts it`);
       // An HTTP server that answers 404 to a session has forgotten it (it
       // restarted): MCP asks for a new session. The call never ran there, so
       // it is sent again, over a new session (the one restart of the run).
@@ -226,7 +257,11 @@ export class McpConnection {
     const reread = previous.then(async () => {
       if (this.client !== client || this.state !== "ready") return;
       try {
-        ({ tools: this.tools, leftOut: this.leftOut } = await listAllTools(client, anyResult, this.settings.startupTimeoutMs));
+        ({ tools: this.tools, leftOut: this.leftOut } = await listAllTools(
+          client,
+          anyResult,
+          this.settings.startupTimeoutMs,
+        ));
         this.toolsVersion++;
       } catch {
         // The server stopped or answered nonsense: the calls will say so.
@@ -274,7 +309,10 @@ export class McpConnection {
     const http = transport as { sessionId?: string; terminateSession?: () => Promise<void> } | undefined;
     if (client && http?.sessionId !== undefined && http.terminateSession) {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([http.terminateSession().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, SESSION_END_WAIT_MS)))]);
+      await Promise.race([
+        http.terminateSession().catch(() => undefined),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, SESSION_END_WAIT_MS))),
+      ]);
       clearTimeout(timer);
     }
     try {
@@ -289,7 +327,8 @@ export class McpConnection {
   private explainStartFailure(error: unknown): string {
     let text = this.hide(describeError(error));
     const stdio = this.stdio;
-    if (stdio?.ended !== undefined && /Connection closed|not running/i.test(text)) text = `the server exited (${stdio.ended})`;
+    if (stdio?.ended !== undefined && /Connection closed|not running/i.test(text))
+      text = `the server exited (${stdio.ended})`;
     if (stdio?.fault) text += `; ${stdio.fault}`;
     if (stdio?.garbage) {
       const { first, count } = stdio.garbage;
@@ -323,13 +362,21 @@ export class McpConnection {
  * tool (with a dump of schema paths): a tool Rienda cannot offer is left out,
  * with a reason.
  */
-async function listAllTools(client: Client, anyResult: ResultSchema, timeoutMs: number): Promise<{ tools: McpToolInfo[]; leftOut: string[] }> {
+async function listAllTools(
+  client: Client,
+  anyResult: ResultSchema,
+  timeoutMs: number,
+): Promise<{ tools: McpToolInfo[]; leftOut: string[] }> {
   const tools: McpToolInfo[] = [];
   const leftOut: string[] = [];
   let cursor: string | undefined;
   // A server that keeps handing out cursors is cut off rather than followed forever.
   for (let page = 0; page < 100; page++) {
-    const answer: Record<string, unknown> = await client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, anyResult, { timeout: timeoutMs });
+    const answer: Record<string, unknown> = await client.request(
+      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+      anyResult,
+      { timeout: timeoutMs },
+    );
     if (!Array.isArray(answer.tools)) throw new Error('its answer to "tools/list" has no list of tools');
     for (const listed of answer.tools) {
       const tool = readTool(listed);
@@ -351,10 +398,16 @@ function readTool(value: unknown): McpToolInfo | string {
   const name = tool.name;
   if (typeof name !== "string" || name === "") return "a tool without a name is left out";
   const schema = tool.inputSchema;
-  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return `tool "${name}" is left out: it has no input schema (inputSchema)`;
-  if ((schema as { type?: unknown }).type !== "object") return `tool "${name}" is left out: its input schema is not of type "object" (a tool's arguments are an object)`;
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema))
+    return `tool "${name}" is left out: it has no input schema (inputSchema)`;
+  if ((schema as { type?: unknown }).type !== "object")
+    return `tool "${name}" is left out: its input schema is not of type "object" (a tool's arguments are an object)`;
   const text = (field: unknown) => (typeof field === "string" ? field : undefined);
-  return { name, description: text(tool.description) ?? text(tool.title) ?? "", inputSchema: schema as Record<string, unknown> };
+  return {
+    name,
+    description: text(tool.description) ?? text(tool.title) ?? "",
+    inputSchema: schema as Record<string, unknown>,
+  };
 }
 
 /** The HTTP status of the SDK's StreamableHTTPError (known by its message: class names do not survive minifying). */
@@ -371,7 +424,8 @@ function describeError(error: unknown): string {
   const message = full.replace(/^Streamable HTTP error: /, "");
   const code = (error as { code?: unknown } | null)?.code;
   if (isHttp && typeof code === "number" && code >= 100 && code <= 599) return `HTTP ${code}: ${message}`;
-  if (error instanceof Error && error.message === "fetch failed" && error.cause instanceof Error) return `cannot connect: ${error.cause.message}`;
+  if (error instanceof Error && error.message === "fetch failed" && error.cause instanceof Error)
+    return `cannot connect: ${error.cause.message}`;
   return message;
 }
 

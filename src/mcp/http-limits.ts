@@ -15,13 +15,15 @@ const MAX_IDLE_MS = 24 * 3_600_000;
 export function parseIdleTimeout(text: string): number {
   const parsed = parseDuration(text);
   if (!parsed.ok) throw new RiendaError("usage", `mcp serve: --idle-timeout wants ${DURATION_RULE} (got "${text}")`);
-  if (parsed.ms < 100 || parsed.ms > MAX_IDLE_MS) throw new RiendaError("usage", `mcp serve: --idle-timeout must be between 100ms and 24h (got "${text}")`);
+  if (parsed.ms < 100 || parsed.ms > MAX_IDLE_MS)
+    throw new RiendaError("usage", `mcp serve: --idle-timeout must be between 100ms and 24h (got "${text}")`);
   return parsed.ms;
 }
 
 /** A whole number from 1 to 10000. */
 export function parseMaxSessions(text: string): number {
   const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new RiendaError("usage", `mcp serve: --max-sessions wants a whole number from 1 to 10000 (got "${text}")`);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000)
+    throw new RiendaError("usage", `mcp serve: --max-sessions wants a whole number from 1 to 10000 (got "${text}")`);
   return n;
 }

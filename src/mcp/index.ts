@@ -12,7 +12,14 @@
  * hooks: calls arrive as `Tool.execute` through the one tool runner.
  */
 export { McpConnection, type ConnectionOptions, type ConnectionState, type McpToolInfo } from "./connection.ts";
-export { resolveToolNames, serverList, splitToolNames, unknownServerError, unlistedToolError, type ToolNameSplit } from "./select-tools.ts";
+export {
+  resolveToolNames,
+  serverList,
+  splitToolNames,
+  unknownServerError,
+  unlistedToolError,
+  type ToolNameSplit,
+} from "./select-tools.ts";
 export { startMcpServers, type McpServers } from "./servers.ts";
 export { isServerWildcard, mcpToolName, serverPart } from "./tool-name.ts";
 export { parseListenAddress } from "./listen-address.ts";
@@ -22,5 +29,7 @@ export type { HttpGuard, HttpServing } from "./serve.ts";
 export type { ToolServerOptions } from "./tool-server.ts";
 
 // Serving loads node:http and the SDK's server side: only `rienda mcp serve` pays for them.
-export const serveStdio: typeof import("./serve.ts").serveStdio = async (...args) => (await import("./serve.ts")).serveStdio(...args);
-export const serveHttp: typeof import("./serve.ts").serveHttp = async (...args) => (await import("./serve.ts")).serveHttp(...args);
+export const serveStdio: typeof import("./serve.ts").serveStdio = async (...args) =>
+  (await import("./serve.ts")).serveStdio(...args);
+export const serveHttp: typeof import("./serve.ts").serveHttp = async (...args) =>
+  (await import("./serve.ts")).serveHttp(...args);

@@ -15,7 +15,9 @@ export function toolsOfConnection(connection: McpConnection): { tools: Tool[]; n
     const name = mcpToolName(connection.name, info.name);
     const earlier = taken.get(name);
     if (earlier !== undefined) {
-      notices.push(`MCP server "${connection.name}": tool "${info.name}" is left out: its name ${name} is already used by "${earlier}"`);
+      notices.push(
+        `MCP server "${connection.name}": tool "${info.name}" is left out: its name ${name} is already used by "${earlier}"`,
+      );
       continue;
     }
     taken.set(name, info.name);
@@ -52,7 +54,13 @@ function hideInSchema(schema: Record<string, unknown>, hide: (text: string) => s
     if (Array.isArray(node)) return node.map(walk);
     if (node !== null && typeof node === "object") {
       const out: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(node)) Object.defineProperty(out, walk(key) as string, { value: walk(value), enumerable: true, writable: true, configurable: true });
+      for (const [key, value] of Object.entries(node))
+        Object.defineProperty(out, walk(key) as string, {
+          value: walk(value),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       return out;
     }
     return node;

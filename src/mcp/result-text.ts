@@ -19,7 +19,8 @@ export function resultText(result: McpCallResult): ToolResult {
   const isError = result.isError === true;
   const blocks = Array.isArray(result.content) ? result.content : [];
   const parts = blocks.map(describeBlock).filter((p) => p !== "");
-  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
+  if (parts.length === 0 && result.structuredContent !== undefined)
+    parts.push(JSON.stringify(result.structuredContent));
   if (parts.length === 0 && result.toolResult !== undefined) {
     parts.push(typeof result.toolResult === "string" ? result.toolResult : JSON.stringify(result.toolResult));
   }

@@ -53,7 +53,12 @@ export async function loadServerSdk(): Promise<ServerSdk> {
     import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/types.js"),
   ]);
-  return { Server: server.Server, StdioServerTransport: stdio.StdioServerTransport, HttpServerTransport: http.StreamableHTTPServerTransport, types };
+  return {
+    Server: server.Server,
+    StdioServerTransport: stdio.StdioServerTransport,
+    HttpServerTransport: http.StreamableHTTPServerTransport,
+    types,
+  };
 }
 
 /**

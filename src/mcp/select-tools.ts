@@ -19,7 +19,11 @@ export interface ToolNameSplit {
  * Splits `names`; throws a RiendaError for `x__*` when `x` is not a
  * configured server (such a name can never be a user tool).
  */
-export function splitToolNames(names: readonly string[], configured: ReadonlySet<string>, configPath: string): ToolNameSplit {
+export function splitToolNames(
+  names: readonly string[],
+  configured: ReadonlySet<string>,
+  configPath: string,
+): ToolNameSplit {
   const userTools: string[] = [];
   const servers: string[] = [];
   for (const name of names) {
@@ -36,13 +40,23 @@ export function splitToolNames(names: readonly string[], configured: ReadonlySet
 }
 
 /** `name` is `server__*` (or `server__tool`) for a server config.yaml does not declare. */
-export function unknownServerError(name: string, server: string, configured: ReadonlySet<string>, configPath: string): RiendaError {
-  return new RiendaError("extension", `unknown MCP server "${server}" in "${name}" (${serverList(configured, configPath)})`);
+export function unknownServerError(
+  name: string,
+  server: string,
+  configured: ReadonlySet<string>,
+  configPath: string,
+): RiendaError {
+  return new RiendaError(
+    "extension",
+    `unknown MCP server "${server}" in "${name}" (${serverList(configured, configPath)})`,
+  );
 }
 
 /** "MCP servers in <file>: a, b", or that there are none. */
 export function serverList(configured: ReadonlySet<string>, configPath: string): string {
-  return configured.size > 0 ? `MCP servers in ${configPath}: ${[...configured].join(", ")}` : `${configPath} declares no mcp_servers`;
+  return configured.size > 0
+    ? `MCP servers in ${configPath}: ${[...configured].join(", ")}`
+    : `${configPath} declares no mcp_servers`;
 }
 
 /**
@@ -86,5 +100,8 @@ export function resolveToolNames(
 /** `name` is not among the tools server `server` lists. */
 export function unlistedToolError(name: string, server: string, tools: readonly Tool[]): RiendaError {
   const listed = tools.length > 0 ? tools.map((t) => t.name).join(", ") : "none";
-  return new RiendaError("extension", `unknown tool "${name}": MCP server "${server}" does not list it (its tools: ${listed})`);
+  return new RiendaError(
+    "extension",
+    `unknown tool "${name}": MCP server "${server}" does not list it (its tools: ${listed})`,
+  );
 }

@@ -39,10 +39,17 @@ export interface ServeToken {
 export function serveToken(options: { variable: string | undefined; file: string; fileGiven: boolean }): ServeToken {
   if (options.variable !== undefined) {
     if (options.fileGiven) {
-      throw new RiendaError("usage", `mcp serve: ${TOKEN_VARIABLE} is set and --token-file is given: give the token one way (unset ${TOKEN_VARIABLE}, or leave out --token-file)`);
+      throw new RiendaError(
+        "usage",
+        `mcp serve: ${TOKEN_VARIABLE} is set and --token-file is given: give the token one way (unset ${TOKEN_VARIABLE}, or leave out --token-file)`,
+      );
     }
     const problem = tokenProblem(options.variable);
-    if (problem) throw new RiendaError("usage", `mcp serve: ${TOKEN_VARIABLE} is ${problem} (make one with: openssl rand -hex 32)`);
+    if (problem)
+      throw new RiendaError(
+        "usage",
+        `mcp serve: ${TOKEN_VARIABLE} is ${problem} (make one with: openssl rand -hex 32)`,
+      );
     return { value: options.variable, source: { kind: "variable", name: TOKEN_VARIABLE } };
   }
   const made = createTokenFile(options.file);
@@ -53,7 +60,8 @@ export function serveToken(options: { variable: string | undefined; file: string
 /** What is wrong with a token, or undefined. */
 function tokenProblem(token: string): string | undefined {
   if (token === "") return "empty";
-  if (!TOKEN_SYNTAX.test(token)) return "not a token: letters, digits and -._~+/ only (what an Authorization header may hold)";
+  if (!TOKEN_SYNTAX.test(token))
+    return "not a token: letters, digits and -._~+/ only (what an Authorization header may hold)";
   if (token.length < MIN_LENGTH) return `too short: ${token.length} characters, at least ${MIN_LENGTH}`;
   return undefined;
 }
@@ -93,7 +101,10 @@ function readTokenFile(path: string): string {
     // Windows has no owner ids or mode bits here: the user's profile is private by its ACLs.
     if (process.platform !== "win32") {
       if (typeof process.getuid === "function" && stat.uid !== process.getuid()) {
-        throw new RiendaError("usage", `mcp serve: the token file ${path} belongs to another user (uid ${stat.uid}): a token someone else wrote is not yours; remove it or give --token-file another path`);
+        throw new RiendaError(
+          "usage",
+          `mcp serve: the token file ${path} belongs to another user (uid ${stat.uid}): a token someone else wrote is not yours; remove it or give --token-file another path`,
+        );
       }
       if ((stat.mode & 0o077) !== 0) {
         const mode = (stat.mode & 0o777).toString(8).padStart(4, "0");
@@ -105,7 +116,11 @@ function readTokenFile(path: string): string {
     }
     const token = readFileSync(fd, "utf8").trim();
     const problem = tokenProblem(token);
-    if (problem) throw new RiendaError("usage", `mcp serve: the token file ${path} holds no usable token (${problem}): remove it and a new one is made`);
+    if (problem)
+      throw new RiendaError(
+        "usage",
+        `mcp serve: the token file ${path} holds no usable token (${problem}): remove it and a new one is made`,
+      );
     return token;
   } finally {
     closeSync(fd);

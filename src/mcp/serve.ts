@@ -99,31 +99,48 @@ export interface HttpGuard {
 type HttpTransport = Transport & { handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> };
 
 /** Serves Streamable HTTP at `/mcp` on host:port (port 0: any free one). */
-export async function serveHttp(options: ToolServerOptions, address: { host: string; port: number }, guard: HttpGuard): Promise<HttpServing> {
+export async function serveHttp(
+  options: ToolServerOptions,
+  address: { host: string; port: number },
+  guard: HttpGuard,
+): Promise<HttpServing> {
   const sdk = await loadServerSdk();
   // Closing the transport aborts the session's requests in flight: a running call ends its worker and processes, as on cancel.
-  const sessions = new HttpSessions<{ transport: HttpTransport }>({ maxSessions: guard.maxSessions, idleMs: guard.idleMs }, (id, session) => {
-    guard.report(`closed MCP session ${id.slice(0, 8)}…, idle for ${durationText(guard.idleMs)} (--idle-timeout)`);
-    void session.transport.close().catch(() => undefined);
-  });
+  const sessions = new HttpSessions<{ transport: HttpTransport }>(
+    { maxSessions: guard.maxSessions, idleMs: guard.idleMs },
+    (id, session) => {
+      guard.report(`closed MCP session ${id.slice(0, 8)}…, idle for ${durationText(guard.idleMs)} (--idle-timeout)`);
+      void session.transport.close().catch(() => undefined);
+    },
+  );
   const authorized = bearerChecker(guard.token);
   // Said once until a place frees up, so that a client retrying in a loop does not flood stderr.
   let refusalReported = false;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // A web page must not reach the tools through the browser (DNS rebinding): loopback names only.
-    if (!isLoopbackHost(hostnameOf(req.headers.host)) || (req.headers.origin !== undefined && !isLoopbackHost(hostnameOf(req.headers.origin)))) {
+    if (
+      !isLoopbackHost(hostnameOf(req.headers.host)) ||
+      (req.headers.origin !== undefined && !isLoopbackHost(hostnameOf(req.headers.origin)))
+    ) {
       return void jsonRpcError(res, 403, -32000, "Forbidden: only loopback hosts and origins may use this server");
     }
     // Any local user or process reaches a loopback port: nothing is read or routed before the token is checked.
     const verdict = authorized(req.headers.authorization);
     if (verdict !== "ok") {
-      const challenge = verdict === "missing" ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`;
+      const challenge =
+        verdict === "missing" ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`;
       res.setHeader("www-authenticate", challenge);
-      return void jsonRpcError(res, 401, -32000, `Unauthorized: ${verdict === "missing" ? "send" : "a wrong token; send"} Authorization: Bearer <token> with the token of rienda mcp serve (by default in ~/.rienda/mcp-token; its stderr says where)`);
+      return void jsonRpcError(
+        res,
+        401,
+        -32000,
+        `Unauthorized: ${verdict === "missing" ? "send" : "a wrong token; send"} Authorization: Bearer <token> with the token of rienda mcp serve (by default in ~/.rienda/mcp-token; its stderr says where)`,
+      );
     }
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (path !== "/mcp") return void res.writeHead(404, { "content-type": "text/plain" }).end("not found: the MCP endpoint is /mcp\n");
+    if (path !== "/mcp")
+      return void res.writeHead(404, { "content-type": "text/plain" }).end("not found: the MCP endpoint is /mcp\n");
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (sessionId !== undefined) {
@@ -133,9 +150,13 @@ export async function serveHttp(options: ToolServerOptions, address: { host: str
       sessions.hold(sessionId, res);
       return session.transport.handleRequest(req, res);
     }
-    if (req.method !== "POST") return void jsonRpcError(res, 400, -32000, "Bad Request: no Mcp-Session-Id header (send initialize first)");
+    if (req.method !== "POST")
+      return void jsonRpcError(res, 400, -32000, "Bad Request: no Mcp-Session-Id header (send initialize first)");
     if (!sessions.reserve()) {
-      if (!refusalReported) guard.report(`refused a new MCP session: ${guard.maxSessions} are open (--max-sessions); idle ones close after ${durationText(guard.idleMs)}`);
+      if (!refusalReported)
+        guard.report(
+          `refused a new MCP session: ${guard.maxSessions} are open (--max-sessions); idle ones close after ${durationText(guard.idleMs)}`,
+        );
       refusalReported = true;
       return void jsonRpcError(
         res,
@@ -176,7 +197,12 @@ export async function serveHttp(options: ToolServerOptions, address: { host: str
   });
   await new Promise<void>((resolve, reject) => {
     http.once("error", (error: NodeJS.ErrnoException) =>
-      reject(new RiendaError("usage", `mcp serve: cannot listen on ${address.host}:${address.port}: ${error.code === "EADDRINUSE" ? "the port is in use" : error.message}`)),
+      reject(
+        new RiendaError(
+          "usage",
+          `mcp serve: cannot listen on ${address.host}:${address.port}: ${error.code === "EADDRINUSE" ? "the port is in use" : error.message}`,
+        ),
+      ),
     );
     http.listen(address.port, address.host, () => resolve());
   });
@@ -207,5 +233,7 @@ function hostnameOf(value: string | undefined): string | undefined {
 }
 
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+  res
+    .writeHead(status, { "content-type": "application/json" })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }

@@ -4,10 +4,25 @@
  * keys among them) are not passed on: a server gets only what its entry in
  * config.yaml gives it.
  */
-export const INHERITED = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ"] as const;
+export const INHERITED = [
+  "HOME",
+  "LOGNAME",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "USER",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TMPDIR",
+  "TZ",
+] as const;
 
 /** `env` of the process: the inherited variables that are set, overridden by `own`. */
-export function serverEnvironment(processEnv: Readonly<Record<string, string | undefined>>, own: Readonly<Record<string, string>>): Record<string, string> {
+export function serverEnvironment(
+  processEnv: Readonly<Record<string, string | undefined>>,
+  own: Readonly<Record<string, string>>,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of INHERITED) {
     const value = processEnv[name];

@@ -72,7 +72,9 @@ export class StdioTransport implements Transport {
     if (pid !== undefined) trackGroup(pid);
     this.spawned = new Promise((resolve, reject) => {
       this.child.once("spawn", () => resolve());
-      this.child.once("error", (error) => reject(new Error(`cannot start "${launch.command}": ${describeSpawnError(error, launch.command)}`)));
+      this.child.once("error", (error) =>
+        reject(new Error(`cannot start "${launch.command}": ${describeSpawnError(error, launch.command)}`)),
+      );
     });
     this.spawned.catch(() => undefined);
     this.exited = new Promise((resolve) => {
@@ -242,7 +244,12 @@ export class StdioTransport implements Transport {
 }
 
 function isJsonRpc(value: unknown): value is JSONRPCMessage {
-  return value !== null && typeof value === "object" && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value) &&
+    (value as { jsonrpc?: unknown }).jsonrpc === "2.0"
+  );
 }
 
 function isNotification(message: JSONRPCMessage): boolean {

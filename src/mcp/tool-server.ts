@@ -33,20 +33,26 @@ export function createToolServer(sdk: ServerSdk, options: ToolServerOptions): Se
   // The level the client asked for with logging/setLevel; everything is sent until it does.
   let minimum: Level = "debug";
 
-
   server.setRequestHandler(types.SetLevelRequestSchema, async (request) => {
     minimum = request.params.level;
     return {};
   });
 
   server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
-    tools: options.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters as { type: "object" } })),
+    tools: options.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.parameters as { type: "object" },
+    })),
   }));
 
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
-      throw new types.McpError(types.ErrorCode.InvalidParams, `unknown tool "${request.params.name}" (tools: ${[...byName.keys()].join(", ") || "none"})`);
+      throw new types.McpError(
+        types.ErrorCode.InvalidParams,
+        `unknown tool "${request.params.name}" (tools: ${[...byName.keys()].join(", ") || "none"})`,
+      );
     }
     const progressToken = extra._meta?.progressToken;
     let progress = 0;
@@ -54,11 +60,19 @@ export function createToolServer(sdk: ServerSdk, options: ToolServerOptions): Se
     const sending: Promise<void>[] = [];
     const send = (level: Level, logger: string, data: string): void => {
       if (LEVELS.indexOf(level) >= LEVELS.indexOf(minimum)) {
-        sending.push(extra.sendNotification({ method: "notifications/message", params: { level, logger, data } }).catch(() => undefined));
+        sending.push(
+          extra
+            .sendNotification({ method: "notifications/message", params: { level, logger, data } })
+            .catch(() => undefined),
+        );
       }
       if (progressToken !== undefined) {
         progress++;
-        sending.push(extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress, message: data } }).catch(() => undefined));
+        sending.push(
+          extra
+            .sendNotification({ method: "notifications/progress", params: { progressToken, progress, message: data } })
+            .catch(() => undefined),
+        );
       }
     };
     const confirm = async (prompt: Prompt): Promise<boolean> => {
@@ -68,7 +82,11 @@ export function createToolServer(sdk: ServerSdk, options: ToolServerOptions): Se
         const answer = await server.elicitInput(
           {
             message: prompt.body === "" ? prompt.title : `${prompt.title}\n\n${prompt.body}`,
-            requestedSchema: { type: "object", properties: { approve: { type: "boolean", title: "Approve", description: prompt.title } }, required: ["approve"] },
+            requestedSchema: {
+              type: "object",
+              properties: { approve: { type: "boolean", title: "Approve", description: prompt.title } },
+              required: ["approve"],
+            },
           },
           { relatedRequestId: extra.requestId, signal: extra.signal },
         );
@@ -81,7 +99,8 @@ export function createToolServer(sdk: ServerSdk, options: ToolServerOptions): Se
       log: (text) => send("info", tool.name, text),
       output: (stream, text) => send("info", `${tool.name}:${stream}`, text),
       confirm,
-      notify: (prompt) => send("notice", tool.name, prompt.body === "" ? prompt.title : `${prompt.title}: ${prompt.body}`),
+      notify: (prompt) =>
+        send("notice", tool.name, prompt.body === "" ? prompt.title : `${prompt.title}: ${prompt.body}`),
     };
     const result = await options.runner.runTool(tool, request.params.arguments ?? {}, {
       data: options.contextData(extra.sessionId),

@@ -14,7 +14,12 @@ import { providerEndpoints } from "./snapshot.generated.ts";
  * proxy on this machine in front of the vendor still bills the vendor's
  * prices); `ollama` and `lmstudio` name no vendor.
  */
-const VENDOR_PRESETS: Readonly<Record<string, string>> = { openai: "openai", anthropic: "anthropic", openrouter: "openrouter", deepseek: "deepseek" };
+const VENDOR_PRESETS: Readonly<Record<string, string>> = {
+  openai: "openai",
+  anthropic: "anthropic",
+  openrouter: "openrouter",
+  deepseek: "deepseek",
+};
 
 /** The endpoints of catalogue providers that have no `api` (their SDK's default). */
 const DEFAULT_ENDPOINTS: Readonly<Record<string, readonly string[]>> = {

@@ -91,7 +91,8 @@ export function pricesOf(cost: unknown): CataloguePrices | undefined {
 function tiersOf(cost: Entry): CataloguePriceTier[] | null {
   const listed: unknown[] = Array.isArray(cost.tiers) ? [...cost.tiers] : [];
   // The older form: one tier above 200k tokens, written only as `context_over_200k`.
-  if (listed.length === 0 && isEntry(cost.context_over_200k)) listed.push({ ...cost.context_over_200k, tier: { type: "context", size: 200_000 } });
+  if (listed.length === 0 && isEntry(cost.context_over_200k))
+    listed.push({ ...cost.context_over_200k, tier: { type: "context", size: 200_000 } });
   const tiers: CataloguePriceTier[] = [];
   for (const tier of listed) {
     const rates = isEntry(tier) ? ratesOf(tier) : undefined;

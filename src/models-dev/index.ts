@@ -29,4 +29,11 @@ export function snapshotProviderIds(): string[] {
   return providerIds();
 }
 
-export { catalogueFigures, type CatalogueEndpoint, type CatalogueFigures, type CataloguePrices, type CataloguePriceTier, type CatalogueRates } from "./figures.ts";
+export {
+  catalogueFigures,
+  type CatalogueEndpoint,
+  type CatalogueFigures,
+  type CataloguePrices,
+  type CataloguePriceTier,
+  type CatalogueRates,
+} from "./figures.ts";

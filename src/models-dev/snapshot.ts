@@ -50,7 +50,11 @@ function readData(): Buffer {
   try {
     return readFileSync(url);
   } catch (error) {
-    throw new RiendaError("internal", `the models.dev snapshot ${url.pathname} cannot be read (${(error as Error).message}): this build of rienda is incomplete (docs/development.md, "The models.dev snapshot")`, { cause: error });
+    throw new RiendaError(
+      "internal",
+      `the models.dev snapshot ${url.pathname} cannot be read (${(error as Error).message}): this build of rienda is incomplete (docs/development.md, "The models.dev snapshot")`,
+      { cause: error },
+    );
   }
 }
 

@@ -20,7 +20,10 @@ export function decideCall(rules: readonly PermissionRule[], tool: string, args:
   if (!commands) {
     const deny = concerned.find((r) => r.kind === "deny" && r.words[0] === "*");
     if (deny) return { kind: "deny", rule: deny, why: "it matches" };
-    return { kind: "ask", why: "its command could not be split into words (an unclosed quote), so no rule can be checked" };
+    return {
+      kind: "ask",
+      why: "its command could not be split into words (an unclosed quote), so no rule can be checked",
+    };
   }
   // The strictest command of the line decides: deny, then ask, then allow.
   const decisions = (commands.length > 0 ? commands : [[]]).map((words) => decideWords(concerned, words, hasAllowList));
@@ -28,7 +31,11 @@ export function decideCall(rules: readonly PermissionRule[], tool: string, args:
 }
 
 /** One command's decision (`words` undefined: a tool other than shell, which only `*` patterns match). */
-function decideWords(rules: readonly PermissionRule[], words: readonly string[] | undefined, hasAllowList: boolean): PermissionDecision {
+function decideWords(
+  rules: readonly PermissionRule[],
+  words: readonly string[] | undefined,
+  hasAllowList: boolean,
+): PermissionDecision {
   const matching = rules.filter((r) => matches(r.words, words));
   const deny = matching.find((r) => r.kind === "deny");
   if (deny) return { kind: "deny", rule: deny, why: "it matches" };

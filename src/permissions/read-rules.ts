@@ -17,12 +17,18 @@ export interface RuleProblem {
 }
 
 /** The rules written at `source`, in the order written, and what could not be read. */
-export function readPermissionRules(value: unknown, source: string): { rules: PermissionRule[]; problems: RuleProblem[] } {
+export function readPermissionRules(
+  value: unknown,
+  source: string,
+): { rules: PermissionRule[]; problems: RuleProblem[] } {
   const rules: PermissionRule[] = [];
   const problems: RuleProblem[] = [];
   if (value === undefined || value === null) return { rules, problems };
   if (!isPlainObject(value)) {
-    problems.push({ path: [], message: `must be a mapping of tool names to allow, ask and deny lists, such as { shell: { deny: ["git push"] } }, not ${describeYamlValue(value)}` });
+    problems.push({
+      path: [],
+      message: `must be a mapping of tool names to allow, ask and deny lists, such as { shell: { deny: ["git push"] } }, not ${describeYamlValue(value)}`,
+    });
     return { rules, problems };
   }
   for (const [tool, lists] of Object.entries(value)) {
@@ -31,7 +37,10 @@ export function readPermissionRules(value: unknown, source: string): { rules: Pe
       continue;
     }
     if (!isPlainObject(lists)) {
-      problems.push({ path: [tool], message: `must be a mapping of allow, ask and deny lists, not ${describeYamlValue(lists)}` });
+      problems.push({
+        path: [tool],
+        message: `must be a mapping of allow, ask and deny lists, not ${describeYamlValue(lists)}`,
+      });
       continue;
     }
     for (const [kind, patterns] of Object.entries(lists)) {
@@ -45,7 +54,13 @@ export function readPermissionRules(value: unknown, source: string): { rules: Pe
   return { rules, problems };
 }
 
-function readList(tool: string, kind: RuleKind, value: unknown, source: string, problems: RuleProblem[]): PermissionRule[] {
+function readList(
+  tool: string,
+  kind: RuleKind,
+  value: unknown,
+  source: string,
+  problems: RuleProblem[],
+): PermissionRule[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
     problems.push({ path: [tool, kind], message: `must be a list of patterns, not ${describeYamlValue(value)}` });
@@ -64,12 +79,18 @@ function readList(tool: string, kind: RuleKind, value: unknown, source: string, 
       return;
     }
     if (tool !== "shell") {
-      problems.push({ path: at, message: `"${written}": only a shell rule matches the words of a command; for another tool the pattern is *, every call of it` });
+      problems.push({
+        path: at,
+        message: `"${written}": only a shell rule matches the words of a command; for another tool the pattern is *, every call of it`,
+      });
       return;
     }
     const commands = splitCommands(written);
     if (!commands || commands.length !== 1) {
-      problems.push({ path: at, message: `"${written}" must be the start of one command, as words (such as "git push"), without ;, |, & or an unclosed quote` });
+      problems.push({
+        path: at,
+        message: `"${written}" must be the start of one command, as words (such as "git push"), without ;, |, & or an unclosed quote`,
+      });
       return;
     }
     rules.push({ kind, tool, pattern: written, words: commands[0]!, source });

@@ -31,7 +31,8 @@ export async function builtInModuleFile(name: string): Promise<BuiltInFile> {
   const copy = mkdtempSync(join(tmpdir(), "rienda-provider-"));
   try {
     // Every file of builtin/, the helper the modules share included, so their require("./...") finds it.
-    for (const [file, embedded] of Object.entries(EMBEDDED_FILES)) writeFileSync(join(copy, file), readFileSync(embedded), { mode: 0o600 });
+    for (const [file, embedded] of Object.entries(EMBEDDED_FILES))
+      writeFileSync(join(copy, file), readFileSync(embedded), { mode: 0o600 });
   } catch (error) {
     rmSync(copy, { recursive: true, force: true });
     throw error;

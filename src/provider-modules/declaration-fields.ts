@@ -15,7 +15,11 @@ export class DeclarationRefused extends Error {
 }
 
 /** The protocols a module may declare, in the order the Go program lists them (replay is config.yaml's only). */
-export const MODULE_PROTOCOLS: readonly ProtocolName[] = Object.freeze(["openai_responses", "openai_chat_completions", "anthropic"]);
+export const MODULE_PROTOCOLS: readonly ProtocolName[] = Object.freeze([
+  "openai_responses",
+  "openai_chat_completions",
+  "anthropic",
+]);
 
 // RFC 9110 token: what an HTTP header name may contain.
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -35,7 +39,8 @@ export function readProtocol(value: unknown): ProtocolName {
 
 /** An http:// or https:// address, without trailing slashes. */
 export function readBaseUrl(value: unknown): string {
-  if (typeof value !== "string") throw new DeclarationRefused(`base_url must be a string (it is ${describeValue(value)})`);
+  if (typeof value !== "string")
+    throw new DeclarationRefused(`base_url must be a string (it is ${describeValue(value)})`);
   const text = value.trim();
   let scheme = "";
   try {
@@ -43,16 +48,19 @@ export function readBaseUrl(value: unknown): string {
   } catch {
     // Not a URL at all: refused below.
   }
-  if (scheme !== "http:" && scheme !== "https:") throw new DeclarationRefused(`base_url must be an http:// or https:// URL (got ${shown(value)})`);
+  if (scheme !== "http:" && scheme !== "https:")
+    throw new DeclarationRefused(`base_url must be an http:// or https:// URL (got ${shown(value)})`);
   return text.replace(/\/+$/, "");
 }
 
 /** A header name, or undefined when not set. */
 export function readSessionHeader(value: unknown): string | undefined {
   if (isUnset(value)) return undefined;
-  if (typeof value !== "string") throw new DeclarationRefused(`session_header must be a string (it is ${describeValue(value)})`);
+  if (typeof value !== "string")
+    throw new DeclarationRefused(`session_header must be a string (it is ${describeValue(value)})`);
   const name = value.trim();
-  if (!HEADER_NAME.test(name)) throw new DeclarationRefused(`session_header ${JSON.stringify(value)} is not a valid HTTP header name`);
+  if (!HEADER_NAME.test(name))
+    throw new DeclarationRefused(`session_header ${JSON.stringify(value)} is not a valid HTTP header name`);
   return name;
 }
 
@@ -60,11 +68,15 @@ export function readSessionHeader(value: unknown): string | undefined {
 export function readHeaders(value: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
   if (value === undefined || value === null) return headers;
-  if (typeof value !== "object" || Array.isArray(value)) throw new DeclarationRefused("headers must be an object of header names to strings");
+  if (typeof value !== "object" || Array.isArray(value))
+    throw new DeclarationRefused("headers must be an object of header names to strings");
   for (const [name, text] of Object.entries(value as Record<string, unknown>)) {
-    if (!HEADER_NAME.test(name)) throw new DeclarationRefused(`headers: ${JSON.stringify(name)} is not a valid HTTP header name`);
-    if (typeof text !== "string") throw new DeclarationRefused(`headers: ${JSON.stringify(name)} must be a string (it is ${describeValue(text)})`);
-    if (/[\r\n\0]/.test(text)) throw new DeclarationRefused(`headers: ${JSON.stringify(name)} must not contain line breaks`);
+    if (!HEADER_NAME.test(name))
+      throw new DeclarationRefused(`headers: ${JSON.stringify(name)} is not a valid HTTP header name`);
+    if (typeof text !== "string")
+      throw new DeclarationRefused(`headers: ${JSON.stringify(name)} must be a string (it is ${describeValue(text)})`);
+    if (/[\r\n\0]/.test(text))
+      throw new DeclarationRefused(`headers: ${JSON.stringify(name)} must not contain line breaks`);
     headers[name] = text;
   }
   return headers;
@@ -73,25 +85,30 @@ export function readHeaders(value: unknown): Record<string, string> {
 /** A whole number, or undefined when not set; `what` names the field in the message. */
 export function readWholeNumber(value: unknown, what: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isInteger(value)) throw new DeclarationRefused(`${what} must be a whole number (got ${shown(value)})`);
+  if (typeof value !== "number" || !Number.isInteger(value))
+    throw new DeclarationRefused(`${what} must be a whole number (got ${shown(value)})`);
   return value;
 }
 
 /** A number, or undefined when not set. */
 export function readNumber(value: unknown, what: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value)) throw new DeclarationRefused(`${what} must be a number (got ${shown(value)})`);
+  if (typeof value !== "number" || !Number.isFinite(value))
+    throw new DeclarationRefused(`${what} must be a number (got ${shown(value)})`);
   return value;
 }
 
 /** A string, or undefined when not set. */
 export function readText(value: unknown, what: string): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string") throw new DeclarationRefused(`${what} must be a string (it is ${describeValue(value)})`);
+  if (typeof value !== "string")
+    throw new DeclarationRefused(`${what} must be a string (it is ${describeValue(value)})`);
   return value;
 }
 
 /** A value in a message: a string, number or boolean as written, anything else by its kind ("an object"). */
 export function shown(value: unknown): string {
-  return typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? JSON.stringify(value) : describeValue(value);
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? JSON.stringify(value)
+    : describeValue(value);
 }

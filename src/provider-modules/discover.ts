@@ -22,7 +22,12 @@ export function listProviderModules(options: ListOptions): ModuleListing {
   const problems: string[] = [];
   const users = userModules(folder, problems);
   const taken = new Set(users.map((entry) => entry.name));
-  const builtIns: ModuleEntry[] = BUILT_IN_NAMES.filter((name) => !taken.has(name)).map((name) => ({ origin: "built-in", name, path: `built-in:${name}`, folder: join(folder, name) }));
+  const builtIns: ModuleEntry[] = BUILT_IN_NAMES.filter((name) => !taken.has(name)).map((name) => ({
+    origin: "built-in",
+    name,
+    path: `built-in:${name}`,
+    folder: join(folder, name),
+  }));
   const modules = [...users, ...builtIns].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { folder, modules, problems };
 }
@@ -35,7 +40,8 @@ function userModules(folder: string, problems: string[]): UserModuleEntry[] {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // No providers folder: no user modules (a new installation, or a config.yaml-only one).
-    if (code !== "ENOENT") problems.push(`providers folder ${folder}: ${code === "ENOTDIR" ? "is not a folder" : (error as Error).message}`);
+    if (code !== "ENOENT")
+      problems.push(`providers folder ${folder}: ${code === "ENOTDIR" ? "is not a folder" : (error as Error).message}`);
     return [];
   }
   const modules: UserModuleEntry[] = [];

@@ -34,15 +34,31 @@ export async function evaluateProviderModule(entry: ModuleEntry, options: Evalua
   const signal = AbortSignal.any([options.signal, timer]);
   let outcome: Outcome;
   try {
-    outcome = await options.runtime.invoke({ modulePath: file.path, exportName: "", args: argumentsOf(entry, options.snapshot ?? SHIPPED_SNAPSHOT), context: moduleInvocation(entry.folder, options, signal) });
+    outcome = await options.runtime.invoke({
+      modulePath: file.path,
+      exportName: "",
+      args: argumentsOf(entry, options.snapshot ?? SHIPPED_SNAPSHOT),
+      context: moduleInvocation(entry.folder, options, signal),
+    });
   } finally {
     file.dispose();
   }
-  if (outcome.kind === "interrupted") return problem(timer.aborted && !options.signal.aborted ? `the module did not return within ${timeoutMs / 1000} s` : "interrupted");
+  if (outcome.kind === "interrupted")
+    return problem(
+      timer.aborted && !options.signal.aborted
+        ? `the module did not return within ${timeoutMs / 1000} s`
+        : "interrupted",
+    );
   if (outcome.kind === "load-failed") return problem(outcome.message);
   if (outcome.kind === "threw") return problem(`module threw: ${outcome.message}`);
-  if (outcome.type === "a Promise") return problem(`module returned a Promise: a provider module returns its declaration synchronously (drop "async" and "await": ctx calls return their answers directly)`);
-  if (!isDeclarationObject(outcome.value)) return problem(`module returned ${outcome.type === "an object" ? describeValue(outcome.value) : outcome.type} instead of a declaration object`);
+  if (outcome.type === "a Promise")
+    return problem(
+      `module returned a Promise: a provider module returns its declaration synchronously (drop "async" and "await": ctx calls return their answers directly)`,
+    );
+  if (!isDeclarationObject(outcome.value))
+    return problem(
+      `module returned ${outcome.type === "an object" ? describeValue(outcome.value) : outcome.type} instead of a declaration object`,
+    );
   try {
     return { provider: readDeclaration(entry.name, entry.origin, outcome.value) };
   } catch (error) {

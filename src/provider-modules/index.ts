@@ -28,4 +28,13 @@ export { listProviderModules, providersFolder } from "./discover.ts";
 export { evaluateProviderModule } from "./evaluate.ts";
 export { BUILT_IN_NAMES } from "./built-in-files.ts";
 export { MODULE_HTTP_BODY_LIMIT_BYTES, moduleContextData, moduleFrontEnd } from "./module-context.ts";
-export type { BuiltInModuleEntry, CatalogueSnapshot, EvaluateOptions, Evaluation, ListOptions, ModuleEntry, ModuleListing, UserModuleEntry } from "./types.ts";
+export type {
+  BuiltInModuleEntry,
+  CatalogueSnapshot,
+  EvaluateOptions,
+  Evaluation,
+  ListOptions,
+  ModuleEntry,
+  ModuleListing,
+  UserModuleEntry,
+} from "./types.ts";

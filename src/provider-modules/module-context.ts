@@ -13,11 +13,25 @@ import type { EvaluateOptions } from "./types.ts";
  * `ctx.config` is config.yaml as data; `ctx.cache` and `ctx.store` keep
  * their files under `riendaDir` (`~/.rienda`), as for tools and hooks.
  */
-export function moduleContextData(folder: string, configDocument: Record<string, unknown>, riendaDir: string): ContextData {
+export function moduleContextData(
+  folder: string,
+  configDocument: Record<string, unknown>,
+  riendaDir: string,
+): ContextData {
   return {
     workdir: folder,
     session: { id: "", agentId: "", modelId: "", workdir: folder },
-    agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
+    agent: {
+      name: "",
+      description: "",
+      model: "",
+      tools: [],
+      hooks: [],
+      skills: [],
+      agents: [],
+      config: {},
+      systemPrompt: "",
+    },
     config: configDocument,
     riendaDir,
   };
@@ -35,7 +49,8 @@ export function moduleFrontEnd(log?: (text: string) => void): FrontEnd {
     log: line,
     // Chunks as they come: on stderr as they are, to a sink one chunk a call.
     output: (_stream, text) => (log ? log(text.endsWith("\n") ? text.slice(0, -1) : text) : process.stderr.write(text)),
-    notify: (prompt) => line(`notice: ${prompt.title && prompt.body ? `${prompt.title}: ${prompt.body}` : prompt.title || prompt.body}`),
+    notify: (prompt) =>
+      line(`notice: ${prompt.title && prompt.body ? `${prompt.title}: ${prompt.body}` : prompt.title || prompt.body}`),
     confirm: async () => false,
   };
 }

@@ -5,7 +5,16 @@
  */
 import type { ProviderOrigin, ProviderSettings } from "../config/types.ts";
 import { isPlainObject } from "../values.ts";
-import { DeclarationRefused, isUnset, MODULE_PROTOCOLS, readBaseUrl, readHeaders, readProtocol, readSessionHeader, shown } from "./declaration-fields.ts";
+import {
+  DeclarationRefused,
+  isUnset,
+  MODULE_PROTOCOLS,
+  readBaseUrl,
+  readHeaders,
+  readProtocol,
+  readSessionHeader,
+  shown,
+} from "./declaration-fields.ts";
 import { readModels } from "./read-models.ts";
 
 /** What `auth` accepts: a key from credentials.json, or none. */
@@ -16,10 +25,15 @@ const AUTHS = ["api_key", "none"] as const;
  * refused anything else); throws DeclarationRefused. The key is left empty
  * and its source "absent": the caller puts the key from credentials.json in.
  */
-export function readDeclaration(name: string, origin: Exclude<ProviderOrigin, "config">, value: Record<string, unknown>): ProviderSettings {
+export function readDeclaration(
+  name: string,
+  origin: Exclude<ProviderOrigin, "config">,
+  value: Record<string, unknown>,
+): ProviderSettings {
   if (isEmptyDeclaration(value)) throw new DeclarationRefused("module returned an empty declaration");
   // The Go program's order: protocol, base_url, auth, then the models one by one.
-  if (isUnset(value.protocol)) throw new DeclarationRefused(`protocol is required (accepted: ${MODULE_PROTOCOLS.join(", ")})`);
+  if (isUnset(value.protocol))
+    throw new DeclarationRefused(`protocol is required (accepted: ${MODULE_PROTOCOLS.join(", ")})`);
   const protocol = readProtocol(value.protocol);
   if (isUnset(value.base_url)) throw new DeclarationRefused("base_url is required");
   const baseUrl = readBaseUrl(value.base_url);

@@ -25,13 +25,24 @@ export function buildAnthropicRequest(request: ModelRequest): HttpRequestSpec {
   const budget = model.thinkingMaxTokens;
   // Without an explicit max_tokens the budget must still fit below it, as the API requires; with
   // adaptive thinking (which counts toward max_tokens too) the budget still sizes the room left for it.
-  const maxTokens = model.maxTokens ?? (budget !== undefined && budget >= ANTHROPIC_DEFAULT_MAX_TOKENS ? budget + ANTHROPIC_DEFAULT_MAX_TOKENS : ANTHROPIC_DEFAULT_MAX_TOKENS);
+  const maxTokens =
+    model.maxTokens ??
+    (budget !== undefined && budget >= ANTHROPIC_DEFAULT_MAX_TOKENS
+      ? budget + ANTHROPIC_DEFAULT_MAX_TOKENS
+      : ANTHROPIC_DEFAULT_MAX_TOKENS);
   const body: Record<string, unknown> = { model: model.wireId, max_tokens: maxTokens };
   const cache = model.cache !== false;
   const messages = request.messages.map(anthropicMessage).filter((message) => message.content.length > 0);
-  const tools = request.tools.map((tool): Record<string, unknown> => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+  const tools = request.tools.map(
+    (tool): Record<string, unknown> => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters,
+    }),
+  );
   if (cache) markCacheBreakpoints(tools, messages);
-  if (request.system.trim() !== "") body.system = cache ? [{ type: "text", text: request.system, cache_control: EPHEMERAL }] : request.system;
+  if (request.system.trim() !== "")
+    body.system = cache ? [{ type: "text", text: request.system, cache_control: EPHEMERAL }] : request.system;
   body.messages = messages;
   body.stream = true;
   if (tools.length > 0) body.tools = tools;
@@ -46,7 +57,8 @@ export function buildAnthropicRequest(request: ModelRequest): HttpRequestSpec {
   if (format?.mode === "native") outputConfig.format = { type: "json_schema", schema: format.schema };
   if (Object.keys(outputConfig).length > 0) body.output_config = outputConfig;
   // The API refuses a forced tool beside thinking; the system prompt still asks for the tool then.
-  if (format?.mode === "tool" && (plan.thinking === undefined || plan.thinking.type === "disabled")) body.tool_choice = { type: "any" };
+  if (format?.mode === "tool" && (plan.thinking === undefined || plan.thinking.type === "disabled"))
+    body.tool_choice = { type: "any" };
   return { url: anthropicUrl(model.baseUrl), headers: withBetas(requestHeaders(request, own), plan.betas ?? []), body };
 }
 
@@ -54,7 +66,10 @@ export function buildAnthropicRequest(request: ModelRequest): HttpRequestSpec {
 function withBetas(headers: Record<string, string>, betas: string[]): Record<string, string> {
   if (betas.length === 0) return headers;
   const name = Object.keys(headers).find((key) => key.toLowerCase() === "anthropic-beta") ?? "anthropic-beta";
-  const written = (headers[name] ?? "").split(",").map((beta) => beta.trim()).filter((beta) => beta !== "");
+  const written = (headers[name] ?? "")
+    .split(",")
+    .map((beta) => beta.trim())
+    .filter((beta) => beta !== "");
   return { ...headers, [name]: [...new Set([...written, ...betas])].join(",") };
 }
 
@@ -112,13 +127,23 @@ function anthropicMessage(message: Message): AnthropicMessage {
     } else if (block.type === "thinking") {
       if (message.role !== "assistant") continue;
       if (block.redactedData) content.push({ type: "redacted_thinking", data: block.redactedData });
-      else if (block.signature) content.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
+      else if (block.signature)
+        content.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
     } else if (block.type === "tool_call") {
-      content.push({ type: "tool_use", id: block.toolCallId, name: block.toolCallName, input: objectInput(block.toolCallArguments) });
+      content.push({
+        type: "tool_use",
+        id: block.toolCallId,
+        name: block.toolCallName,
+        input: objectInput(block.toolCallArguments),
+      });
     } else if (block.type === "attachment" && message.role === "user") {
       const kind = attachmentKind(block);
       if (kind === "text") content.push({ type: "text", text: documentText(block) });
-      else content.push({ type: kind === "image" ? "image" : "document", source: { type: "base64", media_type: block.mediaType, data: block.data ?? "" } });
+      else
+        content.push({
+          type: kind === "image" ? "image" : "document",
+          source: { type: "base64", media_type: block.mediaType, data: block.data ?? "" },
+        });
     }
   }
   // An answer with no text and no call (only thinking, or emptied by a hook) still takes its turn, after its thinking.

@@ -11,8 +11,23 @@ interface AnthropicEvent {
   type?: string;
   index?: number;
   message?: { model?: string; usage?: unknown };
-  content_block?: { type?: string; id?: string; name?: string; text?: string; thinking?: string; signature?: string; data?: string };
-  delta?: { type?: string; text?: string; thinking?: string; signature?: string; partial_json?: string; stop_reason?: string | null };
+  content_block?: {
+    type?: string;
+    id?: string;
+    name?: string;
+    text?: string;
+    thinking?: string;
+    signature?: string;
+    data?: string;
+  };
+  delta?: {
+    type?: string;
+    text?: string;
+    thinking?: string;
+    signature?: string;
+    partial_json?: string;
+    stop_reason?: string | null;
+  };
   usage?: unknown;
   error?: unknown;
 }
@@ -75,7 +90,8 @@ export function createAnthropicStreamMapper(): StreamMapper {
           if (delta.type === "text_delta") return builder.text(delta.text ?? "");
           if (delta.type === "thinking_delta") return builder.thinking(delta.thinking ?? "");
           if (delta.type === "signature_delta") builder.signature(delta.signature ?? "");
-          else if (delta.type === "input_json_delta" && delta.partial_json && toolUseKeys.has(key)) builder.toolCall(key, { arguments: delta.partial_json });
+          else if (delta.type === "input_json_delta" && delta.partial_json && toolUseKeys.has(key))
+            builder.toolCall(key, { arguments: delta.partial_json });
           return [];
         }
         case "message_delta":
@@ -85,7 +101,11 @@ export function createAnthropicStreamMapper(): StreamMapper {
         case "message_stop": {
           const stop = mapAnthropicStopReason(stopReason);
           // "tool_use" for a server-run tool alone leaves us nothing to run.
-          return builder.finish(stop === "tool_use" && !builder.hasToolCalls() ? "other" : stop, mapAnthropicUsage(usage), model);
+          return builder.finish(
+            stop === "tool_use" && !builder.hasToolCalls() ? "other" : stop,
+            mapAnthropicUsage(usage),
+            model,
+          );
         }
         case "error":
           return [{ type: "error", failure: classifyStreamError(event) }];

@@ -7,6 +7,7 @@ import type { AdapterDeps, ProtocolAdapter } from "./types.ts";
 /** The `anthropic` protocol: Anthropic's Messages API. */
 export function createAnthropicAdapter(deps: AdapterDeps): ProtocolAdapter {
   return {
-    stream: (request, signal) => streamHttp(buildAnthropicRequest(request), createAnthropicStreamMapper(), deps, signal),
+    stream: (request, signal) =>
+      streamHttp(buildAnthropicRequest(request), createAnthropicStreamMapper(), deps, signal),
   };
 }

@@ -19,7 +19,15 @@ const KIND_BY_CODE: Readonly<Record<string, ProviderErrorKind>> = {
 };
 
 /** Phrases with which providers without a dedicated code report an oversized prompt. */
-const CONTEXT_LENGTH_HINTS = ["context length", "context_length", "context window", "context size", "prompt is too long", "maximum context", "too many tokens"];
+const CONTEXT_LENGTH_HINTS = [
+  "context length",
+  "context_length",
+  "context window",
+  "context size",
+  "prompt is too long",
+  "maximum context",
+  "too many tokens",
+];
 
 /** How much of a non-JSON error body is worth showing. */
 const MAX_BODY_EXCERPT = 500;
@@ -48,7 +56,8 @@ function kindOf(status: number, details: ProviderErrorDetails): ProviderErrorKin
   const byCode = (details.code && KIND_BY_CODE[details.code]) || undefined;
   if (byCode) return byCode;
   const message = (details.message ?? "").toLowerCase();
-  if ((status === 400 || status === 413) && CONTEXT_LENGTH_HINTS.some((hint) => message.includes(hint))) return "context_length";
+  if ((status === 400 || status === 413) && CONTEXT_LENGTH_HINTS.some((hint) => message.includes(hint)))
+    return "context_length";
   const byType = (details.type && KIND_BY_CODE[details.type]) || undefined;
   if (byType) return byType;
   if (status === 408) return "timeout";

@@ -33,7 +33,8 @@ export function classifyStreamError(payload: unknown): ProviderFailure {
   const details = providerErrorDetails(payload);
   const label = details.code ?? details.type;
   const numeric = label !== undefined && /^\d{3}$/.test(label) ? Number(label) : undefined;
-  let kind: ProviderErrorKind = (label && STREAM_KINDS[label]) || (details.type && STREAM_KINDS[details.type]) || "other";
+  let kind: ProviderErrorKind =
+    (label && STREAM_KINDS[label]) || (details.type && STREAM_KINDS[details.type]) || "other";
   if (kind === "other" && numeric !== undefined) {
     if (numeric === 429) kind = "rate_limit";
     else if (numeric >= 500) kind = "server";
@@ -46,6 +47,10 @@ export function classifyStreamError(payload: unknown): ProviderFailure {
     kind === "server" ||
     kind === "rate_limit" ||
     kind === "timeout" ||
-    (kind !== "invalid_request" && numeric !== undefined && (numeric === 408 || numeric === 409 || numeric === 429 || numeric >= 500));
-  return providerFailure(kind, label ? `provider error (${label}): ${message}` : `provider error: ${message}`, { retryable });
+    (kind !== "invalid_request" &&
+      numeric !== undefined &&
+      (numeric === 408 || numeric === 409 || numeric === 429 || numeric >= 500));
+  return providerFailure(kind, label ? `provider error (${label}): ${message}` : `provider error: ${message}`, {
+    retryable,
+  });
 }

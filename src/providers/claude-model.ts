@@ -52,7 +52,14 @@ export function claudeRules(wireId: string): ClaudeRules | undefined {
   const at = lower.lastIndexOf("claude-");
   if (at < 0) return undefined;
   const rest = lower.slice(at + "claude-".length);
-  if (rest.startsWith("mythos-preview")) return { name: "Claude Mythos Preview", thinking: "both", effort: true, sampling: "none", preservedThinking: false };
+  if (rest.startsWith("mythos-preview"))
+    return {
+      name: "Claude Mythos Preview",
+      thinking: "both",
+      effort: true,
+      sampling: "none",
+      preservedThinking: false,
+    };
   let family: string;
   let major: number;
   let minor: number;
@@ -76,11 +83,24 @@ export function claudeRules(wireId: string): ClaudeRules | undefined {
     return { name, thinking: "adaptive", effort: true, sampling: "none", preservedThinking };
   }
   if (version === 406) return { name, thinking: "both", effort: true, sampling: "one", preservedThinking: false };
-  if (version >= 401) return { name, thinking: "budget", effort: family === "opus" && version === 405, sampling: "one", preservedThinking: false };
+  if (version >= 401)
+    return {
+      name,
+      thinking: "budget",
+      effort: family === "opus" && version === 405,
+      sampling: "one",
+      preservedThinking: false,
+    };
   return { name, thinking: "budget", effort: false, sampling: "any", preservedThinking: false };
 }
 
 /** The rules `request_rules: claude_adaptive` asks for: those of Claude 4.7 and later. */
 export function adaptiveClaudeRules(wireId: string): ClaudeRules {
-  return { name: `${wireId} (request_rules: claude_adaptive)`, thinking: "adaptive", effort: true, sampling: "none", preservedThinking: false };
+  return {
+    name: `${wireId} (request_rules: claude_adaptive)`,
+    thinking: "adaptive",
+    effort: true,
+    sampling: "none",
+    preservedThinking: false,
+  };
 }

@@ -5,7 +5,9 @@ import type { ResolvedModel } from "./types.ts";
 export function contextWindowText(model: ResolvedModel & { contextWindow: number }): string {
   const key = `providers.${keyPart(model.provider)}.models.${keyPart(model.alias)}.context_window`;
   const size = `${model.contextWindow.toLocaleString("en-US")} tokens`;
-  return model.contextWindowSource ? `${size}, reported by ${model.contextWindowSource}; ${key} overrides it` : `${size}, ${key}`;
+  return model.contextWindowSource
+    ? `${size}, reported by ${model.contextWindowSource}; ${key} overrides it`
+    : `${size}, ${key}`;
 }
 
 /** The window as `run_start` shows it: its size, where it came from, and when the server was asked (its answer is kept a while). */

@@ -15,7 +15,10 @@ export function costOf(usage: Usage, allPrices: ModelPrices): number {
   const write = usage.cacheWriteTokens ?? 0;
   const plain = Math.max(0, usage.inputTokens - read - write);
   const dollars =
-    plain * prices.input + read * (prices.cacheRead ?? prices.input) + write * (prices.cacheWrite ?? prices.input) + usage.outputTokens * prices.output;
+    plain * prices.input +
+    read * (prices.cacheRead ?? prices.input) +
+    write * (prices.cacheWrite ?? prices.input) +
+    usage.outputTokens * prices.output;
   // Rounded to a millionth of a dollar: enough for any sum, and free of float noise in stored files.
   return Math.round(dollars) / 1_000_000;
 }

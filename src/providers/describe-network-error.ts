@@ -36,7 +36,8 @@ export function describeNetworkError(error: unknown, url: string): NetworkProble
     case "FailedToOpenSocket":
       return { text: `could not open a connection to ${where}`, refused: false };
     default:
-      if (code && /CERT|TLS|SSL/i.test(code)) return { text: `the TLS certificate of ${where} was not accepted (${code})`, refused: false };
+      if (code && /CERT|TLS|SSL/i.test(code))
+        return { text: `the TLS certificate of ${where} was not accepted (${code})`, refused: false };
       return { text: ownWords(error, code, where), refused: false };
   }
 }

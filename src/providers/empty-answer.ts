@@ -14,5 +14,7 @@ export const EMPTY_ANSWER_TEXT = "[This answer was empty.]";
 
 /** True when an assistant message has no visible text (whitespace is none) and no tool call. */
 export function hasNoAnswer(message: Message): boolean {
-  return !message.blocks.some((block) => (block.type === "text" && block.text.trim() !== "") || block.type === "tool_call");
+  return !message.blocks.some(
+    (block) => (block.type === "text" && block.text.trim() !== "") || block.type === "tool_call",
+  );
 }

@@ -62,7 +62,14 @@ export { fitsStrictMode, structuredOutputOf, wireSchema, type WireSchema } from 
 export { ATTACHMENT_MEDIA_TYPES } from "./types.ts";
 export { planSettings } from "./settings-plan.ts";
 export { parseReplayScript, type ReplayTurn } from "./replay-script.ts";
-export { findLocalServers, servedModels, startHintFor, KNOWN_LOCAL_SERVERS, type KnownLocalServer, type ServedModels } from "./local-servers.ts";
+export {
+  findLocalServers,
+  servedModels,
+  startHintFor,
+  KNOWN_LOCAL_SERVERS,
+  type KnownLocalServer,
+  type ServedModels,
+} from "./local-servers.ts";
 export { isLocalUrl } from "./describe-network-error.ts";
 export { learnContextWindow } from "./server-context-window.ts";
 export { contextWindowInfo, contextWindowText, type ContextWindowInfo } from "./context-window-text.ts";
@@ -129,6 +136,10 @@ export function createModelClient(options: Omit<StreamModelOptions, "signal"> = 
 async function* unknownProtocol(request: ModelRequest): AsyncGenerator<StreamEvent> {
   yield {
     type: "error",
-    failure: { kind: "invalid_request", retryable: false, message: `model "${request.model.ref}" uses unknown protocol "${String(request.model.protocol)}"` },
+    failure: {
+      kind: "invalid_request",
+      retryable: false,
+      message: `model "${request.model.ref}" uses unknown protocol "${String(request.model.protocol)}"`,
+    },
   };
 }

@@ -18,9 +18,17 @@ export interface KnownLocalServer {
 }
 
 export const KNOWN_LOCAL_SERVERS: readonly KnownLocalServer[] = [
-  { kind: "llama.cpp", baseUrl: "http://127.0.0.1:8080/v1", start: 'Start llama.cpp with "llama-server -m <model.gguf> --port 8080 --jinja"' },
+  {
+    kind: "llama.cpp",
+    baseUrl: "http://127.0.0.1:8080/v1",
+    start: 'Start llama.cpp with "llama-server -m <model.gguf> --port 8080 --jinja"',
+  },
   { kind: "Ollama", baseUrl: "http://127.0.0.1:11434/v1", start: 'Start Ollama with "ollama serve"' },
-  { kind: "LM Studio", baseUrl: "http://127.0.0.1:1234/v1", start: 'Start LM Studio\'s server (Developer tab, or "lms server start")' },
+  {
+    kind: "LM Studio",
+    baseUrl: "http://127.0.0.1:1234/v1",
+    start: 'Start LM Studio\'s server (Developer tab, or "lms server start")',
+  },
 ];
 
 /**
@@ -28,7 +36,9 @@ export const KNOWN_LOCAL_SERVERS: readonly KnownLocalServer[] = [
  * answered but keeps no list), and whether it is llama.cpp (which answers
  * any id with its model).
  */
-export type ServedModels = { reachable: true; listed: boolean; ids: string[]; anyId: boolean } | { reachable: false; reason: string };
+export type ServedModels =
+  | { reachable: true; listed: boolean; ids: string[]; anyId: boolean }
+  | { reachable: false; reason: string };
 
 /** A probe of a server this fast: a local server answers its model list in milliseconds. */
 const LIST_TIMEOUT_MS = 1000;
@@ -36,7 +46,10 @@ const LIST_TIMEOUT_MS = 1000;
 /** The model ids the server at `baseUrl` lists. */
 export async function servedModels(baseUrl: string, fetchImpl: FetchLike = directForLoopback): Promise<ServedModels> {
   try {
-    const response = await fetchImpl(`${baseUrl.replace(/\/+$/, "")}/models`, { method: "GET", signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
+    const response = await fetchImpl(`${baseUrl.replace(/\/+$/, "")}/models`, {
+      method: "GET",
+      signal: AbortSignal.timeout(LIST_TIMEOUT_MS),
+    });
     if (!response.ok) {
       await response.body?.cancel();
       return { reachable: true, listed: false, ids: [], anyId: false };
@@ -51,7 +64,10 @@ export async function servedModels(baseUrl: string, fetchImpl: FetchLike = direc
     };
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    return { reachable: false, reason: /timed? ?out|abort/i.test(text) ? "no answer within a second" : "nothing listens there" };
+    return {
+      reachable: false,
+      reason: /timed? ?out|abort/i.test(text) ? "no answer within a second" : "nothing listens there",
+    };
   }
 }
 
@@ -67,7 +83,9 @@ export function startHintFor(baseUrl: string): string {
 }
 
 /** The known servers that answer now, with what they serve, in the order of KNOWN_LOCAL_SERVERS. */
-export async function findLocalServers(fetchImpl: FetchLike = directForLoopback): Promise<Array<KnownLocalServer & { ids: string[] }>> {
+export async function findLocalServers(
+  fetchImpl: FetchLike = directForLoopback,
+): Promise<Array<KnownLocalServer & { ids: string[] }>> {
   const answers = await Promise.all(KNOWN_LOCAL_SERVERS.map((server) => servedModels(server.baseUrl, fetchImpl)));
   return KNOWN_LOCAL_SERVERS.flatMap((server, index) => {
     const answer = answers[index]!;

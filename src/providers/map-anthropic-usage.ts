@@ -19,10 +19,14 @@ export interface AnthropicUsageCounters {
 export function mapAnthropicUsage(counters: AnthropicUsageCounters): Usage {
   const cacheRead = counters.cache_read_input_tokens ?? 0;
   const cacheWrite = counters.cache_creation_input_tokens ?? 0;
-  const usage: Usage = { inputTokens: (counters.input_tokens ?? 0) + cacheRead + cacheWrite, outputTokens: counters.output_tokens ?? 0 };
+  const usage: Usage = {
+    inputTokens: (counters.input_tokens ?? 0) + cacheRead + cacheWrite,
+    outputTokens: counters.output_tokens ?? 0,
+  };
   if (cacheRead > 0) usage.cacheReadTokens = cacheRead;
   if (cacheWrite > 0) usage.cacheWriteTokens = cacheWrite;
-  if (counters.thinking_tokens !== undefined && counters.thinking_tokens > 0) usage.reasoningTokens = counters.thinking_tokens;
+  if (counters.thinking_tokens !== undefined && counters.thinking_tokens > 0)
+    usage.reasoningTokens = counters.thinking_tokens;
   return usage;
 }
 
@@ -30,12 +34,18 @@ export function mapAnthropicUsage(counters: AnthropicUsageCounters): Usage {
 export function mergeAnthropicUsage(counters: AnthropicUsageCounters, wire: unknown): AnthropicUsageCounters {
   if (typeof wire !== "object" || wire === null) return counters;
   const next = { ...counters };
-  for (const key of ["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"] as const) {
+  for (const key of [
+    "input_tokens",
+    "output_tokens",
+    "cache_read_input_tokens",
+    "cache_creation_input_tokens",
+  ] as const) {
     const value = (wire as Record<string, unknown>)[key];
     if (typeof value === "number" && Number.isFinite(value)) next[key] = value;
   }
   const details = (wire as Record<string, unknown>).output_tokens_details;
-  const thinking = typeof details === "object" && details !== null ? (details as Record<string, unknown>).thinking_tokens : undefined;
+  const thinking =
+    typeof details === "object" && details !== null ? (details as Record<string, unknown>).thinking_tokens : undefined;
   if (typeof thinking === "number" && Number.isFinite(thinking)) next.thinking_tokens = thinking;
   return next;
 }

@@ -6,7 +6,11 @@ import type { StopReason } from "./types.ts";
  * (https://platform.openai.com/docs/api-reference/responses/object).
  * A completed response that made function calls is a tool-use stop.
  */
-export function mapOpenAIResponsesStopReason(status: string | undefined, incompleteReason: string | undefined, hasToolCalls: boolean): StopReason {
+export function mapOpenAIResponsesStopReason(
+  status: string | undefined,
+  incompleteReason: string | undefined,
+  hasToolCalls: boolean,
+): StopReason {
   if (status === "incomplete") {
     if (incompleteReason === "max_output_tokens") return "max_tokens";
     if (incompleteReason === "content_filter") return "refusal";

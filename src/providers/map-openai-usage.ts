@@ -11,9 +11,19 @@ export type OpenAIUsageSpelling = "chat_completions" | "responses";
 
 const FIELDS = {
   // https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage
-  chat_completions: { input: "prompt_tokens", output: "completion_tokens", inputDetails: "prompt_tokens_details", outputDetails: "completion_tokens_details" },
+  chat_completions: {
+    input: "prompt_tokens",
+    output: "completion_tokens",
+    inputDetails: "prompt_tokens_details",
+    outputDetails: "completion_tokens_details",
+  },
   // https://platform.openai.com/docs/api-reference/responses/object#responses/object-usage
-  responses: { input: "input_tokens", output: "output_tokens", inputDetails: "input_tokens_details", outputDetails: "output_tokens_details" },
+  responses: {
+    input: "input_tokens",
+    output: "output_tokens",
+    inputDetails: "input_tokens_details",
+    outputDetails: "output_tokens_details",
+  },
 } as const;
 
 /** Maps a wire `usage`; the input count already includes the cached tokens in both protocols. */

@@ -8,7 +8,10 @@ import type { StreamEvent, StreamMapper } from "./types.ts";
  * body ends without one, yields the mapper's `end()`. Errors of the body
  * propagate (the caller turns them into failures).
  */
-export async function* mapSseStream(chunks: AsyncIterable<Uint8Array>, mapper: StreamMapper): AsyncGenerator<StreamEvent> {
+export async function* mapSseStream(
+  chunks: AsyncIterable<Uint8Array>,
+  mapper: StreamMapper,
+): AsyncGenerator<StreamEvent> {
   for await (const event of readSse(chunks)) {
     for (const mapped of mapper.push(event)) {
       yield mapped;

@@ -30,11 +30,15 @@ export function buildOpenAIChatRequest(request: ModelRequest): HttpRequestSpec {
   }
   const format = request.answerFormat;
   if (format?.mode === "native") {
-    body.response_format = { type: "json_schema", json_schema: { name: format.name, schema: format.schema, strict: format.strict } };
+    body.response_format = {
+      type: "json_schema",
+      json_schema: { name: format.name, schema: format.schema, strict: format.strict },
+    };
   } else if (format?.mode === "tool") body.tool_choice = "required";
   // What the model takes (settings-plan.ts); config validation warns about the rest.
   const plan = planSettings(model);
-  if (model.maxTokens !== undefined) body[plan.maxCompletionTokens ? "max_completion_tokens" : "max_tokens"] = model.maxTokens;
+  if (model.maxTokens !== undefined)
+    body[plan.maxCompletionTokens ? "max_completion_tokens" : "max_tokens"] = model.maxTokens;
   if (plan.temperature !== undefined) body.temperature = plan.temperature;
   if (plan.topP !== undefined) body.top_p = plan.topP;
   if (plan.reasoningEffort !== undefined) body.reasoning_effort = plan.reasoningEffort;
@@ -46,7 +50,8 @@ export function buildOpenAIChatRequest(request: ModelRequest): HttpRequestSpec {
 function chatMessages(request: ModelRequest): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   if (request.system.trim() !== "") out.push({ role: "system", content: request.system });
-  const withReasoning = request.model.sendThinking === true ? reasoningToSendBack(request.messages) : new Set<Message>();
+  const withReasoning =
+    request.model.sendThinking === true ? reasoningToSendBack(request.messages) : new Set<Message>();
   for (const message of request.messages) {
     if (message.role === "assistant") out.push(assistantMessage(message, withReasoning.has(message)));
     else out.push(...userMessages(message));
@@ -58,13 +63,22 @@ function assistantMessage(message: Message, withReasoning: boolean): Record<stri
   const text = joinText(message.blocks);
   const calls = message.blocks.flatMap((block) =>
     block.type === "tool_call"
-      ? [{ id: block.toolCallId, type: "function", function: { name: block.toolCallName, arguments: encodeToolArguments(block.toolCallArguments) } }]
+      ? [
+          {
+            id: block.toolCallId,
+            type: "function",
+            function: { name: block.toolCallName, arguments: encodeToolArguments(block.toolCallArguments) },
+          },
+        ]
       : [],
   );
   const content = calls.length > 0 ? (text === "" ? null : text) : hasNoAnswer(message) ? EMPTY_ANSWER_TEXT : text;
   const out: Record<string, unknown> = { role: "assistant", content };
   // An empty string too: DeepSeek refuses a tool-using turn's message without the field.
-  if (withReasoning) out.reasoning_content = message.blocks.flatMap((block) => (block.type === "thinking" ? [block.thinking] : [])).join("");
+  if (withReasoning)
+    out.reasoning_content = message.blocks
+      .flatMap((block) => (block.type === "thinking" ? [block.thinking] : []))
+      .join("");
   if (calls.length > 0) out.tool_calls = calls;
   return out;
 }
@@ -113,14 +127,19 @@ function userMessages(message: Message): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const block of message.blocks) {
     if (block.type === "tool_result") {
-      out.push({ role: "tool", tool_call_id: block.toolResultCallId, content: block.toolResult.map((part) => part.text).join("\n") });
+      out.push({
+        role: "tool",
+        tool_call_id: block.toolResultCallId,
+        content: block.toolResult.map((part) => part.text).join("\n"),
+      });
     }
   }
   const parts: Record<string, unknown>[] = [];
   for (const block of message.blocks) {
     if (block.type === "text" && block.text !== "") parts.push({ type: "text", text: block.text });
     else if (block.type === "attachment") {
-      if (!protocolSends("openai_chat_completions", block)) parts.push({ type: "text", text: unsentAttachmentText(block, "openai_chat_completions") });
+      if (!protocolSends("openai_chat_completions", block))
+        parts.push({ type: "text", text: unsentAttachmentText(block, "openai_chat_completions") });
       else if (attachmentKind(block) === "image") parts.push({ type: "image_url", image_url: { url: dataUrl(block) } });
       else parts.push({ type: "text", text: documentText(block) });
     }

@@ -51,7 +51,8 @@ export function createOpenAIChatStreamMapper(textCalls?: TextCallContext): Strea
       const parsed = parseEventData<ChatChunk>(event.data);
       if (!parsed.ok) return [{ type: "error", failure: parsed.failure }];
       const chunk = parsed.value;
-      if (chunk.error !== undefined && chunk.error !== null) return [{ type: "error", failure: classifyStreamError(chunk) }];
+      if (chunk.error !== undefined && chunk.error !== null)
+        return [{ type: "error", failure: classifyStreamError(chunk) }];
       if (typeof chunk.model === "string" && chunk.model !== "") model = chunk.model;
       const mappedUsage = mapOpenAIUsage(chunk.usage, "chat_completions");
       if (mappedUsage) usage = mappedUsage;
@@ -89,12 +90,19 @@ interface ContentPart {
   thinking?: Array<{ type?: string; text?: string }> | string;
 }
 
-function contentParts(builder: ResponseBuilder, text: (delta: string) => StreamEvent[], parts: ContentPart[]): StreamEvent[] {
+function contentParts(
+  builder: ResponseBuilder,
+  text: (delta: string) => StreamEvent[],
+  parts: ContentPart[],
+): StreamEvent[] {
   const events: StreamEvent[] = [];
   for (const part of parts) {
     if (part.type === "text" && typeof part.text === "string") events.push(...text(part.text));
     else if (part.type === "thinking") {
-      const pieces = typeof part.thinking === "string" ? [part.thinking] : (part.thinking ?? []).map((piece) => (typeof piece.text === "string" ? piece.text : ""));
+      const pieces =
+        typeof part.thinking === "string"
+          ? [part.thinking]
+          : (part.thinking ?? []).map((piece) => (typeof piece.text === "string" ? piece.text : ""));
       for (const piece of pieces) events.push(...builder.thinking(piece));
     }
   }
@@ -120,7 +128,11 @@ class CallKeys {
     const byId = id === undefined ? undefined : this.byId.get(id);
     if (byId) return byId.key;
     const candidate = this.atIndex.get(index);
-    if (candidate && (id === undefined || candidate.id === undefined) && (name === undefined || candidate.name === undefined || candidate.name === name)) {
+    if (
+      candidate &&
+      (id === undefined || candidate.id === undefined) &&
+      (name === undefined || candidate.name === undefined || candidate.name === name)
+    ) {
       if (id !== undefined) {
         candidate.id = id;
         this.byId.set(id, candidate);

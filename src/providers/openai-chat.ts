@@ -9,6 +9,11 @@ import type { AdapterDeps, ProtocolAdapter } from "./types.ts";
 export function createOpenAIChatAdapter(deps: AdapterDeps): ProtocolAdapter {
   return {
     stream: (request, signal) =>
-      streamHttp(buildOpenAIChatRequest(request), createOpenAIChatStreamMapper(textCallContext(request, deps.timing.local)), deps, signal),
+      streamHttp(
+        buildOpenAIChatRequest(request),
+        createOpenAIChatStreamMapper(textCallContext(request, deps.timing.local)),
+        deps,
+        signal,
+      ),
   };
 }

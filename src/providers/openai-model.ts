@@ -35,7 +35,8 @@ export interface OpenAIRules {
 export function openAIRules(wireId: string): OpenAIRules | undefined {
   const name = wireId;
   const id = wireId.toLowerCase().replace(/^.*\//, "");
-  if (/^gpt-5(\.\d+)?-chat/.test(id) || /^(gpt-4|gpt-3\.5|chatgpt-4o)/.test(id)) return { name, reasoning: false, refusedEfforts: [] };
+  if (/^gpt-5(\.\d+)?-chat/.test(id) || /^(gpt-4|gpt-3\.5|chatgpt-4o)/.test(id))
+    return { name, reasoning: false, refusedEfforts: [] };
   if (/^gpt-5-pro/.test(id)) return { name, reasoning: true, refusedEfforts: [], onlyEffort: "high" };
   const point = /^gpt-5\.(\d+)/.exec(id);
   if (point && Number(point[1]) >= 1) {

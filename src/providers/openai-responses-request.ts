@@ -39,7 +39,8 @@ export function buildOpenAIResponsesRequest(request: ModelRequest): HttpRequestS
     }));
   }
   const format = request.answerFormat;
-  if (format?.mode === "native") body.text = { format: { type: "json_schema", name: format.name, schema: format.schema, strict: format.strict } };
+  if (format?.mode === "native")
+    body.text = { format: { type: "json_schema", name: format.name, schema: format.schema, strict: format.strict } };
   else if (format?.mode === "tool") body.tool_choice = "required";
   if (model.maxTokens !== undefined) body.max_output_tokens = model.maxTokens;
   if (plan.temperature !== undefined) body.temperature = plan.temperature;
@@ -107,7 +108,11 @@ function inputItems(request: ModelRequest): Record<string, unknown>[] {
         });
       } else if (block.type === "tool_result") {
         flush();
-        items.push({ type: "function_call_output", call_id: block.toolResultCallId, output: block.toolResult.map((part) => part.text).join("\n") });
+        items.push({
+          type: "function_call_output",
+          call_id: block.toolResultCallId,
+          output: block.toolResult.map((part) => part.text).join("\n"),
+        });
       }
     }
     flush();

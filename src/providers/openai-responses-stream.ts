@@ -64,7 +64,10 @@ export function createOpenAIResponsesStreamMapper(): StreamMapper {
         case "response.reasoning_summary_text.delta":
         case "response.reasoning_text.delta": {
           const key = `${keyOf(event)}:${(event as { summary_index?: number }).summary_index ?? 0}`;
-          const separator = lastSummaryKey !== undefined && lastSummaryKey !== key && type === "response.reasoning_summary_text.delta" ? "\n\n" : "";
+          const separator =
+            lastSummaryKey !== undefined && lastSummaryKey !== key && type === "response.reasoning_summary_text.delta"
+              ? "\n\n"
+              : "";
           lastSummaryKey = key;
           streamedReasoning.add(keyOf(event));
           return builder.thinking(separator + (event.delta ?? ""));
@@ -76,7 +79,10 @@ export function createOpenAIResponsesStreamMapper(): StreamMapper {
             lastSummaryKey = undefined;
           }
           if (event.item?.type === "function_call") {
-            builder.toolCall(keyOf(event), withoutEmpty({ id: event.item.call_id, name: event.item.name, arguments: event.item.arguments }));
+            builder.toolCall(
+              keyOf(event),
+              withoutEmpty({ id: event.item.call_id, name: event.item.name, arguments: event.item.arguments }),
+            );
           }
           return [];
         case "response.function_call_arguments.delta":
@@ -89,10 +95,18 @@ export function createOpenAIResponsesStreamMapper(): StreamMapper {
           const events: StreamEvent[] = [];
           if (event.item?.type === "reasoning") {
             // A server that sends the summary only with the finished item still gives us its text.
-            const summary = (event.item.summary ?? []).flatMap((part) => (typeof part.text === "string" && part.text !== "" ? [part.text] : [])).join("\n\n");
+            const summary = (event.item.summary ?? [])
+              .flatMap((part) => (typeof part.text === "string" && part.text !== "" ? [part.text] : []))
+              .join("\n\n");
             if (summary !== "" && !streamedReasoning.has(keyOf(event))) events.push(...builder.thinking(summary));
-            if (typeof event.item.id === "string" && typeof event.item.encrypted_content === "string" && event.item.encrypted_content !== "") {
-              builder.thinkingData({ encryptedReasoning: { id: event.item.id, content: event.item.encrypted_content } });
+            if (
+              typeof event.item.id === "string" &&
+              typeof event.item.encrypted_content === "string" &&
+              event.item.encrypted_content !== ""
+            ) {
+              builder.thinkingData({
+                encryptedReasoning: { id: event.item.id, content: event.item.encrypted_content },
+              });
             }
           }
           if (event.item?.type === "function_call") {
@@ -104,11 +118,20 @@ export function createOpenAIResponsesStreamMapper(): StreamMapper {
         case "response.completed":
         case "response.incomplete": {
           const response = event.response ?? {};
-          const stop = mapOpenAIResponsesStopReason(response.status ?? type.slice("response.".length), response.incomplete_details?.reason, builder.hasToolCalls());
+          const stop = mapOpenAIResponsesStopReason(
+            response.status ?? type.slice("response.".length),
+            response.incomplete_details?.reason,
+            builder.hasToolCalls(),
+          );
           return builder.finish(stop, mapOpenAIUsage(response.usage, "responses"), model);
         }
         case "response.failed":
-          return [{ type: "error", failure: classifyStreamError({ error: event.response?.error ?? { message: "the response failed" } }) }];
+          return [
+            {
+              type: "error",
+              failure: classifyStreamError({ error: event.response?.error ?? { message: "the response failed" } }),
+            },
+          ];
         case "error":
           return [{ type: "error", failure: classifyStreamError(event) }];
         default:
@@ -121,7 +144,11 @@ export function createOpenAIResponsesStreamMapper(): StreamMapper {
   };
 }
 
-function withoutEmpty(fragment: { id?: string | undefined; name?: string | undefined; arguments?: string | undefined }): { id?: string; name?: string; arguments?: string } {
+function withoutEmpty(fragment: {
+  id?: string | undefined;
+  name?: string | undefined;
+  arguments?: string | undefined;
+}): { id?: string; name?: string; arguments?: string } {
   const out: { id?: string; name?: string; arguments?: string } = {};
   if (fragment.id) out.id = fragment.id;
   if (fragment.name) out.name = fragment.name;

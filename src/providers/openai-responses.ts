@@ -7,6 +7,7 @@ import type { AdapterDeps, ProtocolAdapter } from "./types.ts";
 /** The `openai_responses` protocol: OpenAI's Responses API (the `openai` preset). */
 export function createOpenAIResponsesAdapter(deps: AdapterDeps): ProtocolAdapter {
   return {
-    stream: (request, signal) => streamHttp(buildOpenAIResponsesRequest(request), createOpenAIResponsesStreamMapper(), deps, signal),
+    stream: (request, signal) =>
+      streamHttp(buildOpenAIResponsesRequest(request), createOpenAIResponsesStreamMapper(), deps, signal),
   };
 }

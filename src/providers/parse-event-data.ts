@@ -12,5 +12,8 @@ export function parseEventData<T>(data: string): { ok: true; value: T } | { ok: 
     // fall through to the failure below
   }
   const shown = data.length > 200 ? `${data.slice(0, 200)}…` : data;
-  return { ok: false, failure: providerFailure("other", `the provider sent a malformed stream event: ${shown}`, { retryable: false }) };
+  return {
+    ok: false,
+    failure: providerFailure("other", `the provider sent a malformed stream event: ${shown}`, { retryable: false }),
+  };
 }

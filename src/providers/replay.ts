@@ -23,7 +23,10 @@ export function createReplayAdapter(deps: Pick<AdapterDeps, "readTextFile">): Pr
         yield { type: "error", failure: abortedFailure() };
         return;
       }
-      const fail = (message: string): StreamEvent => ({ type: "error", failure: providerFailure("other", message, { retryable: false }) });
+      const fail = (message: string): StreamEvent => ({
+        type: "error",
+        failure: providerFailure("other", message, { retryable: false }),
+      });
       const script = request.model.script;
       if (!script) {
         yield fail(`model "${request.model.ref}" uses protocol replay but names no script`);
@@ -35,7 +38,11 @@ export function createReplayAdapter(deps: Pick<AdapterDeps, "readTextFile">): Pr
         source = await deps.readTextFile(path);
       } catch (error) {
         const code = (error as { code?: unknown }).code;
-        yield fail(code === "ENOENT" ? `replay script ${path} does not exist` : `cannot read replay script ${path}: ${error instanceof Error ? error.message : String(error)}`);
+        yield fail(
+          code === "ENOENT"
+            ? `replay script ${path} does not exist`
+            : `cannot read replay script ${path}: ${error instanceof Error ? error.message : String(error)}`,
+        );
         return;
       }
       const parsed = parseReplayScript(path, source);
@@ -47,7 +54,9 @@ export function createReplayAdapter(deps: Pick<AdapterDeps, "readTextFile">): Pr
       const turn = parsed.turns[position];
       if (!turn) {
         const has = `${parsed.turns.length} turn${parsed.turns.length === 1 ? "" : "s"}`;
-        yield fail(`replay script ${path} ran out of turns: it has ${has} and the conversation needs turn ${position + 1}`);
+        yield fail(
+          `replay script ${path} ran out of turns: it has ${has} and the conversation needs turn ${position + 1}`,
+        );
         return;
       }
       const builder = new ResponseBuilder();

@@ -30,7 +30,10 @@ export function streamTiming(model: ResolvedModel, overrideMs?: number): StreamT
     idleTimeoutMs: overrideMs ?? timing?.idleTimeoutMs ?? (local ? LOCAL_IDLE_TIMEOUT_MS : REMOTE_IDLE_TIMEOUT_MS),
     maxAttempts: 1 + (timing?.retries ?? DEFAULT_RETRIES),
     local,
-    keys: timing?.keys ?? { timeout: `${provider}.timeout`, idleTimeout: `${provider}.idle_timeout`, retries: `${provider}.retries` },
+    keys: timing?.keys ?? {
+      timeout: `${provider}.timeout`,
+      idleTimeout: `${provider}.idle_timeout`,
+      retries: `${provider}.retries`,
+    },
   };
 }
-

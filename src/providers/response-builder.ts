@@ -1,6 +1,14 @@
 /** Assembles one assistant message from stream deltas, for every protocol. */
 import { parseToolArguments } from "./parse-tool-arguments.ts";
-import type { AssistantResponse, Block, EncryptedReasoning, StopReason, StreamEvent, ThinkingBlock, Usage } from "./types.ts";
+import type {
+  AssistantResponse,
+  Block,
+  EncryptedReasoning,
+  StopReason,
+  StreamEvent,
+  ThinkingBlock,
+  Usage,
+} from "./types.ts";
 
 interface PendingCall {
   id: string;
@@ -8,12 +16,15 @@ interface PendingCall {
   raw: string;
 }
 
-type Part =
-  | { type: "text"; text: string }
-  | ThinkingPart
-  | { type: "call"; call: PendingCall };
+type Part = { type: "text"; text: string } | ThinkingPart | { type: "call"; call: PendingCall };
 
-type ThinkingPart = { type: "thinking"; thinking: string; signature?: string; redactedData?: string; encryptedReasoning?: EncryptedReasoning };
+type ThinkingPart = {
+  type: "thinking";
+  thinking: string;
+  signature?: string;
+  redactedData?: string;
+  encryptedReasoning?: EncryptedReasoning;
+};
 
 /**
  * Assembles one assistant message from stream deltas, keeping blocks in the
@@ -129,7 +140,13 @@ export class ResponseBuilder {
 
 /** The stored block of a thinking part; none when it holds nothing at all. */
 function thinkingBlock(part: ThinkingPart): ThinkingBlock | undefined {
-  if (part.thinking === "" && part.signature === undefined && part.redactedData === undefined && part.encryptedReasoning === undefined) return undefined;
+  if (
+    part.thinking === "" &&
+    part.signature === undefined &&
+    part.redactedData === undefined &&
+    part.encryptedReasoning === undefined
+  )
+    return undefined;
   const block: ThinkingBlock = { type: "thinking", thinking: part.thinking };
   if (part.signature !== undefined) block.signature = part.signature;
   if (part.redactedData !== undefined) block.redactedData = part.redactedData;

@@ -15,7 +15,12 @@ export interface RetryPolicy {
 }
 
 /** 5 attempts, 0.5 s doubling up to 8 s; a provider asking for more than a minute is not waited for. */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 500,
+  maxDelayMs: 8000,
+  maxRetryAfterMs: 60_000,
+};
 
 /** What retrying needs from the outside; injectable so tests neither wait nor guess. */
 export interface RetryDeps {
@@ -44,7 +49,9 @@ function isEmptyAnswer(response: AssistantResponse): boolean {
   if (response.stopReason === "max_tokens" && response.message.blocks.length > 0) return false;
   // A refusal is an answer: asked again, the model (or the filter) refuses again.
   if (response.stopReason === "refusal") return false;
-  return !response.message.blocks.some((block) => block.type === "tool_call" || (block.type === "text" && block.text.trim() !== ""));
+  return !response.message.blocks.some(
+    (block) => block.type === "tool_call" || (block.type === "text" && block.text.trim() !== ""),
+  );
 }
 
 /**
@@ -95,7 +102,14 @@ export async function* withRetries(
     }
     if (failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs) {
       const seconds = Math.ceil(failure.retryAfterMs / 1000);
-      yield { type: "error", failure: { ...failure, retryable: false, message: `${failure.message} (the provider asks to wait ${seconds}s before retrying)` } };
+      yield {
+        type: "error",
+        failure: {
+          ...failure,
+          retryable: false,
+          message: `${failure.message} (the provider asks to wait ${seconds}s before retrying)`,
+        },
+      };
       return;
     }
     if (number >= Math.min(policy.maxAttempts, failure.maxAttempts ?? Infinity)) {

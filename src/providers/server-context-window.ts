@@ -59,7 +59,9 @@ async function factsOf(model: ResolvedModel, options: LearnOptions): Promise<Kep
   const kept = home === undefined ? undefined : keptFacts(home, model.baseUrl, model.wireId);
   if (kept) return kept;
   const asked = await askServer(model.baseUrl, model.wireId, options.fetchImpl ?? directForLoopback);
-  return home === undefined ? { ...asked, askedAt: new Date().toISOString() } : keepFacts(home, model.baseUrl, model.wireId, asked);
+  return home === undefined
+    ? { ...asked, askedAt: new Date().toISOString() }
+    : keepFacts(home, model.baseUrl, model.wireId, asked);
 }
 
 /** Asks every kind of server at once; the most exact figure wins. */
@@ -67,7 +69,12 @@ export async function askServer(baseUrl: string, wireId: string, fetchImpl: Fetc
   const root = serverRoot(baseUrl);
   const api = baseUrl.replace(/\/+$/, "");
   const get = (url: string) => getJson(fetchImpl, url, { method: "GET" });
-  const post = (url: string, body: unknown) => getJson(fetchImpl, url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = (url: string, body: unknown) =>
+    getJson(fetchImpl, url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   const [props, ps, show, lmstudio, models] = await Promise.all([
     get(`${root}/props`),
     get(`${root}/api/ps`),
@@ -85,10 +92,16 @@ export async function askServer(baseUrl: string, wireId: string, fetchImpl: Fetc
     [path(entry, "max_model_len"), `GET ${api}/models (max_model_len)`],
     [path(entry, "meta", "n_ctx"), `GET ${api}/models (meta.n_ctx)`],
     [path(lmstudio, "max_context_length"), `LM Studio's GET ${root}/api/v0/models`],
-    [show !== undefined ? OLLAMA_DEFAULT_CONTEXT : undefined, "Ollama's default for a model it reports no num_ctx for (OLLAMA_CONTEXT_LENGTH on the server changes it)"],
+    [
+      show !== undefined ? OLLAMA_DEFAULT_CONTEXT : undefined,
+      "Ollama's default for a model it reports no num_ctx for (OLLAMA_CONTEXT_LENGTH on the server changes it)",
+    ],
   ];
   const found = candidates.find(([value]) => typeof value === "number" && Number.isInteger(value) && value > 0);
-  return { ...(found ? { window: { tokens: found[0] as number, source: found[1] } } : {}), ...(input ? { input } : {}) };
+  return {
+    ...(found ? { window: { tokens: found[0] as number, source: found[1] } } : {}),
+    ...(input ? { input } : {}),
+  };
 }
 
 /** The server's own address: the base URL without its API path (`/v1`, `/api/v1`). */
@@ -133,7 +146,9 @@ function ollamaLoaded(ps: unknown, wireId: string): unknown {
   const loaded = path(ps, "models");
   if (!Array.isArray(loaded)) return undefined;
   const names = new Set([wireId, wireId.includes(":") ? wireId : `${wireId}:latest`]);
-  const entry = loaded.find((model) => names.has(String(path(model, "name"))) || names.has(String(path(model, "model"))));
+  const entry = loaded.find(
+    (model) => names.has(String(path(model, "name"))) || names.has(String(path(model, "model"))),
+  );
   return path(entry, "context_length");
 }
 

@@ -44,14 +44,22 @@ export function keptFacts(home: string, baseUrl: string, wireId: string, now = D
   try {
     const facts = JSON.parse(payload) as KeptFacts & { baseUrl?: unknown; wireId?: unknown };
     // The name is a digest: the payload says whose facts these are.
-    return facts.baseUrl === baseUrl && facts.wireId === wireId ? { ...pick(facts), askedAt: String(facts.askedAt) } : undefined;
+    return facts.baseUrl === baseUrl && facts.wireId === wireId
+      ? { ...pick(facts), askedAt: String(facts.askedAt) }
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** Keeps what the server said (nothing, when it said nothing: it may still be loading). */
-export function keepFacts(home: string, baseUrl: string, wireId: string, facts: ServerFacts, now = Date.now()): KeptFacts {
+export function keepFacts(
+  home: string,
+  baseUrl: string,
+  wireId: string,
+  facts: ServerFacts,
+  now = Date.now(),
+): KeptFacts {
   const kept: KeptFacts = { ...facts, askedAt: new Date(now).toISOString() };
   if (!facts.window && !facts.input) return kept;
   const payload = JSON.stringify({ baseUrl, wireId, ...kept });

@@ -16,12 +16,20 @@ export interface ServerInput {
 }
 
 /** From llama.cpp's `/v1/models` entry of the model, or Ollama's `/api/show`; undefined when neither says. */
-export function serverInput(modelsEntry: unknown, modelsUrl: string, ollamaShow: unknown, showUrl: string): ServerInput | undefined {
+export function serverInput(
+  modelsEntry: unknown,
+  modelsUrl: string,
+  ollamaShow: unknown,
+  showUrl: string,
+): ServerInput | undefined {
   const listed = field(field(modelsEntry, "architecture"), "input_modalities");
   if (isStringList(listed)) return { modalities: listed, source: `GET ${modelsUrl} (architecture.input_modalities)` };
   const capabilities = field(ollamaShow, "capabilities");
   if (isStringList(capabilities) && capabilities.includes("completion")) {
-    return { modalities: ["text", ...(capabilities.includes("vision") ? ["image"] : [])], source: `Ollama's POST ${showUrl} (capabilities)` };
+    return {
+      modalities: ["text", ...(capabilities.includes("vision") ? ["image"] : [])],
+      source: `Ollama's POST ${showUrl} (capabilities)`,
+    };
   }
   return undefined;
 }

@@ -9,7 +9,10 @@ import { openAIRules, reasoningOpenAIRules, type OpenAIRules } from "./openai-mo
 import type { ResolvedModel } from "./types.ts";
 
 /** The settings the plan reads. */
-export type PlannedSettings = Pick<ResolvedModel, "protocol" | "wireId" | "temperature" | "topP" | "thinkingLevel" | "thinkingMaxTokens" | "requestRules">;
+export type PlannedSettings = Pick<
+  ResolvedModel,
+  "protocol" | "wireId" | "temperature" | "topP" | "thinkingLevel" | "thinkingMaxTokens" | "requestRules"
+>;
 
 /** A setting that is not sent as written, in the config key's name, and why. */
 export interface SettingNotice {
@@ -47,7 +50,12 @@ export function planSettings(model: PlannedSettings): SettingsPlan {
 }
 
 function planAnthropic(model: PlannedSettings): SettingsPlan {
-  const rules = model.requestRules === "as_written" ? undefined : model.requestRules === "claude_adaptive" ? adaptiveClaudeRules(model.wireId) : claudeRules(model.wireId);
+  const rules =
+    model.requestRules === "as_written"
+      ? undefined
+      : model.requestRules === "claude_adaptive"
+        ? adaptiveClaudeRules(model.wireId)
+        : claudeRules(model.wireId);
   const plan: SettingsPlan = { notices: [] };
   const budget = model.thinkingMaxTokens;
   const level = model.thinkingLevel;
@@ -55,7 +63,10 @@ function planAnthropic(model: PlannedSettings): SettingsPlan {
     // As written: the budget as Rienda always sent it; effort only on models known to take it.
     if (budget !== undefined) plan.thinking = { type: "enabled", budget_tokens: budget };
     if (level !== undefined) {
-      plan.notices.push({ key: "thinking_level", message: `is not sent: Rienda sends Anthropic's effort only to Claude models it knows (${model.wireId} is not one); set request_rules: claude_adaptive if this model takes it` });
+      plan.notices.push({
+        key: "thinking_level",
+        message: `is not sent: Rienda sends Anthropic's effort only to Claude models it knows (${model.wireId} is not one); set request_rules: claude_adaptive if this model takes it`,
+      });
     }
     addSampling(plan, model, "any", budget !== undefined);
     return plan;
@@ -75,14 +86,21 @@ function planAnthropic(model: PlannedSettings): SettingsPlan {
   }
   if (level !== undefined) {
     if (rules.effort) plan.effort = anthropicEffort(level);
-    else plan.notices.push({ key: "thinking_level", message: `is not sent: ${rules.name} takes no effort setting (Anthropic refuses it); thinking_max_tokens sets its thinking` });
+    else
+      plan.notices.push({
+        key: "thinking_level",
+        message: `is not sent: ${rules.name} takes no effort setting (Anthropic refuses it); thinking_max_tokens sets its thinking`,
+      });
   }
   addSampling(plan, model, rules.sampling, plan.thinking !== undefined, rules);
   if (rules.preservedThinking) {
     // A thinking block whose prefix changed (compaction summarised what came before it, AGENTS.md or the
     // tools changed before a -s continuation) is dropped instead of failing every later request with a 400.
     // These models think adaptively by default, so stating it changes nothing else.
-    plan.thinking = { ...(plan.thinking ?? { type: "adaptive" }), block_binding: { prefix_mismatch_behavior: "drop_block" } };
+    plan.thinking = {
+      ...(plan.thinking ?? { type: "adaptive" }),
+      block_binding: { prefix_mismatch_behavior: "drop_block" },
+    };
     plan.betas = [THINKING_BINDING_BETA];
   }
   return plan;
@@ -96,7 +114,13 @@ function anthropicEffort(level: string): AnthropicEffort {
   return level === "medium" || level === "high" ? level : "low";
 }
 
-function addSampling(plan: SettingsPlan, model: PlannedSettings, sampling: ClaudeRules["sampling"], thinking: boolean, rules?: ClaudeRules): void {
+function addSampling(
+  plan: SettingsPlan,
+  model: PlannedSettings,
+  sampling: ClaudeRules["sampling"],
+  thinking: boolean,
+  rules?: ClaudeRules,
+): void {
   const written = [
     ["temperature", model.temperature],
     ["top_p", model.topP],
@@ -104,11 +128,20 @@ function addSampling(plan: SettingsPlan, model: PlannedSettings, sampling: Claud
   for (const [key, value] of written) {
     if (value === undefined) continue;
     if (sampling === "none") {
-      plan.notices.push({ key, message: `is not sent: ${rules?.name ?? model.wireId} refuses sampling settings (HTTP 400); remove ${key}` });
+      plan.notices.push({
+        key,
+        message: `is not sent: ${rules?.name ?? model.wireId} refuses sampling settings (HTTP 400); remove ${key}`,
+      });
     } else if (thinking) {
-      plan.notices.push({ key, message: `is not sent: Anthropic refuses ${key} when thinking is enabled (thinking_max_tokens or thinking_level is set); remove ${key}, or those settings to keep it` });
+      plan.notices.push({
+        key,
+        message: `is not sent: Anthropic refuses ${key} when thinking is enabled (thinking_max_tokens or thinking_level is set); remove ${key}, or those settings to keep it`,
+      });
     } else if (sampling === "one" && key === "top_p" && model.temperature !== undefined) {
-      plan.notices.push({ key, message: `is not sent: ${rules?.name ?? model.wireId} refuses temperature and top_p together (HTTP 400), so only temperature is sent; remove one of them` });
+      plan.notices.push({
+        key,
+        message: `is not sent: ${rules?.name ?? model.wireId} refuses temperature and top_p together (HTTP 400), so only temperature is sent; remove one of them`,
+      });
     } else if (key === "temperature") {
       plan.temperature = value;
     } else {
@@ -120,13 +153,20 @@ function addSampling(plan: SettingsPlan, model: PlannedSettings, sampling: Claud
 function planOpenAI(model: PlannedSettings): SettingsPlan {
   const plan: SettingsPlan = { notices: [] };
   const rules: OpenAIRules | undefined =
-    model.requestRules === "as_written" ? undefined : model.requestRules === "openai_reasoning" ? reasoningOpenAIRules(model.wireId) : openAIRules(model.wireId);
+    model.requestRules === "as_written"
+      ? undefined
+      : model.requestRules === "openai_reasoning"
+        ? reasoningOpenAIRules(model.wireId)
+        : openAIRules(model.wireId);
   const level = model.thinkingLevel;
   if (!rules || !rules.reasoning) {
     if (model.temperature !== undefined) plan.temperature = model.temperature;
     if (model.topP !== undefined) plan.topP = model.topP;
     if (level !== undefined && rules) {
-      plan.notices.push({ key: "thinking_level", message: `is not sent: ${rules.name} does not reason and refuses a reasoning effort (HTTP 400); remove thinking_level` });
+      plan.notices.push({
+        key: "thinking_level",
+        message: `is not sent: ${rules.name} does not reason and refuses a reasoning effort (HTTP 400); remove thinking_level`,
+      });
     } else if (level !== undefined) {
       plan.reasoningEffort = level;
     }
@@ -136,7 +176,10 @@ function planOpenAI(model: PlannedSettings): SettingsPlan {
   }
   plan.reasons = true;
   plan.maxCompletionTokens = true;
-  for (const [key, value] of [["temperature", model.temperature], ["top_p", model.topP]] as const) {
+  for (const [key, value] of [
+    ["temperature", model.temperature],
+    ["top_p", model.topP],
+  ] as const) {
     if (value === undefined) continue;
     if (rules.samplingWithoutEffort && level === undefined) {
       // Its default effort is none, where sampling settings are taken.
@@ -144,16 +187,25 @@ function planOpenAI(model: PlannedSettings): SettingsPlan {
       else plan.topP = value;
     } else {
       const why = rules.samplingWithoutEffort ? ` with a reasoning effort set (thinking_level)` : "";
-      plan.notices.push({ key, message: `is not sent: ${rules.name} is a reasoning model and refuses ${key}${why} (HTTP 400); remove ${key}` });
+      plan.notices.push({
+        key,
+        message: `is not sent: ${rules.name} is a reasoning model and refuses ${key}${why} (HTTP 400); remove ${key}`,
+      });
     }
   }
   if (level !== undefined) {
     if (rules.onlyEffort !== undefined && level !== rules.onlyEffort) {
       plan.reasoningEffort = rules.onlyEffort;
-      plan.notices.push({ key: "thinking_level", message: `is sent as ${rules.onlyEffort}: ${rules.name} takes no other effort (HTTP 400 otherwise)` });
+      plan.notices.push({
+        key: "thinking_level",
+        message: `is sent as ${rules.onlyEffort}: ${rules.name} takes no other effort (HTTP 400 otherwise)`,
+      });
     } else if (rules.refusedEfforts.includes(level)) {
       plan.reasoningEffort = "low";
-      plan.notices.push({ key: "thinking_level", message: `is sent as low: ${rules.name} refuses "${level}" (HTTP 400); its efforts start at low (or none, which turns reasoning off)` });
+      plan.notices.push({
+        key: "thinking_level",
+        message: `is sent as low: ${rules.name} refuses "${level}" (HTTP 400); its efforts start at low (or none, which turns reasoning off)`,
+      });
     } else {
       plan.reasoningEffort = level;
     }

@@ -8,7 +8,14 @@ import { abortedFailure, providerFailure } from "./provider-failure.ts";
 import { mapSseStream } from "./map-sse-stream.ts";
 import { shownUrl, urlSecrets } from "./shown-url.ts";
 import { fetchWithinOrigin, type RefusedRedirect } from "./within-origin.ts";
-import type { AdapterDeps, HttpRequestSpec, ProviderFailure, StreamEvent, StreamMapper, StreamTiming } from "./types.ts";
+import type {
+  AdapterDeps,
+  HttpRequestSpec,
+  ProviderFailure,
+  StreamEvent,
+  StreamMapper,
+  StreamTiming,
+} from "./types.ts";
 import { headerSecret, hideSecrets } from "../values.ts";
 
 /** Error bodies are read up to this size; the message needs only the start. */
@@ -32,7 +39,9 @@ export async function* streamHttp(
   // A key in base_url's query (`?key=…`) is as secret as one in a header: a server's error body may echo the URL.
   const secrets = [...credentialsOf(spec.headers), ...urlSecrets(spec.url)];
   for await (const event of streamOnce(spec, mapper, deps, signal)) {
-    yield event.type === "error" && secrets.length > 0 ? { ...event, failure: { ...event.failure, message: hideSecrets(event.failure.message, secrets) } } : event;
+    yield event.type === "error" && secrets.length > 0
+      ? { ...event, failure: { ...event.failure, message: hideSecrets(event.failure.message, secrets) } }
+      : event;
   }
 }
 
@@ -68,10 +77,13 @@ async function* streamOnce(
   const arm = () => {
     if (timer !== undefined) clearTimeout(timer);
     const phase = started ? "idle" : "first_byte";
-    timer = setTimeout(() => {
-      timedOut = phase;
-      controller.abort();
-    }, phase === "idle" ? deps.timing.idleTimeoutMs : deps.timing.timeoutMs);
+    timer = setTimeout(
+      () => {
+        timedOut = phase;
+        controller.abort();
+      },
+      phase === "idle" ? deps.timing.idleTimeoutMs : deps.timing.timeoutMs,
+    );
   };
   const onFirstByte = () => {
     started = true;
@@ -85,10 +97,12 @@ async function* streamOnce(
     if (signal.aborted) return abortedFailure();
     if (timedOut) return timeoutFailure(url, timedOut, deps.timing);
     const problem = describeNetworkError(error, spec.url);
-    if (midStream) return providerFailure("truncated_stream", `the connection to ${url} broke mid-answer: ${problem.text}`);
+    if (midStream)
+      return providerFailure("truncated_stream", `the connection to ${url} broke mid-answer: ${problem.text}`);
     // Contract §7 retries network errors; but nothing listening on this machine means a server not started
     // (one loading its model already listens and answers 503): one quick retry, then the hint to start it.
-    if (problem.refused && isLocalUrl(spec.url)) return providerFailure("network", `cannot reach ${url}: ${problem.text}`, { maxAttempts: 2 });
+    if (problem.refused && isLocalUrl(spec.url))
+      return providerFailure("network", `cannot reach ${url}: ${problem.text}`, { maxAttempts: 2 });
     return providerFailure("network", `cannot reach ${url}: ${problem.text}`);
   };
   try {
@@ -126,7 +140,11 @@ async function* streamOnce(
     const contentType = (response.headers.get("content-type") ?? "").toLowerCase();
     // A web page (a proxy's login, an app on that port, a base_url missing /v1) never turns into a stream,
     // nor does a 200 JSON body (an error, or `stream: true` ignored): said at once, no retry.
-    const insteadOfStream = contentType.includes("text/html") ? htmlInsteadOfStream : contentType.includes("application/json") ? jsonInsteadOfStream : undefined;
+    const insteadOfStream = contentType.includes("text/html")
+      ? htmlInsteadOfStream
+      : contentType.includes("application/json")
+        ? jsonInsteadOfStream
+        : undefined;
     if (insteadOfStream) {
       let text: string;
       try {
@@ -182,7 +200,12 @@ async function* streamOnce(
  * against the abort signal makes cancellation immediate even where a runtime
  * would let a pending read linger after the fetch was aborted.
  */
-async function* chunksOf(body: ReadableStream<Uint8Array>, onChunk: () => void, signal: AbortSignal, seen: { head: string }): AsyncGenerator<Uint8Array> {
+async function* chunksOf(
+  body: ReadableStream<Uint8Array>,
+  onChunk: () => void,
+  signal: AbortSignal,
+  seen: { head: string },
+): AsyncGenerator<Uint8Array> {
   const decoder = new TextDecoder();
   const reader = body.getReader();
   const aborted = new Promise<never>((_, reject) => {
@@ -196,7 +219,8 @@ async function* chunksOf(body: ReadableStream<Uint8Array>, onChunk: () => void, 
       const { done, value } = await Promise.race([reader.read(), aborted]);
       if (done) return;
       onChunk();
-      if (value && seen.head.length < HEAD_CHARS) seen.head += decoder.decode(value.subarray(0, HEAD_CHARS), { stream: true });
+      if (value && seen.head.length < HEAD_CHARS)
+        seen.head += decoder.decode(value.subarray(0, HEAD_CHARS), { stream: true });
       if (value && value.byteLength > 0) yield value;
     }
   } finally {
@@ -211,10 +235,16 @@ async function* chunksOf(body: ReadableStream<Uint8Array>, onChunk: () => void, 
  */
 function timeoutFailure(url: string, phase: "first_byte" | "idle", timing: StreamTiming): ProviderFailure {
   if (phase === "idle") {
-    return providerFailure("timeout", `no data from ${url} for ${durationText(timing.idleTimeoutMs)} in the middle of the answer (idle timeout, ${timing.keys.idleTimeout})`);
+    return providerFailure(
+      "timeout",
+      `no data from ${url} for ${durationText(timing.idleTimeoutMs)} in the middle of the answer (idle timeout, ${timing.keys.idleTimeout})`,
+    );
   }
   const still = timing.local ? "; the server may still be reading the prompt, and a retry sends it again" : "";
-  return providerFailure("timeout", `no answer from ${url} within ${durationText(timing.timeoutMs)} (first-byte timeout, ${timing.keys.timeout})${still}`);
+  return providerFailure(
+    "timeout",
+    `no answer from ${url} within ${durationText(timing.timeoutMs)} (first-byte timeout, ${timing.keys.timeout})${still}`,
+  );
 }
 
 /**
@@ -230,7 +260,10 @@ function redirectFailure(refused: RefusedRedirect): ProviderFailure {
       : refused.reason === "method"
         ? `not followed: a ${refused.status} turns the request into a GET without its body`
         : "not followed: too many redirects";
-  return { ...providerFailure("invalid_request", `${head}, ${why}`, { status: refused.status, retryable: false }), redirectedTo: refused.to };
+  return {
+    ...providerFailure("invalid_request", `${head}, ${why}`, { status: refused.status, retryable: false }),
+    redirectedTo: refused.to,
+  };
 }
 
 /** How much of a body that is not an event stream is kept to describe it. */
@@ -245,31 +278,44 @@ function notAStream(url: string, head: string): ProviderFailure {
   if (head.trimStart().startsWith("{")) {
     try {
       const payload = JSON.parse(head) as { error?: unknown };
-      if (payload && typeof payload === "object" && payload.error !== undefined && payload.error !== null) return classifyStreamError(payload);
+      if (payload && typeof payload === "object" && payload.error !== undefined && payload.error !== null)
+        return classifyStreamError(payload);
     } catch {
       // cut or not JSON: quoted below
     }
   }
   const text = head.replace(/\s+/g, " ").trim();
   const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  return providerFailure("invalid_request", `${url} answered with something that is not an event stream: "${shown}"`, { status: 200, retryable: false });
+  return providerFailure("invalid_request", `${url} answered with something that is not an event stream: "${shown}"`, {
+    status: 200,
+    retryable: false,
+  });
 }
 
 function jsonInsteadOfStream(url: string, text: string): ProviderFailure {
   try {
     const payload = JSON.parse(text) as { error?: unknown };
-    if (payload && typeof payload === "object" && payload.error !== undefined && payload.error !== null) return classifyStreamError(payload);
+    if (payload && typeof payload === "object" && payload.error !== undefined && payload.error !== null)
+      return classifyStreamError(payload);
   } catch {
     // not JSON after all: described below
   }
-  return providerFailure("invalid_request", `${url} answered with JSON instead of an event stream (does the server support "stream": true?)`, { retryable: false });
+  return providerFailure(
+    "invalid_request",
+    `${url} answered with JSON instead of an event stream (does the server support "stream": true?)`,
+    { retryable: false },
+  );
 }
 
 function htmlInsteadOfStream(url: string, html: string): ProviderFailure {
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1];
   const text = (title ?? html.replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim();
   const shown = text.length > 120 ? `${text.slice(0, 120)}…` : text;
-  return providerFailure("invalid_request", `${url} answered with a web page instead of an event stream${shown ? ` ("${shown}")` : ""}`, { status: 200, retryable: false });
+  return providerFailure(
+    "invalid_request",
+    `${url} answered with a web page instead of an event stream${shown ? ` ("${shown}")` : ""}`,
+    { status: 200, retryable: false },
+  );
 }
 
 async function readCapped(response: Response, maxBytes: number): Promise<string> {

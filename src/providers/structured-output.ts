@@ -16,10 +16,13 @@ import type { ResolvedModel, StructuredOutput } from "./types.ts";
  * models and for a subset of JSON Schema, so those get the tool, which works
  * with any schema on every one of them. `structured_output` overrides it.
  */
-export function structuredOutputOf(model: Pick<ResolvedModel, "protocol" | "baseUrl" | "structuredOutput">): StructuredOutput {
+export function structuredOutputOf(
+  model: Pick<ResolvedModel, "protocol" | "baseUrl" | "structuredOutput">,
+): StructuredOutput {
   if (model.structuredOutput !== undefined) return model.structuredOutput;
   if (model.protocol === "openai_responses") return "native";
-  if (model.protocol === "openai_chat_completions") return hostOf(model.baseUrl) === "api.openai.com" ? "native" : "tool";
+  if (model.protocol === "openai_chat_completions")
+    return hostOf(model.baseUrl) === "api.openai.com" ? "native" : "tool";
   return "tool";
 }
 
@@ -67,7 +70,10 @@ export function fitsStrictMode(schema: unknown): boolean {
     const required = Array.isArray(node.required) ? node.required : [];
     if (!names.every((name) => required.includes(name))) return false;
   }
-  return Object.entries(node).every(([key, value]) => key === "enum" || key === "const" || key === "default" || key === "examples" || fitsStrictMode(value));
+  return Object.entries(node).every(
+    ([key, value]) =>
+      key === "enum" || key === "const" || key === "default" || key === "examples" || fitsStrictMode(value),
+  );
 }
 
 function hostOf(url: string): string | undefined {

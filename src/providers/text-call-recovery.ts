@@ -7,7 +7,14 @@
  */
 import type { ResponseBuilder } from "./response-builder.ts";
 import { TextCallScanner } from "./text-call-scanner.ts";
-import { CALL_MARKERS, formsOf, lookalikeForm, readTextToolCalls, type TextToolCallForm, type TextToolCallSetting } from "./text-tool-calls.ts";
+import {
+  CALL_MARKERS,
+  formsOf,
+  lookalikeForm,
+  readTextToolCalls,
+  type TextToolCallForm,
+  type TextToolCallSetting,
+} from "./text-tool-calls.ts";
 import type { ModelRequest, StreamEvent } from "./types.ts";
 
 /** What a recovery needs to know about the request. */
@@ -42,7 +49,13 @@ export class TextCallRecovery {
     private readonly context: TextCallContext,
   ) {
     this.forms = context.toolNames.size > 0 ? formsOf(context.setting) : [];
-    this.scanner = this.forms.length > 0 ? new TextCallScanner(this.forms.map((form) => CALL_MARKERS[form]), this.forms.includes("llama3")) : undefined;
+    this.scanner =
+      this.forms.length > 0
+        ? new TextCallScanner(
+            this.forms.map((form) => CALL_MARKERS[form]),
+            this.forms.includes("llama3"),
+          )
+        : undefined;
   }
 
   /** A text delta of the answer: what can be shown now goes to the builder. */
@@ -63,7 +76,11 @@ export class TextCallRecovery {
           events.push(...this.builder.text(read.text));
           // Ids unique across the session: a later answer's recovered calls must not pair with this one's results.
           read.calls.forEach((call, index) => {
-            this.builder.toolCall(`text-call-${index}`, { id: `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`, name: call.name, arguments: call.arguments });
+            this.builder.toolCall(`text-call-${index}`, {
+              id: `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`,
+              name: call.name,
+              arguments: call.arguments,
+            });
           });
           return { events, recovered: true };
         }
@@ -79,7 +96,8 @@ export class TextCallRecovery {
     if (this.context.toolNames.size === 0) return undefined;
     const form = lookalikeForm(this.whole, this.context.toolNames);
     if (form === undefined) return undefined;
-    const shape = form === "llama3" && !this.whole.includes(CALL_MARKERS.llama3) ? "a JSON call object" : CALL_MARKERS[form];
+    const shape =
+      form === "llama3" && !this.whole.includes(CALL_MARKERS.llama3) ? "a JSON call object" : CALL_MARKERS[form];
     if (this.forms.includes(form)) {
       return `${this.context.modelRef} wrote a tool call as text (${shape}) that could not be read as one (its JSON is incomplete or has no name); it is kept as text`;
     }

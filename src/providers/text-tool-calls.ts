@@ -52,18 +52,28 @@ export function formsOf(setting: TextToolCallSetting): readonly TextToolCallForm
  * first), or undefined when it holds none that can be read whole.
  * `toolNames` are the request's tools: a bare Llama 3 object must name one.
  */
-export function readTextToolCalls(text: string, forms: readonly TextToolCallForm[], toolNames: ReadonlySet<string>): ReadCalls | undefined {
+export function readTextToolCalls(
+  text: string,
+  forms: readonly TextToolCallForm[],
+  toolNames: ReadonlySet<string>,
+): ReadCalls | undefined {
   const marked = forms
     .map((form) => ({ form, at: text.indexOf(CALL_MARKERS[form]) }))
     .filter((found) => found.at >= 0)
     .sort((a, b) => a.at - b.at);
   for (const { form, at } of marked) {
     const calls = readMarked(form, text.slice(at));
-    if (calls && calls.calls.length > 0) return { form, calls: calls.calls, text: joinText(text.slice(0, at), calls.rest) };
+    if (calls && calls.calls.length > 0)
+      return { form, calls: calls.calls, text: joinText(text.slice(0, at), calls.rest) };
   }
   if (forms.includes("llama3")) {
     const bare = readJsonCalls(text.trim(), ";");
-    if (bare && bare.rest.trim() === "" && bare.calls.length > 0 && bare.calls.every((call) => toolNames.has(call.name))) {
+    if (
+      bare &&
+      bare.rest.trim() === "" &&
+      bare.calls.length > 0 &&
+      bare.calls.every((call) => toolNames.has(call.name))
+    ) {
       return { form: "llama3", calls: bare.calls, text: "" };
     }
   }
@@ -136,7 +146,10 @@ function readMistral(text: string): { calls: TextToolCall[]; rest: string } | un
     rest = rest.trimStart().slice(marker.length);
     const args = rest.indexOf("[ARGS]");
     if (args < 0) return undefined;
-    const name = rest.slice(0, args).replace(/\[CALL_ID\][\s\S]*$/, "").trim();
+    const name = rest
+      .slice(0, args)
+      .replace(/\[CALL_ID\][\s\S]*$/, "")
+      .trim();
     const start = args + "[ARGS]".length;
     const end = jsonEnd(rest, start);
     if (name === "" || end < 0) return undefined;
@@ -169,11 +182,15 @@ function readJsonCalls(text: string, separator: string): { calls: TextToolCall[]
 function callOf(value: unknown): TextToolCall | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const record = value as Record<string, unknown>;
-  const fn = typeof record.function === "object" && record.function !== null ? (record.function as Record<string, unknown>) : record;
+  const fn =
+    typeof record.function === "object" && record.function !== null
+      ? (record.function as Record<string, unknown>)
+      : record;
   const name = fn.name;
   if (typeof name !== "string" || name.trim() === "") return undefined;
   const args = fn.arguments ?? fn.parameters ?? {};
-  if (typeof args === "string") return parseJson(args) === undefined ? undefined : { name: name.trim(), arguments: args };
+  if (typeof args === "string")
+    return parseJson(args) === undefined ? undefined : { name: name.trim(), arguments: args };
   if (typeof args !== "object" || args === null || Array.isArray(args)) return undefined;
   return { name: name.trim(), arguments: JSON.stringify(args) };
 }

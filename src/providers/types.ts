@@ -78,10 +78,23 @@ export interface AttachmentBlock {
 }
 
 /** The media types an attachment may have: text, the four image formats every protocol takes, PDF. */
-export type AttachmentMediaType = "text/plain" | "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "application/pdf";
+export type AttachmentMediaType =
+  | "text/plain"
+  | "image/png"
+  | "image/jpeg"
+  | "image/gif"
+  | "image/webp"
+  | "application/pdf";
 
 /** Every AttachmentMediaType, for readers of stored blocks. */
-export const ATTACHMENT_MEDIA_TYPES: readonly AttachmentMediaType[] = ["text/plain", "image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf"];
+export const ATTACHMENT_MEDIA_TYPES: readonly AttachmentMediaType[] = [
+  "text/plain",
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+  "application/pdf",
+];
 
 /** Any block of a message. */
 export type Block = TextBlock | ThinkingBlock | ToolCallBlock | ToolResultBlock | AttachmentBlock;

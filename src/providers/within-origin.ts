@@ -31,14 +31,20 @@ export type WithinOriginOutcome = { response: Response } | { refused: RefusedRed
  * address on default ports, as the MCP SDK allows); anything else that
  * redirects comes back as `refused`, its body released.
  */
-export async function fetchWithinOrigin(fetch: FetchLike, url: string, init: RequestInit): Promise<WithinOriginOutcome> {
+export async function fetchWithinOrigin(
+  fetch: FetchLike,
+  url: string,
+  init: RequestInit,
+): Promise<WithinOriginOutcome> {
   let current = url;
   for (let hops = 0; ; hops++) {
     const response = await fetch(current, { ...init, redirect: "manual" });
     const target = redirectTarget(response, current);
     if (!target) return { response };
     await response.body?.cancel().catch(() => undefined);
-    const refused = (reason: RefusedRedirect["reason"]): WithinOriginOutcome => ({ refused: { from: current, status: response.status, to: target.toString(), reason } });
+    const refused = (reason: RefusedRedirect["reason"]): WithinOriginOutcome => ({
+      refused: { from: current, status: response.status, to: target.toString(), reason },
+    });
     if (!isWithinOrigin(new URL(current), target)) return refused("origin");
     if (response.status !== 307 && response.status !== 308) return refused("method");
     if (hops === MAX_REDIRECTS) return refused("count");
@@ -48,9 +54,16 @@ export async function fetchWithinOrigin(fetch: FetchLike, url: string, init: Req
 
 /** Whether `to` has the scheme, host and port of `from` (no new user info), or is its https form, both on default ports. */
 export function isWithinOrigin(from: URL, to: URL): boolean {
-  if ((to.username !== "" || to.password !== "") && (to.username !== from.username || to.password !== from.password)) return false;
+  if ((to.username !== "" || to.password !== "") && (to.username !== from.username || to.password !== from.password))
+    return false;
   if (from.protocol === to.protocol && from.hostname === to.hostname && from.port === to.port) return true;
-  return from.hostname === to.hostname && from.protocol === "http:" && from.port === "" && to.protocol === "https:" && to.port === "";
+  return (
+    from.hostname === to.hostname &&
+    from.protocol === "http:" &&
+    from.port === "" &&
+    to.protocol === "https:" &&
+    to.port === ""
+  );
 }
 
 function redirectTarget(response: Response, requestUrl: string): URL | undefined {

@@ -36,7 +36,13 @@ export function createRoster<Entry extends ProviderModuleEntry>(options: RosterO
     if (!listing) return undefined;
     let state = states.get(name);
     if (!state) {
-      state = settle(listing, config, listing.origin === "config" ? undefined : moduleNamed.get(name), options.modules, keys);
+      state = settle(
+        listing,
+        config,
+        listing.origin === "config" ? undefined : moduleNamed.get(name),
+        options.modules,
+        keys,
+      );
       states.set(name, state);
     }
     return state;
@@ -48,7 +54,8 @@ export function createRoster<Entry extends ProviderModuleEntry>(options: RosterO
     const state = await provider(parts.provider);
     if (!state) throw unknownProvider(parts.provider, listed, config);
     if (state.kind === "failed") throw new RiendaError("config", state.problem);
-    if (state.key === "missing") throw new RiendaError("config", `provider ${state.listing.name} is not authenticated; run rienda auth`);
+    if (state.key === "missing")
+      throw new RiendaError("config", `provider ${state.listing.name} is not authenticated; run rienda auth`);
     const model = resolveProviderModel(state.settings, state.listing.source, ref);
     if (state.listing.origin === "module") model.declaredIn = state.listing.source;
     if (state.listing.origin === "built-in") model.declaredIn = `the built-in module ${state.listing.name}`;
@@ -73,7 +80,9 @@ export function createRoster<Entry extends ProviderModuleEntry>(options: RosterO
     },
     models: async () => (await all()).flatMap(usableRefs).sort(),
     problems: async () =>
-      (await Promise.allSettled(states.values())).flatMap((settled) => (settled.status === "fulfilled" && settled.value.kind === "failed" ? [settled.value.problem] : [])),
+      (await Promise.allSettled(states.values())).flatMap((settled) =>
+        settled.status === "fulfilled" && settled.value.kind === "failed" ? [settled.value.problem] : [],
+      ),
     close: async () => {
       await Promise.allSettled([...states.values()]);
       await options.close?.();
@@ -83,7 +92,12 @@ export function createRoster<Entry extends ProviderModuleEntry>(options: RosterO
 
 /** config.yaml's providers first, then modules; config.yaml hides a module of its name, a user module a built-in (already merged by the source). */
 function listProviders(config: LoadedConfig, modules: readonly ProviderModuleEntry[]): ProviderListing[] {
-  const listings: ProviderListing[] = [...config.providers.keys()].map((name) => ({ name, origin: "config", source: config.path, hides: modules.filter((m) => m.name === name) }));
+  const listings: ProviderListing[] = [...config.providers.keys()].map((name) => ({
+    name,
+    origin: "config",
+    source: config.path,
+    hides: modules.filter((m) => m.name === name),
+  }));
   const moduleListings: ProviderListing[] = modules
     .filter((m) => !config.providers.has(m.name))
     .map((m) => ({ name: m.name, origin: m.origin, source: m.path, hides: [] }))
@@ -120,7 +134,11 @@ function withKey(listing: ProviderListing, settings: ProviderSettings, keys: () 
     return {
       kind: "ready",
       listing,
-      settings: { ...settings, apiKey: key, apiKeySource: { kind: "credentials", path: stored.path, provider: listing.name } },
+      settings: {
+        ...settings,
+        apiKey: key,
+        apiKeySource: { kind: "credentials", path: stored.path, provider: listing.name },
+      },
       key: "credentials",
     };
   }
@@ -134,7 +152,11 @@ function usableRefs(state: ProviderState): string[] {
 }
 
 /** `unknown provider "x" (did you mean ...? providers in <config.yaml>: a, b; provider modules: c)`, saying so when config.yaml does not exist. */
-export function unknownProvider(name: string, listed: readonly ProviderListing[], config: Pick<LoadedConfig, "path" | "present">): RiendaError {
+export function unknownProvider(
+  name: string,
+  listed: readonly ProviderListing[],
+  config: Pick<LoadedConfig, "path" | "present">,
+): RiendaError {
   const inConfig = listed.filter((l) => l.origin === "config").map((l) => l.name);
   const modules = listed.filter((l) => l.origin !== "config").map((l) => l.name);
   const places = [
@@ -142,6 +164,9 @@ export function unknownProvider(name: string, listed: readonly ProviderListing[]
     ...(modules.length > 0 ? [`provider modules: ${modules.join(", ")}`] : []),
     ...(config.present ? [] : [`there is no ${config.path}: "rienda init" writes a starter one`]),
   ];
-  const hint = didYouMean(name, listed.map((l) => l.name));
+  const hint = didYouMean(
+    name,
+    listed.map((l) => l.name),
+  );
   return new RiendaError("config", `unknown provider "${name}" (${hint}${places.join("; ")})`);
 }

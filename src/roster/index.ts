@@ -12,5 +12,12 @@
 export { chooseModel } from "./choose-model.ts";
 export { createRoster, unknownProvider, type RosterOptions } from "./create-roster.ts";
 export { readState, recordPick, statePath, type PickedState } from "./state-file.ts";
-export { currentThinking, offersThinking, THINKING_OFF, thinkingLevels, thinkingName, withThinking } from "./thinking.ts";
+export {
+  currentThinking,
+  offersThinking,
+  THINKING_OFF,
+  thinkingLevels,
+  thinkingName,
+  withThinking,
+} from "./thinking.ts";
 export type { KeyState, ModuleSource, ProviderListing, ProviderModuleEntry, ProviderState, Roster } from "./types.ts";

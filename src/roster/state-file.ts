@@ -20,7 +20,11 @@ export interface PickedState {
 }
 
 /** Where state.json is: `RIENDA_STATE`, else `~/.rienda/state.json`. */
-export function statePath(env: Readonly<Record<string, string | undefined>>, home: string, cwd = process.cwd()): string {
+export function statePath(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+  cwd = process.cwd(),
+): string {
   const given = env.RIENDA_STATE?.trim();
   if (given) return isAbsolute(given) ? given : resolve(cwd, given);
   return join(home, ".rienda", "state.json");
@@ -30,7 +34,8 @@ export function readState(path: string): PickedState {
   const document = readDocument(path).value;
   const lastThinking: Record<string, string> = {};
   if (isRecord(document.last_thinking)) {
-    for (const [ref, level] of Object.entries(document.last_thinking)) if (typeof level === "string" && level !== "") lastThinking[ref] = level;
+    for (const [ref, level] of Object.entries(document.last_thinking))
+      if (typeof level === "string" && level !== "") lastThinking[ref] = level;
   }
   const last = document.last_model;
   return { ...(typeof last === "string" && last !== "" ? { lastModel: last } : {}), lastThinking };
@@ -39,7 +44,11 @@ export function readState(path: string): PickedState {
 /** Records a pick: the model (and its level, when given), keeping everything else in the file; a damaged file is left as it is (RiendaError). */
 export function recordPick(path: string, pick: { model: string; thinking?: string }): void {
   const { value: document, damaged } = readDocument(path);
-  if (damaged) throw new RiendaError("config", `${path}: is not a JSON object, so the pick was not recorded (fix or remove the file)`);
+  if (damaged)
+    throw new RiendaError(
+      "config",
+      `${path}: is not a JSON object, so the pick was not recorded (fix or remove the file)`,
+    );
   document.last_model = pick.model;
   if (pick.thinking !== undefined) {
     const levels = isRecord(document.last_thinking) ? { ...document.last_thinking } : {};

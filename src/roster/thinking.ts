@@ -37,7 +37,10 @@ export function offersThinking(model: ResolvedModel, level: string): boolean {
  */
 export function withThinking(model: ResolvedModel, level: string, setting = "--thinking"): ResolvedModel {
   if (!offersThinking(model, level)) {
-    throw new RiendaError("usage", `${setting} ${level}: ${model.ref} has no thinking level "${level}" (its levels: ${thinkingLevels(model).join(", ")})`);
+    throw new RiendaError(
+      "usage",
+      `${setting} ${level}: ${model.ref} has no thinking level "${level}" (its levels: ${thinkingLevels(model).join(", ")})`,
+    );
   }
   const { thinkingLevel: _level, thinkingMaxTokens: _budget, ...rest } = model;
   if (OFF_SPELLINGS.includes(level)) return rest;

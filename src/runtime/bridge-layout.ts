@@ -49,7 +49,10 @@ export const MAX_BYTES = 1024 * 1024 * 1024;
 
 /** A fresh, growable buffer for one invocation. */
 export function createBridgeBuffer(): SharedArrayBuffer {
-  const Growable = SharedArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => SharedArrayBuffer;
+  const Growable = SharedArrayBuffer as unknown as new (
+    length: number,
+    options: { maxByteLength: number },
+  ) => SharedArrayBuffer;
   return new Growable(INITIAL_BYTES, { maxByteLength: MAX_BYTES });
 }
 

@@ -85,7 +85,6 @@ export interface InvocationContext {
   httpBodyLimitBytes?: number;
 }
 
-
 /** One call of one exported function of a module, in a fresh context. */
 export interface InvokeRequest {
   /** Absolute path of a CommonJS module. */

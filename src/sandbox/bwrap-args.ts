@@ -46,7 +46,8 @@ export function bwrapArgs(policy: SandboxPolicy, cwd: string, facts: PathFacts =
   });
   // A hidden path that holds the workspace is masked first (the workspace is bound over it);
   // any other after the workspace, so that a hidden path inside it (`.env`) stays hidden.
-  const holdsWorkspace = (path: string) => workspace === path || workspace.startsWith(path.endsWith("/") ? path : `${path}/`);
+  const holdsWorkspace = (path: string) =>
+    workspace === path || workspace.startsWith(path.endsWith("/") ? path : `${path}/`);
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   args.push(...hidden.filter(holdsWorkspace).flatMap((path) => maskArgs(path, facts)));
   if (policy.mode === "workspace-write") {

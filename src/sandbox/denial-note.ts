@@ -7,7 +7,8 @@ import type { SandboxPolicy } from "./types.ts";
 
 const WRITE_REFUSED = /Read-only file system|EROFS/;
 const ACCESS_REFUSED = /Permission denied|EACCES|Operation not permitted|EPERM/;
-const NETWORK_REFUSED = /Network is unreachable|ENETUNREACH|Connection refused|Couldn't connect to server|Failed to connect|ECONNREFUSED|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|nodename nor servname/;
+const NETWORK_REFUSED =
+  /Network is unreachable|ENETUNREACH|Connection refused|Couldn't connect to server|Failed to connect|ECONNREFUSED|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|nodename nor servname/;
 
 /** The note for this output, or undefined when nothing in it looks like the sandbox's refusal. */
 export function denialNote(policy: SandboxPolicy, output: string): string | undefined {

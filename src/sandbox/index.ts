@@ -14,4 +14,10 @@ export { findProgram, openSandbox, type SandboxHost } from "./open-sandbox.ts";
 export { parseSandboxMode, readSandboxSettings, settingPath, type SettingProblem } from "./read-settings.ts";
 export { absolutePath, DEFAULT_HIDDEN, resolveSandboxPolicy } from "./resolve-policy.ts";
 export { seatbeltProfile } from "./seatbelt-profile.ts";
-export { SANDBOX_MODES, type CommandSandbox, type SandboxMode, type SandboxPolicy, type SandboxSettings } from "./types.ts";
+export {
+  SANDBOX_MODES,
+  type CommandSandbox,
+  type SandboxMode,
+  type SandboxPolicy,
+  type SandboxSettings,
+} from "./types.ts";

@@ -23,7 +23,11 @@ export interface SandboxHost {
 }
 
 /** The sandbox of `policy`, checked to start here; throws a RiendaError saying why not and what to do. `origin` names the setting ("--sandbox", a file). */
-export async function openSandbox(policy: SandboxPolicy, origin: string, host: SandboxHost = { platform: process.platform, path: process.env.PATH }): Promise<CommandSandbox> {
+export async function openSandbox(
+  policy: SandboxPolicy,
+  origin: string,
+  host: SandboxHost = { platform: process.platform, path: process.env.PATH },
+): Promise<CommandSandbox> {
   const asked = `the sandbox ("${policy.mode}", set by ${origin})`;
   const off = `or run without it (sandbox: off, or --sandbox off)`;
   if (host.platform === "linux") {
@@ -34,7 +38,19 @@ export async function openSandbox(policy: SandboxPolicy, origin: string, host: S
         `${asked} needs bubblewrap, and no bwrap program is on the PATH: install it (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap), ${off}`,
       );
     }
-    const failure = await probe(bwrap, host.path, ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--unshare-net", "--", "true"]);
+    const failure = await probe(bwrap, host.path, [
+      "--ro-bind",
+      "/",
+      "/",
+      "--proc",
+      "/proc",
+      "--dev",
+      "/dev",
+      "--unshare-pid",
+      "--unshare-net",
+      "--",
+      "true",
+    ]);
     if (failure !== undefined) {
       throw new RiendaError(
         "config",
@@ -46,16 +62,23 @@ export async function openSandbox(policy: SandboxPolicy, origin: string, host: S
   if (host.platform === "darwin") {
     const program = "/usr/bin/sandbox-exec";
     const failure = await probe(program, host.path, ["-p", "(version 1)(allow default)", "/usr/bin/true"]);
-    if (failure !== undefined) throw new RiendaError("config", `${asked} cannot start: ${program} failed: ${failure}; ${off}`);
+    if (failure !== undefined)
+      throw new RiendaError("config", `${asked} cannot start: ${program} failed: ${failure}; ${off}`);
     return macSandbox(policy, program);
   }
-  throw new RiendaError("config", `${asked} is not available on ${host.platform}: Rienda sandboxes commands on Linux (bubblewrap) and macOS (sandbox-exec); ${off}`);
+  throw new RiendaError(
+    "config",
+    `${asked} is not available on ${host.platform}: Rienda sandboxes commands on Linux (bubblewrap) and macOS (sandbox-exec); ${off}`,
+  );
 }
 
 function linuxSandbox(policy: SandboxPolicy, bwrap: string): CommandSandbox {
   return {
     policy,
-    wrap: (command, cwd) => ({ argv: [bwrap, ...bwrapArgs(policy, cwd), "--", "sh", "-c", command], env: { TMPDIR: "/tmp" } }),
+    wrap: (command, cwd) => ({
+      argv: [bwrap, ...bwrapArgs(policy, cwd), "--", "sh", "-c", command],
+      env: { TMPDIR: "/tmp" },
+    }),
     denialNote: (output) => denialNote(policy, output),
   };
 }
@@ -95,10 +118,15 @@ export function findProgram(name: string, path: string | undefined): string | un
 /** Runs the program once; undefined when it succeeded, else what it said (its first line of stderr). */
 function probe(program: string, path: string | undefined, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(program, args, { timeout: 10_000, env: path === undefined ? {} : { PATH: path } }, (error, _stdout, stderr) => {
-      if (!error) return resolve(undefined);
-      const said = String(stderr).trim().split("\n")[0];
-      resolve(said !== undefined && said !== "" ? said : error.message);
-    });
+    execFile(
+      program,
+      args,
+      { timeout: 10_000, env: path === undefined ? {} : { PATH: path } },
+      (error, _stdout, stderr) => {
+        if (!error) return resolve(undefined);
+        const said = String(stderr).trim().split("\n")[0];
+        resolve(said !== undefined && said !== "" ? said : error.message);
+      },
+    );
   });
 }

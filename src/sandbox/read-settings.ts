@@ -24,11 +24,15 @@ export function readSandboxSettings(value: unknown): { settings: SandboxSettings
     return { settings: mode ? { mode } : {}, problems };
   }
   if (!isPlainObject(value)) {
-    problems.push({ path: [], message: `must be a mode (${SANDBOX_MODES.join(", ")}) or a mapping of ${KEYS.join(", ")}, not ${describeYamlValue(value)}` });
+    problems.push({
+      path: [],
+      message: `must be a mode (${SANDBOX_MODES.join(", ")}) or a mapping of ${KEYS.join(", ")}, not ${describeYamlValue(value)}`,
+    });
     return { settings, problems };
   }
   for (const key of Object.keys(value)) {
-    if (!(KEYS as readonly string[]).includes(key)) problems.push({ path: [key], message: `unknown key (known keys: ${KEYS.join(", ")})` });
+    if (!(KEYS as readonly string[]).includes(key))
+      problems.push({ path: [key], message: `unknown key (known keys: ${KEYS.join(", ")})` });
   }
   const mode = value.mode === undefined || value.mode === null ? undefined : readMode(value.mode, ["mode"], problems);
   if (mode) settings.mode = mode;
@@ -68,7 +72,10 @@ function readBoolean(value: unknown, key: string, problems: SettingProblem[]): b
 function readPaths(value: unknown, key: string, problems: SettingProblem[]): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) {
-    problems.push({ path: [key], message: `must be a list of paths (absolute, ~/..., or relative to the workspace), not ${describeYamlValue(value)}` });
+    problems.push({
+      path: [key],
+      message: `must be a list of paths (absolute, ~/..., or relative to the workspace), not ${describeYamlValue(value)}`,
+    });
     return undefined;
   }
   const paths: string[] = [];

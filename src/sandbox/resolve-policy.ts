@@ -29,8 +29,12 @@ export const DEFAULT_HIDDEN: readonly string[] = [
 ];
 
 /** The policy, or undefined when the sandbox is off (nothing set is off). */
-export function resolveSandboxPolicy(places: readonly SandboxSettings[], where: { workspace: string; home: string }): SandboxPolicy | undefined {
-  const first = <K extends keyof SandboxSettings>(key: K): SandboxSettings[K] => places.find((p) => p[key] !== undefined)?.[key];
+export function resolveSandboxPolicy(
+  places: readonly SandboxSettings[],
+  where: { workspace: string; home: string },
+): SandboxPolicy | undefined {
+  const first = <K extends keyof SandboxSettings>(key: K): SandboxSettings[K] =>
+    places.find((p) => p[key] !== undefined)?.[key];
   const mode = first("mode") ?? "off";
   if (mode === "off") return undefined;
   const absolute = (path: string) => absolutePath(path, where);

@@ -46,7 +46,11 @@ export function consider(found: InForce, placed: PlacedSwitch): void {
  * entries or from nowhere (or, in a hand-made file, hung from themselves),
  * in file order.
  */
-export function applyingSwitches(onPath: Iterable<PlacedSwitch>, beside: readonly PlacedSwitch[], onBranch: ReadonlySet<string>): PlacedSwitch[] {
+export function applyingSwitches(
+  onPath: Iterable<PlacedSwitch>,
+  beside: readonly PlacedSwitch[],
+  onBranch: ReadonlySet<string>,
+): PlacedSwitch[] {
   const applying = [...onPath];
   for (const b of beside) {
     if (b.entry.parentId === null || onBranch.has(b.entry.parentId) || onBranch.has(b.entry.id)) applying.push(b);

@@ -46,12 +46,25 @@ export function createSession(options: CreateSessionOptions): SessionFile {
   const dir = workspaceDir(home, workdir);
   if (options.memory) {
     const header = headerOf(options, ids(), now, workdir);
-    return new SessionFile({ path: join(dir, `${header.id}.jsonl`), lock: NO_LOCK, header, tree: new SessionTree(), validBytes: 0, torn: false, needsNewline: false, ids, now, memory: true });
+    return new SessionFile({
+      path: join(dir, `${header.id}.jsonl`),
+      lock: NO_LOCK,
+      header,
+      tree: new SessionTree(),
+      validBytes: 0,
+      torn: false,
+      needsNewline: false,
+      ids,
+      now,
+      memory: true,
+    });
   }
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new RiendaError("session", `cannot create the session directory ${dir}: ${messageOf(error)}`, { cause: error });
+    throw new RiendaError("session", `cannot create the session directory ${dir}: ${messageOf(error)}`, {
+      cause: error,
+    });
   }
   for (let attempt = 0; ; attempt++) {
     const header = headerOf(options, ids(), now, workdir);

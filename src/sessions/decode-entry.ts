@@ -6,10 +6,23 @@
  * naming the file and the line.
  */
 import { RiendaError } from "../errors.ts";
-import { ATTACHMENT_MEDIA_TYPES, type AttachmentMediaType, type Block, type StopReason, type TextBlock, type Usage } from "../providers/types.ts";
+import {
+  ATTACHMENT_MEDIA_TYPES,
+  type AttachmentMediaType,
+  type Block,
+  type StopReason,
+  type TextBlock,
+  type Usage,
+} from "../providers/types.ts";
 import { headerValueProblem } from "./header-problem.ts";
 import { firstString, isRecord, str } from "./json-fields.ts";
-import { SESSION_FORMAT_VERSION, type AgentEntry, type ModelEntry, type SessionEntry, type SessionHeader } from "./types.ts";
+import {
+  SESSION_FORMAT_VERSION,
+  type AgentEntry,
+  type ModelEntry,
+  type SessionEntry,
+  type SessionHeader,
+} from "./types.ts";
 
 /** An entry of a kind we do not know that still carries an id: later entries may hang from it. */
 export interface PassThroughEntry {
@@ -27,7 +40,8 @@ export interface LineOrigin {
 /** Reads line 1; anything but a version-1 header is an error. */
 export function decodeHeader(value: unknown, path: string): SessionHeader {
   const wrong = headerValueProblem(value);
-  if (wrong || !isRecord(value)) throw new RiendaError("session", `session file ${path}: ${wrong?.problem ?? "line 1 is not a session header"}`);
+  if (wrong || !isRecord(value))
+    throw new RiendaError("session", `session file ${path}: ${wrong?.problem ?? "line 1 is not a session header"}`);
   return {
     kind: "header",
     version: SESSION_FORMAT_VERSION,
@@ -37,10 +51,16 @@ export function decodeHeader(value: unknown, path: string): SessionHeader {
     model: str(value.model),
     workdir: str(value.workdir),
     // A session cannot be its own parent (list-sessions.ts reads such a header the same way).
-    ...(typeof value.parentSession === "string" && value.parentSession !== "" && value.parentSession !== value.id ? { parentSession: value.parentSession } : {}),
-    ...(typeof value.parentCallId === "string" && value.parentCallId !== "" && value.parentSession !== value.id ? { parentCallId: value.parentCallId } : {}),
+    ...(typeof value.parentSession === "string" && value.parentSession !== "" && value.parentSession !== value.id
+      ? { parentSession: value.parentSession }
+      : {}),
+    ...(typeof value.parentCallId === "string" && value.parentCallId !== "" && value.parentSession !== value.id
+      ? { parentCallId: value.parentCallId }
+      : {}),
     ...(typeof value.forkedFrom === "string" && value.forkedFrom !== "" ? { forkedFrom: value.forkedFrom } : {}),
-    ...(typeof value.forkedFrom === "string" && value.forkedFrom !== "" ? { forkedAt: typeof value.forkedAt === "string" && value.forkedAt !== "" ? value.forkedAt : null } : {}),
+    ...(typeof value.forkedFrom === "string" && value.forkedFrom !== ""
+      ? { forkedAt: typeof value.forkedAt === "string" && value.forkedAt !== "" ? value.forkedAt : null }
+      : {}),
   };
 }
 
@@ -51,7 +71,8 @@ export function decodeHeader(value: unknown, path: string): SessionHeader {
  */
 export function decodeEntry(value: unknown, origin: LineOrigin): SessionEntry | PassThroughEntry | null {
   if (!isRecord(value)) return null;
-  const fail = (problem: string) => new RiendaError("session", `session file ${origin.path}, line ${origin.line}: ${problem}`);
+  const fail = (problem: string) =>
+    new RiendaError("session", `session file ${origin.path}, line ${origin.line}: ${problem}`);
   switch (value.kind) {
     case "message": {
       const id = requireId(value, fail);
@@ -65,15 +86,18 @@ export function decodeEntry(value: unknown, origin: LineOrigin): SessionEntry | 
         role: value.role,
         blocks: decodeBlocks(value.blocks),
       };
-      if (typeof value.responseModel === "string" && value.responseModel !== "") entry.responseModel = value.responseModel;
+      if (typeof value.responseModel === "string" && value.responseModel !== "")
+        entry.responseModel = value.responseModel;
       if (typeof value.responseStopReason === "string" && value.responseStopReason !== "") {
         entry.responseStopReason = value.responseStopReason as StopReason;
       }
       const usage = decodeUsage(value.responseUsage);
       if (usage) entry.responseUsage = usage;
-      if (typeof value.responseCost === "number" && Number.isFinite(value.responseCost) && value.responseCost >= 0) entry.responseCost = value.responseCost;
+      if (typeof value.responseCost === "number" && Number.isFinite(value.responseCost) && value.responseCost >= 0)
+        entry.responseCost = value.responseCost;
       // Only an answer can be cut short; a mark on a user message is ignored.
-      if (entry.role === "assistant" && (value.interrupted === "user" || value.interrupted === "limit")) entry.interrupted = value.interrupted;
+      if (entry.role === "assistant" && (value.interrupted === "user" || value.interrupted === "limit"))
+        entry.interrupted = value.interrupted;
       return entry;
     }
     case "compaction": {
@@ -89,7 +113,8 @@ export function decodeEntry(value: unknown, origin: LineOrigin): SessionEntry | 
         keptId: value.keptId,
       };
       if (typeof value.tokensBefore === "number") entry.tokensBefore = value.tokensBefore;
-      if (typeof value.responseModel === "string" && value.responseModel !== "") entry.responseModel = value.responseModel;
+      if (typeof value.responseModel === "string" && value.responseModel !== "")
+        entry.responseModel = value.responseModel;
       const usage = decodeUsage(value.responseUsage);
       if (usage) entry.responseUsage = usage;
       return entry;
@@ -97,13 +122,22 @@ export function decodeEntry(value: unknown, origin: LineOrigin): SessionEntry | 
     case "interruption": {
       const id = str(value.id);
       if (id === "") return null;
-      const entry: SessionEntry = { kind: "interruption", id, parentId: parentOf(value), createdAt: str(value.createdAt) };
+      const entry: SessionEntry = {
+        kind: "interruption",
+        id,
+        parentId: parentOf(value),
+        createdAt: str(value.createdAt),
+      };
       if (value.reason === "error" || value.reason === "limit") entry.reason = value.reason;
       return entry;
     }
     case "leaf": {
       const target = value.targetId;
-      return { kind: "leaf", targetId: typeof target === "string" && target !== "" ? target : null, createdAt: str(value.createdAt) };
+      return {
+        kind: "leaf",
+        targetId: typeof target === "string" && target !== "" ? target : null,
+        createdAt: str(value.createdAt),
+      };
     }
     case "title":
       return { kind: "title", createdAt: str(value.createdAt), title: str(value.title) };
@@ -114,7 +148,13 @@ export function decodeEntry(value: unknown, origin: LineOrigin): SessionEntry | 
     case "thinking": {
       // Only the Go shape exists; an entry without a level is of no use but may still be linked to.
       if (typeof value.thinkingLevel !== "string") return passThrough(value);
-      return { kind: "thinking", id: str(value.id), parentId: parentOf(value), createdAt: str(value.createdAt), thinkingLevel: value.thinkingLevel };
+      return {
+        kind: "thinking",
+        id: str(value.id),
+        parentId: parentOf(value),
+        createdAt: str(value.createdAt),
+        thinkingLevel: value.thinkingLevel,
+      };
     }
     default:
       return passThrough(value);
@@ -155,7 +195,9 @@ export function decodeBlocks(stored: unknown[]): Block[] {
         const block: Block = {
           type: "tool_result",
           toolResultCallId: str(raw.toolResultCallId),
-          toolResult: Array.isArray(raw.toolResult) ? raw.toolResult.filter(isTextBlock).map((b) => ({ type: "text", text: str(b.text) })) : [],
+          toolResult: Array.isArray(raw.toolResult)
+            ? raw.toolResult.filter(isTextBlock).map((b) => ({ type: "text", text: str(b.text) }))
+            : [],
         };
         if (typeof raw.toolResultIsError === "boolean") block.toolResultIsError = raw.toolResultIsError;
         blocks.push(block);
@@ -197,7 +239,12 @@ function decodeUsage(value: unknown): Usage | undefined {
  * `modelRef`: on the branch), or the one earlier versions of ours wrote
  * (`agent`, `model`: beside it). One without a value is only linked to.
  */
-function decodeSwitch(value: Record<string, unknown>, kind: "agent" | "model", go: [string, string], older: [string, string]): AgentEntry | ModelEntry | PassThroughEntry | null {
+function decodeSwitch(
+  value: Record<string, unknown>,
+  kind: "agent" | "model",
+  go: [string, string],
+  older: [string, string],
+): AgentEntry | ModelEntry | PassThroughEntry | null {
   const onBranch = firstString(value[go[0]]);
   const beside = onBranch === undefined ? firstString(value[older[0]]) : undefined;
   const current = onBranch ?? beside;
@@ -212,7 +259,9 @@ function decodeSwitch(value: Record<string, unknown>, kind: "agent" | "model", g
 }
 
 function passThrough(value: Record<string, unknown>): PassThroughEntry | null {
-  return typeof value.id === "string" && value.id !== "" ? { kind: "pass-through", id: value.id, parentId: parentOf(value) } : null;
+  return typeof value.id === "string" && value.id !== ""
+    ? { kind: "pass-through", id: value.id, parentId: parentOf(value) }
+    : null;
 }
 
 function requireId(value: Record<string, unknown>, fail: (problem: string) => RiendaError): string {

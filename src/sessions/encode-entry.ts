@@ -45,7 +45,13 @@ function storedForm(entry: SessionHeader | SessionEntry): Record<string, unknown
     case "leaf":
       return { kind: "leaf", targetId: entry.targetId, createdAt: entry.createdAt };
     case "interruption":
-      return { kind: "interruption", id: entry.id, parentId: entry.parentId, createdAt: entry.createdAt, ...(entry.reason ? { reason: entry.reason } : {}) };
+      return {
+        kind: "interruption",
+        id: entry.id,
+        parentId: entry.parentId,
+        createdAt: entry.createdAt,
+        ...(entry.reason ? { reason: entry.reason } : {}),
+      };
     case "title":
       return { kind: "title", createdAt: entry.createdAt, title: entry.title };
     case "agent":
@@ -78,9 +84,13 @@ function storedSwitch(entry: SwitchEntry): Record<string, unknown> {
     case "thinking":
       return { ...link, thinkingLevel: entry.thinkingLevel };
     case "agent":
-      return entry.beside ? { ...link, agent: entry.agentId, previousAgent: entry.previousAgentId } : { ...link, agentId: entry.agentId, previousAgentId: entry.previousAgentId };
+      return entry.beside
+        ? { ...link, agent: entry.agentId, previousAgent: entry.previousAgentId }
+        : { ...link, agentId: entry.agentId, previousAgentId: entry.previousAgentId };
     case "model":
-      return entry.beside ? { ...link, model: entry.modelRef, previousModel: entry.previousModelRef } : { ...link, modelRef: entry.modelRef, previousModelRef: entry.previousModelRef };
+      return entry.beside
+        ? { ...link, model: entry.modelRef, previousModel: entry.previousModelRef }
+        : { ...link, modelRef: entry.modelRef, previousModelRef: entry.previousModelRef };
   }
 }
 
@@ -94,7 +104,10 @@ function storedBlock(block: Block): Record<string, unknown> {
         thinking: block.thinking,
         signature: block.signature,
         redactedData: block.redactedData,
-        encryptedReasoning: block.encryptedReasoning === undefined ? undefined : { id: block.encryptedReasoning.id, content: block.encryptedReasoning.content },
+        encryptedReasoning:
+          block.encryptedReasoning === undefined
+            ? undefined
+            : { id: block.encryptedReasoning.id, content: block.encryptedReasoning.content },
       };
     case "tool_call":
       return {

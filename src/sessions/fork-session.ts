@@ -61,7 +61,9 @@ function copied(entry: SessionEntry, onPath: Set<string>): boolean {
     case "agent":
     case "model":
       // One beside the branch goes with the entry it hangs from; one on the branch is part of the path.
-      return entry.beside ? entry.parentId === null || onPath.has(entry.parentId) || onPath.has(entry.id) : onPath.has(entry.id);
+      return entry.beside
+        ? entry.parentId === null || onPath.has(entry.parentId) || onPath.has(entry.id)
+        : onPath.has(entry.id);
     case "interruption":
       return entry.parentId !== null && onPath.has(entry.parentId);
     case "title":

@@ -28,11 +28,17 @@ export interface FirstLine {
  */
 export function headerProblem(line: FirstLine, value: unknown, invalid: unknown): HeaderProblem | null {
   const text = line.text ?? "";
-  if (text.trim() === "" && !line.more) return { problem: "it is empty (it was cut off while being created)", cutOff: true };
-  if (text.trim() === "") return { problem: "line 1 is empty; a session file starts with its header line", cutOff: false };
+  if (text.trim() === "" && !line.more)
+    return { problem: "it is empty (it was cut off while being created)", cutOff: true };
+  if (text.trim() === "")
+    return { problem: "line 1 is empty; a session file starts with its header line", cutOff: false };
   if (value === invalid) {
-    if (!line.terminated && !line.more) return { problem: "it has no complete header line (it was cut off while being created)", cutOff: true };
-    return { problem: `line 1 is not valid JSON, so it is not a session header (it begins ${JSON.stringify(preview(text))})`, cutOff: false };
+    if (!line.terminated && !line.more)
+      return { problem: "it has no complete header line (it was cut off while being created)", cutOff: true };
+    return {
+      problem: `line 1 is not valid JSON, so it is not a session header (it begins ${JSON.stringify(preview(text))})`,
+      cutOff: false,
+    };
   }
   return headerValueProblem(value);
 }
@@ -41,13 +47,18 @@ export function headerProblem(line: FirstLine, value: unknown, invalid: unknown)
 export function headerValueProblem(value: unknown): HeaderProblem | null {
   const problem = (text: string) => ({ problem: text, cutOff: false });
   const expected = 'a session file starts with {"kind":"header",...}';
-  if (!isRecord(value)) return problem(`line 1 is not a session header: it is ${Array.isArray(value) ? "a list" : "not an object"} (${expected})`);
+  if (!isRecord(value))
+    return problem(
+      `line 1 is not a session header: it is ${Array.isArray(value) ? "a list" : "not an object"} (${expected})`,
+    );
   if (value.kind !== "header") {
     const kind = value.kind === undefined ? 'it has no "kind"' : `its "kind" is ${JSON.stringify(value.kind)}`;
     return problem(`line 1 is not a session header: ${kind} (${expected})`);
   }
   if (value.version !== SESSION_FORMAT_VERSION) {
-    return problem(`unsupported session format version ${JSON.stringify(value.version)} (this Rienda reads version ${SESSION_FORMAT_VERSION})`);
+    return problem(
+      `unsupported session format version ${JSON.stringify(value.version)} (this Rienda reads version ${SESSION_FORMAT_VERSION})`,
+    );
   }
   if (typeof value.id !== "string" || value.id === "") return problem("the header has no session id");
   return null;

@@ -23,7 +23,9 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export function sizeProblem(bytes: Uint8Array): string | undefined {
   if (bytes.length > MAX_IMPORT_BYTES) return `is larger than ${mib(MAX_IMPORT_BYTES)}, the most sessions import reads`;
   const long = lineSpans(bytes).findIndex((span) => span.end - span.start > MAX_IMPORT_LINE_BYTES);
-  return long >= 0 ? `line ${long + 1} is longer than ${mib(MAX_IMPORT_LINE_BYTES)}, the most sessions import reads in one line` : undefined;
+  return long >= 0
+    ? `line ${long + 1} is longer than ${mib(MAX_IMPORT_LINE_BYTES)}, the most sessions import reads in one line`
+    : undefined;
 }
 
 /** Why the parsed session must not be imported, or undefined. */
@@ -39,7 +41,11 @@ export function contentProblem(parsed: ParsedSession): string | undefined {
       else if (block.type === "tool_result" && !calls.has(block.toolResultCallId)) {
         return `message ${entry.id} holds a result for tool call ${JSON.stringify(block.toolResultCallId)}, which no earlier message made`;
       }
-      if (block.type === "attachment" && block.data !== undefined && (block.data.length % 4 !== 0 || !BASE64.test(block.data))) {
+      if (
+        block.type === "attachment" &&
+        block.data !== undefined &&
+        (block.data.length % 4 !== 0 || !BASE64.test(block.data))
+      ) {
         return `message ${entry.id}: the data of attachment ${JSON.stringify(block.name)} is not base64`;
       }
     }

@@ -28,7 +28,12 @@ export interface ImportedSession {
 }
 
 /** Checks `bytes` (read from `source`, for messages) and files them as a session of `workdir`. */
-export function importSession(options: { home: string; workdir: string; bytes: Uint8Array; source: string }): ImportedSession {
+export function importSession(options: {
+  home: string;
+  workdir: string;
+  bytes: Uint8Array;
+  source: string;
+}): ImportedSession {
   const { home, bytes, source } = options;
   const workdir = resolve(options.workdir);
   const refuse = (problem: string) => new RiendaError("session", `${source}: ${problem}; nothing was imported`);
@@ -41,14 +46,21 @@ export function importSession(options: { home: string; workdir: string; bytes: U
   const wrong = contentProblem(parsed);
   if (wrong) throw refuse(wrong);
   const twin = caseTwin(home, id);
-  if (twin) throw refuse(`session ${id} differs only in case from session ${twin}, already here (on a file system that ignores case they are one file)`);
+  if (twin)
+    throw refuse(
+      `session ${id} differs only in case from session ${twin}, already here (on a file system that ignores case they are one file)`,
+    );
   let existing: string | undefined;
   try {
     existing = findSessionFile(home, id);
   } catch {
     existing = undefined;
   }
-  if (existing !== undefined) throw new RiendaError("session", `session ${id} already exists (${existing}); nothing was imported (rienda sessions rm ${id} first to replace it)`);
+  if (existing !== undefined)
+    throw new RiendaError(
+      "session",
+      `session ${id} already exists (${existing}); nothing was imported (rienda sessions rm ${id} first to replace it)`,
+    );
   const [first] = lineSpans(bytes);
   const rest = first ? bytes.subarray(first.terminated ? first.end + 1 : first.end) : new Uint8Array();
   const header = encodeEntry({ ...parsed.header, workdir });
@@ -57,14 +69,25 @@ export function importSession(options: { home: string; workdir: string; bytes: U
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new RiendaError("session", `cannot create the session directory ${dir}: ${messageOf(error)}`, { cause: error });
+    throw new RiendaError("session", `cannot create the session directory ${dir}: ${messageOf(error)}`, {
+      cause: error,
+    });
   }
   const lock = lockSession(path, id);
   try {
     // "wx": a file that appeared meanwhile is not overwritten either.
-    writeFileSync(path, Buffer.concat([Buffer.from(header), first?.terminated === false && rest.length > 0 ? Buffer.from("\n") : Buffer.alloc(0), rest]), { flag: "wx", mode: 0o600 });
+    writeFileSync(
+      path,
+      Buffer.concat([
+        Buffer.from(header),
+        first?.terminated === false && rest.length > 0 ? Buffer.from("\n") : Buffer.alloc(0),
+        rest,
+      ]),
+      { flag: "wx", mode: 0o600 },
+    );
   } catch (error) {
-    if ((error as { code?: unknown }).code === "EEXIST") throw new RiendaError("session", `session ${id} already exists (${path}); nothing was imported`);
+    if ((error as { code?: unknown }).code === "EEXIST")
+      throw new RiendaError("session", `session ${id} already exists (${path}); nothing was imported`);
     throw new RiendaError("session", `cannot write session file ${path}: ${messageOf(error)}`, { cause: error });
   } finally {
     lock.release();

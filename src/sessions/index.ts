@@ -26,7 +26,14 @@ export { pruneSessions, removeSession, type PruneResult } from "./remove-session
 export { MAX_IMPORT_BYTES, MAX_IMPORT_LINE_BYTES } from "./import-checks.ts";
 export { importSession, type ImportedSession } from "./import-session.ts";
 export { SessionFile } from "./session-file.ts";
-export { compactionSummaryMessage, FAILED_REQUEST_TEXT, interruptionMessage, INTERRUPTION_TEXT, LIMIT_STOP_TEXT, type BranchEntry } from "./session-tree.ts";
+export {
+  compactionSummaryMessage,
+  FAILED_REQUEST_TEXT,
+  interruptionMessage,
+  INTERRUPTION_TEXT,
+  LIMIT_STOP_TEXT,
+  type BranchEntry,
+} from "./session-tree.ts";
 export { createIdGenerator, idTime, type IdSources } from "./new-id.ts";
 export { normalizeTitle } from "./session-title.ts";
 export { workspaceDir, workspaceDirName, workspaceHash, workspaceSlug } from "./workspace-dir.ts";

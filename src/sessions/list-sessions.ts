@@ -58,7 +58,10 @@ function listDir(dir: string): SessionSummary[] {
     }
     if (!stats.isFile()) continue;
     const known = index.get(name);
-    let record = known && known.size === stats.size && known.mtimeMs === stats.mtimeMs && known.ino === stats.ino ? known : undefined;
+    let record =
+      known && known.size === stats.size && known.mtimeMs === stats.mtimeMs && known.ino === stats.ino
+        ? known
+        : undefined;
     if (!record) {
       record = rescan(path, stats, known);
       changed = true;
@@ -85,7 +88,12 @@ function rescan(path: string, stats: Stats, known: IndexRecord | undefined): Ind
         result = scanSession(grown.subarray(tail.length), structuredClone(known.state), known.offset);
         if (result) {
           settleBranch(path, result);
-          return { ...base, offset: result.offset, tail: tailOf(grown, result.offset - known.offset + tail.length), state: result.state };
+          return {
+            ...base,
+            offset: result.offset,
+            tail: tailOf(grown, result.offset - known.offset + tail.length),
+            state: result.state,
+          };
         }
       }
     }
@@ -156,7 +164,9 @@ function toSummary(id: string, path: string, record: IndexRecord, stats: Stats):
     cost: s.cost ?? null,
     problem: s.problem ?? null,
     // A session cannot be its own parent: a header naming itself (hand-edited, damaged) is a top session, listed as one.
-    ...(s.parentSession !== undefined && s.parentSession !== id ? { parentSession: s.parentSession, ...(s.parentCallId !== undefined ? { parentCallId: s.parentCallId } : {}) } : {}),
+    ...(s.parentSession !== undefined && s.parentSession !== id
+      ? { parentSession: s.parentSession, ...(s.parentCallId !== undefined ? { parentCallId: s.parentCallId } : {}) }
+      : {}),
   };
 }
 

@@ -41,7 +41,13 @@ export function openSession(options: OpenSessionOptions): SessionFile {
     if (parsed.header.id !== options.id) {
       throw new RiendaError("session", `session file ${path} holds session "${parsed.header.id}", not "${options.id}"`);
     }
-    const session = new SessionFile({ ...parsed, path, lock, ids: options.ids ?? createIdGenerator(), now: options.now ?? Date.now });
+    const session = new SessionFile({
+      ...parsed,
+      path,
+      lock,
+      ids: options.ids ?? createIdGenerator(),
+      now: options.now ?? Date.now,
+    });
     // A stale lock: its process died mid-run (kill -9, a crash) without recording the interruption. Recorded
     // now, or the next prompt would be glued onto the request it left unanswered.
     if (lock.tookOver && session.messages().at(-1)?.role === "user") session.appendInterruption();
@@ -79,14 +85,18 @@ function readRepaired(path: string, id: string): ParsedSession {
       closeSync(fd);
     }
   }
-  throw new RiendaError("session", `session file ${path} kept changing while it was opened; is another program writing to it?`);
+  throw new RiendaError(
+    "session",
+    `session file ${path} kept changing while it was opened; is another program writing to it?`,
+  );
 }
 
 /** The path of a session's file, searched as openSession does; throws `unknown session`. */
 export function findSessionFile(home: string, id: string, workdir?: string): string {
   if (!SAFE_ID.test(id)) throw unknownSession(id);
   const inDirs = (dirs: string[]) => dirs.map((dir) => join(dir, `${id}.jsonl`)).find(isFile);
-  const found = (workdir === undefined ? undefined : inDirs(workspaceDirs(home, workdir))) ?? inDirs(allWorkspaceDirs(home));
+  const found =
+    (workdir === undefined ? undefined : inDirs(workspaceDirs(home, workdir))) ?? inDirs(allWorkspaceDirs(home));
   if (found === undefined) throw unknownSession(id);
   return found;
 }

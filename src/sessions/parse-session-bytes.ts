@@ -49,8 +49,13 @@ export function parseSessionBytes(bytes: Uint8Array, path: string): ParsedSessio
   const first = spans[0];
   const firstText = first ? decoder.decode(bytes.subarray(first.start, first.end)) : undefined;
   const headerValue = firstText === undefined ? INVALID : parseJson(firstText);
-  const wrong = headerProblem({ text: firstText, terminated: first?.terminated ?? false, more: spans.length > 1 }, headerValue, INVALID);
-  if (wrong || first === undefined) throw new RiendaError("session", `session file ${path}: ${wrong?.problem ?? "it is empty"}`);
+  const wrong = headerProblem(
+    { text: firstText, terminated: first?.terminated ?? false, more: spans.length > 1 },
+    headerValue,
+    INVALID,
+  );
+  if (wrong || first === undefined)
+    throw new RiendaError("session", `session file ${path}: ${wrong?.problem ?? "it is empty"}`);
   const header = decodeHeader(headerValue, path);
   const tree = new SessionTree();
   const entries: SessionEntry[] = [];
@@ -71,7 +76,10 @@ export function parseSessionBytes(bytes: Uint8Array, path: string): ParsedSessio
     const value = parseJson(line);
     if (value === INVALID) {
       if (i === lastContent && !span.terminated) break;
-      const whole = i === lastContent ? " (a whole line, ended by a newline, so not one a crash cut short: Rienda leaves the file as it is; mend or delete the line)" : "";
+      const whole =
+        i === lastContent
+          ? " (a whole line, ended by a newline, so not one a crash cut short: Rienda leaves the file as it is; mend or delete the line)"
+          : "";
       throw new RiendaError("session", `session file ${path}, line ${i + 1}: not valid JSON${whole}`);
     }
     if (isHeaderLike(value)) extraHeaders.push(i + 1);

@@ -33,6 +33,7 @@ export function readSession(options: ReadSessionOptions): StoredSession {
     throw new RiendaError("session", `cannot read session file ${path}: ${messageOf(error)}`, { cause: error });
   }
   const parsed = parseSessionBytes(bytes, path);
-  if (parsed.header.id !== options.id) throw new RiendaError("session", `session file ${path} holds session "${parsed.header.id}", not "${options.id}"`);
+  if (parsed.header.id !== options.id)
+    throw new RiendaError("session", `session file ${path} holds session "${parsed.header.id}", not "${options.id}"`);
   return { ...parsed, path, bytes: bytes.subarray(0, parsed.validBytes) };
 }

@@ -32,13 +32,20 @@ export interface PruneResult {
  * `olderThanMs` (subagents' sessions included); with `dryRun` only says
  * which. Never one held by another process.
  */
-export function pruneSessions(options: { home: string; workdir: string; olderThanMs: number; now?: number; dryRun?: boolean }): PruneResult {
+export function pruneSessions(options: {
+  home: string;
+  workdir: string;
+  olderThanMs: number;
+  now?: number;
+  dryRun?: boolean;
+}): PruneResult {
   const cutoff = (options.now ?? Date.now()) - options.olderThanMs;
   const result: PruneResult = { removed: [], skipped: [] };
   for (const s of listSessions({ home: options.home, workdir: options.workdir })) {
     if (!olderThan(s.updatedAt, cutoff)) continue;
     try {
-      if (pruneIfStillOld(s.path, s.id, s.updatedAt, cutoff, options.dryRun === true)) result.removed.push({ id: s.id, path: s.path });
+      if (pruneIfStillOld(s.path, s.id, s.updatedAt, cutoff, options.dryRun === true))
+        result.removed.push({ id: s.id, path: s.path });
     } catch (error) {
       result.skipped.push({ id: s.id, reason: messageOf(error) });
     }
@@ -52,7 +59,13 @@ export function pruneSessions(options: { home: string; workdir: string; olderTha
  * the lock is kept. A dry run takes the lock too, so that it names the
  * sessions the real prune would keep (held elsewhere) the same way.
  */
-export function pruneIfStillOld(path: string, id: string, listedUpdatedAt: string, cutoff: number, dryRun: boolean): boolean {
+export function pruneIfStillOld(
+  path: string,
+  id: string,
+  listedUpdatedAt: string,
+  cutoff: number,
+  dryRun: boolean,
+): boolean {
   const lock = lockSession(path, id);
   try {
     const scanned = scanSession(readFileSync(path), null)?.state;

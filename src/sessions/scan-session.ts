@@ -104,10 +104,15 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
     const first = spans[0];
     const firstText = first ? text(first) : undefined;
     const header = firstText === undefined ? INVALID : parseJson(firstText);
-    const wrong = headerProblem({ text: firstText, terminated: first?.terminated ?? false, more: spans.length > 1 }, header, INVALID);
+    const wrong = headerProblem(
+      { text: firstText, terminated: first?.terminated ?? false, more: spans.length > 1 },
+      header,
+      INVALID,
+    );
     if (wrong?.cutOff) return null;
     // A header that does not name a session leaves nothing to read further: marked, and rescanned from the start when it changes.
-    if (!isRecord(header) || typeof header.id !== "string") return { state: { ...EMPTY_STATE, problem: wrong?.problem ?? "line 1 is not a session header" }, offset: 0 };
+    if (!isRecord(header) || typeof header.id !== "string")
+      return { state: { ...EMPTY_STATE, problem: wrong?.problem ?? "line 1 is not a session header" }, offset: 0 };
     state = {
       ...EMPTY_STATE,
       id: header.id,
@@ -119,8 +124,12 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
       usage: emptyUsage(),
       lines: 1,
       problem: wrong?.problem ?? null,
-      ...(typeof header.parentSession === "string" && header.parentSession !== "" ? { parentSession: header.parentSession } : {}),
-      ...(typeof header.parentCallId === "string" && header.parentCallId !== "" ? { parentCallId: header.parentCallId } : {}),
+      ...(typeof header.parentSession === "string" && header.parentSession !== ""
+        ? { parentSession: header.parentSession }
+        : {}),
+      ...(typeof header.parentCallId === "string" && header.parentCallId !== ""
+        ? { parentCallId: header.parentCallId }
+        : {}),
     };
     offset = first!.terminated ? first!.end + 1 : first!.end;
     index = 1;
@@ -133,13 +142,17 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
     if (isBlank(bytes, span)) continue;
     if (i < lastContent && span.terminated && startsWith(bytes, span.start, CANONICAL)) {
       // Not decoded, but a line that does not end its object is surely not JSON.
-      if (state.problem === null && !endsObject(bytes, span)) state.problem = `line ${startLines + i + 1} is not valid JSON`;
+      if (state.problem === null && !endsObject(bytes, span))
+        state.problem = `line ${startLines + i + 1} is not valid JSON`;
       if (startsWith(bytes, span.start, MESSAGE)) {
         state.messageCount++;
         const value = state.firstPrompt === null ? parseJson(text(span)) : undefined;
         if (value !== undefined) firstPrompt(state, value);
         follow(state, quickLink(bytes, span, MESSAGE.length, decoder) ?? linkOf(value ?? parseJson(text(span))));
-        addResponse(state, responseTail(decoder.decode(bytes.subarray(Math.max(span.start, span.end - RESPONSE_TAIL_BYTES), span.end))));
+        addResponse(
+          state,
+          responseTail(decoder.decode(bytes.subarray(Math.max(span.start, span.end - RESPONSE_TAIL_BYTES), span.end))),
+        );
       } else if (startsWith(bytes, span.start, COMPACTION)) {
         follow(state, quickLink(bytes, span, COMPACTION.length, decoder) ?? linkOf(parseJson(text(span))));
       } else if (NAMING.some((p) => startsWith(bytes, span.start, p))) {
@@ -305,7 +318,8 @@ function addResponse(state: ScanState, value: unknown): void {
     state.usage.cacheWriteTokens += count(usage.cacheWriteTokens);
   }
   const cost = value.responseCost;
-  if (typeof cost === "number" && Number.isFinite(cost) && cost >= 0) state.cost = Math.round(((state.cost ?? 0) + cost) * 1_000_000) / 1_000_000;
+  if (typeof cost === "number" && Number.isFinite(cost) && cost >= 0)
+    state.cost = Math.round(((state.cost ?? 0) + cost) * 1_000_000) / 1_000_000;
 }
 
 function count(value: unknown): number {

@@ -17,7 +17,14 @@ import type { ParsedSession } from "./parse-session-bytes.ts";
 import type { SessionLock } from "./session-lock.ts";
 import { normalizeTitle } from "./session-title.ts";
 import type { BranchEntry, SessionTree } from "./session-tree.ts";
-import type { CompactionInput, IdGenerator, InterruptionReason, MessageMeta, SessionEntry, SessionHeader } from "./types.ts";
+import type {
+  CompactionInput,
+  IdGenerator,
+  InterruptionReason,
+  MessageMeta,
+  SessionEntry,
+  SessionHeader,
+} from "./types.ts";
 
 const APPEND_EXISTING = constants.O_WRONLY | constants.O_APPEND;
 /** What a thinking entry turning thinking off stores. */
@@ -218,7 +225,10 @@ export class SessionFile {
   /** Appends a compaction checkpoint at the active leaf; `keptId` must be on the active branch. Returns its id. */
   appendCompaction(input: CompactionInput): string {
     if (!this.#tree.branch().some((e) => e.id === input.keptId)) {
-      throw new RiendaError("session", `session ${this.id}: the kept entry "${input.keptId}" is not on the active branch`);
+      throw new RiendaError(
+        "session",
+        `session ${this.id}: the kept entry "${input.keptId}" is not on the active branch`,
+      );
     }
     const link = this.#link();
     this.#write({
@@ -241,7 +251,13 @@ export class SessionFile {
   appendInterruption(reason?: InterruptionReason): void {
     const at = this.#tree.leafId;
     if (at === null) return;
-    this.#write({ kind: "interruption", id: this.#ids(), parentId: at, createdAt: this.#timestamp(), ...(reason ? { reason } : {}) });
+    this.#write({
+      kind: "interruption",
+      id: this.#ids(),
+      parentId: at,
+      createdAt: this.#timestamp(),
+      ...(reason ? { reason } : {}),
+    });
   }
 
   /** Releases the lock; later appends are refused. Safe to call twice. */
@@ -282,8 +298,10 @@ export class SessionFile {
   }
 
   #write(entry: SessionEntry): void {
-    if (this.#closed) throw new RiendaError("session", `session ${this.id} was closed; it cannot be written to any more`);
-    if ("id" in entry && this.#tree.has(entry.id)) throw new RiendaError("session", `session ${this.id} already has an entry "${entry.id}"`);
+    if (this.#closed)
+      throw new RiendaError("session", `session ${this.id} was closed; it cannot be written to any more`);
+    if ("id" in entry && this.#tree.has(entry.id))
+      throw new RiendaError("session", `session ${this.id} already has an entry "${entry.id}"`);
     if (this.#memory) {
       this.#unused = false;
       this.#tree.add(entry, `session ${this.id}`);
@@ -332,5 +350,6 @@ function checkMessage(message: Message, path: string): void {
 }
 
 function requireName(value: string, what: string, path: string): void {
-  if (typeof value !== "string" || value.trim() === "") throw new RiendaError("session", `cannot record an empty ${what} in ${path}`);
+  if (typeof value !== "string" || value.trim() === "")
+    throw new RiendaError("session", `cannot record an empty ${what} in ${path}`);
 }

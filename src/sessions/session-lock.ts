@@ -61,7 +61,10 @@ export function lockSession(sessionPath: string, id: string): SessionLock {
     breakStale(path, text);
     tookOver = true;
   }
-  throw new RiendaError("session", `cannot lock session ${id}: ${path} keeps changing; is another rienda opening it? Try again.`);
+  throw new RiendaError(
+    "session",
+    `cannot lock session ${id}: ${path} keeps changing; is another rienda opening it? Try again.`,
+  );
 }
 
 class HeldLock implements SessionLock {
@@ -126,7 +129,8 @@ function breakStale(path: string, staleText: string): void {
   try {
     fd = openSync(guard, "wx", 0o600);
   } catch (error) {
-    if (codeOf(error) !== "EEXIST") throw new RiendaError("session", `cannot recover the stale lock ${path}: ${messageOf(error)}`, { cause: error });
+    if (codeOf(error) !== "EEXIST")
+      throw new RiendaError("session", `cannot recover the stale lock ${path}: ${messageOf(error)}`, { cause: error });
     // Someone else is breaking it; a break file left by a crash is removed after a while.
     if (ageOf(guard) > STALE_BREAK_MS) unlinkQuietly(guard);
     return;

@@ -10,7 +10,15 @@
  */
 import { RiendaError } from "../errors.ts";
 import type { Message } from "../providers/types.ts";
-import { applyingSwitches, consider, switchValue, THINKING_OFF, thinkingLevelOf, type InForce, type PlacedSwitch } from "./branch-switches.ts";
+import {
+  applyingSwitches,
+  consider,
+  switchValue,
+  THINKING_OFF,
+  thinkingLevelOf,
+  type InForce,
+  type PlacedSwitch,
+} from "./branch-switches.ts";
 import type { PassThroughEntry } from "./decode-entry.ts";
 import { titleFromBlocks, normalizeTitle } from "./session-title.ts";
 import type { CompactionEntry, InterruptionReason, MessageEntry, SessionEntry, SwitchEntry } from "./types.ts";
@@ -168,7 +176,9 @@ export class SessionTree {
   #addNode(entry: BranchEntry, where: string): void {
     const node: Node = { id: entry.id, parentId: entry.parentId, entry };
     if (entry.kind === "message") {
-      node.message = entry.interrupted ? { role: entry.role, blocks: entry.blocks, interrupted: entry.interrupted } : { role: entry.role, blocks: entry.blocks };
+      node.message = entry.interrupted
+        ? { role: entry.role, blocks: entry.blocks, interrupted: entry.interrupted }
+        : { role: entry.role, blocks: entry.blocks };
       this.#messageCount++;
       if (this.#firstPrompt === undefined && entry.role === "user") this.#firstPrompt = titleFromBlocks(entry.blocks);
     }
@@ -185,7 +195,8 @@ export class SessionTree {
     this.#beside.push(placed);
     this.#inForce = undefined;
     // Kept so entries hanging from it (hand-made files) still link.
-    if (entry.id !== "" && !this.#nodes.has(entry.id)) this.#nodes.set(entry.id, { id: entry.id, parentId: entry.parentId });
+    if (entry.id !== "" && !this.#nodes.has(entry.id))
+      this.#nodes.set(entry.id, { id: entry.id, parentId: entry.parentId });
   }
 
   /** Adds a node of the tree and makes it the leaf. */
@@ -256,7 +267,8 @@ export class SessionTree {
       const message = node.message;
       if (message && message.blocks.length > 0) messages.push(message);
       // Only a user turn left without an answer needs saying so; it also keeps the next prompt a message of its own.
-      if (this.#interrupted.has(node.id) && messages.at(-1)?.role === "user") messages.push(interruptionMessage(this.#interrupted.get(node.id)));
+      if (this.#interrupted.has(node.id) && messages.at(-1)?.role === "user")
+        messages.push(interruptionMessage(this.#interrupted.get(node.id)));
     }
     return messages;
   }
@@ -311,13 +323,16 @@ export function compactionSummaryMessage(summary: string): Message {
 }
 
 /** Text of the answer that stands for an interrupted request in the history. */
-export const INTERRUPTION_TEXT = "[The user interrupted this request before it was finished. What follows is a new message.]";
+export const INTERRUPTION_TEXT =
+  "[The user interrupted this request before it was finished. What follows is a new message.]";
 
 /** Text of the answer that stands for a request whose run failed (a provider error after retries, the loop guard, ...). */
-export const FAILED_REQUEST_TEXT = "[This request failed before it was finished: the run ended with an error. What follows is a new message.]";
+export const FAILED_REQUEST_TEXT =
+  "[This request failed before it was finished: the run ended with an error. What follows is a new message.]";
 
 /** Text of the answer that stands for a request a limit stopped (--max-turns, --max-cost, --timeout: docs/cli.md "Limits"). */
-export const LIMIT_STOP_TEXT = "[This request was stopped before it was finished: the run reached its limit of model requests, cost or time. What follows is a new message.]";
+export const LIMIT_STOP_TEXT =
+  "[This request was stopped before it was finished: the run reached its limit of model requests, cost or time. What follows is a new message.]";
 
 /**
  * The assistant turn that the history shows after a request the user

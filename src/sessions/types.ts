@@ -148,7 +148,15 @@ export interface InterruptionEntry {
 export type InterruptionReason = "error" | "limit";
 
 /** Every entry kind this module understands (the header excepted). */
-export type SessionEntry = MessageEntry | LeafEntry | TitleEntry | AgentEntry | ModelEntry | ThinkingEntry | CompactionEntry | InterruptionEntry;
+export type SessionEntry =
+  | MessageEntry
+  | LeafEntry
+  | TitleEntry
+  | AgentEntry
+  | ModelEntry
+  | ThinkingEntry
+  | CompactionEntry
+  | InterruptionEntry;
 
 /** What `appendCompaction` needs. */
 export interface CompactionInput {

@@ -14,9 +14,21 @@
 export { listSkills, readSkill, type SkillOutcome } from "./list-skills.ts";
 export { loadSkills } from "./load-skills.ts";
 export { parseSkill } from "./parse-skill.ts";
-export { listSkillFiles, MAX_LISTED_FILES, readSkillFile, type SkillFileList, type SkillFileRead } from "./skill-files.ts";
+export {
+  listSkillFiles,
+  MAX_LISTED_FILES,
+  readSkillFile,
+  type SkillFileList,
+  type SkillFileRead,
+} from "./skill-files.ts";
 export { createSkillTool } from "./skill-tool.ts";
 export { SKILL_FILE, skillsDir } from "./skills-dir.ts";
 export { SKILLS_PROMPT_HEADING, skillsPrompt, withSkills } from "./skills-prompt.ts";
-export { findWorkspaceSkills, WORKSPACE_SKILLS_DIR, workspaceSkillsPrompt, type WorkspaceSkill, type WorkspaceSkills } from "./workspace-skills.ts";
+export {
+  findWorkspaceSkills,
+  WORKSPACE_SKILLS_DIR,
+  workspaceSkillsPrompt,
+  type WorkspaceSkill,
+  type WorkspaceSkills,
+} from "./workspace-skills.ts";
 export type { Skill, SkillList, SkillProblem } from "./types.ts";

@@ -22,12 +22,19 @@ export function readSkill(home: string, name: string): SkillOutcome {
   try {
     // A pipe or device named SKILL.md would block the start of every run.
     const kind = statSync(file);
-    if (!kind.isFile() && !kind.isDirectory()) return broken(name, file, `${file}: is not a regular file (a pipe, socket or device)`);
+    if (!kind.isFile() && !kind.isDirectory())
+      return broken(name, file, `${file}: is not a regular file (a pipe, socket or device)`);
     text = readFileSync(file, "utf8");
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return broken(name, dir, `${dir}: has no ${SKILL_FILE} (a skill is a folder holding a ${SKILL_FILE})`);
-    const why = code === "EISDIR" ? "is a directory, not a file" : code === "EACCES" ? "cannot be read: permission denied" : `cannot be read: ${messageOf(cause)}`;
+    if (code === "ENOENT")
+      return broken(name, dir, `${dir}: has no ${SKILL_FILE} (a skill is a folder holding a ${SKILL_FILE})`);
+    const why =
+      code === "EISDIR"
+        ? "is a directory, not a file"
+        : code === "EACCES"
+          ? "cannot be read: permission denied"
+          : `cannot be read: ${messageOf(cause)}`;
     return broken(name, file, `${file}: ${why}`);
   }
   try {
@@ -51,7 +58,8 @@ export function listSkills(home: string): SkillList {
     names = readdirSync(dir);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") problems.push({ name: "", file: dir, message: `${dir}: cannot be listed: ${messageOf(cause)}` });
+    if (code !== "ENOENT" && code !== "ENOTDIR")
+      problems.push({ name: "", file: dir, message: `${dir}: cannot be listed: ${messageOf(cause)}` });
     return { skills, problems };
   }
   for (const name of names.sort()) {

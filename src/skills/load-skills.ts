@@ -28,5 +28,10 @@ function unknownSkillMessage(home: string, name: string): string {
   const dir = skillsDir(home);
   const broken = [...new Set(problems.map((p) => p.name).filter((p) => p !== ""))];
   const found = { dir, loaded: skills.map((s) => s.name), broken, problems: problems.length };
-  return unknownDefinitionMessage("skill", name, found, `: there are no skills in ${dir} yet (a skill is a folder ${dir}/${name} holding a SKILL.md; see docs/skills.md)`);
+  return unknownDefinitionMessage(
+    "skill",
+    name,
+    found,
+    `: there are no skills in ${dir} yet (a skill is a folder ${dir}/${name} holding a SKILL.md; see docs/skills.md)`,
+  );
 }

@@ -54,9 +54,11 @@ export function parseSkill(folder: string, dir: string, file: string, text: stri
 
   let name = "";
   const writtenName = meta.name === undefined || meta.name === null ? undefined : textOf(meta.name, ["name"]);
-  if (meta.name === undefined || meta.name === null) problems.push(`missing "name" (the skill's name, equal to its folder's: "${folder}")`);
+  if (meta.name === undefined || meta.name === null)
+    problems.push(`missing "name" (the skill's name, equal to its folder's: "${folder}")`);
   else if (writtenName === undefined) problems.push(`name: must be a string, not ${describeValue(meta.name)}`);
-  else if (!isValidSkillName(writtenName)) problems.push(`name: "${writtenName}" is not a valid skill name (${SKILL_NAME_RULE})`);
+  else if (!isValidSkillName(writtenName))
+    problems.push(`name: "${writtenName}" is not a valid skill name (${SKILL_NAME_RULE})`);
   else if (writtenName !== folder) problems.push(`name: "${writtenName}" must equal the folder's name "${folder}"`);
   else name = writtenName;
 
@@ -67,7 +69,8 @@ export function parseSkill(folder: string, dir: string, file: string, text: stri
     const written = textOf(meta.description, ["description"])?.trim();
     if (written === undefined) problems.push(`description: must be a string, not ${describeValue(meta.description)}`);
     else if (written === "") problems.push("description: must not be empty");
-    else if (length(written) > MAX_DESCRIPTION) problems.push(`description: must be at most ${MAX_DESCRIPTION} characters (it has ${length(written)})`);
+    else if (length(written) > MAX_DESCRIPTION)
+      problems.push(`description: must be at most ${MAX_DESCRIPTION} characters (it has ${length(written)})`);
     else description = written;
   }
 
@@ -86,7 +89,12 @@ export function parseSkill(folder: string, dir: string, file: string, text: stri
   return skill;
 }
 
-function optionalText(value: unknown, key: string, textOf: Frontmatter["text"], problems: string[]): string | undefined {
+function optionalText(
+  value: unknown,
+  key: string,
+  textOf: Frontmatter["text"],
+  problems: string[],
+): string | undefined {
   if (value === undefined || value === null) return undefined;
   const written = textOf(value, [key]);
   if (written === undefined) problems.push(`${key}: must be a string, not ${describeValue(value)}`);

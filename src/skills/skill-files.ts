@@ -67,7 +67,8 @@ export function listSkillFiles(dir: string): SkillFileList {
           walk(path, shown);
           continue;
         }
-        isFile = link.isFile() || (link.isSymbolicLink() && statSync(path).isFile() && inside(root, realpathSync(path)));
+        isFile =
+          link.isFile() || (link.isSymbolicLink() && statSync(path).isFile() && inside(root, realpathSync(path)));
       } catch {
         continue;
       }
@@ -86,9 +87,14 @@ export type SkillFileRead = { ok: true; text: string } | { ok: false; message: s
 /** Reads `path` (relative to the skill folder `dir`), refusing anything outside the folder. */
 export function readSkillFile(dir: string, path: string): SkillFileRead {
   const refuse = (message: string): SkillFileRead => ({ ok: false, message });
-  if (path.trim() === "") return refuse("file must not be empty: give a path inside the skill folder, like references/guide.md");
-  if (path.includes("\0")) return refuse(`file ${JSON.stringify(path)} contains a NUL character, which no file name can hold: give a path inside the skill folder, like references/guide.md`);
-  if (isAbsolute(path) || /^[A-Za-z]:[\\/]/.test(path)) return refuse(`file "${path}" is an absolute path: give a path inside the skill folder, like references/guide.md`);
+  if (path.trim() === "")
+    return refuse("file must not be empty: give a path inside the skill folder, like references/guide.md");
+  if (path.includes("\0"))
+    return refuse(
+      `file ${JSON.stringify(path)} contains a NUL character, which no file name can hold: give a path inside the skill folder, like references/guide.md`,
+    );
+  if (isAbsolute(path) || /^[A-Za-z]:[\\/]/.test(path))
+    return refuse(`file "${path}" is an absolute path: give a path inside the skill folder, like references/guide.md`);
   let root: string;
   try {
     root = realpathSync(dir);
@@ -96,7 +102,8 @@ export function readSkillFile(dir: string, path: string): SkillFileRead {
     return refuse(`the skill folder ${dir} is gone`);
   }
   const target = resolve(root, path);
-  if (!inside(root, target)) return refuse(`file "${path}" is outside the skill folder: only files inside it can be read`);
+  if (!inside(root, target))
+    return refuse(`file "${path}" is outside the skill folder: only files inside it can be read`);
   let real: string;
   try {
     real = realpathSync(target);
@@ -105,21 +112,31 @@ export function readSkillFile(dir: string, path: string): SkillFileRead {
     if (code === "ENOENT" || code === "ENOTDIR") return refuse(`the skill has no file "${path}"${suggestions(dir)}`);
     return refuse(`file "${path}" cannot be read: ${(cause as Error).message}`);
   }
-  if (!inside(root, real)) return refuse(`file "${path}" is a link to a place outside the skill folder: only files inside it can be read`);
+  if (!inside(root, real))
+    return refuse(`file "${path}" is a link to a place outside the skill folder: only files inside it can be read`);
   let bytes: Uint8Array;
   try {
     const stat = statSync(real);
-    if (stat.isDirectory()) return refuse(`"${path}" is a directory, not a file${suggestions(real, relative(root, real))}`);
-    if (!stat.isFile()) return refuse(`file "${path}" is not a regular file (a pipe, socket or device), so it is not read`);
+    if (stat.isDirectory())
+      return refuse(`"${path}" is a directory, not a file${suggestions(real, relative(root, real))}`);
+    if (!stat.isFile())
+      return refuse(`file "${path}" is not a regular file (a pipe, socket or device), so it is not read`);
     if (stat.size > RESULT_CAP_BYTES) {
-      return refuse(`file "${path}" is ${stat.size} bytes, more than the ${RESULT_CAP_BYTES / 1024} KiB a tool result holds; it can be used where it is (${real}), with a tool that reads part of it`);
+      return refuse(
+        `file "${path}" is ${stat.size} bytes, more than the ${RESULT_CAP_BYTES / 1024} KiB a tool result holds; it can be used where it is (${real}), with a tool that reads part of it`,
+      );
     }
     bytes = readFileSync(real);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    return refuse(`file "${path}" cannot be read: ${code === "EACCES" ? "permission denied" : (cause as Error).message}`);
+    return refuse(
+      `file "${path}" cannot be read: ${code === "EACCES" ? "permission denied" : (cause as Error).message}`,
+    );
   }
-  if (bytes.includes(0)) return refuse(`file "${path}" is binary (${bytes.length} bytes), not text; it can be used where it is, with the path the skill gives`);
+  if (bytes.includes(0))
+    return refuse(
+      `file "${path}" is binary (${bytes.length} bytes), not text; it can be used where it is, with the path the skill gives`,
+    );
   return { ok: true, text: new TextDecoder().decode(bytes) };
 }
 

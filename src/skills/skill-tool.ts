@@ -9,7 +9,6 @@ import type { Tool, ToolResult } from "../tools/index.ts";
 import { listSkillFiles, readSkillFile } from "./skill-files.ts";
 import type { Skill } from "./types.ts";
 
-
 /** Creates the `skill` tool for these skills (the agent's, in its order). */
 export function createSkillTool(skills: readonly Skill[]): Tool {
   const byName = new Map(skills.map((s) => [s.name, s]));
@@ -23,7 +22,11 @@ export function createSkillTool(skills: readonly Skill[]): Tool {
       type: "object",
       properties: {
         name: { type: "string", enum: names, description: "The skill's name, as listed in the system prompt." },
-        file: { type: "string", description: "A file of the skill, relative to its folder (e.g. references/guide.md). Leave out to get the instructions." },
+        file: {
+          type: "string",
+          description:
+            "A file of the skill, relative to its folder (e.g. references/guide.md). Leave out to get the instructions.",
+        },
       },
       required: ["name"],
       additionalProperties: false,
@@ -46,7 +49,12 @@ export function createSkillTool(skills: readonly Skill[]): Tool {
 /** The body of SKILL.md, then where the skill lives and what else it holds. */
 function instructions(skill: Skill): string {
   const { files, more, cut } = listSkillFiles(skill.dir);
-  const lines = [skill.body === "" ? "(SKILL.md has no instructions besides its description)" : skill.body, "", "---", `Skill folder: ${skill.dir}`];
+  const lines = [
+    skill.body === "" ? "(SKILL.md has no instructions besides its description)" : skill.body,
+    "",
+    "---",
+    `Skill folder: ${skill.dir}`,
+  ];
   if (files.length === 0) lines.push("The skill has no other files.");
   else {
     lines.push(`Other files of the skill (read one with {"name": ${JSON.stringify(skill.name)}, "file": "<path>"}):`);

@@ -42,7 +42,9 @@ export function findWorkspaceSkills(workdir: string): WorkspaceSkills {
   const dir = join(workdir, WORKSPACE_SKILLS_DIR);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => !name.startsWith(".")).sort();
+    names = readdirSync(dir)
+      .filter((name) => !name.startsWith("."))
+      .sort();
   } catch {
     return found;
   }
@@ -57,7 +59,9 @@ function readOne(workdir: string, folder: string, found: WorkspaceSkills): void 
   if (!existsSync(file)) return;
   const outside = linkOutOfWorkspace(workdir, dir) ?? linkOutOfWorkspace(workdir, file);
   if (outside) {
-    found.diagnostics.push(`${file}: skipped: the link ${outside.link} (to ${outside.target}) leads out of the workspace`);
+    found.diagnostics.push(
+      `${file}: skipped: the link ${outside.link} (to ${outside.target}) leads out of the workspace`,
+    );
     return;
   }
   const location = relative(workdir, file).split(sep).join("/");
@@ -81,8 +85,10 @@ function readOne(workdir: string, folder: string, found: WorkspaceSkills): void 
     return;
   }
   if (name !== folder) found.diagnostics.push(`${file}: name "${name}" differs from its folder "${folder}"`);
-  if (!isValidSkillName(name)) found.diagnostics.push(`${file}: name "${name}" is not lowercase letters, digits and single hyphens`);
-  if (description.length > MAX_DESCRIPTION) found.diagnostics.push(`${file}: description is longer than ${MAX_DESCRIPTION} characters`);
+  if (!isValidSkillName(name))
+    found.diagnostics.push(`${file}: name "${name}" is not lowercase letters, digits and single hyphens`);
+  if (description.length > MAX_DESCRIPTION)
+    found.diagnostics.push(`${file}: description is longer than ${MAX_DESCRIPTION} characters`);
   found.skills.push({ name, description, location });
 }
 
@@ -95,7 +101,8 @@ function textOf(value: unknown): string | undefined {
 export function workspaceSkillsPrompt(skills: readonly WorkspaceSkill[]): string {
   if (skills.length === 0) return "";
   const entries = skills.map(
-    (s) => `<skill><name>${xml(s.name)}</name><description>${xml(s.description)}</description><location>${xml(s.location)}</location></skill>`,
+    (s) =>
+      `<skill><name>${xml(s.name)}</name><description>${xml(s.description)}</description><location>${xml(s.location)}</location></skill>`,
   );
   return [
     "The workspace has skills, instructions for particular tasks: when a task matches a skill's description, read that skill's SKILL.md with your tools before proceeding. " +
@@ -107,5 +114,10 @@ export function workspaceSkillsPrompt(skills: readonly WorkspaceSkill[]): string
 }
 
 function xml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
 }

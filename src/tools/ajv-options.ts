@@ -9,7 +9,12 @@ import type { Options } from "ajv";
  * strict: false because providers' schemas carry keywords ajv does not know;
  * formats are hints for the model, not something we enforce.
  */
-export const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false, logger: false } as const satisfies Options;
+export const AJV_OPTIONS = {
+  allErrors: true,
+  strict: false,
+  validateFormats: false,
+  logger: false,
+} as const satisfies Options;
 
 /** The `$id` under which ajv (draft-07 class) keeps its default meta-schema. */
 export const DRAFT_07_META_ID = "http://json-schema.org/draft-07/schema";

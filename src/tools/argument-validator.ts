@@ -35,7 +35,11 @@ export interface SchemaProblem {
 const metaValidator = validateDraft07 as unknown as ((schema: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 /** `$schema` values under which ajv uses its default (draft-07) meta-schema; others go to ajv itself. */
-const DRAFT_07_NAMES: ReadonlySet<string> = new Set([DRAFT_07_META_ID, `${DRAFT_07_META_ID}#`, "http://json-schema.org/schema"]);
+const DRAFT_07_NAMES: ReadonlySet<string> = new Set([
+  DRAFT_07_META_ID,
+  `${DRAFT_07_META_ID}#`,
+  "http://json-schema.org/schema",
+]);
 
 /**
  * One ajv instance per validator and JSON Schema version, created on first
@@ -106,14 +110,19 @@ export function createArgumentValidator(): ArgumentValidator {
 
     async problems(schema, value) {
       const validate = await compiledOnce(schema);
-      if (validate instanceof Error) return [{ pointer: "", message: `the schema cannot be used: ${validate.message}` }];
+      if (validate instanceof Error)
+        return [{ pointer: "", message: `the schema cannot be used: ${validate.message}` }];
       if (validate(value)) return [];
-      return (validate.errors ?? []).map((error) => ({ pointer: error.instancePath, message: describeError({ ...error, instancePath: "" }) }));
+      return (validate.errors ?? []).map((error) => ({
+        pointer: error.instancePath,
+        message: describeError({ ...error, instancePath: "" }),
+      }));
     },
 
     async schemaProblem(schema, style = "parameters") {
       if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return "must be a JSON Schema object";
-      const text = (errors: ErrorObject[]) => (style === "pointers" ? describeSchemaErrors(errors, schema) : errorsText(errors, "parameters"));
+      const text = (errors: ErrorObject[]) =>
+        style === "pointers" ? describeSchemaErrors(errors, schema) : errorsText(errors, "parameters");
       try {
         const meta = metaCheck(schema as Record<string, unknown>);
         if (meta === true) return undefined;
@@ -215,8 +224,10 @@ function errorsText(errors: ErrorObject[], dataVar: string): string {
 function describeError(error: ErrorObject): string {
   const at = error.instancePath === "" ? "" : `${error.instancePath.slice(1)}: `;
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === "additionalProperties") return `${at}unexpected property "${String(params.additionalProperty)}"`;
-  if (error.keyword === "unevaluatedProperties") return `${at}unexpected property "${String(params.unevaluatedProperty)}"`;
+  if (error.keyword === "additionalProperties")
+    return `${at}unexpected property "${String(params.additionalProperty)}"`;
+  if (error.keyword === "unevaluatedProperties")
+    return `${at}unexpected property "${String(params.unevaluatedProperty)}"`;
   if (error.keyword === "required") return `${at}missing required property "${String(params.missingProperty)}"`;
   if (error.keyword === "enum") return `${at}${error.message}: ${JSON.stringify(params.allowedValues)}`;
   return `${at}${error.message ?? "is invalid"}`;

@@ -14,4 +14,13 @@ export { resultFromValue } from "./result-from-value.ts";
 export { createToolRunner, type ToolRunner } from "./run-tool.ts";
 export { createShellTool, type RunCommand } from "./shell.ts";
 export { shellEnvFilter, type ShellEnvPolicy } from "./shell-env.ts";
-export type { AgentInfo, ContextData, FrontEnd, Prompt, SessionInfo, Tool, ToolCallContext, ToolResult } from "./types.ts";
+export type {
+  AgentInfo,
+  ContextData,
+  FrontEnd,
+  Prompt,
+  SessionInfo,
+  Tool,
+  ToolCallContext,
+  ToolResult,
+} from "./types.ts";

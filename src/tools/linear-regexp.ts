@@ -26,7 +26,11 @@ let loading: Promise<LinearRegExpEngine> | undefined;
 
 /** The engine, once re2js is loaded. */
 export function loadLinearRegExpEngine(): Promise<LinearRegExpEngine> {
-  return (loading ??= import("re2js").then(({ RE2JS: re2 }) => Object.assign((pattern: string, flags: string) => compileWith(re2, pattern, flags), { code: "compileLinearRegExp" })));
+  return (loading ??= import("re2js").then(({ RE2JS: re2 }) =>
+    Object.assign((pattern: string, flags: string) => compileWith(re2, pattern, flags), {
+      code: "compileLinearRegExp",
+    }),
+  ));
 }
 
 /**
@@ -40,7 +44,9 @@ function compileWith(re2: typeof RE2JS, pattern: string, flags: string): LinearR
     compiled = re2.compile(re2.translateRegExp(pattern), re2.LOOKBEHINDS);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new Error(`pattern ${JSON.stringify(pattern)} cannot be used: ${why} (patterns are matched in linear time, with RE2's syntax: no lookahead, no backreferences)`);
+    throw new Error(
+      `pattern ${JSON.stringify(pattern)} cannot be used: ${why} (patterns are matched in linear time, with RE2's syntax: no lookahead, no backreferences)`,
+    );
   }
   // ajv keys its compiled patterns by this text: it must differ per pattern.
   const key = `/${pattern}/${flags} (re2)`;

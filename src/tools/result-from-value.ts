@@ -20,7 +20,8 @@ export function resultFromValue(value: unknown, type: string): ToolResult {
     }
     return { text, isError: isError === true };
   }
-  if (type === "a Promise") return mistake("a Promise (execute must be synchronous: ctx calls already wait for their answer)");
+  if (type === "a Promise")
+    return mistake("a Promise (execute must be synchronous: ctx calls already wait for their answer)");
   return mistake(type);
 }
 

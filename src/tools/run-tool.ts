@@ -27,7 +27,10 @@ export function createToolRunner(validator: ArgumentValidator = createArgumentVa
       if (!decoded.ok) return { text: `invalid arguments for tool "${tool.name}": ${decoded.problem}`, isError: true };
       const problems = await validator.check(tool.argumentSchema ?? tool.parameters, decoded.args);
       if (problems.length > 0) {
-        return { text: `invalid arguments for tool "${tool.name}":\n${problems.map((p) => `- ${p}`).join("\n")}`, isError: true };
+        return {
+          text: `invalid arguments for tool "${tool.name}":\n${problems.map((p) => `- ${p}`).join("\n")}`,
+          isError: true,
+        };
       }
       if (context.signal.aborted) return { text: "the tool was interrupted", isError: true };
       let result: ToolResult;
@@ -61,7 +64,11 @@ function decodeArguments(args: unknown): Decoded {
     } catch (error) {
       return { ok: false, problem: `not valid JSON (${error instanceof Error ? error.message : String(error)})` };
     }
-    return { ok: false, problem: "expected a JSON object, got a string holding JSON (the arguments were encoded twice; send the object itself)" };
+    return {
+      ok: false,
+      problem:
+        "expected a JSON object, got a string holding JSON (the arguments were encoded twice; send the object itself)",
+    };
   }
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     return { ok: false, problem: `expected a JSON object, got ${kindOf(args)}` };

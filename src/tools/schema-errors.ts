@@ -26,8 +26,10 @@ function describePlace(pointer: string, errors: ErrorObject[], schema: unknown):
 
 function mustOf(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === "enum" && Array.isArray(params.allowedValues)) return `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
-  if (error.keyword === "type" && typeof params.type === "string") return `must be ${/^[aeiou]/.test(params.type) ? "an" : "a"} ${params.type}`;
+  if (error.keyword === "enum" && Array.isArray(params.allowedValues))
+    return `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (error.keyword === "type" && typeof params.type === "string")
+    return `must be ${/^[aeiou]/.test(params.type) ? "an" : "a"} ${params.type}`;
   return error.message ?? "is not valid";
 }
 

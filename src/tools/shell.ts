@@ -16,8 +16,14 @@ const MAX_TIMEOUT_MS = 30 * 60 * 1000;
 const PARAMETERS = {
   type: "object",
   properties: {
-    command: { type: "string", description: "The command, run with sh -c. Each call starts a fresh shell: no state carries over." },
-    workdir: { type: "string", description: "Directory to run in; relative paths start at the workspace. Default: the workspace." },
+    command: {
+      type: "string",
+      description: "The command, run with sh -c. Each call starts a fresh shell: no state carries over.",
+    },
+    workdir: {
+      type: "string",
+      description: "Directory to run in; relative paths start at the workspace. Default: the workspace.",
+    },
     timeout_ms: {
       type: "integer",
       description: `Milliseconds before the command is killed. Default ${DEFAULT_TIMEOUT_MS}; at most ${MAX_TIMEOUT_MS}.`,
@@ -35,7 +41,11 @@ const PARAMETERS = {
  * the same `sh -c` runs inside it (the same process group, timeout, output
  * and cap), and a result showing a refusal says what the sandbox allows.
  */
-export function createShellTool(run: RunCommand, hiddenEnv: (name: string) => boolean = () => false, sandbox?: CommandSandbox): Tool {
+export function createShellTool(
+  run: RunCommand,
+  hiddenEnv: (name: string) => boolean = () => false,
+  sandbox?: CommandSandbox,
+): Tool {
   return {
     name: "shell",
     description:
@@ -71,11 +81,19 @@ export function createShellTool(run: RunCommand, hiddenEnv: (name: string) => bo
           onOutput: (stream, text) => context.frontEnd.output(stream, text),
         });
       } catch (error) {
-        return { text: `cannot start the shell: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+        return {
+          text: `cannot start the shell: ${error instanceof Error ? error.message : String(error)}`,
+          isError: true,
+        };
       } finally {
         wrapped?.cleanup?.();
       }
-      return renderResult(result, timeoutMs, RESULT_CAP_BYTES, sandbox?.denialNote(`${result.stdout}\n${result.stderr}`));
+      return renderResult(
+        result,
+        timeoutMs,
+        RESULT_CAP_BYTES,
+        sandbox?.denialNote(`${result.stdout}\n${result.stderr}`),
+      );
     },
   };
 }
@@ -90,7 +108,12 @@ export const SHELL_CUT_MARKER = "[output truncated]";
  * says how the command ended is always there (it says why it failed), and
  * so is `note` after it (what the sandbox refused).
  */
-export function renderResult(result: ProcessResult, timeoutMs: number, capBytes: number = RESULT_CAP_BYTES, note?: string): ToolResult {
+export function renderResult(
+  result: ProcessResult,
+  timeoutMs: number,
+  capBytes: number = RESULT_CAP_BYTES,
+  note?: string,
+): ToolResult {
   let status: string | undefined;
   if (result.interrupted) status = "command was interrupted";
   else if (result.timedOut) status = `command timed out after ${formatDuration(timeoutMs)}`;

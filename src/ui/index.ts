@@ -7,7 +7,19 @@
  * Must not run anything itself: it renders and asks, the caller decides.
  */
 export { formatNotice, noticeEvent } from "../engine/index.ts";
-export { answerConfirm, createTerminalFrontEnd, noticeLine, type TerminalFrontEndOptions, type TerminalStreams } from "./terminal-front-end.ts";
+export {
+  answerConfirm,
+  createTerminalFrontEnd,
+  noticeLine,
+  type TerminalFrontEndOptions,
+  type TerminalStreams,
+} from "./terminal-front-end.ts";
 export { createRunOutput, type RunEnd, type RunOutput, type RunOutputOptions } from "./run-output.ts";
-export { cleanedSink, jsonWithControlsEscaped, terminalLine, terminalSafe, type TerminalSink } from "./terminal-text.ts";
+export {
+  cleanedSink,
+  jsonWithControlsEscaped,
+  terminalLine,
+  terminalSafe,
+  type TerminalSink,
+} from "./terminal-text.ts";
 export type { TextSink } from "./stream-writer.ts";

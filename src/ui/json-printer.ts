@@ -76,7 +76,15 @@ export class JsonPrinter {
     this.#ensureStarted();
     this.#ended = true;
     const { reason, usage, message, cost, output, tools } = end;
-    this.#write({ type: "run_end", reason, ...(message ? { message } : {}), usage, ...(cost !== undefined ? { cost } : {}), ...(output ? { output: output.value } : {}), tools: tools ?? { calls: 0, failed: 0, refused: 0 } });
+    this.#write({
+      type: "run_end",
+      reason,
+      ...(message ? { message } : {}),
+      usage,
+      ...(cost !== undefined ? { cost } : {}),
+      ...(output ? { output: output.value } : {}),
+      tools: tools ?? { calls: 0, failed: 0, refused: 0 },
+    });
   }
 
   #ensureStarted(): void {

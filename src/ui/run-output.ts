@@ -46,7 +46,9 @@ export interface RunOutputOptions {
 /** Builds the output for `--json` or plain mode. */
 export function createRunOutput(options: RunOutputOptions, stdout: TerminalSink, stderr: TerminalSink): RunOutput {
   // JSON escapes every control character itself, and its consumer needs the bytes as they came.
-  const output = options.json ? jsonOutput(new JsonPrinter(stdout)) : plainOutput(new PlainPrinter(stdout, stderr, { answerText: !options.structured }));
+  const output = options.json
+    ? jsonOutput(new JsonPrinter(stdout))
+    : plainOutput(new PlainPrinter(stdout, stderr, { answerText: !options.structured }));
   return counted(options.json ? withEarlyEvents(output, stderr) : output);
 }
 
@@ -59,7 +61,8 @@ function counted(output: RunOutput): RunOutput {
       if (event.type === "tool_result") {
         tools.calls++;
         if (event.isError) tools.failed++;
-      } else if (event.type === "hook" && event.point === "beforeToolExecute" && event.outcome === "refused") tools.refused++;
+      } else if (event.type === "hook" && event.point === "beforeToolExecute" && event.outcome === "refused")
+        tools.refused++;
       else if (event.type === "permission" && event.outcome === "refused") tools.refused++;
       output.event(event);
     },

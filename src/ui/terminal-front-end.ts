@@ -6,7 +6,11 @@ import { cleanedSink } from "./terminal-text.ts";
 /** Where the terminal front end writes and reads. */
 export interface TerminalStreams {
   stderr: { write(text: string): unknown; isTTY?: boolean };
-  stdin: { isTTY?: boolean; on?(event: "data", listener: (chunk: Buffer | string) => void): unknown; off?(event: "data", listener: (chunk: Buffer | string) => void): unknown };
+  stdin: {
+    isTTY?: boolean;
+    on?(event: "data", listener: (chunk: Buffer | string) => void): unknown;
+    off?(event: "data", listener: (chunk: Buffer | string) => void): unknown;
+  };
   stdout: { write: (...args: never[]) => unknown };
 }
 
@@ -65,7 +69,6 @@ export function noticeLine(prompt: Prompt): string {
   return `notice: ${formatNotice(prompt.title, prompt.body)}`;
 }
 
-
 /**
  * Answers a `ctx.confirm` (`level`: how deep the asking agent runs, 0 for
  * the agent run, 1 for its subagent): true with auto-approve; otherwise asks on the
@@ -76,7 +79,13 @@ export function noticeLine(prompt: Prompt): string {
  */
 export async function answerConfirm(
   prompt: Prompt,
-  options: { autoApprove: boolean; signal?: AbortSignal; onInterrupt?: () => void; streams?: TerminalStreams; level?: number },
+  options: {
+    autoApprove: boolean;
+    signal?: AbortSignal;
+    onInterrupt?: () => void;
+    streams?: TerminalStreams;
+    level?: number;
+  },
 ): Promise<boolean> {
   if (options.autoApprove) return true;
   const streams = options.streams ?? defaultStreams();
@@ -92,9 +101,18 @@ export async function answerConfirm(
  * key: it answers no and is passed on to `onInterrupt`. A subagent's
  * question is indented two spaces per level, as its tool lines are.
  */
-async function askOnTerminal(prompt: Prompt, streams: TerminalStreams, indent: string, signal: AbortSignal | undefined, onInterrupt: (() => void) | undefined): Promise<boolean> {
+async function askOnTerminal(
+  prompt: Prompt,
+  streams: TerminalStreams,
+  indent: string,
+  signal: AbortSignal | undefined,
+  onInterrupt: (() => void) | undefined,
+): Promise<boolean> {
   // Loaded only when a question is asked: most runs never ask, and start faster without readline.
-  const [{ askYesNo }, { createChatStyle }] = await Promise.all([import("./chat/prompts.ts"), import("./chat/chat-style.ts")]);
+  const [{ askYesNo }, { createChatStyle }] = await Promise.all([
+    import("./chat/prompts.ts"),
+    import("./chat/chat-style.ts"),
+  ]);
   const input = streams.stdin as NodeJS.ReadStream;
   const output = streams.stderr as NodeJS.WriteStream;
   let ctrlC = false;
@@ -103,7 +121,13 @@ async function askOnTerminal(prompt: Prompt, streams: TerminalStreams, indent: s
   };
   input.on("keypress", onKeypress);
   try {
-    const answer = await askYesNo({ input, output, style: createChatStyle(colorsWanted(output)) }, prompt.title, prompt.body, signal, indent);
+    const answer = await askYesNo(
+      { input, output, style: createChatStyle(colorsWanted(output)) },
+      prompt.title,
+      prompt.body,
+      signal,
+      indent,
+    );
     if (ctrlC) onInterrupt?.();
     return answer;
   } finally {
@@ -118,5 +142,9 @@ function colorsWanted(output: { isTTY?: boolean }): boolean {
 }
 
 function defaultStreams(): TerminalStreams {
-  return { stderr: process.stderr, stdin: process.stdin, stdout: process.stdout as unknown as TerminalStreams["stdout"] };
+  return {
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdout: process.stdout as unknown as TerminalStreams["stdout"],
+  };
 }

@@ -31,7 +31,8 @@ import type { TextSink } from "./stream-writer.ts";
 /** C0 controls but tab and line feed, DEL, C1 controls, the bidirectional controls; CRLF and a lone CR apart. */
 const CONTROL = /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 /** One character of CONTROL but CR (not global: `test` keeps no state). */
-const ONE_CONTROL = /^[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]$/;
+const ONE_CONTROL =
+  /^[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]$/;
 
 /** `text` with every control character shown (`\x1b`) instead of acted on; line feeds and tabs stay, a lone CR ends the line. */
 export function terminalSafe(text: string): string {

@@ -28,7 +28,11 @@ describe("docs/agents.md", () => {
 
   test("the first example has the tools, hooks (in order) and config it shows", () => {
     const agent = parseAgent("reviewer", agents[0] ?? "", "/x/reviewer.md");
-    expect([agent.model, agent.tools, agent.hooks]).toEqual(["anthropic/sonnet", ["shell", "word-count"], ["guard", "date-injection"]]);
+    expect([agent.model, agent.tools, agent.hooks]).toEqual([
+      "anthropic/sonnet",
+      ["shell", "word-count"],
+      ["guard", "date-injection"],
+    ]);
     expect(agent.config).toEqual({ guard: { deny: ["rm -rf", "git push --force"] } });
   });
 
@@ -52,7 +56,12 @@ describe("docs/agents.md", () => {
     }
     const quoted = message.replaceAll(join(dir, "coder.md"), "/home/ana/.rienda/agents/coder.md");
     // Every line of a several-problem error is prefixed, as the command line prints it.
-    expect(texts.join("\n")).toContain(`${quoted.split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
+    expect(texts.join("\n")).toContain(
+      `${quoted
+        .split("\n")
+        .map((line) => `rienda: ${line}`)
+        .join("\n")}\n`,
+    );
 
     writeFileSync(join(dir, "coder.md"), "---\ndescription: d\nmodel: p/m\n---\n");
     writeFileSync(join(dir, "reviewer.md"), "---\ndescription: d\nmodel: p/m\n---\n");

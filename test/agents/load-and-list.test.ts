@@ -15,15 +15,18 @@ function home(files: Record<string, string> = {}): string {
   return dir;
 }
 
-const agent = (description: string, model = "openai/gpt-4o") => `---\ndescription: ${description}\nmodel: ${model}\n---\nPrompt of ${description}.\n`;
+const agent = (description: string, model = "openai/gpt-4o") =>
+  `---\ndescription: ${description}\nmodel: ${model}\n---\nPrompt of ${description}.\n`;
 
 describe("isValidAgentId", () => {
   test("accepts plain file names, including dots and spaces (as the Go version did)", () => {
-    for (const id of ["coder", "code-review", "my_agent", "v1.2", "Code Reviewer", "ñandú"]) expect(isValidAgentId(id)).toBe(true);
+    for (const id of ["coder", "code-review", "my_agent", "v1.2", "Code Reviewer", "ñandú"])
+      expect(isValidAgentId(id)).toBe(true);
   });
 
   test("refuses empty, hidden, path-like, control-character and .md-suffixed ids", () => {
-    for (const id of ["", ".hidden", "..", "a/b", "a\\b", "../etc/passwd", "x.md", "a\nb", "a\u0000b"]) expect(isValidAgentId(id)).toBe(false);
+    for (const id of ["", ".hidden", "..", "a/b", "a\\b", "../etc/passwd", "x.md", "a\nb", "a\u0000b"])
+      expect(isValidAgentId(id)).toBe(false);
   });
 });
 
@@ -43,13 +46,19 @@ describe("loadAgent", () => {
 
   test("the list of available agents names broken files apart, as not loading", () => {
     const h = home({ "coder.md": agent("a"), "broken.md": "no frontmatter" });
-    expect(() => loadAgent(h, "writer")).toThrow('unknown agent "writer" (available: coder; not loading: broken, see "rienda doctor")');
+    expect(() => loadAgent(h, "writer")).toThrow(
+      'unknown agent "writer" (available: coder; not loading: broken, see "rienda doctor")',
+    );
   });
 
   test("a mistyped agent gets the closest name, broken ones included", () => {
     const h = home({ "coder.md": agent("a"), "reviewer.md": agent("b"), "writer.md": "no frontmatter" });
-    expect(() => loadAgent(h, "reveiwer")).toThrow('unknown agent "reveiwer" (did you mean "reviewer"? available: coder, reviewer; not loading: writer, see "rienda doctor")');
-    expect(() => loadAgent(h, "witer")).toThrow('unknown agent "witer" (did you mean "writer"? available: coder, reviewer;');
+    expect(() => loadAgent(h, "reveiwer")).toThrow(
+      'unknown agent "reveiwer" (did you mean "reviewer"? available: coder, reviewer; not loading: writer, see "rienda doctor")',
+    );
+    expect(() => loadAgent(h, "witer")).toThrow(
+      'unknown agent "witer" (did you mean "writer"? available: coder, reviewer;',
+    );
     expect(() => loadAgent(h, "planner")).toThrow('unknown agent "planner" (available: coder, reviewer;');
   });
 
@@ -147,7 +156,8 @@ describe("listAgents", () => {
 describe("toAgentInfo", () => {
   test("is ctx.agent: the id as name, the whole frontmatter and the system prompt", () => {
     const h = home({
-      "coder.md": "---\ndescription: d\nmodel: p/m\ntools: [shell]\nhooks: [guard]\nconfig: { shell: { timeout: 5 } }\n---\nBe brief.\n",
+      "coder.md":
+        "---\ndescription: d\nmodel: p/m\ntools: [shell]\nhooks: [guard]\nconfig: { shell: { timeout: 5 } }\n---\nBe brief.\n",
     });
     expect(toAgentInfo(loadAgent(h, "coder"))).toEqual({
       name: "coder",
@@ -163,7 +173,9 @@ describe("toAgentInfo", () => {
   });
 
   test("is a deep copy: changing it leaves the agent alone", () => {
-    const h = home({ "coder.md": "---\ndescription: d\nmodel: p/m\ntools: [shell]\nconfig: { shell: { timeout: 5 } }\n---\n" });
+    const h = home({
+      "coder.md": "---\ndescription: d\nmodel: p/m\ntools: [shell]\nconfig: { shell: { timeout: 5 } }\n---\n",
+    });
     const loaded = loadAgent(h, "coder");
     const info = toAgentInfo(loaded);
     info.tools.push("x");
@@ -179,7 +191,8 @@ describe("toAgentInfo", () => {
   });
 });
 
-const GOOD_JSON = "---\ndescription: d\nmodel: p/m\nconfig: { x: { list: [1, two], nested: { ok: true } } }\n---\nbody\n";
+const GOOD_JSON =
+  "---\ndescription: d\nmodel: p/m\nconfig: { x: { list: [1, two], nested: { ok: true } } }\n---\nbody\n";
 
 describe("files that exist but cannot be read", () => {
   test("loadAgent names the file of a symbolic link loop", () => {
@@ -201,6 +214,8 @@ describe("files that exist but cannot be read", () => {
 
   test("an unknown agent when every agent file is broken points to rienda doctor", () => {
     const h = home({ "broken.md": "nothing" });
-    expect(() => loadAgent(h, "coder")).toThrow(`unknown agent "coder" (no agent in ${join(h, ".rienda", "agents")} loads; not loading: broken, see "rienda doctor")`);
+    expect(() => loadAgent(h, "coder")).toThrow(
+      `unknown agent "coder" (no agent in ${join(h, ".rienda", "agents")} loads; not loading: broken, see "rienda doctor")`,
+    );
   });
 });

@@ -63,13 +63,21 @@ describe("parseAgent", () => {
   });
 
   test("config settings written as yaml.v3 read numbers (1_000_000, 0b101) are numbers; quoted, text; text keys keep their text", () => {
-    const agent = parseAgent("a", "---\ndescription: 1_000\nmodel: p/m\nconfig:\n  word-count: { max_bytes: 1_000_000, flags: 0b101, label: '1_0' }\n---\n", FILE);
+    const agent = parseAgent(
+      "a",
+      "---\ndescription: 1_000\nmodel: p/m\nconfig:\n  word-count: { max_bytes: 1_000_000, flags: 0b101, label: '1_0' }\n---\n",
+      FILE,
+    );
     expect(agent.description).toBe("1_000");
     expect(agent.config).toEqual({ "word-count": { max_bytes: 1000000, flags: 5, label: "1_0" } });
   });
 
   test("an extension named in config with no value has no settings, as in the Go original", () => {
-    const agent = parseAgent("a", "---\ndescription: d\nmodel: p/m\nconfig:\n  word-count:\n  guard: { strict: true }\n---\n", FILE);
+    const agent = parseAgent(
+      "a",
+      "---\ndescription: d\nmodel: p/m\nconfig:\n  word-count:\n  guard: { strict: true }\n---\n",
+      FILE,
+    );
     expect(agent.config).toEqual({ "word-count": {}, guard: { strict: true } });
   });
 
@@ -88,11 +96,15 @@ describe("parseAgent", () => {
   });
 
   test("a --- later in the body is part of the body", () => {
-    expect(parseAgent("a", "---\ndescription: d\nmodel: p/m\n---\none\n\n---\n\ntwo\n", FILE).systemPrompt).toBe("one\n\n---\n\ntwo");
+    expect(parseAgent("a", "---\ndescription: d\nmodel: p/m\n---\none\n\n---\n\ntwo\n", FILE).systemPrompt).toBe(
+      "one\n\n---\n\ntwo",
+    );
   });
 
   test("the model alias may contain slashes", () => {
-    expect(parseAgent("a", "---\ndescription: d\nmodel: openrouter/moonshotai/kimi-k2\n---\n", FILE).model).toBe("openrouter/moonshotai/kimi-k2");
+    expect(parseAgent("a", "---\ndescription: d\nmodel: openrouter/moonshotai/kimi-k2\n---\n", FILE).model).toBe(
+      "openrouter/moonshotai/kimi-k2",
+    );
   });
 
   test("a description written as a number keeps its text", () => {
@@ -108,12 +120,18 @@ describe("parseAgent errors name the file and the problem", () => {
   });
 
   test("an unclosed frontmatter", () => {
-    expect(lines("---\ndescription: d\nmodel: p/m\n")).toEqual([`${FILE}: the frontmatter opened on line 1 is never closed (add a "---" line after it)`]);
+    expect(lines("---\ndescription: d\nmodel: p/m\n")).toEqual([
+      `${FILE}: the frontmatter opened on line 1 is never closed (add a "---" line after it)`,
+    ]);
   });
 
   test("an empty frontmatter", () => {
-    expect(lines("---\n---\nbody")).toEqual([`${FILE}: the frontmatter is empty; "description" and "model" are required`]);
-    expect(lines("---\n# just a comment\n---\nbody")).toEqual([`${FILE}: the frontmatter is empty; "description" and "model" are required`]);
+    expect(lines("---\n---\nbody")).toEqual([
+      `${FILE}: the frontmatter is empty; "description" and "model" are required`,
+    ]);
+    expect(lines("---\n# just a comment\n---\nbody")).toEqual([
+      `${FILE}: the frontmatter is empty; "description" and "model" are required`,
+    ]);
   });
 
   test("a YAML syntax error gives the file's line number", () => {
@@ -122,11 +140,15 @@ describe("parseAgent errors name the file and the problem", () => {
   });
 
   test("a duplicate key is a syntax error", () => {
-    expect(lines("---\ndescription: d\ndescription: e\nmodel: p/m\n---\n")[0]).toEqual(`${FILE}: line 3, column 1: invalid frontmatter: duplicate key "description"`);
+    expect(lines("---\ndescription: d\ndescription: e\nmodel: p/m\n---\n")[0]).toEqual(
+      `${FILE}: line 3, column 1: invalid frontmatter: duplicate key "description"`,
+    );
   });
 
   test("a frontmatter that is not a mapping", () => {
-    expect(lines("---\n- description\n---\n")).toEqual([`${FILE}: the frontmatter must be a mapping of keys (description, model, ...), not a list`]);
+    expect(lines("---\n- description\n---\n")).toEqual([
+      `${FILE}: the frontmatter must be a mapping of keys (description, model, ...), not a list`,
+    ]);
   });
 
   test("unknown keys, listing the known ones", () => {
@@ -136,37 +158,59 @@ describe("parseAgent errors name the file and the problem", () => {
   });
 
   test("a missing or empty description", () => {
-    expect(lines("---\nmodel: p/m\n---\n")).toEqual([`${FILE}: missing "description" (a non-empty text saying what the agent does)`]);
+    expect(lines("---\nmodel: p/m\n---\n")).toEqual([
+      `${FILE}: missing "description" (a non-empty text saying what the agent does)`,
+    ]);
     expect(lines('---\ndescription: "  "\nmodel: p/m\n---\n')).toEqual([`${FILE}: description: must not be empty`]);
-    expect(lines("---\ndescription: [a]\nmodel: p/m\n---\n")).toEqual([`${FILE}: description: must be a string, not a list`]);
+    expect(lines("---\ndescription: [a]\nmodel: p/m\n---\n")).toEqual([
+      `${FILE}: description: must be a string, not a list`,
+    ]);
   });
 
   test("a malformed model (none at all is allowed: the session picks it, go-current.md)", () => {
     expect(parseAgent("a", "---\ndescription: d\n---\n", FILE).model).toBeUndefined();
-    expect(lines("---\ndescription: d\nmodel: gpt-4o\n---\n")).toEqual([`${FILE}: model: must have the form provider/alias (got "gpt-4o")`]);
-    expect(lines("---\ndescription: d\nmodel: openai/\n---\n")).toEqual([`${FILE}: model: must have the form provider/alias (got "openai/")`]);
-    expect(lines("---\ndescription: d\nmodel: { p: m }\n---\n")).toEqual([`${FILE}: model: must be a string, not a mapping`]);
+    expect(lines("---\ndescription: d\nmodel: gpt-4o\n---\n")).toEqual([
+      `${FILE}: model: must have the form provider/alias (got "gpt-4o")`,
+    ]);
+    expect(lines("---\ndescription: d\nmodel: openai/\n---\n")).toEqual([
+      `${FILE}: model: must have the form provider/alias (got "openai/")`,
+    ]);
+    expect(lines("---\ndescription: d\nmodel: { p: m }\n---\n")).toEqual([
+      `${FILE}: model: must be a string, not a mapping`,
+    ]);
   });
 
   test("tools and hooks must be lists of valid, distinct names", () => {
-    expect(lines("---\ndescription: d\nmodel: p/m\ntools: shell\n---\n")).toEqual([`${FILE}: tools: must be a list of tool names, not a string ("shell")`]);
-    expect(lines("---\ndescription: d\nmodel: p/m\ntools: [shell, { a: 1 }]\n---\n")).toEqual([`${FILE}: tools[1]: must be a tool name, not a mapping`]);
+    expect(lines("---\ndescription: d\nmodel: p/m\ntools: shell\n---\n")).toEqual([
+      `${FILE}: tools: must be a list of tool names, not a string ("shell")`,
+    ]);
+    expect(lines("---\ndescription: d\nmodel: p/m\ntools: [shell, { a: 1 }]\n---\n")).toEqual([
+      `${FILE}: tools[1]: must be a tool name, not a mapping`,
+    ]);
     expect(lines("---\ndescription: d\nmodel: p/m\ntools: [shell, my tool]\n---\n")).toEqual([
       `${FILE}: tools[1]: "my tool" is not a valid tool name (1 to 64 letters, digits, "_" or "-")`,
     ]);
-    expect(lines("---\ndescription: d\nmodel: p/m\nhooks: [guard, guard]\n---\n")).toEqual([`${FILE}: hooks[1]: "guard" is listed twice`]);
-    expect(lines(`---\ndescription: d\nmodel: p/m\nhooks: [${"h".repeat(65)}]\n---\n`)[0]).toContain("is not a valid hook name");
+    expect(lines("---\ndescription: d\nmodel: p/m\nhooks: [guard, guard]\n---\n")).toEqual([
+      `${FILE}: hooks[1]: "guard" is listed twice`,
+    ]);
+    expect(lines(`---\ndescription: d\nmodel: p/m\nhooks: [${"h".repeat(65)}]\n---\n`)[0]).toContain(
+      "is not a valid hook name",
+    );
   });
 
   test("an agent with skills cannot also list a tool named skill, which its skills bring", () => {
     expect(lines("---\ndescription: d\nmodel: p/m\ntools: [shell, skill]\nskills: [notes]\n---\n")).toEqual([
       `${FILE}: tools: "skill" is the built-in tool of skills, given to every agent that declares skills; remove it from tools:`,
     ]);
-    expect(parseAgent("coder", "---\ndescription: d\nmodel: p/m\ntools: [skill]\n---\n", FILE).tools).toEqual(["skill"]);
+    expect(parseAgent("coder", "---\ndescription: d\nmodel: p/m\ntools: [skill]\n---\n", FILE).tools).toEqual([
+      "skill",
+    ]);
   });
 
   test("config must be a mapping of mappings", () => {
-    expect(lines("---\ndescription: d\nmodel: p/m\nconfig: [a]\n---\n")).toEqual([`${FILE}: config: must be a mapping of extension name to settings, not a list`]);
+    expect(lines("---\ndescription: d\nmodel: p/m\nconfig: [a]\n---\n")).toEqual([
+      `${FILE}: config: must be a mapping of extension name to settings, not a list`,
+    ]);
     expect(lines("---\ndescription: d\nmodel: p/m\nconfig: { word-count: 3 }\n---\n")).toEqual([
       `${FILE}: config.word-count: must be a mapping of settings for the extension "word-count" (write {} for none), not a number (3)`,
     ]);
@@ -187,7 +231,11 @@ describe("splitFrontmatter", () => {
   });
 
   test("edge layouts: BOM and CRLF, trailing spaces, an empty frontmatter, a closing line at the end, a later --- in the body", () => {
-    expect(splitFrontmatter("\uFEFF---  \r\na: 1\r\nb: 2\r\n--- \r\nbody\r\n---\r\nmore")).toEqual({ ok: true, frontmatter: "a: 1\nb: 2", body: "body\n---\nmore" });
+    expect(splitFrontmatter("\uFEFF---  \r\na: 1\r\nb: 2\r\n--- \r\nbody\r\n---\r\nmore")).toEqual({
+      ok: true,
+      frontmatter: "a: 1\nb: 2",
+      body: "body\n---\nmore",
+    });
     expect(splitFrontmatter("---\n---\n")).toEqual({ ok: true, frontmatter: "", body: "" });
     expect(splitFrontmatter("---\na: 1\n---")).toEqual({ ok: true, frontmatter: "a: 1", body: "" });
     expect(splitFrontmatter("---\na: 1\n").ok).toBe(false);
@@ -198,7 +246,9 @@ describe("splitFrontmatter", () => {
 
 describe("parseAgent: unusual frontmatter", () => {
   test("a second YAML document inside the frontmatter is refused", () => {
-    expect(lines("---\ndescription: d\n...\nmodel: p/m\n---\n")).toEqual([`${FILE}: line 4: the frontmatter must hold a single YAML document`]);
+    expect(lines("---\ndescription: d\n...\nmodel: p/m\n---\n")).toEqual([
+      `${FILE}: line 4: the frontmatter must hold a single YAML document`,
+    ]);
   });
 
   test("an alias bomb is refused", () => {
@@ -208,6 +258,8 @@ describe("parseAgent: unusual frontmatter", () => {
       const next = String.fromCharCode(98 + i);
       rows.push(`${next}: &${next} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`);
     }
-    expect(lines(`---\n${rows.join("\n")}\n---\n`)[0]).toStartWith(`${FILE}: invalid frontmatter: Excessive alias count`);
+    expect(lines(`---\n${rows.join("\n")}\n---\n`)[0]).toStartWith(
+      `${FILE}: invalid frontmatter: Excessive alias count`,
+    );
   });
 });

@@ -61,8 +61,21 @@ describe("readSimpleFrontmatter", () => {
   }
 
   test("takes the plain lines of real frontmatter and leaves the rest to yaml", () => {
-    expect(readSimpleFrontmatter("name: pdf\ndescription: Reads PDFs.\nlicense: MIT")).toEqual({ name: "pdf", description: "Reads PDFs.", license: "MIT" });
-    for (const source of ["x: 1.0", "x: [a]", "x: foo # c", "x: 1\nx: 2", "metadata:\n  a: b", "x: null", "x: 'q'", ""]) {
+    expect(readSimpleFrontmatter("name: pdf\ndescription: Reads PDFs.\nlicense: MIT")).toEqual({
+      name: "pdf",
+      description: "Reads PDFs.",
+      license: "MIT",
+    });
+    for (const source of [
+      "x: 1.0",
+      "x: [a]",
+      "x: foo # c",
+      "x: 1\nx: 2",
+      "metadata:\n  a: b",
+      "x: null",
+      "x: 'q'",
+      "",
+    ]) {
       expect(readSimpleFrontmatter(source)).toBeUndefined();
     }
   });

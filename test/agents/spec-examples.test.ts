@@ -19,7 +19,8 @@ describe("agents from tools.md and hooks.md", () => {
   });
 
   test("the hooks.md agent keeps its hooks in execution order", () => {
-    const text = "---\ndescription: A careful agent.\nmodel: openai/gpt-4o\ntools: [shell]\nhooks: [guard, audit]\n---\n";
+    const text =
+      "---\ndescription: A careful agent.\nmodel: openai/gpt-4o\ntools: [shell]\nhooks: [guard, audit]\n---\n";
     const agent = parseAgent("careful", text, "/h/.rienda/agents/careful.md");
     expect([agent.tools, agent.hooks]).toEqual([["shell"], ["guard", "audit"]]);
   });

@@ -52,7 +52,9 @@ describe("loadProjectInstructions", () => {
   test("a named pipe or a device is refused at once, naming it, never read (it would block or never end)", () => {
     const fifo = workspace();
     execFileSync("mkfifo", [join(fifo, "AGENTS.md")]);
-    expect(() => loadProjectInstructions(fifo)).toThrow(`${join(fifo, "AGENTS.md")}: is not a regular file (a named pipe); project instructions are read from plain files only`);
+    expect(() => loadProjectInstructions(fifo)).toThrow(
+      `${join(fifo, "AGENTS.md")}: is not a regular file (a named pipe); project instructions are read from plain files only`,
+    );
     // A link to a device leads out of the workspace: skipped before anything is opened (workspace-link.ts).
     const zero = workspace();
     symlinkSync("/dev/zero", join(zero, "CLAUDE.md"));
@@ -63,7 +65,9 @@ describe("loadProjectInstructions", () => {
 
   test("a file over 1 MiB is refused, naming its size", () => {
     const ws = workspace({ "AGENTS.md": "x".repeat(1024 * 1024 + 1) });
-    expect(() => loadProjectInstructions(ws)).toThrow(`${join(ws, "AGENTS.md")}: is 1,048,577 bytes; project instructions may hold at most 1,048,576 bytes (1 MiB)`);
+    expect(() => loadProjectInstructions(ws)).toThrow(
+      `${join(ws, "AGENTS.md")}: is 1,048,577 bytes; project instructions may hold at most 1,048,576 bytes (1 MiB)`,
+    );
     expect(loadProjectInstructions(workspace({ "AGENTS.md": "y".repeat(1024 * 1024) }))?.text.length).toBe(1024 * 1024);
   });
 

@@ -23,15 +23,22 @@ describe("linkOutOfWorkspace", () => {
     const { workspace } = layout();
     symlinkSync("docs/rules.md", join(workspace, "inside.md"));
     symlinkSync(join(root, "nowhere"), join(workspace, "dangling.md"));
-    for (const name of ["docs/rules.md", "inside.md", "missing.md", "dangling.md"]) expect(linkOutOfWorkspace(workspace, join(workspace, name))).toBeUndefined();
+    for (const name of ["docs/rules.md", "inside.md", "missing.md", "dangling.md"])
+      expect(linkOutOfWorkspace(workspace, join(workspace, name))).toBeUndefined();
   });
 
   test("a link to a file outside, by an absolute or a relative path, leads out, with where", () => {
     const { workspace, outside } = layout();
     symlinkSync(outside, join(workspace, "AGENTS.md"));
     symlinkSync("../secret/key", join(workspace, "CLAUDE.md"));
-    expect(linkOutOfWorkspace(workspace, join(workspace, "AGENTS.md"))).toEqual({ link: join(workspace, "AGENTS.md"), target: outside });
-    expect(linkOutOfWorkspace(workspace, join(workspace, "CLAUDE.md"))).toEqual({ link: join(workspace, "CLAUDE.md"), target: outside });
+    expect(linkOutOfWorkspace(workspace, join(workspace, "AGENTS.md"))).toEqual({
+      link: join(workspace, "AGENTS.md"),
+      target: outside,
+    });
+    expect(linkOutOfWorkspace(workspace, join(workspace, "CLAUDE.md"))).toEqual({
+      link: join(workspace, "CLAUDE.md"),
+      target: outside,
+    });
   });
 
   test("a plain file inside a linked folder leads out too (workspace skills: .agents/skills/x/SKILL.md)", () => {
@@ -41,7 +48,10 @@ describe("linkOutOfWorkspace", () => {
     mkdirSync(join(workspace, ".agents"));
     symlinkSync(join(root, "elsewhere"), join(workspace, ".agents", "skills"));
     const file = join(workspace, ".agents", "skills", "x", "SKILL.md");
-    expect(linkOutOfWorkspace(workspace, file)).toEqual({ link: file, target: join(root, "elsewhere", "x", "SKILL.md") });
+    expect(linkOutOfWorkspace(workspace, file)).toEqual({
+      link: file,
+      target: join(root, "elsewhere", "x", "SKILL.md"),
+    });
   });
 
   test("a workspace reached through a link is itself; a sibling named like it is not inside", () => {
@@ -61,7 +71,10 @@ describe("loadProjectInstructions", () => {
     symlinkSync(outside, join(workspace, "AGENTS.md"));
     writeFileSync(join(workspace, "CLAUDE.md"), "Use tabs.\n");
     const skipped: OutsideLink[] = [];
-    expect(loadProjectInstructions(workspace, (found) => skipped.push(found))).toEqual({ file: join(workspace, "CLAUDE.md"), text: "Use tabs." });
+    expect(loadProjectInstructions(workspace, (found) => skipped.push(found))).toEqual({
+      file: join(workspace, "CLAUDE.md"),
+      text: "Use tabs.",
+    });
     expect(skipped).toEqual([{ link: join(workspace, "AGENTS.md"), target: outside }]);
   });
 });

@@ -39,7 +39,10 @@ describe("renderUsage", () => {
   });
 
   test("subcommands are listed, each with its description", async () => {
-    const tool = defineCommand({ meta: { name: "tool", description: "Tools." }, subCommands: { run, list: async () => run } });
+    const tool = defineCommand({
+      meta: { name: "tool", description: "Tools." },
+      subCommands: { run, list: async () => run },
+    });
     const text = await renderUsage(tool, ["tool"], false);
     expect(text).toContain("USAGE rienda tool run|list");
     expect(text).toContain("  run    Invoke one tool.");

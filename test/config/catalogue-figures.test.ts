@@ -19,7 +19,14 @@ function plainlyPriced(provider: string): [id: string, cost: Entry, limit: Entry
   const models = snapshotProvider(provider)!.models as Record<string, Entry>;
   const found = Object.values(models).find((m) => {
     const cost = m.cost as Entry | undefined;
-    return cost && cost.tiers === undefined && cost.context_over_200k === undefined && cost.reasoning === undefined && (cost.input as number) > 0 && (m.limit as Entry).context;
+    return (
+      cost &&
+      cost.tiers === undefined &&
+      cost.context_over_200k === undefined &&
+      cost.reasoning === undefined &&
+      (cost.input as number) > 0 &&
+      (m.limit as Entry).context
+    );
   })!;
   return [found.id as string, found.cost as Entry, found.limit as Entry];
 }
@@ -30,7 +37,12 @@ describe("figures from the models.dev snapshot", () => {
     const model = resolve("    preset: openrouter", `{ id: "${id}" }`);
     expect(model.contextWindow).toBe(limit.context as number);
     expect(model.contextWindowSource).toBe(SOURCE);
-    expect(model.prices).toEqual({ input: cost.input as number, output: cost.output as number, ...(cost.cache_read !== undefined ? { cacheRead: cost.cache_read as number } : {}), ...(cost.cache_write !== undefined ? { cacheWrite: cost.cache_write as number } : {}) });
+    expect(model.prices).toEqual({
+      input: cost.input as number,
+      output: cost.output as number,
+      ...(cost.cache_read !== undefined ? { cacheRead: cost.cache_read as number } : {}),
+      ...(cost.cache_write !== undefined ? { cacheWrite: cost.cache_write as number } : {}),
+    });
   });
 
   test("a provider without a preset whose base_url is a catalogue provider's API URL gets them too", () => {
@@ -44,7 +56,10 @@ describe("figures from the models.dev snapshot", () => {
 
   test("an explicit context_window and cost win, and the window then names no source", () => {
     const [id] = plainlyPriced("openrouter");
-    const model = resolve("    preset: openrouter", `{ id: "${id}", context_window: 4096, cost: { input: 9, output: 99 } }`);
+    const model = resolve(
+      "    preset: openrouter",
+      `{ id: "${id}", context_window: 4096, cost: { input: 9, output: 99 } }`,
+    );
     expect(model.contextWindow).toBe(4096);
     expect(model.contextWindowSource).toBeUndefined();
     expect(model.prices).toEqual({ input: 9, output: 99 });
@@ -64,10 +79,16 @@ describe("figures from the models.dev snapshot", () => {
 
   test("long prompts' rates come along as price tiers", () => {
     const models = snapshotProvider("openai")!.models as Record<string, Entry>;
-    const tiered = Object.values(models).find((m) => Array.isArray((m.cost as Entry | undefined)?.tiers) && (m.cost as Entry).reasoning === undefined)!;
+    const tiered = Object.values(models).find(
+      (m) => Array.isArray((m.cost as Entry | undefined)?.tiers) && (m.cost as Entry).reasoning === undefined,
+    )!;
     const tier = ((tiered.cost as Entry).tiers as Entry[])[0]!;
     const model = resolve("    preset: openai", `{ id: "${tiered.id}" }`);
-    expect(model.prices?.tiers?.[0]).toMatchObject({ aboveTokens: (tier.tier as Entry).size as number, input: tier.input as number, output: tier.output as number });
+    expect(model.prices?.tiers?.[0]).toMatchObject({
+      aboveTokens: (tier.tier as Entry).size as number,
+      input: tier.input as number,
+      output: tier.output as number,
+    });
   });
 
   test("DeepSeek bills by the hour: its models get the catalogue's window but no price", () => {
@@ -78,7 +99,11 @@ describe("figures from the models.dev snapshot", () => {
   });
 
   test("a server of one's own gets nothing, even for an id the catalogue knows", () => {
-    for (const provider of ["    preset: ollama", "    preset: lmstudio", "    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:8080/v1"]) {
+    for (const provider of [
+      "    preset: ollama",
+      "    preset: lmstudio",
+      "    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:8080/v1",
+    ]) {
       const model = resolve(provider, "{ id: gpt-4o }");
       expect([provider, model.contextWindow, model.prices]).toEqual([provider, undefined, undefined]);
     }

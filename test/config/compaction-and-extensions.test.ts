@@ -21,23 +21,33 @@ describe("compaction", () => {
   });
 
   test("token settings are integers of 0 or more", () => {
-    expect(parse(`${MINIMAL}compaction: { reserve_tokens: 0, keep_recent_tokens: 0 }\n`).compaction.reserveTokens).toBe(0);
-    expect(linesOf(`${MINIMAL}compaction: { reserve_tokens: -1 }\n`)).toEqual([`${FILE}: compaction.reserve_tokens: must be an integer of 0 or more`]);
+    expect(parse(`${MINIMAL}compaction: { reserve_tokens: 0, keep_recent_tokens: 0 }\n`).compaction.reserveTokens).toBe(
+      0,
+    );
+    expect(linesOf(`${MINIMAL}compaction: { reserve_tokens: -1 }\n`)).toEqual([
+      `${FILE}: compaction.reserve_tokens: must be an integer of 0 or more`,
+    ]);
     expect(linesOf(`${MINIMAL}compaction: { keep_recent_tokens: 1.5 }\n`)).toEqual([
       `${FILE}: compaction.keep_recent_tokens: must be an integer of 0 or more`,
     ]);
   });
 
   test("enabled must be a boolean", () => {
-    expect(linesOf(`${MINIMAL}compaction: { enabled: 1 }\n`)).toEqual([`${FILE}: compaction.enabled: must be true or false, not a number (1)`]);
+    expect(linesOf(`${MINIMAL}compaction: { enabled: 1 }\n`)).toEqual([
+      `${FILE}: compaction.enabled: must be true or false, not a number (1)`,
+    ]);
   });
 
   test("model must name a declared provider/alias", () => {
     expect(parse(`${MINIMAL}compaction: { model: local/m }\n`).compaction.model).toBe("local/m");
-    expect(linesOf(`${MINIMAL}compaction: { model: m }\n`)).toEqual([`${FILE}: compaction.model: must have the form provider/alias (got "m")`]);
+    expect(linesOf(`${MINIMAL}compaction: { model: m }\n`)).toEqual([
+      `${FILE}: compaction.model: must have the form provider/alias (got "m")`,
+    ]);
     // A provider config.yaml does not declare may be a provider module: settled by the run.
     expect(parse(`${MINIMAL}compaction: { model: cloud/m }\n`).compaction.model).toBe("cloud/m");
-    expect(linesOf(`${MINIMAL}compaction: { model: local/x }\n`)).toEqual([`${FILE}: compaction.model: unknown model "x" in provider "local"`]);
+    expect(linesOf(`${MINIMAL}compaction: { model: local/x }\n`)).toEqual([
+      `${FILE}: compaction.model: unknown model "x" in provider "local"`,
+    ]);
   });
 
   test("an unknown compaction key is refused", () => {
@@ -49,8 +59,13 @@ describe("compaction", () => {
 
 describe("the config block (extension settings)", () => {
   test("holds settings keyed by extension name, free-form inside", () => {
-    const config = parse(`${MINIMAL}config:\n  word-count: { min_length: 3, langs: [en, es], nested: { a: 1 } }\n  guard: {}\n`);
-    expect(config.extensionConfig).toEqual({ "word-count": { min_length: 3, langs: ["en", "es"], nested: { a: 1 } }, guard: {} });
+    const config = parse(
+      `${MINIMAL}config:\n  word-count: { min_length: 3, langs: [en, es], nested: { a: 1 } }\n  guard: {}\n`,
+    );
+    expect(config.extensionConfig).toEqual({
+      "word-count": { min_length: 3, langs: ["en", "es"], nested: { a: 1 } },
+      guard: {},
+    });
   });
 
   test("absent or empty means no settings", () => {
@@ -59,7 +74,9 @@ describe("the config block (extension settings)", () => {
   });
 
   test("must be a mapping of mappings", () => {
-    expect(linesOf(`${MINIMAL}config: [a]\n`)).toEqual([`${FILE}: config: must be a mapping (key: value pairs), not a list`]);
+    expect(linesOf(`${MINIMAL}config: [a]\n`)).toEqual([
+      `${FILE}: config: must be a mapping (key: value pairs), not a list`,
+    ]);
     expect(linesOf(`${MINIMAL}config:\n  word-count: 3\n`)).toEqual([
       `${FILE}: config.word-count: must be a mapping of settings for the extension "word-count" (write {} for none), not a number (3)`,
     ]);

@@ -10,7 +10,13 @@ import { parseConfig, type LoadedConfig } from "../../src/config/index.ts";
 
 const DOC = readFileSync(resolve(import.meta.dir, "../../docs/config.md"), "utf8");
 const FILE = "/home/ana/.rienda/config.yaml";
-const ENV = { OPENAI_API_KEY: "sk-o", ANTHROPIC_API_KEY: "sk-a", GITHUB_TOKEN: "gh", MOONSHOT_API_KEY: "sk-m", OPENROUTER_API_KEY: "sk-r" };
+const ENV = {
+  OPENAI_API_KEY: "sk-o",
+  ANTHROPIC_API_KEY: "sk-a",
+  GITHUB_TOKEN: "gh",
+  MOONSHOT_API_KEY: "sk-m",
+  OPENROUTER_API_KEY: "sk-r",
+};
 
 function blocks(lang: string): string[] {
   return [...DOC.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1] ?? "");
@@ -46,13 +52,19 @@ describe("docs/config.md", () => {
   });
 
   test("the complete example declares the models the text says", () => {
-    expect(load(yamlBlocks[0] ?? "").modelRefs()).toEqual(["openai/gpt-4o", "openai/o3", "anthropic/sonnet", "local/llama"]);
+    expect(load(yamlBlocks[0] ?? "").modelRefs()).toEqual([
+      "openai/gpt-4o",
+      "openai/o3",
+      "anthropic/sonnet",
+      "local/llama",
+    ]);
   });
 
   test("the quoted resolution errors are what the complete example produces", () => {
     const config = load(yamlBlocks[0] ?? "");
     // A run names the built-in provider modules too (the roster's wording around config.yaml's).
-    const withModules = (message: string) => message.replace(/\)$/, "; provider modules: opencode-go, zai-coding-plan)");
+    const withModules = (message: string) =>
+      message.replace(/\)$/, "; provider modules: opencode-go, zai-coding-plan)");
     expect(quoted).toContain(`rienda: ${withModules(thrown(() => config.resolveModel("opena/gpt-4o")))}\n`);
     expect(quoted).toContain(`rienda: ${thrown(() => config.resolveModel("openai/gpt-5"))}\n`);
   });
@@ -63,10 +75,17 @@ describe("docs/config.md", () => {
   });
 
   test("the quoted validation errors are what the code produces", () => {
-    const base = "providers:\n  local:\n    preset: ollama\n    models:\n      llama: { temperature: 3 }\n    modles: {}\n";
+    const base =
+      "providers:\n  local:\n    preset: ollama\n    models:\n      llama: { temperature: 3 }\n    modles: {}\n";
     // Each problem is a line of its own, each prefixed as the command line prints it.
-    expect(quoted).toContain(`${thrown(() => load(base)).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
-    const duplicate = "providers:\n  local:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:8080/v1\n    models: { m: {} }\n    protocol: anthropic\n";
+    expect(quoted).toContain(
+      `${thrown(() => load(base))
+        .split("\n")
+        .map((line) => `rienda: ${line}`)
+        .join("\n")}\n`,
+    );
+    const duplicate =
+      "providers:\n  local:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:8080/v1\n    models: { m: {} }\n    protocol: anthropic\n";
     expect(quoted).toContain(`rienda: ${thrown(() => load(duplicate))}\n`);
   });
 

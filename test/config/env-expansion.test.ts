@@ -54,7 +54,9 @@ describe("${NAME} in config.yaml", () => {
     const text = "providers:\n  p:\n    preset: ollama\n    models:\n      a: { id: '${A_ID}' }\n      b: {}\n";
     const config = parse(text, {});
     expect(config.resolveModel("p/b").wireId).toBe("b");
-    expect(() => config.resolveModel("p/a")).toThrow("providers.p.models.a.id: environment variable A_ID is not set (needed by p/a)");
+    expect(() => config.resolveModel("p/a")).toThrow(
+      "providers.p.models.a.id: environment variable A_ID is not set (needed by p/a)",
+    );
   });
 
   test("an unset variable in base_url is reported when used, not as an invalid URL at load", () => {
@@ -65,11 +67,13 @@ describe("${NAME} in config.yaml", () => {
 
   test("an expanded base_url is still validated", () => {
     const text = "providers:\n  p:\n    protocol: anthropic\n    base_url: ${PROXY_URL}\n";
-    expect(linesOf(text, { PROXY_URL: "proxy.local" })).toEqual([`${FILE}: providers.p.base_url: must be an http:// or https:// URL (got "proxy.local")`]);
+    expect(linesOf(text, { PROXY_URL: "proxy.local" })).toEqual([
+      `${FILE}: providers.p.base_url: must be an http:// or https:// URL (got "proxy.local")`,
+    ]);
   });
 
   test("the config block and the document (ctx.config) are as written: nothing there is expanded, and a Go-era ${ is text", () => {
-    const text = `${MINIMAL.replace("models:", "api_key: \"${KEY}\"\n    models:")}config:\n  github: { token: "\${GH_TOKEN}", org: "\${GH_ORG}", tpl: "\${not closed" }\n`;
+    const text = `${MINIMAL.replace("models:", 'api_key: "${KEY}"\n    models:')}config:\n  github: { token: "\${GH_TOKEN}", org: "\${GH_ORG}", tpl: "\${not closed" }\n`;
     const config = parse(text, { GH_TOKEN: "t", KEY: "secret" });
     expect(config.extensionConfig.github).toEqual({ token: "${GH_TOKEN}", org: "${GH_ORG}", tpl: "${not closed" });
     const document = config.document as { config: Record<string, unknown>; providers: { local: { api_key: string } } };
@@ -102,6 +106,8 @@ describe("${NAME} and YAML flow style", () => {
   test("inside { } a reference must be quoted: unquoted, the braces are YAML syntax", () => {
     const headers = (value: string) => MINIMAL.replace("models:", `headers: { X-Token: ${value} }\n    models:`);
     expect(linesOf(headers("${GH_TOKEN}"))[0]).toStartWith(`${FILE}: line 5, column `);
-    expect(parse(headers('"${GH_TOKEN}"'), { GH_TOKEN: "t" }).resolveModel("local/m").headers).toEqual({ "X-Token": "t" });
+    expect(parse(headers('"${GH_TOKEN}"'), { GH_TOKEN: "t" }).resolveModel("local/m").headers).toEqual({
+      "X-Token": "t",
+    });
   });
 });

@@ -3,7 +3,12 @@ import { expandEnv } from "../../src/config/index.ts";
 
 describe("expandEnv", () => {
   test("replaces ${NAME} with the variable's value, anywhere in the string", () => {
-    expect(expandEnv("Bearer ${TOKEN}!", { TOKEN: "abc" })).toEqual({ ok: true, value: "Bearer abc!", unset: [], used: ["TOKEN"] });
+    expect(expandEnv("Bearer ${TOKEN}!", { TOKEN: "abc" })).toEqual({
+      ok: true,
+      value: "Bearer abc!",
+      unset: [],
+      used: ["TOKEN"],
+    });
     expect(expandEnv("${A}${B}", { A: "1", B: "2" })).toEqual({ ok: true, value: "12", unset: [], used: ["A", "B"] });
   });
 
@@ -17,7 +22,12 @@ describe("expandEnv", () => {
 
   test("${NAME:-fallback} uses the fallback when the variable is unset or empty", () => {
     expect(expandEnv("${HOST:-localhost}", {})).toEqual({ ok: true, value: "localhost", unset: [], used: [] });
-    expect(expandEnv("${HOST:-localhost}", { HOST: "" })).toEqual({ ok: true, value: "localhost", unset: [], used: [] });
+    expect(expandEnv("${HOST:-localhost}", { HOST: "" })).toEqual({
+      ok: true,
+      value: "localhost",
+      unset: [],
+      used: [],
+    });
     expect(expandEnv("${HOST:-localhost}", { HOST: "h" })).toEqual({ ok: true, value: "h", unset: [], used: ["HOST"] });
   });
 
@@ -26,7 +36,12 @@ describe("expandEnv", () => {
   });
 
   test("leaves $NAME without braces and lone dollars alone", () => {
-    expect(expandEnv("$HOME costs $5", { HOME: "/h" })).toEqual({ ok: true, value: "$HOME costs $5", unset: [], used: [] });
+    expect(expandEnv("$HOME costs $5", { HOME: "/h" })).toEqual({
+      ok: true,
+      value: "$HOME costs $5",
+      unset: [],
+      used: [],
+    });
   });
 
   test("an unclosed reference is malformed", () => {

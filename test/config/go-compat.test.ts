@@ -32,7 +32,13 @@ config:
       baseUrl: "http://127.0.0.1:11434/v1",
       apiKey: "",
       apiKeySource: { kind: "absent", path: "providers.local.api_key" },
-      timing: { keys: { timeout: "providers.local.timeout", idleTimeout: "providers.local.idle_timeout", retries: "providers.local.retries" } },
+      timing: {
+        keys: {
+          timeout: "providers.local.timeout",
+          idleTimeout: "providers.local.idle_timeout",
+          retries: "providers.local.retries",
+        },
+      },
       headers: {},
     });
     expect(config.compaction.enabled).toBe(true);
@@ -54,8 +60,13 @@ config:
     const preset = config.resolveModel("viaPreset/m");
     expect(preset).toMatchObject({ protocol: "openai_chat_completions", baseUrl: "http://127.0.0.1:11434/v1" });
     expect(preset.thinkingLevel).toBeUndefined();
-    expect(config.resolveModel("viaProtocol/m")).toMatchObject({ protocol: "anthropic", baseUrl: "http://127.0.0.1:9/x" });
-    expect(() => parse('providers:\n  p:\n    protocol: ""\n    preset: ""\n    models: { m: {} }\n')).toThrow('needs either "protocol"');
+    expect(config.resolveModel("viaProtocol/m")).toMatchObject({
+      protocol: "anthropic",
+      baseUrl: "http://127.0.0.1:9/x",
+    });
+    expect(() => parse('providers:\n  p:\n    protocol: ""\n    preset: ""\n    models: { m: {} }\n')).toThrow(
+      'needs either "protocol"',
+    );
   });
 
   test("an extension named under config: with no value has no settings", () => {
@@ -64,8 +75,17 @@ config:
   });
 
   test("compaction.enabled accepts yes/no and on/off", () => {
-    for (const [word, value] of [["yes", true], ["no", false], ["on", true], ["off", false], ["True", true], ["N", false]] as const) {
-      expect(parse(`providers: { p: { preset: openai } }\ncompaction: { enabled: ${word} }\n`).compaction.enabled).toBe(value);
+    for (const [word, value] of [
+      ["yes", true],
+      ["no", false],
+      ["on", true],
+      ["off", false],
+      ["True", true],
+      ["N", false],
+    ] as const) {
+      expect(parse(`providers: { p: { preset: openai } }\ncompaction: { enabled: ${word} }\n`).compaction.enabled).toBe(
+        value,
+      );
     }
   });
 
@@ -78,13 +98,29 @@ config:
 compaction: { reserve_tokens: 16_384, keep_recent_tokens: 2_0_000 }
 `;
     const config = parse(text);
-    expect(config.resolveModel("p/m")).toMatchObject({ maxTokens: 32000, contextWindow: 200000, thinkingMaxTokens: 2048 });
+    expect(config.resolveModel("p/m")).toMatchObject({
+      maxTokens: 32000,
+      contextWindow: 200000,
+      thinkingMaxTokens: 2048,
+    });
     expect(config.compaction).toMatchObject({ reserveTokens: 16384, keepRecentTokens: 20000 });
-    expect(() => parse("providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: 32_k } }\n")).toThrow("max_tokens: must be an integer");
-    expect(() => parse("providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: -1_000 } }\n")).toThrow("max_tokens: must be an integer");
-    expect(() => parse('providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: "32_000" } }\n')).toThrow('max_tokens: must be an integer of 0 or more, not a string ("32_000")');
-    expect(() => parse("providers:\n  p:\n    preset: ollama\n    models:\n      m:\n        max_tokens: ${TOKENS}\n", { TOKENS: "32_000" })).toThrow("max_tokens: must be an integer of 0 or more, not a string");
-    const document = parse("providers:\n  p:\n    preset: ollama\n    api_key: 1_000\n    models: { m: {} }\nconfig:\n  word-count: { max_bytes: 1_000_000, label: '1_000' }\n  1_0: {}\n");
+    expect(() => parse("providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: 32_k } }\n")).toThrow(
+      "max_tokens: must be an integer",
+    );
+    expect(() => parse("providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: -1_000 } }\n")).toThrow(
+      "max_tokens: must be an integer",
+    );
+    expect(() => parse('providers:\n  p:\n    preset: ollama\n    models: { m: { max_tokens: "32_000" } }\n')).toThrow(
+      'max_tokens: must be an integer of 0 or more, not a string ("32_000")',
+    );
+    expect(() =>
+      parse("providers:\n  p:\n    preset: ollama\n    models:\n      m:\n        max_tokens: ${TOKENS}\n", {
+        TOKENS: "32_000",
+      }),
+    ).toThrow("max_tokens: must be an integer of 0 or more, not a string");
+    const document = parse(
+      "providers:\n  p:\n    preset: ollama\n    api_key: 1_000\n    models: { m: {} }\nconfig:\n  word-count: { max_bytes: 1_000_000, label: '1_000' }\n  1_0: {}\n",
+    );
     expect(document.resolveModel("p/m").apiKey).toBe("1_000");
     expect(document.document.config).toEqual({ "word-count": { max_bytes: 1000000, label: "1_000" }, "1_0": {} });
   });
@@ -111,6 +147,10 @@ compaction: { reserve_tokens: 16_384, keep_recent_tokens: 2_0_000 }
   });
 
   test("comments and a leading document marker are fine", () => {
-    expect(parse("# my config\n---\nproviders: # all of them\n  p: { preset: openai, models: { o3: {} } } # one\n").modelRefs()).toEqual(["p/o3"]);
+    expect(
+      parse(
+        "# my config\n---\nproviders: # all of them\n  p: { preset: openai, models: { o3: {} } } # one\n",
+      ).modelRefs(),
+    ).toEqual(["p/o3"]);
   });
 });

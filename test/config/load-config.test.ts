@@ -32,7 +32,9 @@ describe("loadConfig: finding and reading the file", () => {
     writeFileSync(viaEnv, MINIMAL.replace("m: {}", "from-env: {}"));
     writeFileSync(viaFlag, MINIMAL.replace("m: {}", "from-flag: {}"));
     expect(loadConfig({ env: { RIENDA_CONFIG: viaEnv }, home }).modelRefs()).toEqual(["local/from-env"]);
-    expect(loadConfig({ flag: viaFlag, env: { RIENDA_CONFIG: viaEnv }, home }).modelRefs()).toEqual(["local/from-flag"]);
+    expect(loadConfig({ flag: viaFlag, env: { RIENDA_CONFIG: viaEnv }, home }).modelRefs()).toEqual([
+      "local/from-flag",
+    ]);
   });
 
   test("a missing home config is an empty configuration (go-current.md: config.yaml is optional)", () => {
@@ -63,13 +65,17 @@ describe("loadConfig: finding and reading the file", () => {
   test("a missing --config or RIENDA_CONFIG file says which setting named it", () => {
     const home = homeWith(MINIMAL);
     expect(() => loadConfig({ flag: join(home, "nope.yaml"), env: {}, home })).toThrow("(given with --config)");
-    expect(() => loadConfig({ env: { RIENDA_CONFIG: join(home, "nope.yaml") }, home })).toThrow("(given by RIENDA_CONFIG)");
+    expect(() => loadConfig({ env: { RIENDA_CONFIG: join(home, "nope.yaml") }, home })).toThrow(
+      "(given by RIENDA_CONFIG)",
+    );
   });
 
   test("a directory in place of the file is named as such", () => {
     const home = homeWith();
     mkdirSync(join(home, ".rienda", "config.yaml"));
-    expect(() => loadConfig({ env: {}, home })).toThrow(`${join(home, ".rienda", "config.yaml")}: is a directory, not a configuration file`);
+    expect(() => loadConfig({ env: {}, home })).toThrow(
+      `${join(home, ".rienda", "config.yaml")}: is a directory, not a configuration file`,
+    );
   });
 });
 
@@ -77,7 +83,12 @@ describe("parseConfig: the document as a whole", () => {
   test("the contract's example file loads unchanged", () => {
     const config = parse(CONTRACT_EXAMPLE, { OPENAI_API_KEY: "sk-test" });
     expect(config.modelRefs()).toEqual(["local/llama", "openai/gpt-4o"]);
-    expect(config.compaction).toEqual({ enabled: true, reserveTokens: 16384, keepRecentTokens: 20000, model: "local/llama" });
+    expect(config.compaction).toEqual({
+      enabled: true,
+      reserveTokens: 16384,
+      keepRecentTokens: 20000,
+      model: "local/llama",
+    });
     expect(config.extensionConfig).toEqual({ "word-count": { min_length: 3 } });
     expect(config.unsetVariables).toEqual([]);
   });
@@ -113,12 +124,18 @@ describe("parseConfig: the document as a whole", () => {
   });
 
   test("tabs used as indentation are named", () => {
-    expect(linesOf("providers:\n\tlocal: {}\n")[0]).toBe(`${FILE}: line 2, column 1: tabs are not allowed as indentation; use spaces`);
+    expect(linesOf("providers:\n\tlocal: {}\n")[0]).toBe(
+      `${FILE}: line 2, column 1: tabs are not allowed as indentation; use spaces`,
+    );
   });
 
   test("a top level that is not a mapping is refused", () => {
-    expect(linesOf("- providers\n")).toEqual([`${FILE}: must be a mapping of settings (providers, compaction, config, ...) at the top, not a list`]);
-    expect(linesOf("hello\n")).toEqual([`${FILE}: must be a mapping of settings (providers, compaction, config, ...) at the top, not a string ("hello")`]);
+    expect(linesOf("- providers\n")).toEqual([
+      `${FILE}: must be a mapping of settings (providers, compaction, config, ...) at the top, not a list`,
+    ]);
+    expect(linesOf("hello\n")).toEqual([
+      `${FILE}: must be a mapping of settings (providers, compaction, config, ...) at the top, not a string ("hello")`,
+    ]);
   });
 
   test("an unknown top-level key is refused with the known keys and a suggestion", () => {
@@ -128,11 +145,14 @@ describe("parseConfig: the document as a whole", () => {
   });
 
   test("a missing providers block declares no provider (go-current.md); an empty or malformed one is refused", () => {
-    for (const text of ["compaction: {}\n", "config: { word-count: { min: 3 } }\n"]) expect(parse(text).providers.size).toBe(0);
+    for (const text of ["compaction: {}\n", "config: { word-count: { min: 3 } }\n"])
+      expect(parse(text).providers.size).toBe(0);
     const refused = `${FILE}: providers: at least one provider is required when the block is written (remove it to use provider modules only)`;
     expect(linesOf("providers: {}\n")).toEqual([refused]);
     expect(linesOf("providers:\n")).toEqual([refused]);
-    expect(linesOf("providers: [a]\n")).toEqual([`${FILE}: providers: must be a mapping (key: value pairs), not a list`]);
+    expect(linesOf("providers: [a]\n")).toEqual([
+      `${FILE}: providers: must be a mapping (key: value pairs), not a list`,
+    ]);
   });
 
   test("every problem of the file is reported, one line each, in file order", () => {
@@ -169,9 +189,13 @@ extra: 1
     for (let i = 0; i < 8; i++) {
       const prev = String.fromCharCode(97 + i);
       const next = String.fromCharCode(98 + i);
-      lines.push(`${next}: &${next} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`);
+      lines.push(
+        `${next}: &${next} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`,
+      );
     }
-    expect(errorOf(`${MINIMAL}${lines.join("\n")}\n`).message).toStartWith(`${FILE}: cannot be read: Excessive alias count`);
+    expect(errorOf(`${MINIMAL}${lines.join("\n")}\n`).message).toStartWith(
+      `${FILE}: cannot be read: Excessive alias count`,
+    );
   });
 });
 
@@ -179,7 +203,9 @@ describe("document and extensionConfig", () => {
   test("document is the whole file as written, without defaults filled in", () => {
     const config = parse(MINIMAL);
     expect(config.document).toEqual({
-      providers: { local: { protocol: "openai_chat_completions", base_url: "http://127.0.0.1:8080/v1", models: { m: {} } } },
+      providers: {
+        local: { protocol: "openai_chat_completions", base_url: "http://127.0.0.1:8080/v1", models: { m: {} } },
+      },
     });
   });
 
@@ -228,16 +254,22 @@ describe("loadConfig: files that exist but cannot be read", () => {
 
   test("a config path below a regular file reads as missing", () => {
     const home = homeWith(MINIMAL);
-    expect(() => loadConfig({ flag: join(home, ".rienda", "config.yaml", "x.yaml"), env: {}, home })).toThrow("no configuration file here (given with --config)");
+    expect(() => loadConfig({ flag: join(home, ".rienda", "config.yaml", "x.yaml"), env: {}, home })).toThrow(
+      "no configuration file here (given with --config)",
+    );
   });
 });
 
 describe("parseConfig: empty names", () => {
   test("an empty provider name is refused", () => {
-    expect(linesOf('providers:\n  "": { preset: openai }\n')).toEqual([`${FILE}: providers."": a provider name must not be empty`]);
+    expect(linesOf('providers:\n  "": { preset: openai }\n')).toEqual([
+      `${FILE}: providers."": a provider name must not be empty`,
+    ]);
   });
 
   test("an empty model alias is refused", () => {
-    expect(linesOf('providers:\n  p: { preset: openai, models: { "": {} } }\n')).toEqual([`${FILE}: providers.p.models."": a model alias must not be empty`]);
+    expect(linesOf('providers:\n  p: { preset: openai, models: { "": {} } }\n')).toEqual([
+      `${FILE}: providers.p.models."": a model alias must not be empty`,
+    ]);
   });
 });

@@ -9,7 +9,10 @@ describe("locateConfig", () => {
   });
 
   test("RIENDA_CONFIG wins over the home file", () => {
-    expect(locateConfig({ env: { RIENDA_CONFIG: "/etc/rienda.yaml" }, home })).toEqual({ path: "/etc/rienda.yaml", source: "env" });
+    expect(locateConfig({ env: { RIENDA_CONFIG: "/etc/rienda.yaml" }, home })).toEqual({
+      path: "/etc/rienda.yaml",
+      source: "env",
+    });
   });
 
   test("--config wins over RIENDA_CONFIG", () => {

@@ -54,12 +54,19 @@ describe("mcp_servers", () => {
   });
 
   test("an unset variable is kept for the moment the server is used", () => {
-    const config = parse(`${MINIMAL}mcp_servers:\n  search:\n    url: http://h/mcp\n    headers: { Authorization: "Bearer \${NOPE}" }\n`, {});
-    expect(config.mcpServers.get("search")?.unset).toEqual([{ path: "mcp_servers.search.headers.Authorization", variable: "NOPE" }]);
+    const config = parse(
+      `${MINIMAL}mcp_servers:\n  search:\n    url: http://h/mcp\n    headers: { Authorization: "Bearer \${NOPE}" }\n`,
+      {},
+    );
+    expect(config.mcpServers.get("search")?.unset).toEqual([
+      { path: "mcp_servers.search.headers.Authorization", variable: "NOPE" },
+    ]);
   });
 
   test("exactly one of command and url", () => {
-    expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { command: x, url: "http://h/" }\n`)).toEqual([`${FILE}: mcp_servers.a: set either "command" or "url", not both`]);
+    expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { command: x, url: "http://h/" }\n`)).toEqual([
+      `${FILE}: mcp_servers.a: set either "command" or "url", not both`,
+    ]);
     expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { args: [x] }\n`)).toEqual([
       `${FILE}: mcp_servers.a: needs either "command" (a server started as a process) or "url" (a Streamable HTTP server)`,
     ]);
@@ -81,29 +88,47 @@ describe("mcp_servers", () => {
   });
 
   test("wrong types and values", () => {
-    expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { command: x, args: x }\n`)).toEqual([`${FILE}: mcp_servers.a.args: must be a list of strings, not a string ("x")`]);
-    expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { command: x, args: [[1]] }\n`)).toEqual([`${FILE}: mcp_servers.a.args[0]: must be a string, not a list`]);
-    expect(parse(`${MINIMAL}mcp_servers:\n  a: { command: x, args: [1.10, 1_000, 0x1F, yes, 3] }\n`).mcpServers.get("a")).toMatchObject({ args: ["1.10", "1_000", "0x1F", "yes", "3"] });
+    expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { command: x, args: x }\n`)).toEqual([
+      `${FILE}: mcp_servers.a.args: must be a list of strings, not a string ("x")`,
+    ]);
+    expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { command: x, args: [[1]] }\n`)).toEqual([
+      `${FILE}: mcp_servers.a.args[0]: must be a string, not a list`,
+    ]);
+    expect(
+      parse(`${MINIMAL}mcp_servers:\n  a: { command: x, args: [1.10, 1_000, 0x1F, yes, 3] }\n`).mcpServers.get("a"),
+    ).toMatchObject({ args: ["1.10", "1_000", "0x1F", "yes", "3"] });
     expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { command: x, startup_timeout_ms: 0 }\n`)).toEqual([
       `${FILE}: mcp_servers.a.startup_timeout_ms: must be a positive integer`,
     ]);
-    expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { url: "ftp://h/" }\n`)).toEqual([`${FILE}: mcp_servers.a.url: must be an http:// or https:// URL (got "ftp://h/")`]);
-    // What a variable put into the URL is not quoted back.
-    expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { url: "ftp://me:\${MCP_PASSWORD}@h/" }\n`, { MCP_PASSWORD: "pw-secret-1" })).toEqual([
-      `${FILE}: mcp_servers.a.url: must be an http:// or https:// URL (got "ftp://me:***@h/")`,
+    expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { url: "ftp://h/" }\n`)).toEqual([
+      `${FILE}: mcp_servers.a.url: must be an http:// or https:// URL (got "ftp://h/")`,
     ]);
-    expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { command: x, env: { "1A": b } }\n`)).toEqual([`${FILE}: mcp_servers.a.env.1A: "1A" is not a valid environment variable name`]);
+    // What a variable put into the URL is not quoted back.
+    expect(
+      linesOf(`${MINIMAL}mcp_servers:\n  a: { url: "ftp://me:\${MCP_PASSWORD}@h/" }\n`, {
+        MCP_PASSWORD: "pw-secret-1",
+      }),
+    ).toEqual([`${FILE}: mcp_servers.a.url: must be an http:// or https:// URL (got "ftp://me:***@h/")`]);
+    expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { command: x, env: { "1A": b } }\n`)).toEqual([
+      `${FILE}: mcp_servers.a.env.1A: "1A" is not a valid environment variable name`,
+    ]);
     expect(linesOf(`${MINIMAL}mcp_servers:\n  a: { url: "http://h/", headers: { "A B": c } }\n`)).toEqual([
       `${FILE}: mcp_servers.a.headers."A B": "A B" is not a valid HTTP header name`,
     ]);
-    expect(linesOf(`${MINIMAL}mcp_servers: [a]\n`)).toEqual([`${FILE}: mcp_servers: must be a mapping (key: value pairs), not a list`]);
+    expect(linesOf(`${MINIMAL}mcp_servers: [a]\n`)).toEqual([
+      `${FILE}: mcp_servers: must be a mapping (key: value pairs), not a list`,
+    ]);
   });
 
   test("a server name must work as the prefix of its tools' names", () => {
     for (const bad of ["a__b", "_a", "a_", "a.b"]) {
-      expect(linesOf(`${MINIMAL}mcp_servers:\n  "${bad}": { command: x }\n`)[0]).toContain(`is not a valid server name`);
+      expect(linesOf(`${MINIMAL}mcp_servers:\n  "${bad}": { command: x }\n`)[0]).toContain(
+        `is not a valid server name`,
+      );
     }
     expect(parse(`${MINIMAL}mcp_servers:\n  my_files-2: { command: x }\n`).mcpServers.has("my_files-2")).toBe(true);
-    expect(linesOf(`${MINIMAL}mcp_servers:\n  agent: { command: x }\n`)[0]).toContain(`"agent" cannot name an MCP server: tools named agent__<id> are an agent's subagents`);
+    expect(linesOf(`${MINIMAL}mcp_servers:\n  agent: { command: x }\n`)[0]).toContain(
+      `"agent" cannot name an MCP server: tools named agent__<id> are an agent's subagents`,
+    );
   });
 });

@@ -10,7 +10,9 @@ const AT = `${FILE}: providers.local.models.llama`;
 describe("model settings", () => {
   test("every setting is read and mapped to the resolved model", () => {
     const model = parse(
-      withModel("{ id: llama3.1:8b, max_tokens: 8192, temperature: 0.7, top_p: 0.9, context_window: 131072, thinking_level: medium, thinking_max_tokens: 2048 }"),
+      withModel(
+        "{ id: llama3.1:8b, max_tokens: 8192, temperature: 0.7, top_p: 0.9, context_window: 131072, thinking_level: medium, thinking_max_tokens: 2048 }",
+      ),
     ).resolveModel("local/llama");
     expect(model).toEqual({
       ref: "local/llama",
@@ -21,7 +23,13 @@ describe("model settings", () => {
       baseUrl: "http://127.0.0.1:11434/v1",
       apiKey: "",
       apiKeySource: { kind: "absent", path: "providers.local.api_key" },
-      timing: { keys: { timeout: "providers.local.timeout", idleTimeout: "providers.local.idle_timeout", retries: "providers.local.retries" } },
+      timing: {
+        keys: {
+          timeout: "providers.local.timeout",
+          idleTimeout: "providers.local.idle_timeout",
+          retries: "providers.local.retries",
+        },
+      },
       headers: {},
       maxTokens: 8192,
       temperature: 0.7,
@@ -33,12 +41,19 @@ describe("model settings", () => {
   });
 
   test("timeout, idle_timeout and retries: the model's over the provider's, each naming the key that set it", () => {
-    const text = withModel("{ idle_timeout: 90s }").replace("    models:", "    timeout: 45m\n    retries: 0\n    models:");
+    const text = withModel("{ idle_timeout: 90s }").replace(
+      "    models:",
+      "    timeout: 45m\n    retries: 0\n    models:",
+    );
     expect(parse(text).resolveModel("local/llama").timing).toEqual({
       timeoutMs: 45 * 60_000,
       idleTimeoutMs: 90_000,
       retries: 0,
-      keys: { timeout: "providers.local.timeout", idleTimeout: "providers.local.models.llama.idle_timeout", retries: "providers.local.retries" },
+      keys: {
+        timeout: "providers.local.timeout",
+        idleTimeout: "providers.local.models.llama.idle_timeout",
+        retries: "providers.local.retries",
+      },
     });
     expect(linesOf(withModel('{ timeout: "soon", retries: 99 }'))).toEqual([
       '/home/u/.rienda/config.yaml: providers.local.models.llama.timeout: "soon" is not a duration such as "90s", "10m", "1h30m" or "500ms", or a number of seconds',
@@ -63,8 +78,12 @@ describe("model settings", () => {
     expect(parse(withModel("{ temperature: 2 }")).resolveModel("local/llama").temperature).toBe(2);
     expect(linesOf(withModel("{ temperature: 2.5 }"))).toEqual([`${AT}.temperature: must be between 0 and 2`]);
     expect(linesOf(withModel("{ temperature: -0.1 }"))).toEqual([`${AT}.temperature: must be between 0 and 2`]);
-    expect(linesOf(withModel('{ temperature: "0.7" }'))).toEqual([`${AT}.temperature: must be a number between 0 and 2, not a string ("0.7")`]);
-    expect(linesOf(withModel("{ temperature: .nan }"))).toEqual([`${AT}.temperature: must be a number between 0 and 2, not a number (NaN)`]);
+    expect(linesOf(withModel('{ temperature: "0.7" }'))).toEqual([
+      `${AT}.temperature: must be a number between 0 and 2, not a string ("0.7")`,
+    ]);
+    expect(linesOf(withModel("{ temperature: .nan }"))).toEqual([
+      `${AT}.temperature: must be a number between 0 and 2, not a number (NaN)`,
+    ]);
   });
 
   test("top_p must be between 0 and 1", () => {
@@ -77,7 +96,9 @@ describe("model settings", () => {
       expect(parse(withModel(`{ ${key}: 0 }`)).resolveModel("local/llama").maxTokens).toBeUndefined();
       expect(linesOf(withModel(`{ ${key}: -5 }`))).toEqual([`${AT}.${key}: must be an integer of 0 or more`]);
       expect(linesOf(withModel(`{ ${key}: 10.5 }`))).toEqual([`${AT}.${key}: must be an integer of 0 or more`]);
-      expect(linesOf(withModel(`{ ${key}: "8192" }`))).toEqual([`${AT}.${key}: must be an integer of 0 or more, not a string ("8192")`]);
+      expect(linesOf(withModel(`{ ${key}: "8192" }`))).toEqual([
+        `${AT}.${key}: must be an integer of 0 or more, not a string ("8192")`,
+      ]);
     }
   });
 
@@ -87,7 +108,9 @@ describe("model settings", () => {
 
   test("thinking_level accepts minimal, low, medium and high, in any case", () => {
     for (const level of ["minimal", "low", "medium", "high"]) {
-      expect(parse(withModel(`{ thinking_level: ${level} }`)).resolveModel("local/llama").thinkingLevel).toBe(level as "low");
+      expect(parse(withModel(`{ thinking_level: ${level} }`)).resolveModel("local/llama").thinkingLevel).toBe(
+        level as "low",
+      );
     }
     expect(parse(withModel("{ thinking_level: High }")).resolveModel("local/llama").thinkingLevel).toBe("high");
   });
@@ -105,7 +128,9 @@ describe("model settings", () => {
   });
 
   test("structured_output is native or tool", () => {
-    expect(linesOf(withModel("{ structured_output: natve }"))).toEqual([`${AT}.structured_output: unknown structured output "natve" (did you mean "native"? known: native, tool)`]);
+    expect(linesOf(withModel("{ structured_output: natve }"))).toEqual([
+      `${AT}.structured_output: unknown structured output "natve" (did you mean "native"? known: native, tool)`,
+    ]);
   });
 
   test("tool_calls_in_text is one of hermes, mistral, llama3, auto, off, and reaches the resolved model", () => {
@@ -130,11 +155,15 @@ describe("model settings", () => {
 });
 
 describe("warnings about settings that are not sent", () => {
-  const anthropic = (settings: string) => `providers:\n  claude:\n    preset: anthropic\n    models:\n      sonnet: ${settings}\n`;
+  const anthropic = (settings: string) =>
+    `providers:\n  claude:\n    preset: anthropic\n    models:\n      sonnet: ${settings}\n`;
 
   test("temperature or top_p with Anthropic thinking load, with a warning per key naming why", () => {
     const config = parse(anthropic("{ thinking_max_tokens: 2048, temperature: 0.2, top_p: 0.9 }"));
-    expect(config.warnings.map((w) => w.path)).toEqual(["providers.claude.models.sonnet.temperature", "providers.claude.models.sonnet.top_p"]);
+    expect(config.warnings.map((w) => w.path)).toEqual([
+      "providers.claude.models.sonnet.temperature",
+      "providers.claude.models.sonnet.top_p",
+    ]);
     expect(config.warnings[0]?.message).toContain("Anthropic refuses temperature when thinking is enabled");
     expect(config.warnings[0]?.file).toBe(FILE);
     expect(config.warnings[0]?.line).toBe(5);
@@ -147,14 +176,19 @@ describe("warnings about settings that are not sent", () => {
 });
 
 describe("model rules: a Go-era model block on current and older models", () => {
-  const claude = (id: string, settings: string) => `providers:\n  claude:\n    preset: anthropic\n    models:\n      m: { id: ${id}, ${settings} }\n`;
+  const claude = (id: string, settings: string) =>
+    `providers:\n  claude:\n    preset: anthropic\n    models:\n      m: { id: ${id}, ${settings} }\n`;
   const warningsOf = (text: string) => parse(text).warnings.map((w) => `${w.path}: ${w.message}`);
 
   test("on Claude Sonnet 5 a budget and sampling settings load with a warning each, naming the model and the HTTP 400 they would cause", () => {
     const warnings = warningsOf(claude("claude-sonnet-5", "thinking_max_tokens: 4096, temperature: 0.3, top_p: 0.9"));
     expect(warnings).toHaveLength(3);
-    expect(warnings[0]).toStartWith("providers.claude.models.m.thinking_max_tokens: is not sent as a budget: Claude Sonnet 5 thinks adaptively and refuses a thinking budget (HTTP 400)");
-    expect(warnings[1]).toStartWith("providers.claude.models.m.temperature: is not sent: Claude Sonnet 5 refuses sampling settings (HTTP 400)");
+    expect(warnings[0]).toStartWith(
+      "providers.claude.models.m.thinking_max_tokens: is not sent as a budget: Claude Sonnet 5 thinks adaptively and refuses a thinking budget (HTTP 400)",
+    );
+    expect(warnings[1]).toStartWith(
+      "providers.claude.models.m.temperature: is not sent: Claude Sonnet 5 refuses sampling settings (HTTP 400)",
+    );
     expect(warnings[2]).toStartWith("providers.claude.models.m.top_p: is not sent");
   });
 
@@ -163,12 +197,15 @@ describe("model rules: a Go-era model block on current and older models", () => 
     expect(warningsOf(claude("claude-sonnet-4-5", "temperature: 0.3, top_p: 0.9"))).toEqual([
       "providers.claude.models.m.top_p: is not sent: Claude Sonnet 4.5 refuses temperature and top_p together (HTTP 400), so only temperature is sent; remove one of them",
     ]);
-    expect(warningsOf(claude("claude-haiku-4-5", "thinking_level: high"))[0]).toContain("Claude Haiku 4.5 takes no effort setting");
+    expect(warningsOf(claude("claude-haiku-4-5", "thinking_level: high"))[0]).toContain(
+      "Claude Haiku 4.5 takes no effort setting",
+    );
     expect(warningsOf(claude("claude-opus-4-6", "thinking_level: high"))).toEqual([]);
   });
 
   test("OpenAI reasoning models: sampling settings are not sent, minimal is low on gpt-5.1 and later", () => {
-    const text = "providers:\n  openai:\n    preset: openai\n    models:\n      g: { id: gpt-5.1, temperature: 0.2, thinking_level: minimal }\n      old: { id: gpt-4o, thinking_level: high }\n";
+    const text =
+      "providers:\n  openai:\n    preset: openai\n    models:\n      g: { id: gpt-5.1, temperature: 0.2, thinking_level: minimal }\n      old: { id: gpt-4o, thinking_level: high }\n";
     expect(warningsOf(text)).toEqual([
       "providers.openai.models.g.temperature: is not sent: gpt-5.1 is a reasoning model and refuses temperature with a reasoning effort set (thinking_level) (HTTP 400); remove temperature",
       'providers.openai.models.g.thinking_level: is sent as low: gpt-5.1 refuses "minimal" (HTTP 400); its efforts start at low (or none, which turns reasoning off)',
@@ -181,20 +218,26 @@ describe("model rules: a Go-era model block on current and older models", () => 
     expect(forced.resolveModel("claude/m").requestRules).toBe("claude_adaptive");
     expect(forced.warnings.map((w) => w.path)).toEqual(["providers.claude.models.m.temperature"]);
     expect(parse(claude("claude-sonnet-5", "request_rules: as_written, temperature: 0.3")).warnings).toEqual([]);
-    expect("requestRules" in parse(claude("claude-sonnet-5", "request_rules: auto")).resolveModel("claude/m")).toBe(false);
+    expect("requestRules" in parse(claude("claude-sonnet-5", "request_rules: auto")).resolveModel("claude/m")).toBe(
+      false,
+    );
     expect(linesOf(withModel("{ request_rules: claude_adaptiv }"))).toEqual([
       `${AT}.request_rules: unknown request rules "claude_adaptiv" (did you mean "claude_adaptive"? known: auto, as_written, claude_adaptive, openai_reasoning)`,
     ]);
     expect(linesOf(withModel("{ request_rules: claude_adaptive }"))).toEqual([
       `${AT}.request_rules: "claude_adaptive" is for protocol anthropic (this provider uses openai_chat_completions); use auto or as_written`,
     ]);
-    expect(linesOf(claude("x", "request_rules: openai_reasoning"))[0]).toContain('"openai_reasoning" is for protocol openai_chat_completions or openai_responses');
+    expect(linesOf(claude("x", "request_rules: openai_reasoning"))[0]).toContain(
+      '"openai_reasoning" is for protocol openai_chat_completions or openai_responses',
+    );
   });
 });
 
 describe("cache and cost", () => {
   test("cache: false and cost are read; prices are per million tokens", () => {
-    const model = parse(withModel("{ cache: false, cost: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 } }")).resolveModel("local/llama");
+    const model = parse(
+      withModel("{ cache: false, cost: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 } }"),
+    ).resolveModel("local/llama");
     expect(model.cache).toBe(false);
     expect(model.prices).toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
   });
@@ -209,15 +252,26 @@ describe("cache and cost", () => {
     expect(linesOf(withModel("{ cost: { input: 1, output: 2, cached: 0.1 } }"))).toEqual([
       `${AT}.cost.cached: unknown key (known keys: input, output, cache_read, cache_write)`,
     ]);
-    expect(linesOf(withModel("{ cost: { input: 1 } }"))).toEqual([`${AT}.cost: needs output (dollars per million tokens); cache_read and cache_write are optional`]);
-    expect(linesOf(withModel("{ cost: { input: -1, output: 2 } }"))).toEqual([`${AT}.cost.input: must be between 0 and 10000`]);
-    expect(linesOf(withModel('{ cost: { input: "3", output: 2 } }'))[0]).toContain(`${AT}.cost.input: must be a number`);
+    expect(linesOf(withModel("{ cost: { input: 1 } }"))).toEqual([
+      `${AT}.cost: needs output (dollars per million tokens); cache_read and cache_write are optional`,
+    ]);
+    expect(linesOf(withModel("{ cost: { input: -1, output: 2 } }"))).toEqual([
+      `${AT}.cost.input: must be between 0 and 10000`,
+    ]);
+    expect(linesOf(withModel('{ cost: { input: "3", output: 2 } }'))[0]).toContain(
+      `${AT}.cost.input: must be a number`,
+    );
   });
 
   test("presets price their known models; a dated id matches its family; config wins", () => {
     const text = `providers:\n  claude:\n    preset: anthropic\n    models:\n      sonnet: { id: claude-sonnet-4-5-20250929 }\n      mine: { id: claude-sonnet-4-5, cost: { input: 1, output: 2 } }\n      odd: { id: claude-unknown-9 }\n`;
     const config = parse(text);
-    expect(config.resolveModel("claude/sonnet").prices).toEqual({ input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 });
+    expect(config.resolveModel("claude/sonnet").prices).toEqual({
+      input: 3,
+      output: 15,
+      cacheWrite: 3.75,
+      cacheRead: 0.3,
+    });
     expect(config.resolveModel("claude/mine").prices).toEqual({ input: 1, output: 2 });
     expect(config.resolveModel("claude/odd").prices).toBeUndefined();
   });
@@ -252,7 +306,11 @@ describe("send_thinking", () => {
     const config = parse(text);
     expect(config.resolveModel("ds/reasoner").sendThinking).toBe(true);
     expect(config.resolveModel("ds/quiet").sendThinking).toBe(false);
-    expect(config.resolveModel("kimi/k2")).toMatchObject({ sendThinking: true, baseUrl: "https://api.moonshot.ai/v1", protocol: "openai_chat_completions" });
+    expect(config.resolveModel("kimi/k2")).toMatchObject({
+      sendThinking: true,
+      baseUrl: "https://api.moonshot.ai/v1",
+      protocol: "openai_chat_completions",
+    });
     expect(config.resolveModel("proxy/r").sendThinking).toBe(true);
     expect("sendThinking" in config.resolveModel("router/plain")).toBe(false);
     expect(config.resolveModel("router/kimi").sendThinking).toBe(true);
@@ -260,7 +318,9 @@ describe("send_thinking", () => {
   });
 
   test("on a protocol other than Chat Completions it loads with a warning and is not used", () => {
-    const config = parse("providers:\n  claude:\n    preset: anthropic\n    models:\n      opus: { send_thinking: true }\n");
+    const config = parse(
+      "providers:\n  claude:\n    preset: anthropic\n    models:\n      opus: { send_thinking: true }\n",
+    );
     expect(config.warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
       'providers.claude.models.opus.send_thinking: is only used by protocol "openai_chat_completions" (this provider uses anthropic); remove it',
     ]);
@@ -274,13 +334,29 @@ describe("send_thinking", () => {
 
 describe("preset prices", () => {
   function pricesOf(preset: string, id: string) {
-    return parse(`providers:\n  p:\n    preset: ${preset}\n    models:\n      m: { id: "${id}" }\n`).resolveModel("p/m").prices;
+    return parse(`providers:\n  p:\n    preset: ${preset}\n    models:\n      m: { id: "${id}" }\n`).resolveModel("p/m")
+      .prices;
   }
 
   test("a listed id, or one with a snapshot date or -latest, has the vendor's price", () => {
-    expect(pricesOf("anthropic", "claude-opus-4-6")).toEqual({ input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5 });
-    expect(pricesOf("anthropic", "claude-opus-4-20250514")).toEqual({ input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 });
-    expect(pricesOf("anthropic", "claude-3-5-haiku-latest")).toEqual({ input: 0.8, output: 4, cacheWrite: 1, cacheRead: 0.08 });
+    expect(pricesOf("anthropic", "claude-opus-4-6")).toEqual({
+      input: 5,
+      output: 25,
+      cacheWrite: 6.25,
+      cacheRead: 0.5,
+    });
+    expect(pricesOf("anthropic", "claude-opus-4-20250514")).toEqual({
+      input: 15,
+      output: 75,
+      cacheWrite: 18.75,
+      cacheRead: 1.5,
+    });
+    expect(pricesOf("anthropic", "claude-3-5-haiku-latest")).toEqual({
+      input: 0.8,
+      output: 4,
+      cacheWrite: 1,
+      cacheRead: 0.08,
+    });
     expect(pricesOf("anthropic", "claude-sonnet-5")).toEqual({ input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.2 });
     expect(pricesOf("openai", "gpt-4o-2024-08-06")).toEqual({ input: 2.5, output: 10, cacheRead: 1.25 });
     expect(pricesOf("openai", "gpt-5-chat-latest")).toEqual({ input: 1.25, output: 10, cacheRead: 0.125 });

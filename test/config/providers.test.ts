@@ -12,7 +12,9 @@ function provider(body: string, name = "p"): string {
 
 describe("providers: protocol, preset and base_url", () => {
   test("a provider with protocol and base_url loads", () => {
-    const p = parse(provider("protocol: anthropic\nbase_url: https://example.test\nmodels: { m: {} }")).providers.get("p");
+    const p = parse(provider("protocol: anthropic\nbase_url: https://example.test\nmodels: { m: {} }")).providers.get(
+      "p",
+    );
     expect(p?.protocol).toBe("anthropic");
     expect(p?.baseUrl).toBe("https://example.test");
     expect(p?.preset).toBeUndefined();
@@ -35,16 +37,22 @@ describe("providers: protocol, preset and base_url", () => {
   });
 
   test("an explicit base_url overrides the preset's", () => {
-    const p = parse(provider("preset: ollama\nbase_url: http://gpu-box:11434/v1\nmodels: { m: {} }")).providers.get("p");
+    const p = parse(provider("preset: ollama\nbase_url: http://gpu-box:11434/v1\nmodels: { m: {} }")).providers.get(
+      "p",
+    );
     expect([p?.protocol, p?.baseUrl]).toEqual(["openai_chat_completions", "http://gpu-box:11434/v1"]);
   });
 
   test("trailing slashes of base_url are dropped", () => {
-    expect(parse(provider("protocol: openai_chat_completions\nbase_url: http://h:1/v1//")).providers.get("p")?.baseUrl).toBe("http://h:1/v1");
+    expect(
+      parse(provider("protocol: openai_chat_completions\nbase_url: http://h:1/v1//")).providers.get("p")?.baseUrl,
+    ).toBe("http://h:1/v1");
   });
 
   test("protocol and preset together are refused", () => {
-    expect(linesOf(provider("protocol: anthropic\npreset: anthropic"))).toEqual([`${FILE}: providers.p: set either protocol or preset, not both`]);
+    expect(linesOf(provider("protocol: anthropic\npreset: anthropic"))).toEqual([
+      `${FILE}: providers.p: set either protocol or preset, not both`,
+    ]);
   });
 
   test("a provider with neither protocol nor preset is refused", () => {
@@ -60,7 +68,9 @@ describe("providers: protocol, preset and base_url", () => {
     expect(linesOf(provider("protocol: openai_responses"))).toEqual([
       `${FILE}: providers.p.base_url: is required with protocol "openai_responses"`,
     ]);
-    expect(linesOf(provider('protocol: anthropic\nbase_url: ""'))).toEqual([`${FILE}: providers.p.base_url: is required with protocol "anthropic"`]);
+    expect(linesOf(provider('protocol: anthropic\nbase_url: ""'))).toEqual([
+      `${FILE}: providers.p.base_url: is required with protocol "anthropic"`,
+    ]);
   });
 
   test("an unknown preset or protocol lists the known ones", () => {
@@ -78,7 +88,9 @@ describe("providers: protocol, preset and base_url", () => {
     expect(linesOf(provider("protocol: anthropic\nbase_url: api.anthropic.com"))).toEqual([
       `${FILE}: providers.p.base_url: must be an http:// or https:// URL (got "api.anthropic.com")`,
     ]);
-    expect(linesOf(provider("protocol: anthropic\nbase_url: ftp://x"))[0]).toContain("must be an http:// or https:// URL");
+    expect(linesOf(provider("protocol: anthropic\nbase_url: ftp://x"))[0]).toContain(
+      "must be an http:// or https:// URL",
+    );
   });
 
   test('a provider name containing "/" is refused', () => {
@@ -97,13 +109,22 @@ describe("providers: protocol, preset and base_url", () => {
   });
 
   test("a provider that is not a mapping is refused", () => {
-    expect(linesOf("providers:\n  p: openai\n")).toEqual([`${FILE}: providers.p: must be a mapping (key: value pairs), not a string ("openai")`]);
+    expect(linesOf("providers:\n  p: openai\n")).toEqual([
+      `${FILE}: providers.p: must be a mapping (key: value pairs), not a string ("openai")`,
+    ]);
   });
 
   test("wrong types of provider fields are named", () => {
-    expect(linesOf(provider("preset: [openai]"))).toEqual([`${FILE}: providers.p.preset: must be a string, not a list`, `${FILE}: providers.p: needs either "protocol" (with "base_url") or "preset" (one of: anthropic, openai, openrouter, deepseek, ollama, lmstudio)`]);
-    expect(linesOf(provider("preset: openai\napi_key: { a: 1 }"))).toEqual([`${FILE}: providers.p.api_key: must be a string, not a mapping`]);
-    expect(linesOf(provider("preset: openai\nmodels: [gpt-4o]"))).toEqual([`${FILE}: providers.p.models: must be a mapping (key: value pairs), not a list`]);
+    expect(linesOf(provider("preset: [openai]"))).toEqual([
+      `${FILE}: providers.p.preset: must be a string, not a list`,
+      `${FILE}: providers.p: needs either "protocol" (with "base_url") or "preset" (one of: anthropic, openai, openrouter, deepseek, ollama, lmstudio)`,
+    ]);
+    expect(linesOf(provider("preset: openai\napi_key: { a: 1 }"))).toEqual([
+      `${FILE}: providers.p.api_key: must be a string, not a mapping`,
+    ]);
+    expect(linesOf(provider("preset: openai\nmodels: [gpt-4o]"))).toEqual([
+      `${FILE}: providers.p.models: must be a mapping (key: value pairs), not a list`,
+    ]);
   });
 });
 
@@ -114,7 +135,9 @@ describe("providers: api_key, headers, session_header, models", () => {
   });
 
   test("headers are sent as strings; numbers keep the text they were written as", () => {
-    const p = parse(provider("preset: openrouter\nheaders: { X-Title: rienda, X-Version: 1.10, X-Flag: true }")).providers.get("p");
+    const p = parse(
+      provider("preset: openrouter\nheaders: { X-Title: rienda, X-Version: 1.10, X-Flag: true }"),
+    ).providers.get("p");
     expect(p?.headers).toEqual({ "X-Title": "rienda", "X-Version": "1.10", "X-Flag": "true" });
   });
 
@@ -131,17 +154,23 @@ describe("providers: api_key, headers, session_header, models", () => {
   });
 
   test("an api_key with a line ending, written or from the environment, is refused without showing the key", () => {
-    const expected = [`${FILE}: providers.p.api_key: must not contain line breaks (was the key copied with its line ending?)`];
+    const expected = [
+      `${FILE}: providers.p.api_key: must not contain line breaks (was the key copied with its line ending?)`,
+    ];
     expect(linesOf(provider('preset: openai\napi_key: "sk-live-1\\r"'))).toEqual(expected);
     expect(linesOf(provider("preset: openai\napi_key: ${KEY}"), { KEY: "sk-live-1\r\n" })).toEqual(expected);
   });
 
   test("headers must be a mapping", () => {
-    expect(linesOf(provider("preset: openai\nheaders: [X-A]"))).toEqual([`${FILE}: providers.p.headers: must be a mapping (key: value pairs), not a list`]);
+    expect(linesOf(provider("preset: openai\nheaders: [X-A]"))).toEqual([
+      `${FILE}: providers.p.headers: must be a mapping (key: value pairs), not a list`,
+    ]);
   });
 
   test("session_header names the header carrying the session id; empty means none", () => {
-    expect(parse(provider("preset: openai\nsession_header: X-Session-Id")).providers.get("p")?.sessionHeader).toBe("X-Session-Id");
+    expect(parse(provider("preset: openai\nsession_header: X-Session-Id")).providers.get("p")?.sessionHeader).toBe(
+      "X-Session-Id",
+    );
     expect(parse(provider('preset: openai\nsession_header: ""')).providers.get("p")?.sessionHeader).toBeUndefined();
     expect(linesOf(provider("preset: openai\nsession_header: X Session"))).toEqual([
       `${FILE}: providers.p.session_header: "X Session" is not a valid HTTP header name`,
@@ -155,7 +184,8 @@ describe("providers: api_key, headers, session_header, models", () => {
   });
 
   test("providers and models keep the file's order", () => {
-    const text = "providers:\n  z: { preset: openai, models: { b: {}, a: {} } }\n  a: { preset: ollama, models: { '10': {}, '2': {} } }\n";
+    const text =
+      "providers:\n  z: { preset: openai, models: { b: {}, a: {} } }\n  a: { preset: ollama, models: { '10': {}, '2': {} } }\n";
     expect(parse(text).modelRefs()).toEqual(["z/b", "z/a", "a/10", "a/2"]);
   });
 });
@@ -170,8 +200,12 @@ describe("providers: the replay protocol", () => {
   });
 
   test("a script path may start with ~/ or be absolute", () => {
-    expect(parse(provider("protocol: replay\nscript: ~/demo.yaml")).providers.get("p")?.script).toBe("/home/u/demo.yaml");
-    expect(parse(provider("protocol: replay\nscript: /srv/demo.yaml")).providers.get("p")?.script).toBe("/srv/demo.yaml");
+    expect(parse(provider("protocol: replay\nscript: ~/demo.yaml")).providers.get("p")?.script).toBe(
+      "/home/u/demo.yaml",
+    );
+    expect(parse(provider("protocol: replay\nscript: /srv/demo.yaml")).providers.get("p")?.script).toBe(
+      "/srv/demo.yaml",
+    );
   });
 
   test("replay without a script is refused", () => {
@@ -181,7 +215,9 @@ describe("providers: the replay protocol", () => {
   });
 
   test("script with another protocol or a preset is refused", () => {
-    expect(linesOf(provider("preset: openai\nscript: a.yaml"))).toEqual([`${FILE}: providers.p.script: is only used by protocol "replay"`]);
+    expect(linesOf(provider("preset: openai\nscript: a.yaml"))).toEqual([
+      `${FILE}: providers.p.script: is only used by protocol "replay"`,
+    ]);
     expect(linesOf(provider("protocol: anthropic\nbase_url: http://x\nscript: a.yaml"))).toEqual([
       `${FILE}: providers.p.script: is only used by protocol "replay"`,
     ]);

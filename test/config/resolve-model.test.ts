@@ -18,7 +18,10 @@ function errorOf(ref: string): RiendaError {
 
 describe("splitModelRef", () => {
   test("splits on the first slash; the alias keeps the rest", () => {
-    expect(splitModelRef("openrouter/moonshotai/kimi-k2")).toEqual({ provider: "openrouter", alias: "moonshotai/kimi-k2" });
+    expect(splitModelRef("openrouter/moonshotai/kimi-k2")).toEqual({
+      provider: "openrouter",
+      alias: "moonshotai/kimi-k2",
+    });
   });
 
   test("refuses references without a provider or an alias", () => {
@@ -40,8 +43,18 @@ describe("resolveModel", () => {
       protocol: "openai_responses",
       baseUrl: "https://api.openai.com/v1",
       apiKey: "sk-env",
-      apiKeySource: { kind: "variables", path: "providers.openai.api_key", variables: [{ name: "OPENAI_API_KEY", state: "set" }] },
-      timing: { keys: { timeout: "providers.openai.timeout", idleTimeout: "providers.openai.idle_timeout", retries: "providers.openai.retries" } },
+      apiKeySource: {
+        kind: "variables",
+        path: "providers.openai.api_key",
+        variables: [{ name: "OPENAI_API_KEY", state: "set" }],
+      },
+      timing: {
+        keys: {
+          timeout: "providers.openai.timeout",
+          idleTimeout: "providers.openai.idle_timeout",
+          retries: "providers.openai.retries",
+        },
+      },
       headers: {},
       // The openai preset's published price for gpt-4o (src/config/default-prices.ts).
       prices: { input: 2.5, output: 10, cacheRead: 1.25 },
@@ -82,7 +95,8 @@ describe("resolveModel", () => {
   });
 
   test("an alias containing slashes resolves (split on the first slash)", () => {
-    const text = "providers:\n  or:\n    preset: openrouter\n    models:\n      moonshotai/kimi-k2: {}\n      kimi: { id: moonshotai/kimi-k2 }\n";
+    const text =
+      "providers:\n  or:\n    preset: openrouter\n    models:\n      moonshotai/kimi-k2: {}\n      kimi: { id: moonshotai/kimi-k2 }\n";
     const or = parse(text);
     expect(or.resolveModel("or/moonshotai/kimi-k2").alias).toBe("moonshotai/kimi-k2");
     expect(or.resolveModel("or/kimi").wireId).toBe("moonshotai/kimi-k2");

@@ -3,7 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { parseConfig } from "../../src/config/index.ts";
 import { shellEnvFilter } from "../../src/tools/index.ts";
 
-const load = (text: string, env: Record<string, string> = {}) => parseConfig(text, { path: "/home/u/.rienda/config.yaml", env, home: "/home/u" });
+const load = (text: string, env: Record<string, string> = {}) =>
+  parseConfig(text, { path: "/home/u/.rienda/config.yaml", env, home: "/home/u" });
 
 describe("shell settings", () => {
   test("the provider variables are those with a value in api_key, headers and base_url; not the model id's", () => {
@@ -25,15 +26,30 @@ describe("shell settings", () => {
   });
 
   test("hide_env and pass_env as written", () => {
-    const config = load('providers: { a: { protocol: anthropic, base_url: "http://x", models: { m: {} } } }\nshell: { hide_env: ["*_TOKEN", AWS_*], pass_env: [GH_TOKEN] }\n');
+    const config = load(
+      'providers: { a: { protocol: anthropic, base_url: "http://x", models: { m: {} } } }\nshell: { hide_env: ["*_TOKEN", AWS_*], pass_env: [GH_TOKEN] }\n',
+    );
     expect(config.shell).toEqual({ providerVariables: [], hideEnv: ["*_TOKEN", "AWS_*"], passEnv: ["GH_TOKEN"] });
   });
 });
 
 describe("shellEnvFilter", () => {
   test("hides provider variables and hide_env matches, unless pass_env names them; case matters", () => {
-    const hidden = shellEnvFilter({ providerVariables: ["OPENAI_API_KEY", "GH_TOKEN"], hideEnv: ["*_TOKEN", "AWS_*"], passEnv: ["GH_TOKEN"] });
-    const names = ["OPENAI_API_KEY", "GH_TOKEN", "NPM_TOKEN", "AWS_SECRET_ACCESS_KEY", "npm_token", "TOKEN", "PATH", "HOME"];
+    const hidden = shellEnvFilter({
+      providerVariables: ["OPENAI_API_KEY", "GH_TOKEN"],
+      hideEnv: ["*_TOKEN", "AWS_*"],
+      passEnv: ["GH_TOKEN"],
+    });
+    const names = [
+      "OPENAI_API_KEY",
+      "GH_TOKEN",
+      "NPM_TOKEN",
+      "AWS_SECRET_ACCESS_KEY",
+      "npm_token",
+      "TOKEN",
+      "PATH",
+      "HOME",
+    ];
     expect(names.filter(hidden)).toEqual(["OPENAI_API_KEY", "NPM_TOKEN", "AWS_SECRET_ACCESS_KEY"]);
   });
 });

@@ -29,7 +29,17 @@ const statePath = (h: string) => join(h, ".rienda", "state.json");
 const stateOf = (h: string) => JSON.parse(readFileSync(statePath(h), "utf8")) as Record<string, unknown>;
 
 function model(over: Partial<ResolvedModel> = {}): ResolvedModel {
-  return { ref: "p/m", provider: "p", alias: "m", wireId: "wire-m", protocol: "anthropic", baseUrl: "http://127.0.0.1:9", apiKey: "", headers: {}, ...over };
+  return {
+    ref: "p/m",
+    provider: "p",
+    alias: "m",
+    wireId: "wire-m",
+    protocol: "anthropic",
+    baseUrl: "http://127.0.0.1:9",
+    apiKey: "",
+    headers: {},
+    ...over,
+  };
 }
 
 /** A prepared agent as far as the switches look at it. */
@@ -38,7 +48,11 @@ function prepared(m: ResolvedModel, thinking = "off"): PreparedAgent {
 }
 
 /** A host over `agent`; `switches` records what switchAgentTo was asked, which prepares `next(changes)`. */
-function host(h: string, agent: PreparedAgent, options: { remember?: boolean; next?: (changes: SwitchChanges) => PreparedAgent } = {}) {
+function host(
+  h: string,
+  agent: PreparedAgent,
+  options: { remember?: boolean; next?: (changes: SwitchChanges) => PreparedAgent } = {},
+) {
   const switches: SwitchChanges[] = [];
   const notices: string[] = [];
   let current = agent;
@@ -60,7 +74,13 @@ function host(h: string, agent: PreparedAgent, options: { remember?: boolean; ne
 }
 
 const moduleModel = () =>
-  model({ reasoning: true, thinkingModes: [{ level: "low", maxTokens: 0 }, { level: "high", maxTokens: 8000 }] });
+  model({
+    reasoning: true,
+    thinkingModes: [
+      { level: "low", maxTokens: 0 },
+      { level: "high", maxTokens: 8000 },
+    ],
+  });
 
 describe("setThinking", () => {
   test("puts a module model's level on it, with the mode's budget, and back off; state.json remembers the level per model", () => {
@@ -92,7 +112,9 @@ describe("setThinking", () => {
     const h = newHome();
     const agent = prepared(moduleModel());
     const chat = host(h, agent);
-    expect(() => chat.commands.setThinking("max")).toThrow('thinking max: p/m has no thinking level "max" (its levels: off, low, high)');
+    expect(() => chat.commands.setThinking("max")).toThrow(
+      'thinking max: p/m has no thinking level "max" (its levels: off, low, high)',
+    );
     expect(chat.current()).toBe(agent);
     expect(() => readFileSync(statePath(h))).toThrow();
   });
@@ -106,7 +128,9 @@ describe("setThinking", () => {
     const chat = host(h, prepared(moduleModel()));
     const notices = chat.commands.setThinking("high");
     expect(chat.current().thinking).toBe("high");
-    expect(notices).toEqual([`${statePath(h)}: is not a JSON object, so the pick was not recorded (fix or remove the file)`]);
+    expect(notices).toEqual([
+      `${statePath(h)}: is not a JSON object, so the pick was not recorded (fix or remove the file)`,
+    ]);
     expect(readFileSync(statePath(h), "utf8")).toBe("[1, 2]");
   });
 });
@@ -115,7 +139,9 @@ describe("switchModel", () => {
   test("prepares the agent again with the new model, the current one as the session's and the level to keep; state.json's last_model", async () => {
     const h = newHome();
     writeFileSync(statePath(h), JSON.stringify({ last_thinking: { "p/m": "high" }, theme: "dark" }));
-    const chat = host(h, prepared(moduleModel(), "high"), { next: (changes) => prepared(model({ ref: changes.modelRef! }), "off") });
+    const chat = host(h, prepared(moduleModel(), "high"), {
+      next: (changes) => prepared(model({ ref: changes.modelRef! }), "off"),
+    });
     await chat.commands.switchModel("p/other");
     expect(chat.switches).toEqual([{ modelRef: "p/other", sessionModel: "p/m", sessionThinking: "high" }]);
     expect(chat.current().model.ref).toBe("p/other");
@@ -124,7 +150,9 @@ describe("switchModel", () => {
 
   test("a level switch after a model switch starts from the new model", async () => {
     const h = newHome();
-    const chat = host(h, prepared(moduleModel()), { next: () => prepared(model({ ref: "p/cfg", thinkingMaxTokens: 1024, thinkingLevel: "low" }), "low") });
+    const chat = host(h, prepared(moduleModel()), {
+      next: () => prepared(model({ ref: "p/cfg", thinkingMaxTokens: 1024, thinkingLevel: "low" }), "low"),
+    });
     chat.commands.setThinking("high");
     await chat.commands.switchModel("p/cfg");
     chat.commands.setThinking("medium");
@@ -134,10 +162,20 @@ describe("switchModel", () => {
 
 describe("modelsToPick", () => {
   function config(h: string, models: string[]): void {
-    const lines = ["providers:", "  p:", "    protocol: openai_chat_completions", "    base_url: http://127.0.0.1:9/v1", "    api_key: k", "    models:", ...models.map((m) => `      ${m}: { id: wire-${m} }`), ""];
+    const lines = [
+      "providers:",
+      "  p:",
+      "    protocol: openai_chat_completions",
+      "    base_url: http://127.0.0.1:9/v1",
+      "    api_key: k",
+      "    models:",
+      ...models.map((m) => `      ${m}: { id: wire-${m} }`),
+      "",
+    ];
     writeFileSync(join(h, ".rienda", "config.yaml"), lines.join("\n"));
   }
-  const agent = (h: string, id: string, modelLine = "") => writeFileSync(join(h, ".rienda", "agents", `${id}.md`), `---\ndescription: d\n${modelLine}---\nx\n`);
+  const agent = (h: string, id: string, modelLine = "") =>
+    writeFileSync(join(h, ".rienda", "agents", `${id}.md`), `---\ndescription: d\n${modelLine}---\nx\n`);
 
   test("asks only when the agent names no model and nothing decides one", async () => {
     const h = newHome();

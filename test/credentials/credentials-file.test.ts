@@ -21,7 +21,9 @@ describe("credentials.json (go-current.md §4)", () => {
   test("written atomically, 0600, keys sorted, two-space indent, unknown fields kept", () => {
     writeFileSync(path, JSON.stringify({ zed: { api_key: "z", note: "keep me" }, other: 1 }), { mode: 0o644 });
     setCredential(path, "acme", "sk-1");
-    expect(readFileSync(path, "utf8")).toBe('{\n  "acme": {\n    "api_key": "sk-1"\n  },\n  "other": 1,\n  "zed": {\n    "api_key": "z",\n    "note": "keep me"\n  }\n}\n');
+    expect(readFileSync(path, "utf8")).toBe(
+      '{\n  "acme": {\n    "api_key": "sk-1"\n  },\n  "other": 1,\n  "zed": {\n    "api_key": "z",\n    "note": "keep me"\n  }\n}\n',
+    );
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(readdirSync(dir)).toEqual(["credentials.json"]);
     setCredential(path, "zed", "z2");
@@ -33,7 +35,13 @@ describe("credentials.json (go-current.md §4)", () => {
     writeFileSync(path, JSON.stringify({ a: { api_key: "k" }, b: "flat", c: { api_key: "" }, d: { api_key: 5 } }));
     const keys = readCredentials(path);
     expect(keys.providers()).toEqual(["a"]);
-    expect([keys.keyOf("a"), keys.keyOf("b"), keys.keyOf("c"), keys.keyOf("d"), keys.keyOf("toString")]).toEqual(["k", undefined, undefined, undefined, undefined]);
+    expect([keys.keyOf("a"), keys.keyOf("b"), keys.keyOf("c"), keys.keyOf("d"), keys.keyOf("toString")]).toEqual([
+      "k",
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   test("removing: says whether there was an entry; the rest stays", () => {

@@ -19,7 +19,9 @@ describe("output blocks of the documentation", () => {
   });
 
   test("every block showing output is checked by a test or marked illustrative", () => {
-    const unmarked = all.filter((b) => showsOutput(b) && b.marker === undefined).map((b) => `${b.doc}:${b.line}: ${b.body.split("\n")[0]}`);
+    const unmarked = all
+      .filter((b) => showsOutput(b) && b.marker === undefined)
+      .map((b) => `${b.doc}:${b.line}: ${b.body.split("\n")[0]}`);
     expect(unmarked).toEqual([]);
   });
 
@@ -33,7 +35,8 @@ describe("output blocks of the documentation", () => {
         continue;
       }
       const source = readFileSync(file, "utf8");
-      if (!source.includes(block.doc)) wrong.push(`${block.doc}:${block.line}: ${block.marker.test} never mentions ${block.doc}`);
+      if (!source.includes(block.doc))
+        wrong.push(`${block.doc}:${block.line}: ${block.marker.test} never mentions ${block.doc}`);
       if (block.marker.name !== undefined && !source.includes(JSON.stringify(block.marker.name))) {
         wrong.push(`${block.doc}:${block.line}: ${block.marker.test} never names "${block.marker.name}"`);
       }
@@ -42,6 +45,7 @@ describe("output blocks of the documentation", () => {
   });
 
   test("every block marked illustrative says why", () => {
-    for (const block of all) if (block.marker?.kind === "illustrative") expect(block.marker.why.length).toBeGreaterThan(10);
+    for (const block of all)
+      if (block.marker?.kind === "illustrative") expect(block.marker.why.length).toBeGreaterThan(10);
   });
 });

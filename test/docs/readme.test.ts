@@ -8,7 +8,8 @@ import { parseConfig } from "../../src/config/index.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const README = readFileSync(resolve(ROOT, "README.md"), "utf8");
-const blocks = (lang: string) => [...README.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
+const blocks = (lang: string) =>
+  [...README.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
 const STARTER_CONFIG = STARTER_FILES.find((f) => f.path === "config.yaml")!.content;
 
 /** init's config.yaml with the README's step-2 addition pasted right under `providers:`, as the README says. */
@@ -31,7 +32,14 @@ describe("README", () => {
       env: { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k", OPENROUTER_API_KEY: "k" },
       home: "/x",
     });
-    for (const ref of ["replay/starter", "ollama/qwen3", "openai/gpt-4o", "anthropic/sonnet", "openrouter/kimi", "llamacpp/local"]) {
+    for (const ref of [
+      "replay/starter",
+      "ollama/qwen3",
+      "openai/gpt-4o",
+      "anthropic/sonnet",
+      "openrouter/kimi",
+      "llamacpp/local",
+    ]) {
       expect(config.resolveModel(ref).ref).toBe(ref);
     }
     expect(config.resolveModel("openrouter/kimi").wireId).toBe("moonshotai/kimi-k2");
@@ -46,6 +54,7 @@ describe("README", () => {
   });
 
   test("every linked doc exists", () => {
-    for (const [, link] of README.matchAll(/\]\((docs\/[^)#]+)(#[^)]*)?\)/g)) expect(existsSync(resolve(ROOT, link!))).toBe(true);
+    for (const [, link] of README.matchAll(/\]\((docs\/[^)#]+)(#[^)]*)?\)/g))
+      expect(existsSync(resolve(ROOT, link!))).toBe(true);
   });
 });

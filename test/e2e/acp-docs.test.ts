@@ -65,7 +65,10 @@ describe(PAGE, () => {
       expect(init.agentInfo).toMatchObject({ name: "rienda" });
       const { sessionId, modes } = await client.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [] });
       expect(modes?.currentModeId).toBe("coder");
-      expect((await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] })).stopReason).toBe("end_turn");
+      expect(
+        (await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] }))
+          .stopReason,
+      ).toBe("end_turn");
       expect(AcpClient.text(client.updatesOf(sessionId))).toBe("Hello, editor.");
       expect((await client.close()).code).toBe(0);
       expect(client.schema.problems).toEqual([]);

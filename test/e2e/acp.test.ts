@@ -51,7 +51,8 @@ const PUBLISH = `module.exports = {
 /** A 1x1 PNG. */
 const PNG_B64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
-const byKind = (updates: SessionUpdate[], kind: SessionUpdate["sessionUpdate"]) => updates.filter((u) => u.sessionUpdate === kind);
+const byKind = (updates: SessionUpdate[], kind: SessionUpdate["sessionUpdate"]) =>
+  updates.filter((u) => u.sessionUpdate === kind);
 
 describe("rienda acp", () => {
   test("a whole editor session: permission granted then refused, a cancel mid-stream, an image, a model switch, then the session loaded in a new process", async () => {
@@ -70,53 +71,99 @@ describe("rienda acp", () => {
     const init = await c.initialize({ fs: { readTextFile: true, writeTextFile: true }, terminal: true });
     expect(init).toMatchObject({
       protocolVersion: 1,
-      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true } },
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      },
       agentInfo: { name: "rienda" },
     });
 
     const created = await c.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [] });
     const id = created.sessionId;
-    expect(created.modes).toEqual({ currentModeId: "coder", availableModes: [{ id: "coder", name: "coder", description: "A test agent." }] });
+    expect(created.modes).toEqual({
+      currentModeId: "coder",
+      availableModes: [{ id: "coder", name: "coder", description: "A test agent." }],
+    });
     const model = created.configOptions?.find((o) => o.id === "model");
     expect(model).toMatchObject({ type: "select", category: "model", currentValue: "p/m" });
     expect(JSON.stringify(model)).toContain("p/m2");
-    expect(created.configOptions?.find((o) => o.id === "thinking")).toMatchObject({ category: "thought_level", currentValue: "off" });
+    expect(created.configOptions?.find((o) => o.id === "thinking")).toMatchObject({
+      category: "thought_level",
+      currentValue: "off",
+    });
 
     // 1. A tool call the client allows.
     let mark = c.updates.length;
-    const first = await c.agent.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "publish notes" }] });
+    const first = await c.agent.request("session/prompt", {
+      sessionId: id,
+      prompt: [{ type: "text", text: "publish notes" }],
+    });
     expect(first.stopReason).toBe("end_turn");
     expect(c.permissionRequests[0]).toMatchObject({
       sessionId: id,
-      toolCall: { toolCallId: "c1", title: "Publish", content: [{ type: "content", content: { type: "text", text: "Push notes.txt?" } }] },
+      toolCall: {
+        toolCallId: "c1",
+        title: "Publish",
+        content: [{ type: "content", content: { type: "text", text: "Push notes.txt?" } }],
+      },
       options: [
         { optionId: "allow", kind: "allow_once" },
         { optionId: "reject", kind: "reject_once" },
       ],
     });
     let updates = c.updatesOf(id, mark);
-    expect(byKind(updates, "tool_call")[0]).toMatchObject({ toolCallId: "c1", title: "publish: notes.txt", status: "in_progress", locations: [{ path: join(s.inst.workspace, "notes.txt") }], rawInput: { path: "notes.txt" } });
-    expect(byKind(updates, "tool_call_update").at(-1)).toMatchObject({ toolCallId: "c1", status: "completed", content: [{ type: "content", content: { type: "text", text: "pushed notes.txt" } }] });
+    expect(byKind(updates, "tool_call")[0]).toMatchObject({
+      toolCallId: "c1",
+      title: "publish: notes.txt",
+      status: "in_progress",
+      locations: [{ path: join(s.inst.workspace, "notes.txt") }],
+      rawInput: { path: "notes.txt" },
+    });
+    expect(byKind(updates, "tool_call_update").at(-1)).toMatchObject({
+      toolCallId: "c1",
+      status: "completed",
+      content: [{ type: "content", content: { type: "text", text: "pushed notes.txt" } }],
+    });
     expect(AcpClient.text(updates)).toBe("Published.");
 
     // 2. The same tool call refused.
     c.permissions = () => ({ outcome: { outcome: "selected", optionId: "reject" } });
     mark = c.updates.length;
-    expect((await c.agent.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "publish the secret" }] })).stopReason).toBe("end_turn");
+    expect(
+      (
+        await c.agent.request("session/prompt", {
+          sessionId: id,
+          prompt: [{ type: "text", text: "publish the secret" }],
+        })
+      ).stopReason,
+    ).toBe("end_turn");
     updates = c.updatesOf(id, mark);
-    expect(byKind(updates, "tool_call_update").at(-1)).toMatchObject({ toolCallId: "c2", status: "failed", content: [{ type: "content", content: { type: "text", text: "not allowed" } }] });
+    expect(byKind(updates, "tool_call_update").at(-1)).toMatchObject({
+      toolCallId: "c2",
+      status: "failed",
+      content: [{ type: "content", content: { type: "text", text: "not allowed" } }],
+    });
     expect(AcpClient.text(updates)).toBe("Not published.");
 
     // 3. A cancel while the answer streams.
     mark = c.updates.length;
-    const hanging = c.agent.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "write a long story" }] });
+    const hanging = c.agent.request("session/prompt", {
+      sessionId: id,
+      prompt: [{ type: "text", text: "write a long story" }],
+    });
     await c.until(() => AcpClient.text(c.updatesOf(id, mark)).includes("partial"), "the first chunk");
     await c.agent.notify("session/cancel", { sessionId: id });
     expect((await hanging).stopReason).toBe("cancelled");
 
     // 4. An image.
     mark = c.updates.length;
-    const image = await c.agent.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "what is this?" }, { type: "image", mimeType: "image/png", data: PNG_B64 }] });
+    const image = await c.agent.request("session/prompt", {
+      sessionId: id,
+      prompt: [
+        { type: "text", text: "what is this?" },
+        { type: "image", mimeType: "image/png", data: PNG_B64 },
+      ],
+    });
     expect(image.stopReason).toBe("end_turn");
     const sent = JSON.stringify(s.server.requests[5]!.body);
     expect(sent).toContain(`data:image/png;base64,${PNG_B64}`);
@@ -125,9 +172,16 @@ describe("rienda acp", () => {
     expect(sent).toContain("write a long story");
 
     // 5. A model switch, then a prompt that goes to that model.
-    const switched = await c.agent.request("session/set_config_option", { sessionId: id, configId: "model", value: "p/m2" });
+    const switched = await c.agent.request("session/set_config_option", {
+      sessionId: id,
+      configId: "model",
+      value: "p/m2",
+    });
     expect(switched.configOptions.find((o) => o.id === "model")).toMatchObject({ currentValue: "p/m2" });
-    expect((await c.agent.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "and you?" }] })).stopReason).toBe("end_turn");
+    expect(
+      (await c.agent.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "and you?" }] }))
+        .stopReason,
+    ).toBe("end_turn");
     expect((s.server.requests[6]!.body as { model: string }).model).toBe("wire-model-2");
 
     expect((await c.close()).code).toBe(0);
@@ -143,13 +197,20 @@ describe("rienda acp", () => {
     const loaded = await d.agent.request("session/load", { sessionId: id, cwd: s.inst.workspace, mcpServers: [] });
     expect(loaded.configOptions?.find((o) => o.id === "model")).toMatchObject({ currentValue: "p/m2" });
     const replay = d.updatesOf(id);
-    expect(AcpClient.text(replay, "user_message_chunk")).toBe("publish notespublish the secretwrite a long storywhat is this?and you?");
+    expect(AcpClient.text(replay, "user_message_chunk")).toBe(
+      "publish notespublish the secretwrite a long storywhat is this?and you?",
+    );
     expect(AcpClient.text(replay)).toContain("Published.");
     // The cancelled answer was kept as far as it had come.
     expect(AcpClient.text(replay)).toContain("Not published.partial");
     expect(byKind(replay, "tool_call").map((u) => (u as { toolCallId: string }).toolCallId)).toEqual(["c1", "c2"]);
-    expect(byKind(replay, "tool_call_update")).toMatchObject([{ toolCallId: "c1", status: "completed" }, { toolCallId: "c2", status: "failed" }]);
-    expect(replay.find((u) => u.sessionUpdate === "user_message_chunk" && u.content.type === "image")).toMatchObject({ content: { type: "image", mimeType: "image/png", data: PNG_B64 } });
+    expect(byKind(replay, "tool_call_update")).toMatchObject([
+      { toolCallId: "c1", status: "completed" },
+      { toolCallId: "c2", status: "failed" },
+    ]);
+    expect(replay.find((u) => u.sessionUpdate === "user_message_chunk" && u.content.type === "image")).toMatchObject({
+      content: { type: "image", mimeType: "image/png", data: PNG_B64 },
+    });
     expect((await d.close()).code).toBe(0);
     expectValid(d);
   });
@@ -157,19 +218,34 @@ describe("rienda acp", () => {
 
 describe("rienda acp: what an editor sees and sends", () => {
   test("a shell call's live output and result, thinking as thought chunks, the context used, a limit as max_turn_requests, -y asking nothing", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [shell]\nmax_turns: 2", modelExtra: "        context_window: 8000" });
+    s = await scenario({
+      agentFrontmatter: "tools: [shell]\nmax_turns: 2",
+      modelExtra: "        context_window: 8000",
+    });
     s.server.script(
-      { thinking: "Let me look.", toolCalls: [{ id: "sh1", name: "shell", arguments: { command: "echo live-line; echo done" } }], usage: { input: 100, output: 20 } },
+      {
+        thinking: "Let me look.",
+        toolCalls: [{ id: "sh1", name: "shell", arguments: { command: "echo live-line; echo done" } }],
+        usage: { input: 100, output: 20 },
+      },
       { toolCalls: [{ id: "sh2", name: "shell", arguments: { command: "echo again" } }] },
     );
     const c = start(["-a", "coder", "-y"]);
     await c.initialize();
     const { sessionId } = await c.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [] });
-    const answer = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "look around" }] });
+    const answer = await c.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "look around" }],
+    });
     expect(answer.stopReason).toBe("max_turn_requests");
     const updates = c.updatesOf(sessionId);
     expect(AcpClient.text(updates, "agent_thought_chunk")).toBe("Let me look.");
-    expect(byKind(updates, "tool_call")[0]).toMatchObject({ toolCallId: "sh1", kind: "execute", title: "echo live-line; echo done", status: "in_progress" });
+    expect(byKind(updates, "tool_call")[0]).toMatchObject({
+      toolCallId: "sh1",
+      kind: "execute",
+      title: "echo live-line; echo done",
+      status: "in_progress",
+    });
     const live = byKind(updates, "tool_call_update").filter((u) => (u as { toolCallId: string }).toolCallId === "sh1");
     expect(JSON.stringify(live.slice(0, -1))).toContain("live-line");
     expect(live.at(-1)).toMatchObject({ status: "completed" });
@@ -198,7 +274,10 @@ describe("rienda acp: what an editor sees and sends", () => {
     expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["coder", "reviewer"]);
     const prompt: ContentBlock[] = [
       { type: "text", text: "compare these" },
-      { type: "resource", resource: { uri: `file://${s.inst.workspace}/unsaved.ts`, mimeType: "text/plain", text: "const unsaved = 1;" } },
+      {
+        type: "resource",
+        resource: { uri: `file://${s.inst.workspace}/unsaved.ts`, mimeType: "text/plain", text: "const unsaved = 1;" },
+      },
       { type: "resource_link", name: "linked.txt", uri: `file://${linked}` },
     ];
     expect((await c.agent.request("session/prompt", { sessionId, prompt })).stopReason).toBe("end_turn");
@@ -208,7 +287,9 @@ describe("rienda acp: what an editor sees and sends", () => {
     expect(sent).toContain("const unsaved = 1;");
     expect(sent).toContain("linked file body");
     // The editor's stdio server is started and all its tools offered (its name made a tool prefix); SSE is refused with a notice.
-    expect(toolNamesOf(s.server.requests[0]!)).toEqual(expect.arrayContaining(["shell", "editor_tools__echo", "editor_tools__slow"]));
+    expect(toolNamesOf(s.server.requests[0]!)).toEqual(
+      expect.arrayContaining(["shell", "editor_tools__echo", "editor_tools__slow"]),
+    );
     const notices = JSON.stringify(byKind(c.updatesOf(sessionId), "notice"));
     expect(notices).toContain("old-style");
     expect(notices).toContain("not SSE");
@@ -216,7 +297,9 @@ describe("rienda acp: what an editor sees and sends", () => {
     const mark = c.updates.length;
     await c.agent.request("session/set_mode", { sessionId, modeId: "reviewer" });
     expect(byKind(c.updatesOf(sessionId, mark), "current_mode_update")).toMatchObject([{ currentModeId: "reviewer" }]);
-    expect((await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "review" }] })).stopReason).toBe("end_turn");
+    expect(
+      (await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "review" }] })).stopReason,
+    ).toBe("end_turn");
     expect(JSON.stringify(s.server.requests[1]!.body)).toContain("You review.");
     expect((await c.close()).code).toBe(0);
     expectValid(c);
@@ -232,16 +315,28 @@ describe("rienda acp: what an editor sees and sends", () => {
 
     const c = start();
     await c.initialize();
-    await expect(c.agent.request("session/load", { sessionId: "01NOSUCHSESSION", cwd: s.inst.workspace, mcpServers: [] })).rejects.toThrow(/01NOSUCHSESSION/);
-    await expect(c.agent.request("session/prompt", { sessionId: "nope", prompt: [{ type: "text", text: "x" }] })).rejects.toThrow(/no session "nope"/);
-    await expect(c.agent.request("session/new", { cwd: join(s.inst.root, "missing"), mcpServers: [] })).rejects.toThrow(/does not exist/);
+    await expect(
+      c.agent.request("session/load", { sessionId: "01NOSUCHSESSION", cwd: s.inst.workspace, mcpServers: [] }),
+    ).rejects.toThrow(/01NOSUCHSESSION/);
+    await expect(
+      c.agent.request("session/prompt", { sessionId: "nope", prompt: [{ type: "text", text: "x" }] }),
+    ).rejects.toThrow(/no session "nope"/);
+    await expect(c.agent.request("session/new", { cwd: join(s.inst.root, "missing"), mcpServers: [] })).rejects.toThrow(
+      /does not exist/,
+    );
     const unused = await c.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [] });
     const { sessionId } = await c.agent.request("session/new", { cwd: s.inst.workspace, mcpServers: [] });
-    await expect(c.agent.request("session/set_config_option", { sessionId, configId: "model", value: "p/nope" })).rejects.toThrow(/unknown model "nope" in provider "p"/);
+    await expect(
+      c.agent.request("session/set_config_option", { sessionId, configId: "model", value: "p/nope" }),
+    ).rejects.toThrow(/unknown model "nope" in provider "p"/);
     const running = c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
     await s.server.waitForRequests(1);
-    await expect(c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "again" }] })).rejects.toThrow(/already running/);
-    await expect(c.agent.request("session/set_config_option", { sessionId, configId: "thinking", value: "off" })).rejects.toThrow(/wait for the prompt/);
+    await expect(
+      c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "again" }] }),
+    ).rejects.toThrow(/already running/);
+    await expect(
+      c.agent.request("session/set_config_option", { sessionId, configId: "thinking", value: "off" }),
+    ).rejects.toThrow(/wait for the prompt/);
     // The end of stdin ends the turn as an interrupt would; the process exits 0.
     expect((await c.close()).code).toBe(0);
     await running.catch(() => undefined);

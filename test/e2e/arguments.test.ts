@@ -20,7 +20,9 @@ afterEach(async () => {
 function promptOf(request: RecordedRequest): string {
   const messages = (request.body as { messages: { role: string; content: unknown }[] }).messages;
   const last = messages.filter((m) => m.role === "user").at(-1)!;
-  return typeof last.content === "string" ? last.content : (last.content as { text: string }[]).map((c) => c.text).join("");
+  return typeof last.content === "string"
+    ? last.content
+    : (last.content as { text: string }[]).map((c) => c.text).join("");
 }
 
 describe("surplus words are refused", () => {
@@ -29,7 +31,9 @@ describe("surplus words are refused", () => {
     const r = await s.inst.run(["run", "-a", "coder", "-p", "count", "the", "words", "in", "notes.txt"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe('rienda: run: unexpected argument "the" (a prompt of several words needs quotes: -p "count the words in notes.txt")\n');
+    expect(r.stderr).toBe(
+      'rienda: run: unexpected argument "the" (a prompt of several words needs quotes: -p "count the words in notes.txt")\n',
+    );
     expect(s.server.requests).toHaveLength(0);
     expect(sessionFiles(s.inst.home)).toHaveLength(0);
   });
@@ -38,7 +42,10 @@ describe("surplus words are refused", () => {
     s = await scenario();
     const r = await s.inst.run(["run", "-a", "coder", "-p", "hello", "world", "--json"]);
     expect(r.code).toBe(1);
-    const events = r.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; reason?: string; message?: string });
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; reason?: string; message?: string });
     expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "error" });
     expect(events.at(-1)!.message).toContain('unexpected argument "world"');
     expect(s.server.requests).toHaveLength(0);
@@ -46,7 +53,10 @@ describe("surplus words are refused", () => {
 
   test("tool run NAME extra: exit 1, the tool does not run", async () => {
     s = await scenario();
-    s.inst.tool("mark", `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { ctx.file.write("ran", "1"); return "ran"; } };`);
+    s.inst.tool(
+      "mark",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { ctx.file.write("ran", "1"); return "ran"; } };`,
+    );
     const r = await s.inst.run(["tool", "run", "mark", "extra", "--args", "{}"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
@@ -56,17 +66,29 @@ describe("surplus words are refused", () => {
 
   test("every other command refuses words it does not take", async () => {
     s = await scenario();
-    for (const args of [["tool", "list", "x"], ["sessions", "x"], ["doctor", "x"], ["init", "x"], ["skill", "list", "x"]]) {
+    for (const args of [
+      ["tool", "list", "x"],
+      ["sessions", "x"],
+      ["doctor", "x"],
+      ["init", "x"],
+      ["skill", "list", "x"],
+    ]) {
       const r = await s.inst.run(args);
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe(`rienda: ${args.slice(0, -1).join(" ")}: unexpected argument "x" (see rienda ${args.slice(0, -1).join(" ")} --help)\n`);
+      expect(r.stderr).toBe(
+        `rienda: ${args.slice(0, -1).join(" ")}: unexpected argument "x" (see rienda ${args.slice(0, -1).join(" ")} --help)\n`,
+      );
     }
     expect(existsSync(join(s.inst.home, ".rienda", "agents", "starter.md"))).toBe(false);
   });
 
-  test("an empty value (an unset variable) is refused: -s \"\" never starts a new session, -C \"\" never runs here", async () => {
+  test('an empty value (an unset variable) is refused: -s "" never starts a new session, -C "" never runs here', async () => {
     s = await scenario();
-    for (const [flag, at] of [["-s", 3], ["-C", 3], ["--config", 3]] as const) {
+    for (const [flag, at] of [
+      ["-s", 3],
+      ["-C", 3],
+      ["--config", 3],
+    ] as const) {
       const args = ["run", "-a", "coder", flag, "", "-p", "continue"];
       const r = await s.inst.run(args);
       expect(r.code).toBe(1);
@@ -109,7 +131,9 @@ describe("a prompt that starts with -", () => {
     s = await scenario();
     const r = await s.inst.run(["run", "-a", "coder", "-p", "-x"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('rienda: run: option -p needs a value (for a value that starts with "-", write --prompt=-x or -p -- -x)\n');
+    expect(r.stderr).toBe(
+      'rienda: run: option -p needs a value (for a value that starts with "-", write --prompt=-x or -p -- -x)\n',
+    );
     expect(s.server.requests).toHaveLength(0);
   });
 
@@ -166,7 +190,8 @@ describe("wording", () => {
     const show = await s.inst.run(["sessions", "show", "--help"]);
     expect(show.code).toBe(0);
     expect(show.stdout).toContain("USAGE rienda sessions show [OPTIONS] [ID]");
-    for (const flag of ["--json", "--markdown", "--tree", "--thinking", "-C, --workdir"]) expect(show.stdout).toContain(flag);
+    for (const flag of ["--json", "--markdown", "--tree", "--thinking", "-C, --workdir"])
+      expect(show.stdout).toContain(flag);
     const set = await s.inst.run(["auth", "set", "-h"]);
     expect(set.stdout).toContain("USAGE rienda auth set [OPTIONS] [NAME]\n");
   });

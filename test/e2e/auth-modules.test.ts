@@ -59,7 +59,8 @@ async function setup(acmeBaseUrl = "http://127.0.0.1:9/v1", protocol?: string): 
 
 const env = () => ({ RIENDA_MODELS_DEV_URL: catalogue!.url });
 const credentials = () => inst!.riendaPath("credentials.json");
-const rienda = (args: string[], stdin?: string): Promise<RunResult> => inst!.run(args, { ...(stdin !== undefined ? { stdinPipe: stdin } : {}), env: env() });
+const rienda = (args: string[], stdin?: string): Promise<RunResult> =>
+  inst!.run(args, { ...(stdin !== undefined ? { stdinPipe: stdin } : {}), env: env() });
 
 describe("rienda auth over provider modules", () => {
   test("list: every module with ✓/—/!, where its key comes from and its models; a module that fails is named on stderr, exit 1", async () => {
@@ -80,7 +81,9 @@ describe("rienda auth over provider modules", () => {
     expect(r.code).toBe(1);
     expect((await rienda(["auth", "set", "acme"], `${KEY}\n`)).code).toBe(0);
     const after = await rienda(["auth", "list", "--json"]);
-    const providers = (JSON.parse(after.stdout) as { providers: { name: string; origin: string; key: string | null; ready: boolean }[] }).providers;
+    const providers = (
+      JSON.parse(after.stdout) as { providers: { name: string; origin: string; key: string | null; ready: boolean }[] }
+    ).providers;
     expect(providers.map((p) => [p.name, p.origin, p.key, p.ready])).toEqual([
       ["acme", "module", "credentials", true],
       ["broken", "module", null, false],
@@ -95,9 +98,13 @@ describe("rienda auth over provider modules", () => {
     await setup();
     const free = await rienda(["auth", "set", "free"], KEY);
     expect(free.code).toBe(1);
-    expect(free.stderr).toBe(`rienda: auth set: provider free needs no key (its module ${inst!.riendaPath("providers/free/index.js")} declares auth: none); nothing was stored\n`);
+    expect(free.stderr).toBe(
+      `rienda: auth set: provider free needs no key (its module ${inst!.riendaPath("providers/free/index.js")} declares auth: none); nothing was stored\n`,
+    );
     expect(existsSync(credentials())).toBe(false);
-    expect((await rienda(["auth", "set", "zai-coding-plan"], KEY)).stderr).toBe(`stored the key of zai-coding-plan in ${credentials()}\n`);
+    expect((await rienda(["auth", "set", "zai-coding-plan"], KEY)).stderr).toBe(
+      `stored the key of zai-coding-plan in ${credentials()}\n`,
+    );
     expect(JSON.parse(readFileSync(credentials(), "utf8"))).toEqual({ "zai-coding-plan": { api_key: KEY } });
   });
 
@@ -133,7 +140,11 @@ describe("a module's key on the wire", () => {
     server.script({ text: "ok" });
     expect((await rienda(["run", "-a", "coder", "-p", "hi"])).code).toBe(0);
     const headers = server.requests[0]!.headers;
-    expect([headers["x-api-key"], headers["anthropic-version"], headers.authorization]).toEqual([KEY, "2023-06-01", undefined]);
+    expect([headers["x-api-key"], headers["anthropic-version"], headers.authorization]).toEqual([
+      KEY,
+      "2023-06-01",
+      undefined,
+    ]);
   });
 
   test("a module with auth none sends no key, even when one is stored by hand", async () => {
@@ -181,16 +192,28 @@ describe("rienda doctor over provider modules", () => {
     inst!.agent("coder", "---\ndescription: d\nmodel: acme/huge\n---\n");
     inst!.agent("other", "---\ndescription: d\nmodel: broken/x\n---\n");
     const r = await rienda(["doctor"]);
-    expect(r.stdout).toContain(`problem: ${inst!.riendaPath("agents/coder.md")}: model: unknown model "huge" in provider "acme" (models: big, small)\n`);
-    expect(r.stdout).toContain(`problem: ${inst!.riendaPath("agents/other.md")}: model: provider "broken" does not load (${inst!.riendaPath("providers/broken/index.js")}, see its own finding)\n`);
+    expect(r.stdout).toContain(
+      `problem: ${inst!.riendaPath("agents/coder.md")}: model: unknown model "huge" in provider "acme" (models: big, small)\n`,
+    );
+    expect(r.stdout).toContain(
+      `problem: ${inst!.riendaPath("agents/other.md")}: model: provider "broken" does not load (${inst!.riendaPath("providers/broken/index.js")}, see its own finding)\n`,
+    );
   });
 
   test("a module hidden by config.yaml's provider of its name is a warning", async () => {
     await setup();
-    inst!.config("providers:\n  acme:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:9/v1\n    models: { big: {} }\n");
-    const { warnings } = JSON.parse((await rienda(["doctor", "--json"])).stdout) as { warnings: { check: string; file: string; message: string }[] };
+    inst!.config(
+      "providers:\n  acme:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:9/v1\n    models: { big: {} }\n",
+    );
+    const { warnings } = JSON.parse((await rienda(["doctor", "--json"])).stdout) as {
+      warnings: { check: string; file: string; message: string }[];
+    };
     expect(warnings).toContainEqual(
-      expect.objectContaining({ check: "provider", file: inst!.riendaPath("providers/acme/index.js"), message: `hidden by providers.acme in ${inst!.riendaPath("config.yaml")}: runs on acme/... use config.yaml's provider` }),
+      expect.objectContaining({
+        check: "provider",
+        file: inst!.riendaPath("providers/acme/index.js"),
+        message: `hidden by providers.acme in ${inst!.riendaPath("config.yaml")}: runs on acme/... use config.yaml's provider`,
+      }),
     );
   });
 });
@@ -224,7 +247,13 @@ describe("the screen over provider modules", () => {
   test("what a module prints is shown inside the screen, not over it", async () => {
     if (!hasTmux()) throw new Error("this test needs tmux (apt-get install -y tmux)");
     await setup();
-    inst!.write(inst!.riendaPath("providers/chatty/index.js"), FREE.replace("return {", 'ctx.log("chatty: hello from the module"); return {').replace("function ()", "function (ctx)"));
+    inst!.write(
+      inst!.riendaPath("providers/chatty/index.js"),
+      FREE.replace("return {", 'ctx.log("chatty: hello from the module"); return {').replace(
+        "function ()",
+        "function (ctx)",
+      ),
+    );
     term = Terminal.start(inst!, { args: ["auth"], width: 110, height: 24, env: { NO_COLOR: "1", ...env() } });
     await term.waitFor("modules said:");
     expect(term.screen()).toContain("modules said:\n  chatty: hello from the module");

@@ -27,7 +27,9 @@ for (const { status, type, protocol } of CASES) {
     const r = await s.inst.run(["run", "-a", "coder", "-p", "hello"]);
     expect(r.code).toBe(1);
     const url = protocol === "anthropic" ? s.server.url : `${s.server.url}/v1`;
-    expect(r.stderr).toContain(`rienda: provider "p" (${url}): HTTP ${status}: Unauthorized by the gateway. Check providers.p.api_key: the key is written in config.yaml`);
+    expect(r.stderr).toContain(
+      `rienda: provider "p" (${url}): HTTP ${status}: Unauthorized by the gateway. Check providers.p.api_key: the key is written in config.yaml`,
+    );
     expect(s.server.requests).toHaveLength(1);
   });
 }

@@ -66,7 +66,10 @@ function setup(baseUrl = "http://127.0.0.1:9/v1", protocol = "openai_chat_comple
 
 const credentials = () => inst!.riendaPath("credentials.json");
 const auth = (args: string[], stdin?: string, env: Record<string, string | undefined> = {}): Promise<RunResult> =>
-  inst!.run(["auth", ...args], { ...(stdin !== undefined ? { stdinPipe: stdin } : {}), env: { Q_KEY: undefined, ...MODELS_DEV(), ...env } });
+  inst!.run(["auth", ...args], {
+    ...(stdin !== undefined ? { stdinPipe: stdin } : {}),
+    env: { Q_KEY: undefined, ...MODELS_DEV(), ...env },
+  });
 
 /** Nothing a command printed holds the key. */
 function expectNoKey(...results: RunResult[]): void {
@@ -112,7 +115,15 @@ describe("rienda auth set, list and rm", () => {
     expect(JSON.parse(r.stdout)).toEqual({
       credentials: credentials(),
       providers: [
-        { name: "p", origin: "config", source: inst!.riendaPath("config.yaml"), key: "credentials", ready: true, models: 2, problem: null },
+        {
+          name: "p",
+          origin: "config",
+          source: inst!.riendaPath("config.yaml"),
+          key: "credentials",
+          ready: true,
+          models: 2,
+          problem: null,
+        },
         {
           name: "q",
           origin: "config",
@@ -122,23 +133,48 @@ describe("rienda auth set, list and rm", () => {
           models: 1,
           problem: "providers.q.api_key in config.yaml is empty: Q_KEY is not set",
         },
-        { name: "opencode-go", origin: "built-in", source: "built-in:opencode-go", key: "missing", ready: false, models: 3, problem: null },
-        { name: "zai-coding-plan", origin: "built-in", source: "built-in:zai-coding-plan", key: "missing", ready: false, models: 2, problem: null },
+        {
+          name: "opencode-go",
+          origin: "built-in",
+          source: "built-in:opencode-go",
+          key: "missing",
+          ready: false,
+          models: 3,
+          problem: null,
+        },
+        {
+          name: "zai-coding-plan",
+          origin: "built-in",
+          source: "built-in:zai-coding-plan",
+          key: "missing",
+          ready: false,
+          models: 2,
+          problem: null,
+        },
       ],
       unused_keys: ["gone"],
     });
     expect(r.stderr).toBe("");
     const plain = await auth(["list"]);
-    expect(plain.stderr).toBe(`${credentials()} also holds keys of providers that do not exist: gone (rienda auth rm NAME removes one)\n`);
+    expect(plain.stderr).toBe(
+      `${credentials()} also holds keys of providers that do not exist: gone (rienda auth rm NAME removes one)\n`,
+    );
     expectNoKey(r, plain);
   });
 
   test("a hand-written credentials.json keeps its other providers and unknown fields; keys come out sorted, two-space indented", async () => {
     setup();
-    writeFileSync(credentials(), '{"zeta":{"api_key":"z","org":"o"},"p":{"note":"keep me","api_key":"old"},"alpha":{"token":{"a":1}}}');
+    writeFileSync(
+      credentials(),
+      '{"zeta":{"api_key":"z","org":"o"},"p":{"note":"keep me","api_key":"old"},"alpha":{"token":{"a":1}}}',
+    );
     expect((await auth(["set", "p"], `${KEY}\r\n`)).code).toBe(0);
     const text = readFileSync(credentials(), "utf8");
-    expect(JSON.parse(text)).toEqual({ alpha: { token: { a: 1 } }, p: { api_key: KEY, note: "keep me" }, zeta: { api_key: "z", org: "o" } });
+    expect(JSON.parse(text)).toEqual({
+      alpha: { token: { a: 1 } },
+      p: { api_key: KEY, note: "keep me" },
+      zeta: { api_key: "z", org: "o" },
+    });
     expect(text).toBe(
       [
         "{",
@@ -176,7 +212,10 @@ describe("rienda auth set, list and rm", () => {
     const cases: [string, string][] = [
       ["", "rienda: the key read from stdin is empty; nothing was stored\n"],
       ["\n", "rienda: the key read from stdin is empty; nothing was stored\n"],
-      [`${KEY}\n${KEY}\n`, `rienda: the key read from stdin holds a line break at character ${KEY.length + 1} of ${KEY.length * 2 + 1} (one key, on one line); nothing was stored\n`],
+      [
+        `${KEY}\n${KEY}\n`,
+        `rienda: the key read from stdin holds a line break at character ${KEY.length + 1} of ${KEY.length * 2 + 1} (one key, on one line); nothing was stored\n`,
+      ],
       ["ab\u0000cd", "rienda: the key read from stdin holds a NUL character at character 3 of 5; nothing was stored\n"],
     ];
     for (const [stdin, message] of cases) {
@@ -212,7 +251,10 @@ describe("rienda auth set, list and rm", () => {
 
   test("rm removes the stored key (the other providers stay); none stored is said, exit 0; a key of a provider that no longer exists can be removed", async () => {
     setup();
-    writeFileSync(credentials(), JSON.stringify({ p: { api_key: KEY }, gone: { api_key: "old" }, q: { api_key: "x" } }));
+    writeFileSync(
+      credentials(),
+      JSON.stringify({ p: { api_key: KEY }, gone: { api_key: "old" }, q: { api_key: "x" } }),
+    );
     const rm = await auth(["rm", "p"]);
     expect([rm.code, rm.stderr]).toEqual([0, `removed the key of p from ${credentials()}\n`]);
     expect(JSON.parse(readFileSync(credentials(), "utf8"))).toEqual({ gone: { api_key: "old" }, q: { api_key: "x" } });
@@ -221,7 +263,9 @@ describe("rienda auth set, list and rm", () => {
     const stale = await auth(["rm", "gone"]);
     expect([stale.code, stale.stderr]).toEqual([0, `removed the key of gone from ${credentials()}\n`]);
     const written = await auth(["rm", "q"]);
-    expect(written.stderr).toBe(`removed the key of q from ${credentials()} (its key in ${inst!.riendaPath("config.yaml")}, providers.q.api_key, stays)\n`);
+    expect(written.stderr).toBe(
+      `removed the key of q from ${credentials()} (its key in ${inst!.riendaPath("config.yaml")}, providers.q.api_key, stays)\n`,
+    );
     expect(JSON.parse(readFileSync(credentials(), "utf8"))).toEqual({});
     expect(statSync(credentials()).mode & 0o777).toBe(0o600);
   });
@@ -232,18 +276,27 @@ describe("rienda auth set, list and rm", () => {
     for (const sub of ["set", "rm"]) {
       const r = await auth([sub, "pp"], KEY);
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe(`rienda: auth ${sub}: unknown provider "pp" (did you mean "p"? providers in ${config}: p, q; provider modules: opencode-go, zai-coding-plan)\n`);
+      expect(r.stderr).toBe(
+        `rienda: auth ${sub}: unknown provider "pp" (did you mean "p"? providers in ${config}: p, q; provider modules: opencode-go, zai-coding-plan)\n`,
+      );
     }
     const far = await auth(["set", "openrouter"], KEY);
-    expect(far.stderr).toBe(`rienda: auth set: unknown provider "openrouter" (providers in ${config}: p, q; provider modules: opencode-go, zai-coding-plan)\n`);
+    expect(far.stderr).toBe(
+      `rienda: auth set: unknown provider "openrouter" (providers in ${config}: p, q; provider modules: opencode-go, zai-coding-plan)\n`,
+    );
     expect(existsSync(credentials())).toBe(false);
   });
 
   test("usage: a missing name, an unknown subcommand, an unknown flag", async () => {
     setup();
-    expect((await auth(["set"])).stderr).toBe("rienda: auth set: name the provider whose key to store (the key comes on stdin), e.g. rienda auth set openai (rienda auth list shows the providers)\n");
+    expect((await auth(["set"])).stderr).toBe(
+      "rienda: auth set: name the provider whose key to store (the key comes on stdin), e.g. rienda auth set openai (rienda auth list shows the providers)\n",
+    );
     const sub = await auth(["lst"]);
-    expect([sub.code, sub.stderr]).toEqual([1, 'rienda: auth: unknown subcommand "lst" (did you mean "list"? set, list or rm; see rienda auth --help)\n']);
+    expect([sub.code, sub.stderr]).toEqual([
+      1,
+      'rienda: auth: unknown subcommand "lst" (did you mean "list"? set, list or rm; see rienda auth --help)\n',
+    ]);
     expect((await auth(["list", "--all"])).stderr).toContain("rienda: auth list: unknown option --all");
   });
 
@@ -292,7 +345,11 @@ describe("docs/cli.md", () => {
     const env = { ANTHROPIC_API_KEY: undefined, ...MODELS_DEV() };
     const set = await inst.run(["auth", "set", "openrouter"], { stdinFile: readFileSync(keyFile), env });
     const list = await inst.run(["auth", "list"], { env });
-    const transcript = `$ rienda auth set openrouter < openrouter.key\n${set.stderr}$ rienda auth list\n${list.stdout}${list.stderr}`.replaceAll(inst.home, "/home/ana");
+    const transcript =
+      `$ rienda auth set openrouter < openrouter.key\n${set.stderr}$ rienda auth list\n${list.stdout}${list.stderr}`.replaceAll(
+        inst.home,
+        "/home/ana",
+      );
     const shown = markedBlock("docs/cli.md", "test/e2e/auth.test.ts", "cli-auth");
     // The page shows the built-ins' model counts as "...": they are models.dev's.
     if (!matchesShown(transcript, shown)) expect(transcript).toBe(shown);
@@ -321,7 +378,12 @@ describe("credentials.json's key reaches the provider", () => {
   test("config.yaml's api_key is sent, not the stored one; without either no key is sent", async () => {
     server = await startProviderServer();
     setup(`${server.url}/v1`);
-    inst!.config(readFileSync(inst!.riendaPath("config.yaml"), "utf8").replace("    models:\n      m:", "    api_key: from-config\n    models:\n      m:"));
+    inst!.config(
+      readFileSync(inst!.riendaPath("config.yaml"), "utf8").replace(
+        "    models:\n      m:",
+        "    api_key: from-config\n    models:\n      m:",
+      ),
+    );
     server.script({ text: "one" }, { text: "two" });
     expect((await inst!.run(["run", "-a", "coder", "-p", "hi"])).code).toBe(0);
     expect(server.requests[0]!.headers.authorization).toBe("Bearer from-config");
@@ -344,7 +406,12 @@ describe("credentials.json's key reaches the provider", () => {
 describe("on a terminal", () => {
   function open(args: string[]): Terminal {
     if (!hasTmux()) throw new Error("this test needs tmux (apt-get install -y tmux)");
-    term = Terminal.start(inst!, { args: ["auth", ...args], width: 100, height: 20, env: { NO_COLOR: "1", ...MODELS_DEV() } });
+    term = Terminal.start(inst!, {
+      args: ["auth", ...args],
+      width: 100,
+      height: 20,
+      env: { NO_COLOR: "1", ...MODELS_DEV() },
+    });
     return term;
   }
 
@@ -352,7 +419,9 @@ describe("on a terminal", () => {
     setup();
     const t = open([]);
     // The built-in modules fill in their lines as they answer, each in its own time: wait for both.
-    await t.waitFor((screen) => screen.includes("opencode-go      3 models") && screen.includes("zai-coding-plan  2 models"));
+    await t.waitFor(
+      (screen) => screen.includes("opencode-go      3 models") && screen.includes("zai-coding-plan  2 models"),
+    );
     const first = t.screen();
     expect(first).toContain(`rienda auth · keys are stored in ${credentials()}`);
     expect(first).toContain(

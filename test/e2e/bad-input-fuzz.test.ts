@@ -21,7 +21,32 @@ afterAll(async () => {
   await s.dispose();
 });
 
-const ODD_VALUES = ["", "~", "null", "0", "-1", "1e309", "true", "[]", "{}", "[1, [2, {a: b}]]", "'x'", '"\\u0000"', "&a", "*nowhere", "!!binary AAAA", "|\n  block", "x".repeat(5000), "ü€😀", "\t", "0x10", ".nan", "2001-12-14t21:59:43.10-05:00", "? complex", "- - -"];
+const ODD_VALUES = [
+  "",
+  "~",
+  "null",
+  "0",
+  "-1",
+  "1e309",
+  "true",
+  "[]",
+  "{}",
+  "[1, [2, {a: b}]]",
+  "'x'",
+  '"\\u0000"',
+  "&a",
+  "*nowhere",
+  "!!binary AAAA",
+  "|\n  block",
+  "x".repeat(5000),
+  "ü€😀",
+  "\t",
+  "0x10",
+  ".nan",
+  "2001-12-14t21:59:43.10-05:00",
+  "? complex",
+  "- - -",
+];
 
 /** Damages `text` once, in one of several ways. */
 function damage(text: string, random: () => number): string {
@@ -37,7 +62,9 @@ function damage(text: string, random: () => number): string {
       return lines.map((l, i) => (i === at ? (random() < 0.5 ? `  ${l}` : l.replace(/^\s{1,2}/, "")) : l)).join("\n");
     case 3: {
       // a value replaced by something of another type
-      return lines.map((l, i) => (i === at && l.includes(":") ? `${l.slice(0, l.indexOf(":") + 1)} ${pick(ODD_VALUES)}` : l)).join("\n");
+      return lines
+        .map((l, i) => (i === at && l.includes(":") ? `${l.slice(0, l.indexOf(":") + 1)} ${pick(ODD_VALUES)}` : l))
+        .join("\n");
     }
     case 4: // cut anywhere
       return text.slice(0, Math.floor(random() * text.length));
@@ -46,15 +73,34 @@ function damage(text: string, random: () => number): string {
     case 6: // Windows line ends, or tabs for indentation
       return random() < 0.5 ? text.replace(/\n/g, "\r\n") : text.replace(/^ {2}/gm, "\t");
     case 7: // a key renamed
-      return lines.map((l, i) => (i === at ? l.replace(/^(\s*)([a-z_]+):/, (_m, sp: string, k: string) => `${sp}${k}${pick(["x", "_", "-", "S"])}:`) : l)).join("\n");
+      return lines
+        .map((l, i) =>
+          i === at
+            ? l.replace(/^(\s*)([a-z_]+):/, (_m, sp: string, k: string) => `${sp}${k}${pick(["x", "_", "-", "S"])}:`)
+            : l,
+        )
+        .join("\n");
     case 8: // an unknown key added
-      return [...lines.slice(0, at), `${lines[at]!.match(/^\s*/)![0]}${pick(["extra", "providers", "models", "tools", "hooks", "id"])}: ${pick(ODD_VALUES)}`, ...lines.slice(at)].join("\n");
+      return [
+        ...lines.slice(0, at),
+        `${lines[at]!.match(/^\s*/)![0]}${pick(["extra", "providers", "models", "tools", "hooks", "id"])}: ${pick(ODD_VALUES)}`,
+        ...lines.slice(at),
+      ].join("\n");
     default: // two damages
       return damage(damage(text, random), random);
   }
 }
 
-const AGENT = ["---", "description: A test agent.", "model: p/m", "tools: [shell, echo]", "hooks: [watch]", "---", "You are a test agent.", ""].join("\n");
+const AGENT = [
+  "---",
+  "description: A test agent.",
+  "model: p/m",
+  "tools: [shell, echo]",
+  "hooks: [watch]",
+  "---",
+  "You are a test agent.",
+  "",
+].join("\n");
 const TOOL = `module.exports = {\n  description: "Echoes.",\n  parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },\n  execute(ctx, args) { return args.text; },\n};\n`;
 const HOOK = `module.exports = {\n  beforeToolExecute(ctx, call) { return { allow: true }; },\n  afterToolExecute(ctx, call, result) { return result; },\n};\n`;
 
@@ -101,7 +147,10 @@ describe("damaged input", () => {
             : r.code === 1 && !/^rienda: /m.test(r.stderr)
               ? "a refusal without a rienda: line"
               : internalFailure(r.stderr);
-      if (problem) failures.push(`${c.name}: ${problem}\n--- input ---\n${c.text.slice(0, 400)}\n--- stderr ---\n${r.stderr.slice(0, 800)}`);
+      if (problem)
+        failures.push(
+          `${c.name}: ${problem}\n--- input ---\n${c.text.slice(0, 400)}\n--- stderr ---\n${r.stderr.slice(0, 800)}`,
+        );
       if (r.code === 0) seen.ran++;
       else seen.refused++;
     }
@@ -136,7 +185,9 @@ describe("damaged input", () => {
       const after = readFileSync(path, "latin1");
       // A torn last line (what a crash leaves) is the one thing a continuation may cut.
       const lines = damaged.split("\n");
-      const lastWhole = damaged.endsWith("\n") ? damaged : lines.slice(0, -1).join("\n") + (lines.length > 1 ? "\n" : "");
+      const lastWhole = damaged.endsWith("\n")
+        ? damaged
+        : lines.slice(0, -1).join("\n") + (lines.length > 1 ? "\n" : "");
       const problem =
         r.signal !== null
           ? `ended by ${r.signal}`

@@ -22,7 +22,9 @@ beforeAll(() => {
 });
 
 type ChatMessage = { role: string; content: unknown };
-const lastUserOf = (index: number): unknown => (s!.server.requests[index]!.body as { messages: ChatMessage[] }).messages.filter((m) => m.role === "user").pop()?.content;
+const lastUserOf = (index: number): unknown =>
+  (s!.server.requests[index]!.body as { messages: ChatMessage[] }).messages.filter((m) => m.role === "user").pop()
+    ?.content;
 
 describe("/file in the chat", () => {
   test("an attached file goes with the next message only, and is kept in the session", async () => {

@@ -19,7 +19,9 @@ afterEach(async () => {
 
 type ChatMessage = { role: string; content: unknown };
 const historyOf = (index: number): string[] =>
-  (s!.server.requests[index]!.body as { messages: ChatMessage[] }).messages.filter((m) => m.role !== "system").map((m) => `${m.role}: ${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`);
+  (s!.server.requests[index]!.body as { messages: ChatMessage[] }).messages
+    .filter((m) => m.role !== "system")
+    .map((m) => `${m.role}: ${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`);
 
 /** A two-turn session made by `rienda run`. */
 async function twoTurns(): Promise<string> {
@@ -49,7 +51,9 @@ describe("branches in the chat", () => {
 
     term.line("/export saved.jsonl");
     await term.waitFor(`exported session ${fork} to ${join(s.inst.workspace, "saved.jsonl")}`);
-    expect(readFileSync(join(s.inst.workspace, "saved.jsonl"), "utf8")).toBe(readFileSync(sessionFile(s.inst.home, fork), "utf8"));
+    expect(readFileSync(join(s.inst.workspace, "saved.jsonl"), "utf8")).toBe(
+      readFileSync(sessionFile(s.inst.home, fork), "utf8"),
+    );
     term.line("/export saved.jsonl");
     await term.waitFor("already exists; export writes a new file");
     term.keys("C-d");
@@ -87,7 +91,7 @@ describe("branches in the chat", () => {
     await term.waitForPrompt(2);
     expect(historyOf(3)).toEqual(["user: start over"]);
     term.line("/tree nope");
-    await term.waitFor('error: session ' + id + ' has no message "nope"');
+    await term.waitFor("error: session " + id + ' has no message "nope"');
     term.line("/tree");
     await term.waitFor("? Continue from which message?");
     const tree = term.screen();
@@ -145,7 +149,13 @@ describe("branches in the chat", () => {
     await term.waitForPrompt();
     term.line("in a fork");
     await term.waitForPrompt(1);
-    expect(historyOf(3)).toEqual(["user: q1", "assistant: a1", "user: other", "assistant: branched", "user: in a fork"]);
+    expect(historyOf(3)).toEqual([
+      "user: q1",
+      "assistant: a1",
+      "user: other",
+      "assistant: branched",
+      "user: in a fork",
+    ]);
     expect(readFileSync(sessionFile(s.inst.home, id))).toEqual(before);
     term.keys("C-d");
     expect(await term.exitCode()).toBe(0);

@@ -54,7 +54,9 @@ describe("confirmations in the chat", () => {
     term.line("get it published");
     await term.waitFor("[y/N]");
     // Under the subagent's call, as its tool line is.
-    expect(term.screen()).toContain("  • publish\n    │ checking the branch\n  ? Publish\n    Push the current branch?\n    [y/N]");
+    expect(term.screen()).toContain(
+      "  • publish\n    │ checking the branch\n  ? Publish\n    Push the current branch?\n    [y/N]",
+    );
     term.keys("y");
     const screen = await term.waitForPrompt(1);
     expect(screen).toContain("! publish: branch pushed");
@@ -65,7 +67,12 @@ describe("confirmations in the chat", () => {
   test("a tool's confirm answered yes, then one answered no; each waits for the answer", async () => {
     s = await scenario({ agentFrontmatter: "tools: [publish]" });
     s.inst.tool("publish", PUBLISH);
-    s.server.script({ toolCalls: [{ name: "publish", arguments: {} }] }, { text: "Published." }, { toolCalls: [{ name: "publish", arguments: {} }] }, { text: "Left alone." });
+    s.server.script(
+      { toolCalls: [{ name: "publish", arguments: {} }] },
+      { text: "Published." },
+      { toolCalls: [{ name: "publish", arguments: {} }] },
+      { text: "Left alone." },
+    );
     term = Terminal.start(s.inst, { args: ["-a", "coder"] });
     await term.waitForPrompt();
     term.line("publish it");
@@ -102,7 +109,9 @@ describe("confirmations in the chat", () => {
     term.line("are you there?");
     const screen = await term.waitForPrompt(2);
     // One answer on the question's line; Ctrl-C read as a key did not print a second one.
-    expect(screen).toContain("  [y/N] no (interrupted)\n  ✗ the run was interrupted before this tool call finished\ninterrupted\n─ ");
+    expect(screen).toContain(
+      "  [y/N] no (interrupted)\n  ✗ the run was interrupted before this tool call finished\ninterrupted\n─ ",
+    );
     expect(screen).toContain("Still here.");
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["the run was interrupted before this tool call finished"]);
   });
@@ -110,7 +119,10 @@ describe("confirmations in the chat", () => {
   test("a hook's confirm answered no refuses the tool call", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [guard]" });
     s.inst.hook("guard", GUARD);
-    s.server.script({ toolCalls: [{ name: "shell", arguments: { command: "echo should-not-run" } }] }, { text: "Understood." });
+    s.server.script(
+      { toolCalls: [{ name: "shell", arguments: { command: "echo should-not-run" } }] },
+      { text: "Understood." },
+    );
     term = Terminal.start(s.inst, { args: ["-a", "coder"] });
     await term.waitForPrompt();
     term.line("run something");

@@ -31,14 +31,18 @@ const AUDIT = `module.exports = {
 `;
 
 type ChatMessage = { role: string; content: unknown };
-const messagesOf = (index: number): ChatMessage[] => (s!.server.requests[index]!.body as { messages: ChatMessage[] }).messages;
+const messagesOf = (index: number): ChatMessage[] =>
+  (s!.server.requests[index]!.body as { messages: ChatMessage[] }).messages;
 const textOf = (m: ChatMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
 
 describe("rienda chat", () => {
   test("a conversation of two turns: streamed answers, usage lines, one session, hooks per turn", async () => {
     s = await scenario({ agentFrontmatter: "hooks: [audit]" });
     s.inst.hook("audit", AUDIT);
-    s.server.script({ text: "Hello! How can I help?", usage: { input: 120, output: 9 } }, { text: "Paris is the capital of France.", usage: { input: 150, output: 8 } });
+    s.server.script(
+      { text: "Hello! How can I help?", usage: { input: 120, output: 9 } },
+      { text: "Paris is the capital of France.", usage: { input: 150, output: 8 } },
+    );
     term = Terminal.start(s.inst, { args: ["-a", "coder"] });
     await term.waitForPrompt();
     term.line("hi there");
@@ -66,7 +70,9 @@ describe("rienda chat", () => {
     expect(files).toHaveLength(1);
     expect(screen).toContain(`session ${files[0]!.split("/").pop()!.replace(".jsonl", "")}`);
     expect(messageEntries(files[0]!).map((e) => e.role)).toEqual(["user", "assistant", "user", "assistant"]);
-    expect(readFileSync(join(s.inst.workspace, "runs.log"), "utf8")).toBe("before coder\nafter end_turn\nbefore coder\nafter end_turn\n");
+    expect(readFileSync(join(s.inst.workspace, "runs.log"), "utf8")).toBe(
+      "before coder\nafter end_turn\nbefore coder\nafter end_turn\n",
+    );
   });
 
   test("opening and leaving the chat without a message writes no session", async () => {

@@ -20,17 +20,23 @@ const SGR = /\u001b\[[0-9;]*m/;
 
 describe("the chat's display", () => {
   for (const noColor of [true, false]) {
-    test(noColor ? "NO_COLOR: no colour or style sequence is written" : "without NO_COLOR the chat is styled", async () => {
-      s = await scenario({ agentFrontmatter: "tools: [shell]" });
-      s.server.script({ toolCalls: [{ name: "shell", arguments: { command: "echo hi" } }] }, { text: "Said hi." });
-      term = Terminal.start(s.inst, { args: ["-a", "coder"], env: noColor ? { NO_COLOR: "1" } : { NO_COLOR: undefined } });
-      term.record();
-      await term.waitForPrompt();
-      term.line("say hi");
-      await term.waitForPrompt(1);
-      expect(term.screen()).toContain("• shell");
-      expect(SGR.test(term.recorded())).toBe(!noColor);
-    });
+    test(
+      noColor ? "NO_COLOR: no colour or style sequence is written" : "without NO_COLOR the chat is styled",
+      async () => {
+        s = await scenario({ agentFrontmatter: "tools: [shell]" });
+        s.server.script({ toolCalls: [{ name: "shell", arguments: { command: "echo hi" } }] }, { text: "Said hi." });
+        term = Terminal.start(s.inst, {
+          args: ["-a", "coder"],
+          env: noColor ? { NO_COLOR: "1" } : { NO_COLOR: undefined },
+        });
+        term.record();
+        await term.waitForPrompt();
+        term.line("say hi");
+        await term.waitForPrompt(1);
+        expect(term.screen()).toContain("• shell");
+        expect(SGR.test(term.recorded())).toBe(!noColor);
+      },
+    );
   }
 
   test("a subagent's tool lines and output are indented under its call; its words are not shown", async () => {
@@ -38,7 +44,10 @@ describe("the chat's display", () => {
     s.inst.agent("reviewer", "---\ndescription: Reviews.\nmodel: p/m\ntools: [shell]\n---\nYou review.\n");
     s.server.script(
       { toolCalls: [{ id: "r1", name: "agent__reviewer", arguments: { prompt: "check" } }] },
-      { text: "reviewer-narrates", toolCalls: [{ id: "s1", name: "shell", arguments: { command: "echo checked-it" } }] },
+      {
+        text: "reviewer-narrates",
+        toolCalls: [{ id: "s1", name: "shell", arguments: { command: "echo checked-it" } }],
+      },
       { text: "reviewer-answer" },
       { text: "All checked." },
     );
@@ -46,7 +55,9 @@ describe("the chat's display", () => {
     await term.waitForPrompt();
     term.line("check it");
     const screen = await term.waitForPrompt(1);
-    expect(screen).toContain('• agent__reviewer {"prompt":"check"}\n  • shell {"command":"echo checked-it"}\n    │ checked-it\n  ✓ reviewer-answer\nAll checked.');
+    expect(screen).toContain(
+      '• agent__reviewer {"prompt":"check"}\n  • shell {"command":"echo checked-it"}\n    │ checked-it\n  ✓ reviewer-answer\nAll checked.',
+    );
     expect(screen).not.toContain("reviewer-narrates");
   });
 
@@ -73,7 +84,8 @@ describe("the chat's display", () => {
 
   test("a narrow terminal wraps answers and tool output between words", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
-    const words = "Rienda keeps every conversation in an append-only file so that nothing is ever lost, even when the terminal is only thirty-two columns wide.";
+    const words =
+      "Rienda keeps every conversation in an append-only file so that nothing is ever lost, even when the terminal is only thirty-two columns wide.";
     s.server.script({ toolCalls: [{ name: "shell", arguments: { command: `echo "${words}"` } }] }, { text: words });
     term = Terminal.start(s.inst, { args: ["-a", "coder"], width: 32 });
     await term.waitForPrompt();
@@ -81,7 +93,10 @@ describe("the chat's display", () => {
     const screen = await term.waitForPrompt(1);
     const lines = screen.split("\n");
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(32);
-    const answer = lines.slice(lines.findIndex((l) => l.startsWith("Rienda keeps")), lines.findIndex((l) => l.startsWith("─ ")));
+    const answer = lines.slice(
+      lines.findIndex((l) => l.startsWith("Rienda keeps")),
+      lines.findIndex((l) => l.startsWith("─ ")),
+    );
     expect(answer.join(" ")).toBe(words);
     const output = lines.filter((l) => l.startsWith("  │ ")).map((l) => l.slice(4));
     expect(output.join(" ")).toBe(words);

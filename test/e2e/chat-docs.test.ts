@@ -56,7 +56,10 @@ describe("docs/chat.md", () => {
         toolCalls: [{ name: "shell", arguments: { command: "ls -1" } }],
         usage: { input: 400, output: 40 },
       },
-      { text: "The workspace has two files: `notes.txt` (a shopping and call list) and `todo.md` (one task: ship the chat).", usage: { input: 492, output: 29 } },
+      {
+        text: "The workspace has two files: `notes.txt` (a shopping and call list) and `todo.md` (one task: ship the chat).",
+        usage: { input: 492, output: 29 },
+      },
       { toolCalls: [{ name: "publish", arguments: {} }], usage: { input: 540, output: 11 } },
       { text: "Done: the branch is on origin.", usage: { input: 550, output: 10 } },
     );
@@ -77,7 +80,11 @@ describe("docs/chat.md", () => {
     if (!hasTmux()) throw new Error("this test needs tmux (apt-get install -y tmux)");
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
     s.server.script(
-      { text: "Running the test suite now.", toolCalls: [{ name: "shell", arguments: { command: "echo running 212 tests; sleep 30" } }], usage: { input: 300, output: 20 } },
+      {
+        text: "Running the test suite now.",
+        toolCalls: [{ name: "shell", arguments: { command: "echo running 212 tests; sleep 30" } }],
+        usage: { input: 300, output: 20 },
+      },
       { text: "Understood, I stopped. Which test should I run instead?", usage: { input: 350, output: 14 } },
     );
     term = Terminal.start(s.inst, { args: ["-a", "coder"], width: 80, height: 60 });

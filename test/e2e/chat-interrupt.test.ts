@@ -46,7 +46,11 @@ describe("interrupting the chat", () => {
     term.line("run the slow thing");
     await term.waitFor("│ started");
     const pidFile = join(s.inst.workspace, "sleep.pid");
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000, "the sleep to start");
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      10_000,
+      "the sleep to start",
+    );
     const sleeper = Number(readFileSync(pidFile, "utf8").trim());
     term.keys("C-c");
     await term.waitForPrompt(1);
@@ -88,15 +92,26 @@ describe("interrupting the chat", () => {
     s.inst.hook("audit", AUDIT);
     s.inst.agent("reviewer", "---\ndescription: Reviews.\nmodel: p/m\nhooks: [slow-end]\n---\nYou review.\n");
     // Would never end on its own: only the second interrupt ends it.
-    s.inst.hook("slow-end", `module.exports = { afterRun(ctx, end) { ctx.file.write("child-after-run", end.reason); while (true) {} } };`);
-    s.server.script({ toolCalls: [{ id: "r1", name: "agent__reviewer", arguments: { prompt: "Review" } }] }, { text: "the review never finishes", hang: true }, { text: "Back again." });
+    s.inst.hook(
+      "slow-end",
+      `module.exports = { afterRun(ctx, end) { ctx.file.write("child-after-run", end.reason); while (true) {} } };`,
+    );
+    s.server.script(
+      { toolCalls: [{ id: "r1", name: "agent__reviewer", arguments: { prompt: "Review" } }] },
+      { text: "the review never finishes", hang: true },
+      { text: "Back again." },
+    );
     term = Terminal.start(s.inst, { args: ["-a", "coder"] });
     await term.waitForPrompt();
     term.line("get it reviewed");
     await s.server.waitForRequests(2);
     term.keys("C-c");
     const marker = join(s.inst.workspace, "child-after-run");
-    await waitFor(() => existsSync(marker) && readFileSync(marker, "utf8") !== "", 10_000, "the child's afterRun hook to start");
+    await waitFor(
+      () => existsSync(marker) && readFileSync(marker, "utf8") !== "",
+      10_000,
+      "the child's afterRun hook to start",
+    );
     expect(readFileSync(marker, "utf8")).toBe("interrupted");
     term.keys("C-c");
     await term.waitForPrompt(1);
@@ -135,7 +150,9 @@ describe("interrupting the chat", () => {
     term.type("first message\rnext draft");
     await term.waitFor("> next draft");
     expect(await term.waitFor("First answer.")).toContain("> first message\n");
-    expect((s.server.requests[0]!.body as { messages: { content: unknown }[] }).messages.at(-1)!.content).toBe("first message");
+    expect((s.server.requests[0]!.body as { messages: { content: unknown }[] }).messages.at(-1)!.content).toBe(
+      "first message",
+    );
     term.keys("C-u");
     await term.waitFor(() => /\n>$/.test(term!.screen()));
     term.keys("C-c", "C-c");

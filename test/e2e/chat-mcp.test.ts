@@ -88,7 +88,9 @@ describe("MCP tools in the chat", () => {
     term.line("who are you?");
     const screen = await term.waitForPrompt(1);
     expect(screen).toContain("Still the coder.");
-    expect((s.server.requests[0]!.body as { messages: { content: unknown }[] }).messages[0]!.content).toBe("You are a test agent.");
+    expect((s.server.requests[0]!.body as { messages: { content: unknown }[] }).messages[0]!.content).toBe(
+      "You are a test agent.",
+    );
     // The server given up on does not linger beside the chat.
     const serverPid = Number(/^started (\d+)$/m.exec(readFileSync(log, "utf8"))![1]);
     await waitFor(() => !processRunning(serverPid), 10_000, "the server given up on to end");

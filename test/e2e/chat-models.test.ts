@@ -35,13 +35,26 @@ beforeAll(() => {
 async function twoModels(): Promise<{ inst: Instance; server: ProviderServer }> {
   server = await startProviderServer();
   inst = new Instance();
-  inst.config(["providers:", "  p:", "    protocol: openai_chat_completions", `    base_url: ${server.url}/v1`, "    api_key: k", "    models:", "      a: { id: wire-a }", "      b: { id: wire-b }", ""].join("\n"));
+  inst.config(
+    [
+      "providers:",
+      "  p:",
+      "    protocol: openai_chat_completions",
+      `    base_url: ${server.url}/v1`,
+      "    api_key: k",
+      "    models:",
+      "      a: { id: wire-a }",
+      "      b: { id: wire-b }",
+      "",
+    ].join("\n"),
+  );
   inst.agent("bot", "---\ndescription: An agent without a model.\n---\nBe brief.\n");
   return { inst, server };
 }
 
 const bodyOf = (i: number) => server!.requests[i]!.body as Record<string, unknown>;
-const stateOf = (home: Instance) => JSON.parse(readFileSync(home.riendaPath("state.json"), "utf8")) as Record<string, unknown>;
+const stateOf = (home: Instance) =>
+  JSON.parse(readFileSync(home.riendaPath("state.json"), "utf8")) as Record<string, unknown>;
 
 /** `rienda ARGS` full-screen in a 100x24 terminal without colours. */
 function fullScreen(home: Instance, args: string[]): Terminal {
@@ -99,7 +112,9 @@ describe("the full-screen chat with an agent without a model", () => {
     expect(t.history()).not.toContain("Which model?");
     t.line("/thinking max");
     await t.waitFor('error: thinking max: p/a has no thinking level "max"');
-    expect(t.history().replace(/\s+/g, " ")).toContain('no thinking level "max" (its levels: off, minimal, low, medium, high)');
+    expect(t.history().replace(/\s+/g, " ")).toContain(
+      'no thinking level "max" (its levels: off, minimal, low, medium, high)',
+    );
     t.line("/thinking");
     await t.waitFor("? Thinking level of p/a?");
     expect(t.screen()).toMatch(/❯ off \(current\)\n {2}minimal\n {2}low\n {2}medium\n {2}high/);

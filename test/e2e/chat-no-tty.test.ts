@@ -12,7 +12,9 @@ describe("rienda without a terminal", () => {
       const r = await inst.run(args, { stdin: "hello\n" });
       expect(r.code).toBe(1);
       expect(r.stdout).toBe("");
-      expect(r.stderr).toBe("rienda: interactive chat needs a terminal; use rienda run -a AGENT -p PROMPT (see rienda run --help)\n");
+      expect(r.stderr).toBe(
+        "rienda: interactive chat needs a terminal; use rienda run -a AGENT -p PROMPT (see rienda run --help)\n",
+      );
       expect(sessionFiles(inst.home)).toEqual([]);
     });
   }
@@ -26,7 +28,8 @@ describe("rienda without a terminal", () => {
   test("rienda --help lists the chat's flags beside the commands", async () => {
     const r = await inst.run(["--help"]);
     expect(r.code).toBe(0);
-    for (const flag of ["--agent", "--continue", "--session", "--model", "--workdir", "--auto-approve", "--config"]) expect(r.stdout).toContain(flag);
+    for (const flag of ["--agent", "--continue", "--session", "--model", "--workdir", "--auto-approve", "--config"])
+      expect(r.stdout).toContain(flag);
     expect(r.stdout).toContain("run");
   });
 });

@@ -18,7 +18,9 @@ afterEach(async () => {
 
 type ChatMessage = { role: string; content: unknown };
 const historyOf = (index: number): string[] =>
-  (s!.server.requests[index]!.body as { messages: ChatMessage[] }).messages.map((m) => `${m.role}: ${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`);
+  (s!.server.requests[index]!.body as { messages: ChatMessage[] }).messages.map(
+    (m) => `${m.role}: ${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`,
+  );
 
 /** A session made by `rienda run`, as a user would have from earlier work. */
 async function earlierSession(): Promise<string> {
@@ -46,9 +48,19 @@ describe("resuming in the chat", () => {
     term.line("what was the word?");
     await term.waitForPrompt(1);
 
-    expect(historyOf(1)).toEqual(["system: You are a test agent.", "user: remember the word banana", "assistant: Noted: banana.", "user: what was the word?"]);
+    expect(historyOf(1)).toEqual([
+      "system: You are a test agent.",
+      "user: remember the word banana",
+      "assistant: Noted: banana.",
+      "user: what was the word?",
+    ]);
     expect(sessionFiles(s.inst.home)).toHaveLength(1);
-    expect(messageEntries(sessionFile(s.inst.home, id)).map((e) => e.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(messageEntries(sessionFile(s.inst.home, id)).map((e) => e.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
   });
 
   test("/resume without an ID offers the sessions to pick from", async () => {
@@ -99,7 +111,11 @@ describe("resuming in the chat", () => {
 
   test("the recap shows an interrupted answer as far as it came, and a failed request as such, not the texts the model reads in their place", async () => {
     s = await scenario();
-    s.server.script({ text: "this answer never finishes", hang: true }, { error: { status: 400, message: "bad request" } }, { text: "All good now." });
+    s.server.script(
+      { text: "this answer never finishes", hang: true },
+      { error: { status: 400, message: "bad request" } },
+      { text: "All good now." },
+    );
     term = Terminal.start(s.inst, { args: ["-a", "coder"], env: { NO_COLOR: "1" } });
     await term.waitForPrompt();
     term.line("first try");
@@ -117,7 +133,9 @@ describe("resuming in the chat", () => {
 
     term = Terminal.start(s.inst, { args: ["-s", id], env: { NO_COLOR: "1" } });
     const recap = await term.waitForPrompt();
-    expect(recap).toContain(`resumed session ${id} (agent coder, model p/m)\n> first try\nthis\n(interrupted)\n> second try\nerror: the request failed\n> third try\nAll good now.\n`);
+    expect(recap).toContain(
+      `resumed session ${id} (agent coder, model p/m)\n> first try\nthis\n(interrupted)\n> second try\nerror: the request failed\n> third try\nAll good now.\n`,
+    );
     expect(recap).not.toContain("[The user interrupted");
     expect(recap).not.toContain("[This request failed");
   });

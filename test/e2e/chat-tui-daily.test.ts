@@ -33,7 +33,14 @@ describe("while the agent works", () => {
   test("the activity line names the phase with its time; a shell call reads $ command; colour codes are dropped; exit says how to come back", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
     s.server.script(
-      { toolCalls: [{ name: "shell", arguments: { command: "printf '\\033[32mgreen\\033[0m\\n'; while [ ! -f go ]; do sleep 0.05; done" } }] },
+      {
+        toolCalls: [
+          {
+            name: "shell",
+            arguments: { command: "printf '\\033[32mgreen\\033[0m\\n'; while [ ! -f go ]; do sleep 0.05; done" },
+          },
+        ],
+      },
       { text: "Done." },
     );
     const t = open({ args: ["-a", "coder"] });
@@ -63,14 +70,24 @@ describe("while the agent works", () => {
         if (!ctx.confirm({ title: "Run it?", body: call.arguments.command })) return { allow: false, reason: "the user said no" };
       } };`,
     );
-    s.server.script({ toolCalls: [{ name: "shell", arguments: { command: "rm -rf build" } }, { name: "shell", arguments: { command: "echo fine" } }] }, { text: "Ok." });
+    s.server.script(
+      {
+        toolCalls: [
+          { name: "shell", arguments: { command: "rm -rf build" } },
+          { name: "shell", arguments: { command: "echo fine" } },
+        ],
+      },
+      { text: "Ok." },
+    );
     const t = open({ args: ["-a", "coder"] });
     await idle(t);
     t.line("clean up");
     await t.waitFor("[y/N]");
     const question = t.screen();
     // Both calls drawn, the refusal under the first; the question about the second below them.
-    expect(question).toMatch(/• \$ rm -rf build\n {2}⊘ hook guard refused the call: no rm here\n {2}✗ [^\n]*\n• \$ echo fine\n─+\n\? Run it\?\n {2}echo fine\n/);
+    expect(question).toMatch(
+      /• \$ rm -rf build\n {2}⊘ hook guard refused the call: no rm here\n {2}✗ [^\n]*\n• \$ echo fine\n─+\n\? Run it\?\n {2}echo fine\n/,
+    );
     // One hint: the question's own keys; nothing says Esc interrupts.
     expect(question).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] waiting for your answer$/m);
     expect(question).not.toContain("Esc interrupts");
@@ -122,7 +139,13 @@ describe("copying and reading", () => {
     t.line("hi");
     await idle(t, 1);
     t.resize(60, 20);
-    await t.waitFor(() => t.screen().split("\n").every((line) => [...line].length <= 60) && t.screen().includes("agent coder"));
+    await t.waitFor(
+      () =>
+        t
+          .screen()
+          .split("\n")
+          .every((line) => [...line].length <= 60) && t.screen().includes("agent coder"),
+    );
     t.resize(80, 24);
     await t.waitFor(() => t.screen().includes("agent coder · model p/m · "));
     expect(t.history()).toContain("from before rienda");
@@ -218,7 +241,10 @@ describe("keys and discovery", () => {
   test("a tall picker closing on a full screen leaves the editor and the status line at the bottom, the context share kept", async () => {
     const models = Array.from({ length: 30 }, (_, i) => `      model${i}:\n        id: wire-${i}`).join("\n");
     s = await scenario({ modelExtra: `        context_window: 1000\n${models}` });
-    s.server.script({ text: Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n\n"), usage: { input: 300, output: 100 } });
+    s.server.script({
+      text: Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n\n"),
+      usage: { input: 300, output: 100 },
+    });
     const t = open({ args: ["-a", "coder"] });
     await idle(t);
     t.line("fill the screen");
@@ -290,12 +316,18 @@ describe("keys and discovery", () => {
   test("an image's path in the message attaches it; Ctrl-V attaches the clipboard's image (wl-paste)", async () => {
     s = await scenario();
     // A 1x1 PNG.
-    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+      "base64",
+    );
     const shot = join(s.inst.root, "screen shot.png");
     writeFileSync(shot, png);
     const bin = join(s.inst.root, "bin");
     mkdirSync(bin);
-    writeFileSync(join(bin, "wl-paste"), `#!/bin/sh\nif [ "$1" = --list-types ]; then echo image/png; else cat '${join(s.inst.root, "screen shot.png")}'; fi\n`);
+    writeFileSync(
+      join(bin, "wl-paste"),
+      `#!/bin/sh\nif [ "$1" = --list-types ]; then echo image/png; else cat '${join(s.inst.root, "screen shot.png")}'; fi\n`,
+    );
     chmodSync(join(bin, "wl-paste"), 0o755);
     s.server.script({ text: "A pixel." }, { text: "Another pixel." });
     const t = open({ args: ["-a", "coder"], env: { NO_COLOR: "1", PATH: `${bin}:${process.env.PATH}` } });
@@ -312,8 +344,15 @@ describe("keys and discovery", () => {
   });
 
   test("/compact condenses the conversation now and says so", async () => {
-    s = await scenario({ modelExtra: "        context_window: 100000", configExtra: "compaction: { keep_recent_tokens: 50 }" });
-    s.server.script({ text: `first answer ${"y".repeat(400)}`, usage: { input: 850, output: 100 } }, { text: "second answer" }, { text: "SUMMARY: a first question." });
+    s = await scenario({
+      modelExtra: "        context_window: 100000",
+      configExtra: "compaction: { keep_recent_tokens: 50 }",
+    });
+    s.server.script(
+      { text: `first answer ${"y".repeat(400)}`, usage: { input: 850, output: 100 } },
+      { text: "second answer" },
+      { text: "SUMMARY: a first question." },
+    );
     const t = open({ args: ["-a", "coder"] });
     await idle(t);
     t.line(`first question ${"x".repeat(400)}`);

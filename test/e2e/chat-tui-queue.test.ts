@@ -24,12 +24,16 @@ afterEach(async () => {
 });
 
 /** A shell call that waits until the file `go` exists, so the test decides when the tool round ends. */
-const WAIT_FOR_GO = { toolCalls: [{ name: "shell", arguments: { command: "while [ ! -f go ]; do sleep 0.05; done; echo went" } }] };
+const WAIT_FOR_GO = {
+  toolCalls: [{ name: "shell", arguments: { command: "while [ ! -f go ]; do sleep 0.05; done; echo went" } }],
+};
 
 /** The user messages' texts of request `index` (Chat Completions). */
 function userTexts(index: number): string[] {
   const body = s!.server.requests[index]!.body as { messages: { role: string; content: unknown }[] };
-  return body.messages.filter((m) => m.role === "user").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+  return body.messages
+    .filter((m) => m.role === "user")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
 }
 
 describe("typing while the agent works", () => {

@@ -50,7 +50,12 @@ describe("the full-screen chat", () => {
     s.server.script(
       {
         text: "Let me run the tests.",
-        toolCalls: [{ name: "shell", arguments: { command: "echo 3 tests; while [ ! -f go ]; do sleep 0.05; done; echo all passed" } }],
+        toolCalls: [
+          {
+            name: "shell",
+            arguments: { command: "echo 3 tests; while [ ! -f go ]; do sleep 0.05; done; echo all passed" },
+          },
+        ],
         usage: { input: 900, output: 60 },
       },
       {
@@ -83,7 +88,12 @@ describe("the full-screen chat", () => {
   test("a confirmation answered yes, then one answered no, in place of the editor", async () => {
     s = await scenario({ agentFrontmatter: "tools: [publish]" });
     s.inst.tool("publish", PUBLISH);
-    s.server.script({ toolCalls: [{ name: "publish", arguments: {} }] }, { text: "Published." }, { toolCalls: [{ name: "publish", arguments: {} }] }, { text: "Left alone." });
+    s.server.script(
+      { toolCalls: [{ name: "publish", arguments: {} }] },
+      { text: "Published." },
+      { toolCalls: [{ name: "publish", arguments: {} }] },
+      { text: "Left alone." },
+    );
     const t = open({ args: ["-a", "coder"] });
     await idle(t);
     t.line("publish it");
@@ -110,7 +120,11 @@ describe("the full-screen chat", () => {
 
   test("Esc mid-answer stops it with the partial text kept; Ctrl-C does too; the next message goes on", async () => {
     s = await scenario();
-    s.server.script({ text: "this answer never finishes", hang: true }, { text: "Fresh answer.", hang: true }, { text: "Third." });
+    s.server.script(
+      { text: "this answer never finishes", hang: true },
+      { text: "Fresh answer.", hang: true },
+      { text: "Third." },
+    );
     const t = open({ args: ["-a", "coder"] });
     await idle(t);
     t.line("talk");
@@ -139,7 +153,13 @@ describe("the full-screen chat", () => {
     let screen = await idle(t, 1);
     expect(screen.split("\n").some((line) => line.length > 80)).toBe(true);
     t.resize(50, 24);
-    await t.waitFor(() => t.screen().split("\n").every((line) => [...line].length <= 50) && t.screen().includes("agent coder"));
+    await t.waitFor(
+      () =>
+        t
+          .screen()
+          .split("\n")
+          .every((line) => [...line].length <= 50) && t.screen().includes("agent coder"),
+    );
     screen = t.screen();
     // Every word still there, in order, wrapped between words.
     expect(screen.replace(/\s+/g, " ")).toContain(words);
@@ -178,7 +198,14 @@ describe("the full-screen chat", () => {
     t.line("/resume");
     await t.waitFor("? Resume which session?");
     t.type("hello");
-    await t.waitFor(() => t.screen().includes(`(${first})`) && t.screen().split("\n").filter((l) => l.includes("(01")).length === 1);
+    await t.waitFor(
+      () =>
+        t.screen().includes(`(${first})`) &&
+        t
+          .screen()
+          .split("\n")
+          .filter((l) => l.includes("(01")).length === 1,
+    );
     t.keys("Enter");
     await t.waitFor(`resumed session ${first}`);
     expect(t.history()).toContain(`resumed session ${first}`);
@@ -259,7 +286,11 @@ describe("the full-screen chat", () => {
     });
     s.inst.agent("helper", "---\ndescription: Helps.\nmodel: p/m\ntools: [shell]\n---\nYou help.\n");
     s.server.script(
-      { thinking: "the user wants a count so I ask the helper", toolCalls: [{ id: "h1", name: "agent__helper", arguments: { prompt: "count" } }], usage: { input: 1000, output: 100, cacheRead: 4000 } },
+      {
+        thinking: "the user wants a count so I ask the helper",
+        toolCalls: [{ id: "h1", name: "agent__helper", arguments: { prompt: "count" } }],
+        usage: { input: 1000, output: 100, cacheRead: 4000 },
+      },
       { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo from-the-helper" } }] },
       { text: "counted" },
       { text: "The helper counted.", usage: { input: 1000, output: 100 } },
@@ -278,7 +309,9 @@ describe("the full-screen chat", () => {
     expect(childLine).toBeGreaterThan(parentLine);
     expect(screen).toContain("The helper counted.");
     // Tokens of the whole chat, the helper's included, with the cache reads, and a cost.
-    expect(screen).toMatch(/\nagent coder · model p\/m · \S+\n[\d,]+ in \/ [\d,]+ out \(cache 4,000 read \/ 0 written\) · \$0\.\d{3}$/);
+    expect(screen).toMatch(
+      /\nagent coder · model p\/m · \S+\n[\d,]+ in \/ [\d,]+ out \(cache 4,000 read \/ 0 written\) · \$0\.\d{3}$/,
+    );
     t.keys("C-o");
     await t.waitFor(() => t.screen().includes("the user wants a count so I ask the helper"));
     t.keys("C-d");
@@ -302,7 +335,9 @@ describe("the full-screen chat", () => {
     t.keys("Enter");
     await idle(t, 3);
     const users = s.server.requests.map((r) => {
-      const messages = (r.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === "user");
+      const messages = (r.body as { messages: { role: string; content: unknown }[] }).messages.filter(
+        (m) => m.role === "user",
+      );
       return JSON.stringify(messages.at(-1)!.content);
     });
     expect(users[0]).toContain("the very first message");

@@ -9,7 +9,16 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { BINARY } from "../support/instance.ts";
@@ -31,11 +40,20 @@ afterEach(async () => {
 });
 
 /** Runs a shell script without blocking this process, whose servers (the provider, the release) must keep answering. */
-function sh(script: string, args: string[], env: Record<string, string>, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function sh(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return shell(["sh", join(ROOT, script), ...args], { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, cwd);
 }
 
-function shell(argv: string[], env: Record<string, string>, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function shell(
+  argv: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -55,8 +73,12 @@ function releaseDir(root: string): string {
   chmodSync(join(top, "rienda"), 0o755);
   mkdirSync(dir);
   const archive = `rienda-${VERSION}-linux-x64.tar.gz`;
-  expect(spawnSync("tar", ["-czf", join(dir, archive), "-C", join(root, "pack"), `rienda-${VERSION}-linux-x64`]).status).toBe(0);
-  const sum = createHash("sha256").update(readFileSync(join(dir, archive))).digest("hex");
+  expect(
+    spawnSync("tar", ["-czf", join(dir, archive), "-C", join(root, "pack"), `rienda-${VERSION}-linux-x64`]).status,
+  ).toBe(0);
+  const sum = createHash("sha256")
+    .update(readFileSync(join(dir, archive)))
+    .digest("hex");
   writeFileSync(join(dir, "SHA256SUMS"), `${sum}  ${archive}\n`);
   return dir;
 }
@@ -69,7 +91,9 @@ function serve(dir: string): string {
     fetch(request) {
       const name = new URL(request.url).pathname.slice(1);
       const path = join(dir, name);
-      return name.includes("/") || !existsSync(path) ? new Response("not found", { status: 404 }) : new Response(Bun.file(path));
+      return name.includes("/") || !existsSync(path)
+        ? new Response("not found", { status: 404 })
+        : new Response(Bun.file(path));
     },
   });
   stopServer = () => server.stop(true);
@@ -81,7 +105,12 @@ describe("scripts/ci/fetch-release.sh", () => {
     s = await scenario();
     const url = serve(releaseDir(s.inst.root));
     const prefix = join(s.inst.root, "prefix");
-    const r = await sh("scripts/ci/fetch-release.sh", ["--version", VERSION, "--base-url", url, "--target", "linux-x64", "--prefix", prefix], { HOME: s.inst.home }, s.inst.root);
+    const r = await sh(
+      "scripts/ci/fetch-release.sh",
+      ["--version", VERSION, "--base-url", url, "--target", "linux-x64", "--prefix", prefix],
+      { HOME: s.inst.home },
+      s.inst.root,
+    );
     expect(r.stderr).not.toContain("fetch-release.sh:");
     expect(r.status).toBe(0);
     const version = spawnSync(join(prefix, "bin", "rienda"), ["--version"], { encoding: "utf8" });
@@ -91,10 +120,18 @@ describe("scripts/ci/fetch-release.sh", () => {
   test("a checksum that does not match installs nothing", async () => {
     s = await scenario();
     const dir = releaseDir(s.inst.root);
-    writeFileSync(join(dir, "SHA256SUMS"), readFileSync(join(dir, "SHA256SUMS"), "utf8").replace(/^./, (c) => (c === "0" ? "1" : "0")));
+    writeFileSync(
+      join(dir, "SHA256SUMS"),
+      readFileSync(join(dir, "SHA256SUMS"), "utf8").replace(/^./, (c) => (c === "0" ? "1" : "0")),
+    );
     const url = serve(dir);
     const prefix = join(s.inst.root, "prefix");
-    const r = await sh("scripts/ci/fetch-release.sh", ["--version", VERSION, "--base-url", url, "--target", "linux-x64", "--prefix", prefix], { HOME: s.inst.home }, s.inst.root);
+    const r = await sh(
+      "scripts/ci/fetch-release.sh",
+      ["--version", VERSION, "--base-url", url, "--target", "linux-x64", "--prefix", prefix],
+      { HOME: s.inst.home },
+      s.inst.root,
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/checksum|SHA-256|sha256/i);
     expect(existsSync(join(prefix, "bin", "rienda"))).toBe(false);
@@ -103,7 +140,12 @@ describe("scripts/ci/fetch-release.sh", () => {
   test("a release that is not there fails naming the URL", async () => {
     s = await scenario();
     const url = serve(join(s.inst.root));
-    const r = await sh("scripts/ci/fetch-release.sh", ["--version", "9.9.9", "--base-url", url, "--target", "linux-x64", "--prefix", join(s.inst.root, "p")], { HOME: s.inst.home }, s.inst.root);
+    const r = await sh(
+      "scripts/ci/fetch-release.sh",
+      ["--version", "9.9.9", "--base-url", url, "--target", "linux-x64", "--prefix", join(s.inst.root, "p")],
+      { HOME: s.inst.home },
+      s.inst.root,
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`fetch-release.sh: could not download ${url}/SHA256SUMS`);
   });
@@ -111,9 +153,13 @@ describe("scripts/ci/fetch-release.sh", () => {
 
 describe(".github/actions/rienda", () => {
   test("action.yml runs its scripts in order, and each exists", () => {
-    const action = parse(readFileSync(join(ROOT, ".github/actions/rienda/action.yml"), "utf8")) as { runs: { using: string; steps: { run?: string; uses?: string; if?: string }[] } };
+    const action = parse(readFileSync(join(ROOT, ".github/actions/rienda/action.yml"), "utf8")) as {
+      runs: { using: string; steps: { run?: string; uses?: string; if?: string }[] };
+    };
     expect(action.runs.using).toBe("composite");
-    const scripts = action.runs.steps.flatMap((step) => (step.run ? [step.run.match(/\$GITHUB_ACTION_PATH\/([\w.-]+)/)![1]!] : []));
+    const scripts = action.runs.steps.flatMap((step) =>
+      step.run ? [step.run.match(/\$GITHUB_ACTION_PATH\/([\w.-]+)/)![1]!] : [],
+    );
     expect(scripts).toEqual(["install.sh", "run.sh", "finish.sh"]);
     for (const script of scripts) expect(existsSync(join(ROOT, ".github/actions/rienda", script))).toBe(true);
     const upload = action.runs.steps.find((step) => step.uses?.startsWith("actions/upload-artifact"));
@@ -128,9 +174,15 @@ describe(".github/actions/rienda", () => {
     const temp = join(s.inst.root, "runner-temp");
     mkdirSync(temp, { recursive: true });
     const actionPath = join(ROOT, ".github/actions/rienda");
-    const github = { HOME: home, GITHUB_ACTION_PATH: actionPath, GITHUB_OUTPUT: join(temp, "output"), GITHUB_PATH: join(temp, "path") };
+    const github = {
+      HOME: home,
+      GITHUB_ACTION_PATH: actionPath,
+      GITHUB_OUTPUT: join(temp, "output"),
+      GITHUB_PATH: join(temp, "path"),
+    };
     const config = readFileSync(s.inst.riendaPath("config.yaml"), "utf8");
-    const step = (name: string, env: Record<string, string>) => sh(`.github/actions/rienda/${name}`, [], { ...github, ...env }, s!.inst.workspace);
+    const step = (name: string, env: Record<string, string>) =>
+      sh(`.github/actions/rienda/${name}`, [], { ...github, ...env }, s!.inst.workspace);
 
     const install = await step("install.sh", { RIENDA_VERSION: VERSION, RIENDA_RELEASE_URL: url });
     expect(install.status).toBe(0);
@@ -138,11 +190,18 @@ describe(".github/actions/rienda", () => {
 
     s.server.script({ text: "Looks good to me." });
     const out = join(temp, "rienda-run");
-    const run = await step("run.sh", { RIENDA_ARGS: `--agent-file .ci/reviewer.md -p "Review the change" --max-turns 5`, RIENDA_CONFIG_TEXT: config, RIENDA_OUT: out });
+    const run = await step("run.sh", {
+      RIENDA_ARGS: `--agent-file .ci/reviewer.md -p "Review the change" --max-turns 5`,
+      RIENDA_CONFIG_TEXT: config,
+      RIENDA_OUT: out,
+    });
     expect(run.status).toBe(0);
     expect(readFileSync(github.GITHUB_OUTPUT, "utf8")).toBe(`status=0\nanswer-file=${out}/answer.txt\n`);
     expect(readFileSync(join(out, "answer.txt"), "utf8")).toBe("Looks good to me.\n");
-    const events = readFileSync(join(out, "events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; reason?: string });
+    const events = readFileSync(join(out, "events.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; reason?: string });
     expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "end_turn" });
     expect(messageEntries(join(out, "session.jsonl")).map((e) => e.role)).toEqual(["user", "assistant"]);
     expect(statOf(join(home, ".rienda/config.yaml"))).toBe(0o600);
@@ -151,7 +210,11 @@ describe(".github/actions/rienda", () => {
     // A limit: the run step still succeeds (the artifact is uploaded), the last step fails the job with 3.
     s.server.script({ toolCalls: [{ id: "c1", name: "ghost", arguments: {} }] }, { text: "never reached" });
     writeFileSync(github.GITHUB_OUTPUT, "");
-    const limited = await step("run.sh", { RIENDA_ARGS: `--agent-file .ci/reviewer.md -p "Review" --max-turns 1`, RIENDA_CONFIG_TEXT: config, RIENDA_OUT: out });
+    const limited = await step("run.sh", {
+      RIENDA_ARGS: `--agent-file .ci/reviewer.md -p "Review" --max-turns 1`,
+      RIENDA_CONFIG_TEXT: config,
+      RIENDA_OUT: out,
+    });
     expect(limited.status).toBe(0);
     expect(readFileSync(github.GITHUB_OUTPUT, "utf8")).toContain("status=3\n");
     const finish = await step("finish.sh", { RIENDA_STATUS: "3" });
@@ -172,7 +235,16 @@ describe("deploy/kubernetes/indexed-job.yaml", () => {
         completionMode: string;
         completions: number;
         parallelism: number;
-        template: { spec: { containers: { command: string[]; args: string[]; workingDir?: string; env: { name: string; value?: string }[] }[] } };
+        template: {
+          spec: {
+            containers: {
+              command: string[];
+              args: string[];
+              workingDir?: string;
+              env: { name: string; value?: string }[];
+            }[];
+          };
+        };
       };
     };
     expect(manifest.spec.completionMode).toBe("Indexed");
@@ -191,9 +263,18 @@ describe("deploy/kubernetes/indexed-job.yaml", () => {
     const args = container.args.map((a) => a.replace("/work", work).replace(/^\/out$/, out));
     // The pod's working directory: the manifest's workingDir (mapped as its mount is), else the image's, `/`.
     const podCwd = container.workingDir?.replace("/work", work) ?? "/";
-    s.server.script(...files.map(() => (request: { body: unknown }) => ({ text: `reviewed: ${JSON.stringify(request.body).match(/content of (\w\.txt)/)![1]}` })));
+    s.server.script(
+      ...files.map(() => (request: { body: unknown }) => ({
+        text: `reviewed: ${JSON.stringify(request.body).match(/content of (\w\.txt)/)![1]}`,
+      })),
+    );
     for (let index = 0; index < shards; index++) {
-      const r = await sh("scripts/ci/shard.sh", args, { ...s.inst.env(), JOB_COMPLETION_INDEX: String(index), SHARDS: String(shards), RIENDA: BINARY }, podCwd);
+      const r = await sh(
+        "scripts/ci/shard.sh",
+        args,
+        { ...s.inst.env(), JOB_COMPLETION_INDEX: String(index), SHARDS: String(shards), RIENDA: BINARY },
+        podCwd,
+      );
       expect(r.stderr).not.toContain("exit 1");
       expect(r.status).toBe(0);
     }
@@ -211,7 +292,12 @@ describe("deploy/kubernetes/indexed-job.yaml", () => {
     s.inst.file("inputs.txt", "one\ntwo\nthree\n");
     s.server.script({ text: "ok" }, { error: { status: 400, message: "bad request" } }, { text: "ok" });
     const out = join(s.inst.root, "out");
-    const r = await sh("scripts/ci/shard.sh", ["--inputs", "inputs.txt", "--out", out, "--", "-a", "coder", "-p", "do {}"], { ...s.inst.env(), RIENDA: BINARY }, s.inst.workspace);
+    const r = await sh(
+      "scripts/ci/shard.sh",
+      ["--inputs", "inputs.txt", "--out", out, "--", "-a", "coder", "-p", "do {}"],
+      { ...s.inst.env(), RIENDA: BINARY },
+      s.inst.workspace,
+    );
     expect(r.status).toBe(1);
     expect(["0", "1", "2"].map((n) => readFileSync(join(out, n, "status"), "utf8").trim())).toEqual(["0", "1", "0"]);
   });
@@ -226,7 +312,9 @@ describe("a fleet under xargs -P 8", () => {
       const item = JSON.stringify(request.body).match(/item (\d+)/)![1]!;
       if (Number(item) % 3 === 0 && !limited.has(item)) {
         limited.add(item);
-        return { error: { status: 429, type: "rate_limit_error", message: "slow down", headers: { "retry-after": "1" } } };
+        return {
+          error: { status: 429, type: "rate_limit_error", message: "slow down", headers: { "retry-after": "1" } },
+        };
       }
       return { text: `done ${item}` };
     };
@@ -234,13 +322,24 @@ describe("a fleet under xargs -P 8", () => {
     s.inst.file("items.txt", Array.from({ length: 100 }, (_, i) => `${i}`).join("\n") + "\n");
     const logs = join(s.inst.root, "logs");
     mkdirSync(logs);
-    const r = await shell(["sh", "-c", `xargs -P 8 -I{} sh -c '"$0" run -a coder -p "item {}" --json > "$1/{}.jsonl"' "${BINARY}" "${logs}" < items.txt`], s.inst.env(), s.inst.workspace);
+    const r = await shell(
+      [
+        "sh",
+        "-c",
+        `xargs -P 8 -I{} sh -c '"$0" run -a coder -p "item {}" --json > "$1/{}.jsonl"' "${BINARY}" "${logs}" < items.txt`,
+      ],
+      s.inst.env(),
+      s.inst.workspace,
+    );
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(limited.size).toBe(34);
     let retried = 0;
     for (let i = 0; i < 100; i++) {
-      const events = readFileSync(join(logs, `${i}.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; reason?: string; delayMs?: number });
+      const events = readFileSync(join(logs, `${i}.jsonl`), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { type: string; reason?: string; delayMs?: number });
       expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "end_turn" });
       const retries = events.filter((e) => e.type === "retry");
       if (i % 3 === 0) {

@@ -27,7 +27,9 @@ describe("compaction", () => {
     expect(r.stderr).toContain("compacted the conversation");
     // Said before the summary request, so a chat does not sit silent while it is written.
     expect(r.stderr.indexOf("compacting the conversation: p/m is condensing 2 messages")).toBeGreaterThan(-1);
-    expect(r.stderr.indexOf("compacting the conversation")).toBeLessThan(r.stderr.indexOf("compacted the conversation"));
+    expect(r.stderr.indexOf("compacting the conversation")).toBeLessThan(
+      r.stderr.indexOf("compacted the conversation"),
+    );
 
     const summaryRequest = s.server.requests[1]!;
     expect(JSON.stringify(summaryRequest.body)).toContain("x".repeat(400));

@@ -50,9 +50,15 @@ describe("config.yaml is strict (contract §2)", () => {
     const file = s.inst.riendaPath("config.yaml");
     for (const [text, words] of [
       ["providers: {}\n", "providers"],
-      ["providers:\n  a/b:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:9/v1\n    models: { m: {} }\n", "providers.a/b"],
+      [
+        "providers:\n  a/b:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:9/v1\n    models: { m: {} }\n",
+        "providers.a/b",
+      ],
       ["providers:\n  p:\n    protocol: openai_chat_completions\n    models: { m: {} }\n", "providers.p.base_url"],
-      ["providers:\n  p:\n    preset: ollama\n    protocol: openai_chat_completions\n    models: { m: {} }\n", "providers.p"],
+      [
+        "providers:\n  p:\n    preset: ollama\n    protocol: openai_chat_completions\n    models: { m: {} }\n",
+        "providers.p",
+      ],
       ["providers:\n  p:\n    models: { m: {} }\n", "providers.p"],
     ] as const) {
       s.inst.config(text);
@@ -82,7 +88,9 @@ describe("providers and models (contract §2)", () => {
 
   test("an unset variable in the api_key of the model used stops the run naming the variable, before any request", async () => {
     s = await scenario();
-    s.inst.config(`providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${s.server.url}/v1\n    api_key: \${RIENDA_AUDIT_UNSET_KEY}\n    models: { m: {} }\n`);
+    s.inst.config(
+      `providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${s.server.url}/v1\n    api_key: \${RIENDA_AUDIT_UNSET_KEY}\n    models: { m: {} }\n`,
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("RIENDA_AUDIT_UNSET_KEY");
@@ -96,7 +104,9 @@ describe("providers and models (contract §2)", () => {
       ["openai_chat_completions", `${s.server.url}/v1`],
       ["anthropic", s.server.url],
     ] as const) {
-      s.inst.config(`providers:\n  p:\n    protocol: ${protocol}\n    base_url: ${base}\n    api_key: ""\n    models: { m: {} }\n`);
+      s.inst.config(
+        `providers:\n  p:\n    protocol: ${protocol}\n    base_url: ${base}\n    api_key: ""\n    models: { m: {} }\n`,
+      );
       s.server.script({ text: "ok" });
       expect((await s.inst.run(["run", "-a", "coder", "-p", "x"])).code).toBe(0);
       const headers = s.server.requests.at(-1)!.headers;
@@ -114,7 +124,11 @@ describe("providers and models (contract §2)", () => {
     for (const ref of ["p/llama3.1:8b", "p/vendor/family/model", "p/aliased"]) {
       expect((await s.inst.run(["run", "-a", "coder", "-m", ref, "-p", "x"])).code).toBe(0);
     }
-    expect(s.server.requests.map((r) => (r.body as { model: string }).model)).toEqual(["llama3.1:8b", "vendor/family/model", "the-wire-id"]);
+    expect(s.server.requests.map((r) => (r.body as { model: string }).model)).toEqual([
+      "llama3.1:8b",
+      "vendor/family/model",
+      "the-wire-id",
+    ]);
   });
 
   test('errors: unknown provider "x", unknown model "m" in provider "p", for the agent\'s model and -m alike', async () => {
@@ -131,15 +145,36 @@ describe("providers and models (contract §2)", () => {
 
 describe("compaction defaults (contract §2: enabled true, reserve_tokens 16384, keep_recent_tokens 20000)", () => {
   /** A session of `turns` past exchanges written by hand in §6's format, each answer about `answerTokens` tokens. */
-  function writeSession(inst: Scenario["inst"], id: string, turns: number, answerTokens: number, lastInput: number): void {
+  function writeSession(
+    inst: Scenario["inst"],
+    id: string,
+    turns: number,
+    answerTokens: number,
+    lastInput: number,
+  ): void {
     const entries: Record<string, unknown>[] = [
-      { kind: "header", version: 1, id, createdAt: "2026-01-01T00:00:00.000Z", agent: "coder", model: "p/m", workdir: inst.workspace },
+      {
+        kind: "header",
+        version: 1,
+        id,
+        createdAt: "2026-01-01T00:00:00.000Z",
+        agent: "coder",
+        model: "p/m",
+        workdir: inst.workspace,
+      },
     ];
     let parent: string | null = null;
     for (let t = 1; t <= turns; t++) {
       const user = `u${t}`;
       const answer = `a${t}`;
-      entries.push({ kind: "message", id: user, parentId: parent, createdAt: "2026-01-01T00:00:01.000Z", role: "user", blocks: [{ type: "text", text: `question ${t}` }] });
+      entries.push({
+        kind: "message",
+        id: user,
+        parentId: parent,
+        createdAt: "2026-01-01T00:00:01.000Z",
+        role: "user",
+        blocks: [{ type: "text", text: `question ${t}` }],
+      });
       entries.push({
         kind: "message",
         id: answer,
@@ -153,7 +188,10 @@ describe("compaction defaults (contract §2: enabled true, reserve_tokens 16384,
       });
       parent = answer;
     }
-    inst.write(join(inst.riendaPath("sessions"), "handmade-00000000", `${id}.jsonl`), entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
+    inst.write(
+      join(inst.riendaPath("sessions"), "handmade-00000000", `${id}.jsonl`),
+      entries.map((e) => JSON.stringify(e)).join("\n") + "\n",
+    );
   }
 
   test("with no compaction block, a prompt that leaves less than 16384 tokens of the window free is compacted; one that leaves more is not", async () => {
@@ -194,14 +232,19 @@ describe("compaction defaults (contract §2: enabled true, reserve_tokens 16384,
     expect(next).toContain("SUMMARY of the first exchanges");
     expect(next).not.toContain("question 2");
     for (const t of [3, 4, 5, 6]) expect(next).toContain(`question ${t}`);
-    const compaction = readEntries(sessionFile(s.inst.home, "01jlong0000000000000000000")).find((e) => e.kind === "compaction")!;
+    const compaction = readEntries(sessionFile(s.inst.home, "01jlong0000000000000000000")).find(
+      (e) => e.kind === "compaction",
+    )!;
     expect(compaction.keptId).toBe("u3");
   });
 });
 
 describe("ctx.config (contract §2: the whole parsed document, a deep copy)", () => {
   test("a tool sees every top-level key of the file, and what one call does to its copy never reaches the next", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [peek]", configExtra: "compaction: { enabled: false }\nconfig:\n  peek: { list: [1, 2], nested: { deep: true } }" });
+    s = await scenario({
+      agentFrontmatter: "tools: [peek]",
+      configExtra: "compaction: { enabled: false }\nconfig:\n  peek: { list: [1, 2], nested: { deep: true } }",
+    });
     s.inst.tool(
       "peek",
       `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) {
@@ -210,25 +253,44 @@ describe("ctx.config (contract §2: the whole parsed document, a deep copy)", ()
         return seen;
       } };`,
     );
-    s.server.script({ toolCalls: [{ name: "peek", arguments: {} }] }, { toolCalls: [{ name: "peek", arguments: {} }] }, { text: "done" });
+    s.server.script(
+      { toolCalls: [{ name: "peek", arguments: {} }] },
+      { toolCalls: [{ name: "peek", arguments: {} }] },
+      { text: "done" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
     const first = JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!);
-    expect(first).toEqual({ keys: ["providers", "compaction", "config"], peek: { list: [1, 2], nested: { deep: true } }, model: { id: "wire-model" } });
+    expect(first).toEqual({
+      keys: ["providers", "compaction", "config"],
+      peek: { list: [1, 2], nested: { deep: true } },
+      model: { id: "wire-model" },
+    });
     const results = toolResultsOf(s.server.requests[2]!);
     expect(JSON.parse(results[1]!)).toEqual(first);
   });
 
   test("as parsed: ${NAME} is expanded for the request's api_key, while the document a tool reads holds the reference (no secret reaches tools) and a Go-era ${ in the config block is text", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [peek]", configExtra: 'config:\n  peek: { greeting: "Hello ${name}", broken: "${not closed" }' });
+    s = await scenario({
+      agentFrontmatter: "tools: [peek]",
+      configExtra: 'config:\n  peek: { greeting: "Hello ${name}", broken: "${not closed" }',
+    });
     // The scenario's key, given as a reference instead.
-    s.inst.config(readFileSync(s.inst.riendaPath("config.yaml"), "utf8").replace("api_key: test-key", 'api_key: "${PEEK_KEY}"'));
-    s.inst.tool("peek", `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return JSON.stringify({ key: ctx.config.providers.p.api_key, peek: ctx.config.config.peek }); } };`);
+    s.inst.config(
+      readFileSync(s.inst.riendaPath("config.yaml"), "utf8").replace("api_key: test-key", 'api_key: "${PEEK_KEY}"'),
+    );
+    s.inst.tool(
+      "peek",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return JSON.stringify({ key: ctx.config.providers.p.api_key, peek: ctx.config.config.peek }); } };`,
+    );
     s.server.script({ toolCalls: [{ name: "peek", arguments: {} }] }, { text: "done" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { env: { PEEK_KEY: "s3cret-value" } });
     expect(r.code).toBe(0);
     expect(s.server.requests[0]!.headers.authorization).toBe("Bearer s3cret-value");
-    expect(JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!)).toEqual({ key: "${PEEK_KEY}", peek: { greeting: "Hello ${name}", broken: "${not closed" } });
+    expect(JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!)).toEqual({
+      key: "${PEEK_KEY}",
+      peek: { greeting: "Hello ${name}", broken: "${not closed" },
+    });
   });
 });
 
@@ -269,7 +331,10 @@ describe("files (contract §1, §3)", () => {
       "coder",
       "\uFEFF---\r\ndescription: d\r\nmodel: p/m\r\ntools: [cfg]\r\nconfig:\r\n  cfg: { level: 3 }\r\n  other: {}\r\n---\r\n\r\n  First line.\r\nSecond line.  \r\n\r\n",
     );
-    s.inst.tool("cfg", 'module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return JSON.stringify(ctx.agent.config); } };');
+    s.inst.tool(
+      "cfg",
+      'module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return JSON.stringify(ctx.agent.config); } };',
+    );
     s.server.script({ toolCalls: [{ name: "cfg", arguments: {} }] }, { text: "done" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);

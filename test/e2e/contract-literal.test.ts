@@ -19,7 +19,9 @@ afterEach(async () => {
 
 /** §6 read literally: runs of characters other than letters/digits/_ become "-", at most 100 bytes; then "-" and hash8. */
 function literalDirName(workspace: string): string {
-  const slug = Buffer.from(workspace.replace(/[^A-Za-z0-9_]+/g, "-")).subarray(0, 100).toString();
+  const slug = Buffer.from(workspace.replace(/[^A-Za-z0-9_]+/g, "-"))
+    .subarray(0, 100)
+    .toString();
   return `${slug}-${createHash("sha256").update(workspace).digest("hex").slice(0, 8)}`;
 }
 
@@ -65,9 +67,12 @@ describe("session directory (contract §6)", () => {
 });
 
 describe("a user tool named shell (contract §5)", () => {
-  test("doctor reports it with the diagnostic's words: tool \"shell\" replaces a built-in tool", async () => {
+  test('doctor reports it with the diagnostic\'s words: tool "shell" replaces a built-in tool', async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
-    s.inst.tool("shell", 'module.exports = { description: "mine", parameters: { type: "object" }, execute() { return "x"; } };');
+    s.inst.tool(
+      "shell",
+      'module.exports = { description: "mine", parameters: { type: "object" }, execute() { return "x"; } };',
+    );
     const doctor = await s.inst.run(["doctor"]);
     expect(doctor.stdout).toContain('tool "shell" replaces a built-in tool');
     const list = await s.inst.run(["tool", "list"]);
@@ -107,9 +112,10 @@ describe("options written before the command", () => {
 });
 
 describe("unknown tool named by the agent (contract §3)", () => {
-  const wordCount = 'module.exports = { description: "wc", parameters: { type: "object" }, execute() { return "1"; } };';
+  const wordCount =
+    'module.exports = { description: "wc", parameters: { type: "object" }, execute() { return "1"; } };';
 
-  test("the spec's form `unknown tool \"x\" (available: shell, word-count)` is part of the message word for word, near-miss or broken tools beside it", async () => {
+  test('the spec\'s form `unknown tool "x" (available: shell, word-count)` is part of the message word for word, near-miss or broken tools beside it', async () => {
     s = await scenario();
     s.inst.tool("word-count", wordCount);
     for (const name of ["ghost", "word-cont", "shel"]) {
@@ -130,7 +136,10 @@ describe("unknown tool named by the agent (contract §3)", () => {
 describe("output cap (tools.md: 256 KiB, cut on a rune boundary)", () => {
   test("what the model reads of a long result is at most 256 KiB, cut between characters, marked", async () => {
     s = await scenario({ agentFrontmatter: "tools: [long]" });
-    s.inst.tool("long", 'module.exports = { description: "d", parameters: { type: "object" }, execute() { return "a" + "é".repeat(200000); } };');
+    s.inst.tool(
+      "long",
+      'module.exports = { description: "d", parameters: { type: "object" }, execute() { return "a" + "é".repeat(200000); } };',
+    );
     s.server.script({ toolCalls: [{ name: "long", arguments: {} }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
@@ -148,11 +157,15 @@ describe("output cap (tools.md: 256 KiB, cut on a rune boundary)", () => {
 describe("config path precedence (contract §1) in tool run", () => {
   test("--config PATH beats RIENDA_CONFIG, which beats ~/.rienda/config.yaml, for ctx.config", async () => {
     s = await scenario({ configExtra: "config:\n  which: { from: home }" });
-    s.inst.tool("which", 'module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return ctx.config.config.which.from; } };');
+    s.inst.tool(
+      "which",
+      'module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return ctx.config.config.which.from; } };',
+    );
     const home = await Bun.file(s.inst.riendaPath("config.yaml")).text();
     const fromEnv = s.inst.write(join(s.inst.root, "env.yaml"), home.replace("from: home", "from: env"));
     const fromFlag = s.inst.write(join(s.inst.root, "flag.yaml"), home.replace("from: home", "from: flag"));
-    const run = (extra: string[], env: Record<string, string> = {}) => s!.inst.run(["tool", "run", "which", "--args", "{}", ...extra], { env });
+    const run = (extra: string[], env: Record<string, string> = {}) =>
+      s!.inst.run(["tool", "run", "which", "--args", "{}", ...extra], { env });
     expect((await run([])).stdout).toBe("home\n");
     expect((await run([], { RIENDA_CONFIG: fromEnv })).stdout).toBe("env\n");
     const flagged = await run(["--config", fromFlag], { RIENDA_CONFIG: fromEnv });

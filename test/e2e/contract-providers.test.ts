@@ -127,7 +127,11 @@ describe("retries (contract §7: 5 attempts, 0.5 s doubling to 8 s with jitter)"
   for (const protocol of PROTOCOLS) {
     test(`a 502 and a 504 are retried, then the answer is printed once (${protocol})`, async () => {
       s = await scenario({ protocol });
-      s.server.script({ error: { status: 502, message: "bad gateway" } }, { error: { status: 504, message: "gateway timeout" } }, { text: "through" });
+      s.server.script(
+        { error: { status: 502, message: "bad gateway" } },
+        { error: { status: 504, message: "gateway timeout" } },
+        { text: "through" },
+      );
       const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe("through\n");
@@ -193,7 +197,10 @@ describe("presets (contract §2)", () => {
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     inst = new Instance();
     inst.config(
-      ["anthropic", "openai", "openrouter", "deepseek"].map((preset) => `  ${preset}:\n    preset: ${preset}\n    api_key: k\n    models: { m: {} }\n`).join("").replace(/^/, "providers:\n"),
+      ["anthropic", "openai", "openrouter", "deepseek"]
+        .map((preset) => `  ${preset}:\n    preset: ${preset}\n    api_key: k\n    models: { m: {} }\n`)
+        .join("")
+        .replace(/^/, "providers:\n"),
     );
     inst.agent("agent", "---\ndescription: d\nmodel: anthropic/m\n---\nb\n");
     const expected: [string, string][] = [
@@ -205,7 +212,12 @@ describe("presets (contract §2)", () => {
     for (const [ref, url] of expected) {
       expect(await firstFailure(inst, ref, proxyUrl)).toContain(`cannot reach ${url}:`);
     }
-    expect(tunnels).toEqual(["api.anthropic.com:443", "api.openai.com:443", "openrouter.ai:443", "api.deepseek.com:443"]);
+    expect(tunnels).toEqual([
+      "api.anthropic.com:443",
+      "api.openai.com:443",
+      "openrouter.ai:443",
+      "api.deepseek.com:443",
+    ]);
   }, 60_000);
 
   test("ollama and lmstudio: chat completions on 127.0.0.1:11434/v1 and 127.0.0.1:1234/v1; an explicit base_url overrides the preset's", async () => {

@@ -10,7 +10,16 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync, existsSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { jsonEvents, scenario, toolNamesOf, toolResultsOf, type Scenario, PROTOCOLS, configFor, systemOf } from "../support/scenario.ts";
+import {
+  jsonEvents,
+  scenario,
+  toolNamesOf,
+  toolResultsOf,
+  type Scenario,
+  PROTOCOLS,
+  configFor,
+  systemOf,
+} from "../support/scenario.ts";
 import { readEntries, sessionFile, sessionIdFrom } from "../support/session-reader.ts";
 
 let s: Scenario | undefined;
@@ -32,8 +41,16 @@ describe("plain output of run (contract §4)", () => {
   test("stderr: session line first, tool: <name> <argsJSON>, tool failed: <text>; stdout: each message's text whole and newline-terminated, thinking never", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
     s.server.script(
-      { thinking: "SECRET THOUGHTS", text: "Looking.", toolCalls: [{ name: "shell", arguments: { command: "echo out; exit 4", workdir: "." } }] },
-      { thinking: "MORE THOUGHTS", text: "Second message.\n", toolCalls: [{ name: "shell", arguments: { command: "true" } }] },
+      {
+        thinking: "SECRET THOUGHTS",
+        text: "Looking.",
+        toolCalls: [{ name: "shell", arguments: { command: "echo out; exit 4", workdir: "." } }],
+      },
+      {
+        thinking: "MORE THOUGHTS",
+        text: "Second message.\n",
+        toolCalls: [{ name: "shell", arguments: { command: "true" } }],
+      },
       { text: "The answer." },
     );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
@@ -50,7 +67,10 @@ describe("plain output of run (contract §4)", () => {
 
   test("a failure after a retry: the retry line, then rienda: <message> last, exit 1", async () => {
     s = await scenario();
-    s.server.script({ error: { status: 503, message: "overloaded now" } }, { error: { status: 401, message: "key revoked" } });
+    s.server.script(
+      { error: { status: 503, message: "overloaded now" } },
+      { error: { status: 401, message: "key revoked" } },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
     const lines = r.stderr.trimEnd().split("\n");
@@ -62,7 +82,7 @@ describe("plain output of run (contract §4)", () => {
 });
 
 describe("the run loop (contract §5)", () => {
-  test("a call to a tool the agent does not declare, installed or built in, gets unknown tool \"x\" and does not run", async () => {
+  test('a call to a tool the agent does not declare, installed or built in, gets unknown tool "x" and does not run', async () => {
     s = await scenario({ agentFrontmatter: "tools: [mark]" });
     s.inst.tool("mark", MARKING_TOOL);
     s.inst.tool("other", MARKING_TOOL);
@@ -79,7 +99,12 @@ describe("the run loop (contract §5)", () => {
     );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
-    expect(toolResultsOf(s.server.requests[1]!)).toEqual(['unknown tool "shell"', 'unknown tool "other"', 'unknown tool "nowhere"', "ran 2"]);
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual([
+      'unknown tool "shell"',
+      'unknown tool "other"',
+      'unknown tool "nowhere"',
+      "ran 2",
+    ]);
     expect(readdirSync(s.inst.workspace).sort()).toEqual(["ran-2"]);
     expect(toolNamesOf(s.server.requests[0]!)).toEqual(["mark"]);
   });
@@ -100,7 +125,12 @@ describe("the run loop (contract §5)", () => {
   test("tool calls run in order, each before the next", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
     s.server.script(
-      { toolCalls: ["first", "second", "third"].map((word) => ({ name: "shell", arguments: { command: `echo ${word} >> order.txt; cat order.txt | wc -l` } })) },
+      {
+        toolCalls: ["first", "second", "third"].map((word) => ({
+          name: "shell",
+          arguments: { command: `echo ${word} >> order.txt; cat order.txt | wc -l` },
+        })),
+      },
       { text: "done" },
     );
     expect((await s.inst.run(["run", "-a", "coder", "-p", "x"])).code).toBe(0);
@@ -114,11 +144,21 @@ describe("the built-in shell tool (contract §5)", () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
     s.server.script({ text: "ok" });
     await s.inst.run(["run", "-a", "coder", "-p", "x"]);
-    const [tool] = (s.server.requests[0]!.body as { tools: { function: { name: string; parameters: Record<string, unknown> } }[] }).tools;
+    const [tool] = (
+      s.server.requests[0]!.body as { tools: { function: { name: string; parameters: Record<string, unknown> } }[] }
+    ).tools;
     expect(tool!.function.name).toBe("shell");
-    const parameters = tool!.function.parameters as { type: string; properties: Record<string, { type: string }>; required: string[] };
+    const parameters = tool!.function.parameters as {
+      type: string;
+      properties: Record<string, { type: string }>;
+      required: string[];
+    };
     expect(parameters.type).toBe("object");
-    expect(Object.fromEntries(Object.entries(parameters.properties).map(([k, v]) => [k, v.type]))).toEqual({ command: "string", workdir: "string", timeout_ms: "integer" });
+    expect(Object.fromEntries(Object.entries(parameters.properties).map(([k, v]) => [k, v.type]))).toEqual({
+      command: "string",
+      workdir: "string",
+      timeout_ms: "integer",
+    });
     expect(parameters.required).toEqual(["command"]);
   });
 
@@ -144,12 +184,18 @@ describe("the built-in shell tool (contract §5)", () => {
 
   test("its output streams live to stderr of run, and a user tool named shell replaces it with the diagnostic", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
-    s.server.script({ toolCalls: [{ name: "shell", arguments: { command: "echo streamed-out; echo streamed-err >&2" } }] }, { text: "done" });
+    s.server.script(
+      { toolCalls: [{ name: "shell", arguments: { command: "echo streamed-out; echo streamed-err >&2" } }] },
+      { text: "done" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.stderr).toContain("streamed-out\n");
     expect(r.stderr).toContain("streamed-err\n");
     expect(r.stdout).toBe("done\n");
-    s.inst.tool("shell", 'module.exports = { description: "mine", parameters: { type: "object" }, execute() { return "my shell"; } };');
+    s.inst.tool(
+      "shell",
+      'module.exports = { description: "mine", parameters: { type: "object" }, execute() { return "my shell"; } };',
+    );
     s.server.script({ toolCalls: [{ name: "shell", arguments: { command: "echo real" } }] }, { text: "done" });
     const mine = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(mine.stderr).toContain('tool "shell" replaces a built-in tool');
@@ -161,7 +207,11 @@ describe("the session file (contract §6)", () => {
   test("line 1 is the header with exactly its keys; messages carry theirs; blocks have the contract's shapes; tool results travel in user messages", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
     s.server.script(
-      { thinking: "pondering", text: "Let me look.", toolCalls: [{ id: "call-a", name: "shell", arguments: { command: "exit 2" } }] },
+      {
+        thinking: "pondering",
+        text: "Let me look.",
+        toolCalls: [{ id: "call-a", name: "shell", arguments: { command: "exit 2" } }],
+      },
       { text: "Done." },
     );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "hello"]);
@@ -171,22 +221,39 @@ describe("the session file (contract §6)", () => {
     expect(text.endsWith("\n")).toBe(true);
     const [header, ...entries] = readEntries(path);
     expect(Object.keys(header!)).toEqual(["kind", "version", "id", "createdAt", "agent", "model", "workdir"]);
-    expect(header).toMatchObject({ kind: "header", version: 1, id, agent: "coder", model: "p/m", workdir: s.inst.workspace });
+    expect(header).toMatchObject({
+      kind: "header",
+      version: 1,
+      id,
+      agent: "coder",
+      model: "p/m",
+      workdir: s.inst.workspace,
+    });
     expect(new Date(String(header!.createdAt)).toISOString()).toBe(String(header!.createdAt));
     const messages = entries.filter((e) => e.kind === "message");
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
-    for (const m of messages) expect(Object.keys(m).slice(0, 6)).toEqual(["kind", "id", "parentId", "createdAt", "role", "blocks"]);
+    for (const m of messages)
+      expect(Object.keys(m).slice(0, 6)).toEqual(["kind", "id", "parentId", "createdAt", "role", "blocks"]);
     expect(messages[0]!.parentId).toBeNull();
     for (let i = 1; i < messages.length; i++) expect(messages[i]!.parentId).toBe(messages[i - 1]!.id);
     expect(messages[0]!.blocks).toEqual([{ type: "text", text: "hello" }]);
-    expect(messages[1]).toMatchObject({ responseModel: "wire-model", responseStopReason: "tool_use", responseUsage: { inputTokens: 12, outputTokens: 7 } });
+    expect(messages[1]).toMatchObject({
+      responseModel: "wire-model",
+      responseStopReason: "tool_use",
+      responseUsage: { inputTokens: 12, outputTokens: 7 },
+    });
     expect(messages[1]!.blocks).toEqual([
       { type: "thinking", thinking: "pondering" },
       { type: "text", text: "Let me look." },
       { type: "tool_call", toolCallId: "call-a", toolCallName: "shell", toolCallArguments: { command: "exit 2" } },
     ]);
     expect(messages[2]!.blocks).toEqual([
-      { type: "tool_result", toolResultCallId: "call-a", toolResult: [{ type: "text", text: "command exited with code 2" }], toolResultIsError: true },
+      {
+        type: "tool_result",
+        toolResultCallId: "call-a",
+        toolResult: [{ type: "text", text: "command exited with code 2" }],
+        toolResultIsError: true,
+      },
     ]);
     expect(messages[3]).toMatchObject({ responseStopReason: "end_turn", blocks: [{ type: "text", text: "Done." }] });
   });
@@ -196,18 +263,71 @@ describe("the session file (contract §6)", () => {
     s.inst.agent("planner", "---\ndescription: plans\nmodel: p/m\n---\nYou are the planner.\n");
     const id = "01jbranches000000000000000";
     const entries = [
-      { kind: "header", version: 1, id, createdAt: "2026-01-01T00:00:00Z", agent: "coder", model: "p/m", workdir: s.inst.workspace },
-      { kind: "message", id: "m1", parentId: null, createdAt: "2026-01-01T00:00:01Z", role: "user", blocks: [{ type: "text", text: "kept question" }] },
-      { kind: "message", id: "m2", parentId: "m1", createdAt: "2026-01-01T00:00:02Z", role: "assistant", blocks: [{ type: "text", text: "kept answer" }] },
-      { kind: "message", id: "m3", parentId: "m2", createdAt: "2026-01-01T00:00:03Z", role: "user", blocks: [{ type: "text", text: "abandoned question" }] },
-      { kind: "message", id: "m4", parentId: "m3", createdAt: "2026-01-01T00:00:04Z", role: "assistant", blocks: [{ type: "text", text: "abandoned answer" }] },
+      {
+        kind: "header",
+        version: 1,
+        id,
+        createdAt: "2026-01-01T00:00:00Z",
+        agent: "coder",
+        model: "p/m",
+        workdir: s.inst.workspace,
+      },
+      {
+        kind: "message",
+        id: "m1",
+        parentId: null,
+        createdAt: "2026-01-01T00:00:01Z",
+        role: "user",
+        blocks: [{ type: "text", text: "kept question" }],
+      },
+      {
+        kind: "message",
+        id: "m2",
+        parentId: "m1",
+        createdAt: "2026-01-01T00:00:02Z",
+        role: "assistant",
+        blocks: [{ type: "text", text: "kept answer" }],
+      },
+      {
+        kind: "message",
+        id: "m3",
+        parentId: "m2",
+        createdAt: "2026-01-01T00:00:03Z",
+        role: "user",
+        blocks: [{ type: "text", text: "abandoned question" }],
+      },
+      {
+        kind: "message",
+        id: "m4",
+        parentId: "m3",
+        createdAt: "2026-01-01T00:00:04Z",
+        role: "assistant",
+        blocks: [{ type: "text", text: "abandoned answer" }],
+      },
       { kind: "leaf", targetId: "m2", createdAt: "2026-01-01T00:00:05Z" },
-      { kind: "agent", id: "s1", parentId: "m2", createdAt: "2026-01-01T00:00:06Z", agent: "planner", previousAgent: "coder" },
-      { kind: "model", id: "s2", parentId: "m2", createdAt: "2026-01-01T00:00:07Z", model: "p/other", previousModel: "p/m" },
+      {
+        kind: "agent",
+        id: "s1",
+        parentId: "m2",
+        createdAt: "2026-01-01T00:00:06Z",
+        agent: "planner",
+        previousAgent: "coder",
+      },
+      {
+        kind: "model",
+        id: "s2",
+        parentId: "m2",
+        createdAt: "2026-01-01T00:00:07Z",
+        model: "p/other",
+        previousModel: "p/m",
+      },
       { kind: "title", createdAt: "2026-01-01T00:00:08Z", title: "Branches" },
       { kind: "from-the-future", createdAt: "2026-01-01T00:00:09Z", whatever: true },
     ];
-    s.inst.write(join(s.inst.riendaPath("sessions"), workspaceDirName(s.inst.workspace), `${id}.jsonl`), entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
+    s.inst.write(
+      join(s.inst.riendaPath("sessions"), workspaceDirName(s.inst.workspace), `${id}.jsonl`),
+      entries.map((e) => JSON.stringify(e)).join("\n") + "\n",
+    );
     s.server.script({ text: "continued" });
     const r = await s.inst.run(["run", "-s", id, "-p", "new question"]);
     expect(r.code).toBe(0);
@@ -220,7 +340,12 @@ describe("the session file (contract §6)", () => {
       { role: "assistant", content: "kept answer" },
       { role: "user", content: "new question" },
     ]);
-    const listed = JSON.parse((await s.inst.run(["sessions", "--json"])).stdout) as { id: string; title: string; agent: string; model: string }[];
+    const listed = JSON.parse((await s.inst.run(["sessions", "--json"])).stdout) as {
+      id: string;
+      title: string;
+      agent: string;
+      model: string;
+    }[];
     expect(listed.find((x) => x.id === id)).toMatchObject({ title: "Branches", agent: "planner", model: "p/other" });
   });
 
@@ -250,7 +375,13 @@ describe("loop guard (contract §5: 3 identical rounds, same calls and same resu
   test("the same calls with changing results are not a loop: the run goes on to its answer", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
     const call = { name: "shell", arguments: { command: "echo x >> count; wc -l < count" } };
-    s.server.script({ toolCalls: [call] }, { toolCalls: [call] }, { toolCalls: [call] }, { toolCalls: [call] }, { text: "done" });
+    s.server.script(
+      { toolCalls: [call] },
+      { toolCalls: [call] },
+      { toolCalls: [call] },
+      { toolCalls: [call] },
+      { text: "done" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("done\n");
@@ -271,7 +402,7 @@ describe("the built-in shell's timeout_ms (contract §5: default 2 min, capped a
     expect(r.code).toBe(0);
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["capped"]);
     expect(r.stderr).toContain("tool failed: timeout_ms must not be negative");
-    expect(r.stderr).toContain("tool failed: invalid arguments for tool \"shell\"");
+    expect(r.stderr).toContain('tool failed: invalid arguments for tool "shell"');
     expect(existsSync(join(s.inst.workspace, "negative"))).toBe(false);
     expect(existsSync(join(s.inst.workspace, "fraction"))).toBe(false);
   });
@@ -279,8 +410,15 @@ describe("the built-in shell's timeout_ms (contract §5: default 2 min, capped a
 
 describe("stderr line 1 (contract §4)", () => {
   test("is the session line even when config notices, a shadowing diagnostic and the continued workspace are reported", async () => {
-    s = await scenario({ protocol: "anthropic", modelExtra: "        temperature: 0.5\n        thinking_max_tokens: 1024", agentFrontmatter: "tools: [shell]" });
-    s.inst.tool("shell", 'module.exports = { description: "mine", parameters: { type: "object" }, execute() { return "user shell"; } };');
+    s = await scenario({
+      protocol: "anthropic",
+      modelExtra: "        temperature: 0.5\n        thinking_max_tokens: 1024",
+      agentFrontmatter: "tools: [shell]",
+    });
+    s.inst.tool(
+      "shell",
+      'module.exports = { description: "mine", parameters: { type: "object" }, execute() { return "user shell"; } };',
+    );
     s.server.script({ text: "one" }, { text: "two" });
     const first = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(first.code).toBe(0);
@@ -333,14 +471,20 @@ describe("provider errors inside a stream (contract §7: transient ones retried,
   for (const protocol of PROTOCOLS) {
     test(`an overloaded error after some text is retried and the partial text never printed; an invalid request fails at once (${protocol})`, async () => {
       s = await scenario({ protocol });
-      s.server.script({ text: "PARTIAL", streamError: { type: "overloaded_error", message: "Overloaded" } }, { text: "fine" });
+      s.server.script(
+        { text: "PARTIAL", streamError: { type: "overloaded_error", message: "Overloaded" } },
+        { text: "fine" },
+      );
       const retried = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
       expect(retried.code).toBe(0);
       expect(retried.stdout).toBe("fine\n");
       expect(retried.stderr).toMatch(/\ntransient error, retrying in [0-9.]+s: .*Overloaded\n/);
 
       s.server.reset();
-      s.server.script({ text: "PARTIAL", streamError: { type: "invalid_request_error", message: "bad request here" } }, { text: "never" });
+      s.server.script(
+        { text: "PARTIAL", streamError: { type: "invalid_request_error", message: "bad request here" } },
+        { text: "never" },
+      );
       const failed = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
       expect(failed.code).toBe(1);
       expect(s.server.requests).toHaveLength(1);
@@ -355,7 +499,10 @@ describe("config.yaml is strict, Go-era files still load (contract §2)", () => 
   test("YAML anchors and merge keys, a BOM, CRLF line ends and a leading --- load as Go's yaml.v3 read them", async () => {
     s = await scenario();
     const yaml = configFor(s.server.url)
-      .replace("    models:\n      m:\n        id: wire-model\n", "    models:\n      base: &base { id: wire-model, max_tokens: 77 }\n      m:\n        <<: *base\n        temperature: 0.5\n")
+      .replace(
+        "    models:\n      m:\n        id: wire-model\n",
+        "    models:\n      base: &base { id: wire-model, max_tokens: 77 }\n      m:\n        <<: *base\n        temperature: 0.5\n",
+      )
       .replace(/\n/g, "\r\n");
     s.inst.config(`\uFEFF---\r\n${yaml}`);
     s.server.script({ text: "ok" });
@@ -377,7 +524,15 @@ describe("the workspace of a run started in a shell (drop-in with the Go Rienda)
     const goId = "01jgowrote0000000000000000";
     s.inst.write(
       s.inst.riendaPath("sessions", workspaceDirName(link), `${goId}.jsonl`),
-      JSON.stringify({ kind: "header", version: 1, id: goId, createdAt: "2026-01-01T00:00:00Z", agent: "coder", model: "p/m", workdir: link }) + "\n",
+      JSON.stringify({
+        kind: "header",
+        version: 1,
+        id: goId,
+        createdAt: "2026-01-01T00:00:00Z",
+        agent: "coder",
+        model: "p/m",
+        workdir: link,
+      }) + "\n",
     );
     s.server.script({ text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { cwd: link, env: { PWD: link } });
@@ -441,20 +596,30 @@ describe("a Go-era config.yaml (contract: a ~/.rienda of the Go Rienda works unc
     s = await scenario({
       protocol: "anthropic",
       modelExtra: "        max_tokens: 32_000\n        context_window: 200_000",
-      configExtra: "compaction: { reserve_tokens: 16_384 }\nconfig:\n  settings: { max_bytes: 1_000_000, flags: 0b101, label: '1_000' }",
+      configExtra:
+        "compaction: { reserve_tokens: 16_384 }\nconfig:\n  settings: { max_bytes: 1_000_000, flags: 0b101, label: '1_000' }",
       agentFrontmatter: "tools: [settings]\nconfig:\n  settings: { max_lines: 2_000 }",
     });
-    s.inst.tool("settings", 'module.exports = { description: "shows its settings", parameters: { type: "object" }, execute(ctx) { return JSON.stringify([ctx.config.config.settings, ctx.agent.config.settings]); } };');
+    s.inst.tool(
+      "settings",
+      'module.exports = { description: "shows its settings", parameters: { type: "object" }, execute(ctx) { return JSON.stringify([ctx.config.config.settings, ctx.agent.config.settings]); } };',
+    );
     s.server.script({ toolCalls: [{ name: "settings", arguments: {} }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.stderr).not.toContain("rienda:");
     expect(r.code).toBe(0);
     expect((s.server.requests[0]!.body as { max_tokens: number }).max_tokens).toBe(32000);
-    expect(JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!)).toEqual([{ max_bytes: 1000000, flags: 5, label: "1_000" }, { max_lines: 2000 }]);
+    expect(JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!)).toEqual([
+      { max_bytes: 1000000, flags: 5, label: "1_000" },
+      { max_lines: 2000 },
+    ]);
   });
 
   test("an extension named under config: with nothing after it, in config.yaml or the agent, loads with no settings", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [settings]\nconfig:\n  settings:", configExtra: "config:\n  settings:\n  other: { a: 1 }" });
+    s = await scenario({
+      agentFrontmatter: "tools: [settings]\nconfig:\n  settings:",
+      configExtra: "config:\n  settings:\n  other: { a: 1 }",
+    });
     s.inst.tool(
       "settings",
       'module.exports = { description: "shows its settings", parameters: { type: "object" }, execute(ctx) { return JSON.stringify([ctx.agent.config, ctx.config.config]); } };',
@@ -463,7 +628,10 @@ describe("a Go-era config.yaml (contract: a ~/.rienda of the Go Rienda works unc
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.stderr).not.toContain("rienda:");
     expect(r.code).toBe(0);
-    expect(JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!)).toEqual([{ settings: {} }, { settings: null, other: { a: 1 } }]);
+    expect(JSON.parse(toolResultsOf(s.server.requests[1]!)[0]!)).toEqual([
+      { settings: {} },
+      { settings: null, other: { a: 1 } },
+    ]);
   });
 });
 

@@ -28,7 +28,10 @@ afterAll(async () => {
   await server.close();
 });
 
-async function runRecording(rec: Recording, modelExtra?: string): Promise<{ events: Event[]; code: number | null; stderr: string }> {
+async function runRecording(
+  rec: Recording,
+  modelExtra?: string,
+): Promise<{ events: Event[]; code: number | null; stderr: string }> {
   server.reset();
   const inst = new Instance();
   try {
@@ -59,7 +62,9 @@ describe("the recorded corpus through the binary", () => {
           expect(end).toMatchObject({ type: "run_end", reason: "end_turn" });
         } else {
           expect(code).toBe(1);
-          expect(String(events.find((e) => e.type === "error")?.message)).toContain(expected.error.messageIncludes ?? "");
+          expect(String(events.find((e) => e.type === "error")?.message)).toContain(
+            expected.error.messageIncludes ?? "",
+          );
           expect(end).toMatchObject({ type: "run_end", reason: "error" });
           expect(server.requests).toHaveLength(1);
         }
@@ -79,7 +84,9 @@ describe("the recorded corpus through the binary", () => {
       if (expected.thinking !== undefined) expect(first.thinking).toBe(expected.thinking);
       if (expected.calls !== undefined) {
         const calls = first.toolCalls as Array<{ id: string; name: string; arguments: unknown }>;
-        expect(calls.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual(expected.calls.map((c) => ({ name: c.name, arguments: c.arguments })));
+        expect(calls.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual(
+          expected.calls.map((c) => ({ name: c.name, arguments: c.arguments })),
+        );
         for (const [n, call] of expected.calls.entries()) if (call.id) expect(calls[n]?.id).toBe(call.id);
       }
       if (expected.stop !== undefined) expect(first.stopReason).toBe(expected.stop);
@@ -99,7 +106,11 @@ describe("the recorded corpus through the binary", () => {
     if (!rec) throw new Error("recording missing");
     const { code } = await runRecording(rec);
     expect(code).toBe(0);
-    const second = server.requests[1]?.body as { input: Array<Record<string, unknown>>; include?: string[]; store?: boolean };
+    const second = server.requests[1]?.body as {
+      input: Array<Record<string, unknown>>;
+      include?: string[];
+      store?: boolean;
+    };
     expect(second.store).toBe(false);
     const reasoning = second.input.find((item) => item.type === "reasoning");
     expect(reasoning?.id).toBe("rs_01830d662ab3856501693c321405c88190be3ab04d5782d5f9");
@@ -122,7 +133,9 @@ describe("the recorded corpus through the binary", () => {
       const sessionId = String(eventsOf(first.stdout)[0]?.sessionId);
       const second = await inst.run(["run", "-a", "coder", "-s", sessionId, "-p", "again", "--json"]);
       expect(second.code).toBe(0);
-      const body = server.requests[1]?.body as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
+      const body = server.requests[1]?.body as {
+        messages: Array<{ role: string; content: Array<Record<string, unknown>> }>;
+      };
       const assistant = body.messages.find((m) => m.role === "assistant");
       expect(assistant?.content.map((b) => b.type)).toEqual(["redacted_thinking", "redacted_thinking", "text"]);
       expect(String(assistant?.content[0]?.data)).toStartWith("EqkECkYIBxgCKkA8AZ4n");

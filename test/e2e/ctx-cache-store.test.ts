@@ -49,13 +49,26 @@ describe("ctx.store through rienda tool run", () => {
     inst = new Instance();
     inst.tool("remember", docExample("remember"));
     expect(await inst.run(["tool", "run", "remember"])).toMatchObject({ code: 0, stdout: "nothing remembered yet\n" });
-    expect(await inst.run(["tool", "run", "remember", "--args", JSON.stringify({ text: "the deploy key is in vault\nline two" })])).toMatchObject({ code: 0, stdout: "remembered\n" });
+    expect(
+      await inst.run([
+        "tool",
+        "run",
+        "remember",
+        "--args",
+        JSON.stringify({ text: "the deploy key is in vault\nline two" }),
+      ]),
+    ).toMatchObject({ code: 0, stdout: "remembered\n" });
     const file = inst.riendaPath("store", "remembered.json");
-    expect(readFileSync(file, "utf8")).toBe('{\n  "expires_at": "",\n  "payload": "the deploy key is in vault\\nline two"\n}\n');
+    expect(readFileSync(file, "utf8")).toBe(
+      '{\n  "expires_at": "",\n  "payload": "the deploy key is in vault\\nline two"\n}\n',
+    );
     expect(mode(file)).toBe(0o600);
     expect(mode(inst.riendaPath("store"))).toBe(0o700);
     // Another process, another context: only the file links them.
-    expect(await inst.run(["tool", "run", "remember"])).toMatchObject({ code: 0, stdout: "the deploy key is in vault\nline two\n" });
+    expect(await inst.run(["tool", "run", "remember"])).toMatchObject({
+      code: 0,
+      stdout: "the deploy key is in vault\nline two\n",
+    });
   });
 
   test("an entry the Go program wrote is read, and a refused name or a time to live fails the call and writes nothing", async () => {
@@ -64,7 +77,10 @@ describe("ctx.store through rienda tool run", () => {
     writeFileSync(inst.riendaPath("store", "remembered.json"), '{"expires_at":"","payload":"written by Go"}');
     inst.tool("remember", docExample("remember"));
     expect(await inst.run(["tool", "run", "remember"])).toMatchObject({ code: 0, stdout: "written by Go\n" });
-    inst.tool("bad", `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx, args) { return args.ttl ? ctx.store.set("x", "y", 60) : ctx.store.set(args.name, "y"); } };`);
+    inst.tool(
+      "bad",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx, args) { return args.ttl ? ctx.store.set("x", "y", 60) : ctx.store.set(args.name, "y"); } };`,
+    );
     const outside = await inst.run(["tool", "run", "bad", "--args", '{"name":"../escape"}']);
     expect(outside.code).toBe(1);
     expect(outside.stdout).toContain('ctx.store.set: name "../escape" must be a single path segment');
@@ -93,7 +109,9 @@ describe("ctx.cache through rienda tool run", () => {
     const lives = Date.parse(entry.expires_at) - Date.now();
     expect(lives).toBeGreaterThan(590_000);
     expect(lives).toBeLessThanOrEqual(601_000);
-    expect(readFileSync(file, "utf8")).toBe(`{\n  "expires_at": "${entry.expires_at}",\n  "payload": ${JSON.stringify(entry.payload)}\n}\n`);
+    expect(readFileSync(file, "utf8")).toBe(
+      `{\n  "expires_at": "${entry.expires_at}",\n  "payload": ${JSON.stringify(entry.payload)}\n}\n`,
+    );
     expect(mode(file)).toBe(0o600);
     expect(mode(inst.riendaPath("cache"))).toBe(0o700);
 
@@ -111,7 +129,10 @@ describe("ctx.cache through rienda tool run", () => {
 
   test("a cache entry without a time to live is refused and nothing is written", async () => {
     inst = new Instance();
-    inst.tool("forever", `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return ctx.cache.set("x", "y"); } };`);
+    inst.tool(
+      "forever",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return ctx.cache.set("x", "y"); } };`,
+    );
     const r = await inst.run(["tool", "run", "forever"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("ctx.cache.set: ttl_seconds is required");
@@ -130,8 +151,12 @@ describe("hooks of a run", () => {
     expect((await s.inst.run(["run", "-a", "coder", "-p", "first"])).code).toBe(0);
     const second = await s.inst.run(["run", "-a", "coder", "-p", "second"]);
     expect(second.code).toBe(0);
-    expect(readFileSync(s.inst.riendaPath("store", "runs.json"), "utf8")).toBe('{\n  "expires_at": "",\n  "payload": "2"\n}\n');
-    const last = JSON.parse(readFileSync(s.inst.riendaPath("cache", "last-session.json"), "utf8")) as { payload: string };
+    expect(readFileSync(s.inst.riendaPath("store", "runs.json"), "utf8")).toBe(
+      '{\n  "expires_at": "",\n  "payload": "2"\n}\n',
+    );
+    const last = JSON.parse(readFileSync(s.inst.riendaPath("cache", "last-session.json"), "utf8")) as {
+      payload: string;
+    };
     expect(second.stderr).toContain(last.payload);
   });
 });

@@ -17,17 +17,26 @@ afterEach(async () => {
   s = undefined;
 });
 
-const CUT = "the answer was cut short: the model reached its output limit (max_tokens); raise providers.p.models.m.max_tokens in config.yaml (now 5), or ask for a shorter answer";
+const CUT =
+  "the answer was cut short: the model reached its output limit (max_tokens); raise providers.p.models.m.max_tokens in config.yaml (now 5), or ask for a shorter answer";
 
 describe("a tool call cut at max_tokens", () => {
   for (const protocol of PROTOCOLS) {
     test(`half-written arguments: not run, run_end max_tokens, -s sends none of it (${protocol})`, async () => {
       s = await scenario({ protocol, agentFrontmatter: "tools: [shell]", modelExtra: "        max_tokens: 5" });
-      s.server.script({ text: "Let me look.", toolCalls: [{ id: "call_cut1", name: "shell", rawArguments: '{"command":' }], stopReason: "max_tokens" });
+      s.server.script({
+        text: "Let me look.",
+        toolCalls: [{ id: "call_cut1", name: "shell", rawArguments: '{"command":' }],
+        stopReason: "max_tokens",
+      });
       const r = await s.inst.run(["run", "-a", "coder", "-p", "list files", "--json", "-y"]);
       expect(r.code).toBe(1);
       const events = jsonEvents(r.stdout);
-      expect(events.find((e) => e.type === "message_end")).toMatchObject({ text: "Let me look.", stopReason: "max_tokens", toolCalls: [] });
+      expect(events.find((e) => e.type === "message_end")).toMatchObject({
+        text: "Let me look.",
+        stopReason: "max_tokens",
+        toolCalls: [],
+      });
       expect(events.some((e) => e.type === "tool_call" || e.type === "tool_result")).toBe(false);
       expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "max_tokens", message: CUT });
       expect(s.server.requests).toHaveLength(1);
@@ -45,7 +54,10 @@ describe("a tool call cut at max_tokens", () => {
 
     test(`arguments complete when the limit hit: still not run, exit 1 naming the key (${protocol})`, async () => {
       s = await scenario({ protocol, agentFrontmatter: "tools: [shell]", modelExtra: "        max_tokens: 5" });
-      s.server.script({ toolCalls: [{ id: "call_cut2", name: "shell", arguments: { command: "touch ran" } }], stopReason: "max_tokens" });
+      s.server.script({
+        toolCalls: [{ id: "call_cut2", name: "shell", arguments: { command: "touch ran" } }],
+        stopReason: "max_tokens",
+      });
       const r = await s.inst.run(["run", "-a", "coder", "-p", "touch it", "-y"]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`rienda: ${CUT}`);
@@ -65,7 +77,13 @@ describe("a tool call cut at max_tokens", () => {
 describe("an HTTP 500 saying the request is malformed", () => {
   test("is not retried: exit 1 with the server's message after one request", async () => {
     s = await scenario();
-    s.server.script({ error: { status: 500, type: "server_error", message: "Failed to parse tool call arguments as JSON: [json.exception.parse_error.101]" } });
+    s.server.script({
+      error: {
+        status: 500,
+        type: "server_error",
+        message: "Failed to parse tool call arguments as JSON: [json.exception.parse_error.101]",
+      },
+    });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain("retrying");

@@ -12,8 +12,21 @@ import { BINARY, Instance, type RunResult } from "../support/instance.ts";
 const SCRIPT = resolve(import.meta.dir, "../../scripts/demo.sh");
 
 /** Runs the demo with only the environment a shell would have; temp files go to `tmp`. */
-function demo(inst: Instance, tmp: string, extra: Record<string, string> = {}, args: string[] = []): Promise<RunResult> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: inst.home, TMPDIR: tmp, LANG: "C.UTF-8", NO_COLOR: "1", RIENDA_BINARY: BINARY, ...extra };
+function demo(
+  inst: Instance,
+  tmp: string,
+  extra: Record<string, string> = {},
+  args: string[] = [],
+): Promise<RunResult> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: inst.home,
+    TMPDIR: tmp,
+    LANG: "C.UTF-8",
+    NO_COLOR: "1",
+    RIENDA_BINARY: BINARY,
+    ...extra,
+  };
   const child = spawn("sh", [SCRIPT, ...args], { cwd: inst.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -76,7 +89,9 @@ describe("scripts/demo.sh", () => {
     expect(r.stderr).not.toContain("rienda:");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('$ rienda run -a writer -p "Write the release notes of this version."');
-    expect(r.stdout).toContain("**lighthouse 2.4.1**\n- Fixed the flicker in night mode\n- Made the start screen faster\n");
+    expect(r.stdout).toContain(
+      "**lighthouse 2.4.1**\n- Fixed the flicker in night mode\n- Made the start screen faster\n",
+    );
     expect(r.stderr).toContain('tool: skill {"name":"release-notes"}\n');
     expect(r.stderr).toContain('tool: skill {"name":"release-notes","file":"references/style.md"}\n');
     expect(r.stdout).toEndWith("demo: rienda run exited with status 0\n");
@@ -88,7 +103,9 @@ describe("scripts/demo.sh", () => {
     expect(r.stderr).not.toContain("rienda:");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('$ rienda run -a lead -p "Get the release notes reviewed before we tag 2.4.1."');
-    expect(r.stdout).toContain("Handing the review to the reviewer.\nThe reviewer checked notes.txt: it describes 2.4.1");
+    expect(r.stdout).toContain(
+      "Handing the review to the reviewer.\nThe reviewer checked notes.txt: it describes 2.4.1",
+    );
     expect(r.stdout).not.toContain("Problem: notes.txt holds a deploy key");
     expect(r.stderr).toContain(
       'tool: agent__reviewer {"prompt":"Review notes.txt in the workspace for the 2.4.1 release: version and length."}\n' +

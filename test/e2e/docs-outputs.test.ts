@@ -27,18 +27,30 @@ afterEach(() => inst.dispose());
 
 /** `text` with this instance's paths written as the pages write them. */
 function asDocumented(text: string): string {
-  return text.replaceAll(join(inst.home, "project"), "/home/ana/project").replaceAll(inst.workspace, "/home/ana/project").replaceAll(inst.home, "/home/ana");
+  return text
+    .replaceAll(join(inst.home, "project"), "/home/ana/project")
+    .replaceAll(inst.workspace, "/home/ana/project")
+    .replaceAll(inst.home, "/home/ana");
 }
 
 /** Runs the binary with stderr and stdout on one pipe, in the order they were written, as a terminal shows them. */
-function together(args: string[], cwd = inst.workspace, env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  const child = spawn("sh", ["-c", 'exec "$0" "$@" 2>&1', BINARY, ...args], { cwd, env: inst.env({ ...CLEAN_ENV, ...env }), stdio: ["ignore", "pipe", "pipe"] });
+function together(
+  args: string[],
+  cwd = inst.workspace,
+  env: Record<string, string | undefined> = {},
+): Promise<RunResult> {
+  const child = spawn("sh", ["-c", 'exec "$0" "$@" 2>&1', BINARY, ...args], {
+    cwd,
+    env: inst.env({ ...CLEAN_ENV, ...env }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   return new Promise((done) => child.on("close", (code, signal) => done({ code, signal, stdout, stderr: "" })));
 }
 
-const rienda = (args: string[], env: Record<string, string | undefined> = {}) => inst.run(args, { env: { ...CLEAN_ENV, ...env } });
+const rienda = (args: string[], env: Record<string, string | undefined> = {}) =>
+  inst.run(args, { env: { ...CLEAN_ENV, ...env } });
 
 /** Asserts that `actual` (after path rewriting) is what the block shows. */
 function expectShown(actual: string, shown: string): void {
@@ -106,7 +118,13 @@ describe("docs/getting-started.md", () => {
     writeFileSync(agent, readFileSync(agent, "utf8").replace(/^tools:\n( {2}- .*\n)+/m, tools));
     inst.write(inst.riendaPath("replay/guard.yaml"), blockAfter(DOC, "yaml", "Write `~/.rienda/replay/guard.yaml`"));
     const config = inst.riendaPath("config.yaml");
-    writeFileSync(config, readFileSync(config, "utf8").replace(/^providers:\n/m, `providers:\n${blockAfter(DOC, "yaml", "and add a provider for it")}`));
+    writeFileSync(
+      config,
+      readFileSync(config, "utf8").replace(
+        /^providers:\n/m,
+        `providers:\n${blockAfter(DOC, "yaml", "and add a provider for it")}`,
+      ),
+    );
     const demo = join(inst.root, "guard-demo");
     mkdirSync(join(demo, "build"), { recursive: true });
     const r = await together(["run", "-a", "starter", "-m", "guard-test/check", "-p", "clean up"], demo);
@@ -142,7 +160,10 @@ describe("docs/agents.md", () => {
   test("agents-unknown-agent", async () => {
     inst.agent("coder", "---\ndescription: d\nmodel: openai/gpt-4o\n---\n");
     inst.agent("reviewer", "---\ndescription: d\nmodel: openai/gpt-4o\n---\n");
-    expectShown((await rienda(["run", "-a", "writer", "-p", "x"])).stderr, markedBlock(DOC, ME, "agents-unknown-agent"));
+    expectShown(
+      (await rienda(["run", "-a", "writer", "-p", "x"])).stderr,
+      markedBlock(DOC, ME, "agents-unknown-agent"),
+    );
   });
 
   test("agents-unknown-model", async () => {
@@ -176,7 +197,9 @@ describe("docs/config.md", () => {
     agent("openai/gpt-4o");
     const env = { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" };
     const [provider, model] = linesOf(markedBlock(DOC, ME, "config-unknown-model"));
-    expect((await rienda(["run", "-a", "coder", "-m", "opena/gpt-4o", "-p", "x"], env)).stderr).toBe(`${asDocumentedLine(provider!)}\n`);
+    expect((await rienda(["run", "-a", "coder", "-m", "opena/gpt-4o", "-p", "x"], env)).stderr).toBe(
+      `${asDocumentedLine(provider!)}\n`,
+    );
     expect((await rienda(["run", "-a", "coder", "-m", "openai/gpt-5", "-p", "x"], env)).stderr).toBe(`${model}\n`);
   });
 
@@ -188,14 +211,19 @@ describe("docs/config.md", () => {
 
   test("config-invalid", async () => {
     inst.config(
-      CONFIG_EXAMPLE.replace("        temperature: 0.2\n", "        temperature: 3\n").replace("        context_window: 131072\n", "        context_window: 131072\n    modles: {}\n"),
+      CONFIG_EXAMPLE.replace("        temperature: 0.2\n", "        temperature: 3\n").replace(
+        "        context_window: 131072\n",
+        "        context_window: 131072\n    modles: {}\n",
+      ),
     );
     agent("openai/gpt-4o");
     expectShown((await rienda(["run", "-a", "coder", "-p", "x"])).stderr, markedBlock(DOC, ME, "config-invalid"));
   });
 
   test("config-duplicate", async () => {
-    inst.config("providers:\n  local:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:8080/v1\n    models: { m: {} }\n    protocol: openai_chat_completions\n");
+    inst.config(
+      "providers:\n  local:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:8080/v1\n    models: { m: {} }\n    protocol: openai_chat_completions\n",
+    );
     agent("local/m");
     expectShown((await rienda(["run", "-a", "coder", "-p", "x"])).stderr, markedBlock(DOC, ME, "config-duplicate"));
   });
@@ -226,7 +254,10 @@ describe("docs/hooks.md", () => {
     inst.config(REPLAY);
     inst.write(inst.riendaPath("replay/x.yaml"), "- text: hello\n");
     // A redact hook with a slip (response.txt for response.text), and a date hook returning a number.
-    inst.hook("redact", "module.exports = { afterModelResponse(ctx, response) { return { text: response.txt.replace(/x/g, 'y') }; } };\n");
+    inst.hook(
+      "redact",
+      "module.exports = { afterModelResponse(ctx, response) { return { text: response.txt.replace(/x/g, 'y') }; } };\n",
+    );
     inst.hook("date", "module.exports = { beforeModelRequest() { return { system: 42 }; } };\n");
     inst.agent("coder", "---\ndescription: d\nmodel: r/m\nhooks: [redact, date]\n---\n");
     const r = await rienda(["run", "-a", "coder", "-p", "x"]);
@@ -241,7 +272,10 @@ describe("docs/tools.md", () => {
   test("tools-missing-package", async () => {
     inst.config("providers:\n  r:\n    protocol: replay\n    script: x.yaml\n    models: { m: {} }\n");
     inst.write(inst.riendaPath("x.yaml"), "- hi\n");
-    inst.tool("slug", 'const slugify = require("slugify");\nmodule.exports = { description: "d", parameters: { type: "object" }, execute(ctx, args) { return slugify(args.text); } };\n');
+    inst.tool(
+      "slug",
+      'const slugify = require("slugify");\nmodule.exports = { description: "d", parameters: { type: "object" }, execute(ctx, args) { return slugify(args.text); } };\n',
+    );
     const r = await rienda(["doctor"]);
     expect(asDocumented(r.stdout)).toContain(markedBlock("docs/tools.md", ME, "tools-missing-package"));
   });
@@ -249,9 +283,14 @@ describe("docs/tools.md", () => {
 
 describe("docs/mcp.md", () => {
   test("mcp-unknown-key", async () => {
-    inst.config("providers:\n  r:\n    protocol: replay\n    script: x.yaml\n    models: { m: {} }\nmcp_servers:\n  files:\n    command: npx\n    argz: []\n");
+    inst.config(
+      "providers:\n  r:\n    protocol: replay\n    script: x.yaml\n    models: { m: {} }\nmcp_servers:\n  files:\n    command: npx\n    argz: []\n",
+    );
     inst.agent("coder", "---\ndescription: d\nmodel: r/m\n---\n");
-    expectShown((await rienda(["run", "-a", "coder", "-p", "x"])).stderr, markedBlock("docs/mcp.md", ME, "mcp-unknown-key"));
+    expectShown(
+      (await rienda(["run", "-a", "coder", "-p", "x"])).stderr,
+      markedBlock("docs/mcp.md", ME, "mcp-unknown-key"),
+    );
   });
 
   test("mcp-token-file-open", async () => {
@@ -267,26 +306,52 @@ describe("docs/sessions.md", () => {
   test("sessions-table", async () => {
     const header = (id: string, agent: string, model: string, at: string) =>
       JSON.stringify({ kind: "header", version: 1, id, createdAt: at, agent, model, workdir: inst.workspace });
-    const message = (id: string, parent: string | null, at: string, role: string, text: string, extra: Record<string, unknown> = {}) =>
-      JSON.stringify({ kind: "message", id, parentId: parent, createdAt: at, role, blocks: [{ type: "text", text }], ...extra });
+    const message = (
+      id: string,
+      parent: string | null,
+      at: string,
+      role: string,
+      text: string,
+      extra: Record<string, unknown> = {},
+    ) =>
+      JSON.stringify({
+        kind: "message",
+        id,
+        parentId: parent,
+        createdAt: at,
+        role,
+        blocks: [{ type: "text", text }],
+        ...extra,
+      });
     // The directory is found by the hash of the workspace's path: let a run create it, then fill it by hand.
     inst.config("providers:\n  r:\n    protocol: replay\n    script: x.yaml\n    models: { m: {} }\n");
     inst.write(inst.riendaPath("x.yaml"), "- hi\n");
     inst.agent("coder", "---\ndescription: d\nmodel: r/m\n---\n");
     await rienda(["run", "-a", "coder", "-p", "x"]);
-    const real = execFileSync("sh", ["-c", `ls -d ${JSON.stringify(inst.riendaPath("sessions"))}/*/`], { encoding: "utf8" }).trim();
+    const real = execFileSync("sh", ["-c", `ls -d ${JSON.stringify(inst.riendaPath("sessions"))}/*/`], {
+      encoding: "utf8",
+    }).trim();
     rmSync(real, { recursive: true });
     mkdirSync(real, { recursive: true });
     writeFileSync(
       join(real, "01jq0000000000000000000001.jsonl"),
-      [header("01jq0000000000000000000001", "coder", "local/llama", "2025-03-01T08:00:00Z"), message("a", null, "2025-03-01T08:00:00Z", "user", "Fix the parser"), message("b", "a", "2025-03-01T09:00:00Z", "assistant", "Done.", { responseUsage: { inputTokens: 812, outputTokens: 44 } })].join("\n") + "\n",
+      [
+        header("01jq0000000000000000000001", "coder", "local/llama", "2025-03-01T08:00:00Z"),
+        message("a", null, "2025-03-01T08:00:00Z", "user", "Fix the parser"),
+        message("b", "a", "2025-03-01T09:00:00Z", "assistant", "Done.", {
+          responseUsage: { inputTokens: 812, outputTokens: 44 },
+        }),
+      ].join("\n") + "\n",
     );
     writeFileSync(
       join(real, "01jq0000000000000000000002.jsonl"),
       [
         header("01jq0000000000000000000002", "writer", "openai/gpt-4o", "2025-03-02T09:00:00Z"),
         message("c", null, "2025-03-02T09:00:00Z", "user", "Draft the notes"),
-        message("d", "c", "2025-03-02T09:01:00Z", "assistant", "Drafted.", { responseUsage: { inputTokens: 48000, outputTokens: 1204 }, responseCost: 0.042 }),
+        message("d", "c", "2025-03-02T09:01:00Z", "assistant", "Drafted.", {
+          responseUsage: { inputTokens: 48000, outputTokens: 1204 },
+          responseCost: 0.042,
+        }),
         JSON.stringify({ kind: "title", createdAt: "2025-03-02T09:02:00Z", title: "Release notes" }),
         message("e", "d", "2025-03-05T12:30:00Z", "user", "Shorter, please"),
       ].join("\n") + "\n",
@@ -296,19 +361,30 @@ describe("docs/sessions.md", () => {
     expect(`$ rienda sessions\n${r.stdout}`).toBe(shown);
   });
 
-  for (const [name, flags] of [["sessions-show-tree", ["--tree"]], ["sessions-show", []]] as const) {
+  for (const [name, flags] of [
+    ["sessions-show-tree", ["--tree"]],
+    ["sessions-show", []],
+  ] as const) {
     test(name, async () => {
       const go = resolve(import.meta.dir, "../fixtures/sessions/go-branched.jsonl");
       expect((await rienda(["sessions", "import", go])).code).toBe(0);
       const r = await rienda(["sessions", "show", "01jq3v8m6w2k4x9c7b5pv3q2fm", ...flags]);
-      expect(asDocumented(`$ rienda sessions show 01jq3v8m6w2k4x9c7b5pv3q2fm${flags.map((f) => ` ${f}`).join("")}\n${r.stdout}`)).toBe(markedBlock("docs/sessions.md", ME, name));
+      expect(
+        asDocumented(
+          `$ rienda sessions show 01jq3v8m6w2k4x9c7b5pv3q2fm${flags.map((f) => ` ${f}`).join("")}\n${r.stdout}`,
+        ),
+      ).toBe(markedBlock("docs/sessions.md", ME, name));
     });
   }
 });
 
 describe("docs/skills.md", () => {
   const DOC = "docs/skills.md";
-  const skill = (folder: string, name: string, description: string) => inst.write(inst.riendaPath("skills", folder, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\nSteps.\n`);
+  const skill = (folder: string, name: string, description: string) =>
+    inst.write(
+      inst.riendaPath("skills", folder, "SKILL.md"),
+      `---\nname: ${name}\ndescription: ${description}\n---\nSteps.\n`,
+    );
   beforeEach(() => {
     inst.config("providers:\n  r:\n    protocol: replay\n    script: x.yaml\n    models: { m: {} }\n");
     inst.write(inst.riendaPath("x.yaml"), "- hi\n");
@@ -331,8 +407,14 @@ describe("docs/skills.md", () => {
 
 /** examples/ installed as scripts/demo.sh installs it, with the workspace the demo uses. */
 function installExamples(): void {
-  for (const dir of ["agents", "tools", "hooks", "replay", "skills"]) cpSync(join(EXAMPLES, dir), inst.riendaPath(dir), { recursive: true });
-  inst.config(readFileSync(join(EXAMPLES, "config.yaml"), "utf8").replace(/^( {4}script:) (\S+).*$/gm, (_, key: string, path: string) => `${key} ${JSON.stringify(inst.riendaPath(path))}`));
+  for (const dir of ["agents", "tools", "hooks", "replay", "skills"])
+    cpSync(join(EXAMPLES, dir), inst.riendaPath(dir), { recursive: true });
+  inst.config(
+    readFileSync(join(EXAMPLES, "config.yaml"), "utf8").replace(
+      /^( {4}script:) (\S+).*$/gm,
+      (_, key: string, path: string) => `${key} ${JSON.stringify(inst.riendaPath(path))}`,
+    ),
+  );
   cpSync(join(EXAMPLES, "workspace"), inst.workspace, { recursive: true });
   inst.file(".cache/build.log", "stale build output\n");
 }
@@ -340,7 +422,13 @@ function installExamples(): void {
 describe("the examples (docs/examples.md, docs/skills.md)", () => {
   test("examples-demo", async () => {
     installExamples();
-    const r = await together(["run", "-a", "demo", "-p", "Check the release notes: how long are they, which version do they describe, and clear the build cache."]);
+    const r = await together([
+      "run",
+      "-a",
+      "demo",
+      "-p",
+      "Check the release notes: how long are they, which version do they describe, and clear the build cache.",
+    ]);
     expect(r.code).toBe(0);
     expectShown(r.stdout, markedBlock("docs/examples.md", ME, "examples-demo"));
   });
@@ -369,7 +457,20 @@ describe("the examples (docs/examples.md, docs/skills.md)", () => {
 
 test("the pages still have the blocks this file checks", () => {
   const names = new Set(
-    ["README.md", "docs/agents.md", "docs/cli.md", "docs/tools.md", "docs/config.md", "docs/examples.md", "docs/getting-started.md", "docs/hooks.md", "docs/mcp.md", "docs/sessions.md", "docs/skills.md", "docs/subagents.md"].flatMap((doc) =>
+    [
+      "README.md",
+      "docs/agents.md",
+      "docs/cli.md",
+      "docs/tools.md",
+      "docs/config.md",
+      "docs/examples.md",
+      "docs/getting-started.md",
+      "docs/hooks.md",
+      "docs/mcp.md",
+      "docs/sessions.md",
+      "docs/skills.md",
+      "docs/subagents.md",
+    ].flatMap((doc) =>
       blocksOf(doc).flatMap((b) => (b.marker?.kind === "checked" && b.marker.test === ME ? [b.marker.name] : [])),
     ),
   );

@@ -17,8 +17,10 @@ const EXAMPLES = resolve(import.meta.dir, "../../examples");
 const CLEAN_ENV = { OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, RIENDA_CONFIG: undefined };
 
 // A server elsewhere: doctor asks only servers on this machine for their models (test/local covers those).
-const GOOD_CONFIG = "providers:\n  local:\n    preset: ollama\n    base_url: https://ollama.example.com/v1\n    models:\n      llama: {}\n";
-const GOOD_TOOL = 'module.exports = { description: "Says hi.", parameters: { type: "object" }, execute() { return "hi"; } };\n';
+const GOOD_CONFIG =
+  "providers:\n  local:\n    preset: ollama\n    base_url: https://ollama.example.com/v1\n    models:\n      llama: {}\n";
+const GOOD_TOOL =
+  'module.exports = { description: "Says hi.", parameters: { type: "object" }, execute() { return "hi"; } };\n';
 
 interface JsonFinding {
   severity: string;
@@ -34,7 +36,19 @@ interface JsonReport {
   healthy: boolean;
   problems: JsonFinding[];
   warnings: JsonFinding[];
-  checked: { config: string; configLoaded: boolean; configPresent: boolean; providers: unknown[]; agents: string[]; tools: string[]; hooks: string[]; skills: string[]; workspace: string; instructions: string | null; contextWindows: unknown[] };
+  checked: {
+    config: string;
+    configLoaded: boolean;
+    configPresent: boolean;
+    providers: unknown[];
+    agents: string[];
+    tools: string[];
+    hooks: string[];
+    skills: string[];
+    workspace: string;
+    instructions: string | null;
+    contextWindows: unknown[];
+  };
 }
 
 /** The built-in modules' models.dev (opencode-go: 3 models, zai-coding-plan: 2), so that doctor reads no network. */
@@ -45,7 +59,8 @@ beforeAll(async () => {
 afterAll(() => catalogue.close());
 const MODELS_DEV = () => ({ RIENDA_MODELS_DEV_URL: catalogue.url });
 /** The header lines of the built-in modules, as the test catalogue makes them. */
-const BUILT_INS = "              opencode-go (built-in): no key (rienda auth), 3 models\n              zai-coding-plan (built-in): no key (rienda auth), 2 models\n";
+const BUILT_INS =
+  "              opencode-go (built-in): no key (rienda auth), 3 models\n              zai-coding-plan (built-in): no key (rienda auth), 2 models\n";
 
 let inst: Instance;
 beforeEach(() => {
@@ -53,9 +68,13 @@ beforeEach(() => {
 });
 afterEach(() => inst.dispose());
 
-const doctor = (args: string[] = [], env: Record<string, string | undefined> = {}) => inst.run(["doctor", ...args], { env: { ...CLEAN_ENV, ...MODELS_DEV(), ...env } });
+const doctor = (args: string[] = [], env: Record<string, string | undefined> = {}) =>
+  inst.run(["doctor", ...args], { env: { ...CLEAN_ENV, ...MODELS_DEV(), ...env } });
 
-async function doctorJson(args: string[] = [], env: Record<string, string | undefined> = {}): Promise<{ r: RunResult; report: JsonReport }> {
+async function doctorJson(
+  args: string[] = [],
+  env: Record<string, string | undefined> = {},
+): Promise<{ r: RunResult; report: JsonReport }> {
   const r = await doctor(["--json", ...args], env);
   return { r, report: JSON.parse(r.stdout) as JsonReport };
 }
@@ -97,7 +116,8 @@ describe("rienda doctor: healthy setups", () => {
   });
 
   test("with the examples installed: every tool, hook and skill loads, healthy", async () => {
-    for (const dir of ["agents", "tools", "hooks", "replay", "skills"]) cpSync(join(EXAMPLES, dir), inst.riendaPath(dir), { recursive: true });
+    for (const dir of ["agents", "tools", "hooks", "replay", "skills"])
+      cpSync(join(EXAMPLES, dir), inst.riendaPath(dir), { recursive: true });
     inst.config(readFileSync(join(EXAMPLES, "config.yaml"), "utf8"));
     cpSync(join(EXAMPLES, "workspace"), inst.workspace, { recursive: true });
     const { r, report } = await doctorJson();
@@ -117,7 +137,9 @@ describe("rienda doctor: the config", () => {
     agent("coder", "model: local/llama");
     const r = await doctor();
     expect(r.code).toBe(1);
-    expect(r.stdout).toStartWith(`config        ${inst.riendaPath("config.yaml")} (none: it is optional)\nproviders     ${BUILT_INS.trimStart()}agents        coder\n`);
+    expect(r.stdout).toStartWith(
+      `config        ${inst.riendaPath("config.yaml")} (none: it is optional)\nproviders     ${BUILT_INS.trimStart()}agents        coder\n`,
+    );
     expect(r.stdout).toContain(
       `problem: ${inst.riendaPath("agents/coder.md")}: model: unknown provider "local" (provider modules: opencode-go, zai-coding-plan; there is no ${inst.riendaPath("config.yaml")}: "rienda init" writes a starter one)\n` +
         `  fix: change model: to one of opencode-go/go-large, opencode-go/go-medium, opencode-go/go-small, zai-coding-plan/glm-4.5-air, zai-coding-plan/glm-4.6, or add a provider "local" with a model "llama" to ${inst.riendaPath("config.yaml")}, or a provider module ~/.rienda/providers/local/index.js\n`,
@@ -130,21 +152,31 @@ describe("rienda doctor: the config", () => {
     inst.config(GOOD_CONFIG);
     const r = await doctor(["--config", "nowhere.yaml"]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`problem: ${join(inst.workspace, "nowhere.yaml")}: no configuration file here\n  fix: check the path given with --config`);
+    expect(r.stdout).toContain(
+      `problem: ${join(inst.workspace, "nowhere.yaml")}: no configuration file here\n  fix: check the path given with --config`,
+    );
   });
 
   test("a YAML syntax error: the file, the line and a fix", async () => {
     inst.config("providers:\n  local:\n    preset: ollama\n   models: {}\n");
     const r = await doctor();
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(new RegExp(`problem: ${inst.riendaPath("config.yaml")}: line \\d+, column \\d+: .+\\n  fix: fix the YAML syntax at that line and column\\n`));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `problem: ${inst.riendaPath("config.yaml")}: line \\d+, column \\d+: .+\\n  fix: fix the YAML syntax at that line and column\\n`,
+      ),
+    );
   });
 
   test("an unknown key: the key path, its line and the fix; every problem is listed", async () => {
-    inst.config("providers:\n  local:\n    preset: ollama\n    modles: {}\n    models: { llama: { temperature: 7 } }\n");
+    inst.config(
+      "providers:\n  local:\n    preset: ollama\n    modles: {}\n    models: { llama: { temperature: 7 } }\n",
+    );
     const r = await doctor();
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`problem: ${inst.riendaPath("config.yaml")}:4: providers.local.modles: unknown key (did you mean "models"?`);
+    expect(r.stdout).toContain(
+      `problem: ${inst.riendaPath("config.yaml")}:4: providers.local.modles: unknown key (did you mean "models"?`,
+    );
     expect(r.stdout).toContain('  fix: remove the key "providers.local.modles" or correct its spelling');
     expect(r.stdout).toContain("providers.local.models.llama.temperature: must be");
     expect(summary(r)).toBe("2 problems, 0 warnings");
@@ -186,7 +218,9 @@ describe("rienda doctor: the config", () => {
     rmSync(inst.riendaPath("replay/starter.yaml"));
     const r = await doctor();
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`problem: ${inst.riendaPath("replay/starter.yaml")}: replay script of provider "replay" does not exist; agent "starter" (replay/starter) uses it\n`);
+    expect(r.stdout).toContain(
+      `problem: ${inst.riendaPath("replay/starter.yaml")}: replay script of provider "replay" does not exist; agent "starter" (replay/starter) uses it\n`,
+    );
     expect(r.stdout).toContain('"rienda init" restores the starter script');
     // The fix works.
     await inst.run(["init"], { env: CLEAN_ENV });
@@ -204,7 +238,9 @@ describe("rienda doctor: agents", () => {
     const file = inst.agent("broken", "---\ndescription: x\nmodel: gpt-4o\ntemperature: 1\n---\nhi\n");
     const r = await doctor();
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`problem: ${file}: unknown key "temperature" in the frontmatter (known keys: description, model, tools, hooks, skills, agents, config, max_turns, max_cost, timeout, sandbox, permissions)\n  fix: remove "temperature" from the frontmatter`);
+    expect(r.stdout).toContain(
+      `problem: ${file}: unknown key "temperature" in the frontmatter (known keys: description, model, tools, hooks, skills, agents, config, max_turns, max_cost, timeout, sandbox, permissions)\n  fix: remove "temperature" from the frontmatter`,
+    );
     expect(r.stdout).toContain(`problem: ${file}: model: must have the form provider/alias (got "gpt-4o")\n`);
     expect(r.stdout).toContain("agents        good (and 1 that does not load)\n");
     expect(summary(r)).toBe("2 problems, 0 warnings");
@@ -225,7 +261,9 @@ describe("rienda doctor: agents", () => {
     const file = agent("coder", "model: local/llama\ntools: [shell, ghost]\nhooks: [guard]");
     const r = await doctor();
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`problem: ${file}: tools[1]: unknown tool "ghost" (available: hello, shell)\n  fix: install it as ${inst.riendaPath("tools/ghost/index.js")}, or remove "ghost" from tools:\n`);
+    expect(r.stdout).toContain(
+      `problem: ${file}: tools[1]: unknown tool "ghost" (available: hello, shell)\n  fix: install it as ${inst.riendaPath("tools/ghost/index.js")}, or remove "ghost" from tools:\n`,
+    );
     expect(r.stdout).toContain(`problem: ${file}: hooks[0]: unknown hook "guard" (available: none installed)\n`);
     expect(summary(r)).toBe("2 problems, 0 warnings");
   });
@@ -235,8 +273,12 @@ describe("rienda doctor: agents", () => {
     const file = agent("coder", "model: local/llama\ntools: [half]");
     const r = await doctor();
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`problem: ${file}: tools[0]: tool "half" does not load: missing "execute" (a function)\n  fix: fix ${tool} (see its own finding)`);
-    expect(r.stdout).toContain(`problem: ${tool}: tool "half": missing "execute" (a function)\n  fix: add execute to module.exports`);
+    expect(r.stdout).toContain(
+      `problem: ${file}: tools[0]: tool "half" does not load: missing "execute" (a function)\n  fix: fix ${tool} (see its own finding)`,
+    );
+    expect(r.stdout).toContain(
+      `problem: ${tool}: tool "half": missing "execute" (a function)\n  fix: add execute to module.exports`,
+    );
   });
 });
 
@@ -252,7 +294,9 @@ describe("rienda doctor: tools and hooks", () => {
     const r = await doctor();
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`problem: ${syntax}: tool "syntax": cannot load index.js: `);
-    expect(r.stdout).toContain(`problem: ${half}: tool "half": missing "execute" (a function)\n  fix: add execute to module.exports: execute(ctx, args) { return "..."; }\n`);
+    expect(r.stdout).toContain(
+      `problem: ${half}: tool "half": missing "execute" (a function)\n  fix: add execute to module.exports: execute(ctx, args) { return "..."; }\n`,
+    );
     expect(r.stdout).toContain("tools         ok, shell (and 2 that do not load)\n");
   });
 
@@ -281,7 +325,10 @@ describe("rienda doctor: tools and hooks", () => {
     const marker = join(inst.root, "called");
     const source = `const fs = require("fs");\nmodule.exports = { description: "x", parameters: { type: "object" }, execute() { fs.writeFileSync(${JSON.stringify(marker)}, "x"); return ""; } };\n`;
     inst.tool("marker", source);
-    inst.hook("marker", `module.exports = { beforeRun() { require("fs").writeFileSync(${JSON.stringify(marker)}, "x"); } };\n`);
+    inst.hook(
+      "marker",
+      `module.exports = { beforeRun() { require("fs").writeFileSync(${JSON.stringify(marker)}, "x"); } };\n`,
+    );
     const r = await doctor();
     expect(r.code).toBe(0);
     expect(() => statSync(marker)).toThrow();
@@ -303,7 +350,9 @@ describe("rienda doctor: workspace and sessions", () => {
     const r = await doctor(["-C", other]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`instructions  ${join(other, "AGENTS.md")}\n`);
-    expect(r.stdout).toContain(`warning: ${join(other, "AGENTS.md")}: is empty, so agents get no project instructions from it\n`);
+    expect(r.stdout).toContain(
+      `warning: ${join(other, "AGENTS.md")}: is empty, so agents get no project instructions from it\n`,
+    );
     expect(summary(r)).toBe("healthy (1 warning)");
   });
 
@@ -326,7 +375,9 @@ describe("rienda doctor: workspace and sessions", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`warning: ${sessions}: directory is open to other users (mode 0755, should be 0700)`);
     expect(r.stdout).toContain(`  fix: chmod -R go-rwx ${sessions}\n`);
-    expect(r.stdout).toContain(`warning: ${join(sessions, "ws")}: a.jsonl is readable or writable by other users (mode 0644; sessions should be 0600)\n`);
+    expect(r.stdout).toContain(
+      `warning: ${join(sessions, "ws")}: a.jsonl is readable or writable by other users (mode 0644; sessions should be 0600)\n`,
+    );
     expect(summary(r)).toBe("healthy (2 warnings)");
   });
 
@@ -368,7 +419,11 @@ describe("rienda doctor: providers and keys", () => {
     const r = await doctor();
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("providers     local (config.yaml): key unknown (see the findings below)\n");
-    expect(r.stdout).toMatch(new RegExp(`problem: ${file}: is not valid JSON \\(.*\\); it holds keys by provider: \\{"name": \\{"api_key": "..."\\}\\}\n  fix: repair it by hand`));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `problem: ${file}: is not valid JSON \\(.*\\); it holds keys by provider: \\{"name": \\{"api_key": "..."\\}\\}\n  fix: repair it by hand`,
+      ),
+    );
     expect(summary(r)).toBe("1 problem, 0 warnings");
     const { report } = await doctorJson();
     expect(report.problems.map((p) => [p.check, p.file])).toEqual([["credentials", file]]);
@@ -379,7 +434,9 @@ describe("rienda doctor: providers and keys", () => {
     const file = inst.write(inst.riendaPath("providers"), "not a folder\n");
     const r = await doctor();
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`problem: ${file}: is not a folder\n  fix: move it away: ${file} holds provider modules, one folder each (<name>/index.js)\n`);
+    expect(r.stdout).toContain(
+      `problem: ${file}: is not a folder\n  fix: move it away: ${file} holds provider modules, one folder each (<name>/index.js)\n`,
+    );
   });
 
   test("RIENDA_CREDENTIALS is the file checked", async () => {
@@ -412,13 +469,23 @@ describe("rienda doctor --json", () => {
         hint: `install it as ${inst.riendaPath("tools/ghost/index.js")}, or remove "ghost" from tools:`,
       },
     ]);
-    expect(report.warnings.map((w) => [w.severity, w.check, w.key, w.name])).toEqual([["warning", "config", "providers.cloud.api_key", "CLOUD_KEY"]]);
+    expect(report.warnings.map((w) => [w.severity, w.check, w.key, w.name])).toEqual([
+      ["warning", "config", "providers.cloud.api_key", "CLOUD_KEY"],
+    ]);
     expect(report.checked).toEqual({
       config: inst.riendaPath("config.yaml"),
       configLoaded: true,
       configPresent: true,
       providers: [
-        { name: "local", origin: "config", source: inst.riendaPath("config.yaml"), key: "not needed", ready: true, models: 1, problem: null },
+        {
+          name: "local",
+          origin: "config",
+          source: inst.riendaPath("config.yaml"),
+          key: "not needed",
+          ready: true,
+          models: 1,
+          problem: null,
+        },
         {
           name: "cloud",
           origin: "config",
@@ -428,8 +495,24 @@ describe("rienda doctor --json", () => {
           models: 1,
           problem: "providers.cloud.api_key in config.yaml is empty: CLOUD_KEY is not set",
         },
-        { name: "opencode-go", origin: "built-in", source: "built-in:opencode-go", key: "missing", ready: false, models: 3, problem: null },
-        { name: "zai-coding-plan", origin: "built-in", source: "built-in:zai-coding-plan", key: "missing", ready: false, models: 2, problem: null },
+        {
+          name: "opencode-go",
+          origin: "built-in",
+          source: "built-in:opencode-go",
+          key: "missing",
+          ready: false,
+          models: 3,
+          problem: null,
+        },
+        {
+          name: "zai-coding-plan",
+          origin: "built-in",
+          source: "built-in:zai-coding-plan",
+          key: "missing",
+          ready: false,
+          models: 2,
+          problem: null,
+        },
       ],
       agents: ["coder"],
       tools: ["shell"],
@@ -446,15 +529,20 @@ describe("rienda doctor --json", () => {
     expect(r.code).toBe(1);
     expect(report.checked.configLoaded).toBe(false);
     expect(report.checked.providers).toEqual([]);
-    expect(report.problems.map((p) => [p.check, p.file, p.message])).toEqual([["config", join(inst.workspace, "nowhere.yaml"), "no configuration file here"]]);
+    expect(report.problems.map((p) => [p.check, p.file, p.message])).toEqual([
+      ["config", join(inst.workspace, "nowhere.yaml"), "no configuration file here"],
+    ]);
   });
 });
 
 describe("docs/doctor.md", () => {
   /** The ```text blocks of the page, in order. */
-  const blocks = [...readFileSync(resolve(import.meta.dir, "../../docs/doctor.md"), "utf8").matchAll(/```text\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const blocks = [
+    ...readFileSync(resolve(import.meta.dir, "../../docs/doctor.md"), "utf8").matchAll(/```text\n([\s\S]*?)```/g),
+  ].map((m) => m[1]!);
   /** The report with this instance's paths written as the page writes them. */
-  const asDocumented = (stdout: string) => stdout.replaceAll(inst.workspace, "/home/ana/project").replaceAll(inst.home, "/home/ana");
+  const asDocumented = (stdout: string) =>
+    stdout.replaceAll(inst.workspace, "/home/ana/project").replaceAll(inst.home, "/home/ana");
   /** The page writes the built-ins' model counts as `...` (they are models.dev's). */
   const expectDocumented = (stdout: string, block: string) => {
     if (!matchesShown(asDocumented(stdout), block)) expect(asDocumented(stdout)).toBe(block);
@@ -488,7 +576,10 @@ describe("rienda doctor sends nothing and writes nothing", () => {
       // What the built-in modules cache of models.dev (~/.rienda/cache) is theirs, as on a first run (docs/doctor.md).
       // Bun's own transpiler cache (~/.bun/install/cache/@t@) takes a copy of any module over about 3 KB it loads,
       // a built-in's too; it is the runtime's, not Rienda's (noted in docs/runtime.md). Creating it touches HOME's own time.
-      const theirs = (lines: string[]) => lines.filter((line) => !/^home\/\.rienda(\/cache(\/\S*)?)? /.test(line) && !/^home(\/\.bun(\/\S*)?)? /.test(line));
+      const theirs = (lines: string[]) =>
+        lines.filter(
+          (line) => !/^home\/\.rienda(\/cache(\/\S*)?)? /.test(line) && !/^home(\/\.bun(\/\S*)?)? /.test(line),
+        );
       const before = theirs(snapshot(s.inst.root));
       const r = await s.inst.run(["doctor"], { env: { ...CLEAN_ENV, ...MODELS_DEV() } });
       expect(r.code).toBe(0);
@@ -514,11 +605,18 @@ function snapshot(root: string): string[] {
 
 describe("rienda doctor: settings that are not sent", () => {
   test("temperature with Anthropic thinking is a warning with its key, and the setup stays healthy", async () => {
-    inst.config("providers:\n  claude:\n    preset: anthropic\n    api_key: k\n    models:\n      sonnet:\n        thinking_max_tokens: 2048\n        temperature: 0.5\n");
+    inst.config(
+      "providers:\n  claude:\n    preset: anthropic\n    api_key: k\n    models:\n      sonnet:\n        thinking_max_tokens: 2048\n        temperature: 0.5\n",
+    );
     const { r, report } = await doctorJson();
     expect(r.code).toBe(0);
     const warning = report.warnings.find((w) => w.key === "providers.claude.models.sonnet.temperature");
-    expect(warning).toMatchObject({ severity: "warning", check: "config", file: inst.riendaPath("config.yaml"), line: 8 });
+    expect(warning).toMatchObject({
+      severity: "warning",
+      check: "config",
+      file: inst.riendaPath("config.yaml"),
+      line: 8,
+    });
     expect(warning?.message).toContain("is not sent: Anthropic refuses temperature when thinking is enabled");
   });
 });

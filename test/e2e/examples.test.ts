@@ -15,20 +15,29 @@ import { Instance } from "../support/instance.ts";
 import { scenario, systemOf, type Scenario } from "../support/scenario.ts";
 
 const EXAMPLES = resolve(import.meta.dir, "../../examples");
-const DEMO_PROMPT = "Check the release notes: how long are they, which version do they describe, and clear the build cache.";
+const DEMO_PROMPT =
+  "Check the release notes: how long are they, which version do they describe, and clear the build cache.";
 const DEMO_KEY = "sk-demo-4f9a2c7e1b8d6f3a0c5e9b2d";
 
 /** Copies examples/ into the instance as a user would: ~/.rienda gets the extensions, the workspace the project. */
 function installExamples(inst: Instance): void {
-  for (const dir of ["agents", "tools", "hooks", "replay", "skills"]) cpSync(join(EXAMPLES, dir), inst.riendaPath(dir), { recursive: true });
-  const config = readFileSync(join(EXAMPLES, "config.yaml"), "utf8").replace(/^( {4}script:).*$/m, `$1 ${JSON.stringify(inst.riendaPath("replay/demo.yaml"))}`);
+  for (const dir of ["agents", "tools", "hooks", "replay", "skills"])
+    cpSync(join(EXAMPLES, dir), inst.riendaPath(dir), { recursive: true });
+  const config = readFileSync(join(EXAMPLES, "config.yaml"), "utf8").replace(
+    /^( {4}script:).*$/m,
+    `$1 ${JSON.stringify(inst.riendaPath("replay/demo.yaml"))}`,
+  );
   inst.config(config);
   cpSync(join(EXAMPLES, "workspace"), inst.workspace, { recursive: true });
   inst.file(".cache/build.log", "stale build output\n");
 }
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } }).trim();
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+  }).trim();
 }
 
 /** Every session line of the instance, parsed. */
@@ -221,7 +230,10 @@ describe("the demo agent on its replay script", () => {
       .filter((l) => l.kind === "message")
       .flatMap((l) => l.blocks as Array<Record<string, unknown>>)
       .filter((b) => b.type === "tool_result")
-      .map((b) => ({ text: (b.toolResult as Array<{ text: string }>).map((t) => t.text).join(""), isError: b.toolResultIsError === true }));
+      .map((b) => ({
+        text: (b.toolResult as Array<{ text: string }>).map((t) => t.text).join(""),
+        isError: b.toolResultIsError === true,
+      }));
     expect(results).toEqual([
       { text: "37", isError: false },
       { text: '"2.4.1"', isError: false },
@@ -277,7 +289,9 @@ describe("the demo agent on its replay script", () => {
     expect(id).toBeDefined();
     const again = await inst.run(["run", "-s", id!, "-p", "and now?"]);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain(`replay script ${inst.riendaPath("replay/demo.yaml")} ran out of turns: it has 3 turns and the conversation needs turn 4`);
+    expect(again.stderr).toContain(
+      `replay script ${inst.riendaPath("replay/demo.yaml")} ran out of turns: it has 3 turns and the conversation needs turn 4`,
+    );
   });
 });
 
@@ -288,8 +302,10 @@ describe("the example hooks on a scripted provider", () => {
     s = undefined;
   });
 
-  const installHook = (name: string) => s!.inst.hook(name, readFileSync(join(EXAMPLES, "hooks", name, "index.js"), "utf8"));
-  const localDate = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  const installHook = (name: string) =>
+    s!.inst.hook(name, readFileSync(join(EXAMPLES, "hooks", name, "index.js"), "utf8"));
+  const localDate = (d: Date) =>
+    `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 
   test("date adds today's date to the system prompt of every request, and the session keeps none of it", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [date]", agentBody: "You are terse." });
@@ -300,7 +316,12 @@ describe("the example hooks on a scripted provider", () => {
     const after = new Date();
     expect(r.code).toBe(0);
     // The binary and this process may disagree on the time zone, and midnight may pass: accept any of those dates.
-    const dates = new Set([localDate(before), localDate(after), before.toISOString().slice(0, 10), after.toISOString().slice(0, 10)]);
+    const dates = new Set([
+      localDate(before),
+      localDate(after),
+      before.toISOString().slice(0, 10),
+      after.toISOString().slice(0, 10),
+    ]);
     expect(s.server.requests).toHaveLength(2);
     for (const request of s.server.requests) {
       const system = systemOf(request);
@@ -308,7 +329,9 @@ describe("the example hooks on a scripted provider", () => {
       expect(match).not.toBeNull();
       expect(dates.has(match![1]!)).toBe(true);
     }
-    const sessions = readdirSync(s.inst.riendaPath("sessions"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl"));
+    const sessions = readdirSync(s.inst.riendaPath("sessions"), { recursive: true, encoding: "utf8" }).filter((f) =>
+      f.endsWith(".jsonl"),
+    );
     const stored = sessions.map((f) => readFileSync(join(s!.inst.riendaPath("sessions"), f), "utf8")).join("");
     expect(stored).not.toContain("Today's date");
   });
@@ -341,7 +364,10 @@ describe("the example hooks on a scripted provider", () => {
   });
 
   test("redact takes extra patterns from config.yaml and skips a broken one with a notice", async () => {
-    s = await scenario({ agentFrontmatter: "hooks: [redact]", configExtra: 'config:\n  redact:\n    patterns: ["corp-[0-9a-f]{8}", "([", "x*"]' });
+    s = await scenario({
+      agentFrontmatter: "hooks: [redact]",
+      configExtra: 'config:\n  redact:\n    patterns: ["corp-[0-9a-f]{8}", "([", "x*"]',
+    });
     installHook("redact");
     s.server.script({ text: "token corp-deadbeef ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
@@ -375,13 +401,17 @@ describe("the skills example: the writer agent and the release-notes skill", () 
     const r = await inst.run(["run", "-a", "writer", "-p", "Write the release notes of this version."]);
     expect(r.stderr).not.toContain("rienda:");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("**lighthouse 2.4.1**\n- Fixed the flicker in night mode\n- Made the start screen faster\n");
+    expect(r.stdout).toContain(
+      "**lighthouse 2.4.1**\n- Fixed the flicker in night mode\n- Made the start screen faster\n",
+    );
     expect(r.stderr).toContain('tool: skill {"name":"release-notes"}\n');
     expect(r.stderr).toContain('tool: skill {"name":"release-notes","file":"references/style.md"}\n');
     // The tool results stored in the session: the instructions with the file list, then the style guide.
     const results = sessionLines(inst)
       .filter((line) => line.kind === "message" && line.role === "user")
-      .flatMap((line) => (line.blocks as { type: string; toolResult?: { text: string }[] }[]).filter((b) => b.type === "tool_result"))
+      .flatMap((line) =>
+        (line.blocks as { type: string; toolResult?: { text: string }[] }[]).filter((b) => b.type === "tool_result"),
+      )
       .map((b) => b.toolResult!.map((t) => t.text).join(""));
     expect(results[0]).toStartWith("# Release notes\n");
     expect(results[0]).toContain("- references/style.md");

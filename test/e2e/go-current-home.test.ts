@@ -42,11 +42,16 @@ function acmeModule(url: string): string {
 `;
 }
 
-async function goHome(options: { state?: object; credentials?: object } = {}): Promise<{ inst: Instance; server: ProviderServer }> {
+async function goHome(
+  options: { state?: object; credentials?: object } = {},
+): Promise<{ inst: Instance; server: ProviderServer }> {
   server = await startProviderServer();
   inst = new Instance();
   inst.write(inst.riendaPath("providers", "acme", "index.js"), acmeModule(server.url));
-  inst.write(inst.riendaPath("credentials.json"), JSON.stringify(options.credentials ?? { acme: { api_key: "sk-acme-1" } }));
+  inst.write(
+    inst.riendaPath("credentials.json"),
+    JSON.stringify(options.credentials ?? { acme: { api_key: "sk-acme-1" } }),
+  );
   if (options.state) inst.write(inst.riendaPath("state.json"), JSON.stringify(options.state));
   inst.agent("bot", "---\ndescription: A Go agent\ntools: []\n---\nBe brief.\n");
   return { inst, server };
@@ -82,7 +87,9 @@ describe("a current-Go ~/.rienda", () => {
     expect(body(server).reasoning_effort).toBe("high");
     const refused = await run(inst, ["run", "-a", "bot", "-m", "acme/fast", "--thinking", "medium", "-p", "x"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('rienda: --thinking medium: acme/fast has no thinking level "medium" (its levels: off, low, high)');
+    expect(refused.stderr).toContain(
+      'rienda: --thinking medium: acme/fast has no thinking level "medium" (its levels: off, low, high)',
+    );
     expect(server.requests).toHaveLength(1);
   });
 
@@ -124,12 +131,40 @@ describe("a current-Go ~/.rienda", () => {
     const t = "2026-12-01T10:00:00Z";
     const lines = [
       { kind: "header", version: 1, id, createdAt: t, agent: "bot", model: "acme/fast", workdir: inst.workspace },
-      { kind: "message", id: "m1", parentId: null, createdAt: t, role: "user", blocks: [{ type: "text", text: "first" }] },
-      { kind: "message", id: "m2", parentId: "m1", createdAt: t, role: "assistant", blocks: [{ type: "text", text: "one" }] },
+      {
+        kind: "message",
+        id: "m1",
+        parentId: null,
+        createdAt: t,
+        role: "user",
+        blocks: [{ type: "text", text: "first" }],
+      },
+      {
+        kind: "message",
+        id: "m2",
+        parentId: "m1",
+        createdAt: t,
+        role: "assistant",
+        blocks: [{ type: "text", text: "one" }],
+      },
       { kind: "model", id: "s1", parentId: "m2", createdAt: t, modelRef: "acme/claude", previousModelRef: "acme/fast" },
       { kind: "thinking", id: "s2", parentId: "s1", createdAt: t, thinkingLevel: "deep" },
-      { kind: "message", id: "m3", parentId: "s2", createdAt: t, role: "user", blocks: [{ type: "text", text: "second" }] },
-      { kind: "message", id: "m4", parentId: "m3", createdAt: t, role: "assistant", blocks: [{ type: "text", text: "two" }] },
+      {
+        kind: "message",
+        id: "m3",
+        parentId: "s2",
+        createdAt: t,
+        role: "user",
+        blocks: [{ type: "text", text: "second" }],
+      },
+      {
+        kind: "message",
+        id: "m4",
+        parentId: "m3",
+        createdAt: t,
+        role: "assistant",
+        blocks: [{ type: "text", text: "two" }],
+      },
     ];
     const dir = inst.riendaPath("sessions", "go");
     inst.write(`${dir}/${id}.jsonl`, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
@@ -145,12 +180,23 @@ describe("a current-Go ~/.rienda", () => {
 
   test("modules that throw, return junk or break a rule are each skipped with one line; the others work", async () => {
     const { inst, server } = await goHome({ state: {} });
-    inst.write(inst.riendaPath("providers", "thrower", "index.js"), "module.exports = function () { throw new Error('no luck'); };");
+    inst.write(
+      inst.riendaPath("providers", "thrower", "index.js"),
+      "module.exports = function () { throw new Error('no luck'); };",
+    );
     inst.write(inst.riendaPath("providers", "junk", "index.js"), "module.exports = function () { return 42; };");
-    inst.write(inst.riendaPath("providers", "nourl", "index.js"), "module.exports = function () { return { protocol: 'anthropic', models: [{ id: 'x', context_window: 1 }] }; };");
-    inst.write(inst.riendaPath("providers", "dup", "index.js"),
-      "module.exports = function () { return { protocol: 'anthropic', base_url: 'http://127.0.0.1:9', auth: 'none', models: [{ id: 'x', context_window: 1 }, { id: 'x', context_window: 1 }] }; };");
-    inst.write(inst.riendaPath("providers", "badauth", "index.js"), "module.exports = function () { return { protocol: 'anthropic', base_url: 'http://127.0.0.1:9', auth: 'oauth', models: [] }; };");
+    inst.write(
+      inst.riendaPath("providers", "nourl", "index.js"),
+      "module.exports = function () { return { protocol: 'anthropic', models: [{ id: 'x', context_window: 1 }] }; };",
+    );
+    inst.write(
+      inst.riendaPath("providers", "dup", "index.js"),
+      "module.exports = function () { return { protocol: 'anthropic', base_url: 'http://127.0.0.1:9', auth: 'none', models: [{ id: 'x', context_window: 1 }, { id: 'x', context_window: 1 }] }; };",
+    );
+    inst.write(
+      inst.riendaPath("providers", "badauth", "index.js"),
+      "module.exports = function () { return { protocol: 'anthropic', base_url: 'http://127.0.0.1:9', auth: 'oauth', models: [] }; };",
+    );
     const models = await run(inst, ["models"]);
     expect(models.code).toBe(1);
     expect(models.stderr).toContain('rienda: provider "thrower": module threw: no luck');
@@ -168,8 +214,13 @@ describe("a current-Go ~/.rienda", () => {
 
 test("a module's provider that cannot be reached names the module to change, not a config.yaml key", async () => {
   const { inst } = await goHome();
-  inst.write(inst.riendaPath("providers", "gone", "index.js"), "module.exports = function () { return { protocol: 'openai_chat_completions', base_url: 'http://127.0.0.1:9/v1', auth: 'none', models: [{ id: 'x', context_window: 100 }] }; };");
-  inst.config("providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:9/v1\n    retries: 0\n    models:\n      m: {}\n");
+  inst.write(
+    inst.riendaPath("providers", "gone", "index.js"),
+    "module.exports = function () { return { protocol: 'openai_chat_completions', base_url: 'http://127.0.0.1:9/v1', auth: 'none', models: [{ id: 'x', context_window: 100 }] }; };",
+  );
+  inst.config(
+    "providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:9/v1\n    retries: 0\n    models:\n      m: {}\n",
+  );
   const r = await run(inst, ["run", "-a", "bot", "-m", "gone/x", "-p", "x"]);
   expect(r.code).toBe(1);
   expect(r.stderr).toContain(`change the base_url that ${inst.riendaPath("providers", "gone", "index.js")} returns`);
@@ -185,7 +236,9 @@ describe("a mixed ~/.rienda: config.yaml providers beside a module", () => {
       home.inst.riendaPath("providers", "acme", "index.js"),
       acmeModule(home.server.url).replace("return {", 'ctx.file.write("evaluated", "yes");\n  return {'),
     );
-    home.inst.config(`providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${home.server.url}/old/v1\n    api_key: sk-config\n    models:\n      m: { id: wire-m }\n`);
+    home.inst.config(
+      `providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${home.server.url}/old/v1\n    api_key: sk-config\n    models:\n      m: { id: wire-m }\n`,
+    );
     home.inst.agent("old", "---\ndescription: An agent of the older generation\nmodel: p/m\n---\nOld.\n");
     return { ...home, marker };
   }
@@ -206,14 +259,21 @@ describe("a mixed ~/.rienda: config.yaml providers beside a module", () => {
 
   test("an agent with a model and one without, and a config.yaml provider without api_key taking credentials.json's key", async () => {
     const { inst, server } = await mixedHome();
-    inst.config(`providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${server.url}/old/v1\n    models:\n      m: { id: wire-m }\n`);
-    inst.write(inst.riendaPath("credentials.json"), JSON.stringify({ acme: { api_key: "sk-acme-1" }, p: { api_key: "sk-p-stored" } }));
+    inst.config(
+      `providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${server.url}/old/v1\n    models:\n      m: { id: wire-m }\n`,
+    );
+    inst.write(
+      inst.riendaPath("credentials.json"),
+      JSON.stringify({ acme: { api_key: "sk-acme-1" }, p: { api_key: "sk-p-stored" } }),
+    );
     server.script({ text: "one" }, { text: "two" });
     expect((await run(inst, ["run", "-a", "old", "-p", "x"])).code).toBe(0);
     expect(server.requests[0]!.headers.authorization).toBe("Bearer sk-p-stored");
     const listed = await run(inst, ["run", "-a", "bot", "-p", "x"]);
     expect(listed.code).toBe(1);
-    expect(listed.stderr).toContain('agent "bot" names no model: choose one with -m provider/model (offered: acme/claude, acme/fast, acme/resp, p/m)');
+    expect(listed.stderr).toContain(
+      'agent "bot" names no model: choose one with -m provider/model (offered: acme/claude, acme/fast, acme/resp, p/m)',
+    );
     expect((await run(inst, ["run", "-a", "bot", "-m", "p/m", "-p", "x"])).code).toBe(0);
     expect(body(server, 1).model).toBe("wire-m");
   });

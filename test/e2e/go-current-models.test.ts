@@ -19,12 +19,26 @@ afterEach(async () => {
 });
 
 /** A home whose config.yaml declares provider `p` with the given models (alias -> YAML settings) and an agent without a model. */
-async function home(models: Record<string, string>, protocol = "openai_chat_completions"): Promise<{ inst: Instance; server: ProviderServer }> {
+async function home(
+  models: Record<string, string>,
+  protocol = "openai_chat_completions",
+): Promise<{ inst: Instance; server: ProviderServer }> {
   server = await startProviderServer();
   inst = new Instance();
   const base = protocol === "anthropic" ? server.url : `${server.url}/v1`;
   const lines = Object.entries(models).map(([alias, settings]) => `      ${alias}: ${settings}`);
-  inst.config(["providers:", "  p:", `    protocol: ${protocol}`, `    base_url: ${base}`, "    api_key: k", "    models:", ...lines, ""].join("\n"));
+  inst.config(
+    [
+      "providers:",
+      "  p:",
+      `    protocol: ${protocol}`,
+      `    base_url: ${base}`,
+      "    api_key: k",
+      "    models:",
+      ...lines,
+      "",
+    ].join("\n"),
+  );
   inst.agent("bot", "---\ndescription: An agent of the current Go generation, without a model.\n---\nBe brief.\n");
   return { inst, server };
 }
@@ -54,7 +68,9 @@ describe("an agent without a model", () => {
     const { inst, server } = await home({ a: "{}", b: "{}" });
     const r = await inst.run(["run", "-a", "bot", "-p", "x"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('rienda: agent "bot" names no model: choose one with -m provider/model (offered: p/a, p/b)');
+    expect(r.stderr).toContain(
+      'rienda: agent "bot" names no model: choose one with -m provider/model (offered: p/a, p/b)',
+    );
     expect(server.requests).toHaveLength(0);
   });
 
@@ -103,7 +119,9 @@ describe("--thinking on a config.yaml model", () => {
     expect("reasoning_effort" in bodyOf(server, 2)).toBe(false);
     const refused = await inst.run(["run", "-a", "bot", "-p", "x", "--thinking", "max"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('rienda: --thinking max: p/m has no thinking level "max" (its levels: off, minimal, low, medium, high)');
+    expect(refused.stderr).toContain(
+      'rienda: --thinking max: p/m has no thinking level "max" (its levels: off, minimal, low, medium, high)',
+    );
     expect(server.requests).toHaveLength(3);
   });
 });
@@ -118,10 +136,21 @@ describe("rienda models", () => {
       expect(table.code).toBe(0);
       const lines = table.stdout.split("\n");
       expect(lines[0]).toMatch(/^MODEL +FROM +CONTEXT +THINKING +KEY$/);
-      expect(lines.find((l) => l.startsWith("p/a "))).toMatch(/^p\/a +config +1000 +off,minimal,low,medium,high +config$/);
-      expect(lines.find((l) => l.startsWith("opencode-go/go-large "))).toMatch(/^opencode-go\/go-large +built-in +200000 +off +missing \(rienda auth\)$/);
+      expect(lines.find((l) => l.startsWith("p/a "))).toMatch(
+        /^p\/a +config +1000 +off,minimal,low,medium,high +config$/,
+      );
+      expect(lines.find((l) => l.startsWith("opencode-go/go-large "))).toMatch(
+        /^opencode-go\/go-large +built-in +200000 +off +missing \(rienda auth\)$/,
+      );
       const json = JSON.parse((await inst.run(["models", "--json"], { env })).stdout) as Record<string, unknown>[];
-      expect(json[0]).toEqual({ ref: "p/a", provider: "p", origin: "config", thinking: ["off", "minimal", "low", "medium", "high"], key: "config", contextWindow: 1000 });
+      expect(json[0]).toEqual({
+        ref: "p/a",
+        provider: "p",
+        origin: "config",
+        thinking: ["off", "minimal", "low", "medium", "high"],
+        key: "config",
+        contextWindow: 1000,
+      });
     } finally {
       await catalogue.close();
     }
@@ -142,7 +171,9 @@ describe("a thinking level chosen with --thinking", () => {
     const off = await inst.run(["run", "-s", id, "-p", "z", "--thinking", "off"]);
     expect(off.code).toBe(0);
     expect("reasoning_effort" in bodyOf(server, 2)).toBe(false);
-    const show = JSON.parse((await inst.run(["sessions", "show", id, "--json"])).stdout) as { entries: Record<string, unknown>[] };
+    const show = JSON.parse((await inst.run(["sessions", "show", id, "--json"])).stdout) as {
+      entries: Record<string, unknown>[];
+    };
     const levels = show.entries.filter((e) => e.kind === "thinking").map((e) => e.thinkingLevel);
     expect(levels).toEqual(["high", "off"]);
   });

@@ -16,7 +16,8 @@ afterEach(async () => {
   s = undefined;
 });
 
-const skillText = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\nSteps.\n`;
+const skillText = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\nSteps.\n`;
 
 describe("workspace skills", () => {
   test("are listed in the system prompt, and a skill added mid-run counts from the next request", async () => {
@@ -29,10 +30,14 @@ describe("workspace skills", () => {
     const first = systemOf(s.server.requests[0]!);
     expect(first).toStartWith("You are a test agent.\n\n");
     expect(first).toContain("read that skill's SKILL.md with your tools before proceeding");
-    expect(first).toContain("<available_skills>\n<skill><name>review</name><description>Reviews a diff &amp; says what is wrong.</description><location>.agents/skills/review/SKILL.md</location></skill>\n</available_skills>");
+    expect(first).toContain(
+      "<available_skills>\n<skill><name>review</name><description>Reviews a diff &amp; says what is wrong.</description><location>.agents/skills/review/SKILL.md</location></skill>\n</available_skills>",
+    );
     expect(first).not.toContain("deploy");
     const second = systemOf(s.server.requests[1]!);
-    expect(second).toContain("<skill><name>deploy</name><description>Deploys.</description><location>.agents/skills/deploy/SKILL.md</location></skill>");
+    expect(second).toContain(
+      "<skill><name>deploy</name><description>Deploys.</description><location>.agents/skills/deploy/SKILL.md</location></skill>",
+    );
   });
 
   test("a skill folder that is a link out of the workspace is skipped with a warning naming it", async () => {

@@ -43,7 +43,10 @@ describe("an answer cut at max_tokens", () => {
     s.server.script({ text: "cut here", stopReason: "max_tokens" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "explain", "--json"]);
     expect(r.code).toBe(1);
-    const events = r.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(events.find((e) => e.type === "message_end")).toMatchObject({ text: "cut here", stopReason: "max_tokens" });
     const end = events.at(-1)!;
     expect(end).toMatchObject({ type: "run_end", reason: "max_tokens" });
@@ -61,28 +64,53 @@ describe("an answer the provider ends as a refusal", () => {
 
   test("cut by a content filter: the text is printed and stored, but the run fails (exit 1) saying why", async () => {
     s = await scenario();
-    s.server.script({ recorded: chunk({ role: "assistant", content: "Here is how to" }) + chunk({}, "content_filter") + "data: [DONE]\n\n" });
+    s.server.script({
+      recorded:
+        chunk({ role: "assistant", content: "Here is how to" }) + chunk({}, "content_filter") + "data: [DONE]\n\n",
+    });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(1);
-    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; reason?: string; message?: string; stopReason?: string; text?: string });
-    expect(events.find((e) => e.type === "message_end")).toMatchObject({ text: "Here is how to", stopReason: "refusal" });
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map(
+        (l) => JSON.parse(l) as { type: string; reason?: string; message?: string; stopReason?: string; text?: string },
+      );
+    expect(events.find((e) => e.type === "message_end")).toMatchObject({
+      text: "Here is how to",
+      stopReason: "refusal",
+    });
     expect(events.at(-1)).toMatchObject({
       type: "run_end",
       reason: "error",
-      message: "the provider ended the answer as a refusal (the model declined, or a content filter stopped it); the text before it is printed and stored",
+      message:
+        "the provider ended the answer as a refusal (the model declined, or a content filter stopped it); the text before it is printed and stored",
     });
   });
 
   test("a refusal with no text is not retried as an empty answer", async () => {
     s = await scenario({ protocol: "anthropic" });
-    const message = { id: "m1", type: "message", role: "assistant", content: [], model: "wire-model", stop_reason: null, usage: { input_tokens: 5, output_tokens: 1 } };
+    const message = {
+      id: "m1",
+      type: "message",
+      role: "assistant",
+      content: [],
+      model: "wire-model",
+      stop_reason: null,
+      usage: { input_tokens: 5, output_tokens: 1 },
+    };
     s.server.script({
-      recorded: anthropic("message_start", { message }) + anthropic("message_delta", { delta: { stop_reason: "refusal" }, usage: { output_tokens: 1 } }) + anthropic("message_stop", {}),
+      recorded:
+        anthropic("message_start", { message }) +
+        anthropic("message_delta", { delta: { stop_reason: "refusal" }, usage: { output_tokens: 1 } }) +
+        anthropic("message_stop", {}),
     });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain("retrying");
-    expect(r.stderr).toContain("rienda: the provider ended the answer as a refusal (the model declined, or a content filter stopped it)\n");
+    expect(r.stderr).toContain(
+      "rienda: the provider ended the answer as a refusal (the model declined, or a content filter stopped it)\n",
+    );
     expect(s.server.requests).toHaveLength(1);
   });
 });
@@ -90,18 +118,40 @@ describe("an answer the provider ends as a refusal", () => {
 describe("a run that fails before its first request", () => {
   test("a missing replay script: exit 1 naming it, no session file", async () => {
     inst = new Instance();
-    inst.config(["providers:", "  replay:", "    protocol: replay", "    script: replay/missing.yaml", "    models:", "      demo: {}", ""].join("\n"));
+    inst.config(
+      [
+        "providers:",
+        "  replay:",
+        "    protocol: replay",
+        "    script: replay/missing.yaml",
+        "    models:",
+        "      demo: {}",
+        "",
+      ].join("\n"),
+    );
     inst.agent("bot", ["---", "description: d", "model: replay/demo", "---", "hi", ""].join("\n"));
     const r = await inst.run(["run", "-a", "bot", "-p", "hi"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`rienda: replay script ${inst.riendaPath("replay", "missing.yaml")} does not exist (providers.replay.script in ${inst.riendaPath("config.yaml")})`);
+    expect(r.stderr).toContain(
+      `rienda: replay script ${inst.riendaPath("replay", "missing.yaml")} does not exist (providers.replay.script in ${inst.riendaPath("config.yaml")})`,
+    );
     expect(r.stderr).not.toContain("session:");
     expect(sessionFiles(inst.home)).toHaveLength(0);
   });
 
   test("a broken replay script: exit 1, no session file", async () => {
     inst = new Instance();
-    inst.config(["providers:", "  replay:", "    protocol: replay", "    script: replay/broken.yaml", "    models:", "      demo: {}", ""].join("\n"));
+    inst.config(
+      [
+        "providers:",
+        "  replay:",
+        "    protocol: replay",
+        "    script: replay/broken.yaml",
+        "    models:",
+        "      demo: {}",
+        "",
+      ].join("\n"),
+    );
     inst.write(inst.riendaPath("replay", "broken.yaml"), "not: a list\n");
     inst.agent("bot", ["---", "description: d", "model: replay/demo", "---", "hi", ""].join("\n"));
     const r = await inst.run(["run", "-a", "bot", "-p", "hi"]);
@@ -112,16 +162,30 @@ describe("a run that fails before its first request", () => {
 
   test("a replay script with no turns: exit 1 naming it, no session file (doctor calls it a problem too)", async () => {
     inst = new Instance();
-    inst.config(["providers:", "  replay:", "    protocol: replay", "    script: replay/empty.yaml", "    models:", "      demo: {}", ""].join("\n"));
+    inst.config(
+      [
+        "providers:",
+        "  replay:",
+        "    protocol: replay",
+        "    script: replay/empty.yaml",
+        "    models:",
+        "      demo: {}",
+        "",
+      ].join("\n"),
+    );
     inst.write(inst.riendaPath("replay", "empty.yaml"), "[]\n");
     inst.agent("bot", ["---", "description: d", "model: replay/demo", "---", "hi", ""].join("\n"));
     const r = await inst.run(["run", "-a", "bot", "-p", "hi"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`rienda: replay script ${inst.riendaPath("replay", "empty.yaml")} has no turns, so the run could not get a first answer (providers.replay.script in ${inst.riendaPath("config.yaml")})`);
+    expect(r.stderr).toContain(
+      `rienda: replay script ${inst.riendaPath("replay", "empty.yaml")} has no turns, so the run could not get a first answer (providers.replay.script in ${inst.riendaPath("config.yaml")})`,
+    );
     expect(r.stderr).not.toContain("session:");
     expect(sessionFiles(inst.home)).toHaveLength(0);
     const doctor = await inst.run(["doctor"]);
-    expect(doctor.stdout).toContain(`problem: ${inst.riendaPath("replay", "empty.yaml")}: replay script of provider "replay" has no turns; agent "bot" (replay/demo) uses it\n`);
+    expect(doctor.stdout).toContain(
+      `problem: ${inst.riendaPath("replay", "empty.yaml")}: replay script of provider "replay" has no turns; agent "bot" (replay/demo) uses it\n`,
+    );
   });
 });
 
@@ -134,14 +198,22 @@ describe("-s ID from another directory", () => {
     const elsewhere = join(s.inst.root, "elsewhere");
     mkdirSync(elsewhere);
 
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "touch here" } }] }, { text: "done" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "touch here" } }] },
+      { text: "done" },
+    );
     const second = await s.inst.run(["run", "-s", id, "-p", "two"], { cwd: elsewhere });
     expect(second.code).toBe(0);
-    expect(second.stderr).toContain(`continuing session ${id} in its workspace ${s.inst.workspace} (not the current directory; -C DIR runs it elsewhere)`);
+    expect(second.stderr).toContain(
+      `continuing session ${id} in its workspace ${s.inst.workspace} (not the current directory; -C DIR runs it elsewhere)`,
+    );
     expect(existsSync(join(s.inst.workspace, "here"))).toBe(true);
     expect(existsSync(join(elsewhere, "here"))).toBe(false);
 
-    s.server.script({ toolCalls: [{ id: "c2", name: "shell", arguments: { command: "touch moved" } }] }, { text: "done" });
+    s.server.script(
+      { toolCalls: [{ id: "c2", name: "shell", arguments: { command: "touch moved" } }] },
+      { text: "done" },
+    );
     const third = await s.inst.run(["run", "-s", id, "-C", elsewhere, "-p", "three"], { cwd: elsewhere });
     expect(third.code).toBe(0);
     expect(third.stderr).not.toContain("continuing session");
@@ -162,7 +234,16 @@ describe("-s ID from another directory", () => {
       const r = await s.inst.run(["run", "-s", id, "-p", "two", ...(json ? ["--json"] : [])]);
       expect(r.code).toBe(1);
       const message = `session ${id} was started in ${gone}, which no longer exists; continue it elsewhere with -C DIR`;
-      if (json) expect(r.stdout.trim().split("\n").at(-1)).toBe(JSON.stringify({ type: "run_end", reason: "error", message, usage: null, tools: { calls: 0, failed: 0, refused: 0 } }));
+      if (json)
+        expect(r.stdout.trim().split("\n").at(-1)).toBe(
+          JSON.stringify({
+            type: "run_end",
+            reason: "error",
+            message,
+            usage: null,
+            tools: { calls: 0, failed: 0, refused: 0 },
+          }),
+        );
       else expect(r.stderr).toBe(`rienda: ${message}\n`);
     }
     expect(s.server.requests).toHaveLength(1);
@@ -181,7 +262,10 @@ describe("-s ID from another directory", () => {
     const id = sessionIdFrom((await s.inst.run(["run", "-a", "coder", "-p", "one"])).stderr);
     const elsewhere = join(s.inst.root, "elsewhere");
     mkdirSync(elsewhere);
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "touch here" } }] }, { text: "done" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "touch here" } }] },
+      { text: "done" },
+    );
     term = Terminal.start(s.inst, { args: ["-s", id], cwd: elsewhere, width: 200 });
     await term.waitFor(`continuing session ${id} in its workspace ${s.inst.workspace}`);
     await term.waitForPrompt();

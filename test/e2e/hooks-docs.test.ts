@@ -30,7 +30,10 @@ describe("docs/hooks.md examples", () => {
 
   test("guard refuses rm -rf in a script and notifies at the end", async () => {
     s = await withHooks(["guard"]);
-    s.server.script({ toolCalls: [{ id: "c", name: "shell", arguments: { command: "rm -rf build" } }] }, { text: "ok" });
+    s.server.script(
+      { toolCalls: [{ id: "c", name: "shell", arguments: { command: "rm -rf build" } }] },
+      { text: "ok" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["refused by the user"]);
     expect(r.stderr).toContain("rienda: run finished: end_turn");
@@ -41,7 +44,8 @@ describe("docs/hooks.md examples", () => {
     s.server.script({ toolCalls: [{ id: "c", name: "shell", arguments: { command: "true" } }] }, { text: "ok" });
     await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     const today = new Date().toISOString().slice(0, 10);
-    for (const request of s.server.requests) expect(systemOf(request)).toBe(`You are a test agent.\n\nToday's date is ${today}.`);
+    for (const request of s.server.requests)
+      expect(systemOf(request)).toBe(`You are a test agent.\n\nToday's date is ${today}.`);
   });
 
   test("redact removes keys from the printed answer", async () => {

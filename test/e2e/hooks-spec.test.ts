@@ -19,7 +19,14 @@ afterEach(async () => {
   s = undefined;
 });
 
-const POINTS = ["beforeRun", "afterRun", "beforeModelRequest", "afterModelResponse", "beforeToolExecute", "afterToolExecute"] as const;
+const POINTS = [
+  "beforeRun",
+  "afterRun",
+  "beforeModelRequest",
+  "afterModelResponse",
+  "beforeToolExecute",
+  "afterToolExecute",
+] as const;
 
 /** A hook named `name` that appends `{ hook, point, payload, result }` to hooks.log in the workspace at every point. */
 function recorder(name: string): string {
@@ -41,9 +48,19 @@ function logOf(sc: Scenario): Logged[] {
 }
 
 /** The agent `coder` with these tools and hooks (flow lists). */
-async function agentWith(tools: string[], hooks: string[] | undefined, extra: Parameters<typeof scenario>[0] = {}): Promise<Scenario> {
-  const lines = [tools.length > 0 ? `tools: [${tools.join(", ")}]` : "", hooks ? `hooks: [${hooks.join(", ")}]` : ""].filter(Boolean);
-  return scenario({ ...extra, agentFrontmatter: [...lines, ...(extra.agentFrontmatter ? [extra.agentFrontmatter] : [])].join("\n") });
+async function agentWith(
+  tools: string[],
+  hooks: string[] | undefined,
+  extra: Parameters<typeof scenario>[0] = {},
+): Promise<Scenario> {
+  const lines = [
+    tools.length > 0 ? `tools: [${tools.join(", ")}]` : "",
+    hooks ? `hooks: [${hooks.join(", ")}]` : "",
+  ].filter(Boolean);
+  return scenario({
+    ...extra,
+    agentFrontmatter: [...lines, ...(extra.agentFrontmatter ? [extra.agentFrontmatter] : [])].join("\n"),
+  });
 }
 
 function events(stdout: string, type: string): JsonEvent[] {
@@ -89,17 +106,40 @@ describe("hooks.md: declaring", () => {
   test("the page's frontmatter (model openai/gpt-4o, tools: [shell], hooks: [guard, audit]) runs the hooks in the order listed", async () => {
     s = await scenario();
     s.inst.config(
-      ["providers:", "  openai:", "    preset: openai", `    base_url: ${s.server.url}/v1`, "    api_key: test-key", "    models: { gpt-4o: {} }", ""].join("\n"),
+      [
+        "providers:",
+        "  openai:",
+        "    preset: openai",
+        `    base_url: ${s.server.url}/v1`,
+        "    api_key: test-key",
+        "    models: { gpt-4o: {} }",
+        "",
+      ].join("\n"),
     );
-    s.inst.agent("careful", "---\ndescription: A careful agent.\nmodel: openai/gpt-4o\ntools: [shell]\nhooks: [guard, audit]\n---\n");
-    s.inst.hook("guard", GUARD.replace("module.exports = {", `module.exports = {\n  beforeModelRequest(ctx) { ctx.file.write("order", "guard\\n", { append: true }); },`));
-    s.inst.hook("audit", `module.exports = { beforeModelRequest(ctx) { ctx.file.write("order", "audit\\n", { append: true }); } };`);
+    s.inst.agent(
+      "careful",
+      "---\ndescription: A careful agent.\nmodel: openai/gpt-4o\ntools: [shell]\nhooks: [guard, audit]\n---\n",
+    );
+    s.inst.hook(
+      "guard",
+      GUARD.replace(
+        "module.exports = {",
+        `module.exports = {\n  beforeModelRequest(ctx) { ctx.file.write("order", "guard\\n", { append: true }); },`,
+      ),
+    );
+    s.inst.hook(
+      "audit",
+      `module.exports = { beforeModelRequest(ctx) { ctx.file.write("order", "audit\\n", { append: true }); } };`,
+    );
     s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo fine" } }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "careful", "-p", "x"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(s.inst.workspace, "order"), "utf8")).toBe("guard\naudit\nguard\naudit\n");
     // The order is the agent's, not the alphabet's.
-    s.inst.agent("careful", "---\ndescription: A careful agent.\nmodel: openai/gpt-4o\ntools: [shell]\nhooks: [audit, guard]\n---\n");
+    s.inst.agent(
+      "careful",
+      "---\ndescription: A careful agent.\nmodel: openai/gpt-4o\ntools: [shell]\nhooks: [audit, guard]\n---\n",
+    );
     writeFileSync(join(s.inst.workspace, "order"), "");
     s.server.script({ text: "ok" });
     await s.inst.run(["run", "-a", "careful", "-p", "x"]);
@@ -127,7 +167,12 @@ describe("hooks.md: declaring", () => {
 
   test("a declared hook that fails to load (syntax error, a throw at load, not an object) fails the run before the first request, naming it", async () => {
     s = await agentWith([], ["broken"]);
-    for (const source of ["module.exports = { beforeRun( {} };", 'throw new Error("no way");', "module.exports = 42;", "module.exports = function () {};"]) {
+    for (const source of [
+      "module.exports = { beforeRun( {} };",
+      'throw new Error("no way");',
+      "module.exports = 42;",
+      "module.exports = function () {};",
+    ]) {
       s.inst.hook("broken", source);
       const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
       expect(r.code).toBe(1);
@@ -140,7 +185,10 @@ describe("hooks.md: declaring", () => {
 describe("hooks.md: the module", () => {
   test("any subset of the six points: one point alone, or all six", async () => {
     s = await agentWith(["shell"], ["only-after", "all"]);
-    s.inst.hook("only-after", `module.exports = { afterToolExecute(ctx, call, result) { return { text: "seen: " + result.text }; } };`);
+    s.inst.hook(
+      "only-after",
+      `module.exports = { afterToolExecute(ctx, call, result) { return { text: "seen: " + result.text }; } };`,
+    );
     s.inst.hook("all", recorder("all"));
     s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo one" } }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
@@ -170,7 +218,11 @@ describe("hooks.md: the points", () => {
     s = await agentWith(["shell"], ["rec"], { protocol: "anthropic" });
     s.inst.hook("rec", recorder("rec"));
     s.server.script(
-      { text: "Let me look.", thinking: "I should run echo.", toolCalls: [{ id: "toolu_1", name: "shell", arguments: { command: "echo hi" } }] },
+      {
+        text: "Let me look.",
+        thinking: "I should run echo.",
+        toolCalls: [{ id: "toolu_1", name: "shell", arguments: { command: "echo hi" } }],
+      },
       { text: "It said hi." },
     );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "say hi", "-m", "p/m"]);
@@ -188,8 +240,16 @@ describe("hooks.md: the points", () => {
     ]);
     const id = sessionIdFrom(r.stderr);
     expect(log[0]!.payload).toEqual({ sessionId: id, agentId: "coder", modelId: "p/m" });
-    expect(log[1]!.payload).toEqual({ system: "You are a test agent.", model: "p/m", messages: [{ role: "user", text: "say hi" }] });
-    expect(log[2]!.payload).toEqual({ text: "Let me look.", thinking: "I should run echo.", toolCalls: [{ id: "toolu_1", name: "shell", arguments: { command: "echo hi" } }] });
+    expect(log[1]!.payload).toEqual({
+      system: "You are a test agent.",
+      model: "p/m",
+      messages: [{ role: "user", text: "say hi" }],
+    });
+    expect(log[2]!.payload).toEqual({
+      text: "Let me look.",
+      thinking: "I should run echo.",
+      toolCalls: [{ id: "toolu_1", name: "shell", arguments: { command: "echo hi" } }],
+    });
     expect(log[3]!.payload).toEqual({ id: "toolu_1", name: "shell", arguments: { command: "echo hi" } });
     expect(log[4]!.payload).toEqual({ id: "toolu_1", name: "shell", arguments: { command: "echo hi" } });
     expect(log[4]!.result).toEqual({ text: "hi", isError: false });
@@ -219,23 +279,24 @@ describe("hooks.md: the points", () => {
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
     const tools = logOf(s).filter((l) => l.point.endsWith("ToolExecute"));
-    expect(tools.map((l) => `${l.point}:${(l.payload as { id: string }).id}${l.result ? `=${l.result.text}` : ""}`)).toEqual([
-      "beforeToolExecute:c1",
-      "afterToolExecute:c1=one",
-      "beforeToolExecute:c2",
-      "afterToolExecute:c2=two",
-    ]);
+    expect(
+      tools.map((l) => `${l.point}:${(l.payload as { id: string }).id}${l.result ? `=${l.result.text}` : ""}`),
+    ).toEqual(["beforeToolExecute:c1", "afterToolExecute:c1=one", "beforeToolExecute:c2", "afterToolExecute:c2=two"]);
     expect(readFileSync(join(s.inst.workspace, "order.txt"), "utf8")).toBe("one\ntwo\n");
   });
 
   test("returning undefined or null from every point changes nothing", async () => {
-    const noOpinion = (value: string) => `module.exports = Object.fromEntries(${JSON.stringify(POINTS)}.map((p) => [p, function () { return ${value}; }]));`;
+    const noOpinion = (value: string) =>
+      `module.exports = Object.fromEntries(${JSON.stringify(POINTS)}.map((p) => [p, function () { return ${value}; }]));`;
     const outcomes: string[] = [];
     for (const hooks of [undefined, ["undef"], ["nul"]]) {
       s = await agentWith(["shell"], hooks);
       s.inst.hook("undef", noOpinion("undefined"));
       s.inst.hook("nul", noOpinion("null"));
-      s.server.script({ text: "checking", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo out; exit 2" } }] }, { text: "done" });
+      s.server.script(
+        { text: "checking", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo out; exit 2" } }] },
+        { text: "done" },
+      );
       const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
       expect(r.code).toBe(0);
       expect(events(r.stdout, "hook")).toEqual([]);
@@ -259,12 +320,23 @@ describe("hooks.md: the points", () => {
   test("beforeRun and afterRun: once per run, whatever they return", async () => {
     s = await agentWith(["shell"], ["rec", "loud"]);
     s.inst.hook("rec", recorder("rec"));
-    s.inst.hook("loud", `module.exports = { beforeRun() { return { system: "HIJACKED", allow: false, text: "x" }; }, afterRun() { return { reason: "error" }; } };`);
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo a" } }] }, { toolCalls: [{ id: "c2", name: "shell", arguments: { command: "echo b" } }] }, { text: "ok" });
+    s.inst.hook(
+      "loud",
+      `module.exports = { beforeRun() { return { system: "HIJACKED", allow: false, text: "x" }; }, afterRun() { return { reason: "error" }; } };`,
+    );
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo a" } }] },
+      { toolCalls: [{ id: "c2", name: "shell", arguments: { command: "echo b" } }] },
+      { text: "ok" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("ok\n");
-    expect(s.server.requests.map(systemOf)).toEqual(["You are a test agent.", "You are a test agent.", "You are a test agent."]);
+    expect(s.server.requests.map(systemOf)).toEqual([
+      "You are a test agent.",
+      "You are a test agent.",
+      "You are a test agent.",
+    ]);
     const points = logOf(s).map((l) => l.point);
     expect(points.filter((p) => p === "beforeRun")).toHaveLength(1);
     expect(points.filter((p) => p === "afterRun")).toHaveLength(1);
@@ -277,12 +349,19 @@ describe("hooks.md: the points", () => {
   test('afterRun reason: "error" when the run fails (the loop guard), "interrupted" when a tool is interrupted', async () => {
     s = await agentWith(["shell", "wait"], ["rec"]);
     s.inst.hook("rec", recorder("rec"));
-    s.inst.tool("wait", `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { ctx.log("waiting"); ctx.sleep(600000); return "never"; } };`);
+    s.inst.tool(
+      "wait",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { ctx.log("waiting"); ctx.sleep(600000); return "never"; } };`,
+    );
     const call = { id: "same", name: "shell", arguments: { command: "echo again" } };
     s.server.script({ toolCalls: [call] }, { toolCalls: [call] }, { toolCalls: [call] });
     const failed = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(failed.code).toBe(1);
-    expect(logOf(s).filter((l) => l.point === "afterRun").map((l) => l.payload)).toEqual([{ reason: "error" }]);
+    expect(
+      logOf(s)
+        .filter((l) => l.point === "afterRun")
+        .map((l) => l.payload),
+    ).toEqual([{ reason: "error" }]);
 
     writeFileSync(join(s.inst.workspace, "hooks.log"), "");
     s.server.script({ toolCalls: [{ id: "w", name: "wait", arguments: {} }] });
@@ -291,7 +370,11 @@ describe("hooks.md: the points", () => {
     run.kill("SIGINT");
     const r = await run.done;
     expect(r.code).toBe(130);
-    expect(logOf(s).filter((l) => l.point === "afterRun").map((l) => l.payload)).toEqual([{ reason: "interrupted" }]);
+    expect(
+      logOf(s)
+        .filter((l) => l.point === "afterRun")
+        .map((l) => l.payload),
+    ).toEqual([{ reason: "interrupted" }]);
   });
 });
 
@@ -305,10 +388,16 @@ describe("hooks.md: effects", () => {
         return { system: request.system + "\\n\\nToday's date is 2026-12-01." };
       } };`,
     );
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "true" } }] }, { toolCalls: [{ id: "c2", name: "shell", arguments: { command: "true" } }] }, { text: "ok" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "true" } }] },
+      { toolCalls: [{ id: "c2", name: "shell", arguments: { command: "true" } }] },
+      { text: "ok" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
-    expect(s.server.requests.map(systemOf)).toEqual(Array(3).fill("You are a test agent.\n\nToday's date is 2026-12-01."));
+    expect(s.server.requests.map(systemOf)).toEqual(
+      Array(3).fill("You are a test agent.\n\nToday's date is 2026-12-01."),
+    );
     expect(readFileSync(join(s.inst.workspace, "seen"), "utf8")).toBe("You are a test agent.\n---\n".repeat(3));
     const id = sessionIdFrom(r.stderr);
     expect(readFileSync(sessionFile(s.inst.home, id), "utf8")).not.toContain("Today's date");
@@ -347,7 +436,11 @@ describe("hooks.md: effects", () => {
       } };`,
     );
     s.server.script(
-      { text: "Key sk-abc123 found.", thinking: "The key sk-abc123 is secret.", toolCalls: [{ id: "toolu_1", name: "shell", arguments: { command: "true" } }] },
+      {
+        text: "Key sk-abc123 found.",
+        thinking: "The key sk-abc123 is secret.",
+        toolCalls: [{ id: "toolu_1", name: "shell", arguments: { command: "true" } }],
+      },
       { text: "Done with sk-zzz999." },
     );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
@@ -382,7 +475,10 @@ describe("hooks.md: effects", () => {
         try { response.toolCalls.push({ id: "x", name: "shell", arguments: { command: "echo EXTRA" } }); } catch (e) {}
       } };`,
     );
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo original" } }] }, { text: "ok" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo original" } }] },
+      { text: "ok" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["original"]);
@@ -390,10 +486,18 @@ describe("hooks.md: effects", () => {
 
   test("beforeToolExecute → allow: false refuses: no tool runs, the model reads an error carrying reason, no later hook is consulted", async () => {
     s = await agentWith(["shell"], ["deny", "later"]);
-    s.inst.hook("deny", `module.exports = { beforeToolExecute(ctx, call) { if (call.arguments.command.includes("touch")) return { allow: false, reason: "no touching" }; } };`);
+    s.inst.hook(
+      "deny",
+      `module.exports = { beforeToolExecute(ctx, call) { if (call.arguments.command.includes("touch")) return { allow: false, reason: "no touching" }; } };`,
+    );
     s.inst.hook("later", recorder("later"));
     s.server.script(
-      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "touch made" } }, { id: "c2", name: "shell", arguments: { command: "echo allowed" } }] },
+      {
+        toolCalls: [
+          { id: "c1", name: "shell", arguments: { command: "touch made" } },
+          { id: "c2", name: "shell", arguments: { command: "echo allowed" } },
+        ],
+      },
       { text: "ok" },
     );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
@@ -413,25 +517,40 @@ describe("hooks.md: effects", () => {
 
   test("beforeToolExecute → arguments replaces what the next hook and the tool see; allow: true lets the call run", async () => {
     s = await agentWith(["shell"], ["rewrite", "rec", "allow"]);
-    s.inst.hook("rewrite", `module.exports = { beforeToolExecute(ctx, call) { return { arguments: { command: call.arguments.command.replace("wild", "tamed") } }; } };`);
+    s.inst.hook(
+      "rewrite",
+      `module.exports = { beforeToolExecute(ctx, call) { return { arguments: { command: call.arguments.command.replace("wild", "tamed") } }; } };`,
+    );
     s.inst.hook("rec", recorder("rec"));
     s.inst.hook("allow", `module.exports = { beforeToolExecute() { return { allow: true }; } };`);
     s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo wild" } }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
-    expect(logOf(s).find((l) => l.point === "beforeToolExecute")!.payload).toEqual({ id: "c1", name: "shell", arguments: { command: "echo tamed" } });
+    expect(logOf(s).find((l) => l.point === "beforeToolExecute")!.payload).toEqual({
+      id: "c1",
+      name: "shell",
+      arguments: { command: "echo tamed" },
+    });
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["tamed"]);
   });
 
   test("afterToolExecute → text and isError replace what the model reads", async () => {
     s = await agentWith(["shell"], ["soften"], { protocol: "anthropic" });
-    s.inst.hook("soften", `module.exports = { afterToolExecute(ctx, call, result) { return { text: "exit ignored: " + result.text.split("\\n")[0], isError: false }; } };`);
-    s.server.script({ toolCalls: [{ id: "toolu_1", name: "shell", arguments: { command: "echo partial; exit 3" } }] }, { text: "ok" });
+    s.inst.hook(
+      "soften",
+      `module.exports = { afterToolExecute(ctx, call, result) { return { text: "exit ignored: " + result.text.split("\\n")[0], isError: false }; } };`,
+    );
+    s.server.script(
+      { toolCalls: [{ id: "toolu_1", name: "shell", arguments: { command: "echo partial; exit 3" } }] },
+      { text: "ok" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
     expect(events(r.stdout, "tool_result").map((e) => [e.text, e.isError])).toEqual([["exit ignored: partial", false]]);
     const messages = (s.server.requests[1]!.body as { messages: { content: unknown }[] }).messages;
-    const block = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((b) => (b as { type: string }).type === "tool_result") as Record<string, unknown>;
+    const block = messages
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .find((b) => (b as { type: string }).type === "tool_result") as Record<string, unknown>;
     expect(block.is_error === true).toBe(false);
     expect(JSON.stringify(block.content)).toContain("exit ignored: partial");
   });
@@ -458,8 +577,14 @@ describe("hooks.md: chaining", () => {
         afterToolExecute(ctx, c, r) { return { text: r.text + " +two" }; },
       };`,
     );
-    s.inst.hook("three", `module.exports = { afterModelResponse(ctx, r) { return { text: r.text + " +three" }; }, afterToolExecute() { return {}; } };`);
-    s.server.script({ text: "model", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo zero" } }] }, { text: "end" });
+    s.inst.hook(
+      "three",
+      `module.exports = { afterModelResponse(ctx, r) { return { text: r.text + " +three" }; }, afterToolExecute() { return {}; } };`,
+    );
+    s.server.script(
+      { text: "model", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo zero" } }] },
+      { text: "end" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
     expect(systemOf(s.server.requests[0]!)).toBe("You are a test agent. +one +two");
@@ -485,8 +610,14 @@ describe("hooks.md: chaining", () => {
 
   test("a refusal after an argument rewrite carries the refusing hook's reason; an allow: true earlier does not outvote a later allow: false", async () => {
     s = await agentWith(["shell"], ["yes", "no"]);
-    s.inst.hook("yes", `module.exports = { beforeToolExecute() { return { allow: true, arguments: { command: "touch made" } }; } };`);
-    s.inst.hook("no", `module.exports = { beforeToolExecute(ctx, call) { return { allow: false, reason: "refused: " + call.arguments.command }; } };`);
+    s.inst.hook(
+      "yes",
+      `module.exports = { beforeToolExecute() { return { allow: true, arguments: { command: "touch made" } }; } };`,
+    );
+    s.inst.hook(
+      "no",
+      `module.exports = { beforeToolExecute(ctx, call) { return { allow: false, reason: "refused: " + call.arguments.command }; } };`,
+    );
     s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo hi" } }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
@@ -503,7 +634,10 @@ describe("hooks.md: a hook that throws or returns a malformed value", () => {
       s = await agentWith(["shell"], ["boom", "after"]);
       s.inst.hook("boom", throwAt(point));
       s.inst.hook("after", recorder("after"));
-      s.server.script({ text: "first", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ran" } }] }, { text: "second" });
+      s.server.script(
+        { text: "first", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ran" } }] },
+        { text: "second" },
+      );
       const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe("first\nsecond\n");
@@ -525,14 +659,24 @@ describe("hooks.md: a hook that throws or returns a malformed value", () => {
         afterToolExecute(ctx, c, r) { return { text: r.text + " +extra", tag: Symbol("t") }; },
       };`,
     );
-    s.inst.hook("odd", `module.exports = { afterModelResponse() { return Symbol("no"); }, beforeToolExecute() { return function () {}; } };`);
-    s.server.script({ text: "first", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ran" } }] }, { text: "second" });
+    s.inst.hook(
+      "odd",
+      `module.exports = { afterModelResponse() { return Symbol("no"); }, beforeToolExecute() { return function () {}; } };`,
+    );
+    s.server.script(
+      { text: "first", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ran" } }] },
+      { text: "second" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
     expect(s.server.requests.map(systemOf)).toEqual(["You are a test agent. +extra", "You are a test agent. +extra"]);
     expect(events(r.stdout, "tool_result").map((e) => [e.text, e.isError])).toEqual([["ran +extra", false]]);
     expect(events(r.stdout, "message_end").map((e) => e.text)).toEqual(["first", "second"]);
-    expect(events(r.stdout, "hook").filter((e) => e.name === "odd").map((e) => [e.point, e.outcome])).toEqual([
+    expect(
+      events(r.stdout, "hook")
+        .filter((e) => e.name === "odd")
+        .map((e) => [e.point, e.outcome]),
+    ).toEqual([
       ["afterModelResponse", "error"],
       ["beforeToolExecute", "error"],
       ["afterModelResponse", "error"],
@@ -541,12 +685,19 @@ describe("hooks.md: a hook that throws or returns a malformed value", () => {
 
   test("throwing a non-Error (a string, null) is reported too, and never fails the run", async () => {
     s = await agentWith([], ["odd"]);
-    s.inst.hook("odd", `module.exports = { beforeModelRequest() { throw "a plain string"; }, afterModelResponse() { throw null; } };`);
+    s.inst.hook(
+      "odd",
+      `module.exports = { beforeModelRequest() { throw "a plain string"; }, afterModelResponse() { throw null; } };`,
+    );
     s.server.script({ text: "fine" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
     expect(events(r.stdout, "message_end")[0]!.text).toBe("fine");
-    expect(events(r.stdout, "hook").filter((e) => e.outcome === "error").map((e) => e.point)).toEqual(["beforeModelRequest", "afterModelResponse"]);
+    expect(
+      events(r.stdout, "hook")
+        .filter((e) => e.outcome === "error")
+        .map((e) => e.point),
+    ).toEqual(["beforeModelRequest", "afterModelResponse"]);
     expect(JSON.stringify(events(r.stdout, "hook"))).toContain("a plain string");
   });
 
@@ -567,17 +718,27 @@ describe("hooks.md: a hook that throws or returns a malformed value", () => {
     for (const { point, value } of malformed) {
       s = await agentWith(["shell"], ["odd"]);
       s.inst.hook("odd", `module.exports = { ${point}() { return ${value}; } };`);
-      s.server.script({ text: "first", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ran" } }] }, { text: "second" });
+      s.server.script(
+        { text: "first", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ran" } }] },
+        { text: "second" },
+      );
       const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
       expect({ point, value, code: r.code }).toEqual({ point, value, code: 0 });
       const reported = events(r.stdout, "hook").map((e) => [e.point, e.outcome]);
-      expect({ point, value, reported: reported.length > 0 && reported.every(([p, o]) => p === point && o === "error") }).toEqual({ point, value, reported: true });
+      expect({
+        point,
+        value,
+        reported: reported.length > 0 && reported.every(([p, o]) => p === point && o === "error"),
+      }).toEqual({ point, value, reported: true });
       expect(events(r.stdout, "message_end").map((e) => e.text)).toEqual(["first", "second"]);
       expect(events(r.stdout, "tool_result").map((e) => [e.text, e.isError])).toEqual([["ran", false]]);
       expect(s.server.requests.map(systemOf)).toEqual(["You are a test agent.", "You are a test agent."]);
       // Reported where a person running it sees it.
       const plainScenario = s;
-      plainScenario.server.script({ text: "first", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ran" } }] }, { text: "second" });
+      plainScenario.server.script(
+        { text: "first", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ran" } }] },
+        { text: "second" },
+      );
       const plain = await plainScenario.inst.run(["run", "-a", "coder", "-p", "x"]);
       expect(plain.code).toBe(0);
       expect(plain.stderr).toContain('hook "odd"');
@@ -597,7 +758,10 @@ describe("hooks.md: an async handler (it returns a Promise, a malformed value)",
         async beforeToolExecute(ctx, call) { return { allow: false, reason: "never applied" }; },
       };`,
     );
-    s.inst.hook("after", `module.exports = { beforeModelRequest(ctx, r) { return { system: r.system + " +after" }; } };`);
+    s.inst.hook(
+      "after",
+      `module.exports = { beforeModelRequest(ctx, r) { return { system: r.system + " +after" }; } };`,
+    );
     s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ran" } }] }, { text: "done" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
@@ -610,7 +774,9 @@ describe("hooks.md: an async handler (it returns a Promise, a malformed value)",
       ["eager", "beforeModelRequest", "error"],
       ["after", "beforeModelRequest", "changed"],
     ]);
-    expect(events(r.stdout, "notice").map((e) => e.message)).toContainEqual(expect.stringContaining('hook "eager": "beforeModelRequest" is an async function'));
+    expect(events(r.stdout, "notice").map((e) => e.message)).toContainEqual(
+      expect.stringContaining('hook "eager": "beforeModelRequest" is an async function'),
+    );
   });
 });
 
@@ -644,13 +810,19 @@ module.exports = Object.fromEntries(${JSON.stringify(POINTS)}.map((p) => [p, fun
     s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo hi" } }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
-    expect(s.server.requests.map(systemOf)).toEqual(["You are a test agent. (slowly)", "You are a test agent. (slowly)"]);
+    expect(s.server.requests.map(systemOf)).toEqual([
+      "You are a test agent. (slowly)",
+      "You are a test agent. (slowly)",
+    ]);
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["slow hi"]);
   });
 
   test("ctx.log reaches the front end live while the hook runs", async () => {
     s = await agentWith([], ["talk"]);
-    s.inst.hook("talk", `module.exports = { beforeModelRequest(ctx) { ctx.log("hook is thinking"); while (!ctx.file.exists("go")) ctx.sleep(20); ctx.log("hook is done"); } };`);
+    s.inst.hook(
+      "talk",
+      `module.exports = { beforeModelRequest(ctx) { ctx.log("hook is thinking"); while (!ctx.file.exists("go")) ctx.sleep(20); ctx.log("hook is done"); } };`,
+    );
     s.server.script({ text: "ok" });
     const run = s.inst.start(["run", "-a", "coder", "-p", "x"], { killAfterMs: 30_000 });
     await waitFor(() => run.stderr().includes("hook is thinking"), 20_000, "the hook's log while it runs");
@@ -662,7 +834,10 @@ module.exports = Object.fromEntries(${JSON.stringify(POINTS)}.map((p) => [p, fun
   });
 
   test("the same ctx as tools: workdir, session (its id is beforeRun's sessionId), agent, config, and every namespace", async () => {
-    s = await agentWith([], ["probe"], { configExtra: "config:\n  probe: { level: 2 }", agentFrontmatter: "config:\n  probe: { mine: true }" });
+    s = await agentWith([], ["probe"], {
+      configExtra: "config:\n  probe: { level: 2 }",
+      agentFrontmatter: "config:\n  probe: { mine: true }",
+    });
     s.inst.hook(
       "probe",
       `module.exports = { beforeRun(ctx, run) {
@@ -679,9 +854,19 @@ module.exports = Object.fromEntries(${JSON.stringify(POINTS)}.map((p) => [p, fun
     expect(r.code).toBe(0);
     const seen = JSON.parse(readFileSync(join(s.inst.workspace, "ctx.json"), "utf8"));
     expect(seen.workdir).toBe(s.inst.workspace);
-    expect(seen.session).toEqual({ id: seen.run.sessionId, agentId: "coder", modelId: "p/m", workdir: s.inst.workspace });
+    expect(seen.session).toEqual({
+      id: seen.run.sessionId,
+      agentId: "coder",
+      modelId: "p/m",
+      workdir: s.inst.workspace,
+    });
     expect(seen.session.id).toBe(sessionIdFrom(r.stderr));
-    expect(seen.agent).toMatchObject({ name: "coder", hooks: ["probe"], config: { probe: { mine: true } }, systemPrompt: "You are a test agent." });
+    expect(seen.agent).toMatchObject({
+      name: "coder",
+      hooks: ["probe"],
+      config: { probe: { mine: true } },
+      systemPrompt: "You are a test agent.",
+    });
     expect(seen.config).toEqual({ probe: { level: 2 } });
     expect(seen.members).toEqual(["function", "function", "function", "function"]);
     expect(seen.file).toEqual(["exists", "list", "read", "write"]);
@@ -694,7 +879,10 @@ module.exports = Object.fromEntries(${JSON.stringify(POINTS)}.map((p) => [p, fun
 
   test("ctx.confirm in a non-interactive run answers from auto-approve: false without -y, true with it", async () => {
     s = await agentWith([], ["ask"]);
-    s.inst.hook("ask", `module.exports = { beforeRun(ctx) { ctx.file.write("answer", String(ctx.confirm({ title: "Go on?", body: "Really?" }))); } };`);
+    s.inst.hook(
+      "ask",
+      `module.exports = { beforeRun(ctx) { ctx.file.write("answer", String(ctx.confirm({ title: "Go on?", body: "Really?" }))); } };`,
+    );
     s.server.script({ text: "ok" }, { text: "ok" });
     await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(readFileSync(join(s.inst.workspace, "answer"), "utf8")).toBe("false");
@@ -725,15 +913,25 @@ describe("hooks.md: the example", () => {
     s = await agentWith(["shell"], ["guard"]);
     s.inst.hook("guard", GUARD);
     s.inst.file("victim/file.txt", "keep me");
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -rf victim" } }] }, { text: "ok" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -rf victim" } }] },
+      { text: "ok" },
+    );
     const refused = await s.inst.run(["run", "-a", "coder", "-p", "clean up", "--json"]);
     expect(refused.code).toBe(0);
-    expect(events(refused.stdout, "tool_result").map((e) => [e.text, e.isError])).toEqual([["refused by the user", true]]);
+    expect(events(refused.stdout, "tool_result").map((e) => [e.text, e.isError])).toEqual([
+      ["refused by the user", true],
+    ]);
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["refused by the user"]);
     expect(existsSync(join(s.inst.workspace, "victim/file.txt"))).toBe(true);
-    expect(events(refused.stdout, "notice")).toContainEqual(expect.objectContaining({ title: "rienda", body: "run finished: end_turn" }));
+    expect(events(refused.stdout, "notice")).toContainEqual(
+      expect.objectContaining({ title: "rienda", body: "run finished: end_turn" }),
+    );
 
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -rf victim && echo removed" } }] }, { text: "ok" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -rf victim && echo removed" } }] },
+      { text: "ok" },
+    );
     const allowed = await s.inst.run(["run", "-a", "coder", "-p", "clean up", "-y"]);
     expect(allowed.code).toBe(0);
     expect(toolResultsOf(s.server.requests[3]!)).toEqual(["removed"]);
@@ -750,7 +948,10 @@ describe("hooks.md: the example", () => {
 /** The agent `coder` with the shell tool and these hooks, the model calling `echo ran` once, then answering. */
 async function withHooks(hooks: string[]): Promise<Scenario> {
   const sc = await scenario({ agentFrontmatter: `tools: [shell]\nhooks: [${hooks.join(", ")}]` });
-  sc.server.script({ text: "first", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ran" } }] }, { text: "second" });
+  sc.server.script(
+    { text: "first", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ran" } }] },
+    { text: "second" },
+  );
   return sc;
 }
 
@@ -765,13 +966,20 @@ describe("hooks.md: an answer that is an object but not a set of fields is malfo
   test("an Error, a Date, a Map or a RegExp as the answer is reported and treated as no opinion", async () => {
     for (const { value, shown } of answers) {
       s = await withHooks(["odd"]);
-      s.inst.hook("odd", `module.exports = { beforeModelRequest() { return ${value}; }, afterToolExecute() { return ${value}; } };`);
+      s.inst.hook(
+        "odd",
+        `module.exports = { beforeModelRequest() { return ${value}; }, afterToolExecute() { return ${value}; } };`,
+      );
       const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
       expect({ value, code: r.code }).toEqual({ value, code: 0 });
       const reported = events(r.stdout, "hook").map((e) => [e.point, e.outcome, e.message]);
       expect({ value, reported }).toEqual({
         value,
-        reported: ["beforeModelRequest", "afterToolExecute", "beforeModelRequest"].map((point) => [point, "error", `expected an object, got ${shown}`]),
+        reported: ["beforeModelRequest", "afterToolExecute", "beforeModelRequest"].map((point) => [
+          point,
+          "error",
+          `expected an object, got ${shown}`,
+        ]),
       });
       expect(s.server.requests.map(systemOf)).toEqual(["You are a test agent.", "You are a test agent."]);
       expect(toolResultsOf(s.server.requests[1]!)).toEqual(["ran"]);
@@ -782,7 +990,10 @@ describe("hooks.md: an answer that is an object but not a set of fields is malfo
 
   test("an object made by a class of the hook's own, with the fields, still counts", async () => {
     s = await withHooks(["classy"]);
-    s.inst.hook("classy", `class Answer { constructor(system) { this.system = system; } } module.exports = { beforeModelRequest(ctx, r) { return new Answer(r.system + " +class"); } };`);
+    s.inst.hook(
+      "classy",
+      `class Answer { constructor(system) { this.system = system; } } module.exports = { beforeModelRequest(ctx, r) { return new Answer(r.system + " +class"); } };`,
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
     expect(events(r.stdout, "hook").map((e) => e.outcome)).toEqual(["changed", "changed"]);

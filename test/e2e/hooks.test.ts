@@ -49,7 +49,10 @@ describe("hooks", () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [guard]" });
     s.inst.hook("guard", GUARD);
     s.inst.file("victim/file.txt", "keep me");
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -rf victim" } }] }, { text: "ok" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -rf victim" } }] },
+      { text: "ok" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "clean up"]);
     expect(r.code).toBe(0);
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["refused by the user"]);
@@ -61,7 +64,10 @@ describe("hooks", () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [guard]" });
     s.inst.hook("guard", GUARD);
     s.inst.file("victim/file.txt", "bye");
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -rf victim && echo removed" } }] }, { text: "ok" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -rf victim && echo removed" } }] },
+      { text: "ok" },
+    );
     await s.inst.run(["run", "-a", "coder", "-p", "clean up", "-y"]);
     expect(toolResultsOf(s.server.requests[1]!)[0]).toContain("removed");
   });
@@ -70,7 +76,10 @@ describe("hooks", () => {
     test(`every point receives its payload, in order (${protocol})`, async () => {
       s = await scenario({ protocol, agentFrontmatter: "tools: [shell]\nhooks: [rec]" });
       s.inst.hook("rec", RECORDER);
-      s.server.script({ text: "looking", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo hi" } }] }, { text: "bye" });
+      s.server.script(
+        { text: "looking", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo hi" } }] },
+        { text: "bye" },
+      );
       const r = await s.inst.run(["run", "-a", "coder", "-p", "start"]);
       expect(r.code).toBe(0);
       const log = logOf(s);
@@ -85,8 +94,16 @@ describe("hooks", () => {
         "afterRun",
       ]);
       expect(log[0]!.payload).toEqual({ sessionId: sessionIdFrom(r.stderr), agentId: "coder", modelId: "p/m" });
-      expect(log[1]!.payload).toMatchObject({ system: "You are a test agent.", model: "p/m", messages: [{ role: "user", text: "start" }] });
-      expect(log[2]!.payload).toEqual({ text: "looking", thinking: "", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo hi" } }] });
+      expect(log[1]!.payload).toMatchObject({
+        system: "You are a test agent.",
+        model: "p/m",
+        messages: [{ role: "user", text: "start" }],
+      });
+      expect(log[2]!.payload).toEqual({
+        text: "looking",
+        thinking: "",
+        toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo hi" } }],
+      });
       expect(log[3]!.payload).toEqual({ id: "c1", name: "shell", arguments: { command: "echo hi" } });
       expect(log[4]!.payload).toEqual({ id: "c1", name: "shell", arguments: { command: "echo hi" } });
       expect(log[4]!.result).toEqual({ text: "hi", isError: false });
@@ -114,7 +131,10 @@ describe("hooks", () => {
       "redact",
       `module.exports = { afterModelResponse(ctx, res) { return { text: res.text.replace(/sk-[a-z0-9]+/g, "[redacted]") }; } };`,
     );
-    s.server.script({ text: "the key is sk-abc123", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "true" } }] }, { text: "again sk-zzz9" });
+    s.server.script(
+      { text: "the key is sk-abc123", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "true" } }] },
+      { text: "again sk-zzz9" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.stdout).toBe("the key is [redacted]\nagain [redacted]\n");
     expect(JSON.stringify(s.server.requests[1]!.body)).not.toContain("sk-abc123");
@@ -125,9 +145,15 @@ describe("hooks", () => {
 
   test("an argument rewrite is seen by the next hook and the tool, and can repair a malformed call", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [fix, rec]" });
-    s.inst.hook("fix", `module.exports = { beforeToolExecute(ctx, call) { if (typeof call.arguments === "string") return { arguments: { command: "echo repaired" } }; } };`);
+    s.inst.hook(
+      "fix",
+      `module.exports = { beforeToolExecute(ctx, call) { if (typeof call.arguments === "string") return { arguments: { command: "echo repaired" } }; } };`,
+    );
     s.inst.hook("rec", RECORDER);
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", rawArguments: "{command: echo broken" }] }, { text: "ok" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "shell", rawArguments: "{command: echo broken" }] },
+      { text: "ok" },
+    );
     await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     const seen = logOf(s).find((l) => l.point === "beforeToolExecute")!;
     expect(seen.payload.arguments).toEqual({ command: "echo repaired" });
@@ -136,9 +162,15 @@ describe("hooks", () => {
 
   test("a refusal is final: it carries its reason, stops the chain, and afterToolExecute cannot turn it into a success", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [deny, rec, launder]" });
-    s.inst.hook("deny", `module.exports = { beforeToolExecute() { return { allow: false, reason: "no shell today" }; } };`);
+    s.inst.hook(
+      "deny",
+      `module.exports = { beforeToolExecute() { return { allow: false, reason: "no shell today" }; } };`,
+    );
     s.inst.hook("rec", RECORDER);
-    s.inst.hook("launder", `module.exports = { afterToolExecute() { return { text: "it ran fine", isError: false }; } };`);
+    s.inst.hook(
+      "launder",
+      `module.exports = { afterToolExecute() { return { text: "it ran fine", isError: false }; } };`,
+    );
     s.inst.file("marker", "");
     s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm marker" } }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
@@ -167,14 +199,20 @@ describe("hooks", () => {
 
   test("the tool line and the tool_call event show the arguments that ran after a rewrite; --json adds the model's", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [tame]" });
-    s.inst.hook("tame", `module.exports = { beforeToolExecute(ctx, call) { return { arguments: { command: "echo tamed" } }; } };`);
+    s.inst.hook(
+      "tame",
+      `module.exports = { beforeToolExecute(ctx, call) { return { arguments: { command: "echo tamed" } }; } };`,
+    );
     s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo wild" } }] }, { text: "ok" });
     const plain = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(plain.stderr).toContain("echo tamed");
     expect(plain.stderr).not.toContain("echo wild");
     s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo wild" } }] }, { text: "ok" });
     const json = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
-    const events = json.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const events = json.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(events.find((e) => e.type === "tool_call")).toEqual({
       type: "tool_call",
       id: "c1",
@@ -186,8 +224,14 @@ describe("hooks", () => {
 
   test("afterToolExecute rewrites what the model reads; the last writer wins and null keeps the value", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [first, second, third]" });
-    s.inst.hook("first", `module.exports = { afterToolExecute(ctx, call, r) { return { text: "first:" + r.text.trim(), isError: true }; } };`);
-    s.inst.hook("second", `module.exports = { afterToolExecute(ctx, call, r) { return { text: r.text + "+second", isError: null }; } };`);
+    s.inst.hook(
+      "first",
+      `module.exports = { afterToolExecute(ctx, call, r) { return { text: "first:" + r.text.trim(), isError: true }; } };`,
+    );
+    s.inst.hook(
+      "second",
+      `module.exports = { afterToolExecute(ctx, call, r) { return { text: r.text + "+second", isError: null }; } };`,
+    );
     s.inst.hook("third", `module.exports = { afterToolExecute() { return null; } };`);
     s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo out" } }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
@@ -301,13 +345,17 @@ describe("hooks", () => {
     );
     s.server.script({ text: "the key is sk-live-999" });
     const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
-    await waitFor(() => {
-      try {
-        return readFileSync(join(s!.inst.workspace, "started"), "utf8") === "1";
-      } catch {
-        return false;
-      }
-    }, 10_000, "the hook to start");
+    await waitFor(
+      () => {
+        try {
+          return readFileSync(join(s!.inst.workspace, "started"), "utf8") === "1";
+        } catch {
+          return false;
+        }
+      },
+      10_000,
+      "the hook to start",
+    );
     run.kill("SIGINT");
     const r = await run.done;
     expect(r.code).toBe(130);
@@ -322,21 +370,34 @@ describe("hooks", () => {
     s.inst.hook("deny", `module.exports = { beforeToolExecute() { return { allow: false, reason: "nope" }; } };`);
     s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "true" } }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
-    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
-    expect(events).toContainEqual({ type: "hook", name: "deny", point: "beforeToolExecute", outcome: "refused", message: "nope" });
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(events).toContainEqual({
+      type: "hook",
+      name: "deny",
+      point: "beforeToolExecute",
+      outcome: "refused",
+      message: "nope",
+    });
   });
 
   test("a hook that blocks in ctx.sleep is cut short by an interrupt", async () => {
     s = await scenario({ agentFrontmatter: "hooks: [slow]" });
     s.inst.hook("slow", `module.exports = { beforeRun(ctx) { ctx.file.write("started", "1"); ctx.sleep(60000); } };`);
     const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
-    await waitFor(() => {
-      try {
-        return readFileSync(join(s!.inst.workspace, "started"), "utf8") === "1";
-      } catch {
-        return false;
-      }
-    }, 10_000, "the hook to start");
+    await waitFor(
+      () => {
+        try {
+          return readFileSync(join(s!.inst.workspace, "started"), "utf8") === "1";
+        } catch {
+          return false;
+        }
+      },
+      10_000,
+      "the hook to start",
+    );
     run.kill("SIGINT");
     const r = await run.done;
     expect(r.code).toBe(130);

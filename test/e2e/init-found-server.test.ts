@@ -22,7 +22,10 @@ afterEach(() => {
 
 /** A Node server on `port` listing `models` as /v1/models does (llama.cpp's entries are owned_by llamacpp). */
 function fakeServer(port: number, models: string[], ownedBy: string): string {
-  const body = JSON.stringify({ object: "list", data: models.map((id) => ({ id, object: "model", owned_by: ownedBy })) });
+  const body = JSON.stringify({
+    object: "list",
+    data: models.map((id) => ({ id, object: "model", owned_by: ownedBy })),
+  });
   const source = `require("http").createServer((q, a) => { a.writeHead(q.url === "/v1/models" ? 200 : 404, { "content-type": "application/json" }); a.end(${JSON.stringify(body)}); }).listen(${port}, "127.0.0.1", () => console.log("up"));`;
   return `node -e '${source.replace(/'/g, "'\\''")}' & server=$!; for i in $(seq 1 100); do curl -sf http://127.0.0.1:${port}/v1/models >/dev/null && break; sleep 0.05; done`;
 }
@@ -31,8 +34,20 @@ function fakeServer(port: number, models: string[], ownedBy: string): string {
 function initWith(server: string): { stdout: string; config: string; agent: string; replay: string } {
   inst = new Instance();
   rmSync(inst.riendaPath(), { recursive: true, force: true });
-  const script = ["ip link set lo up", server, `'${BINARY}' init`, `echo "init=$?"`, `'${BINARY}' run -a starter -m replay/starter -p hi`, 'kill "$server"'].join("\n");
-  const r = spawnSync("unshare", ["-rn", "sh", "-c", script], { cwd: inst.workspace, env: inst.env(CLEAN_ENV), encoding: "utf8", timeout: 60_000 });
+  const script = [
+    "ip link set lo up",
+    server,
+    `'${BINARY}' init`,
+    `echo "init=$?"`,
+    `'${BINARY}' run -a starter -m replay/starter -p hi`,
+    'kill "$server"',
+  ].join("\n");
+  const r = spawnSync("unshare", ["-rn", "sh", "-c", script], {
+    cwd: inst.workspace,
+    env: inst.env(CLEAN_ENV),
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   expect(r.stdout).toContain("init=0\n");
   return {
     stdout: r.stdout,
@@ -57,22 +72,32 @@ function expectTrueOfAFoundServer(found: ReturnType<typeof initWith>, modelRef: 
   expect(found.config).toMatch(/\n {6}qwen3:( #[^\n]*)?\n {8}id: qwen3:8b\n/);
 }
 
-test.skipIf(!CAN_ISOLATE)("llama.cpp found on 8080: the agent, the config's comments and the replay answer say so", () => {
-  const found = initWith(fakeServer(8080, ["qwen2.5-7b"], "llamacpp"));
-  expect(found.stdout).toContain("found llama.cpp at http://127.0.0.1:8080/v1, serving qwen2.5-7b: the starter agent uses local/qwen2.5-7b\n");
-  expectTrueOfAFoundServer(found, "local/qwen2.5-7b");
-  // The comment names the alias the config declares, not one it does not.
-  expect(found.config).not.toContain("local/default");
-  expect(found.config).toContain("then use model: local/qwen2.5-7b in an agent.");
-  expect(found.config).toContain('      qwen2.5-7b:\n        id: "qwen2.5-7b"\n');
-});
+test.skipIf(!CAN_ISOLATE)(
+  "llama.cpp found on 8080: the agent, the config's comments and the replay answer say so",
+  () => {
+    const found = initWith(fakeServer(8080, ["qwen2.5-7b"], "llamacpp"));
+    expect(found.stdout).toContain(
+      "found llama.cpp at http://127.0.0.1:8080/v1, serving qwen2.5-7b: the starter agent uses local/qwen2.5-7b\n",
+    );
+    expectTrueOfAFoundServer(found, "local/qwen2.5-7b");
+    // The comment names the alias the config declares, not one it does not.
+    expect(found.config).not.toContain("local/default");
+    expect(found.config).toContain("then use model: local/qwen2.5-7b in an agent.");
+    expect(found.config).toContain('      qwen2.5-7b:\n        id: "qwen2.5-7b"\n');
+  },
+);
 
-test.skipIf(!CAN_ISOLATE)("Ollama found on 11434 serving another model: it is declared beside qwen3, which README names", () => {
-  const found = initWith(fakeServer(11434, ["llama3.2:3b"], "library"));
-  expect(found.stdout).toContain("the starter agent uses ollama/llama3.2-3b\n");
-  expectTrueOfAFoundServer(found, "ollama/llama3.2-3b");
-  expect(found.config).toContain('      llama3.2-3b: # Found running by `rienda init`: Ollama, serving llama3.2:3b; the starter agent uses it.\n        id: "llama3.2:3b"\n');
-});
+test.skipIf(!CAN_ISOLATE)(
+  "Ollama found on 11434 serving another model: it is declared beside qwen3, which README names",
+  () => {
+    const found = initWith(fakeServer(11434, ["llama3.2:3b"], "library"));
+    expect(found.stdout).toContain("the starter agent uses ollama/llama3.2-3b\n");
+    expectTrueOfAFoundServer(found, "ollama/llama3.2-3b");
+    expect(found.config).toContain(
+      '      llama3.2-3b: # Found running by `rienda init`: Ollama, serving llama3.2:3b; the starter agent uses it.\n        id: "llama3.2:3b"\n',
+    );
+  },
+);
 
 test.skipIf(!CAN_ISOLATE)("Ollama serving qwen3:8b: the starter agent uses ollama/qwen3, declared once", () => {
   const found = initWith(fakeServer(11434, ["qwen3:8b"], "library"));

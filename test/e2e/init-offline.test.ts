@@ -24,14 +24,25 @@ afterEach(() => inst.dispose());
 /** Runs the binary with only loopback for a network where the machine allows it. */
 function offline(args: string[]) {
   const argv = CAN_ISOLATE ? ["unshare", "-rn", BINARY, ...args] : [BINARY, ...args];
-  const r = spawnSync(argv[0]!, argv.slice(1), { cwd: inst.workspace, env: inst.env(CLEAN_ENV), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const r = spawnSync(argv[0]!, argv.slice(1), {
+    cwd: inst.workspace,
+    env: inst.env(CLEAN_ENV),
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe("rienda init with no network", () => {
   test.skipIf(!CAN_ISOLATE)("the tests run where the network is unreachable: only loopback", () => {
     const r = spawnSync("unshare", ["-rn", "cat", "/proc/net/dev"], { encoding: "utf8" });
-    expect(r.stdout.split("\n").slice(2).map((line) => line.split(":")[0]!.trim()).filter(Boolean)).toEqual(["lo"]);
+    expect(
+      r.stdout
+        .split("\n")
+        .slice(2)
+        .map((line) => line.split(":")[0]!.trim())
+        .filter(Boolean),
+    ).toEqual(["lo"]);
   });
 
   test("gives a working offline setup: the starter agent answers from its replay script, doctor finds no problem", () => {
@@ -75,7 +86,10 @@ describe("rienda init with no network", () => {
       expect(offline(["init"]).code).toBe(0);
       // What a user does: the server's address in config.yaml, the model in the agent.
       const config = inst.riendaPath("config.yaml");
-      writeFileSync(config, readFileSync(config, "utf8").replace("base_url: http://127.0.0.1:8080/v1", `base_url: ${server.url}/v1`));
+      writeFileSync(
+        config,
+        readFileSync(config, "utf8").replace("base_url: http://127.0.0.1:8080/v1", `base_url: ${server.url}/v1`),
+      );
       const agent = inst.riendaPath("agents/starter.md");
       writeFileSync(agent, readFileSync(agent, "utf8").replace("model: replay/starter", "model: local/default"));
       server.script({ text: "Answered by the model server next door." });

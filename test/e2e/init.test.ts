@@ -4,7 +4,18 @@
  * agent runs on its replay script; the starter tool runs).
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { Instance } from "../support/instance.ts";
 
@@ -68,7 +79,8 @@ describe("rienda init", () => {
     const before = STARTER_FILES.map((file) => readFileSync(inst.riendaPath(file), "utf8"));
     const r = await init();
     expect(r.code).toBe(0);
-    for (const file of STARTER_FILES) expect(r.stdout).toContain(`kept    ${inst.riendaPath(file)} (it already exists; left unchanged)`);
+    for (const file of STARTER_FILES)
+      expect(r.stdout).toContain(`kept    ${inst.riendaPath(file)} (it already exists; left unchanged)`);
     expect(r.stdout).not.toContain("created");
     expect(r.stdout).toContain("Nothing to write");
     expect(STARTER_FILES.map((file) => readFileSync(inst.riendaPath(file), "utf8"))).toEqual(before);
@@ -80,7 +92,9 @@ describe("rienda init", () => {
     rmSync(inst.riendaPath("agents/starter.md"));
     const r = await init();
     expect(r.code).toBe(0);
-    expect(readFileSync(inst.riendaPath("config.yaml"), "utf8")).toBe("providers:\n  mine: { preset: ollama, models: { llama: {} } }\n");
+    expect(readFileSync(inst.riendaPath("config.yaml"), "utf8")).toBe(
+      "providers:\n  mine: { preset: ollama, models: { llama: {} } }\n",
+    );
     expect(r.stdout).toContain(`kept    ${inst.riendaPath("config.yaml")}`);
     expect(r.stdout).toContain(`created ${inst.riendaPath("agents/starter.md")}\n`);
     expect(readFileSync(inst.riendaPath("agents/starter.md"), "utf8")).toContain("model: replay/starter");
@@ -115,7 +129,9 @@ describe("rienda init", () => {
     writeFileSync(inst.riendaPath("tools"), "not a directory\n");
     const r = await init();
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`FAILED  ${inst.riendaPath("tools/word-count/index.js")}: a parent path is a file, not a directory`);
+    expect(r.stdout).toContain(
+      `FAILED  ${inst.riendaPath("tools/word-count/index.js")}: a parent path is a file, not a directory`,
+    );
     expect(r.stdout).toContain(`created ${inst.riendaPath("config.yaml")}\n`);
     expect(r.stderr).toContain("rienda: init: could not write 1 file");
     expect(readFileSync(inst.riendaPath("tools"), "utf8")).toBe("not a directory\n");
@@ -125,7 +141,9 @@ describe("rienda init", () => {
     writeFileSync(inst.riendaPath(), "oops\n");
     const r = await init();
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`rienda: ${inst.riendaPath()} exists but is not a directory; move it away and run rienda init again\n`);
+    expect(r.stderr).toBe(
+      `rienda: ${inst.riendaPath()} exists but is not a directory; move it away and run rienda init again\n`,
+    );
     expect(readFileSync(inst.riendaPath(), "utf8")).toBe("oops\n");
   });
 
@@ -141,7 +159,9 @@ describe("rienda init", () => {
   test("warns when RIENDA_CONFIG points elsewhere, since the written config.yaml would not be read", async () => {
     const r = await init({ RIENDA_CONFIG: "/srv/rienda.yaml" });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`note: RIENDA_CONFIG is set, so rienda reads /srv/rienda.yaml, not ${inst.riendaPath()}/config.yaml\n`);
+    expect(r.stderr).toBe(
+      `note: RIENDA_CONFIG is set, so rienda reads /srv/rienda.yaml, not ${inst.riendaPath()}/config.yaml\n`,
+    );
   });
 
   test("right after init, the starter agent runs offline with no API key set", async () => {
@@ -163,9 +183,14 @@ describe("rienda init", () => {
     const r = await inst.run(["tool", "run", "word-count", "--args", '{"path":"notes.txt"}'], { env: CLEAN_ENV });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd()).toBe("4");
-    for (const [name, text] of [["empty.txt", ""], ["blank.txt", "  \n\t\n"]]) {
+    for (const [name, text] of [
+      ["empty.txt", ""],
+      ["blank.txt", "  \n\t\n"],
+    ]) {
       inst.file(name!, text!);
-      const empty = await inst.run(["tool", "run", "word-count", "--args", JSON.stringify({ path: name })], { env: CLEAN_ENV });
+      const empty = await inst.run(["tool", "run", "word-count", "--args", JSON.stringify({ path: name })], {
+        env: CLEAN_ENV,
+      });
       expect(empty.code).toBe(0);
       expect(empty.stdout).toBe("0\n");
     }

@@ -15,10 +15,12 @@ afterEach(async () => {
   s = undefined;
 });
 
-const LIMIT_TEXT = "[This request was stopped before it was finished: the run reached its limit of model requests, cost or time. What follows is a new message.]";
+const LIMIT_TEXT =
+  "[This request was stopped before it was finished: the run reached its limit of model requests, cost or time. What follows is a new message.]";
 
 /** What opens the next user turn after an answer a time limit cut while it streamed. */
-const CUT_BY_LIMIT = "[Your previous answer was stopped at this point by a run limit (time); it is incomplete. What follows is a new message.]";
+const CUT_BY_LIMIT =
+  "[Your previous answer was stopped at this point by a run limit (time); it is incomplete. What follows is a new message.]";
 
 /** The texts of every message of Chat Completions request `index`. */
 function contents(index: number): unknown[] {
@@ -32,7 +34,9 @@ test("--timeout before any answer: the session records a limit, and -s tells the
   const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--timeout", "1s"]);
   expect(r.code).toBe(3);
   const id = sessionIdFrom(r.stderr);
-  expect(readEntries(sessionFile(s.inst.home, id)).filter((e) => e.kind === "interruption")).toEqual([expect.objectContaining({ reason: "limit" })]);
+  expect(readEntries(sessionFile(s.inst.home, id)).filter((e) => e.kind === "interruption")).toEqual([
+    expect.objectContaining({ reason: "limit" }),
+  ]);
   const again = await s.inst.run(["run", "-s", id, "-p", "try again"]);
   expect(again.code).toBe(0);
   expect(contents(1).slice(1)).toEqual(["go", LIMIT_TEXT, "try again"]);
@@ -46,7 +50,10 @@ test("--timeout while the answer streams: the part that came is kept, marked lim
   expect(r.code).toBe(3);
   const id = sessionIdFrom(r.stderr);
   const entries = readEntries(sessionFile(s.inst.home, id));
-  expect(entries.find((e) => e.kind === "message" && e.role === "assistant")).toMatchObject({ interrupted: "limit", blocks: [{ type: "text", text: "never finished" }] });
+  expect(entries.find((e) => e.kind === "message" && e.role === "assistant")).toMatchObject({
+    interrupted: "limit",
+    blocks: [{ type: "text", text: "never finished" }],
+  });
   expect((await s.inst.run(["run", "-s", id, "-p", "try again"])).code).toBe(0);
   expect(contents(1).slice(1)).toEqual(["go", "never finished", `${CUT_BY_LIMIT}\n\ntry again`]);
 });
@@ -54,7 +61,10 @@ test("--timeout while the answer streams: the part that came is kept, marked lim
 test("--timeout during a subagent: the child's session records the limit too", async () => {
   s = await scenario({ agentFrontmatter: "agents: [helper]" });
   s.inst.agent("helper", "---\ndescription: Helps.\nmodel: p/m\n---\nYou help.\n");
-  s.server.script({ toolCalls: [{ id: "c1", name: "agent__helper", arguments: { prompt: "help" } }] }, { text: "never", hang: true });
+  s.server.script(
+    { toolCalls: [{ id: "c1", name: "agent__helper", arguments: { prompt: "help" } }] },
+    { text: "never", hang: true },
+  );
   const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--timeout", "2s"]);
   expect(r.code).toBe(3);
   const files = sessionFiles(s.inst.home);
@@ -73,7 +83,9 @@ test("an interrupt by the user is still recorded as one", async () => {
   child.kill("SIGINT");
   const r = await child.done;
   expect(r.code).toBe(130);
-  const interruption = readEntries(sessionFile(s.inst.home, sessionIdFrom(r.stderr))).find((e) => e.kind === "interruption");
+  const interruption = readEntries(sessionFile(s.inst.home, sessionIdFrom(r.stderr))).find(
+    (e) => e.kind === "interruption",
+  );
   expect(interruption).toBeDefined();
   expect(interruption!.reason).toBeUndefined();
 });

@@ -77,15 +77,29 @@ function setup(): Instance {
   return i;
 }
 
-async function connectStdio(i: Instance, args: string[] = [], capabilities: Record<string, unknown> = {}): Promise<Client> {
+async function connectStdio(
+  i: Instance,
+  args: string[] = [],
+  capabilities: Record<string, unknown> = {},
+): Promise<Client> {
   const c = new Client({ name: "test-client", version: "1.0.0" }, { capabilities });
-  const transport = new StdioClientTransport({ command: BINARY, args: ["mcp", "serve", ...args], env: i.env(), cwd: i.workspace, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: BINARY,
+    args: ["mcp", "serve", ...args],
+    env: i.env(),
+    cwd: i.workspace,
+    stderr: "pipe",
+  });
   await c.connect(transport);
   return c;
 }
 
 /** `rienda mcp serve --http` on a free port, once it says where; the token from the file it made (or from RIENDA_MCP_TOKEN). */
-async function serveHttp(i: Instance, args: string[], env: Record<string, string> = {}): Promise<{ started: Started; url: string; token: string }> {
+async function serveHttp(
+  i: Instance,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ started: Started; url: string; token: string }> {
   const s = i.start(["mcp", "serve", "--http", "127.0.0.1:0", ...args], { env });
   started = s;
   await waitFor(() => /Authorization: Bearer <token>/.test(s.stderr()), 20_000, "the server");
@@ -96,7 +110,9 @@ async function serveHttp(i: Instance, args: string[], env: Record<string, string
 
 /** The SDK's HTTP client transport, sending `token`. */
 function httpTransport(url: string | URL, token: string): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  return new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
 }
 
 function textOf(result: unknown): string {
@@ -111,7 +127,12 @@ describe("rienda mcp serve over stdio", () => {
     expect(tools.map((t) => t.name)).toEqual(["ask", "counter", "fail", "greet", "sleeper"]);
     const greet = tools.find((t) => t.name === "greet")!;
     expect(greet.description).toBe("Greets someone.");
-    expect(greet.inputSchema).toEqual({ type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false });
+    expect(greet.inputSchema).toEqual({
+      type: "object",
+      properties: { name: { type: "string" } },
+      required: ["name"],
+      additionalProperties: false,
+    });
     const ok = await client.callTool({ name: "greet", arguments: { name: "ana" } });
     expect(textOf(ok)).toBe(`hello ana in ${inst.workspace}`);
     expect(ok.isError).toBe(false);
@@ -135,9 +156,14 @@ describe("rienda mcp serve over stdio", () => {
     inst = setup();
     client = await connectStdio(inst);
     const logs: string[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(`${n.params.level} ${n.params.logger}: ${String(n.params.data)}`));
+    client.setNotificationHandler(
+      LoggingMessageNotificationSchema,
+      (n) => void logs.push(`${n.params.level} ${n.params.logger}: ${String(n.params.data)}`),
+    );
     const progress: string[] = [];
-    await client.callTool({ name: "greet", arguments: { name: "bo" } }, undefined, { onprogress: (p) => void progress.push(`${p.progress} ${p.message}`) });
+    await client.callTool({ name: "greet", arguments: { name: "bo" } }, undefined, {
+      onprogress: (p) => void progress.push(`${p.progress} ${p.message}`),
+    });
     expect(logs).toEqual(["info greet: greeting bo"]);
     expect(progress).toEqual(["1 greeting bo"]);
   });
@@ -163,19 +189,33 @@ describe("rienda mcp serve over stdio", () => {
       asked.push((request.params as { message: string }).message);
       return { action: "accept", content: { approve: true } };
     });
-    await client.connect(new StdioClientTransport({ command: BINARY, args: ["mcp", "serve"], env: inst.env(), cwd: inst.workspace, stderr: "pipe" }));
+    await client.connect(
+      new StdioClientTransport({
+        command: BINARY,
+        args: ["mcp", "serve"],
+        env: inst.env(),
+        cwd: inst.workspace,
+        stderr: "pipe",
+      }),
+    );
     expect(textOf(await client.callTool({ name: "ask", arguments: {} }))).toBe("approved");
     expect(asked).toEqual(["Delete it?\n\nthe file x"]);
   });
 
   test("calls at the same time each run in their own context and all answer; a tool that throws is an error result with its message", async () => {
     inst = setup();
-    inst.tool("nap", `module.exports = {
+    inst.tool(
+      "nap",
+      `module.exports = {
       description: "Sleeps, then says who it was.",
       parameters: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
       execute(ctx, args) { globalThis.mine = args.n; ctx.sleep(300); return "n=" + args.n + " saw " + globalThis.mine; },
-    };`);
-    inst.tool("boom", `module.exports = { description: "Throws.", parameters: { type: "object", properties: {} }, execute() { throw new Error("boom inside the tool"); } };`);
+    };`,
+    );
+    inst.tool(
+      "boom",
+      `module.exports = { description: "Throws.", parameters: { type: "object", properties: {} }, execute() { throw new Error("boom inside the tool"); } };`,
+    );
     client = await connectStdio(inst, ["--tools", "nap,boom"]);
     const answers = await Promise.all([1, 2, 3, 4].map((n) => client!.callTool({ name: "nap", arguments: { n } })));
     expect(answers.map(textOf)).toEqual(["n=1 saw 1", "n=2 saw 2", "n=3 saw 3", "n=4 saw 4"]);
@@ -191,7 +231,11 @@ describe("rienda mcp serve over stdio", () => {
     const abort = new AbortController();
     const call = client.callTool({ name: "sleeper", arguments: { pidFile } }, undefined, { signal: abort.signal });
     call.catch(() => undefined);
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000, "the command to start");
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      20_000,
+      "the command to start",
+    );
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(processRunning(pid)).toBe(true);
     abort.abort();
@@ -205,13 +249,23 @@ describe("rienda mcp serve over stdio, by hand", () => {
   test("requests piped in with stdin closed right after still get their answers, then the server exits 0", async () => {
     inst = setup();
     const lines = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "me", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "me", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "greet", arguments: { name: "pipe" } } },
     ];
-    const r = await inst.run(["mcp", "serve", "--tools", "greet"], { stdin: lines.map((l) => JSON.stringify(l)).join("\n") + "\n" });
+    const r = await inst.run(["mcp", "serve", "--tools", "greet"], {
+      stdin: lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+    });
     expect(r.code).toBe(0);
-    const messages = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id?: number; method?: string; result?: { content?: { text: string }[] } });
+    const messages = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id?: number; method?: string; result?: { content?: { text: string }[] } });
     expect(messages.map((m) => m.method).filter(Boolean)).toEqual(["notifications/message"]);
     const answers = messages.filter((m) => m.id !== undefined);
     expect(answers.map((a) => a.id)).toEqual([1, 2]);
@@ -236,7 +290,11 @@ describe("rienda mcp serve over stdio, a client that dies", () => {
       send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sleeper", arguments: { pidFile: ${JSON.stringify(pidFile)} } } });
       setInterval(() => {}, 1000);`;
     const dying = spawn("node", ["-e", client, BINARY], { cwd: inst.workspace, env: inst.env(), stdio: "ignore" });
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000, "the command to start");
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      20_000,
+      "the command to start",
+    );
     const sleeper = Number(readFileSync(pidFile, "utf8"));
     const server = Number(readFileSync(serveFile, "utf8"));
     expect(processRunning(sleeper)).toBe(true);
@@ -254,12 +312,19 @@ describe("rienda mcp serve --http", () => {
     client = new Client({ name: "http-client", version: "1.0.0" });
     await client.connect(httpTransport(url, token));
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["greet"]);
-    expect(textOf(await client.callTool({ name: "greet", arguments: { name: "web" } }))).toBe(`hello web in ${inst.workspace}`);
+    expect(textOf(await client.callTool({ name: "greet", arguments: { name: "web" } }))).toBe(
+      `hello web in ${inst.workspace}`,
+    );
     await client.close();
     client = undefined;
     const forged = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", origin: "http://evil.example", authorization: `Bearer ${token}` },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        origin: "http://evil.example",
+        authorization: `Bearer ${token}`,
+      },
       body: "{}",
     });
     expect(forged.status).toBe(403);
@@ -276,7 +341,11 @@ describe("rienda mcp serve --http", () => {
     await client.connect(transport);
     const pidFile = join(inst.root, "sleep.pid");
     client.callTool({ name: "sleeper", arguments: { pidFile } }).catch(() => undefined);
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000, "the command to start");
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      20_000,
+      "the command to start",
+    );
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(processRunning(pid)).toBe(true);
     await transport.terminateSession();
@@ -284,36 +353,59 @@ describe("rienda mcp serve --http", () => {
     await client.close();
     client = new Client({ name: "http-client", version: "1.0.0" });
     await client.connect(httpTransport(url, token));
-    expect(textOf(await client.callTool({ name: "greet", arguments: { name: "after" } }))).toBe(`hello after in ${inst.workspace}`);
+    expect(textOf(await client.callTool({ name: "greet", arguments: { name: "after" } }))).toBe(
+      `hello after in ${inst.workspace}`,
+    );
   });
 
   test("--http refuses an address that is not loopback", async () => {
     inst = setup();
     const r = await inst.run(["mcp", "serve", "--http", "0.0.0.0:8931"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('mcp serve: --http listens on loopback addresses only (127.0.0.1, ::1, localhost), not "0.0.0.0"');
+    expect(r.stderr).toContain(
+      'mcp serve: --http listens on loopback addresses only (127.0.0.1, ::1, localhost), not "0.0.0.0"',
+    );
   });
 });
 
 /** One POST to the MCP endpoint, its body read whole (an SSE body is fine: the server ends it with the answer). */
-async function post(url: string, message: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<{ status: number; headers: Headers; text: string }> {
+async function post(
+  url: string,
+  message: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<{ status: number; headers: Headers; text: string }> {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18", ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+      ...headers,
+    },
     body: JSON.stringify(message),
     ...(signal ? { signal } : {}),
   });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
 
 /** A session opened by hand (no GET stream, unlike the SDK's client): its id. */
 async function openSession(url: string, token: string): Promise<string> {
   const init = await post(url, INITIALIZE, { authorization: `Bearer ${token}` });
   expect(init.status).toBe(200);
   const id = init.headers.get("mcp-session-id")!;
-  const ready = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, { authorization: `Bearer ${token}`, "mcp-session-id": id });
+  const ready = await post(
+    url,
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { authorization: `Bearer ${token}`, "mcp-session-id": id },
+  );
   expect(ready.status).toBe(202);
   return id;
 }
@@ -328,11 +420,15 @@ describe("rienda mcp serve --http: the token", () => {
     expect(none.headers.get("www-authenticate")).toBe('Bearer realm="rienda mcp serve"');
     expect(none.headers.get("mcp-session-id")).toBeNull();
     expect(none.text).toContain("Unauthorized: send Authorization: Bearer <token>");
-    const wrong = await post(url, INITIALIZE, { authorization: `Bearer ${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}` });
+    const wrong = await post(url, INITIALIZE, {
+      authorization: `Bearer ${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`,
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("www-authenticate")).toBe('Bearer realm="rienda mcp serve", error="invalid_token"');
     expect(wrong.headers.get("mcp-session-id")).toBeNull();
-    expect((await post(url, INITIALIZE, { authorization: `Basic ${Buffer.from(`me:${token}`).toString("base64")}` })).status).toBe(401);
+    expect(
+      (await post(url, INITIALIZE, { authorization: `Basic ${Buffer.from(`me:${token}`).toString("base64")}` })).status,
+    ).toBe(401);
     expect((await post(url, INITIALIZE, { authorization: `Bearer ${token} ${token}` })).status).toBe(401);
     // Every path, not only /mcp: an unknown one is not even told apart.
     expect((await fetch(url.replace(/\/mcp$/, "/.well-known/oauth-protected-resource"))).status).toBe(401);
@@ -342,7 +438,9 @@ describe("rienda mcp serve --http: the token", () => {
     client = new Client({ name: "http-client", version: "1.0.0" });
     await client.connect(httpTransport(url, token));
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["greet"]);
-    expect(textOf(await client.callTool({ name: "greet", arguments: { name: "ana" } }))).toBe(`hello ana in ${inst.workspace}`);
+    expect(textOf(await client.callTool({ name: "greet", arguments: { name: "ana" } }))).toBe(
+      `hello ana in ${inst.workspace}`,
+    );
     expect(started!.stderr()).not.toContain(token);
   });
 
@@ -352,7 +450,9 @@ describe("rienda mcp serve --http: the token", () => {
     const first = await serveHttp(inst, ["--tools", "greet"]);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(first.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(first.started.stderr()).toContain(`rienda: clients send "Authorization: Bearer <token>", the token in ${file} (made now, readable only by you)`);
+    expect(first.started.stderr()).toContain(
+      `rienda: clients send "Authorization: Bearer <token>", the token in ${file} (made now, readable only by you)`,
+    );
     expect(first.started.stderr()).not.toContain(first.token);
     first.started.kill("SIGTERM");
     expect((await first.started.done).code).toBe(0);
@@ -378,10 +478,16 @@ describe("rienda mcp serve --http: the token", () => {
     const open = await inst.run(["mcp", "serve", "--http", "127.0.0.1:0"], { killAfterMs: 20_000 });
     expect(open.code).toBe(1);
     expect(open.stderr).toContain(`rienda: mcp serve: the token file ${file} can be read by other users (mode 0644)`);
-    const short = await inst.run(["mcp", "serve", "--http", "127.0.0.1:0"], { env: { RIENDA_MCP_TOKEN: "secret" }, killAfterMs: 20_000 });
+    const short = await inst.run(["mcp", "serve", "--http", "127.0.0.1:0"], {
+      env: { RIENDA_MCP_TOKEN: "secret" },
+      killAfterMs: 20_000,
+    });
     expect(short.code).toBe(1);
     expect(short.stderr).toContain("rienda: mcp serve: RIENDA_MCP_TOKEN is too short: 6 characters, at least 32");
-    const both = await inst.run(["mcp", "serve", "--http", "127.0.0.1:0", "--token-file", file], { env: { RIENDA_MCP_TOKEN: "b".repeat(40) }, killAfterMs: 20_000 });
+    const both = await inst.run(["mcp", "serve", "--http", "127.0.0.1:0", "--token-file", file], {
+      env: { RIENDA_MCP_TOKEN: "b".repeat(40) },
+      killAfterMs: 20_000,
+    });
     expect(both.code).toBe(1);
     expect(both.stderr).toContain("RIENDA_MCP_TOKEN is set and --token-file is given");
     const stdio = await inst.run(["mcp", "serve", "--token-file", file], { killAfterMs: 20_000 });
@@ -391,14 +497,19 @@ describe("rienda mcp serve --http: the token", () => {
 
   test("RIENDA_MCP_TOKEN gives the token: no file is made, and neither the tools nor the commands they run can read it", async () => {
     inst = setup();
-    inst.tool("peek", `module.exports = {
+    inst.tool(
+      "peek",
+      `module.exports = {
       description: "Looks for the token.",
       parameters: { type: "object", properties: {} },
       execute(ctx) { return String(ctx.env.get("RIENDA_MCP_TOKEN")) + " [" + ctx.system.exec("printf %s \\"$RIENDA_MCP_TOKEN\\"").stdout + "]"; },
-    };`);
+    };`,
+    );
     const token = "0123456789abcdef".repeat(4);
     const { url } = await serveHttp(inst, ["--tools", "peek"], { RIENDA_MCP_TOKEN: token });
-    expect(started!.stderr()).toContain('rienda: clients send "Authorization: Bearer <token>", the token of RIENDA_MCP_TOKEN');
+    expect(started!.stderr()).toContain(
+      'rienda: clients send "Authorization: Bearer <token>", the token of RIENDA_MCP_TOKEN',
+    );
     expect(existsSync(join(inst.home, ".rienda", "mcp-token"))).toBe(false);
     client = new Client({ name: "http-client", version: "1.0.0" });
     await client.connect(httpTransport(url, token));
@@ -413,26 +524,46 @@ describe("rienda mcp serve --http: sessions", () => {
     const id = await openSession(url, token);
     const pidFile = join(inst.root, "sleep.pid");
     const abort = new AbortController();
-    const call = post(url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sleeper", arguments: { pidFile } } }, { authorization: `Bearer ${token}`, "mcp-session-id": id }, abort.signal);
+    const call = post(
+      url,
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sleeper", arguments: { pidFile } } },
+      { authorization: `Bearer ${token}`, "mcp-session-id": id },
+      abort.signal,
+    );
     call.catch(() => undefined);
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000, "the command to start");
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      20_000,
+      "the command to start",
+    );
     const pid = Number(readFileSync(pidFile, "utf8"));
     // The client goes away without ending its session (no DELETE): its connection drops, nothing more.
     abort.abort();
     await waitFor(() => !processRunning(pid), 20_000, "the idle session's command to be killed");
     expect(started!.stderr()).toContain(`rienda: closed MCP session ${id.slice(0, 8)}…, idle for 2s (--idle-timeout)`);
-    const after = await post(url, { jsonrpc: "2.0", id: 3, method: "ping" }, { authorization: `Bearer ${token}`, "mcp-session-id": id });
+    const after = await post(
+      url,
+      { jsonrpc: "2.0", id: 3, method: "ping" },
+      { authorization: `Bearer ${token}`, "mcp-session-id": id },
+    );
     expect(after.status).toBe(404);
     expect(after.text).toContain("Session not found");
   });
 
   test("a session in use is not idle: a call longer than --idle-timeout answers, and the session goes on", async () => {
     inst = setup();
-    inst.tool("nap", `module.exports = { description: "Naps.", parameters: { type: "object", properties: {} }, execute(ctx) { ctx.sleep(2500); return "rested"; } };`);
+    inst.tool(
+      "nap",
+      `module.exports = { description: "Naps.", parameters: { type: "object", properties: {} }, execute(ctx) { ctx.sleep(2500); return "rested"; } };`,
+    );
     const { url, token } = await serveHttp(inst, ["--tools", "nap", "--idle-timeout", "1s"]);
     const id = await openSession(url, token);
     const auth = { authorization: `Bearer ${token}`, "mcp-session-id": id };
-    const answer = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "nap", arguments: {} } }, auth);
+    const answer = await post(
+      url,
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "nap", arguments: {} } },
+      auth,
+    );
     expect(answer.status).toBe(200);
     expect(answer.text).toContain("rested");
     expect((await post(url, { jsonrpc: "2.0", id: 3, method: "ping" }, auth)).status).toBe(200);
@@ -450,10 +581,16 @@ describe("rienda mcp serve --http: sessions", () => {
     try {
       const refused = await post(url, INITIALIZE, { authorization: `Bearer ${token}` });
       expect(refused.status).toBe(503);
-      expect(refused.text).toContain("Too many sessions: 2 are open, the limit of this server (rienda mcp serve --max-sessions)");
+      expect(refused.text).toContain(
+        "Too many sessions: 2 are open, the limit of this server (rienda mcp serve --max-sessions)",
+      );
       expect(refused.headers.get("mcp-session-id")).toBeNull();
       // The answer can arrive before the server's stderr line is read from its pipe.
-      await waitFor(() => started!.stderr().includes("rienda: refused a new MCP session: 2 are open (--max-sessions)"), 10_000, "the refusal on stderr");
+      await waitFor(
+        () => started!.stderr().includes("rienda: refused a new MCP session: 2 are open (--max-sessions)"),
+        10_000,
+        "the refusal on stderr",
+      );
       // A client that ends its session makes room.
       await first.terminateSession();
       await client.close();
@@ -467,9 +604,19 @@ describe("rienda mcp serve --http: sessions", () => {
         if (status === 503) await new Promise((r) => setTimeout(r, 50));
       }
       expect(status).toBe(200);
-      expect((await post(url, { jsonrpc: "2.0", id: 2, method: "ping" }, { authorization: `Bearer ${token}`, "mcp-session-id": id })).status).toBe(404);
+      expect(
+        (
+          await post(
+            url,
+            { jsonrpc: "2.0", id: 2, method: "ping" },
+            { authorization: `Bearer ${token}`, "mcp-session-id": id },
+          )
+        ).status,
+      ).toBe(404);
       // The connected client's session was never idle.
-      expect(textOf(await second.callTool({ name: "greet", arguments: { name: "still" } }))).toBe(`hello still in ${inst.workspace}`);
+      expect(textOf(await second.callTool({ name: "greet", arguments: { name: "still" } }))).toBe(
+        `hello still in ${inst.workspace}`,
+      );
     } finally {
       await second.close().catch(() => undefined);
     }
@@ -491,10 +638,21 @@ describe("Rienda as the MCP server of Rienda", () => {
       ].join("\n"),
     });
     try {
-      s.server.script({ toolCalls: [{ id: "a", name: "local__greet", arguments: { name: "stdio" } }, { id: "b", name: "web__greet", arguments: { name: "http" } }] }, { text: "done" });
+      s.server.script(
+        {
+          toolCalls: [
+            { id: "a", name: "local__greet", arguments: { name: "stdio" } },
+            { id: "b", name: "web__greet", arguments: { name: "http" } },
+          ],
+        },
+        { text: "done" },
+      );
       const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { env: { RIENDA_MCP_TOKEN: token } });
       expect(r.code).toBe(0);
-      expect(toolResultsOf(s.server.requests[1]!)).toEqual([`hello stdio in ${s.inst.workspace}`, `hello http in ${inst.workspace}`]);
+      expect(toolResultsOf(s.server.requests[1]!)).toEqual([
+        `hello stdio in ${s.inst.workspace}`,
+        `hello http in ${inst.workspace}`,
+      ]);
       expect(r.stderr).toContain("[info] greet: greeting stdio");
       expect(r.stderr).toContain("[info] greet: greeting http");
       // The same line as progress is not shown twice.
@@ -508,7 +666,10 @@ describe("Rienda as the MCP server of Rienda", () => {
     inst = setup();
     inst.tool("whoami", WHOAMI);
     const { url, token } = await serveHttp(inst, ["--tools", "whoami"]);
-    const s = await scenario({ agentFrontmatter: "tools: [web__whoami]", configExtra: `mcp_servers:\n  web: { url: "${url}", headers: { Authorization: "Bearer ${token}" } }` });
+    const s = await scenario({
+      agentFrontmatter: "tools: [web__whoami]",
+      configExtra: `mcp_servers:\n  web: { url: "${url}", headers: { Authorization: "Bearer ${token}" } }`,
+    });
     try {
       s.server.script({ toolCalls: [{ id: "a", name: "web__whoami", arguments: {} }] }, { text: "done" });
       const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
@@ -517,7 +678,13 @@ describe("Rienda as the MCP server of Rienda", () => {
       expect(session).toMatch(/^[0-9a-f-]{36}$/);
       const ping = await fetch(url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-06-18", authorization: `Bearer ${token}` },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": session,
+          "mcp-protocol-version": "2025-06-18",
+          authorization: `Bearer ${token}`,
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
       });
       await ping.body?.cancel();
@@ -531,12 +698,19 @@ describe("Rienda as the MCP server of Rienda", () => {
     inst = setup();
     const { url, token } = await serveHttp(inst, ["--tools", "greet"]);
     const port = new URL(url).port;
-    const s = await scenario({ agentFrontmatter: "tools: [web__greet]", configExtra: `mcp_servers:\n  web: { url: "${url}", headers: { Authorization: "Bearer ${token}" } }` });
+    const s = await scenario({
+      agentFrontmatter: "tools: [web__greet]",
+      configExtra: `mcp_servers:\n  web: { url: "${url}", headers: { Authorization: "Bearer ${token}" } }`,
+    });
     try {
       s.server.script(
         { toolCalls: [{ id: "a", name: "web__greet", arguments: { name: "first" } }] },
         // Slow enough for the server to be restarted before the second call.
-        { text: "once more", toolCalls: [{ id: "b", name: "web__greet", arguments: { name: "second" } }], chunkDelayMs: 600 },
+        {
+          text: "once more",
+          toolCalls: [{ id: "b", name: "web__greet", arguments: { name: "second" } }],
+          chunkDelayMs: 600,
+        },
         { text: "done" },
       );
       const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
@@ -548,7 +722,10 @@ describe("Rienda as the MCP server of Rienda", () => {
       await waitFor(() => started!.stderr().includes(`at ${url}`), 20_000, "the server to be back");
       const r = await run.done;
       expect(r.code).toBe(0);
-      expect(toolResultsOf(s.server.requests[2]!)).toEqual([`hello first in ${inst.workspace}`, `hello second in ${inst.workspace}`]);
+      expect(toolResultsOf(s.server.requests[2]!)).toEqual([
+        `hello first in ${inst.workspace}`,
+        `hello second in ${inst.workspace}`,
+      ]);
     } finally {
       await s.dispose();
     }

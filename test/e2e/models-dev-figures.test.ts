@@ -29,7 +29,17 @@ afterEach(async () => {
 async function setup(provider: (url: string) => string): Promise<Instance> {
   server = await startProviderServer();
   inst = new Instance();
-  inst.config(["providers:", "  p:", provider(server.url), "    api_key: test-key", "    models:", '      m: { id: "openai/gpt-4o" }', ""].join("\n"));
+  inst.config(
+    [
+      "providers:",
+      "  p:",
+      provider(server.url),
+      "    api_key: test-key",
+      "    models:",
+      '      m: { id: "openai/gpt-4o" }',
+      "",
+    ].join("\n"),
+  );
   inst.agent("coder", "---\ndescription: A test agent.\nmodel: p/m\n---\nYou are a test agent.\n");
   return inst;
 }
@@ -57,14 +67,18 @@ describe("config.yaml models and the models.dev snapshot", () => {
     i.file("long.txt", LONG_TEXT);
     const r = await i.run(["run", "-a", "coder", "-p", "summarize", "-f", "long.txt"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/more than the context window of p\/m \(128,000 tokens, reported by the models\.dev snapshot of \d{4}-\d{2}-\d{2}; providers\.p\.models\.m\.context_window overrides it\)/);
+    expect(r.stderr).toMatch(
+      /more than the context window of p\/m \(128,000 tokens, reported by the models\.dev snapshot of \d{4}-\d{2}-\d{2}; providers\.p\.models\.m\.context_window overrides it\)/,
+    );
     expect(server!.requests).toHaveLength(0);
   });
 
   test("cost: and context_window written in config.yaml win over the catalogue", async () => {
     server = await startProviderServer();
     inst = new Instance();
-    inst.config(`providers:\n  p:\n${VENDOR(server.url)}\n    api_key: test-key\n    models:\n      m: { id: "openai/gpt-4o", cost: { input: 1, output: 1 }, context_window: 1000000 }\n`);
+    inst.config(
+      `providers:\n  p:\n${VENDOR(server.url)}\n    api_key: test-key\n    models:\n      m: { id: "openai/gpt-4o", cost: { input: 1, output: 1 }, context_window: 1000000 }\n`,
+    );
     inst.agent("coder", "---\ndescription: A test agent.\nmodel: p/m\n---\nYou are a test agent.\n");
     inst.file("long.txt", LONG_TEXT);
     server.script({ text: "Done.", usage: { input: 1000, output: 100 } });

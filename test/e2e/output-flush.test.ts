@@ -84,11 +84,17 @@ describe("a slow reader gets the whole output", () => {
       const r = await pipeTo(s.inst, ["run", "-a", "coder", "-p", "x", "--json"], SLOW_READER);
       expect(r.code).toBe(0);
       expect(r.received.endsWith("\n")).toBe(true);
-      const events = r.received.trim().split("\n").map((line) => JSON.parse(line) as { type: string; text?: string });
+      const events = r.received
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { type: string; text?: string });
       expect(events[0]!.type).toBe("run_start");
       expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "end_turn" });
       expect(events.find((e) => e.type === "message_end")!.text).toBe(text);
-      const streamed = events.filter((e) => e.type === "text_delta").map((e) => e.text).join("");
+      const streamed = events
+        .filter((e) => e.type === "text_delta")
+        .map((e) => e.text)
+        .join("");
       expect(streamed).toBe(text);
     }
   });
@@ -113,7 +119,11 @@ describe("a reader that goes away", () => {
   test("--json | head -1: the run stops at once, exit 141, no stack trace, session continuable", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
     // Slow events: `head` has long exited when the next one is written.
-    s.server.script({ text: "working on it", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "touch tool-ran" } }], chunkDelayMs: 300 });
+    s.server.script({
+      text: "working on it",
+      toolCalls: [{ id: "c1", name: "shell", arguments: { command: "touch tool-ran" } }],
+      chunkDelayMs: 300,
+    });
     const r = await pipeTo(s.inst, ["run", "-a", "coder", "-p", "x", "--json"], "head -1");
     expect(JSON.parse(r.received)).toMatchObject({ type: "run_start" });
     expect(r.code).toBe(141);
@@ -146,10 +156,17 @@ describe("a reader of stderr that goes away", () => {
   test("does not stop the run: the answer arrives whole on stdout, exit 0", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
     // The command's stderr lines outlast the 10 bytes the reader takes before it leaves.
-    s.server.script({ toolCalls: [{ name: "shell", arguments: { command: "for i in $(seq 1 5000); do echo noise $i >&2; done" } }] }, { text: "the whole answer" });
+    s.server.script(
+      { toolCalls: [{ name: "shell", arguments: { command: "for i in $(seq 1 5000); do echo noise $i >&2; done" } }] },
+      { text: "the whole answer" },
+    );
     const inst = s.inst;
     const stdout = await new Promise<string>((resolve, reject) => {
-      const child = spawn("bash", ["-c", `'${BINARY}' run -a coder -p x 2> >(head -c 10 >/dev/null); echo "exit=$?"`], { cwd: inst.workspace, env: inst.env(), stdio: ["ignore", "pipe", "ignore"] });
+      const child = spawn("bash", ["-c", `'${BINARY}' run -a coder -p x 2> >(head -c 10 >/dev/null); echo "exit=$?"`], {
+        cwd: inst.workspace,
+        env: inst.env(),
+        stdio: ["ignore", "pipe", "ignore"],
+      });
       let out = "";
       child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
       child.on("error", reject);
@@ -165,12 +182,18 @@ describe("a reader that never reads", () => {
     s = await scenario();
     s.server.script({ text: bigText() });
     // stdout is a pipe nobody reads: the answer stays queued until the signal.
-    const child = spawn(BINARY, ["run", "-a", "coder", "-p", "x"], { cwd: s.inst.workspace, env: s.inst.env(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(BINARY, ["run", "-a", "coder", "-p", "x"], {
+      cwd: s.inst.workspace,
+      env: s.inst.env(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child.stdout.pause();
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     const watchdog = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    const done = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
+    const done = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.on("close", (code, signal) => resolve({ code, signal })),
+    );
     let exited = false;
     void done.then(() => (exited = true));
     await s.server.waitForClosed(1);
@@ -199,7 +222,11 @@ function shellRun(inst: Instance, args: string[], redirections: string): Promise
   const status = join(inst.root, `status-${Math.random().toString(36).slice(2)}`);
   const quoted = [BINARY, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
   return new Promise((resolve, reject) => {
-    const child = spawn("sh", ["-c", `${quoted} ${redirections}; echo $? > ${status}`], { cwd: inst.workspace, env: inst.env(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("sh", ["-c", `${quoted} ${redirections}; echo $? > ${status}`], {
+      cwd: inst.workspace,
+      env: inst.env(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -209,12 +236,16 @@ function shellRun(inst: Instance, args: string[], redirections: string): Promise
   });
 }
 
-const CLOSED_AT_START = "rienda: stdout was closed when the command started (as by >&-): nothing can be written to it\n";
+const CLOSED_AT_START =
+  "rienda: stdout was closed when the command started (as by >&-): nothing can be written to it\n";
 
 describe("a stdout closed before the start (>&-)", () => {
   test("run: refused before any request, exit 141, one line on stderr, no session", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
-    s.server.script({ toolCalls: [{ name: "shell", arguments: { command: "touch tool-ran" } }] }, { text: "the answer" });
+    s.server.script(
+      { toolCalls: [{ name: "shell", arguments: { command: "touch tool-ran" } }] },
+      { text: "the answer" },
+    );
     for (const json of [false, true]) {
       const r = await shellRun(s.inst, ["run", "-a", "coder", "-p", "x", ...(json ? ["--json"] : [])], ">&-");
       expect(r.code).toBe(141);
@@ -237,7 +268,10 @@ describe("a stdout closed before the start (>&-)", () => {
   test("tool run: the tool does not run, exit 141", async () => {
     s = await scenario();
     const marker = join(s.inst.root, "tool-ran");
-    s.inst.tool("mark", `module.exports = { description: "m", parameters: { type: "object" }, execute() { require("node:fs").writeFileSync(${JSON.stringify(marker)}, "1"); return "done"; } };`);
+    s.inst.tool(
+      "mark",
+      `module.exports = { description: "m", parameters: { type: "object" }, execute() { require("node:fs").writeFileSync(${JSON.stringify(marker)}, "1"); return "done"; } };`,
+    );
     const r = await shellRun(s.inst, ["tool", "run", "mark"], ">&-");
     expect(r.code).toBe(141);
     expect(r.stderr).toBe(CLOSED_AT_START);
@@ -264,14 +298,26 @@ describe("a stdout closed before the start (>&-)", () => {
 describe("a stderr closed before the start (2>&-)", () => {
   test("changes nothing: tool output, logs and notices are dropped, the answer arrives whole, exit 0", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell, chatty]" });
-    s.inst.tool("chatty", `module.exports = { description: "c", parameters: { type: "object" }, execute(ctx) { ctx.log("a log line"); ctx.notify({ title: "note", body: "b" }); console.error("console"); return "ok"; } };`);
-    const turns = [{ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo out; echo err >&2" } }, { id: "c2", name: "chatty", arguments: {} }] }, { text: "the whole answer" }];
+    s.inst.tool(
+      "chatty",
+      `module.exports = { description: "c", parameters: { type: "object" }, execute(ctx) { ctx.log("a log line"); ctx.notify({ title: "note", body: "b" }); console.error("console"); return "ok"; } };`,
+    );
+    const turns = [
+      {
+        toolCalls: [
+          { id: "c1", name: "shell", arguments: { command: "echo out; echo err >&2" } },
+          { id: "c2", name: "chatty", arguments: {} },
+        ],
+      },
+      { text: "the whole answer" },
+    ];
     s.server.script(...turns, ...turns);
     for (const json of [false, true]) {
       const r = await shellRun(s.inst, ["run", "-a", "coder", "-p", "x", ...(json ? ["--json"] : [])], "2>&-");
       expect(r.code).toBe(0);
       expect(r.stderr).toBe("");
-      if (json) expect(JSON.parse(r.stdout.trim().split("\n").at(-1)!)).toMatchObject({ type: "run_end", reason: "end_turn" });
+      if (json)
+        expect(JSON.parse(r.stdout.trim().split("\n").at(-1)!)).toMatchObject({ type: "run_end", reason: "end_turn" });
       else expect(r.stdout).toBe("the whole answer\n");
     }
     expect(s.server.requests).toHaveLength(4);

@@ -27,7 +27,10 @@ async function underRules(commands: string[], rules: { config?: string; frontmat
     ...(rules.config ? { configExtra: rules.config } : {}),
   });
   for (const name of ["a", "b", "c"]) s.inst.file(name, name);
-  s.server.script({ toolCalls: commands.map((command, i) => ({ id: `c${i}`, name: "shell", arguments: { command } })) }, { text: "done" });
+  s.server.script(
+    { toolCalls: commands.map((command, i) => ({ id: `c${i}`, name: "shell", arguments: { command } })) },
+    { text: "done" },
+  );
   const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--json", ...args]);
   const second = s.server.requests[1];
   const events = r.stdout.trim() === "" ? [] : jsonEvents(r.stdout);
@@ -43,16 +46,34 @@ describe("deny", () => {
     expect(left("a")).toBe(true);
     expect(left("b")).toBe(true);
     const configPath = s!.inst.riendaPath("config.yaml");
-    expect(r.results[0]).toBe(`refused by the permission rule deny shell "rm -f" (${configPath}): do not retry this another way; ask the user`);
+    expect(r.results[0]).toBe(
+      `refused by the permission rule deny shell "rm -f" (${configPath}): do not retry this another way; ask the user`,
+    );
     expect(r.end).toMatchObject({ type: "run_end", tools: { calls: 2, failed: 2, refused: 2 } });
     expect(r.events.filter((e) => e.type === "permission")).toEqual([
-      { type: "permission", id: "c0", name: "shell", outcome: "refused", rule: `deny shell "rm -f" (${configPath})`, message: r.results[0]! },
-      { type: "permission", id: "c1", name: "shell", outcome: "refused", rule: `deny shell "rm -f" (${configPath})`, message: r.results[1]! },
+      {
+        type: "permission",
+        id: "c0",
+        name: "shell",
+        outcome: "refused",
+        rule: `deny shell "rm -f" (${configPath})`,
+        message: r.results[0]!,
+      },
+      {
+        type: "permission",
+        id: "c1",
+        name: "shell",
+        outcome: "refused",
+        rule: `deny shell "rm -f" (${configPath})`,
+        message: r.results[1]!,
+      },
     ]);
   });
 
   test("words, not text: `echo rm -f a` runs, a quoted rm is still rm, and a command later in the line or in $(...) is checked", async () => {
-    const r = await underRules(["echo rm -f a", "'rm' \"-f\" a", "echo ok && rm -f b", "echo $(rm -f c)"], { config: 'permissions:\n  shell:\n    deny: ["rm -f"]' });
+    const r = await underRules(["echo rm -f a", "'rm' \"-f\" a", "echo ok && rm -f b", "echo $(rm -f c)"], {
+      config: 'permissions:\n  shell:\n    deny: ["rm -f"]',
+    });
     expect(r.results[0]).toBe("rm -f a");
     expect(r.results.slice(1).every((t) => t.startsWith("refused by the permission rule deny shell"))).toBe(true);
     expect([left("a"), left("b"), left("c")]).toEqual([true, true, true]);
@@ -60,7 +81,9 @@ describe("deny", () => {
   });
 
   test("wrappers defeat patterns (documented: rules are not the boundary): sh -c, env and xargs run what deny names", async () => {
-    const r = await underRules(["sh -c 'rm -f a'", "env rm -f b", "echo c | xargs rm -f"], { config: 'permissions:\n  shell:\n    deny: ["rm -f"]' });
+    const r = await underRules(["sh -c 'rm -f a'", "env rm -f b", "echo c | xargs rm -f"], {
+      config: 'permissions:\n  shell:\n    deny: ["rm -f"]',
+    });
     expect([left("a"), left("b"), left("c")]).toEqual([false, false, false]);
     expect(r.end).toMatchObject({ tools: { calls: 3, refused: 0 } });
   });
@@ -77,8 +100,19 @@ describe("deny", () => {
 
   test("the hooks never see a denied call", async () => {
     s = await scenario({ agentFrontmatter: 'tools: [shell]\nhooks: [rec]\npermissions:\n  shell:\n    deny: ["rm"]' });
-    s.inst.hook("rec", `module.exports = { beforeToolExecute(ctx, call) { ctx.file.write("seen.log", call.arguments.command + "\\n", { append: true }); } };`);
-    s.server.script({ toolCalls: [{ id: "c0", name: "shell", arguments: { command: "rm -f x" } }, { id: "c1", name: "shell", arguments: { command: "echo fine" } }] }, { text: "done" });
+    s.inst.hook(
+      "rec",
+      `module.exports = { beforeToolExecute(ctx, call) { ctx.file.write("seen.log", call.arguments.command + "\\n", { append: true }); } };`,
+    );
+    s.server.script(
+      {
+        toolCalls: [
+          { id: "c0", name: "shell", arguments: { command: "rm -f x" } },
+          { id: "c1", name: "shell", arguments: { command: "echo fine" } },
+        ],
+      },
+      { text: "done" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(s.inst.workspace, "seen.log"), "utf8")).toBe("echo fine\n");
@@ -89,7 +123,9 @@ describe("ask and allow", () => {
   test("ask: refused in a script without -y, naming the rule; -y runs it", async () => {
     let r = await underRules(["rm -f a"], { config: 'permissions:\n  shell:\n    ask: ["rm"]' });
     expect(left("a")).toBe(true);
-    expect(r.results[0]).toContain(`refused: the permission rule ask shell "rm" (${s!.inst.riendaPath("config.yaml")}) asks first, and the user did not allow it`);
+    expect(r.results[0]).toContain(
+      `refused: the permission rule ask shell "rm" (${s!.inst.riendaPath("config.yaml")}) asks first, and the user did not allow it`,
+    );
     expect(r.end).toMatchObject({ tools: { refused: 1 } });
     await s!.dispose();
     r = await underRules(["rm -f a"], { config: 'permissions:\n  shell:\n    ask: ["rm"]' }, ["-y"]);
@@ -101,7 +137,9 @@ describe("ask and allow", () => {
   });
 
   test("the longest matching pattern decides between ask and allow; an allow list asks about the rest", async () => {
-    const r = await underRules(["git --version", "git status --short", "echo hi", "ls"], { config: 'permissions:\n  shell:\n    ask: [git]\n    allow: ["git status", echo]' });
+    const r = await underRules(["git --version", "git status --short", "echo hi", "ls"], {
+      config: 'permissions:\n  shell:\n    ask: [git]\n    allow: ["git status", echo]',
+    });
     expect(r.results[0]).toContain('the permission rule ask shell "git"');
     expect(r.results[1]).not.toContain("refused");
     expect(r.results[2]).toBe("hi");
@@ -110,13 +148,19 @@ describe("ask and allow", () => {
 
   test("* for every call of a tool, and for every tool", async () => {
     const r = await underRules(["echo one"], { config: 'permissions:\n  "*":\n    deny: ["*"]' });
-    expect(r.results[0]).toBe(`refused by the permission rule deny every tool "*" (${s!.inst.riendaPath("config.yaml")}): do not retry this another way; ask the user`);
+    expect(r.results[0]).toBe(
+      `refused by the permission rule deny every tool "*" (${s!.inst.riendaPath("config.yaml")}): do not retry this another way; ask the user`,
+    );
   });
 });
 
 describe("the rules as written", () => {
   test("bad rules are refused before any request, each naming its key", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [shell]\npermissions:\n  shell:\n    deny: \"rm\"\n    block: [x]\n  word-count:\n    ask: [\"min 3\"]", configExtra: 'permissions:\n  shell:\n    allow: ["a; b"]' });
+    s = await scenario({
+      agentFrontmatter:
+        'tools: [shell]\npermissions:\n  shell:\n    deny: "rm"\n    block: [x]\n  word-count:\n    ask: ["min 3"]',
+      configExtra: 'permissions:\n  shell:\n    allow: ["a; b"]',
+    });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("permissions.shell.allow[0]");
@@ -126,7 +170,9 @@ describe("the rules as written", () => {
     const again = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
     expect(again.stderr).toContain("permissions.shell.deny: must be a list of patterns");
     expect(again.stderr).toContain("permissions.shell.block: unknown key (known keys: allow, ask, deny)");
-    expect(again.stderr).toContain('permissions.word-count.ask[0]: "min 3": only a shell rule matches the words of a command');
+    expect(again.stderr).toContain(
+      'permissions.word-count.ask[0]: "min 3": only a shell rule matches the words of a command',
+    );
   });
 });
 
@@ -141,7 +187,15 @@ describe("ask over rpc", () => {
     s = await scenario({ agentFrontmatter: 'tools: [shell]\npermissions:\n  shell:\n    ask: ["rm -f"]' });
     s.inst.file("a", "a");
     s.inst.file("b", "b");
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -f a" } }, { id: "c2", name: "shell", arguments: { command: "rm -f b" } }] }, { text: "done" });
+    s.server.script(
+      {
+        toolCalls: [
+          { id: "c1", name: "shell", arguments: { command: "rm -f a" } },
+          { id: "c2", name: "shell", arguments: { command: "rm -f b" } },
+        ],
+      },
+      { text: "done" },
+    );
     rpc = new RpcDriver(s.inst, ["-a", "coder"]);
     await rpc.waitFor((l) => l.type === "ready");
     rpc.send({ id: "p1", type: "prompt", text: "clean" });
@@ -154,7 +208,13 @@ describe("ask over rpc", () => {
     expect(await rpc.runEnd("p1")).toMatchObject({ reason: "end_turn", tools: { calls: 2, failed: 1, refused: 1 } });
     expect(left("a")).toBe(false);
     expect(left("b")).toBe(true);
-    expect(rpc.eventsOf("p1").filter((e) => e.type === "permission").map((e) => e.outcome)).toEqual(["approved", "refused"]);
-    for (const line of rpc.lines) if (!validOutput(line)) throw new Error(`${JSON.stringify(line)}: ${schemaErrors(validOutput)}`);
+    expect(
+      rpc
+        .eventsOf("p1")
+        .filter((e) => e.type === "permission")
+        .map((e) => e.outcome),
+    ).toEqual(["approved", "refused"]);
+    for (const line of rpc.lines)
+      if (!validOutput(line)) throw new Error(`${JSON.stringify(line)}: ${schemaErrors(validOutput)}`);
   });
 });

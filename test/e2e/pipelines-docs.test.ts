@@ -14,7 +14,10 @@ import { scenario, type Scenario } from "../support/scenario.ts";
 
 const DOC = "docs/pipelines.md";
 const TEST = "test/e2e/pipelines-docs.test.ts";
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
 const HAS_JQ = (() => {
   try {
     execFileSync("jq", ["--version"]);
@@ -72,12 +75,21 @@ describe.skipIf(!HAS_JQ)("docs/pipelines.md recipes", () => {
 
   test("classify the lines of a log into JSON", async () => {
     s.inst.file("app.log", "start\ndisk full\nretry failed\n");
-    s.server.script(answer({ lines: [{ line: 1, level: "info" }, { line: 2, level: "error" }, { line: 3, level: "error" }] }));
+    s.server.script(
+      answer({
+        lines: [
+          { line: 1, level: "info" },
+          { line: 2, level: "error" },
+          { line: 3, level: "error" },
+        ],
+      }),
+    );
     const r = await runRecipe("recipe-classify");
     expect(r.stderr).not.toContain("rienda:");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("2\n3\n");
-    const tool = (s.server.requests[0]!.body as { tools: { function: { parameters: { required: string[] } } }[] }).tools[0]!;
+    const tool = (s.server.requests[0]!.body as { tools: { function: { parameters: { required: string[] } } }[] })
+      .tools[0]!;
     expect(tool.function.parameters.required).toEqual(["lines"]);
   });
 
@@ -119,6 +131,10 @@ describe.skipIf(!HAS_JQ)("docs/pipelines.md recipes", () => {
     expect(r.stderr).not.toContain("rienda:");
     expect(r.code).toBe(0);
     const lines = readFileSync(join(s.inst.workspace, "tones.jsonl"), "utf8").trim().split("\n").sort();
-    expect(lines).toEqual(['{"file":"reports/a.txt","tone":1}', '{"file":"reports/b.txt","tone":2}', '{"file":"reports/c.txt","tone":3}']);
+    expect(lines).toEqual([
+      '{"file":"reports/a.txt","tone":1}',
+      '{"file":"reports/b.txt","tone":2}',
+      '{"file":"reports/c.txt","tone":3}',
+    ]);
   });
 });

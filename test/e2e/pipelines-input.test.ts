@@ -8,7 +8,12 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROTOCOLS, scenario, type Scenario } from "../support/scenario.ts";
-import { messageEntries, sessionFile, sessionFiles as allSessionFiles, sessionIdFrom } from "../support/session-reader.ts";
+import {
+  messageEntries,
+  sessionFile,
+  sessionFiles as allSessionFiles,
+  sessionIdFrom,
+} from "../support/session-reader.ts";
 
 let s: Scenario | undefined;
 afterEach(async () => {
@@ -17,7 +22,10 @@ afterEach(async () => {
 });
 
 /** A 1x1 PNG. */
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
 const PNG_B64 = PNG.toString("base64");
 /** Enough of a PDF for its signature. */
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
@@ -52,8 +60,13 @@ describe("piped stdin is data for the prompt", () => {
       expect(r.stdout).toBe("two lines\n");
       const content = lastUser(bodyOf(), protocol);
       if (protocol === "openai_chat_completions") expect(content).toBe(`${DOC}\n\nsummarize this`);
-      else if (protocol === "openai_responses") expect(content).toEqual([{ type: "input_text", text: `${DOC}\n\nsummarize this` }]);
-      else expect(content).toEqual([{ type: "text", text: DOC }, { type: "text", text: "summarize this", cache_control: { type: "ephemeral" } }]);
+      else if (protocol === "openai_responses")
+        expect(content).toEqual([{ type: "input_text", text: `${DOC}\n\nsummarize this` }]);
+      else
+        expect(content).toEqual([
+          { type: "text", text: DOC },
+          { type: "text", text: "summarize this", cache_control: { type: "ephemeral" } },
+        ]);
     });
   }
 
@@ -61,7 +74,9 @@ describe("piped stdin is data for the prompt", () => {
     s = await scenario();
     s.server.script({ text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "summarize"], { stdinPipe: "data\n" });
-    const user = messageEntries(sessionFile(s.inst.home, sessionIdOf(r.stderr))).find((e) => e.role === "user") as unknown as { blocks: unknown[] };
+    const user = messageEntries(sessionFile(s.inst.home, sessionIdOf(r.stderr))).find(
+      (e) => e.role === "user",
+    ) as unknown as { blocks: unknown[] };
     expect(user.blocks).toEqual([
       { type: "attachment", name: "stdin", mediaType: "text/plain", text: "data\n" },
       { type: "text", text: "summarize" },
@@ -73,13 +88,17 @@ describe("piped stdin is data for the prompt", () => {
     s.server.script({ text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "summarize"], { stdinFile: "from a file\n" });
     expect(r.code).toBe(0);
-    expect(lastUser(bodyOf(), "openai_chat_completions")).toBe('<document name="stdin">\nfrom a file\n</document>\n\nsummarize');
+    expect(lastUser(bodyOf(), "openai_chat_completions")).toBe(
+      '<document name="stdin">\nfrom a file\n</document>\n\nsummarize',
+    );
   });
 
   test("--no-stdin leaves a pipe unread", async () => {
     s = await scenario();
     s.server.script({ text: "ok" });
-    const r = await s.inst.run(["run", "-a", "coder", "-p", "summarize", "--no-stdin"], { stdinPipe: "not for rienda" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "summarize", "--no-stdin"], {
+      stdinPipe: "not for rienda",
+    });
     expect(r.code).toBe(0);
     expect(lastUser(bodyOf(), "openai_chat_completions")).toBe("summarize");
   });
@@ -94,7 +113,9 @@ describe("piped stdin is data for the prompt", () => {
 
   test("binary data on a pipe is refused, naming the problem; nothing is sent or written", async () => {
     s = await scenario();
-    const r = await s.inst.run(["run", "-a", "coder", "-p", "summarize"], { stdinPipe: Buffer.from([0x41, 0x00, 0x42, 0xff]) });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "summarize"], {
+      stdinPipe: Buffer.from([0x41, 0x00, 0x42, 0xff]),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("rienda: stdin: cannot be attached: it holds binary data (a NUL byte at offset 1)");
     expect(s.server.requests).toHaveLength(0);
@@ -105,17 +126,26 @@ describe("piped stdin is data for the prompt", () => {
     s = await scenario();
     const r = await s.inst.run(["run", "-a", "coder", "-p", "describe"], { stdinPipe: PNG });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("rienda: stdin: holds a PNG image, not text; to send it to the model, attach it with -f - (or -f FILE)");
+    expect(r.stderr).toContain(
+      "rienda: stdin: holds a PNG image, not text; to send it to the model, attach it with -f - (or -f FILE)",
+    );
     expect(s.server.requests).toHaveLength(0);
   });
 
   test("a pipe that stays quiet gets a line on stderr, and is still waited for", async () => {
     s = await scenario();
     s.server.script({ text: "ok" });
-    const r = await s.inst.run(["run", "-a", "coder", "-p", "summarize"], { stdinPipe: "late data", pipeDelayMs: 3600 });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "summarize"], {
+      stdinPipe: "late data",
+      pipeDelayMs: 3600,
+    });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("rienda: waiting for stdin: it is not a terminal and nothing has come yet; it is read as data for the prompt; run with --no-stdin (or < /dev/null) if it is not meant for Rienda");
-    expect(lastUser(bodyOf(), "openai_chat_completions")).toBe('<document name="stdin">\nlate data\n</document>\n\nsummarize');
+    expect(r.stderr).toContain(
+      "rienda: waiting for stdin: it is not a terminal and nothing has come yet; it is read as data for the prompt; run with --no-stdin (or < /dev/null) if it is not meant for Rienda",
+    );
+    expect(lastUser(bodyOf(), "openai_chat_completions")).toBe(
+      '<document name="stdin">\nlate data\n</document>\n\nsummarize',
+    );
   });
 
   test("-p - still reads stdin as the prompt itself", async () => {
@@ -144,7 +174,9 @@ describe("-f attaches files", () => {
     s.inst.file("a.txt", "alpha\n");
     s.inst.file("dir/b.md", "# beta");
     s.server.script({ text: "ok" });
-    const r = await s.inst.run(["run", "-a", "coder", "-p", "compare", "-f", "a.txt", "--file", "dir/b.md"], { stdinPipe: "gamma" });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "compare", "-f", "a.txt", "--file", "dir/b.md"], {
+      stdinPipe: "gamma",
+    });
     expect(r.code).toBe(0);
     expect(lastUser(bodyOf(), "openai_chat_completions")).toBe(
       '<document name="stdin">\ngamma\n</document>\n\n<document name="a.txt">\nalpha\n</document>\n\n<document name="dir/b.md">\n# beta\n</document>\n\ncompare',
@@ -249,14 +281,18 @@ describe("-f attaches files", () => {
     writeFileSync(join(s.inst.workspace, "blob.bin"), Buffer.from([0xfe, 0xed, 0xfa, 0xce, 0x00]));
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "-f", "blob.bin"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("rienda: -f blob.bin: cannot be attached: it holds binary data (a NUL byte at offset 4); Rienda attaches UTF-8 text, PNG, JPEG, GIF and WebP images, and PDFs");
+    expect(r.stderr).toContain(
+      "rienda: -f blob.bin: cannot be attached: it holds binary data (a NUL byte at offset 4); Rienda attaches UTF-8 text, PNG, JPEG, GIF and WebP images, and PDFs",
+    );
   });
 
   test("stdin can be read once: -p - with -f - is refused", async () => {
     s = await scenario();
     const r = await s.inst.run(["run", "-a", "coder", "-p", "-", "-f", "-"], { stdinPipe: "x" });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("rienda: run: -p - and -f - both read stdin (it can be read once): give the prompt with -p TEXT");
+    expect(r.stderr).toContain(
+      "rienda: run: -p - and -f - both read stdin (it can be read once): give the prompt with -p TEXT",
+    );
   });
 
   test("-s continues with the attachments in the history", async () => {
@@ -267,7 +303,7 @@ describe("-f attaches files", () => {
     expect(first.code).toBe(0);
     const second = await s.inst.run(["run", "-s", sessionIdOf(first.stderr), "-p", "what colour?"]);
     expect(second.code).toBe(0);
-    const messages = (bodyOf(1).messages as { role: string; content: unknown }[]);
+    const messages = bodyOf(1).messages as { role: string; content: unknown }[];
     // The prompt before the newest is a cache breakpoint too (anthropic-request.ts).
     expect(messages[0]!.content).toEqual([
       { type: "image", source: { type: "base64", media_type: "image/png", data: PNG_B64 } },

@@ -24,7 +24,8 @@ const SCHEMA_ARG = JSON.stringify(SCHEMA);
 type Body = Record<string, unknown>;
 const bodyOf = (index = 0): Body => s!.server.requests[index]!.body as Body;
 
-const INSTRUCTION_TOOL = "When you have the final answer, call the `final_answer` tool with it as its arguments; that ends the task. Do not write the answer as text.";
+const INSTRUCTION_TOOL =
+  "When you have the final answer, call the `final_answer` tool with it as its arguments; that ends the task. Do not write the answer as text.";
 
 describe("--schema as a final tool (Chat Completions servers, Anthropic)", () => {
   test("the answer tool carries the schema, a tool call is required, stdout is exactly the document", async () => {
@@ -40,7 +41,8 @@ describe("--schema as a final tool (Chat Completions servers, Anthropic)", () =>
         type: "function",
         function: {
           name: "final_answer",
-          description: "Gives the final answer of the task. Call it once, when you are done, with the answer as its arguments; it ends the task.",
+          description:
+            "Gives the final answer of the task. Call it once, when you are done, with the answer as its arguments; it ends the task.",
           parameters: SCHEMA,
         },
       },
@@ -50,7 +52,9 @@ describe("--schema as a final tool (Chat Completions servers, Anthropic)", () =>
     expect(systemOf(s.server.requests[0]!)).toBe(`You are a test agent.\n\n${INSTRUCTION_TOOL}`);
     // The call has its result in the session, so -s continues from a well-formed history.
     const entries = messageEntries(sessionFile(s.inst.home, sessionIdFrom(r.stderr)));
-    expect(JSON.stringify(entries.at(-1))).toContain('"toolResult":[{"type":"text","text":"The answer was accepted."}]');
+    expect(JSON.stringify(entries.at(-1))).toContain(
+      '"toolResult":[{"type":"text","text":"The answer was accepted."}]',
+    );
   });
 
   test("Anthropic: tool_choice any", async () => {
@@ -86,8 +90,12 @@ describe("--schema as a final tool (Chat Completions servers, Anthropic)", () =>
     const r = await s.inst.run(["run", "-a", "coder", "-p", "count", "--schema", SCHEMA_ARG]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('{"name":"five","count":1}\n');
-    expect(toolResultsOf(s.server.requests[1]!)).toEqual(["The answer does not match the required JSON Schema:\n- /name: must be string\nCall final_answer again with the corrected answer."]);
-    expect(r.stderr).toContain("tool failed: The answer does not match the required JSON Schema:\n- /name: must be string");
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual([
+      "The answer does not match the required JSON Schema:\n- /name: must be string\nCall final_answer again with the corrected answer.",
+    ]);
+    expect(r.stderr).toContain(
+      "tool failed: The answer does not match the required JSON Schema:\n- /name: must be string",
+    );
   });
 
   test("still invalid after the repair: exit 4, the first problem named, nothing on stdout", async () => {
@@ -150,7 +158,10 @@ describe("--schema natively", () => {
     const r = await s.inst.run(["run", "-a", "coder", "-p", "name", "--schema", JSON.stringify(open)]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('{"name":"n"}\n');
-    expect(bodyOf().response_format).toEqual({ type: "json_schema", json_schema: { name: "answer", schema: open, strict: false } });
+    expect(bodyOf().response_format).toEqual({
+      type: "json_schema",
+      json_schema: { name: "answer", schema: open, strict: false },
+    });
   });
 
   test("a text that is not JSON gets one repair turn, then the run fails naming it", async () => {
@@ -189,7 +200,11 @@ describe("--schema is checked before anything is sent", () => {
   });
 
   for (const [what, value, message] of [
-    ["a missing file", "nope.json", 'rienda: --schema nope.json: no such file (give a file, or the schema itself as JSON starting with "{")'],
+    [
+      "a missing file",
+      "nope.json",
+      'rienda: --schema nope.json: no such file (give a file, or the schema itself as JSON starting with "{")',
+    ],
     ["text that is not JSON", "{not json", "rienda: --schema: is not JSON: "],
     ["an invalid schema", '{"type":"objekt"}', "rienda: --schema: is not a usable JSON Schema: "],
     ["a reference that resolves nowhere", '{"$ref":"#/$defs/none"}', "rienda: --schema: is not a usable JSON Schema: "],

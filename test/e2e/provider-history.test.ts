@@ -29,7 +29,12 @@ function turnsOf(request: RecordedRequest): Array<[string, string]> {
   const messages = (body.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role !== "system");
   return messages.map((m) => [
     m.role,
-    typeof m.content === "string" ? m.content : (m.content as Array<{ type: string; text?: string }>).filter((b) => b.type === "text").map((b) => b.text ?? "").join(""),
+    typeof m.content === "string"
+      ? m.content
+      : (m.content as Array<{ type: string; text?: string }>)
+          .filter((b) => b.type === "text")
+          .map((b) => b.text ?? "")
+          .join(""),
   ]);
 }
 
@@ -52,7 +57,10 @@ describe("an empty last answer, continued with -s", () => {
     });
 
     test(`it was only thinking, cut by max_tokens: the request stays valid (${protocol})`, async () => {
-      s = await scenario({ protocol, modelExtra: protocol === "anthropic" ? "        thinking_max_tokens: 1024\n        max_tokens: 1100" : "" });
+      s = await scenario({
+        protocol,
+        modelExtra: protocol === "anthropic" ? "        thinking_max_tokens: 1024\n        max_tokens: 1100" : "",
+      });
       s.server.script({ thinking: "Let me weigh every option", stopReason: "max_tokens" }, { text: "second answer" });
       const first = await s.inst.run(["run", "-a", "coder", "-p", "first prompt"]);
       const second = await s.inst.run(["run", "-s", sessionIdFrom(first.stderr), "-p", "second prompt"]);
@@ -64,7 +72,8 @@ describe("an empty last answer, continued with -s", () => {
       ]);
       if (protocol === "anthropic") {
         // The signed thinking goes back before the note, as the API wants thinking first.
-        const messages = (s.server.requests[1]!.body as { messages: Array<{ content: Array<{ type: string }> }> }).messages;
+        const messages = (s.server.requests[1]!.body as { messages: Array<{ content: Array<{ type: string }> }> })
+          .messages;
         expect(messages[1]?.content.map((b) => b.type)).toEqual(["thinking", "text"]);
       }
     });
@@ -75,7 +84,10 @@ describe("send_thinking (Chat Completions)", () => {
   test("a tool-using turn's reasoning goes back as reasoning_content on every request after it; a turn without calls sends none", async () => {
     s = await scenario({ modelExtra: "        send_thinking: true", agentFrontmatter: "tools: [shell]" });
     s.server.script(
-      { thinking: "I should list the files", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo listed" } }] },
+      {
+        thinking: "I should list the files",
+        toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo listed" } }],
+      },
       { thinking: "Now I can answer", text: "Listed." },
       { thinking: "Just greet", text: "Hello." },
       { text: "Bye." },
@@ -86,15 +98,24 @@ describe("send_thinking (Chat Completions)", () => {
     await s.inst.run(["run", "-s", id, "-p", "say hello"]);
     await s.inst.run(["run", "-s", id, "-p", "bye"]);
     const assistants = (n: number) =>
-      ((s!.server.requests[n]!.body as { messages: Array<Record<string, unknown>> }).messages ?? []).filter((m) => m.role === "assistant");
+      ((s!.server.requests[n]!.body as { messages: Array<Record<string, unknown>> }).messages ?? []).filter(
+        (m) => m.role === "assistant",
+      );
     expect(assistants(1).map((m) => m.reasoning_content)).toEqual(["I should list the files"]);
     expect(assistants(2).map((m) => m.reasoning_content)).toEqual(["I should list the files", "Now I can answer"]);
-    expect(assistants(3).map((m) => ("reasoning_content" in m ? m.reasoning_content : "(none)"))).toEqual(["I should list the files", "Now I can answer", "(none)"]);
+    expect(assistants(3).map((m) => ("reasoning_content" in m ? m.reasoning_content : "(none)"))).toEqual([
+      "I should list the files",
+      "Now I can answer",
+      "(none)",
+    ]);
   });
 
   test("off by default on a server of no known service: no reasoning_content at all", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
-    s.server.script({ thinking: "list them", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo x" } }] }, { text: "done" });
+    s.server.script(
+      { thinking: "list them", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo x" } }] },
+      { text: "done" },
+    );
     await s.inst.run(["run", "-a", "coder", "-p", "list files", "-y"]);
     expect(JSON.stringify(s.server.requests[1]!.body)).not.toContain("reasoning_content");
   });

@@ -22,15 +22,37 @@ afterEach(async () => {
 const GO_ERA = ["        thinking_max_tokens: 4096", "        temperature: 0.3", "        top_p: 0.9"];
 
 /** A provider `p` of `protocol` on the scripted server with models by alias → lines of settings (id first). */
-async function setup(protocol: string, models: Record<string, string[]>, tools = false): Promise<{ server: ProviderServer; inst: Instance }> {
+async function setup(
+  protocol: string,
+  models: Record<string, string[]>,
+  tools = false,
+): Promise<{ server: ProviderServer; inst: Instance }> {
   server = await startProviderServer();
   inst = new Instance();
   const base = protocol === "anthropic" ? server.url : `${server.url}/v1`;
-  const lines = ["providers:", "  p:", `    protocol: ${protocol}`, `    base_url: ${base}`, "    api_key: test-key", "    models:"];
+  const lines = [
+    "providers:",
+    "  p:",
+    `    protocol: ${protocol}`,
+    `    base_url: ${base}`,
+    "    api_key: test-key",
+    "    models:",
+  ];
   for (const [alias, settings] of Object.entries(models)) lines.push(`      ${alias}:`, ...settings);
   inst.config(`${lines.join("\n")}\n`);
   for (const alias of Object.keys(models)) {
-    inst.agent(alias, ["---", "description: A test agent.", `model: p/${alias}`, ...(tools ? ["tools: [shell]"] : []), "---", "You are a test agent.", ""].join("\n"));
+    inst.agent(
+      alias,
+      [
+        "---",
+        "description: A test agent.",
+        `model: p/${alias}`,
+        ...(tools ? ["tools: [shell]"] : []),
+        "---",
+        "You are a test agent.",
+        "",
+      ].join("\n"),
+    );
   }
   return { server, inst };
 }
@@ -54,8 +76,12 @@ describe("a Go-era model block on Anthropic's generations", () => {
     expect(["temperature", "top_p", "top_k", "output_config"].filter((key) => key in sent)).toEqual([]);
     // The run says what it left out and why, a line per setting.
     const config = inst!.riendaPath("config.yaml");
-    expect(current.stderr).toContain(`${config}: providers.p.models.current.thinking_max_tokens: is not sent as a budget: Claude Sonnet 5 thinks adaptively`);
-    expect(current.stderr).toContain(`${config}: providers.p.models.current.temperature: is not sent: Claude Sonnet 5 refuses sampling settings (HTTP 400)`);
+    expect(current.stderr).toContain(
+      `${config}: providers.p.models.current.thinking_max_tokens: is not sent as a budget: Claude Sonnet 5 thinks adaptively`,
+    );
+    expect(current.stderr).toContain(
+      `${config}: providers.p.models.current.temperature: is not sent: Claude Sonnet 5 refuses sampling settings (HTTP 400)`,
+    );
     expect(current.stderr).toContain("providers.p.models.current.top_p: is not sent");
 
     expect((await inst!.run(["run", "-a", "old", "-p", "x"])).code).toBe(0);
@@ -67,15 +93,23 @@ describe("a Go-era model block on Anthropic's generations", () => {
   });
 
   test("thinking_level becomes the effort; rienda doctor lists the same warnings and stays healthy", async () => {
-    await setup("anthropic", { m: ["        id: claude-opus-4-7", "        thinking_level: high", "        temperature: 0.5"] });
+    await setup("anthropic", {
+      m: ["        id: claude-opus-4-7", "        thinking_level: high", "        temperature: 0.5"],
+    });
     server!.script({ text: "ok" });
     expect((await inst!.run(["run", "-a", "m", "-p", "x"])).code).toBe(0);
-    expect(bodyOf(0)).toMatchObject({ thinking: { type: "adaptive", display: "summarized" }, output_config: { effort: "high" } });
+    expect(bodyOf(0)).toMatchObject({
+      thinking: { type: "adaptive", display: "summarized" },
+      output_config: { effort: "high" },
+    });
     const doctor = await inst!.run(["doctor", "--json"]);
     expect(doctor.code).toBe(0);
     const report = JSON.parse(doctor.stdout) as { warnings: Array<{ key: string; message: string }> };
     expect(report.warnings.map((w) => [w.key, w.message])).toEqual([
-      ["providers.p.models.m.temperature", "is not sent: Claude Opus 4.7 refuses sampling settings (HTTP 400); remove temperature"],
+      [
+        "providers.p.models.m.temperature",
+        "is not sent: Claude Opus 4.7 refuses sampling settings (HTTP 400); remove temperature",
+      ],
     ]);
   });
 });
@@ -106,19 +140,72 @@ describe("thinking of a current Claude model", () => {
     // Constructed after the documented event shape (not a recording): an omitted-display thinking block
     // (empty text, a signature), a call, the progress note between the calls as a thinking block, a call.
     const events: Array<[string, Record<string, unknown>]> = [
-      ["message_start", { type: "message_start", message: { model: "claude-sonnet-5-5", usage: { input_tokens: 30, output_tokens: 1 } } }],
-      ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } }],
-      ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig-omitted-A" } }],
+      [
+        "message_start",
+        {
+          type: "message_start",
+          message: { model: "claude-sonnet-5-5", usage: { input_tokens: 30, output_tokens: 1 } },
+        },
+      ],
+      [
+        "content_block_start",
+        { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } },
+      ],
+      [
+        "content_block_delta",
+        { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig-omitted-A" } },
+      ],
       ["content_block_stop", { type: "content_block_stop", index: 0 }],
-      ["content_block_start", { type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "toolu_1", name: "shell", input: {} } }],
-      ["content_block_delta", { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"command": "echo one"}' } }],
+      [
+        "content_block_start",
+        {
+          type: "content_block_start",
+          index: 1,
+          content_block: { type: "tool_use", id: "toolu_1", name: "shell", input: {} },
+        },
+      ],
+      [
+        "content_block_delta",
+        {
+          type: "content_block_delta",
+          index: 1,
+          delta: { type: "input_json_delta", partial_json: '{"command": "echo one"}' },
+        },
+      ],
       ["content_block_stop", { type: "content_block_stop", index: 1 }],
-      ["content_block_start", { type: "content_block_start", index: 2, content_block: { type: "thinking", thinking: "", signature: "" } }],
-      ["content_block_delta", { type: "content_block_delta", index: 2, delta: { type: "thinking_delta", thinking: "First file read; now the second." } }],
-      ["content_block_delta", { type: "content_block_delta", index: 2, delta: { type: "signature_delta", signature: "sig-between-B" } }],
+      [
+        "content_block_start",
+        { type: "content_block_start", index: 2, content_block: { type: "thinking", thinking: "", signature: "" } },
+      ],
+      [
+        "content_block_delta",
+        {
+          type: "content_block_delta",
+          index: 2,
+          delta: { type: "thinking_delta", thinking: "First file read; now the second." },
+        },
+      ],
+      [
+        "content_block_delta",
+        { type: "content_block_delta", index: 2, delta: { type: "signature_delta", signature: "sig-between-B" } },
+      ],
       ["content_block_stop", { type: "content_block_stop", index: 2 }],
-      ["content_block_start", { type: "content_block_start", index: 3, content_block: { type: "tool_use", id: "toolu_2", name: "shell", input: {} } }],
-      ["content_block_delta", { type: "content_block_delta", index: 3, delta: { type: "input_json_delta", partial_json: '{"command": "echo two"}' } }],
+      [
+        "content_block_start",
+        {
+          type: "content_block_start",
+          index: 3,
+          content_block: { type: "tool_use", id: "toolu_2", name: "shell", input: {} },
+        },
+      ],
+      [
+        "content_block_delta",
+        {
+          type: "content_block_delta",
+          index: 3,
+          delta: { type: "input_json_delta", partial_json: '{"command": "echo two"}' },
+        },
+      ],
       ["content_block_stop", { type: "content_block_stop", index: 3 }],
       ["message_delta", { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 40 } }],
       ["message_stop", { type: "message_stop" }],
@@ -148,7 +235,13 @@ describe("thinking of a current Claude model", () => {
 describe("OpenAI reasoning models", () => {
   test("gpt-5 on Chat Completions: no temperature or top_p, max_completion_tokens; gpt-4o keeps them", async () => {
     await setup("openai_chat_completions", {
-      g5: ["        id: gpt-5", "        temperature: 0.3", "        top_p: 0.9", "        max_tokens: 2000", "        thinking_level: low"],
+      g5: [
+        "        id: gpt-5",
+        "        temperature: 0.3",
+        "        top_p: 0.9",
+        "        max_tokens: 2000",
+        "        thinking_level: low",
+      ],
       g4: ["        id: gpt-4o", "        temperature: 0.3", "        max_tokens: 2000"],
     });
     server!.script({ text: "five" }, { text: "four" });
@@ -156,7 +249,9 @@ describe("OpenAI reasoning models", () => {
     expect(r.code).toBe(0);
     expect(bodyOf(0)).toMatchObject({ model: "gpt-5", max_completion_tokens: 2000, reasoning_effort: "low" });
     expect(["temperature", "top_p", "max_tokens"].filter((key) => key in bodyOf(0))).toEqual([]);
-    expect(r.stderr).toContain("providers.p.models.g5.temperature: is not sent: gpt-5 is a reasoning model and refuses temperature (HTTP 400)");
+    expect(r.stderr).toContain(
+      "providers.p.models.g5.temperature: is not sent: gpt-5 is a reasoning model and refuses temperature (HTTP 400)",
+    );
     expect((await inst!.run(["run", "-a", "g4", "-p", "x"])).code).toBe(0);
     expect(bodyOf(1)).toMatchObject({ temperature: 0.3, max_tokens: 2000 });
   });
@@ -165,6 +260,9 @@ describe("OpenAI reasoning models", () => {
     await setup("openai_responses", { m: ["        id: gpt-5.1", "        thinking_level: minimal"] });
     server!.script({ text: "ok" });
     expect((await inst!.run(["run", "-a", "m", "-p", "x"])).code).toBe(0);
-    expect(bodyOf(0)).toMatchObject({ reasoning: { effort: "low", summary: "auto" }, include: ["reasoning.encrypted_content"] });
+    expect(bodyOf(0)).toMatchObject({
+      reasoning: { effort: "low", summary: "auto" },
+      include: ["reasoning.encrypted_content"],
+    });
   });
 });

@@ -11,8 +11,14 @@ import { join, resolve } from "node:path";
 import { Instance } from "../support/instance.ts";
 
 const README = readFileSync(resolve(import.meta.dir, "../../README.md"), "utf8");
-const blocks = (lang: string) => [...README.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
-const CLEAN_ENV = { OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, OPENROUTER_API_KEY: undefined, RIENDA_CONFIG: undefined };
+const blocks = (lang: string) =>
+  [...README.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
+const CLEAN_ENV = {
+  OPENAI_API_KEY: undefined,
+  ANTHROPIC_API_KEY: undefined,
+  OPENROUTER_API_KEY: undefined,
+  RIENDA_CONFIG: undefined,
+};
 
 /** The js block that follows the README's mention of `path` (its heading line). */
 function jsAfter(marker: string): string {
@@ -23,7 +29,11 @@ function jsAfter(marker: string): string {
 }
 
 /** One JSON event per stdout line. */
-const events = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+const events = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("README: five minutes", () => {
   let inst: Instance;
@@ -43,7 +53,9 @@ describe("README: five minutes", () => {
   /** A replay provider `readme-test/check` playing `turns` (YAML list items). */
   function replayProvider(turns: string): void {
     inst.write(inst.riendaPath("replay/readme-test.yaml"), turns);
-    addProviders("  readme-test:\n    protocol: replay\n    script: replay/readme-test.yaml\n    models:\n      check: {}\n");
+    addProviders(
+      "  readme-test:\n    protocol: replay\n    script: replay/readme-test.yaml\n    models:\n      check: {}\n",
+    );
   }
 
   test("step 1: init, the offline run and doctor work as shown", async () => {
@@ -69,11 +81,24 @@ describe("README: five minutes", () => {
 
     inst.agent("coder", blocks("markdown")[0]!);
     inst.file("notes.txt", "one two three\n");
-    replayProvider("- tool_calls:\n    - name: word-count\n      arguments: { path: notes.txt }\n- text: notes.txt has 3 words.\n");
-    const r = await rienda(["run", "-a", "coder", "-m", "readme-test/check", "-p", "count the words in notes.txt", "--json"]);
+    replayProvider(
+      "- tool_calls:\n    - name: word-count\n      arguments: { path: notes.txt }\n- text: notes.txt has 3 words.\n",
+    );
+    const r = await rienda([
+      "run",
+      "-a",
+      "coder",
+      "-m",
+      "readme-test/check",
+      "-p",
+      "count the words in notes.txt",
+      "--json",
+    ]);
     expect(r.code).toBe(0);
     const results = events(r.stdout).filter((e) => e.type === "tool_result");
-    expect(results).toEqual([{ type: "tool_result", id: expect.any(String), name: "word-count", text: "3", isError: false }]);
+    expect(results).toEqual([
+      { type: "tool_result", id: expect.any(String), name: "word-count", text: "3", isError: false },
+    ]);
     expect(events(r.stdout)[0]).toMatchObject({ type: "run_start", agent: "coder", model: "readme-test/check" });
   });
 

@@ -81,7 +81,10 @@ describe("a refused prompt's files do not leak into the next prompt", () => {
     driver.send({ id: "p", type: "prompt", text: "first" });
     await driver.response("p");
     driver.send({ id: "fu", type: "follow_up", text: "queued", files: ["note.txt", "missing.txt"] });
-    expect(await driver.response("fu")).toMatchObject({ ok: false, error: { code: "refused", message: expect.stringContaining("missing.txt") } });
+    expect(await driver.response("fu")).toMatchObject({
+      ok: false,
+      error: { code: "refused", message: expect.stringContaining("missing.txt") },
+    });
     await driver.runEnd("p");
     driver.send({ id: "plain", type: "prompt", text: "no files here" });
     await driver.runEnd("plain");
@@ -103,7 +106,10 @@ describe("prompts need words", () => {
     for (const command of blank) {
       const response = (await driver.response(command.id)) as ErrorResponse;
       expect(response.ok).toBe(false);
-      expect(response.error).toEqual({ code: "invalid_field", message: `field "text" of ${command.type} is empty: a prompt needs words` });
+      expect(response.error).toEqual({
+        code: "invalid_field",
+        message: `field "text" of ${command.type} is empty: a prompt needs words`,
+      });
     }
     expect(s.server.requests).toHaveLength(0);
     expect(sessionFiles(s.inst.home)).toHaveLength(0);
@@ -129,8 +135,14 @@ describe("ids", () => {
     s = await scenario();
     const driver = await start();
     const bad: [string, string][] = [
-      ['{"id":9007199254740993,"type":"get_state"}', 'field "id" must be a string or a whole number within ±(2^53 - 1): this number is beyond the safe integers'],
-      ['{"id":1e400,"type":"get_state"}', 'field "id" must be a string or a whole number within ±(2^53 - 1): this number is beyond the safe integers'],
+      [
+        '{"id":9007199254740993,"type":"get_state"}',
+        'field "id" must be a string or a whole number within ±(2^53 - 1): this number is beyond the safe integers',
+      ],
+      [
+        '{"id":1e400,"type":"get_state"}',
+        'field "id" must be a string or a whole number within ±(2^53 - 1): this number is beyond the safe integers',
+      ],
       ['{"id":1.5,"type":"get_state"}', "this number is not a whole number"],
       ['{"id":{"n":1},"type":"get_state"}', 'field "id" must be a string or a whole number, not an object'],
       ['{"id":null,"type":"get_state"}', 'field "id" must be a string or a whole number, not null'],
@@ -156,16 +168,30 @@ describe("ids", () => {
     await driver.response("p");
     await s.server.waitForRequests(1);
     driver.send({ id: "p", type: "follow_up", text: "same id" });
-    const duplicate = (await driver.waitFor((l) => l.type === "response" && l.id === "p" && l.ok === false)) as ErrorResponse;
-    expect(duplicate.error).toEqual({ code: "duplicate_id", message: 'command "p" is still in flight (its run or its response is not over): give each command an id of its own' });
+    const duplicate = (await driver.waitFor(
+      (l) => l.type === "response" && l.id === "p" && l.ok === false,
+    )) as ErrorResponse;
+    expect(duplicate.error).toEqual({
+      code: "duplicate_id",
+      message:
+        'command "p" is still in flight (its run or its response is not over): give each command an id of its own',
+    });
     driver.send({ id: "q", type: "follow_up", text: "queued" });
     await driver.response("q");
     driver.send({ id: "q", type: "get_state" });
-    expect(((await driver.waitFor((l) => l.type === "response" && l.id === "q" && l.command === "get_state")) as ErrorResponse).error.code).toBe("duplicate_id");
+    expect(
+      (
+        (await driver.waitFor(
+          (l) => l.type === "response" && l.id === "q" && l.command === "get_state",
+        )) as ErrorResponse
+      ).error.code,
+    ).toBe("duplicate_id");
     driver.send({ id: "a", type: "abort" });
     await driver.runEnd("p");
     const from = driver.lines.length;
     driver.send({ id: "p", type: "prompt", text: "the id is free again" });
-    expect(await driver.waitFor((l) => l.type === "run_end" && l.command_id === "p", "the second run of p", 15_000, from)).toMatchObject({ reason: "end_turn" });
+    expect(
+      await driver.waitFor((l) => l.type === "run_end" && l.command_id === "p", "the second run of p", 15_000, from),
+    ).toMatchObject({ reason: "end_turn" });
   });
 });

@@ -42,7 +42,8 @@ async function start(args = ["-a", "coder"]): Promise<RpcDriver> {
 
 /** Sends a command checked against the schema first: the tests speak only what docs/rpc.md defines. */
 function send(driver: RpcDriver, command: Record<string, unknown>): void {
-  if (!validCommand(command)) throw new Error(`command does not match the schema: ${JSON.stringify(command)}\n${schemaErrors(validCommand)}`);
+  if (!validCommand(command))
+    throw new Error(`command does not match the schema: ${JSON.stringify(command)}\n${schemaErrors(validCommand)}`);
   driver.send(command);
 }
 
@@ -54,21 +55,29 @@ function errorOf(line: RpcLine): { code: string; message: string } {
 
 function expectValid(driver: RpcDriver): void {
   for (const line of driver.lines) {
-    if (!validOutput(line)) throw new Error(`line does not match the schema: ${JSON.stringify(line)}\n${schemaErrors(validOutput)}`);
+    if (!validOutput(line))
+      throw new Error(`line does not match the schema: ${JSON.stringify(line)}\n${schemaErrors(validOutput)}`);
   }
 }
 
 /** Role and text of each message a request carried (Chat Completions). */
 function turnsOf(index: number): { role: string; text: string }[] {
   const body = s!.server.requests[index]!.body as { messages: { role: string; content: unknown }[] };
-  return body.messages.map((m) => ({ role: m.role, text: typeof m.content === "string" ? m.content : JSON.stringify(m.content) }));
+  return body.messages.map((m) => ({
+    role: m.role,
+    text: typeof m.content === "string" ? m.content : JSON.stringify(m.content),
+  }));
 }
 
 describe("steer and follow_up", () => {
   test("a steer sent while a tool runs reaches the model before the next request; a follow-up runs after the turn", async () => {
     s = await scenario({ agentFrontmatter: "tools: [wait_for_go]" });
     s.inst.tool("wait_for_go", WAIT_FOR_GO);
-    s.server.script({ toolCalls: [{ id: "c1", name: "wait_for_go", arguments: {} }] }, { text: "noted the steer" }, { text: "the follow-up answer" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "wait_for_go", arguments: {} }] },
+      { text: "noted the steer" },
+      { text: "the follow-up answer" },
+    );
     const driver = await start();
     send(driver, { id: "p", type: "prompt", text: "start the work" });
     await driver.waitFor((l) => l.type === "tool_call" && l.command_id === "p");
@@ -78,7 +87,10 @@ describe("steer and follow_up", () => {
     expect(await driver.response("fu")).toMatchObject({ ok: true, data: { queued: 1 } });
     s.inst.file("go", "");
     expect(await driver.runEnd("p")).toMatchObject({ reason: "end_turn" });
-    expect(driver.eventsOf("p").find((l) => l.type === "steer")).toMatchObject({ text: "also check the tests", files: [] });
+    expect(driver.eventsOf("p").find((l) => l.type === "steer")).toMatchObject({
+      text: "also check the tests",
+      files: [],
+    });
     // The second request of the turn carries the tool's result, then the steered message.
     const second = turnsOf(1);
     expect(second.at(-2)).toMatchObject({ role: "tool" });
@@ -112,8 +124,14 @@ describe("the branch", () => {
     send(driver, { id: "p2", type: "prompt", text: "two" });
     await driver.runEnd("p2");
     send(driver, { id: "g", type: "get_messages" });
-    const messages = ((await driver.response("g")).data as { messages: { id: string; role: string; text: string }[] }).messages;
-    expect(messages.map((m) => `${m.role}:${m.text}`)).toEqual(["user:one", "assistant:first answer", "user:two", "assistant:second answer"]);
+    const messages = ((await driver.response("g")).data as { messages: { id: string; role: string; text: string }[] })
+      .messages;
+    expect(messages.map((m) => `${m.role}:${m.text}`)).toEqual([
+      "user:one",
+      "assistant:first answer",
+      "user:two",
+      "assistant:second answer",
+    ]);
     send(driver, { id: "f", type: "fork", entry_id: messages[1]!.id });
     expect(await driver.response("f")).toMatchObject({ ok: true });
     send(driver, { id: "st", type: "get_state" });
@@ -163,8 +181,18 @@ describe("reading", () => {
     send(driver, { id: "p", type: "prompt", text: "count" });
     await driver.runEnd("p");
     send(driver, { id: "s1", type: "get_stats" });
-    const stats = (await driver.response("s1")).data as { tokens: { input: number; output: number }; cost: number; context: { share: number } };
-    expect(stats).toMatchObject({ messages: 2, answers: 1, tokens: { input: 100, output: 10 }, cost_complete: true, context: { tokens: 100, window: 1000, share: 0.1 } });
+    const stats = (await driver.response("s1")).data as {
+      tokens: { input: number; output: number };
+      cost: number;
+      context: { share: number };
+    };
+    expect(stats).toMatchObject({
+      messages: 2,
+      answers: 1,
+      tokens: { input: 100, output: 10 },
+      cost_complete: true,
+      context: { tokens: 100, window: 1000, share: 0.1 },
+    });
     expect(stats.cost).toBeCloseTo(0.00012, 8);
     expectValid(driver);
   });
@@ -176,7 +204,10 @@ describe("images inline", () => {
     s.server.script({ text: "a red dot" });
     const driver = await start();
     send(driver, { id: "bad", type: "prompt", text: "look", images: [{ data: "not base64!", name: "x.png" }] });
-    expect(errorOf(await driver.response("bad"))).toEqual({ code: "refused", message: 'image "x.png": "data" is not base64 text' });
+    expect(errorOf(await driver.response("bad"))).toEqual({
+      code: "refused",
+      message: 'image "x.png": "data" is not base64 text',
+    });
     send(driver, { id: "txt", type: "prompt", text: "look", images: [{ data: btoa("plain text"), name: "t.png" }] });
     expect(errorOf(await driver.response("txt")).message).toContain("not an image");
     send(driver, { id: "p", type: "prompt", text: "what is this?", images: [{ data: PNG, name: "dot.png" }] });
@@ -189,8 +220,15 @@ describe("images inline", () => {
 
 describe("compaction", () => {
   test("compact reports compaction_start and compaction_end", async () => {
-    s = await scenario({ modelExtra: "        context_window: 100000", configExtra: "compaction:\n  keep_recent_tokens: 1" });
-    s.server.script({ text: "a long answer ".repeat(50) }, { text: "another long answer ".repeat(50) }, { text: "the summary" });
+    s = await scenario({
+      modelExtra: "        context_window: 100000",
+      configExtra: "compaction:\n  keep_recent_tokens: 1",
+    });
+    s.server.script(
+      { text: "a long answer ".repeat(50) },
+      { text: "another long answer ".repeat(50) },
+      { text: "the summary" },
+    );
     const driver = await start();
     for (const id of ["p1", "p2"]) {
       send(driver, { id, type: "prompt", text: `question ${id} `.repeat(40) });
@@ -216,7 +254,11 @@ describe("the new commands' errors", () => {
       [{ id: 3, type: "switch_session" }, "invalid_field", '"session_id"'],
       [{ id: 4, type: "get_stats", verbose: true }, "invalid_field", '"verbose"'],
       [{ id: 5, type: "prompt", text: "x", images: "a.png" }, "invalid_field", "list of images"],
-      [{ id: 6, type: "prompt", text: "x", images: [{ data: "AAAA", mediaType: "image/png" }] }, "invalid_field", "list of images"],
+      [
+        { id: 6, type: "prompt", text: "x", images: [{ data: "AAAA", mediaType: "image/png" }] },
+        "invalid_field",
+        "list of images",
+      ],
       [{ id: 7, type: "get_messages", session: "x" }, "invalid_field", '"session"'],
     ];
     for (const [command] of bad) driver.send(command);

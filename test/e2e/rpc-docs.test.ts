@@ -28,8 +28,15 @@ test("the example client holds a conversation with a confirmation over rienda rp
     "publish",
     `module.exports = { description: "Publishes.", parameters: { type: "object", properties: {} }, execute(ctx) { return ctx.confirm({ title: "Publish", body: "sure?" }) ? "pushed" : "cancelled"; } };\n`,
   );
-  s.server.script({ toolCalls: [{ id: "c1", name: "publish", arguments: {} }] }, { text: "Published." }, { text: "I pushed the branch." });
-  const child = spawn("node", [CLIENT, "coder", "publish the branch", "what did you do?"], { cwd: s.inst.workspace, env: s.inst.env({ RIENDA: BINARY }) });
+  s.server.script(
+    { toolCalls: [{ id: "c1", name: "publish", arguments: {} }] },
+    { text: "Published." },
+    { text: "I pushed the branch." },
+  );
+  const child = spawn("node", [CLIENT, "coder", "publish the branch", "what did you do?"], {
+    cwd: s.inst.workspace,
+    env: s.inst.env({ RIENDA: BINARY }),
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

@@ -24,7 +24,10 @@ afterEach(async () => {
 });
 
 /** The user text of Chat Completions request `index`. */
-const userText = (index: number): unknown => (s!.server.requests[index]!.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === "user").pop()?.content;
+const userText = (index: number): unknown =>
+  (s!.server.requests[index]!.body as { messages: { role: string; content: unknown }[] }).messages
+    .filter((m) => m.role === "user")
+    .pop()?.content;
 
 test("a command with raw U+2028 and U+2029 in its text is one command; what Rienda writes has them escaped", async () => {
   s = await scenario();
@@ -67,7 +70,10 @@ for (const [runtime, command] of [
   test(`the docs' example client, under ${runtime}, with a U+2028 prompt`, async () => {
     s = await scenario();
     s.server.script({ text: `line one${LS}line two` }, { text: "done" });
-    const child = spawn(command, [CLIENT, "coder", `first${LS}prompt`, "second"], { cwd: s.inst.workspace, env: s.inst.env({ RIENDA: BINARY }) });
+    const child = spawn(command, [CLIENT, "coder", `first${LS}prompt`, "second"], {
+      cwd: s.inst.workspace,
+      env: s.inst.env({ RIENDA: BINARY }),
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

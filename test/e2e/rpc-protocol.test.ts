@@ -17,7 +17,6 @@ import { schemaErrors, validOutput } from "../support/rpc-schema.ts";
 import { scenario, type Scenario } from "../support/scenario.ts";
 import { messageEntries, sessionFile } from "../support/session-reader.ts";
 
-
 let s: Scenario | undefined;
 let rpc: RpcDriver | undefined;
 afterEach(async () => {
@@ -29,7 +28,8 @@ afterEach(async () => {
 
 function expectValid(driver: RpcDriver): void {
   for (const line of driver.lines) {
-    if (!validOutput(line)) throw new Error(`line does not match the schema: ${JSON.stringify(line)}\n${schemaErrors(validOutput)}`);
+    if (!validOutput(line))
+      throw new Error(`line does not match the schema: ${JSON.stringify(line)}\n${schemaErrors(validOutput)}`);
   }
 }
 
@@ -68,7 +68,15 @@ describe("responses", () => {
     }
     expectValid(driver);
     const state = driver.lines.find((l) => l.type === "response" && l.id === "st")!;
-    expect(state.data).toMatchObject({ agent: "coder", model: "p/m", thinking: "off", workdir: s.inst.workspace, running: null, queued: 0, waiting_confirms: [] });
+    expect(state.data).toMatchObject({
+      agent: "coder",
+      model: "p/m",
+      thinking: "off",
+      workdir: s.inst.workspace,
+      running: null,
+      queued: 0,
+      waiting_confirms: [],
+    });
     // The schema says what data holds: a response whose data misses a field does not pass.
     expect(validOutput({ ...state, data: { agent: "coder" } })).toBe(false);
     expect(validOutput({ type: "response", id: "x", command: "fork", ok: true, data: {} })).toBe(false);
@@ -83,13 +91,24 @@ describe("confirmations", () => {
     const driver = await start();
     driver.send({ id: "p", type: "prompt", text: "go" });
     const ask = await driver.waitFor((l) => l.type === "confirm_request");
-    expect(ask).toEqual({ type: "confirm_request", command_id: "p", confirm_id: "confirm-1", tool_call_id: "call_7", title: "Go", body: "really?" });
+    expect(ask).toEqual({
+      type: "confirm_request",
+      command_id: "p",
+      confirm_id: "confirm-1",
+      tool_call_id: "call_7",
+      title: "Go",
+      body: "really?",
+    });
     driver.send({ id: "a", type: "abort" });
     await driver.runEnd("p");
     const order = driver.lines.map((l) => l.type);
     expect(order.indexOf("confirm_cancelled")).toBeGreaterThan(order.indexOf("confirm_request"));
     expect(order.indexOf("confirm_cancelled")).toBeLessThan(order.indexOf("run_end"));
-    expect(driver.lines.find((l) => l.type === "confirm_cancelled")).toEqual({ type: "confirm_cancelled", command_id: "p", confirm_id: "confirm-1" });
+    expect(driver.lines.find((l) => l.type === "confirm_cancelled")).toEqual({
+      type: "confirm_cancelled",
+      command_id: "p",
+      confirm_id: "confirm-1",
+    });
     expectValid(driver);
     expect(driver.lines.find((l) => l.type === "tool_result")).toMatchObject({ id: "call_7", isError: true });
     driver.send({ id: "late", type: "confirm_answer", confirm_id: "confirm-1", answer: true });
@@ -100,7 +119,12 @@ describe("confirmations", () => {
     s = await scenario({ agentFrontmatter: "agents: [helper]" });
     s.inst.agent("helper", "---\ndescription: Helps.\nmodel: p/m\ntools: [asks]\n---\nYou help.\n");
     s.inst.tool("asks", ASKS);
-    s.server.script({ toolCalls: [{ id: "call_h", name: "agent__helper", arguments: { prompt: "help" } }] }, { toolCalls: [{ id: "call_a", name: "asks", arguments: {} }] }, { text: "helped" }, { text: "done" });
+    s.server.script(
+      { toolCalls: [{ id: "call_h", name: "agent__helper", arguments: { prompt: "help" } }] },
+      { toolCalls: [{ id: "call_a", name: "asks", arguments: {} }] },
+      { text: "helped" },
+      { text: "done" },
+    );
     const driver = await start();
     driver.send({ id: "p", type: "prompt", text: "go" });
     const ask = await driver.waitFor((l) => l.type === "confirm_request");
@@ -140,7 +164,9 @@ describe("runs", () => {
     await driver.runEnd("p");
     driver.send({ id: "n", type: "prompt", text: "next" });
     await driver.runEnd("n");
-    const kept = messageEntries(sessionFile(s.inst.home, id)).find((e) => e.role === "assistant" && e.interrupted === "user");
+    const kept = messageEntries(sessionFile(s.inst.home, id)).find(
+      (e) => e.role === "assistant" && e.interrupted === "user",
+    );
     expect(kept?.blocks).toEqual([{ type: "text", text: "PARTIAL-WORDS " }]);
     const sent = JSON.stringify(s.server.requests[1]!.body);
     expect(sent).toContain('"PARTIAL-WORDS "');
@@ -148,8 +174,15 @@ describe("runs", () => {
   });
 
   test("compact answers after its events", async () => {
-    s = await scenario({ modelExtra: "        context_window: 100000", configExtra: "compaction:\n  keep_recent_tokens: 1" });
-    s.server.script({ text: "a long answer ".repeat(50) }, { text: "another long answer ".repeat(50) }, { text: "the summary" });
+    s = await scenario({
+      modelExtra: "        context_window: 100000",
+      configExtra: "compaction:\n  keep_recent_tokens: 1",
+    });
+    s.server.script(
+      { text: "a long answer ".repeat(50) },
+      { text: "another long answer ".repeat(50) },
+      { text: "the summary" },
+    );
     const driver = await start();
     for (const id of ["p1", "p2"]) {
       driver.send({ id, type: "prompt", text: `question ${id} `.repeat(40) });

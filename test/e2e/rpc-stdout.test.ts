@@ -38,15 +38,31 @@ test("a tool and its children write to /dev/stdout, /proc/self/fd/1, fd 1: every
   s = await scenario({ agentFrontmatter: "tools: [leaky, shell]" });
   s.inst.tool("leaky", LEAKY);
   s.server.script(
-    { toolCalls: [{ id: "c1", name: "leaky", arguments: {} }, { id: "c2", name: "shell", arguments: { command: "echo LEAK shell > /dev/stdout; echo LEAK shell proc > /proc/self/fd/1; echo shell-ok" } }] },
+    {
+      toolCalls: [
+        { id: "c1", name: "leaky", arguments: {} },
+        {
+          id: "c2",
+          name: "shell",
+          arguments: {
+            command: "echo LEAK shell > /dev/stdout; echo LEAK shell proc > /proc/self/fd/1; echo shell-ok",
+          },
+        },
+      ],
+    },
     { text: "done" },
   );
-  const child = spawn("sh", ["-c", '{ "$RIENDA" rpc -a coder -y 2>&1 >&3 | cat > stderr.txt; } 3>&1 | cat'], { cwd: s.inst.workspace, env: s.inst.env({ RIENDA: BINARY }), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn("sh", ["-c", '{ "$RIENDA" rpc -a coder -y 2>&1 >&3 | cat > stderr.txt; } 3>&1 | cat'], {
+    cwd: s.inst.workspace,
+    env: s.inst.env({ RIENDA: BINARY }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let sentShutdown = false;
   child.stdout.setEncoding("utf8").on("data", (d: string) => {
     stdout += d;
-    if (stdout.includes('"type":"ready"') && !stdout.includes('"id":"p"')) child.stdin.write(`${JSON.stringify({ id: "p", type: "prompt", text: "go" })}\n`);
+    if (stdout.includes('"type":"ready"') && !stdout.includes('"id":"p"'))
+      child.stdin.write(`${JSON.stringify({ id: "p", type: "prompt", text: "go" })}\n`);
     if (stdout.includes('"type":"run_end"') && !sentShutdown) {
       sentShutdown = true;
       child.stdin.write(`${JSON.stringify({ id: "bye", type: "shutdown" })}\n`);
@@ -60,7 +76,9 @@ test("a tool and its children write to /dev/stdout, /proc/self/fd/1, fd 1: every
   for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
   // No raw line at all: "LEAK" appears only inside the protocol's own JSON (the call's arguments, routed output).
   expect(lines.filter((line) => line.startsWith("LEAK"))).toEqual([]);
-  const results = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((l) => l.type === "tool_result");
+  const results = lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((l) => l.type === "tool_result");
   expect(results.map((r) => r.text)).toEqual(["wrote", expect.stringContaining("shell-ok")]);
   // What the tools wrote by path is not lost: it went to stderr (here a pipe too, kept in a file by cat).
   const stderr = readFileSync(join(s.inst.workspace, "stderr.txt"), "utf8");

@@ -12,7 +12,6 @@ import { RpcDriver, type RpcLine } from "../support/rpc-driver.ts";
 import { schemaErrors, validCommand, validOutput } from "../support/rpc-schema.ts";
 import { messageEntries, readEntries, sessionFile } from "../support/session-reader.ts";
 
-
 let s: Scenario | undefined;
 let rpc: RpcDriver | undefined;
 afterEach(async () => {
@@ -25,12 +24,14 @@ afterEach(async () => {
 /** Every line the process wrote matches the schema, and so does every well-formed command the test sent. */
 function expectAllValid(driver: RpcDriver, { commands = true } = {}): void {
   for (const line of driver.lines) {
-    if (!validOutput(line)) throw new Error(`line does not match the schema: ${JSON.stringify(line)}\n${schemaErrors(validOutput)}`);
+    if (!validOutput(line))
+      throw new Error(`line does not match the schema: ${JSON.stringify(line)}\n${schemaErrors(validOutput)}`);
   }
   if (!commands) return;
   for (const sent of driver.sent) {
     const value = JSON.parse(sent) as unknown;
-    if (!validCommand(value)) throw new Error(`command does not match the schema: ${sent}\n${schemaErrors(validCommand)}`);
+    if (!validCommand(value))
+      throw new Error(`command does not match the schema: ${sent}\n${schemaErrors(validCommand)}`);
   }
 }
 
@@ -48,7 +49,12 @@ describe("rienda rpc", () => {
   test("a three-prompt conversation: a confirmation answered over rpc, an abort in the middle, then a prompt that knows both", async () => {
     s = await scenario({ agentFrontmatter: "tools: [publish]" });
     s.inst.tool("publish", PUBLISH);
-    s.server.script({ toolCalls: [{ id: "c1", name: "publish", arguments: {} }] }, { text: "Published." }, { hang: true }, { text: "Third answer." });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "publish", arguments: {} }] },
+      { text: "Published." },
+      { hang: true },
+      { text: "Third answer." },
+    );
     rpc = new RpcDriver(s.inst, ["-a", "coder"]);
     const ready = await rpc.waitFor((l) => l.type === "ready");
     expect(rpc.lines[0]).toBe(ready);
@@ -65,7 +71,11 @@ describe("rienda rpc", () => {
     rpc.send({ id: "a1", type: "confirm_answer", confirm_id: ask.confirm_id, answer: true });
     expect(await rpc.response("a1")).toMatchObject({ ok: true });
     expect(await rpc.runEnd("p1")).toMatchObject({ reason: "end_turn", tools: { calls: 1, failed: 0, refused: 0 } });
-    expect(rpc.eventsOf("p1").find((e) => e.type === "tool_result")).toMatchObject({ name: "publish", text: "pushed", isError: false });
+    expect(rpc.eventsOf("p1").find((e) => e.type === "tool_result")).toMatchObject({
+      name: "publish",
+      text: "pushed",
+      isError: false,
+    });
     expect(rpc.eventsOf("p1")[0]).toMatchObject({ type: "run_start", sessionId });
 
     rpc.send({ id: "p2", type: "prompt", text: "now something slow" });
@@ -80,15 +90,27 @@ describe("rienda rpc", () => {
     rpc.send({ id: "p3", type: "prompt", text: "third" });
     expect(await rpc.runEnd("p3")).toMatchObject({ reason: "end_turn" });
     const body = JSON.stringify(s.server.requests[3]!.body);
-    for (const text of ["publish it", "Published.", "now something slow", "interrupted this request", "third"]) expect(body).toContain(text);
+    for (const text of ["publish it", "Published.", "now something slow", "interrupted this request", "third"])
+      expect(body).toContain(text);
 
     rpc.send({ id: "st", type: "get_state" });
-    expect(await rpc.response("st")).toMatchObject({ ok: true, data: { session_id: sessionId, running: null, queued: 0 } });
+    expect(await rpc.response("st")).toMatchObject({
+      ok: true,
+      data: { session_id: sessionId, running: null, queued: 0 },
+    });
     rpc.send({ id: "bye", type: "shutdown" });
     expect(await rpc.response("bye")).toMatchObject({ ok: true });
     expect((await rpc.exited).code).toBe(0);
     const path = sessionFile(s.inst.home, sessionId);
-    expect(messageEntries(path).map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user", "user", "assistant"]);
+    expect(messageEntries(path).map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "user",
+      "assistant",
+    ]);
     expect(readEntries(path).some((e) => e.kind === "interruption")).toBe(true);
     expect(existsSync(path.replace(/\.jsonl$/, ".lock"))).toBe(false);
     expectAllValid(rpc);
@@ -166,9 +188,18 @@ describe("rienda rpc", () => {
   });
 
   test("follow_up queues after the run; set_model, set_agent, fork, compact, new_session and list_sessions", async () => {
-    s = await scenario({ modelExtra: "        context_window: 100000", configExtra: "  m2:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:1/v1\n    api_key: k\n    models:\n      other: {}\ncompaction:\n  keep_recent_tokens: 1" });
+    s = await scenario({
+      modelExtra: "        context_window: 100000",
+      configExtra:
+        "  m2:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:1/v1\n    api_key: k\n    models:\n      other: {}\ncompaction:\n  keep_recent_tokens: 1",
+    });
     s.inst.agent("writer", "---\ndescription: Writes.\nmodel: p/m\n---\nYou write.\n");
-    s.server.script({ text: "one", chunkDelayMs: 50 }, { text: "two" }, { text: "SUMMARY OF IT" }, { text: "after compaction" });
+    s.server.script(
+      { text: "one", chunkDelayMs: 50 },
+      { text: "two" },
+      { text: "SUMMARY OF IT" },
+      { text: "after compaction" },
+    );
     rpc = new RpcDriver(s.inst, ["-a", "coder"]);
     await rpc.waitFor((l) => l.type === "ready");
     rpc.send({ id: "p", type: "prompt", text: "first" });
@@ -176,7 +207,9 @@ describe("rienda rpc", () => {
     expect(await rpc.response("f")).toMatchObject({ ok: true, data: { queued: 1 } });
     expect(await rpc.runEnd("f")).toMatchObject({ reason: "end_turn" });
     expect(rpc.lines.filter((l) => l.type === "response" && l.id === "f")).toHaveLength(1);
-    expect(rpc.lines.findIndex((l) => l.type === "run_end" && l.command_id === "p")).toBeLessThan(rpc.lines.findIndex((l) => l.type === "run_start" && l.command_id === "f"));
+    expect(rpc.lines.findIndex((l) => l.type === "run_end" && l.command_id === "p")).toBeLessThan(
+      rpc.lines.findIndex((l) => l.type === "run_start" && l.command_id === "f"),
+    );
     const sessionId = ((await rpc.response("p")).data as { session_id: string }).session_id;
 
     rpc.send({ id: "m", type: "set_model", model: "m2/other" });
@@ -185,11 +218,19 @@ describe("rienda rpc", () => {
     await rpc.response("m0");
     rpc.send({ id: "g", type: "set_agent", agent: "writer" });
     expect(await rpc.response("g")).toMatchObject({ ok: true, data: { agent: "writer" } });
-    expect(readEntries(sessionFile(s.inst.home, sessionId)).filter((e) => e.kind === "model" || e.kind === "agent").map((e) => e.kind)).toEqual(["model", "model", "agent"]);
+    expect(
+      readEntries(sessionFile(s.inst.home, sessionId))
+        .filter((e) => e.kind === "model" || e.kind === "agent")
+        .map((e) => e.kind),
+    ).toEqual(["model", "model", "agent"]);
 
     rpc.send({ id: "c", type: "compact" });
     expect(await rpc.response("c")).toMatchObject({ ok: true, data: { compacted: true } });
-    expect(readEntries(sessionFile(s.inst.home, sessionId)).some((e) => e.kind === "compaction" && e.summary === "SUMMARY OF IT")).toBe(true);
+    expect(
+      readEntries(sessionFile(s.inst.home, sessionId)).some(
+        (e) => e.kind === "compaction" && e.summary === "SUMMARY OF IT",
+      ),
+    ).toBe(true);
 
     rpc.send({ id: "k", type: "fork" });
     const forkId = ((await rpc.response("k")).data as { session_id: string }).session_id;
@@ -245,7 +286,12 @@ describe("rienda rpc: models and thinking levels", () => {
     s.server.script({ text: "one" }, { text: "two" }, { text: "three" });
     rpc = new RpcDriver(s.inst, ["-a", "bot", "-m", "p/m", "--thinking", "low"]);
     const ready = await rpc.waitFor((l) => l.type === "ready");
-    expect(ready).toMatchObject({ agent: "bot", model: "p/m", thinking: "low", thinking_levels: ["off", "minimal", "low", "medium", "high"] });
+    expect(ready).toMatchObject({
+      agent: "bot",
+      model: "p/m",
+      thinking: "low",
+      thinking_levels: ["off", "minimal", "low", "medium", "high"],
+    });
     rpc.send({ id: 1, type: "prompt", text: "x" });
     const sessionId = ((await rpc.response(1)).data as { session_id: string }).session_id;
     await rpc.runEnd(1);
@@ -256,7 +302,10 @@ describe("rienda rpc: models and thinking levels", () => {
     rpc.send({ id: 3, type: "set_thinking", level: "max" });
     expect(await rpc.response(3)).toMatchObject({
       ok: false,
-      error: { code: "refused", message: 'thinking max: p/m has no thinking level "max" (its levels: off, minimal, low, medium, high)' },
+      error: {
+        code: "refused",
+        message: 'thinking max: p/m has no thinking level "max" (its levels: off, minimal, low, medium, high)',
+      },
     });
     rpc.send({ id: 4, type: "prompt", text: "y" });
     await rpc.runEnd(4);
@@ -279,7 +328,9 @@ describe("rienda rpc: models and thinking levels", () => {
     // A program's switches are not the user's picks.
     expect(existsSync(s.inst.riendaPath("state.json"))).toBe(false);
     // Each level chosen is on the session's branch (the model switch kept "high": nothing to record).
-    const levels = readEntries(sessionFile(s.inst.home, sessionId)).filter((e) => e.kind === "thinking").map((e) => e.thinkingLevel);
+    const levels = readEntries(sessionFile(s.inst.home, sessionId))
+      .filter((e) => e.kind === "thinking")
+      .map((e) => e.thinkingLevel);
     expect(levels).toEqual(["low", "high", "off"]);
     expectAllValid(rpc);
 
@@ -303,7 +354,9 @@ describe("rienda rpc: models and thinking levels", () => {
     s.inst.agent("bot", "---\ndescription: An agent without a model.\n---\nBe brief.\n");
     rpc = new RpcDriver(s.inst, ["-a", "bot"]);
     const fatal = await rpc.waitFor((l) => l.type === "fatal");
-    expect(String(fatal.message)).toContain('agent "bot" names no model: choose one with -m provider/model (offered: p/b, p/m)');
+    expect(String(fatal.message)).toContain(
+      'agent "bot" names no model: choose one with -m provider/model (offered: p/b, p/m)',
+    );
     expect((await rpc.exited).code).toBe(1);
     expect(s.server.requests).toHaveLength(0);
     expectAllValid(rpc);

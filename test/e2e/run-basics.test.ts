@@ -99,7 +99,9 @@ describe("rienda run", () => {
 describe("provider settings on the wire", () => {
   test("a local server through a preset with an empty key gets no Authorization header", async () => {
     s = await scenario();
-    s.inst.config(`providers:\n  local:\n    preset: ollama\n    base_url: ${s.server.url}/v1\n    api_key: ""\n    models:\n      llama: { id: "llama3.1:8b" }\n`);
+    s.inst.config(
+      `providers:\n  local:\n    preset: ollama\n    base_url: ${s.server.url}/v1\n    api_key: ""\n    models:\n      llama: { id: "llama3.1:8b" }\n`,
+    );
     s.inst.agent("coder", "---\ndescription: local\nmodel: local/llama\n---\nLocal agent.\n");
     s.server.script({ text: "from ollama" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
@@ -130,6 +132,10 @@ describe("provider settings on the wire", () => {
     expect(request.path).toBe("/v1/messages");
     expect(request.headers["x-api-key"]).toBe("test-key");
     expect(request.headers["anthropic-version"]).toBe("2023-06-01");
-    expect(request.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 2048 }, max_tokens: 8192, stream: true });
+    expect(request.body).toMatchObject({
+      thinking: { type: "enabled", budget_tokens: 2048 },
+      max_tokens: 8192,
+      stream: true,
+    });
   });
 });

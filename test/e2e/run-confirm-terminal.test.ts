@@ -41,7 +41,9 @@ test("rienda run asks as the chat does; y answers yes, Enter no, and nothing is 
   const screen = term.history();
   expect(screen).toContain("tool: publish {}\n? Publish\n  Push the current branch to origin?\n  [y/N] yes\nDone.");
   // The question as docs/tools.md shows it.
-  expect(screen).toContain(markedBlock("docs/tools.md", "test/e2e/run-confirm-terminal.test.ts", "tools-confirm").trimEnd());
+  expect(screen).toContain(
+    markedBlock("docs/tools.md", "test/e2e/run-confirm-terminal.test.ts", "tools-confirm").trimEnd(),
+  );
   // Asked once, drawn once: no redrawn frames or prompt-library leftovers.
   expect(screen.split("? Publish").length - 1).toBe(1);
   expect(screen.split("[y/N]").length - 1).toBe(1);
@@ -56,13 +58,18 @@ test("rienda tool run asks the same way; Enter answers no", async () => {
   await term.waitFor("[y/N]");
   term.keys("Enter");
   expect(await term.exitCode()).toBe(1);
-  expect(term.history().replace(/\s*Pane is dead[\s\S]*$/, "")).toBe("? Publish\n  Push the current branch to origin?\n  [y/N] no\ncancelled by the user");
+  expect(term.history().replace(/\s*Pane is dead[\s\S]*$/, "")).toBe(
+    "? Publish\n  Push the current branch to origin?\n  [y/N] no\ncancelled by the user",
+  );
 });
 
 test("a subagent's question is indented under the call that started it, as its tool lines are, at every level", async () => {
   if (!hasTmux()) throw new Error("this test needs tmux (apt-get install -y tmux)");
   s = await scenario({ agentFrontmatter: "agents: [releaser]" });
-  s.inst.agent("releaser", "---\ndescription: Releases.\nmodel: p/m\ntools: [publish]\nagents: [pusher]\n---\nYou release.\n");
+  s.inst.agent(
+    "releaser",
+    "---\ndescription: Releases.\nmodel: p/m\ntools: [publish]\nagents: [pusher]\n---\nYou release.\n",
+  );
   s.inst.agent("pusher", "---\ndescription: Pushes.\nmodel: p/m\ntools: [publish]\n---\nYou push.\n");
   s.inst.tool("publish", PUBLISH);
   s.server.script(

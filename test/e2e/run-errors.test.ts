@@ -32,7 +32,9 @@ describe("rienda run refuses bad input before any request", () => {
 
   test("a config with an unknown key names the file and the key", async () => {
     s = await scenario();
-    s.inst.config(`providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${s.server.url}/v1\n    modles: {}\n`);
+    s.inst.config(
+      `providers:\n  p:\n    protocol: openai_chat_completions\n    base_url: ${s.server.url}/v1\n    modles: {}\n`,
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(s.inst.riendaPath("config.yaml"));
@@ -73,7 +75,10 @@ describe("rienda run refuses bad input before any request", () => {
 
   test("an unknown tool named by the agent fails before any request, listing what is available", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell, ghost]" });
-    s.inst.tool("word-count", 'module.exports = { description: "d", parameters: { type: "object" }, execute() { return "1"; } };');
+    s.inst.tool(
+      "word-count",
+      'module.exports = { description: "d", parameters: { type: "object" }, execute() { return "1"; } };',
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('unknown tool "ghost" (available: shell, word-count)');
@@ -122,7 +127,9 @@ describe("rienda run refuses bad input before any request", () => {
 
   test("a 4xx from the provider fails at once with its message and the status", async () => {
     s = await scenario();
-    s.server.script({ error: { status: 400, message: "model wire-model does not exist", type: "invalid_request_error" } });
+    s.server.script({
+      error: { status: 400, message: "model wire-model does not exist", type: "invalid_request_error" },
+    });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("model wire-model does not exist");

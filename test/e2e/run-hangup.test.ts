@@ -19,10 +19,16 @@ afterEach(async () => {
 test("closing the terminal of a run kills the running command and the session continues", async () => {
   if (!hasTmux()) throw new Error("this test needs tmux (apt-get install -y tmux)");
   s = await scenario({ agentFrontmatter: "tools: [shell]" });
-  s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "sleep 60 & echo $! > child.pid; wait" } }] });
+  s.server.script({
+    toolCalls: [{ id: "c1", name: "shell", arguments: { command: "sleep 60 & echo $! > child.pid; wait" } }],
+  });
   const term = Terminal.start(s.inst, { args: ["run", "-a", "coder", "-p", "go"] });
   const pidFile = join(s.inst.workspace, "child.pid");
-  await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 15_000, "the command to start");
+  await waitFor(
+    () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+    15_000,
+    "the command to start",
+  );
   const child = Number(readFileSync(pidFile, "utf8").trim());
   expect(processRunning(child)).toBe(true);
   term.dispose();

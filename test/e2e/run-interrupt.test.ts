@@ -30,7 +30,10 @@ describe("interrupting rienda run", () => {
 
   test("a tool stuck in while (true) {} is stopped", async () => {
     s = await scenario({ agentFrontmatter: "tools: [spin]" });
-    s.inst.tool("spin", `module.exports = { description: "spins", parameters: { type: "object" }, execute(ctx) { ctx.file.write("spinning", "1"); while (true) {} } };`);
+    s.inst.tool(
+      "spin",
+      `module.exports = { description: "spins", parameters: { type: "object" }, execute(ctx) { ctx.file.write("spinning", "1"); while (true) {} } };`,
+    );
     s.server.script({ toolCalls: [{ id: "c1", name: "spin", arguments: {} }] });
     const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
     await waitFor(() => existsSync(join(s!.inst.workspace, "spinning")), 10_000, "the tool to start");
@@ -42,10 +45,16 @@ describe("interrupting rienda run", () => {
 
   test("the process group of a running shell command is killed", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "sleep 60 & echo $! > child.pid; wait" } }] });
+    s.server.script({
+      toolCalls: [{ id: "c1", name: "shell", arguments: { command: "sleep 60 & echo $! > child.pid; wait" } }],
+    });
     const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
     const pidFile = join(s.inst.workspace, "child.pid");
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000, "the command to start");
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      10_000,
+      "the command to start",
+    );
     const pid = Number(readFileSync(pidFile, "utf8").trim());
     expect(processRunning(pid)).toBe(true);
     run.kill("SIGINT");
@@ -56,7 +65,10 @@ describe("interrupting rienda run", () => {
 
   test("a tool blocked in ctx.sleep is cut short", async () => {
     s = await scenario({ agentFrontmatter: "tools: [nap]" });
-    s.inst.tool("nap", `module.exports = { description: "naps", parameters: { type: "object" }, execute(ctx) { ctx.file.write("napping", "1"); ctx.sleep(60000); return "woke"; } };`);
+    s.inst.tool(
+      "nap",
+      `module.exports = { description: "naps", parameters: { type: "object" }, execute(ctx) { ctx.file.write("napping", "1"); ctx.sleep(60000); return "woke"; } };`,
+    );
     s.server.script({ toolCalls: [{ id: "c1", name: "nap", arguments: {} }] });
     const run = s.inst.start(["run", "-a", "coder", "-p", "x", "--json"]);
     await waitFor(() => existsSync(join(s!.inst.workspace, "napping")), 10_000, "the tool to start");

@@ -7,7 +7,6 @@ afterEach(async () => {
   s = undefined;
 });
 
-
 describe("rienda run --json", () => {
   test("streams one JSON event per line, run_start first and run_end last", async () => {
     s = await scenario({ agentFrontmatter: "tools: [echo]" });
@@ -15,7 +14,10 @@ describe("rienda run --json", () => {
       "echo",
       'module.exports = { description: "echo", parameters: { type: "object", properties: { say: { type: "string" } } }, execute(ctx, a) { ctx.log("logging " + a.say + "\\n"); return "said " + a.say; } };',
     );
-    s.server.script({ thinking: "hmm", text: "calling", toolCalls: [{ id: "c1", name: "echo", arguments: { say: "hi" } }] }, { text: "all done" });
+    s.server.script(
+      { thinking: "hmm", text: "calling", toolCalls: [{ id: "c1", name: "echo", arguments: { say: "hi" } }] },
+      { text: "all done" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
     const events = jsonEvents(r.stdout);
@@ -25,9 +27,22 @@ describe("rienda run --json", () => {
     const types = events.map((e) => e.type);
     expect(types).toContain("text_delta");
     expect(types).toContain("message_end");
-    expect(events.find((e) => e.type === "tool_call")).toMatchObject({ id: "c1", name: "echo", arguments: { say: "hi" } });
-    expect(events.find((e) => e.type === "tool_output")).toMatchObject({ id: "c1", name: "echo", text: "logging hi\n" });
-    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ id: "c1", name: "echo", text: "said hi", isError: false });
+    expect(events.find((e) => e.type === "tool_call")).toMatchObject({
+      id: "c1",
+      name: "echo",
+      arguments: { say: "hi" },
+    });
+    expect(events.find((e) => e.type === "tool_output")).toMatchObject({
+      id: "c1",
+      name: "echo",
+      text: "logging hi\n",
+    });
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({
+      id: "c1",
+      name: "echo",
+      text: "said hi",
+      isError: false,
+    });
     const ends = events.filter((e) => e.type === "message_end");
     expect(ends.map((e) => e.text)).toEqual(["calling", "all done"]);
     expect(ends[0]!.thinking).toBe("hmm");

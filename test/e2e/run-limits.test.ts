@@ -22,11 +22,20 @@ afterEach(async () => {
 });
 
 type Event = Record<string, unknown> & { type: string };
-const events = (stdout: string): Event[] => stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Event);
+const events = (stdout: string): Event[] =>
+  stdout
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Event);
 const runEnd = (stdout: string): Event => events(stdout).at(-1)!;
 
 /** A model that calls the shell tool every turn. */
-const looping = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `step ${i + 1}`, toolCalls: [{ id: `c${i + 1}`, name: "shell", arguments: { command: `echo ${i + 1}` } }] }));
+const looping = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    text: `step ${i + 1}`,
+    toolCalls: [{ id: `c${i + 1}`, name: "shell", arguments: { command: `echo ${i + 1}` } }],
+  }));
 
 describe("--max-turns", () => {
   test("stops before the request past the limit: exit 3, run_end max_turns naming the flag", async () => {
@@ -45,7 +54,9 @@ describe("--max-turns", () => {
     s.server.script(...looping(1), { text: "continued" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--max-turns", "1"]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain("rienda: the run reached its limit of 1 model request (--max-turns 1) before the agent finished");
+    expect(r.stderr).toContain(
+      "rienda: the run reached its limit of 1 model request (--max-turns 1) before the agent finished",
+    );
     const id = sessionIdFrom(r.stderr);
     const again = await s.inst.run(["run", "-s", id, "-p", "and now?"]);
     expect(again.code).toBe(0);
@@ -53,8 +64,16 @@ describe("--max-turns", () => {
     // The model learns that the run was stopped there, and the new prompt is a message of its own.
     const messages = (s.server.requests[1]!.body as { messages: { role: string; content: unknown }[] }).messages;
     expect(messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "user"]);
-    expect(messages[4]!.content).toBe("[This request was stopped before it was finished: the run reached its limit of model requests, cost or time. What follows is a new message.]");
-    expect(messageEntries(sessionFile(s.inst.home, id)).map((e) => e.role)).toEqual(["user", "assistant", "user", "user", "assistant"]);
+    expect(messages[4]!.content).toBe(
+      "[This request was stopped before it was finished: the run reached its limit of model requests, cost or time. What follows is a new message.]",
+    );
+    expect(messageEntries(sessionFile(s.inst.home, id)).map((e) => e.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "user",
+      "assistant",
+    ]);
   });
 
   test("from the agent's frontmatter, from config.yaml, the command line winning", async () => {
@@ -62,7 +81,9 @@ describe("--max-turns", () => {
     s.server.script(...looping(5));
     const fromAgent = await s.inst.run(["run", "-a", "coder", "-p", "go", "--json"]);
     expect(fromAgent.code).toBe(3);
-    expect(runEnd(fromAgent.stdout).message).toBe(`the run reached its limit of 3 model requests (max_turns: 3 in ${s.inst.riendaPath("agents", "coder.md")}) before the agent finished`);
+    expect(runEnd(fromAgent.stdout).message).toBe(
+      `the run reached its limit of 3 model requests (max_turns: 3 in ${s.inst.riendaPath("agents", "coder.md")}) before the agent finished`,
+    );
     expect(s.server.requests).toHaveLength(3);
 
     s.server.script(...looping(5));
@@ -90,7 +111,7 @@ describe("--max-turns", () => {
   test("bad values are refused before any request, naming the flag or the file and key", async () => {
     s = await scenario();
     for (const [args, message] of [
-      [["--max-turns", "0"], "run: --max-turns must be a whole number of model requests, 1 or more (got \"0\")"],
+      [["--max-turns", "0"], 'run: --max-turns must be a whole number of model requests, 1 or more (got "0")'],
       [["--max-turns", "two"], "run: --max-turns must be a whole number"],
       [["--max-cost=-1"], "run: --max-cost must be an amount of US dollars above 0"],
       [["--timeout", "soon"], 'run: --timeout "soon" is not a duration such as "90s"'],
@@ -103,7 +124,9 @@ describe("--max-turns", () => {
     s.inst.agent("bad", "---\ndescription: d\nmodel: p/m\nmax_turns: 1.5\ntimeout: forever\n---\nbody\n");
     const bad = await s.inst.run(["run", "-a", "bad", "-p", "go"]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain(`${s.inst.riendaPath("agents", "bad.md")}: max_turns: must be a whole number of model requests, 1 or more, not a number (1.5)`);
+    expect(bad.stderr).toContain(
+      `${s.inst.riendaPath("agents", "bad.md")}: max_turns: must be a whole number of model requests, 1 or more, not a number (1.5)`,
+    );
     expect(bad.stderr).toContain(`${s.inst.riendaPath("agents", "bad.md")}: timeout: "forever" is not a duration`);
     expect(s.server.requests).toHaveLength(0);
   });
@@ -130,14 +153,18 @@ describe("--max-cost", () => {
     expect(s.server.requests).toHaveLength(2);
     const end = runEnd(r.stdout);
     expect(end).toMatchObject({ reason: "max_cost", cost: 0.6 });
-    expect(end.message).toBe("the run reached its cost limit of $0.5 (--max-cost 0.5) with $0.60 spent, before the agent finished");
+    expect(end.message).toBe(
+      "the run reached its cost limit of $0.5 (--max-cost 0.5) with $0.60 spent, before the agent finished",
+    );
   });
 
   test("a model without prices refuses the flag before any request", async () => {
     s = await scenario();
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--max-cost", "1"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("rienda: --max-cost 1 needs the prices of model p/m, which has none: set providers.p.models.m.cost in config.yaml");
+    expect(r.stderr).toContain(
+      "rienda: --max-cost 1 needs the prices of model p/m, which has none: set providers.p.models.m.cost in config.yaml",
+    );
     expect(s.server.requests).toHaveLength(0);
     expect(r.stderr).not.toContain("session:");
   });
@@ -159,7 +186,9 @@ describe("--timeout", () => {
 
   test("a tool still running is stopped with its process group", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "sleep 30 & echo $! > bg.pid; sleep 30" } }] });
+    s.server.script({
+      toolCalls: [{ id: "c1", name: "shell", arguments: { command: "sleep 30 & echo $! > bg.pid; sleep 30" } }],
+    });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--timeout", "2s"]);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("rienda: the run reached its time limit of 2s (--timeout 2s)");
@@ -191,6 +220,8 @@ describe("--timeout", () => {
     s.server.script({ text: "never", hang: true });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--json"]);
     expect(r.code).toBe(3);
-    expect(runEnd(r.stdout).message).toBe(`the run reached its time limit of 1s (timeout: 1s in ${s.inst.riendaPath("agents", "coder.md")})`);
+    expect(runEnd(r.stdout).message).toBe(
+      `the run reached its time limit of 1s (timeout: 1s in ${s.inst.riendaPath("agents", "coder.md")})`,
+    );
   });
 });

@@ -31,7 +31,11 @@ describe("retries", () => {
 
   test("429 and 503 are retried; a 401 is not", async () => {
     s = await scenario();
-    s.server.script({ error: { status: 429, message: "slow down" } }, { error: { status: 503, message: "busy" } }, { text: "third time" });
+    s.server.script(
+      { error: { status: 429, message: "slow down" } },
+      { error: { status: 503, message: "busy" } },
+      { text: "third time" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.stdout).toBe("third time\n");
     expect(s.server.requests).toHaveLength(3);

@@ -27,7 +27,10 @@ const GUARD = `module.exports = { beforeToolExecute() {} };\n`;
 describe("rienda run setup problems", () => {
   test("two broken tools, a mistyped tool, a mistyped hook and an unknown model are all listed, once each", async () => {
     s = await scenario({ agentFrontmatter: "tools: [wrod-count, half, syntax, shell]\nhooks: [gaurd]" });
-    s.inst.agent("coder", "---\ndescription: A test agent.\nmodel: p/mm\ntools: [wrod-count, half, syntax, shell]\nhooks: [gaurd]\n---\nx\n");
+    s.inst.agent(
+      "coder",
+      "---\ndescription: A test agent.\nmodel: p/mm\ntools: [wrod-count, half, syntax, shell]\nhooks: [gaurd]\n---\nx\n",
+    );
     s.inst.tool("word-count", TOOL("Counts words."));
     s.inst.tool("half", "module.exports = { description: 'half' };\n");
     s.inst.tool("syntax", "module.exports = {\n");
@@ -51,9 +54,14 @@ describe("rienda run setup problems", () => {
     s = await scenario({ agentFrontmatter: "tools: [ghost, phantom]" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "hi", "--json"]);
     expect(r.code).toBe(1);
-    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; message?: string });
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; message?: string });
     expect(events.map((e) => e.type)).toEqual(["run_start", "error", "run_end"]);
-    expect(events[1]!.message).toBe('unknown tool "ghost" (available: shell)\nunknown tool "phantom" (available: shell)');
+    expect(events[1]!.message).toBe(
+      'unknown tool "ghost" (available: shell)\nunknown tool "phantom" (available: shell)',
+    );
   });
 
   test("a workspace whose AGENTS.md is a named pipe is refused at once (it used to hang, deaf to Ctrl-C); doctor says so too", async () => {
@@ -86,7 +94,9 @@ describe("rienda run setup problems", () => {
     s = await scenario();
     s.inst.agent("reviewer", "---\ndescription: Reviews.\nmodel: p/m\n---\nx\n");
     const agent = await s.inst.run(["run", "-a", "reveiwer", "-p", "hi"]);
-    expect(agent.stderr).toBe('rienda: unknown agent "reveiwer" (did you mean "reviewer"? available: coder, reviewer)\n');
+    expect(agent.stderr).toBe(
+      'rienda: unknown agent "reveiwer" (did you mean "reviewer"? available: coder, reviewer)\n',
+    );
     const provider = await s.inst.run(["run", "-a", "coder", "-m", "q/m", "-p", "hi"]);
     expect(provider.stderr).toContain('rienda: unknown provider "q" (did you mean "p"? providers in');
     const model = await s.inst.run(["run", "-a", "coder", "-m", "p/mm", "-p", "hi"]);

@@ -15,7 +15,10 @@ afterEach(async () => {
 
 type Event = Record<string, unknown> & { type: string };
 const runEnd = (stdout: string): Event => JSON.parse(stdout.trim().split("\n").at(-1)!) as Event;
-const toolNames = (index: number): string[] => (((s!.server.requests[index]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name));
+const toolNames = (index: number): string[] =>
+  ((s!.server.requests[index]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map(
+    (t) => t.function.name,
+  );
 
 const WORDS = `module.exports = {
   description: "counts words",
@@ -32,7 +35,11 @@ describe("--tools and --no-tools", () => {
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--tools", "words", "--json"]);
     expect(r.code).toBe(0);
     expect(toolNames(0)).toEqual(["words"]);
-    const result = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Event).find((e) => e.type === "tool_result")!;
+    const result = r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Event)
+      .find((e) => e.type === "tool_result")!;
     expect(result).toMatchObject({ name: "shell", isError: true, text: 'unknown tool "shell"' });
     expect(runEnd(r.stdout).tools).toEqual({ calls: 1, failed: 1, refused: 0 });
   });
@@ -51,7 +58,9 @@ describe("--tools and --no-tools", () => {
     s.inst.tool("words", WORDS);
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--tools", "shell,wrods"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`rienda: --tools: the agent has no tool "wrods" (did you mean words?); its tools: shell, words (${s.inst.riendaPath("agents", "coder.md")})`);
+    expect(r.stderr).toContain(
+      `rienda: --tools: the agent has no tool "wrods" (did you mean words?); its tools: shell, words (${s.inst.riendaPath("agents", "coder.md")})`,
+    );
     expect(s.server.requests).toHaveLength(0);
     const both = await s.inst.run(["run", "-a", "coder", "-p", "go", "--tools", "shell", "--no-tools"]);
     expect(both.stderr).toContain("rienda: run: give --tools or --no-tools, not both");
@@ -70,9 +79,18 @@ describe("--tools and --no-tools", () => {
 describe("run_end.tools", () => {
   test("counts calls, failed results and calls a hook refused", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]\nhooks: [guard]" });
-    s.inst.hook("guard", `module.exports = { beforeToolExecute(ctx, call) { if (call.arguments.command.includes("rm")) return { allow: false, reason: "no deleting" }; } };\n`);
+    s.inst.hook(
+      "guard",
+      `module.exports = { beforeToolExecute(ctx, call) { if (call.arguments.command.includes("rm")) return { allow: false, reason: "no deleting" }; } };\n`,
+    );
     s.server.script(
-      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ok" } }, { id: "c2", name: "shell", arguments: { command: "exit 3" } }, { id: "c3", name: "shell", arguments: { command: "rm -rf x" } }] },
+      {
+        toolCalls: [
+          { id: "c1", name: "shell", arguments: { command: "echo ok" } },
+          { id: "c2", name: "shell", arguments: { command: "exit 3" } },
+          { id: "c3", name: "shell", arguments: { command: "rm -rf x" } },
+        ],
+      },
       { text: "done" },
     );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--json"]);

@@ -43,7 +43,10 @@ describe("rienda run with tools", () => {
       s = await scenario({ protocol, agentFrontmatter: "tools:\n  - word-count" });
       s.inst.tool("word-count", WORD_COUNT);
       s.inst.file("notes.txt", "one two three\nfour\n");
-      s.server.script({ toolCalls: [{ id: "call_1", name: "word-count", arguments: { path: "notes.txt" } }] }, { text: "notes.txt has 4 words." });
+      s.server.script(
+        { toolCalls: [{ id: "call_1", name: "word-count", arguments: { path: "notes.txt" } }] },
+        { text: "notes.txt has 4 words." },
+      );
       const r = await s.inst.run(["run", "-a", "coder", "-p", "count the words in notes.txt"]);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe("notes.txt has 4 words.\n");
@@ -58,7 +61,11 @@ describe("rienda run with tools", () => {
     s.inst.tool("word-count", WORD_COUNT);
     s.server.script({ text: "ok" });
     await s.inst.run(["run", "-a", "coder", "-p", "x"]);
-    const tools = (s.server.requests[0]!.body as { tools: { function: { name: string; description: string; parameters: unknown } }[] }).tools;
+    const tools = (
+      s.server.requests[0]!.body as {
+        tools: { function: { name: string; description: string; parameters: unknown } }[];
+      }
+    ).tools;
     expect(tools[0]!.function).toEqual({
       name: "word-count",
       description: "Counts the words of a file in the workspace.",
@@ -99,7 +106,10 @@ describe("rienda run with tools", () => {
   test("a throwing tool fails the call, not the run", async () => {
     s = await scenario({ agentFrontmatter: "tools: [word-count]" });
     s.inst.tool("word-count", WORD_COUNT);
-    s.server.script({ toolCalls: [{ id: "a", name: "word-count", arguments: { path: "missing.txt" } }] }, { text: "file missing" });
+    s.server.script(
+      { toolCalls: [{ id: "a", name: "word-count", arguments: { path: "missing.txt" } }] },
+      { text: "file missing" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("file missing\n");
@@ -119,7 +129,10 @@ describe("rienda run with tools", () => {
 
   test("the shell built-in runs commands and streams their output to stderr", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
-    s.server.script({ toolCalls: [{ id: "a", name: "shell", arguments: { command: "echo out-line; echo err-line >&2; exit 3" } }] }, { text: "done" });
+    s.server.script(
+      { toolCalls: [{ id: "a", name: "shell", arguments: { command: "echo out-line; echo err-line >&2; exit 3" } }] },
+      { text: "done" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.stdout).toBe("done\n");
     expect(r.stderr).toContain("out-line");
@@ -158,7 +171,10 @@ describe("stdout carries only the answer", () => {
 
     s.server.script({ toolCalls: [{ id: "b", name: "noisy", arguments: {} }] }, { text: "the answer" });
     const json = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
-    const events = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; text?: string; stream?: string });
+    const events = json.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; text?: string; stream?: string });
     expect(events.filter((e) => e.type === "tool_output").map((e) => [e.stream, e.text])).toEqual([
       ["log", "tool-out"],
       ["log", "tool-err"],
@@ -172,71 +188,90 @@ describe("stdout carries only the answer", () => {
 });
 
 describe("stdout carries only the answer, whatever a tool writes to descriptor 1", () => {
-  test.skipIf(UNDER_DENO)("fs.writeSync(1, …) and fs.writeFileSync(1, …) in a tool reach the log, not stdout, in plain and --json runs", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [direct]" });
-    s.inst.tool(
-      "direct",
-      `module.exports = { description: "d", parameters: { type: "object" }, execute() { const fs = require("fs"); fs.writeSync(1, "fd-one\\n"); fs.writeFileSync(1, "whole"); return "result"; } };`,
-    );
-    s.server.script({ toolCalls: [{ id: "a", name: "direct", arguments: {} }] }, { text: "the answer" });
-    const plain = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
-    expect(plain).toMatchObject({ code: 0, stdout: "the answer\n" });
-    expect(plain.stderr).toContain("fd-one\nwhole\n");
-    s.server.script({ toolCalls: [{ id: "b", name: "direct", arguments: {} }] }, { text: "the answer" });
-    const json = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
-    const events = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; text?: string });
-    expect(events.filter((e) => e.type === "tool_output").map((e) => e.text)).toEqual(["fd-one", "whole"]);
-  });
+  test.skipIf(UNDER_DENO)(
+    "fs.writeSync(1, …) and fs.writeFileSync(1, …) in a tool reach the log, not stdout, in plain and --json runs",
+    async () => {
+      s = await scenario({ agentFrontmatter: "tools: [direct]" });
+      s.inst.tool(
+        "direct",
+        `module.exports = { description: "d", parameters: { type: "object" }, execute() { const fs = require("fs"); fs.writeSync(1, "fd-one\\n"); fs.writeFileSync(1, "whole"); return "result"; } };`,
+      );
+      s.server.script({ toolCalls: [{ id: "a", name: "direct", arguments: {} }] }, { text: "the answer" });
+      const plain = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+      expect(plain).toMatchObject({ code: 0, stdout: "the answer\n" });
+      expect(plain.stderr).toContain("fd-one\nwhole\n");
+      s.server.script({ toolCalls: [{ id: "b", name: "direct", arguments: {} }] }, { text: "the answer" });
+      const json = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
+      const events = json.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { type: string; text?: string });
+      expect(events.filter((e) => e.type === "tool_output").map((e) => e.text)).toEqual(["fd-one", "whole"]);
+    },
+  );
 });
 
 describe("stdout carries only the answer, whatever way a tool reaches process or fs", () => {
-  test.skipIf(UNDER_DENO)("process.getBuiltinModule('node:process').stdout and getBuiltinModule('fs').writeSync(1, …) reach the log, in a run and in tool run", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [builtin]\nhooks: [builtinhook]" });
-    s.inst.tool(
-      "builtin",
-      `module.exports = { description: "d", parameters: { type: "object" }, execute() {
+  test.skipIf(UNDER_DENO)(
+    "process.getBuiltinModule('node:process').stdout and getBuiltinModule('fs').writeSync(1, …) reach the log, in a run and in tool run",
+    async () => {
+      s = await scenario({ agentFrontmatter: "tools: [builtin]\nhooks: [builtinhook]" });
+      s.inst.tool(
+        "builtin",
+        `module.exports = { description: "d", parameters: { type: "object" }, execute() {
         process.getBuiltinModule("node:process").stdout.write("gbm-process\\n");
         process.getBuiltinModule("process").stderr.write("gbm-stderr\\n");
         process.getBuiltinModule("fs").writeSync(1, "gbm-fs\\n");
         return "result";
       } };`,
-    );
-    s.inst.hook("builtinhook", `module.exports = { beforeToolExecute() { process.getBuiltinModule("node:process").stdout.write("gbm-hook\\n"); } };`);
-    // Two tool calls: the first may run in a worker of its own, the next in a realm of the helper.
-    s.server.script({ toolCalls: [{ id: "a", name: "builtin", arguments: {} }] }, { toolCalls: [{ id: "b", name: "builtin", arguments: {} }] }, { text: "the answer" });
-    const plain = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
-    expect(plain).toMatchObject({ code: 0, stdout: "the answer\n" });
-    expect(plain.stderr.split("gbm-process\ngbm-stderr\ngbm-fs\n").length).toBe(3);
-    expect(plain.stderr.split("gbm-hook\n").length).toBe(3);
-    const direct = await s.inst.run(["tool", "run", "builtin"]);
-    expect(direct).toMatchObject({ code: 0, stdout: "result\n" });
-    expect(direct.stderr).toContain("gbm-process\ngbm-stderr\ngbm-fs\n");
-  });
+      );
+      s.inst.hook(
+        "builtinhook",
+        `module.exports = { beforeToolExecute() { process.getBuiltinModule("node:process").stdout.write("gbm-hook\\n"); } };`,
+      );
+      // Two tool calls: the first may run in a worker of its own, the next in a realm of the helper.
+      s.server.script(
+        { toolCalls: [{ id: "a", name: "builtin", arguments: {} }] },
+        { toolCalls: [{ id: "b", name: "builtin", arguments: {} }] },
+        { text: "the answer" },
+      );
+      const plain = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+      expect(plain).toMatchObject({ code: 0, stdout: "the answer\n" });
+      expect(plain.stderr.split("gbm-process\ngbm-stderr\ngbm-fs\n").length).toBe(3);
+      expect(plain.stderr.split("gbm-hook\n").length).toBe(3);
+      const direct = await s.inst.run(["tool", "run", "builtin"]);
+      expect(direct).toMatchObject({ code: 0, stdout: "result\n" });
+      expect(direct.stderr).toContain("gbm-process\ngbm-stderr\ngbm-fs\n");
+    },
+  );
 });
 
 describe("stdout carries only the answer, whatever the commands a tool starts inherit", () => {
-  test.skipIf(UNDER_DENO)("a command run with its output inherited (stdio: inherit, [.., 'inherit', ..], descriptor 1) writes to stderr, never into the answer or the JSON events", async () => {
-    s = await scenario({ agentFrontmatter: "tools: [inherits]" });
-    s.inst.tool(
-      "inherits",
-      `module.exports = { description: "d", parameters: { type: "object" }, execute() {
+  test.skipIf(UNDER_DENO)(
+    "a command run with its output inherited (stdio: inherit, [.., 'inherit', ..], descriptor 1) writes to stderr, never into the answer or the JSON events",
+    async () => {
+      s = await scenario({ agentFrontmatter: "tools: [inherits]" });
+      s.inst.tool(
+        "inherits",
+        `module.exports = { description: "d", parameters: { type: "object" }, execute() {
         const cp = require("node:child_process");
         cp.execSync("echo exec-inherit", { stdio: "inherit" });
         cp.spawnSync("sh", ["-c", "echo spawn-inherit"], { stdio: ["ignore", "inherit", "inherit"] });
         cp.execFileSync("sh", ["-c", "echo fd-one"], { stdio: [0, 1, 2] });
         return "result";
       } };`,
-    );
-    s.server.script({ toolCalls: [{ id: "a", name: "inherits", arguments: {} }] }, { text: "the answer" });
-    const plain = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
-    expect(plain).toMatchObject({ code: 0, stdout: "the answer\n" });
-    for (const line of ["exec-inherit", "spawn-inherit", "fd-one"]) expect(plain.stderr).toContain(`${line}\n`);
-    s.server.script({ toolCalls: [{ id: "b", name: "inherits", arguments: {} }] }, { text: "the answer" });
-    const json = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
-    expect(json.code).toBe(0);
-    for (const line of json.stdout.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
-    expect(toolResultsOf(s.server.requests[3]!)).toEqual(["result"]);
-  });
+      );
+      s.server.script({ toolCalls: [{ id: "a", name: "inherits", arguments: {} }] }, { text: "the answer" });
+      const plain = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
+      expect(plain).toMatchObject({ code: 0, stdout: "the answer\n" });
+      for (const line of ["exec-inherit", "spawn-inherit", "fd-one"]) expect(plain.stderr).toContain(`${line}\n`);
+      s.server.script({ toolCalls: [{ id: "b", name: "inherits", arguments: {} }] }, { text: "the answer" });
+      const json = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
+      expect(json.code).toBe(0);
+      for (const line of json.stdout.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
+      expect(toolResultsOf(s.server.requests[3]!)).toEqual(["result"]);
+    },
+  );
 });
 
 describe("live output of tools in plain mode", () => {
@@ -248,6 +283,6 @@ describe("live output of tools in plain mode", () => {
     );
     s.server.script({ toolCalls: [{ id: "a", name: "chatty", arguments: {} }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
-    expect(r.stderr).toContain('tool: chatty {}\nfirst\nsecond\nno newline\ntool failed: bad\n');
+    expect(r.stderr).toContain("tool: chatty {}\nfirst\nsecond\nno newline\ntool failed: bad\n");
   });
 });

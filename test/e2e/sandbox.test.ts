@@ -9,7 +9,17 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { waitFor } from "../support/instance.ts";
@@ -17,9 +27,12 @@ import { processRunning } from "../support/processes.ts";
 import { RpcDriver } from "../support/rpc-driver.ts";
 import { jsonEvents, scenario, toolResultsOf, type Scenario } from "../support/scenario.ts";
 
-const probe = spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--proc", "/proc", "true"], { encoding: "utf8" });
+const probe = spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--proc", "/proc", "true"], {
+  encoding: "utf8",
+});
 const BWRAP_WORKS = probe.status === 0;
-if (!BWRAP_WORKS) console.warn(`skipping the sandbox tests that need bubblewrap: ${probe.error?.message ?? probe.stderr.trim()}`);
+if (!BWRAP_WORKS)
+  console.warn(`skipping the sandbox tests that need bubblewrap: ${probe.error?.message ?? probe.stderr.trim()}`);
 const withBwrap = BWRAP_WORKS ? test : test.skip;
 
 let s: Scenario | undefined;
@@ -38,8 +51,14 @@ function outsideDir(): string {
 }
 
 /** Runs `command` through the shell tool of an agent with `frontmatter`; the result the model read. */
-async function shellResult(command: string, options: { frontmatter?: string; config?: string; args?: string[]; timeoutMs?: number } = {}) {
-  s = await scenario({ agentFrontmatter: `tools: [shell]\n${options.frontmatter ?? ""}`, ...(options.config ? { configExtra: options.config } : {}) });
+async function shellResult(
+  command: string,
+  options: { frontmatter?: string; config?: string; args?: string[]; timeoutMs?: number } = {},
+) {
+  s = await scenario({
+    agentFrontmatter: `tools: [shell]\n${options.frontmatter ?? ""}`,
+    ...(options.config ? { configExtra: options.config } : {}),
+  });
   const args = { command, ...(options.timeoutMs ? { timeout_ms: options.timeoutMs } : {}) };
   s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: args }] }, { text: "done" });
   const r = await s.inst.run(["run", "-a", "coder", "-p", "go", ...(options.args ?? [])]);
@@ -50,9 +69,12 @@ async function shellResult(command: string, options: { frontmatter?: string; con
 describe("sandbox: workspace-write", () => {
   withBwrap("writes the workspace, not outside it; /tmp is private; the result says the sandbox refused", async () => {
     const outside = outsideDir();
-    const r = await shellResult(`echo inside > made.txt && cat made.txt; echo out > ${outside}/escaped; echo t > /tmp/rienda-private-probe && cat /tmp/rienda-private-probe`, {
-      frontmatter: "sandbox: workspace-write",
-    });
+    const r = await shellResult(
+      `echo inside > made.txt && cat made.txt; echo out > ${outside}/escaped; echo t > /tmp/rienda-private-probe && cat /tmp/rienda-private-probe`,
+      {
+        frontmatter: "sandbox: workspace-write",
+      },
+    );
     expect(r.code).toBe(0);
     expect(readFileSync(join(s!.inst.workspace, "made.txt"), "utf8")).toBe("inside\n");
     expect(existsSync(join(outside, "escaped"))).toBe(false);
@@ -81,7 +103,10 @@ describe("sandbox: workspace-write", () => {
 
   withBwrap("no capability is kept, even when Rienda runs as root: / cannot be remounted writable", async () => {
     const outside = outsideDir();
-    const r = await shellResult(`mount -o remount,rw / 2>/dev/null; echo x > ${outside}/after-remount; grep CapEff /proc/self/status`, { frontmatter: "sandbox: workspace-write" });
+    const r = await shellResult(
+      `mount -o remount,rw / 2>/dev/null; echo x > ${outside}/after-remount; grep CapEff /proc/self/status`,
+      { frontmatter: "sandbox: workspace-write" },
+    );
     expect(r.result).toContain("CapEff:\t0000000000000000");
     expect(existsSync(join(outside, "after-remount"))).toBe(false);
   });
@@ -104,7 +129,18 @@ describe("sandbox: read-only and hidden paths", () => {
   withBwrap("read-only reads the workspace and writes nothing but its private /tmp", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]\nsandbox: read-only" });
     writeFileSync(join(s.inst.workspace, "notes.txt"), "readable\n");
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "cat notes.txt; echo x > new.txt; echo y > /tmp/scratch && cat /tmp/scratch" } }] }, { text: "done" });
+    s.server.script(
+      {
+        toolCalls: [
+          {
+            id: "c1",
+            name: "shell",
+            arguments: { command: "cat notes.txt; echo x > new.txt; echo y > /tmp/scratch && cat /tmp/scratch" },
+          },
+        ],
+      },
+      { text: "done" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
     expect(r.code).toBe(0);
     const result = toolResultsOf(s.server.requests[1]!).join("\n");
@@ -117,10 +153,24 @@ describe("sandbox: read-only and hidden paths", () => {
   withBwrap("hide: a workspace file and an absolute directory cannot be read", async () => {
     const outside = outsideDir();
     writeFileSync(join(outside, "key"), "SECRET-OUTSIDE");
-    s = await scenario({ agentFrontmatter: "tools: [shell]", configExtra: `sandbox:\n  mode: workspace-write\n  hide: [.env, "${outside}"]` });
+    s = await scenario({
+      agentFrontmatter: "tools: [shell]",
+      configExtra: `sandbox:\n  mode: workspace-write\n  hide: [.env, "${outside}"]`,
+    });
     writeFileSync(join(s.inst.workspace, ".env"), "SECRET-ENV");
     writeFileSync(join(s.inst.workspace, "plain.txt"), "visible");
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: `cat .env plain.txt ${outside}/key; ls -A ${outside}; echo end` } }] }, { text: "done" });
+    s.server.script(
+      {
+        toolCalls: [
+          {
+            id: "c1",
+            name: "shell",
+            arguments: { command: `cat .env plain.txt ${outside}/key; ls -A ${outside}; echo end` },
+          },
+        ],
+      },
+      { text: "done" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
     expect(r.code).toBe(0);
     const result = toolResultsOf(s.server.requests[1]!).join("\n");
@@ -175,7 +225,9 @@ describe("sandbox: the shell tool stays as it is", () => {
   withBwrap("an interrupt kills the sandboxed command and everything it started", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]\nsandbox: workspace-write" });
     const marker = `${process.pid}${Date.now() % 100000}`;
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: `sleep 1${marker} & sleep 2${marker}` } }] });
+    s.server.script({
+      toolCalls: [{ id: "c1", name: "shell", arguments: { command: `sleep 1${marker} & sleep 2${marker}` } }],
+    });
     const run = s.inst.start(["run", "-a", "coder", "-p", "go"]);
     const sleepers = () => pidsWithArgument(marker);
     await waitFor(() => sleepers().length === 2, 10_000, "both sleeps to start");
@@ -230,9 +282,13 @@ describe("sandbox: settings", () => {
     mkdirSync(bin);
     symlinkSync("/bin/sh", join(bin, "sh"));
     s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo ran" } }] }, { text: "done" });
-    const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--sandbox", "workspace-write"], { env: { PATH: bin } });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--sandbox", "workspace-write"], {
+      env: { PATH: bin },
+    });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('the sandbox ("workspace-write", set by --sandbox) needs bubblewrap, and no bwrap program is on the PATH');
+    expect(r.stderr).toContain(
+      'the sandbox ("workspace-write", set by --sandbox) needs bubblewrap, and no bwrap program is on the PATH',
+    );
     expect(r.stderr).toContain("apt-get install bubblewrap");
     expect(s.server.requests.length).toBe(0);
   });
@@ -259,7 +315,9 @@ function pidsWithArgument(marker: string): number[] {
     if (!/^\d+$/.test(entry)) return [];
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
-      return cmdline[0] === "sleep" && cmdline.some((arg) => arg.endsWith(marker)) && processRunning(Number(entry)) ? [Number(entry)] : [];
+      return cmdline[0] === "sleep" && cmdline.some((arg) => arg.endsWith(marker)) && processRunning(Number(entry))
+        ? [Number(entry)]
+        : [];
     } catch {
       return [];
     }
@@ -270,7 +328,10 @@ describe("sandbox: rpc", () => {
   withBwrap("rienda rpc --sandbox runs the conversation's commands in the sandbox", async () => {
     const outside = outsideDir();
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
-    s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: `echo x > ${outside}/f` } }] }, { text: "done" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: `echo x > ${outside}/f` } }] },
+      { text: "done" },
+    );
     const rpc = new RpcDriver(s.inst, ["-a", "coder", "--sandbox", "read-only"]);
     try {
       await rpc.waitFor((l) => l.type === "ready");

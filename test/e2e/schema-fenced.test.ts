@@ -13,7 +13,11 @@ afterEach(async () => {
   s = undefined;
 });
 
-const SCHEMA = JSON.stringify({ type: "object", properties: { name: { type: "string" }, count: { type: "integer" } }, required: ["name", "count"] });
+const SCHEMA = JSON.stringify({
+  type: "object",
+  properties: { name: { type: "string" }, count: { type: "integer" } },
+  required: ["name", "count"],
+});
 
 /** Chat Completions to a local server asks through a final tool; Responses natively. */
 const WAYS: { protocol: WireProtocol; way: string }[] = [

@@ -28,7 +28,13 @@ describe("escape sequences in file names (issue 39, item 4)", () => {
     s.inst.file("a\u001b]52;c;cHduZWQ=\u0007c.txt", "clipboard trap\n");
     s.inst.file("another.txt", "plain\n");
     s.server.script({ text: "Looked." });
-    term = Terminal.start(s.inst, { fullScreen: true, width: 80, height: 24, env: { NO_COLOR: "1" }, args: ["-a", "coder"] });
+    term = Terminal.start(s.inst, {
+      fullScreen: true,
+      width: 80,
+      height: 24,
+      env: { NO_COLOR: "1" },
+      args: ["-a", "coder"],
+    });
     const t = term;
     await t.waitFor(() => /(^|\n)agent coder · model /.test(t.screen()));
     const title = t.title();

@@ -22,13 +22,18 @@ afterEach(async () => {
 describe("deeply nested JSON (issue 39, item 8)", () => {
   test("tool arguments nested 60,000 deep: the call gets an error result naming the depth, the run goes on", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
-    s.server.script({ toolCalls: [{ id: "d", name: "shell", rawArguments: `{"command":"echo hi","x":${deep()}}` }] }, { text: "recovered" });
+    s.server.script(
+      { toolCalls: [{ id: "d", name: "shell", rawArguments: `{"command":"echo hi","x":${deep()}}` }] },
+      { text: "recovered" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
     expect(r.stderr).not.toContain("Maximum call stack");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("recovered");
     const results = toolResultsOf(s.server.requests[1]!);
-    expect(results).toEqual(['invalid arguments for tool "shell": arrays and objects nested more than 256 levels deep (Rienda reads JSON up to that depth)']);
+    expect(results).toEqual([
+      'invalid arguments for tool "shell": arrays and objects nested more than 256 levels deep (Rienda reads JSON up to that depth)',
+    ]);
     // The session holds the call as the text it was, and shows.
     const id = sessionIdFrom(r.stderr);
     const shown = await s.inst.run(["sessions", "show", id]);

@@ -33,7 +33,11 @@ describe("file modes whatever the umask (issue 39, item 12)", () => {
     rmSync(inst.riendaPath(), { recursive: true, force: true });
     const env = inst.env({ OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined });
     const underUmask = (args: string[]) =>
-      spawnSync("sh", ["-c", 'umask 000; exec "$@"', "sh", BINARY, ...args], { cwd: inst!.workspace, env, encoding: "utf8" });
+      spawnSync("sh", ["-c", 'umask 000; exec "$@"', "sh", BINARY, ...args], {
+        cwd: inst!.workspace,
+        env,
+        encoding: "utf8",
+      });
     const init = underUmask(["init"]);
     expect(init.status).toBe(0);
     const run = underUmask(["run", "-a", "starter", "-p", "hi"]);

@@ -58,7 +58,12 @@ describe("redirects of model requests (issue 39, item 1)", () => {
         const target = `${thief.url}/v1/${protocol === "anthropic" ? "messages" : protocol === "openai_responses" ? "responses" : "chat/completions"}`;
         s = await scenario({ protocol, providerExtra: '    headers: { X-Team-Token: "${TEAM_TOKEN}" }' });
         // The key comes from a variable too, as a user writes it.
-        s.inst.config(readFileSync(s.inst.riendaPath("config.yaml"), "utf8").replace("api_key: test-key", 'api_key: "${PROVIDER_KEY}"'));
+        s.inst.config(
+          readFileSync(s.inst.riendaPath("config.yaml"), "utf8").replace(
+            "api_key: test-key",
+            'api_key: "${PROVIDER_KEY}"',
+          ),
+        );
         s.server.script({ error: { status, headers: { location: target }, body: "" } });
         const r = await s.inst.run(["run", "-a", "coder", "-p", "the secret plan: CONVERSATION-MARK"], {
           env: { PROVIDER_KEY: "sk-KEY-SECRET-123456", TEAM_TOKEN: "team-SECRET-654321" },
@@ -78,7 +83,10 @@ describe("redirects of model requests (issue 39, item 1)", () => {
 
   test("a 307 within the provider's origin is followed, with the key and the body", async () => {
     s = await scenario({ protocol: "anthropic" });
-    s.server.script({ error: { status: 307, headers: { location: `${s.server.url}/moved/v1/messages` }, body: "" } }, { text: "answered after the move" });
+    s.server.script(
+      { error: { status: 307, headers: { location: `${s.server.url}/moved/v1/messages` }, body: "" } },
+      { text: "answered after the move" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "hello"]);
     expect(r.stderr).not.toContain("rienda:");
     expect(r.code).toBe(0);

@@ -26,9 +26,15 @@ describe("rpc line cap (issue 39, item 13)", () => {
     await rpc.waitFor((l) => l.type === "ready");
     const chunk = `{"id":"big","type":"prompt","text":"${"x".repeat(MIB - 40)}`;
     for (let i = 0; i < 40; i++) rpc.child.stdin.write(i === 0 ? chunk : "x".repeat(MIB));
-    const refused = await rpc.waitFor((l) => l.type === "response" && (l.error as { code?: string } | undefined)?.code === "line_too_long", "line_too_long", 30_000);
+    const refused = await rpc.waitFor(
+      (l) => l.type === "response" && (l.error as { code?: string } | undefined)?.code === "line_too_long",
+      "line_too_long",
+      30_000,
+    );
     expect(refused).toMatchObject({ id: null, command: null, ok: false });
-    expect((refused.error as { message: string }).message).toBe("the line is longer than 33,554,432 bytes; it was dropped up to its end, and the next line is read as usual");
+    expect((refused.error as { message: string }).message).toBe(
+      "the line is longer than 33,554,432 bytes; it was dropped up to its end, and the next line is read as usual",
+    );
     rpc.child.stdin.write(`${"y".repeat(MIB)}"}\n`);
     rpc.send({ id: "s", type: "get_state" });
     const state = await rpc.response("s");

@@ -26,7 +26,11 @@ const hostileTool = `module.exports = {
 };`;
 
 /** A dozen calls with the trigger, as the issue's attacker sent. */
-const dozenCalls = Array.from({ length: 12 }, (_, i) => ({ id: `c${i + 1}`, name: "named", arguments: { name: TRIGGER } }));
+const dozenCalls = Array.from({ length: 12 }, (_, i) => ({
+  id: `c${i + 1}`,
+  name: "named",
+  arguments: { name: TRIGGER },
+}));
 
 let s: Scenario | undefined;
 afterEach(async () => {
@@ -53,7 +57,10 @@ describe("hostile schema patterns (issue 39, item 2)", () => {
       s = await scenario({ agentFrontmatter: "tools: [shell, named]" });
       s.inst.tool("named", hostileTool);
       // The shell call runs first and leaves a mark: the hostile calls are checked right after it.
-      s.server.script({ toolCalls: [{ id: "mark", name: "shell", arguments: { command: "touch marked" } }, ...dozenCalls] }, { text: "never", hang: true });
+      s.server.script(
+        { toolCalls: [{ id: "mark", name: "shell", arguments: { command: "touch marked" } }, ...dozenCalls] },
+        { text: "never", hang: true },
+      );
       const run = s.inst.start(["run", "-a", "coder", "-p", "go"], { killAfterMs: SAFETY_NET_MS });
       await waitFor(() => existsSync(join(s!.inst.workspace, "marked")), 20_000, "the shell call");
       run.kill(signal);
@@ -82,8 +89,13 @@ createInterface({ input: process.stdin }).on("line", (line) => {
 });
 `,
     );
-    s.inst.config(`${readFileSync(s.inst.riendaPath("config.yaml"), "utf8")}${mcpServers({ evil: `{ command: node, args: [${JSON.stringify(server)}] }` })}\n`);
-    s.server.script({ toolCalls: dozenCalls.map((call) => ({ ...call, name: "evil__take" })) }, { text: "never", hang: true });
+    s.inst.config(
+      `${readFileSync(s.inst.riendaPath("config.yaml"), "utf8")}${mcpServers({ evil: `{ command: node, args: [${JSON.stringify(server)}] }` })}\n`,
+    );
+    s.server.script(
+      { toolCalls: dozenCalls.map((call) => ({ ...call, name: "evil__take" })) },
+      { text: "never", hang: true },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--timeout", "3s"], { killAfterMs: SAFETY_NET_MS });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(3);
@@ -94,9 +106,15 @@ createInterface({ input: process.stdin }).on("line", (line) => {
 
   test("a --schema answer: refused as not matching, asked once more, then the run ends (exit 4)", async () => {
     s = await scenario();
-    const schema = JSON.stringify({ type: "object", properties: { name: { type: "string", pattern: HOSTILE } }, required: ["name"] });
+    const schema = JSON.stringify({
+      type: "object",
+      properties: { name: { type: "string", pattern: HOSTILE } },
+      required: ["name"],
+    });
     s.server.script({ text: JSON.stringify({ name: TRIGGER }) }, { text: JSON.stringify({ name: TRIGGER }) });
-    const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--schema", schema, "--timeout", "2s"], { killAfterMs: SAFETY_NET_MS });
+    const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--schema", schema, "--timeout", "2s"], {
+      killAfterMs: SAFETY_NET_MS,
+    });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(4);
     expect(r.stderr).toContain(`rienda: the answer does not match the schema: /name: must match pattern "${HOSTILE}"`);

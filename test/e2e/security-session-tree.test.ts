@@ -17,11 +17,32 @@ afterEach(() => {
 });
 
 /** Writes session `id` into the workspace's session folder, as `sessions import` would file it; returns the id. */
-async function craftedSession(current: Instance, id: string, messages: Array<{ id: string; parentId: string | null; text: string }>): Promise<string> {
-  const header = { kind: "header", version: 1, id, createdAt: "2026-01-01T00:00:00.000Z", agent: "coder", model: "p/m", workdir: current.workspace };
+async function craftedSession(
+  current: Instance,
+  id: string,
+  messages: Array<{ id: string; parentId: string | null; text: string }>,
+): Promise<string> {
+  const header = {
+    kind: "header",
+    version: 1,
+    id,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    agent: "coder",
+    model: "p/m",
+    workdir: current.workspace,
+  };
   const lines = [JSON.stringify(header)];
   for (const m of messages) {
-    lines.push(JSON.stringify({ kind: "message", id: m.id, parentId: m.parentId, createdAt: "2026-01-01T00:00:01.000Z", role: "user", blocks: [{ type: "text", text: m.text }] }));
+    lines.push(
+      JSON.stringify({
+        kind: "message",
+        id: m.id,
+        parentId: m.parentId,
+        createdAt: "2026-01-01T00:00:01.000Z",
+        role: "user",
+        blocks: [{ type: "text", text: m.text }],
+      }),
+    );
   }
   const file = join(current.root, `${id}.jsonl`);
   writeFileSync(file, `${lines.join("\n")}\n`);
@@ -55,7 +76,9 @@ describe("sessions show --tree of a crafted file (issue 39, item 9)", () => {
   test("15,000 nested branch points: drawn whole, no stack overflow, indentation bounded", async () => {
     inst = new Instance();
     const depth = 15_000;
-    const messages: Array<{ id: string; parentId: string | null; text: string }> = [{ id: "m0", parentId: null, text: "root" }];
+    const messages: Array<{ id: string; parentId: string | null; text: string }> = [
+      { id: "m0", parentId: null, text: "root" },
+    ];
     for (let i = 1; i <= depth; i++) {
       messages.push({ id: `m${i}`, parentId: `m${i - 1}`, text: `deeper ${i}` });
       messages.push({ id: `b${i}`, parentId: `m${i - 1}`, text: `aside ${i}` });

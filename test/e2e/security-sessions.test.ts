@@ -34,11 +34,16 @@ describe("a session file's last line (issue 39, item 7)", () => {
   test("a whole, newline-terminated last line that is not JSON (a hand edit) is an error naming file and line; the file is untouched", async () => {
     s = await scenario();
     const { id, file } = await realSession(s);
-    appendFileSync(file, '{"kind":"message","id":"hand-edited","role":"user","blocks":[{"type":"text","text":"my notes"}]\n');
+    appendFileSync(
+      file,
+      '{"kind":"message","id":"hand-edited","role":"user","blocks":[{"type":"text","text":"my notes"}]\n',
+    );
     const before = readFileSync(file);
     const r = await s.inst.run(["run", "-s", id, "-p", "more"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`rienda: session file ${file}, line 4: not valid JSON (a whole line, ended by a newline, so not one a crash cut short: Rienda leaves the file as it is; mend or delete the line)`);
+    expect(r.stderr).toContain(
+      `rienda: session file ${file}, line 4: not valid JSON (a whole line, ended by a newline, so not one a crash cut short: Rienda leaves the file as it is; mend or delete the line)`,
+    );
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(s.server.requests.length).toBe(1);
     const shown = await s.inst.run(["sessions", "show", id]);
@@ -64,10 +69,17 @@ describe("sessions prune (issue 39, item 11)", () => {
     s = await scenario();
     const old = await realSession(s);
     const held = await realSession(s);
-    for (const { file } of [old, held]) writeFileSync(file, readFileSync(file, "utf8").replace(/"createdAt":"[^"]+"/g, '"createdAt":"2020-01-01T00:00:00.000Z"'));
+    for (const { file } of [old, held])
+      writeFileSync(
+        file,
+        readFileSync(file, "utf8").replace(/"createdAt":"[^"]+"/g, '"createdAt":"2020-01-01T00:00:00.000Z"'),
+      );
     const holder = spawn("sleep", ["30"]);
     try {
-      writeFileSync(held.file.replace(/\.jsonl$/, ".lock"), JSON.stringify({ pid: holder.pid, host: hostname(), token: "t" }));
+      writeFileSync(
+        held.file.replace(/\.jsonl$/, ".lock"),
+        JSON.stringify({ pid: holder.pid, host: hostname(), token: "t" }),
+      );
       const dry = await s.inst.run(["sessions", "prune", "--older-than", "30d", "--dry-run"]);
       const real = await s.inst.run(["sessions", "prune", "--older-than", "30d"]);
       expect(dry.stdout).toBe(`${old.id}\n`);
@@ -88,10 +100,18 @@ describe("sessions import refuses crafted files (issue 39, item 10)", () => {
   /** A real exported session with a tool call, its lines parsed, and a way to import a variant. */
   async function exported(current: Scenario) {
     current.inst.agent("coder", "---\ndescription: A test agent.\nmodel: p/m\ntools: [shell]\n---\nBe brief.\n");
-    current.server.script({ toolCalls: [{ id: "call-1", name: "shell", arguments: { command: "echo hi" } }] }, { text: "done" });
-    const r = await current.inst.run(["run", "-a", "coder", "-p", "first", "-f", "-"], { stdinPipe: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]) });
+    current.server.script(
+      { toolCalls: [{ id: "call-1", name: "shell", arguments: { command: "echo hi" } }] },
+      { text: "done" },
+    );
+    const r = await current.inst.run(["run", "-a", "coder", "-p", "first", "-f", "-"], {
+      stdinPipe: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+    });
     const id = sessionIdFrom(r.stderr);
-    const lines = (await current.inst.run(["sessions", "export", id])).stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (await current.inst.run(["sessions", "export", id])).stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const importing = async (entries: unknown[], name = "crafted.jsonl") => {
       const file = join(current.inst.root, name);
       writeFileSync(file, `${entries.map((e) => (typeof e === "string" ? e : JSON.stringify(e))).join("\n")}\n`);
@@ -100,7 +120,8 @@ describe("sessions import refuses crafted files (issue 39, item 10)", () => {
     return { id, lines, importing };
   }
 
-  const sessionCount = async (current: Scenario) => (JSON.parse((await current.inst.run(["sessions", "--json"])).stdout) as unknown[]).length;
+  const sessionCount = async (current: Scenario) =>
+    (JSON.parse((await current.inst.run(["sessions", "--json"])).stdout) as unknown[]).length;
 
   test("a header alone, a second header, a result without its call, data that is not base64, an id differing only in case: each refused, naming it", async () => {
     s = await scenario();
@@ -110,13 +131,30 @@ describe("sessions import refuses crafted files (issue 39, item 10)", () => {
     const before = await sessionCount(s);
     const cases: Array<[unknown[], string]> = [
       [[header], "it holds no message (a header alone): there is nothing to continue"],
-      [[header, body[0], { ...header, id: "01jqother0000000000000000" }, ...body.slice(1)], "line 3 is a second session header (one file holds one session)"],
       [
-        [header, ...body.map((e) => (JSON.stringify(e).includes('"tool_call"') ? { ...e, blocks: [{ type: "text", text: "no call here" }] } : e))],
+        [header, body[0], { ...header, id: "01jqother0000000000000000" }, ...body.slice(1)],
+        "line 3 is a second session header (one file holds one session)",
+      ],
+      [
+        [
+          header,
+          ...body.map((e) =>
+            JSON.stringify(e).includes('"tool_call"') ? { ...e, blocks: [{ type: "text", text: "no call here" }] } : e,
+          ),
+        ],
         'holds a result for tool call "call-1", which no earlier message made',
       ],
-      [[header, ...body.map((e) => JSON.parse(JSON.stringify(e).replace(/"data":"[^"]*"/, '"data":"not base64 at all!"')))], "is not base64"],
-      [[{ ...lines[0]!, id: id.toUpperCase() }, ...body], `session ${id.toUpperCase()} differs only in case from session ${id}, already here`],
+      [
+        [
+          header,
+          ...body.map((e) => JSON.parse(JSON.stringify(e).replace(/"data":"[^"]*"/, '"data":"not base64 at all!"'))),
+        ],
+        "is not base64",
+      ],
+      [
+        [{ ...lines[0]!, id: id.toUpperCase() }, ...body],
+        `session ${id.toUpperCase()} differs only in case from session ${id}, already here`,
+      ],
     ];
     expect(JSON.stringify(body)).toContain('"data":"');
     for (const [entries, message] of cases) {
@@ -138,11 +176,15 @@ describe("sessions import refuses crafted files (issue 39, item 10)", () => {
     truncateSync(huge, 300 * 1024 * 1024); // sparse: nothing is written to disk
     const r = await s.inst.run(["sessions", "import", huge]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`rienda: ${huge}: is larger than 256 MiB, the most sessions import reads; nothing was imported\n`);
+    expect(r.stderr).toBe(
+      `rienda: ${huge}: is larger than 256 MiB, the most sessions import reads; nothing was imported\n`,
+    );
     const { lines, importing } = await exported(s);
     const long = { ...lines[1]!, blocks: [{ type: "text", text: "x".repeat(65 * 1024 * 1024) }] };
     const { file, r: refused } = await importing([{ ...lines[0]!, id: "01jqlong000000000000000000" }, long]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`rienda: ${file}: line 2 is longer than 64 MiB, the most sessions import reads in one line; nothing was imported\n`);
+    expect(refused.stderr).toBe(
+      `rienda: ${file}: line 2 is longer than 64 MiB, the most sessions import reads in one line; nothing was imported\n`,
+    );
   });
 });

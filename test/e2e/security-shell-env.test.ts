@@ -24,8 +24,14 @@ afterEach(async () => {
 
 /** A scenario whose provider takes its key and a header from the environment, plus `extra` top-level YAML. */
 async function keyedScenario(extra = "", agentTools = "tools: [shell]"): Promise<Scenario> {
-  const current = await scenario({ agentFrontmatter: agentTools, providerExtra: '    headers: { X-Org: "Bearer ${ORG_TOKEN}" }' });
-  const config = readFileSync(current.inst.riendaPath("config.yaml"), "utf8").replace("api_key: test-key", 'api_key: "${PROVIDER_KEY}"');
+  const current = await scenario({
+    agentFrontmatter: agentTools,
+    providerExtra: '    headers: { X-Org: "Bearer ${ORG_TOKEN}" }',
+  });
+  const config = readFileSync(current.inst.riendaPath("config.yaml"), "utf8").replace(
+    "api_key: test-key",
+    'api_key: "${PROVIDER_KEY}"',
+  );
   current.inst.config(config + extra);
   return current;
 }
@@ -80,8 +86,12 @@ describe("the shell tool's environment (issue 39, item 6)", () => {
     s = await keyedScenario('shell:\n  hide_env: "*_TOKEN"\n  pass_env: ["A B"]\n  keep: []\n');
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"], { env: ENV });
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain('shell.hide_env: must be a list of variable names or patterns, e.g. ["*_TOKEN", "AWS_SECRET_ACCESS_KEY"]');
-    expect(r.stderr).toContain('shell.pass_env[0]: must be a variable name or a pattern of one with * (letters, digits, "_" and "*"), not "A B"');
+    expect(r.stderr).toContain(
+      'shell.hide_env: must be a list of variable names or patterns, e.g. ["*_TOKEN", "AWS_SECRET_ACCESS_KEY"]',
+    );
+    expect(r.stderr).toContain(
+      'shell.pass_env[0]: must be a variable name or a pattern of one with * (letters, digits, "_" and "*"), not "A B"',
+    );
     expect(r.stderr).toContain("shell.keep: unknown key");
     expect(s.server.requests.length).toBe(0);
   });

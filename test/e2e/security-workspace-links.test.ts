@@ -33,18 +33,25 @@ describe("workspace files that lead out of the workspace (issue 39, item 3)", ()
     const r = await s.inst.run(["run", "-a", "coder", "-p", "hello"]);
     expect(r.code).toBe(0);
     expect(JSON.stringify(s.server.requests[0]!.body)).not.toContain("SECRET-KEY-MATERIAL");
-    expect(r.stderr).toContain(`${link}: skipped: it leads through a symbolic link to ${secret}, outside the workspace`);
+    expect(r.stderr).toContain(
+      `${link}: skipped: it leads through a symbolic link to ${secret}, outside the workspace`,
+    );
     expect(r.stdout).toContain("done");
   });
 
   test("a relative link (../.aws/credentials) is skipped too, and CLAUDE.md is read instead", async () => {
     s = await scenario();
-    const credentials = s.inst.write(join(s.inst.root, ".aws", "credentials"), "aws_secret_access_key = SECRET-KEY-MATERIAL\n");
+    const credentials = s.inst.write(
+      join(s.inst.root, ".aws", "credentials"),
+      "aws_secret_access_key = SECRET-KEY-MATERIAL\n",
+    );
     symlinkSync("../.aws/credentials", join(s.inst.workspace, "AGENTS.md"));
     s.server.script({ text: "one" });
     let r = await s.inst.run(["run", "-a", "coder", "-p", "hello"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`${join(s.inst.workspace, "AGENTS.md")}: skipped: it leads through a symbolic link to ${credentials}, outside the workspace`);
+    expect(r.stderr).toContain(
+      `${join(s.inst.workspace, "AGENTS.md")}: skipped: it leads through a symbolic link to ${credentials}, outside the workspace`,
+    );
     expect(systemOf(s.server.requests[0]!)).not.toContain("SECRET");
 
     // CLAUDE.md is the next candidate, read as if AGENTS.md were absent.
@@ -94,7 +101,10 @@ describe("workspace files that lead out of the workspace (issue 39, item 3)", ()
     const link = join(s.inst.workspace, "AGENTS.md");
     symlinkSync(secret, link);
     const r = await s.inst.run(["doctor", "--json"]);
-    const report = JSON.parse(r.stdout) as { warnings: Array<{ check: string; file: string; message: string }>; checked: { instructions: string | null } };
+    const report = JSON.parse(r.stdout) as {
+      warnings: Array<{ check: string; file: string; message: string }>;
+      checked: { instructions: string | null };
+    };
     const finding = report.warnings.find((f) => f.file === link);
     expect(finding).toMatchObject({ check: "instructions" });
     expect(report.checked.instructions).toBeNull();

@@ -59,7 +59,11 @@ describe("continuing", () => {
     const entries = readEntries(sessionFile(s.inst.home, fork));
     const original = messageEntries(sessionFile(s.inst.home, id));
     expect(entries[0]).toMatchObject({ kind: "header", forkedFrom: id, forkedAt: original[1]!.id, agent: "coder" });
-    expect(messageEntries(sessionFile(s.inst.home, fork)).map((m) => m.id).slice(0, 2)).toEqual(original.map((m) => m.id));
+    expect(
+      messageEntries(sessionFile(s.inst.home, fork))
+        .map((m) => m.id)
+        .slice(0, 2),
+    ).toEqual(original.map((m) => m.id));
     expect(bodyText(s, 1)).toContain("first");
     expect(bodyText(s, 1)).toContain("one");
     const refused = await s.inst.run(["run", "--fork", "-p", "x", "-a", "coder"]);
@@ -145,7 +149,12 @@ describe("sessions show", () => {
   async function toolSession(sc: Scenario): Promise<string> {
     const long = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\\n");
     sc.server.script(
-      { thinking: "I should list", text: "checking", toolCalls: [{ id: "c1", name: "shell", arguments: { command: `printf '${long}'` } }], usage: { input: 100, output: 20 } },
+      {
+        thinking: "I should list",
+        text: "checking",
+        toolCalls: [{ id: "c1", name: "shell", arguments: { command: `printf '${long}'` } }],
+        usage: { input: 100, output: 20 },
+      },
       { text: "forty lines", usage: { input: 200, output: 5 } },
     );
     const r = await sc.inst.run(["run", "-a", "coder", "-p", "count"]);
@@ -161,7 +170,7 @@ describe("sessions show", () => {
     expect(r.stdout).toContain(`session ${id} · agent coder · model p/m`);
     expect(r.stdout).toContain("── user");
     expect(r.stdout).toContain("count");
-    expect(r.stdout).toContain("→ shell {\"command\":");
+    expect(r.stdout).toContain('→ shell {"command":');
     expect(r.stdout).toContain("← shell:");
     const result = r.stdout.slice(r.stdout.indexOf("← shell:"));
     expect(result).toContain("line 20\n");
@@ -176,7 +185,12 @@ describe("sessions show", () => {
   test("--json gives the header and entries; --markdown fences results; unknown ids fail", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
     const id = await toolSession(s);
-    const json = JSON.parse((await s.inst.run(["sessions", "show", id, "--json"])).stdout) as { header: { id: string }; entries: { kind: string }[]; branch: string[]; leafId: string };
+    const json = JSON.parse((await s.inst.run(["sessions", "show", id, "--json"])).stdout) as {
+      header: { id: string };
+      entries: { kind: string }[];
+      branch: string[];
+      leafId: string;
+    };
     expect(json.header.id).toBe(id);
     expect(json.entries.filter((e) => e.kind === "message")).toHaveLength(4);
     expect(json.branch.at(-1)).toBe(json.leafId);
@@ -286,11 +300,17 @@ describe("rm and prune", () => {
     // Make two of them 40 days old by their entries' times.
     for (const id of [oldOne, held]) {
       const path = sessionFile(s.inst.home, id);
-      writeFileSync(path, readFileSync(path, "utf8").replace(/"createdAt":"[^"]+"/g, '"createdAt":"2020-01-01T00:00:00.000Z"'));
+      writeFileSync(
+        path,
+        readFileSync(path, "utf8").replace(/"createdAt":"[^"]+"/g, '"createdAt":"2020-01-01T00:00:00.000Z"'),
+      );
     }
     // Held by a live process (a run holding it would also have written a new entry, making it new).
     const holder = spawn("sleep", ["30"]);
-    writeFileSync(sessionFile(s.inst.home, held).replace(/\.jsonl$/, ".lock"), JSON.stringify({ pid: holder.pid, host: hostname(), token: "t" }));
+    writeFileSync(
+      sessionFile(s.inst.home, held).replace(/\.jsonl$/, ".lock"),
+      JSON.stringify({ pid: holder.pid, host: hostname(), token: "t" }),
+    );
     const dry = await s.inst.run(["sessions", "prune", "--older-than", "30d", "--dry-run"]);
     expect(dry.stdout).toContain(oldOne);
     expect(existsSync(sessionFile(s.inst.home, oldOne))).toBe(true);

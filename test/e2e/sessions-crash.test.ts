@@ -20,8 +20,19 @@ describe("kill -9 at any moment leaves a session that loads and continues", () =
       const random = seededRandom(seed);
       s.server.reset();
       s.server.script(
-        { text: "step one", toolCalls: [{ id: "a1", name: "shell", arguments: { command: "echo one; sleep 0.03" } }], chunkDelayMs: 5 },
-        { text: "step two", toolCalls: [{ id: "a2", name: "shell", arguments: { command: "echo two" } }, { id: "a3", name: "shell", arguments: { command: "sleep 0.02; echo three" } }], chunkDelayMs: 5 },
+        {
+          text: "step one",
+          toolCalls: [{ id: "a1", name: "shell", arguments: { command: "echo one; sleep 0.03" } }],
+          chunkDelayMs: 5,
+        },
+        {
+          text: "step two",
+          toolCalls: [
+            { id: "a2", name: "shell", arguments: { command: "echo two" } },
+            { id: "a3", name: "shell", arguments: { command: "sleep 0.02; echo three" } },
+          ],
+          chunkDelayMs: 5,
+        },
         { text: "final answer with several chunks of text", chunkDelayMs: 10 },
       );
       const before = new Set(sessionFiles(s.inst.home));
@@ -33,7 +44,10 @@ describe("kill -9 at any moment leaves a session that loads and continues", () =
       const created = sessionFiles(s.inst.home).filter((f) => !before.has(f));
       if (created.length === 0) return; // killed before the session existed: nothing to continue
       expect(created).toHaveLength(1);
-      const id = created[0]!.split("/").pop()!.replace(/\.jsonl$/, "");
+      const id = created[0]!
+        .split("/")
+        .pop()!
+        .replace(/\.jsonl$/, "");
       s.server.reset();
       s.server.script({ text: `continued ${seed}` });
       const r = await s.inst.run(["run", "-s", id, "-p", "continue please"]);

@@ -30,7 +30,10 @@ describe("damaged session files", () => {
   test("a garbage header is named as such by run -s, and marked by rienda sessions", async () => {
     const { id, dir } = await realSession();
     s.inst.write(join(dir, "01jqgarbage0000000000000000.jsonl"), "this is not a session\n{}\n");
-    s.inst.write(join(dir, "01jqforeign0000000000000000.jsonl"), '{"kind":"message","id":"a","role":"user","blocks":[]}\n');
+    s.inst.write(
+      join(dir, "01jqforeign0000000000000000.jsonl"),
+      '{"kind":"message","id":"a","role":"user","blocks":[]}\n',
+    );
 
     const garbage = await s.inst.run(["run", "-s", "01jqgarbage0000000000000000", "-p", "again"]);
     expect(garbage.code).toBe(1);
@@ -38,7 +41,9 @@ describe("damaged session files", () => {
       `rienda: session file ${join(dir, "01jqgarbage0000000000000000.jsonl")}: line 1 is not valid JSON, so it is not a session header (it begins "this is not a session")\n`,
     );
     const foreign = await s.inst.run(["run", "-s", "01jqforeign0000000000000000", "-p", "again"]);
-    expect(foreign.stderr).toContain(`: line 1 is not a session header: its "kind" is "message" (a session file starts with {"kind":"header",...})`);
+    expect(foreign.stderr).toContain(
+      `: line 1 is not a session header: its "kind" is "message" (a session file starts with {"kind":"header",...})`,
+    );
     expect(foreign.stderr).not.toContain("cut off");
 
     const table = await s.inst.run(["sessions"]);
@@ -46,14 +51,21 @@ describe("damaged session files", () => {
     const rows = table.stdout.split("\n");
     expect(rows.find((r) => r.startsWith(id))).toContain("first prompt");
     expect(rows.find((r) => r.startsWith("01jqgarbage"))).toContain("! cannot be loaded: line 1 is not valid JSON");
-    expect(rows.find((r) => r.startsWith("01jqforeign"))).toContain('! cannot be loaded: line 1 is not a session header: its "kind" is "message"');
+    expect(rows.find((r) => r.startsWith("01jqforeign"))).toContain(
+      '! cannot be loaded: line 1 is not a session header: its "kind" is "message"',
+    );
     expect(table.stderr).toBe("2 sessions cannot be loaded: its TITLE says why; rienda run -s ID names the file\n");
 
-    const json = JSON.parse((await s.inst.run(["sessions", "--json"])).stdout) as Array<{ id: string; problem: string | null }>;
+    const json = JSON.parse((await s.inst.run(["sessions", "--json"])).stdout) as Array<{
+      id: string;
+      problem: string | null;
+    }>;
     expect(Object.fromEntries(json.map((j) => [j.id, j.problem]))).toEqual({
       [id]: null,
-      "01jqgarbage0000000000000000": 'line 1 is not valid JSON, so it is not a session header (it begins "this is not a session")',
-      "01jqforeign0000000000000000": 'line 1 is not a session header: its "kind" is "message" (a session file starts with {"kind":"header",...})',
+      "01jqgarbage0000000000000000":
+        'line 1 is not valid JSON, so it is not a session header (it begins "this is not a session")',
+      "01jqforeign0000000000000000":
+        'line 1 is not a session header: its "kind" is "message" (a session file starts with {"kind":"header",...})',
     });
   });
 

@@ -41,17 +41,83 @@ const text = (t: string) => [{ type: "text", text: t }];
  */
 function goSession(workdir: string, leafAt: "a2" | "a3"): string {
   const lines = [
-    { kind: "header", version: 1, id: ID, createdAt: "2026-02-01T10:00:00.123456789Z", agent: "coder", model: "p/m", workdir },
+    {
+      kind: "header",
+      version: 1,
+      id: ID,
+      createdAt: "2026-02-01T10:00:00.123456789Z",
+      agent: "coder",
+      model: "p/m",
+      workdir,
+    },
     { kind: "message", id: "u1", createdAt: "2026-02-01T10:00:01Z", role: "user", blocks: text("first question") },
-    { kind: "message", id: "a1", parentId: "u1", createdAt: "2026-02-01T10:00:02Z", role: "assistant", responseStopReason: "end_turn", blocks: text("first answer") },
-    { kind: "model", id: "sw-model", parentId: "a1", createdAt: "2026-02-01T10:00:03Z", modelRef: "p/big", previousModelRef: "p/m" },
-    { kind: "thinking", id: "sw-thinking", parentId: "sw-model", createdAt: "2026-02-01T10:00:04Z", thinkingLevel: "high" },
-    { kind: "agent", id: "sw-agent", parentId: "sw-thinking", createdAt: "2026-02-01T10:00:05Z", agentId: "reviewer", previousAgentId: "coder" },
-    { kind: "message", id: "u2", parentId: "sw-agent", createdAt: "2026-02-01T10:00:06Z", role: "user", blocks: text("switched question") },
-    { kind: "message", id: "a2", parentId: "u2", createdAt: "2026-02-01T10:00:07Z", role: "assistant", responseStopReason: "end_turn", blocks: text("switched answer") },
+    {
+      kind: "message",
+      id: "a1",
+      parentId: "u1",
+      createdAt: "2026-02-01T10:00:02Z",
+      role: "assistant",
+      responseStopReason: "end_turn",
+      blocks: text("first answer"),
+    },
+    {
+      kind: "model",
+      id: "sw-model",
+      parentId: "a1",
+      createdAt: "2026-02-01T10:00:03Z",
+      modelRef: "p/big",
+      previousModelRef: "p/m",
+    },
+    {
+      kind: "thinking",
+      id: "sw-thinking",
+      parentId: "sw-model",
+      createdAt: "2026-02-01T10:00:04Z",
+      thinkingLevel: "high",
+    },
+    {
+      kind: "agent",
+      id: "sw-agent",
+      parentId: "sw-thinking",
+      createdAt: "2026-02-01T10:00:05Z",
+      agentId: "reviewer",
+      previousAgentId: "coder",
+    },
+    {
+      kind: "message",
+      id: "u2",
+      parentId: "sw-agent",
+      createdAt: "2026-02-01T10:00:06Z",
+      role: "user",
+      blocks: text("switched question"),
+    },
+    {
+      kind: "message",
+      id: "a2",
+      parentId: "u2",
+      createdAt: "2026-02-01T10:00:07Z",
+      role: "assistant",
+      responseStopReason: "end_turn",
+      blocks: text("switched answer"),
+    },
     { kind: "leaf", targetId: "a1", createdAt: "2026-02-01T10:00:08Z" },
-    { kind: "message", id: "u3", parentId: "a1", createdAt: "2026-02-01T10:00:09Z", role: "user", blocks: text("plain question") },
-    { kind: "message", id: "a3", parentId: "u3", createdAt: "2026-02-01T10:00:10Z", role: "assistant", responseStopReason: "end_turn", blocks: text("plain answer") },
+    {
+      kind: "message",
+      id: "u3",
+      parentId: "a1",
+      createdAt: "2026-02-01T10:00:09Z",
+      role: "user",
+      blocks: text("plain question"),
+    },
+    {
+      kind: "message",
+      id: "a3",
+      parentId: "u3",
+      createdAt: "2026-02-01T10:00:10Z",
+      role: "assistant",
+      responseStopReason: "end_turn",
+      blocks: text("plain answer"),
+    },
     { kind: "leaf", targetId: leafAt, createdAt: "2026-02-01T10:00:11Z" },
   ];
   return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
@@ -105,7 +171,13 @@ describe("a Go session with switches on the chain", () => {
     expect((request.body as ChatBody).model).toBe("wire-model");
     expect("reasoning_effort" in (request.body as Record<string, unknown>)).toBe(false);
     expect(systemOf(request)).toBe("You are a test agent.");
-    expect((request.body as ChatBody).messages.slice(1).map((m) => m.content)).toEqual(["first question", "first answer", "plain question", "plain answer", "next question"]);
+    expect((request.body as ChatBody).messages.slice(1).map((m) => m.content)).toEqual([
+      "first question",
+      "first answer",
+      "plain question",
+      "plain answer",
+      "next question",
+    ]);
   });
 
   test("--at an answer of the switched branch runs with that branch's model", async () => {
@@ -114,20 +186,32 @@ describe("a Go session with switches on the chain", () => {
     const r = await s.inst.run(["run", "-s", ID, "--at", "u2", "-p", "instead"]);
     expect(r.code).toBe(0);
     expect((s.server.requests[0]!.body as ChatBody).model).toBe("big-wire");
-    expect((s.server.requests[0]!.body as ChatBody).messages.slice(1).map((m) => m.content)).toEqual(["first question", "first answer", "instead"]);
+    expect((s.server.requests[0]!.body as ChatBody).messages.slice(1).map((m) => m.content)).toEqual([
+      "first question",
+      "first answer",
+      "instead",
+    ]);
     // In u2's place: after the switches u2 followed.
-    const prompt = readEntries(goSessionPath(s)).find((e) => e.kind === "message" && JSON.stringify(e.blocks).includes("instead"));
+    const prompt = readEntries(goSessionPath(s)).find(
+      (e) => e.kind === "message" && JSON.stringify(e.blocks).includes("instead"),
+    );
     expect(prompt!.parentId).toBe("sw-agent");
   });
 
   test("sessions lists, shows and draws it as its active branch says", async () => {
     s = await goScenario("a2");
-    const listed = JSON.parse((await s.inst.run(["sessions", "--json"])).stdout) as { id: string; agent: string; model: string }[];
+    const listed = JSON.parse((await s.inst.run(["sessions", "--json"])).stdout) as {
+      id: string;
+      agent: string;
+      model: string;
+    }[];
     expect(listed.find((x) => x.id === ID)).toMatchObject({ agent: "reviewer", model: "p/big" });
     const shown = await s.inst.run(["sessions", "show", ID]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(`session ${ID} · agent reviewer · model p/big · ${s.inst.workspace}\n`);
-    expect(shown.stdout).toContain("first answer\n\n[model switched to p/big]\n\n[thinking set to high]\n\n[agent switched to reviewer]\n\n── user u2\nswitched question\n");
+    expect(shown.stdout).toContain(
+      "first answer\n\n[model switched to p/big]\n\n[thinking set to high]\n\n[agent switched to reviewer]\n\n── user u2\nswitched question\n",
+    );
     const tree = await s.inst.run(["sessions", "show", ID, "--tree"]);
     expect(tree.stdout.split("\n").slice(3).join("\n")).toBe(
       [
@@ -180,9 +264,19 @@ describe("a branch keeps what it ran with (issue 41)", () => {
     term.keys("C-d");
     expect(await term.exitCode()).toBe(0);
     const chatRan = (s.server.requests[2]!.body as ChatBody).model;
-    expect((s.server.requests[2]!.body as ChatBody).messages.slice(1).map((m) => m.content)).toEqual(["q1", "a1", "q3"]);
+    expect((s.server.requests[2]!.body as ChatBody).messages.slice(1).map((m) => m.content)).toEqual([
+      "q1",
+      "a1",
+      "q3",
+    ]);
     expect((await s.inst.run(["run", "-s", id, "-p", "q4"])).code).toBe(0);
     expect((s.server.requests[3]!.body as ChatBody).model).toBe(chatRan);
-    expect((s.server.requests[3]!.body as ChatBody).messages.slice(1).map((m) => m.content)).toEqual(["q1", "a1", "q3", "a3", "q4"]);
+    expect((s.server.requests[3]!.body as ChatBody).messages.slice(1).map((m) => m.content)).toEqual([
+      "q1",
+      "a1",
+      "q3",
+      "a3",
+      "q4",
+    ]);
   });
 });

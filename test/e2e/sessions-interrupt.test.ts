@@ -29,7 +29,9 @@ function turnsOf(body: unknown): { role: string; text: string }[] {
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content.map((part) => (typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : "")).join("");
+  return content
+    .map((part) => (typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : ""))
+    .join("");
 }
 
 describe("an interrupted prompt", () => {
@@ -78,7 +80,9 @@ describe("a prompt whose run failed", () => {
       const turns = turnsOf(s.server.requests[1]!.body);
       expect(turns.map((t) => t.role)).toEqual(["user", "assistant", "user"]);
       expect(turns[0]!.text).toBe("delete every file");
-      expect(turns[1]!.text).toBe("[This request failed before it was finished: the run ended with an error. What follows is a new message.]");
+      expect(turns[1]!.text).toBe(
+        "[This request failed before it was finished: the run ended with an error. What follows is a new message.]",
+      );
       expect(turns[2]!.text).toBe("never mind");
     });
   }
@@ -119,7 +123,10 @@ describe("a run interrupted before its prompt is stored", () => {
     s = await scenario({ agentFrontmatter: "agents: [helper]" });
     const marker = join(s.inst.root, "before-run-started");
     s.inst.agent("helper", "---\ndescription: Helps.\nmodel: p/m\nhooks: [slow-start]\n---\nYou help.\n");
-    s.inst.hook("slow-start", `module.exports = { beforeRun(ctx) { require("node:fs").writeFileSync(${JSON.stringify(marker)}, "1"); ctx.sleep(60000); } };`);
+    s.inst.hook(
+      "slow-start",
+      `module.exports = { beforeRun(ctx) { require("node:fs").writeFileSync(${JSON.stringify(marker)}, "1"); ctx.sleep(60000); } };`,
+    );
     s.server.script({ toolCalls: [{ id: "h1", name: "agent__helper", arguments: { prompt: "help" } }] });
     const run = s.inst.start(["run", "-a", "coder", "-p", "hello"], { killAfterMs: 20_000 });
     await waitFor(() => existsSync(marker), 15_000, "the child's beforeRun hook to start");
@@ -136,7 +143,10 @@ describe("a run interrupted before its prompt is stored", () => {
     if (!hasTmux()) throw new Error("this test needs tmux (apt-get install -y tmux)");
     s = await scenario({ agentFrontmatter: "hooks: [slow-start]" });
     const marker = join(s.inst.root, "before-run-started");
-    s.inst.hook("slow-start", `module.exports = { beforeRun(ctx) { require("node:fs").writeFileSync(${JSON.stringify(marker)}, "1"); ctx.sleep(60000); } };`);
+    s.inst.hook(
+      "slow-start",
+      `module.exports = { beforeRun(ctx) { require("node:fs").writeFileSync(${JSON.stringify(marker)}, "1"); ctx.sleep(60000); } };`,
+    );
     const term = Terminal.start(s.inst, { args: ["-a", "coder"] });
     try {
       await term.waitForPrompt();

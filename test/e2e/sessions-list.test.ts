@@ -25,7 +25,13 @@ interface HandSession {
   parent?: { session: string; call: string };
 }
 
-function message(id: string, parentId: string | null, createdAt: string, role: "user" | "assistant", text: string): Record<string, unknown> {
+function message(
+  id: string,
+  parentId: string | null,
+  createdAt: string,
+  role: "user" | "assistant",
+  text: string,
+): Record<string, unknown> {
   return { kind: "message", id, parentId, createdAt, role, blocks: [{ type: "text", text }] };
 }
 
@@ -60,8 +66,22 @@ describe("rienda sessions", () => {
       createdAt: "2025-03-02T09:00:00Z",
       lines: [
         message("m1", null, "2025-03-02T09:00:01Z", "user", "Write the release notes"),
-        { kind: "agent", id: "s1", parentId: "m1", createdAt: "2025-03-02T09:00:02Z", agent: "writer", previousAgent: "coder" },
-        { kind: "model", id: "s2", parentId: "m1", createdAt: "2025-03-02T09:00:02Z", model: "openai/gpt-4o", previousModel: "local/llama" },
+        {
+          kind: "agent",
+          id: "s1",
+          parentId: "m1",
+          createdAt: "2025-03-02T09:00:02Z",
+          agent: "writer",
+          previousAgent: "coder",
+        },
+        {
+          kind: "model",
+          id: "s2",
+          parentId: "m1",
+          createdAt: "2025-03-02T09:00:02Z",
+          model: "openai/gpt-4o",
+          previousModel: "local/llama",
+        },
         { kind: "future-kind", whatever: true },
         message("m2", "m1", "2025-03-02T09:00:03Z", "assistant", "Notes written."),
         message("m3", "m2", "2025-03-02T09:00:04Z", "user", "Shorter please"),
@@ -81,7 +101,10 @@ describe("rienda sessions", () => {
     const r = await inst.run(["sessions"], { env: { TZ: "UTC" } });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    const rows = r.stdout.trimEnd().split("\n").map((l) => l.split(/ {2,}/));
+    const rows = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => l.split(/ {2,}/));
     expect(rows).toEqual([
       ["ID", "UPDATED", "AGENT", "MODEL", "MESSAGES", "TOKENS", "COST", "TITLE"],
       ["01jq0000000000000000000002", "2025-03-05 12:30", "writer", "openai/gpt-4o", "3", "-", "-", "Release notes"],
@@ -94,7 +117,11 @@ describe("rienda sessions", () => {
     const r = await inst.run(["sessions", "--json"]);
     expect(r.code).toBe(0);
     const list = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
-    expect(list.map((s) => s.id)).toEqual(["01jq0000000000000000000002", "01jq0000000000000000000003", "01jq0000000000000000000001"]);
+    expect(list.map((s) => s.id)).toEqual([
+      "01jq0000000000000000000002",
+      "01jq0000000000000000000003",
+      "01jq0000000000000000000001",
+    ]);
     expect(list[0]).toEqual({
       id: "01jq0000000000000000000002",
       updatedAt: "2025-03-05T12:30:00Z",
@@ -114,7 +141,11 @@ describe("rienda sessions", () => {
   test("-C lists another workspace's sessions, and only those", async () => {
     const other = join(inst.root, "other place");
     mkdirSync(other);
-    write(other, { id: "01jq0000000000000000000009", createdAt: "2025-04-01T00:00:00Z", lines: [message("m1", null, "2025-04-01T00:00:01Z", "user", "Elsewhere")] });
+    write(other, {
+      id: "01jq0000000000000000000009",
+      createdAt: "2025-04-01T00:00:00Z",
+      lines: [message("m1", null, "2025-04-01T00:00:01Z", "user", "Elsewhere")],
+    });
     const r = await inst.run(["sessions", "-C", other, "--json"]);
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as Array<{ title: string }>).map((s) => s.title)).toEqual(["Elsewhere"]);
@@ -152,7 +183,13 @@ describe("rienda sessions", () => {
 
   test("--all: a tree of subagents' sessions, a child whose parent is gone, and headers naming each other", async () => {
     const child = (id: string, parent: string, day: string, text: string) =>
-      write(inst.workspace, { id, agent: "reviewer", createdAt: `2025-03-${day}T09:00:00Z`, parent: { session: parent, call: "r1" }, lines: [message("m1", null, `2025-03-${day}T09:00:01Z`, "user", text)] });
+      write(inst.workspace, {
+        id,
+        agent: "reviewer",
+        createdAt: `2025-03-${day}T09:00:00Z`,
+        parent: { session: parent, call: "r1" },
+        lines: [message("m1", null, `2025-03-${day}T09:00:01Z`, "user", text)],
+      });
     child("01jq0000000000000000000011", "01jq0000000000000000000001", "10", "Child one");
     child("01jq0000000000000000000012", "01jq0000000000000000000011", "11", "Grandchild");
     child("01jq0000000000000000000013", "01jq0000000000000000000001", "12", "Child two");
@@ -160,10 +197,19 @@ describe("rienda sessions", () => {
     child("01jq0000000000000000000015", "01jq0000000000000000000016", "14", "Circle A");
     child("01jq0000000000000000000016", "01jq0000000000000000000015", "15", "Circle B");
     const plain = await inst.run(["sessions"]);
-    expect(plain.stdout.trim().split("\n").slice(1).map((l) => l.split(/\s+/)[0])).toEqual(["01jq0000000000000000000002", "01jq0000000000000000000003", "01jq0000000000000000000001"]);
+    expect(
+      plain.stdout
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(["01jq0000000000000000000002", "01jq0000000000000000000003", "01jq0000000000000000000001"]);
     const all = await inst.run(["sessions", "--all"]);
     expect(all.code).toBe(0);
-    const rows = all.stdout.split("\n").slice(1, -1).map((l) => l.match(/^ *\S+/)![0]);
+    const rows = all.stdout
+      .split("\n")
+      .slice(1, -1)
+      .map((l) => l.match(/^ *\S+/)![0]);
     // Newest first at the top level (by their last entry), each child under its parent.
     expect(rows).toEqual([
       "01jq0000000000000000000016",
@@ -179,7 +225,10 @@ describe("rienda sessions", () => {
   });
 
   test("a file cut off while its header was written is left out instead of failing the listing", async () => {
-    inst.write(inst.riendaPath("sessions", workspaceDirName(inst.workspace), "01jq0000000000000000000004.jsonl"), '{"kind":"header","vers');
+    inst.write(
+      inst.riendaPath("sessions", workspaceDirName(inst.workspace), "01jq0000000000000000000004.jsonl"),
+      '{"kind":"header","vers',
+    );
     const r = await inst.run(["sessions", "--json"]);
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as unknown[]).length).toBe(3);

@@ -24,7 +24,9 @@ afterEach(async () => {
 function userPrompts(path: string): string[] {
   return messageEntries(path)
     .filter((m) => m.role === "user")
-    .flatMap((m) => (m.blocks as { type: string; text?: string }[]).filter((b) => b.type === "text").map((b) => b.text!));
+    .flatMap((m) =>
+      (m.blocks as { type: string; text?: string }[]).filter((b) => b.type === "text").map((b) => b.text!),
+    );
 }
 
 describe("a session is written by one rienda at a time", () => {

@@ -27,7 +27,10 @@ async function session(prompt: string): Promise<string> {
 /** Makes every entry of the session 2020's. */
 function age(id: string): void {
   const path = sessionFile(s!.inst.home, id);
-  writeFileSync(path, readFileSync(path, "utf8").replace(/"createdAt":"[^"]+"/g, '"createdAt":"2020-01-01T00:00:00.000Z"'));
+  writeFileSync(
+    path,
+    readFileSync(path, "utf8").replace(/"createdAt":"[^"]+"/g, '"createdAt":"2020-01-01T00:00:00.000Z"'),
+  );
 }
 
 test("--dry-run keeps a held session as the real prune does: same stdout, same stderr, same exit status", async () => {
@@ -37,7 +40,10 @@ test("--dry-run keeps a held session as the real prune does: same stdout, same s
   for (const id of [old, held]) age(id);
   const holder = spawn("sleep", ["30"]);
   try {
-    writeFileSync(sessionFile(s.inst.home, held).replace(/\.jsonl$/, ".lock"), JSON.stringify({ pid: holder.pid, host: hostname(), token: "t" }));
+    writeFileSync(
+      sessionFile(s.inst.home, held).replace(/\.jsonl$/, ".lock"),
+      JSON.stringify({ pid: holder.pid, host: hostname(), token: "t" }),
+    );
     const dry = await s.inst.run(["sessions", "prune", "--older-than", "30d", "--dry-run"]);
     const real = await s.inst.run(["sessions", "prune", "--older-than", "30d"]);
     expect(dry.stdout).toBe(`${old}\n`);
@@ -57,7 +63,10 @@ test("a header naming itself as parent: listed by rienda sessions, as prune and 
   const id = await session("self-parented");
   const path = sessionFile(s.inst.home, id);
   const [header, ...rest] = readFileSync(path, "utf8").split("\n");
-  writeFileSync(path, [JSON.stringify({ ...JSON.parse(header!), parentSession: id, parentCallId: "c1" }), ...rest].join("\n"));
+  writeFileSync(
+    path,
+    [JSON.stringify({ ...JSON.parse(header!), parentSession: id, parentCallId: "c1" }), ...rest].join("\n"),
+  );
   const listed = await s.inst.run(["sessions", "--json"]);
   expect(listed.code).toBe(0);
   const sessions = JSON.parse(listed.stdout) as { id: string; parentSession?: string }[];

@@ -18,14 +18,24 @@ function textsOf(body: unknown): string {
 describe("sessions written by rienda run", () => {
   test("a run creates a session file with the header, the prompt, the answer and the tool results", async () => {
     s = await scenario({ agentFrontmatter: "tools: [shell]" });
-    s.server.script({ text: "checking", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo 42" } }] }, { text: "it is 42" });
+    s.server.script(
+      { text: "checking", toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo 42" } }] },
+      { text: "it is 42" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "what is it?"]);
     expect(r.code).toBe(0);
     const id = sessionIdFrom(r.stderr);
     const path = sessionFile(s.inst.home, id);
     expect(path.endsWith(`/${id}.jsonl`)).toBe(true);
     const entries = readEntries(path);
-    expect(entries[0]).toMatchObject({ kind: "header", version: 1, id, agent: "coder", model: "p/m", workdir: s.inst.workspace });
+    expect(entries[0]).toMatchObject({
+      kind: "header",
+      version: 1,
+      id,
+      agent: "coder",
+      model: "p/m",
+      workdir: s.inst.workspace,
+    });
     expect(typeof entries[0]!.createdAt).toBe("string");
     const messages = messageEntries(path);
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
@@ -34,7 +44,9 @@ describe("sessions written by rienda run", () => {
       { type: "text", text: "checking" },
       { type: "tool_call", toolCallId: "c1", toolCallName: "shell", toolCallArguments: { command: "echo 42" } },
     ]);
-    expect(messages[2]!.blocks).toEqual([{ type: "tool_result", toolResultCallId: "c1", toolResult: [{ type: "text", text: "42" }] }]);
+    expect(messages[2]!.blocks).toEqual([
+      { type: "tool_result", toolResultCallId: "c1", toolResult: [{ type: "text", text: "42" }] },
+    ]);
     expect(messages[3]!.blocks).toEqual([{ type: "text", text: "it is 42" }]);
     expect(messages[1]!.responseStopReason).toBe("tool_use");
     expect(messages[3]!.responseModel).toBe("wire-model");
@@ -64,7 +76,10 @@ describe("sessions written by rienda run", () => {
   for (const protocol of PROTOCOLS) {
     test(`-s continues with the whole history sent to the model (${protocol})`, async () => {
       s = await scenario({ protocol, agentFrontmatter: "tools: [shell]" });
-      s.server.script({ toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo first-result" } }] }, { text: "first answer" });
+      s.server.script(
+        { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo first-result" } }] },
+        { text: "first answer" },
+      );
       const r1 = await s.inst.run(["run", "-a", "coder", "-p", "first prompt"]);
       const id = sessionIdFrom(r1.stderr);
       s.server.script({ text: "second answer" });
@@ -140,9 +155,31 @@ describe("sessions written by rienda run", () => {
     const dir = `${s.inst.riendaPath("sessions")}/handmade-00000000`;
     const id = "01jhandmade0000000000000000";
     const lines = [
-      { kind: "header", version: 1, id, createdAt: "2025-01-01T00:00:00Z", agent: "coder", model: "p/m", workdir: s.inst.workspace },
-      { kind: "message", id: "m1", parentId: null, createdAt: "2025-01-01T00:00:01Z", role: "user", blocks: [{ type: "text", text: "old question" }] },
-      { kind: "message", id: "m2", parentId: "m1", createdAt: "2025-01-01T00:00:02Z", role: "assistant", blocks: [{ type: "text", text: "old answer" }] },
+      {
+        kind: "header",
+        version: 1,
+        id,
+        createdAt: "2025-01-01T00:00:00Z",
+        agent: "coder",
+        model: "p/m",
+        workdir: s.inst.workspace,
+      },
+      {
+        kind: "message",
+        id: "m1",
+        parentId: null,
+        createdAt: "2025-01-01T00:00:01Z",
+        role: "user",
+        blocks: [{ type: "text", text: "old question" }],
+      },
+      {
+        kind: "message",
+        id: "m2",
+        parentId: "m1",
+        createdAt: "2025-01-01T00:00:02Z",
+        role: "assistant",
+        blocks: [{ type: "text", text: "old answer" }],
+      },
     ];
     s.inst.write(`${dir}/${id}.jsonl`, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
     s.server.script({ text: "new answer" });

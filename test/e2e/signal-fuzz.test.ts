@@ -23,7 +23,10 @@ beforeAll(async () => {
   server = await startProviderServer();
   inst = new Instance();
   inst.config(configFor(server.url));
-  inst.agent("coder", "---\ndescription: signal fuzz\nmodel: p/m\ntools: [shell, note]\nhooks: [every]\n---\nYou work.\n");
+  inst.agent(
+    "coder",
+    "---\ndescription: signal fuzz\nmodel: p/m\ntools: [shell, note]\nhooks: [every]\n---\nYou work.\n",
+  );
   inst.tool(
     "note",
     `module.exports = { description: "Notes.", parameters: { type: "object", properties: { text: { type: "string" } } },
@@ -106,8 +109,10 @@ describe("signals at every stage", () => {
       const next = await inst.run(["run", "-s", start.sessionId, "-p", "and now?"]);
       // A session interrupted before its prompt was stored is removed (sessions.md, "No empty sessions").
       const removed = r.code === 130 && /unknown session/.test(next.stderr);
-      if (next.code !== 0 && !removed) failures.push(`${name}: the session did not go on (exit ${next.code}): ${next.stderr.slice(0, 400)}`);
-      else if (next.code === 0 && next.stdout !== "next answer\n") failures.push(`${name}: the next run answered ${JSON.stringify(next.stdout)}`);
+      if (next.code !== 0 && !removed)
+        failures.push(`${name}: the session did not go on (exit ${next.code}): ${next.stderr.slice(0, 400)}`);
+      else if (next.code === 0 && next.stdout !== "next answer\n")
+        failures.push(`${name}: the next run answered ${JSON.stringify(next.stdout)}`);
     }
     expect(failures).toEqual([]);
     expect(outcomes.interrupted).toBeGreaterThan(10);

@@ -30,7 +30,11 @@ describe("signals at every stage of rienda run", () => {
   test("one SIGINT ends -p - while stdin is still open", async () => {
     s = await scenario();
     // stdin stays open (nothing is ever written or closed): the run waits for the prompt.
-    const child = spawn(BINARY, ["run", "-a", "coder", "-p", "-"], { cwd: s.inst.workspace, env: s.inst.env(), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(BINARY, ["run", "-a", "coder", "-p", "-"], {
+      cwd: s.inst.workspace,
+      env: s.inst.env(),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stderr = "";
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -68,7 +72,10 @@ describe("signals at every stage of rienda run", () => {
   test("SIGTERM during the afterRun hook of a finished run ends it, exit 130", async () => {
     s = await scenario({ agentFrontmatter: "hooks: [slow-end]" });
     // The hook would never end on its own.
-    s.inst.hook("slow-end", `module.exports = { afterRun(ctx) { ctx.file.write("after-run", "1"); while (true) {} } };`);
+    s.inst.hook(
+      "slow-end",
+      `module.exports = { afterRun(ctx) { ctx.file.write("after-run", "1"); while (true) {} } };`,
+    );
     s.server.script({ text: "the answer" });
     const run = s.inst.start(["run", "-a", "coder", "-p", "x", "--json"], { killAfterMs: 10_000 });
     await waitFor(() => existsSync(join(s!.inst.workspace, "after-run")), 10_000, "the afterRun hook to start");
@@ -76,7 +83,10 @@ describe("signals at every stage of rienda run", () => {
     const r: RunResult = await run.done;
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
-    const events = r.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; text?: string; reason?: string });
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; text?: string; reason?: string });
     expect(events.find((e) => e.type === "message_end")?.text).toBe("the answer");
     expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "interrupted" });
   });
@@ -85,9 +95,16 @@ describe("signals at every stage of rienda run", () => {
 describe("rienda tool run", () => {
   test("SIGHUP ends the tool and its child processes, exit 130", async () => {
     s = await scenario();
-    const child = s.inst.start(["tool", "run", "shell", "--args", JSON.stringify({ command: "sleep 60 & echo $! > bg.pid; wait" })], { killAfterMs: 20_000 });
+    const child = s.inst.start(
+      ["tool", "run", "shell", "--args", JSON.stringify({ command: "sleep 60 & echo $! > bg.pid; wait" })],
+      { killAfterMs: 20_000 },
+    );
     const pidFile = join(s.inst.workspace, "bg.pid");
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000, "the command to start");
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      10_000,
+      "the command to start",
+    );
     const background = Number(readFileSync(pidFile, "utf8").trim());
     expect(processRunning(background)).toBe(true);
     child.kill("SIGHUP");

@@ -23,7 +23,8 @@ afterEach(async () => {
 
 /** Copies the public skills of the fixtures into ~/.rienda/skills, unchanged. */
 function installPublicSkills(sc: Scenario): void {
-  for (const name of ["brand-guidelines", "theme-factory"]) cpSync(join(FIXTURES, name), sc.inst.riendaPath("skills", name), { recursive: true });
+  for (const name of ["brand-guidelines", "theme-factory"])
+    cpSync(join(FIXTURES, name), sc.inst.riendaPath("skills", name), { recursive: true });
 }
 
 function skill(sc: Scenario, name: string, frontmatter: string, body: string): string {
@@ -33,7 +34,11 @@ function skill(sc: Scenario, name: string, frontmatter: string, body: string): s
 describe("skills in a run", () => {
   for (const protocol of PROTOCOLS) {
     test(`the first request lists the declared skills and offers the skill tool (${protocol})`, async () => {
-      s = await scenario({ protocol, agentFrontmatter: "skills: [theme-factory, brand-guidelines]", agentBody: "You style documents." });
+      s = await scenario({
+        protocol,
+        agentFrontmatter: "skills: [theme-factory, brand-guidelines]",
+        agentBody: "You style documents.",
+      });
       installPublicSkills(s);
       skill(s, "unused", "name: unused\ndescription: Not declared by the agent.", "secret body");
       s.server.script({ text: "done" });
@@ -76,14 +81,18 @@ describe("skills in a run", () => {
     const [body, file, outside, link, undeclared] = toolResultsOf(s.server.requests[1]!);
     expect(body).toStartWith("# 主题工厂技能\n\n本技能提供");
     expect(body).toContain(`\n---\nSkill folder: ${s.inst.riendaPath("skills", "theme-factory")}\n`);
-    expect(body).toEndWith('Other files of the skill (read one with {"name": "theme-factory", "file": "<path>"}):\n- themes/arctic-frost.md');
+    expect(body).toEndWith(
+      'Other files of the skill (read one with {"name": "theme-factory", "file": "<path>"}):\n- themes/arctic-frost.md',
+    );
     expect(file).toStartWith("# Arctic Frost\n");
     expect(file).toContain("`#4a6fa5`");
     expect(outside).toBe('file "../../secret.txt" is outside the skill folder: only files inside it can be read');
-    expect(link).toBe('file "themes/leak.md" is a link to a place outside the skill folder: only files inside it can be read');
+    expect(link).toBe(
+      'file "themes/leak.md" is a link to a place outside the skill folder: only files inside it can be read',
+    );
     expect(undeclared).toContain('invalid arguments for tool "skill"');
     expect(r.stderr).toContain('tool: skill {"name":"theme-factory"}\n');
-    expect(r.stderr).toContain("tool failed: file \"../../secret.txt\" is outside the skill folder");
+    expect(r.stderr).toContain('tool failed: file "../../secret.txt" is outside the skill folder');
     expect(r.stderr).not.toContain("top secret");
   });
 
@@ -91,16 +100,29 @@ describe("skills in a run", () => {
     const name = "web-research-and-source-triage";
     s = await scenario({ agentFrontmatter: `skills: [${name}]` });
     cpSync(join(FIXTURES, name), s.inst.riendaPath("skills", name), { recursive: true });
-    s.server.script({ toolCalls: [{ id: "a", name: "skill", arguments: { name } }, { id: "b", name: "skill", arguments: { name, file: "reference.md" } }] }, { text: "checked" });
+    s.server.script(
+      {
+        toolCalls: [
+          { id: "a", name: "skill", arguments: { name } },
+          { id: "b", name: "skill", arguments: { name, file: "reference.md" } },
+        ],
+      },
+      { text: "checked" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "is it true?"]);
     expect(r.stderr).not.toContain("rienda:");
     expect(r.code).toBe(0);
-    expect(systemOf(s.server.requests[0]!)).toContain(`\n- ${name}: Use when gathering current web evidence, comparing sources,`);
+    expect(systemOf(s.server.requests[0]!)).toContain(
+      `\n- ${name}: Use when gathering current web evidence, comparing sources,`,
+    );
     const [body, reference] = toolResultsOf(s.server.requests[1]!);
     expect(body).toStartWith("# Web Research And Source Triage\n\n(Body replaced for the test:");
     expect(body).toEndWith(`{"name": "${name}", "file": "<path>"}):\n- reference.md`);
     expect(reference).toBe("# Reference\n\n(Replaced for the test.)\n");
-    const listed = JSON.parse((await s.inst.run(["skill", "list", "--json"])).stdout) as { skills: Record<string, unknown>[]; problems: unknown[] };
+    const listed = JSON.parse((await s.inst.run(["skill", "list", "--json"])).stdout) as {
+      skills: Record<string, unknown>[];
+      problems: unknown[];
+    };
     expect(listed.problems).toEqual([]);
     expect(listed.skills[0]).toMatchObject({
       name,
@@ -127,11 +149,18 @@ describe("skills in a run", () => {
     expect(r.code).toBe(0);
     expect(systemOf(s.server.requests[0]!)).toContain("\n- fix-issue: Fixes a GitHub issue by number.");
     expect(toolResultsOf(s.server.requests[1]!)[0]).toStartWith("Read the issue, then fix it.");
-    const listed = JSON.parse((await s.inst.run(["skill", "list", "--json"])).stdout) as { skills: Record<string, unknown>[] };
-    expect(listed.skills[0]).toMatchObject({ name: "fix-issue", ignoredKeys: ["argument-hint", "disable-model-invocation", "model", "version"] });
+    const listed = JSON.parse((await s.inst.run(["skill", "list", "--json"])).stdout) as {
+      skills: Record<string, unknown>[];
+    };
+    expect(listed.skills[0]).toMatchObject({
+      name: "fix-issue",
+      ignoredKeys: ["argument-hint", "disable-model-invocation", "model", "version"],
+    });
     const doctor = await s.inst.run(["doctor"]);
     expect(doctor.code).toBe(0);
-    expect(doctor.stdout).toContain(`warning: ${file}: model: a key other harnesses use (Claude Code), outside the Agent Skills format; Rienda ignores it\n`);
+    expect(doctor.stdout).toContain(
+      `warning: ${file}: model: a key other harnesses use (Claude Code), outside the Agent Skills format; Rienda ignores it\n`,
+    );
     expect(doctor.stdout).toEndWith("healthy (4 warnings)\n");
   });
 
@@ -146,7 +175,11 @@ describe("skills in a run", () => {
     execFileSync("mkfifo", [join(real, "pipe")]);
     mkdirSync(s.inst.riendaPath("skills"), { recursive: true });
     symlinkSync(real, s.inst.riendaPath("skills", "notes"));
-    const calls = ["guide.md", "guide.md\0", "pipe", "big.txt", "../secret.txt"].map((file, i) => ({ id: `c${i}`, name: "skill", arguments: { name: "notes", file } }));
+    const calls = ["guide.md", "guide.md\0", "pipe", "big.txt", "../secret.txt"].map((file, i) => ({
+      id: `c${i}`,
+      name: "skill",
+      arguments: { name: "notes", file },
+    }));
     s.server.script({ toolCalls: calls }, { text: "done" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
     expect(r.code).toBe(0);
@@ -169,7 +202,12 @@ describe("skills in a run", () => {
       `module.exports = { beforeToolExecute(ctx, call) { if (call.name === "skill" && call.arguments.file) return { allow: false, reason: "skill files are off" }; } };`,
     );
     s.server.script(
-      { toolCalls: [{ id: "a", name: "skill", arguments: { name: "brand-guidelines", file: "SKILL.md" } }, { id: "b", name: "skill", arguments: { name: "brand-guidelines" } }] },
+      {
+        toolCalls: [
+          { id: "a", name: "skill", arguments: { name: "brand-guidelines", file: "SKILL.md" } },
+          { id: "b", name: "skill", arguments: { name: "brand-guidelines" } },
+        ],
+      },
       { text: "ok" },
     );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--json"]);
@@ -177,8 +215,17 @@ describe("skills in a run", () => {
     const [refused, allowed] = toolResultsOf(s.server.requests[1]!);
     expect(refused).toBe("skill files are off");
     expect(allowed).toStartWith("# Anthropic Brand Styling");
-    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(events).toContainEqual({ type: "hook", name: "no-files", point: "beforeToolExecute", outcome: "refused", message: "skill files are off" });
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events).toContainEqual({
+      type: "hook",
+      name: "no-files",
+      point: "beforeToolExecute",
+      outcome: "refused",
+      message: "skill files are off",
+    });
   });
 
   test("a missing skill stops the run before any request, listing the skills that exist", async () => {
@@ -195,7 +242,9 @@ describe("skills in a run", () => {
     const file = skill(s, "notes", "name: notes\ndescription: Notes.\ntemperature: 2", "body");
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`rienda: ${file}: unknown key "temperature" in the frontmatter (known keys: name, description, license, compatibility, metadata, allowed-tools)\n`);
+    expect(r.stderr).toBe(
+      `rienda: ${file}: unknown key "temperature" in the frontmatter (known keys: name, description, license, compatibility, metadata, allowed-tools)\n`,
+    );
     s.inst.agent("coder", "---\ndescription: d\nmodel: p/m\nskills: [Notes]\n---\n");
     const bad = await s.inst.run(["run", "-a", "coder", "-p", "go"]);
     expect(bad.stderr).toContain('skills[0]: "Notes" is not a valid skill name');
@@ -222,9 +271,14 @@ describe("rienda skill list and doctor", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toStartWith(`brand-guidelines\n    Applies Anthropic's official brand colors`);
     expect(r.stdout).toContain(`    source: ${s.inst.riendaPath("skills", "brand-guidelines")}\ntheme-factory\n`);
-    expect(r.stderr).toBe(`rienda: ${s.inst.riendaPath("skills", "empty")}: has no SKILL.md (a skill is a folder holding a SKILL.md)\n`);
+    expect(r.stderr).toBe(
+      `rienda: ${s.inst.riendaPath("skills", "empty")}: has no SKILL.md (a skill is a folder holding a SKILL.md)\n`,
+    );
     const json = await s.inst.run(["skill", "list", "--json"]);
-    const parsed = JSON.parse(json.stdout) as { skills: { name: string; license?: string }[]; problems: { name: string }[] };
+    const parsed = JSON.parse(json.stdout) as {
+      skills: { name: string; license?: string }[];
+      problems: { name: string }[];
+    };
     expect(parsed.skills.map((k) => [k.name, k.license])).toEqual([
       ["brand-guidelines", "Complete terms in LICENSE.txt"],
       ["theme-factory", "Complete terms in LICENSE.txt"],
@@ -240,10 +294,14 @@ describe("rienda skill list and doctor", () => {
     const r = await s.inst.run(["doctor"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("skills        brand-guidelines, theme-factory (and 2 that do not load)\n");
-    expect(r.stdout).toContain(`problem: ${wrong}: name: "right" must equal the folder's name "wrong"\n  fix: rename the folder or change name:`);
+    expect(r.stdout).toContain(
+      `problem: ${wrong}: name: "right" must equal the folder's name "wrong"\n  fix: rename the folder or change name:`,
+    );
     expect(r.stdout).toContain(`problem: ${long}: description: must be at most 1024 characters (it has 1100)\n`);
     const agent = s.inst.riendaPath("agents", "coder.md");
-    expect(r.stdout).toContain(`problem: ${agent}: skills[1]: unknown skill "ghost" (available: brand-guidelines, theme-factory)\n`);
+    expect(r.stdout).toContain(
+      `problem: ${agent}: skills[1]: unknown skill "ghost" (available: brand-guidelines, theme-factory)\n`,
+    );
     expect(r.stdout).toContain(`problem: ${agent}: skills[2]: skill "wrong" does not load (${wrong})\n`);
     expect(r.stdout).toEndWith("4 problems, 0 warnings\n");
   });
@@ -252,14 +310,17 @@ describe("rienda skill list and doctor", () => {
     s = await scenario({ agentFrontmatter: "tools: [shell, skill]\nskills: [theme-factory]" });
     installPublicSkills(s);
     const agent = s.inst.riendaPath("agents", "coder.md");
-    const message = 'tools: "skill" is the built-in tool of skills, given to every agent that declares skills; remove it from tools:';
+    const message =
+      'tools: "skill" is the built-in tool of skills, given to every agent that declares skills; remove it from tools:';
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`rienda: ${agent}: ${message}\n`);
     expect(s.server.requests.length).toBe(0);
     const doctor = await s.inst.run(["doctor"]);
     expect(doctor.code).toBe(1);
-    expect(doctor.stdout).toContain(`problem: ${agent}: ${message}\n  fix: remove "skill" from tools: (an agent with skills gets the skill tool from them)\n`);
+    expect(doctor.stdout).toContain(
+      `problem: ${agent}: ${message}\n  fix: remove "skill" from tools: (an agent with skills gets the skill tool from them)\n`,
+    );
   });
 
   test("doctor is healthy with the public skills installed and declared", async () => {

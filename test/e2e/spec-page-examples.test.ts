@@ -13,7 +13,15 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonEvents, PROTOCOLS, scenario, toolNamesOf, toolResultsOf, type JsonEvent, type Scenario } from "../support/scenario.ts";
+import {
+  jsonEvents,
+  PROTOCOLS,
+  scenario,
+  toolNamesOf,
+  toolResultsOf,
+  type JsonEvent,
+  type Scenario,
+} from "../support/scenario.ts";
 import { WORD_COUNT, JSON_FIELD, GUARD } from "../support/spec-examples.ts";
 
 let s: Scenario | undefined;
@@ -31,7 +39,8 @@ const AUDIT = `module.exports = {
 `;
 
 /** The page's "anything else is an error" text for a value that is not a string or { text }. */
-const NOT_A_RESULT = (what: string) => `execute returned ${what}; it must return a string or { text: string, isError?: boolean }`;
+const NOT_A_RESULT = (what: string) =>
+  `execute returned ${what}; it must return a string or { text: string, isError?: boolean }`;
 
 function events(stdout: string, type: string): JsonEvent[] {
   return jsonEvents(stdout).filter((e) => e.type === type);
@@ -40,7 +49,12 @@ function events(stdout: string, type: string): JsonEvent[] {
 /** Lines of JSON-RPC sent to `rienda mcp serve` on stdin: initialize, then one tools/call per entry. */
 function mcpCalls(calls: { name: string; arguments: unknown }[]): string {
   const lines: unknown[] = [
-    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "me", version: "1" } } },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "me", version: "1" } },
+    },
     { jsonrpc: "2.0", method: "notifications/initialized" },
     ...calls.map((c, i) => ({ jsonrpc: "2.0", id: i + 2, method: "tools/call", params: c })),
   ];
@@ -64,13 +78,18 @@ describe("tools.md's examples keep their promise on every way a tool is reached"
       s = await scenario({ protocol, agentFrontmatter: "tools:\n  - word-count" });
       s.inst.tool("word-count", WORD_COUNT);
       s.inst.file("notes.txt", "one two  three\nfour\tfive six\n");
-      s.server.script({ toolCalls: [{ id: "c1", name: "word-count", arguments: { path: "notes.txt" } }] }, { text: "six words" });
+      s.server.script(
+        { toolCalls: [{ id: "c1", name: "word-count", arguments: { path: "notes.txt" } }] },
+        { text: "six words" },
+      );
       const r = await s.inst.run(["run", "-a", "coder", "-p", "count notes.txt"]);
       expect(r.stderr).not.toContain("rienda:");
       expect(r.code).toBe(0);
       expect(toolNamesOf(s.server.requests[0]!)).toEqual(["word-count"]);
       // The schema reaches the provider verbatim, the property's description included.
-      expect(JSON.stringify(s.server.requests[0]!.body)).toContain('"path":{"type":"string","description":"Path relative to the workspace."}');
+      expect(JSON.stringify(s.server.requests[0]!.body)).toContain(
+        '"path":{"type":"string","description":"Path relative to the workspace."}',
+      );
       expect(JSON.stringify(s.server.requests[0]!.body)).toContain("Counts the words of a file in the workspace.");
       expect(toolResultsOf(s.server.requests[1]!)).toEqual(["6"]);
       expect(r.stdout).toBe("six words\n");
@@ -86,7 +105,13 @@ describe("tools.md's examples keep their promise on every way a tool is reached"
 
     const direct = await s.inst.run(["tool", "run", "word-count", "--args", '{"path":"notes.txt"}']);
     expect([direct.code, direct.stdout]).toEqual([0, "3\n"]);
-    const field = await s.inst.run(["tool", "run", "json-field", "--args", '{"path":"package.json","field":"scripts"}']);
+    const field = await s.inst.run([
+      "tool",
+      "run",
+      "json-field",
+      "--args",
+      '{"path":"package.json","field":"scripts"}',
+    ]);
     expect([field.code, field.stdout]).toEqual([0, '{"test":"bun test"}\n']);
 
     const served = await s.inst.run(["mcp", "serve", "--tools", "word-count,json-field"], {
@@ -129,9 +154,17 @@ describe("tools.md's examples keep their promise on every way a tool is reached"
     expect(r.stdout).toContain('"text":"done"');
 
     // The same values, reached without a model, are the same errors.
-    const direct = await s.inst.run(["tool", "run", "json-field", "--args", '{"path":"package.json","field":"license"}']);
+    const direct = await s.inst.run([
+      "tool",
+      "run",
+      "json-field",
+      "--args",
+      '{"path":"package.json","field":"license"}',
+    ]);
     expect([direct.code, direct.stdout]).toEqual([1, `${NOT_A_RESULT("undefined")}\n`]);
-    const served = await s.inst.run(["mcp", "serve", "--tools", "json-field"], { stdin: mcpCalls([{ name: "json-field", arguments: { path: "package.json", field: "license" } }]) });
+    const served = await s.inst.run(["mcp", "serve", "--tools", "json-field"], {
+      stdin: mcpCalls([{ name: "json-field", arguments: { path: "package.json", field: "license" } }]),
+    });
     expect(mcpResults(served.stdout)).toEqual([[NOT_A_RESULT("undefined"), true]]);
   });
 });
@@ -139,7 +172,10 @@ describe("tools.md's examples keep their promise on every way a tool is reached"
 describe("tools.md's output cap, one past the boundary", () => {
   test("256 KiB + 1 byte is cut to at most 256 KiB, ending with the [output truncated] line; 256 KiB exactly is not cut", async () => {
     s = await scenario({ agentFrontmatter: "tools: [big]" });
-    s.inst.tool("big", `module.exports = { description: "d", parameters: { type: "object" }, execute: function(ctx, args) { return "a".repeat(args.n); } };\n`);
+    s.inst.tool(
+      "big",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute: function(ctx, args) { return "a".repeat(args.n); } };\n`,
+    );
     const cap = 256 * 1024;
     s.server.script(
       {
@@ -162,7 +198,10 @@ describe("tools.md's output cap, one past the boundary", () => {
 describe("hooks.md's guard, verbatim, under the page's frontmatter (tools: [shell], hooks: [guard, audit]): attempts to get past it", () => {
   async function guarded(): Promise<Scenario> {
     const sc = await scenario();
-    sc.inst.agent("careful", "---\ndescription: A careful agent.\nmodel: p/m\ntools: [shell]\nhooks: [guard, audit]\n---\nYou are careful.\n");
+    sc.inst.agent(
+      "careful",
+      "---\ndescription: A careful agent.\nmodel: p/m\ntools: [shell]\nhooks: [guard, audit]\n---\nYou are careful.\n",
+    );
     sc.inst.hook("guard", GUARD);
     sc.inst.hook("audit", AUDIT);
     sc.inst.file("victim/file.txt", "keep me");
@@ -194,13 +233,24 @@ describe("hooks.md's guard, verbatim, under the page's frontmatter (tools: [shel
     ]);
     // A refusal is final: the later hook (audit) is not consulted for the refused calls.
     const audit = readFileSync(join(s.inst.workspace, "audit.log"), "utf8");
-    expect(audit.trim().split("\n").map((l) => (JSON.parse(l) as { arguments: { command: string } }).arguments.command)).toEqual(["echo first", "echo third"]);
-    expect(events(r.stdout, "notice")).toContainEqual(expect.objectContaining({ title: "rienda", body: "run finished: end_turn" }));
+    expect(
+      audit
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { arguments: { command: string } }).arguments.command),
+    ).toEqual(["echo first", "echo third"]);
+    expect(events(r.stdout, "notice")).toContainEqual(
+      expect.objectContaining({ title: "rienda", body: "run finished: end_turn" }),
+    );
   });
 
   test("a dangerous call that comes after the provider failed and was retried is refused like any other", async () => {
     s = await guarded();
-    s.server.script({ error: { status: 500, type: "server_error", message: "try again" } }, { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -rf victim" } }] }, { text: "ok" });
+    s.server.script(
+      { error: { status: 500, type: "server_error", message: "try again" } },
+      { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -rf victim" } }] },
+      { text: "ok" },
+    );
     const r = await s.inst.run(["run", "-a", "careful", "-p", "clean"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("retrying");
@@ -233,7 +283,10 @@ describe("hooks.md's guard, verbatim, under the page's frontmatter (tools: [shel
   test("a subagent whose agent lists the guard is guarded in its own session; the parent's guard sees the delegation", async () => {
     s = await scenario();
     s.inst.agent("lead", "---\ndescription: Leads.\nmodel: p/m\nagents: [cleaner]\nhooks: [guard]\n---\nYou lead.\n");
-    s.inst.agent("cleaner", "---\ndescription: Cleans up.\nmodel: p/m\ntools: [shell]\nhooks: [guard]\n---\nYou clean.\n");
+    s.inst.agent(
+      "cleaner",
+      "---\ndescription: Cleans up.\nmodel: p/m\ntools: [shell]\nhooks: [guard]\n---\nYou clean.\n",
+    );
     s.inst.hook("guard", GUARD);
     s.inst.file("victim/file.txt", "keep me");
     s.server.script(
@@ -256,17 +309,25 @@ describe("paths that reach a tool with no agent run no hook (hooks.md: an agent 
   test("rienda tool run and rienda mcp serve call the tool as it is, even while an installed agent lists a hook that refuses everything", async () => {
     s = await scenario({ agentFrontmatter: "tools: [word-count]\nhooks: [deny]" });
     s.inst.tool("word-count", WORD_COUNT);
-    s.inst.hook("deny", `module.exports = { beforeToolExecute() { return { allow: false, reason: "denied by deny" }; } };\n`);
+    s.inst.hook(
+      "deny",
+      `module.exports = { beforeToolExecute() { return { allow: false, reason: "denied by deny" }; } };\n`,
+    );
     s.inst.file("notes.txt", "one two\n");
     // The agent's own run is refused: the hook is installed and works.
-    s.server.script({ toolCalls: [{ id: "c1", name: "word-count", arguments: { path: "notes.txt" } }] }, { text: "ok" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "word-count", arguments: { path: "notes.txt" } }] },
+      { text: "ok" },
+    );
     const run = await s.inst.run(["run", "-a", "coder", "-p", "count"]);
     expect(run.code).toBe(0);
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["denied by deny"]);
 
     const direct = await s.inst.run(["tool", "run", "word-count", "--args", '{"path":"notes.txt"}']);
     expect([direct.code, direct.stdout]).toEqual([0, "2\n"]);
-    const served = await s.inst.run(["mcp", "serve", "--tools", "word-count"], { stdin: mcpCalls([{ name: "word-count", arguments: { path: "notes.txt" } }]) });
+    const served = await s.inst.run(["mcp", "serve", "--tools", "word-count"], {
+      stdin: mcpCalls([{ name: "word-count", arguments: { path: "notes.txt" } }]),
+    });
     expect(mcpResults(served.stdout)).toEqual([["2", false]]);
   });
 });
@@ -275,8 +336,14 @@ describe("a tool or hook fails its call, never the run (tools.md: a throw fails 
   test("process.abort() in a hook and in a tool fails that call only: the hook is reported and ignored, the tool's call is an error result, the run ends normally", async () => {
     const refused = "process.abort() would end Rienda itself, not only this call; throw an Error to fail the call";
     s = await scenario({ agentFrontmatter: "tools: [t]\nhooks: [h]" });
-    s.inst.tool("t", `module.exports = { description: "d", parameters: { type: "object" }, execute: function(ctx, args) { if (args.abort) process.abort(); return "tool ran"; } };\n`);
-    s.inst.hook("h", `module.exports = { beforeToolExecute(ctx, call) { if (call.arguments.hookAbort) require("node:process").abort(); }, afterRun(ctx, end) { ctx.file.write("after-run", end.reason); } };\n`);
+    s.inst.tool(
+      "t",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute: function(ctx, args) { if (args.abort) process.abort(); return "tool ran"; } };\n`,
+    );
+    s.inst.hook(
+      "h",
+      `module.exports = { beforeToolExecute(ctx, call) { if (call.arguments.hookAbort) require("node:process").abort(); }, afterRun(ctx, end) { ctx.file.write("after-run", end.reason); } };\n`,
+    );
     s.server.script(
       {
         toolCalls: [
@@ -289,7 +356,14 @@ describe("a tool or hook fails its call, never the run (tools.md: a throw fails 
     const r = await s.inst.run(["run", "-a", "coder", "-p", "go", "--json"]);
     expect(r.signal).toBeNull();
     expect(r.code).toBe(0);
-    expect(events(r.stdout, "hook")).toContainEqual(expect.objectContaining({ name: "h", point: "beforeToolExecute", outcome: "error", message: expect.stringContaining(refused) }));
+    expect(events(r.stdout, "hook")).toContainEqual(
+      expect.objectContaining({
+        name: "h",
+        point: "beforeToolExecute",
+        outcome: "error",
+        message: expect.stringContaining(refused),
+      }),
+    );
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["tool ran", refused]);
     expect(events(r.stdout, "tool_result").map((e) => e.isError)).toEqual([false, true]);
     expect(r.stdout).toContain('"text":"still answering"');
@@ -319,6 +393,9 @@ describe("fresh state (tools.md, hooks.md: every invocation runs in a fresh runt
     // Rienda inherits this test's mask; the shell prints it with four digits.
     const mask = process.umask().toString(8);
     expect(mask).not.toBe("0");
-    expect(toolResultsOf(s.server.requests[1]!)).toEqual([`${mask} ${mask.padStart(4, "0")}`, `${mask} ${mask.padStart(4, "0")}`]);
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual([
+      `${mask} ${mask.padStart(4, "0")}`,
+      `${mask} ${mask.padStart(4, "0")}`,
+    ]);
   });
 });

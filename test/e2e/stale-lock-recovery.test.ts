@@ -20,7 +20,9 @@ const INTERRUPTED = "[The user interrupted this request before it was finished. 
 
 /** The role and text of every message of Chat Completions request `index`, the system prompt left out. */
 const conversation = (index: number): [string, unknown][] =>
-  (s!.server.requests[index]!.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role !== "system").map((m) => [m.role, m.content]);
+  (s!.server.requests[index]!.body as { messages: { role: string; content: unknown }[] }).messages
+    .filter((m) => m.role !== "system")
+    .map((m) => [m.role, m.content]);
 
 /** Starts an rpc run whose model never answers and kills the process with SIGKILL mid-turn; the session id. */
 async function killedMidTurn(): Promise<string> {

@@ -32,7 +32,11 @@ interface Ran {
 
 /** Runs a program in the workspace with the instance's environment (asynchronously: the provider lives in this process). */
 function runProgram(command: string, args: string[]): Promise<Ran> {
-  const child = spawn(command, args, { cwd: s!.inst.workspace, env: s!.inst.env({ RIENDA: BINARY }), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, {
+    cwd: s!.inst.workspace,
+    env: s!.inst.env({ RIENDA: BINARY }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -132,7 +136,9 @@ describe("a regular file on stdin is read from its offset, and left at its end",
     s = await scenario();
     s.server.script({ text: "ok" });
     s.inst.file("list.txt", "first\nsecond\nthird\n");
-    const r = await shell('(read -r x; echo "shell: $x"; "$RIENDA" run -a coder -p summarize; echo "cat: [$(cat)]") < list.txt');
+    const r = await shell(
+      '(read -r x; echo "shell: $x"; "$RIENDA" run -a coder -p summarize; echo "cat: [$(cat)]") < list.txt',
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toBe("shell: first\nok\ncat: []\n");
     expect(userText()).toBe('<document name="stdin">\nsecond\nthird\n</document>\n\nsummarize');
@@ -155,10 +161,14 @@ describe("a regular file on stdin is read from its offset, and left at its end",
     s.inst.file("b.md", "B\n");
     s.inst.file("c.md", "C\n");
     s.inst.file("files.txt", "a.md\nb.md\nc.md\n");
-    const r = await shell('while read -r f; do printf "%s: " "$f"; "$RIENDA" run -a coder -f "$f" -p "In one line: what is this document about?"; done < files.txt');
+    const r = await shell(
+      'while read -r f; do printf "%s: " "$f"; "$RIENDA" run -a coder -f "$f" -p "In one line: what is this document about?"; done < files.txt',
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toBe("a.md: about a\n");
     expect(s.server.requests).toHaveLength(1);
-    expect(userText()).toBe('<document name="stdin">\nb.md\nc.md\n</document>\n\n<document name="a.md">\nA\n</document>\n\nIn one line: what is this document about?');
+    expect(userText()).toBe(
+      '<document name="stdin">\nb.md\nc.md\n</document>\n\n<document name="a.md">\nA\n</document>\n\nIn one line: what is this document about?',
+    );
   });
 });

@@ -78,7 +78,18 @@ function damage(body: string, random: () => number): string {
       break;
     }
     case 5: // lines a server may send that carry nothing
-      events.splice(at, 0, pick([": keep-alive", "event: ping\ndata: {}", "retry: 10", "id: 7", "data:", "event: something_new\ndata: {\"type\":\"something_new\"}"]));
+      events.splice(
+        at,
+        0,
+        pick([
+          ": keep-alive",
+          "event: ping\ndata: {}",
+          "retry: 10",
+          "id: 7",
+          "data:",
+          'event: something_new\ndata: {"type":"something_new"}',
+        ]),
+      );
       break;
     case 6: // a huge event
       events.splice(at, 0, `data: {"type":"unknown","pad":"${"p".repeat(1_000_000)}"}`);
@@ -106,9 +117,17 @@ describe("damaged provider streams", () => {
           const name = `${rec.protocol}/${rec.file} #${i}`;
           server.reset();
           // The damaged stream answers first; a retry or the request after a tool call gets a plain answer.
-          server.script({ recorded: damage(rec.body, random) }, { text: "plain answer" }, { text: "plain answer" }, { text: "plain answer" });
+          server.script(
+            { recorded: damage(rec.body, random) },
+            { text: "plain answer" },
+            { text: "plain answer" },
+            { text: "plain answer" },
+          );
           const r = await inst.run(["run", "-a", "coder", "-p", "go", "--json"], { killAfterMs: 60_000 });
-          const lines = r.stdout.trim().split("\n").filter((l) => l !== "");
+          const lines = r.stdout
+            .trim()
+            .split("\n")
+            .filter((l) => l !== "");
           let last: { type?: string; sessionId?: string } = {};
           let first: { type?: string; sessionId?: string } = {};
           try {
@@ -127,7 +146,9 @@ describe("damaged provider streams", () => {
                   ? "no run_end last"
                   : internalFailure(r.stderr + r.stdout);
           if (problem) {
-            failures.push(`${name}: ${problem}\n--- stdout tail ---\n${r.stdout.slice(-400)}\n--- stderr ---\n${r.stderr.slice(0, 400)}`);
+            failures.push(
+              `${name}: ${problem}\n--- stdout tail ---\n${r.stdout.slice(-400)}\n--- stderr ---\n${r.stderr.slice(0, 400)}`,
+            );
             continue;
           }
           if (r.code === 0) seen.ok++;
@@ -135,8 +156,11 @@ describe("damaged provider streams", () => {
           // The session the run left goes on.
           server.reset();
           server.script({ text: "next answer" });
-          const next = await inst.run(["run", "-s", String(first.sessionId), "-p", "and now?"], { killAfterMs: 60_000 });
-          if (next.code !== 0 || next.stdout !== "next answer\n") failures.push(`${name}: the session did not go on (exit ${next.code}): ${next.stderr.slice(0, 400)}`);
+          const next = await inst.run(["run", "-s", String(first.sessionId), "-p", "and now?"], {
+            killAfterMs: 60_000,
+          });
+          if (next.code !== 0 || next.stdout !== "next answer\n")
+            failures.push(`${name}: the session did not go on (exit ${next.code}): ${next.stderr.slice(0, 400)}`);
         }
       } finally {
         inst.dispose();

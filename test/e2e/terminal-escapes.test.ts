@@ -64,7 +64,12 @@ async function noisyScenario(): Promise<Scenario> {
   scene.inst.tool("noisy", NOISY);
   scene.inst.hook("announce", HOOK);
   scene.server.script(
-    { toolCalls: [{ id: "c1", name: "shell", arguments: { command: SHELL_COMMAND } }, { id: "c2", name: "noisy", arguments: {} }] },
+    {
+      toolCalls: [
+        { id: "c1", name: "shell", arguments: { command: SHELL_COMMAND } },
+        { id: "c2", name: "noisy", arguments: {} },
+      ],
+    },
     { text: ANSWER },
   );
   return scene;
@@ -133,11 +138,17 @@ describe("where no person reads, the bytes stay as they came", () => {
     expect(r.stdout).not.toMatch(CONTROLS);
     expect(r.stdout).toContain(String.raw`c1 \u009b end`);
     const events = jsonEvents(r.stdout);
-    const outputs = events.filter((e) => e.type === "tool_output").map((e) => e.text as string).join("");
+    const outputs = events
+      .filter((e) => e.type === "tool_output")
+      .map((e) => e.text as string)
+      .join("");
     expect(outputs).toContain(`exec ${ESC}]0;pwned-exec${BEL} c1 \u009b end`);
     expect(outputs).toContain(`log ${ESC}]0;pwned-log${BEL} end`);
     expect(outputs).toContain(`shell ${ESC}]0;pwned-shell${BEL} ${ESC}[2J end`);
-    expect(events.find((e) => e.type === "notice" && String(e.title).startsWith("note"))).toMatchObject({ title: `note ${ESC}[8m`, body: `hidden${ESC}[0m` });
+    expect(events.find((e) => e.type === "notice" && String(e.title).startsWith("note"))).toMatchObject({
+      title: `note ${ESC}[8m`,
+      body: `hidden${ESC}[0m`,
+    });
     expect(events.find((e) => e.type === "message_end" && e.text !== "")).toMatchObject({ text: ANSWER });
   });
 

@@ -94,7 +94,11 @@ describe("a process a tool starts with node:child_process", () => {
 
   test("spawn with detached: true leaves on purpose and outlives rienda tool run", async () => {
     s = await scenario();
-    starter(s.inst, `cp.spawn("sh", ["-c", "echo $$ > child.pid; exec sleep 60"], { cwd: ctx.workdir, stdio: "ignore", detached: true });`, `${WAIT_FOR_PID} return "started";`);
+    starter(
+      s.inst,
+      `cp.spawn("sh", ["-c", "echo $$ > child.pid; exec sleep 60"], { cwd: ctx.workdir, stdio: "ignore", detached: true });`,
+      `${WAIT_FOR_PID} return "started";`,
+    );
     const r = await s.inst.run(["tool", "run", "starter"], { killAfterMs: 30_000 });
     expect(r.stdout).toBe("started\n");
     expect(r.code).toBe(0);

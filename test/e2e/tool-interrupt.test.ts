@@ -19,7 +19,10 @@ const alive = (pid: number) => {
 describe("interrupting rienda tool run", () => {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     test(`${signal} ends a tool stuck in while (true) {} with exit 130`, async () => {
-      inst.tool("spin", `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { ctx.log("spinning"); while (true) {} } };`);
+      inst.tool(
+        "spin",
+        `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { ctx.log("spinning"); while (true) {} } };`,
+      );
       const child = inst.start(["tool", "run", "spin"], { killAfterMs: 20_000 });
       await waitFor(() => child.stderr().includes("spinning"), 10_000, "the tool to start");
       child.kill(signal);
@@ -31,10 +34,17 @@ describe("interrupting rienda tool run", () => {
   }
 
   test("SIGINT while a tool waits in ctx.system.exec kills the command's whole process group", async () => {
-    inst.tool("waiter", `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return ctx.system.exec("sleep 60 & echo $! > bg.pid; sleep 60").stdout; } };`);
+    inst.tool(
+      "waiter",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return ctx.system.exec("sleep 60 & echo $! > bg.pid; sleep 60").stdout; } };`,
+    );
     const child = inst.start(["tool", "run", "waiter"], { killAfterMs: 20_000 });
     const pidFile = join(inst.workspace, "bg.pid");
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000, "the command to start");
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      10_000,
+      "the command to start",
+    );
     const background = Number(readFileSync(pidFile, "utf8").trim());
     expect(alive(background)).toBe(true);
     child.kill("SIGINT");
@@ -44,9 +54,16 @@ describe("interrupting rienda tool run", () => {
   });
 
   test("SIGINT during the built-in shell kills its process group", async () => {
-    const child = inst.start(["tool", "run", "shell", "--args", JSON.stringify({ command: "sleep 60 & echo $! > bg.pid; wait" })], { killAfterMs: 20_000 });
+    const child = inst.start(
+      ["tool", "run", "shell", "--args", JSON.stringify({ command: "sleep 60 & echo $! > bg.pid; wait" })],
+      { killAfterMs: 20_000 },
+    );
     const pidFile = join(inst.workspace, "bg.pid");
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000, "the command to start");
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      10_000,
+      "the command to start",
+    );
     const background = Number(readFileSync(pidFile, "utf8").trim());
     child.kill("SIGINT");
     expect((await child.done).code).toBe(130);

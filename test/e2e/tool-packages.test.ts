@@ -24,7 +24,11 @@ afterEach(() => inst.dispose());
 /** Runs the binary with only loopback for a network where the machine allows it. */
 function offline(args: string[]) {
   const argv = CAN_ISOLATE ? ["unshare", "-rn", BINARY, ...args] : [BINARY, ...args];
-  const r = spawnSync(argv[0]!, argv.slice(1), { cwd: inst.workspace, env: inst.env({ RIENDA_CONFIG: undefined }), encoding: "utf8" });
+  const r = spawnSync(argv[0]!, argv.slice(1), {
+    cwd: inst.workspace,
+    env: inst.env({ RIENDA_CONFIG: undefined }),
+    encoding: "utf8",
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -43,12 +47,27 @@ module.exports = {
 `,
   );
   const modules = join(folder, "node_modules");
-  inst.write(join(modules, "slugify-lite/package.json"), '{ "name": "slugify-lite", "version": "2.0.0", "main": "lib/main.js" }\n');
-  inst.write(join(modules, "slugify-lite/lib/main.js"), 'const dash = require("dash-join");\nmodule.exports = (s) => dash(s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));\n');
+  inst.write(
+    join(modules, "slugify-lite/package.json"),
+    '{ "name": "slugify-lite", "version": "2.0.0", "main": "lib/main.js" }\n',
+  );
+  inst.write(
+    join(modules, "slugify-lite/lib/main.js"),
+    'const dash = require("dash-join");\nmodule.exports = (s) => dash(s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));\n',
+  );
   // npm puts a dependency's own dependency under its node_modules when versions clash.
-  inst.write(join(modules, "slugify-lite/node_modules/dash-join/package.json"), '{ "name": "dash-join", "version": "1.0.0" }\n');
-  inst.write(join(modules, "slugify-lite/node_modules/dash-join/index.js"), 'module.exports = (parts) => parts.join("-");\n');
-  inst.write(join(modules, "@acme/case/package.json"), '{ "name": "@acme/case", "version": "1.0.0", "exports": { "./upper": "./src/upper.js" } }\n');
+  inst.write(
+    join(modules, "slugify-lite/node_modules/dash-join/package.json"),
+    '{ "name": "dash-join", "version": "1.0.0" }\n',
+  );
+  inst.write(
+    join(modules, "slugify-lite/node_modules/dash-join/index.js"),
+    'module.exports = (parts) => parts.join("-");\n',
+  );
+  inst.write(
+    join(modules, "@acme/case/package.json"),
+    '{ "name": "@acme/case", "version": "1.0.0", "exports": { "./upper": "./src/upper.js" } }\n',
+  );
   inst.write(join(modules, "@acme/case/src/upper.js"), "exports.upper = (s) => s.toUpperCase();\n");
   return folder;
 }
@@ -56,7 +75,13 @@ module.exports = {
 describe("tools with npm packages, offline", () => {
   test.skipIf(!CAN_ISOLATE)("the tests run where the network is unreachable: only loopback", () => {
     const r = spawnSync("unshare", ["-rn", "cat", "/proc/net/dev"], { encoding: "utf8" });
-    expect(r.stdout.split("\n").slice(2).map((line) => line.split(":")[0]!.trim()).filter(Boolean)).toEqual(["lo"]);
+    expect(
+      r.stdout
+        .split("\n")
+        .slice(2)
+        .map((line) => line.split(":")[0]!.trim())
+        .filter(Boolean),
+    ).toEqual(["lo"]);
   });
 
   test("a tool folder copied with its node_modules runs from the binary", () => {
@@ -72,7 +97,10 @@ describe("tools with npm packages, offline", () => {
   });
 
   test("doctor names a package a tool requires that is not installed, and the folder it looked in", () => {
-    const file = inst.tool("pad", 'const pad = require("left-pad");\nmodule.exports = { description: "Pads.", parameters: { type: "object" }, execute() { return pad("x", 3); } };\n');
+    const file = inst.tool(
+      "pad",
+      'const pad = require("left-pad");\nmodule.exports = { description: "Pads.", parameters: { type: "object" }, execute() { return pad("x", 3); } };\n',
+    );
     const folder = inst.riendaPath("tools", "pad");
     const r = offline(["doctor"]);
     expect(r.code).toBe(1);
@@ -80,14 +108,18 @@ describe("tools with npm packages, offline", () => {
       `problem: ${file}: tool "pad": cannot load index.js: require("left-pad") in index.js found no package "left-pad" in ${folder}/node_modules (nor in a node_modules folder above it)\n` +
         `  fix: where the npm registry is reachable, run "npm install left-pad" in ${folder}; for a machine without one, do that elsewhere and copy the folder, node_modules included (docs/tools.md, "Packages from npm")\n`,
     );
-    const json = JSON.parse(offline(["doctor", "--json"]).stdout) as { problems: Array<{ name: string; message: string; hint: string }> };
+    const json = JSON.parse(offline(["doctor", "--json"]).stdout) as {
+      problems: Array<{ name: string; message: string; hint: string }>;
+    };
     const finding = json.problems.find((p) => p.name === "pad")!;
     expect(finding.message).toContain(`found no package "left-pad" in ${folder}/node_modules`);
     expect(finding.hint).toContain(`"npm install left-pad" in ${folder}`);
     // The run that needs it says the same, with the file.
     const run = offline(["tool", "run", "pad"]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toEndWith(`rienda: tool "pad": cannot load index.js: require("left-pad") in index.js found no package "left-pad" in ${folder}/node_modules (nor in a node_modules folder above it) (${file})\n`);
+    expect(run.stderr).toEndWith(
+      `rienda: tool "pad": cannot load index.js: require("left-pad") in index.js found no package "left-pad" in ${folder}/node_modules (nor in a node_modules folder above it) (${file})\n`,
+    );
   });
 
   test("a vendored package missing its own dependency is named with the package folder the lookup started in", () => {
@@ -98,7 +130,9 @@ describe("tools with npm packages, offline", () => {
     expect(r.stdout).toContain(
       `tool "slug": cannot load index.js: require("dash-join") in node_modules/slugify-lite/lib/main.js found no package "dash-join" in ${folder}/node_modules/slugify-lite/lib/node_modules (nor in a node_modules folder above it)\n`,
     );
-    expect(r.stdout).toContain(`  fix: where the npm registry is reachable, run "npm install" in ${folder} (${folder}/node_modules is incomplete);`);
+    expect(r.stdout).toContain(
+      `  fix: where the npm registry is reachable, run "npm install" in ${folder} (${folder}/node_modules is incomplete);`,
+    );
   });
 
   test("a scoped package's subpath and a hook's require are reported by package name", () => {
@@ -115,6 +149,8 @@ describe("tools with npm packages, offline", () => {
   test("a relative require of a file that is not there names the file", () => {
     const file = inst.tool("helper", 'require("./lib/helper.js");\nmodule.exports = {};\n');
     const r = offline(["doctor"]);
-    expect(r.stdout).toContain(`problem: ${file}: tool "helper": cannot load index.js: require("./lib/helper.js") in index.js: no such file or folder: ${inst.riendaPath("tools", "helper", "lib/helper.js")}\n`);
+    expect(r.stdout).toContain(
+      `problem: ${file}: tool "helper": cannot load index.js: require("./lib/helper.js") in index.js: no such file or folder: ${inst.riendaPath("tools", "helper", "lib/helper.js")}\n`,
+    );
   });
 });

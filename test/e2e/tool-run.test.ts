@@ -8,7 +8,8 @@ import { Instance } from "../support/instance.ts";
 function docExamples(): Map<string, string> {
   const doc = readFileSync(resolve(import.meta.dir, "../../docs/tools.md"), "utf8");
   const out = new Map<string, string>();
-  for (const match of doc.matchAll(/```js\n(\/\/ ~\/\.rienda\/tools\/([\w-]+)\/index\.js\n[\s\S]*?)```/g)) out.set(match[2]!, match[1]!);
+  for (const match of doc.matchAll(/```js\n(\/\/ ~\/\.rienda\/tools\/([\w-]+)\/index\.js\n[\s\S]*?)```/g))
+    out.set(match[2]!, match[1]!);
   return out;
 }
 
@@ -34,7 +35,15 @@ afterEach(() => inst.dispose());
 
 describe("the examples of docs/tools.md", () => {
   test("the docs hold the examples the tests run", () => {
-    expect([...examples.keys()].sort()).toEqual(["cached-get", "count-lines", "http-status", "json-field", "remember", "save-note", "word-count"]);
+    expect([...examples.keys()].sort()).toEqual([
+      "cached-get",
+      "count-lines",
+      "http-status",
+      "json-field",
+      "remember",
+      "save-note",
+      "word-count",
+    ]);
   });
 
   test("word-count counts the words of a workspace file", async () => {
@@ -45,8 +54,13 @@ describe("the examples of docs/tools.md", () => {
 
   test("json-field returns a field, or an error result with exit 1", async () => {
     inst.file("pkg.json", '{"name":"demo","tags":["a"]}');
-    expect(await inst.run(["tool", "run", "json-field", "--args", '{"path":"pkg.json","field":"tags"}'])).toMatchObject({ code: 0, stdout: '["a"]\n' });
-    expect(await inst.run(["tool", "run", "json-field", "--args", '{"path":"pkg.json","field":"x"}'])).toMatchObject({ code: 1, stdout: "no field x\n" });
+    expect(await inst.run(["tool", "run", "json-field", "--args", '{"path":"pkg.json","field":"tags"}'])).toMatchObject(
+      { code: 0, stdout: '["a"]\n' },
+    );
+    expect(await inst.run(["tool", "run", "json-field", "--args", '{"path":"pkg.json","field":"x"}'])).toMatchObject({
+      code: 1,
+      stdout: "no field x\n",
+    });
   });
 
   test("save-note asks before overwriting: no without a terminal, yes with -y", async () => {
@@ -62,7 +76,15 @@ describe("the examples of docs/tools.md", () => {
   test("count-lines runs a command in the workdir given with -C", async () => {
     inst.file("sub/a.txt", "1\n2\n");
     inst.file("sub/b.txt", "3\n");
-    const r = await inst.run(["tool", "run", "count-lines", "-C", join(inst.workspace, "sub"), "--args", '{"pattern":"*.txt"}']);
+    const r = await inst.run([
+      "tool",
+      "run",
+      "count-lines",
+      "-C",
+      join(inst.workspace, "sub"),
+      "--args",
+      '{"pattern":"*.txt"}',
+    ]);
     expect(r).toMatchObject({ code: 0, stdout: "3\n" });
   });
 
@@ -74,7 +96,10 @@ describe("the examples of docs/tools.md", () => {
 
 describe("rienda tool run", () => {
   test("prints only the result on stdout while ctx.log and command output go to stderr", async () => {
-    inst.tool("chatty", `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { ctx.log("working"); console.log("via console"); ctx.system.exec("echo from-child"); return "result"; } };`);
+    inst.tool(
+      "chatty",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { ctx.log("working"); console.log("via console"); ctx.system.exec("echo from-child"); return "result"; } };`,
+    );
     const r = await inst.run(["tool", "run", "chatty"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("result\n");
@@ -91,8 +116,14 @@ describe("rienda tool run", () => {
   });
 
   test("a value that is not a string or { text } is an error naming it; a throw carries its message", async () => {
-    inst.tool("number", `module.exports = { description: "d", parameters: { type: "object" }, execute() { return 42; } };`);
-    inst.tool("thrower", `module.exports = { description: "d", parameters: { type: "object" }, execute() { throw new Error("it broke"); } };`);
+    inst.tool(
+      "number",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute() { return 42; } };`,
+    );
+    inst.tool(
+      "thrower",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute() { throw new Error("it broke"); } };`,
+    );
     expect(await inst.run(["tool", "run", "number"])).toMatchObject({
       code: 1,
       stdout: "execute returned a number; it must return a string or { text: string, isError?: boolean }\n",
@@ -107,7 +138,9 @@ describe("rienda tool run", () => {
     expect(bad.stderr).toStartWith("rienda: tool run: --args is not valid JSON");
     const unknown = await inst.run(["tool", "run", "ghost"]);
     expect(unknown).toMatchObject({ code: 1, stdout: "" });
-    expect(unknown.stderr).toContain('rienda: unknown tool "ghost" (available: cached-get, count-lines, http-status, json-field, remember, save-note, shell, word-count)');
+    expect(unknown.stderr).toContain(
+      'rienda: unknown tool "ghost" (available: cached-get, count-lines, http-status, json-field, remember, save-note, shell, word-count)',
+    );
   });
 
   test("a broken tool is named with its problem", async () => {
@@ -120,30 +153,53 @@ describe("rienda tool run", () => {
   test("the built-in shell runs, and a user tool named shell replaces it", async () => {
     const builtIn = await inst.run(["tool", "run", "shell", "--args", '{"command":"echo hi; exit 3"}']);
     expect(builtIn).toMatchObject({ code: 1, stdout: "hi\ncommand exited with code 3\n" });
-    inst.tool("shell", `module.exports = { description: "mine", parameters: { type: "object" }, execute() { return "my shell"; } };`);
+    inst.tool(
+      "shell",
+      `module.exports = { description: "mine", parameters: { type: "object" }, execute() { return "my shell"; } };`,
+    );
     const replaced = await inst.run(["tool", "run", "shell", "--args", '{"command":"echo hi"}']);
     expect(replaced).toMatchObject({ code: 0, stdout: "my shell\n" });
     expect(replaced.stderr).toContain('tool "shell" replaces a built-in tool');
   });
 
   test("a tool can require packages from its own node_modules", async () => {
-    inst.tool("padded", `module.exports = { description: "d", parameters: { type: "object" }, execute() { return require("tiny-pad")("x"); } };`);
+    inst.tool(
+      "padded",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute() { return require("tiny-pad")("x"); } };`,
+    );
     inst.write(inst.riendaPath("tools", "padded", "node_modules", "tiny-pad", "package.json"), '{"name":"tiny-pad"}');
-    inst.write(inst.riendaPath("tools", "padded", "node_modules", "tiny-pad", "index.js"), 'module.exports = (s) => "[" + s + "]";');
+    inst.write(
+      inst.riendaPath("tools", "padded", "node_modules", "tiny-pad", "index.js"),
+      'module.exports = (s) => "[" + s + "]";',
+    );
     expect(await inst.run(["tool", "run", "padded"])).toMatchObject({ code: 0, stdout: "[x]\n" });
   });
 
   test("a package whose package.json main is not index.js loads too, and the workspace's package.json has no say", async () => {
-    inst.tool("mained", `module.exports = { description: "d", parameters: { type: "object" }, execute() { return require("lib-main").hi(); } };`);
-    inst.write(inst.riendaPath("tools", "mained", "node_modules", "lib-main", "package.json"), '{"name":"lib-main","main":"dist/main.js"}');
-    inst.write(inst.riendaPath("tools", "mained", "node_modules", "lib-main", "dist", "main.js"), 'module.exports = { hi: () => "hello from dist" };');
+    inst.tool(
+      "mained",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute() { return require("lib-main").hi(); } };`,
+    );
+    inst.write(
+      inst.riendaPath("tools", "mained", "node_modules", "lib-main", "package.json"),
+      '{"name":"lib-main","main":"dist/main.js"}',
+    );
+    inst.write(
+      inst.riendaPath("tools", "mained", "node_modules", "lib-main", "dist", "main.js"),
+      'module.exports = { hi: () => "hello from dist" };',
+    );
     inst.file("package.json", '{"name":"workspace","type":"module","main":"nowhere.js"}');
     expect(await inst.run(["tool", "run", "mained"])).toMatchObject({ code: 0, stdout: "hello from dist\n" });
   });
 
   test("ctx.config is the config file's document", async () => {
-    inst.config("providers:\n  local:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:9/v1\n    models: {}\nconfig:\n  conf-reader: { level: 7 }\n");
-    inst.tool("conf-reader", `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return String(ctx.config.config["conf-reader"].level); } };`);
+    inst.config(
+      "providers:\n  local:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:9/v1\n    models: {}\nconfig:\n  conf-reader: { level: 7 }\n",
+    );
+    inst.tool(
+      "conf-reader",
+      `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return String(ctx.config.config["conf-reader"].level); } };`,
+    );
     expect(await inst.run(["tool", "run", "conf-reader"])).toMatchObject({ code: 0, stdout: "7\n" });
   });
 });
@@ -154,7 +210,9 @@ describe("rienda tool list", () => {
     const r = await inst.run(["tool", "list"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("shell (built-in)\n");
-    expect(r.stdout).toContain(`word-count\n    Counts the words of a file in the workspace.\n    source: ${inst.riendaPath("tools", "word-count", "index.js")}\n`);
+    expect(r.stdout).toContain(
+      `word-count\n    Counts the words of a file in the workspace.\n    source: ${inst.riendaPath("tools", "word-count", "index.js")}\n`,
+    );
     expect(r.stdout).not.toContain("broken");
     expect(r.stderr).toContain('tool "broken": module.exports must be an object');
   });

@@ -9,10 +9,16 @@ afterEach(() => inst.dispose());
 
 test("a workspace's bunfig.toml preload and .env have no effect on the binary", async () => {
   const marker = join(inst.root, "preload-ran");
-  inst.file("preload.ts", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "x"); console.log("PRELOADED");`);
+  inst.file(
+    "preload.ts",
+    `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "x"); console.log("PRELOADED");`,
+  );
   inst.file("bunfig.toml", 'preload = ["./preload.ts"]\n');
   inst.file(".env", "RIENDA_INJECTED=from-dotenv\n");
-  inst.tool("env-probe", `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return String(ctx.env.get("RIENDA_INJECTED")); } };`);
+  inst.tool(
+    "env-probe",
+    `module.exports = { description: "d", parameters: { type: "object" }, execute(ctx) { return String(ctx.env.get("RIENDA_INJECTED")); } };`,
+  );
   const r = await inst.run(["tool", "run", "env-probe"]);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("null\n");

@@ -12,7 +12,14 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { waitFor } from "../support/instance.ts";
-import { jsonEvents, scenario, toolNamesOf, toolResultsOf, type JsonEvent, type Scenario } from "../support/scenario.ts";
+import {
+  jsonEvents,
+  scenario,
+  toolNamesOf,
+  toolResultsOf,
+  type JsonEvent,
+  type Scenario,
+} from "../support/scenario.ts";
 import { messageEntries, sessionFile, sessionIdFrom } from "../support/session-reader.ts";
 import { WORD_COUNT, JSON_FIELD } from "../support/spec-examples.ts";
 
@@ -101,12 +108,23 @@ describe("tools.md: where tools live", () => {
     s = await scenario();
     // The agent's frontmatter exactly as on the page: its model is openai/gpt-4o.
     s.inst.config(
-      ["providers:", "  openai:", "    preset: openai", `    base_url: ${s.server.url}/v1`, "    api_key: test-key", "    models: { gpt-4o: {} }", ""].join("\n"),
+      [
+        "providers:",
+        "  openai:",
+        "    preset: openai",
+        `    base_url: ${s.server.url}/v1`,
+        "    api_key: test-key",
+        "    models: { gpt-4o: {} }",
+        "",
+      ].join("\n"),
     );
     s.inst.agent("careful", "---\ndescription: A careful agent.\nmodel: openai/gpt-4o\ntools:\n  - word-count\n---\n");
     s.inst.tool("word-count", WORD_COUNT);
     s.inst.file("notes.txt", "  alpha beta\n\tgamma  delta epsilon \n");
-    s.server.script({ toolCalls: [{ id: "c1", name: "word-count", arguments: { path: "notes.txt" } }] }, { text: "five" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "word-count", arguments: { path: "notes.txt" } }] },
+      { text: "five" },
+    );
     const r = await s.inst.run(["run", "-a", "careful", "-p", "count"]);
     expect(r.stderr).not.toContain("rienda:");
     expect(r.code).toBe(0);
@@ -149,7 +167,8 @@ describe("tools.md: name rules (1 to 64 letters, digits, underscores or hyphens)
   test("a 64-character name of every allowed kind is a tool; 65 characters, a dot or a space is not", async () => {
     s = await scenario();
     for (const name of [name64, "a", "Z9_-"]) s.inst.tool(name, toolSource(`return "ran ${name}";`));
-    for (const name of [name65, "has.dot", "has space", "ünï"]) s.inst.tool(name, toolSource('return "should not run";'));
+    for (const name of [name65, "has.dot", "has space", "ünï"])
+      s.inst.tool(name, toolSource('return "should not run";'));
     for (const name of [name64, "a", "Z9_-"]) {
       const r = await s.inst.run(["tool", "run", name, "--args", "{}"]);
       expect(r.stdout).toBe(`ran ${name}\n`);
@@ -182,7 +201,8 @@ describe("tools.md: anatomy (description, parameters, execute, all required)", (
     "no-description": 'module.exports = { parameters: { type: "object" }, execute() { return "x"; } };',
     "no-parameters": 'module.exports = { description: "d", execute() { return "x"; } };',
     "no-execute": 'module.exports = { description: "d", parameters: { type: "object" } };',
-    "description-number": 'module.exports = { description: 42, parameters: { type: "object" }, execute() { return "x"; } };',
+    "description-number":
+      'module.exports = { description: 42, parameters: { type: "object" }, execute() { return "x"; } };',
     "parameters-string": 'module.exports = { description: "d", parameters: "object", execute() { return "x"; } };',
     "execute-string": 'module.exports = { description: "d", parameters: { type: "object" }, execute: "return 1" };',
     "not-an-object": 'module.exports = function () { return "x"; };',
@@ -227,13 +247,24 @@ describe("tools.md: anatomy (description, parameters, execute, all required)", (
     };
     for (const protocol of ["openai_chat_completions", "openai_responses", "anthropic"] as const) {
       s = await scenario({ protocol, agentFrontmatter: "tools: [schema]" });
-      s.inst.tool("schema", `module.exports = { description: "Counts the words.", parameters: ${JSON.stringify(parameters)}, execute() { return "x"; } };`);
+      s.inst.tool(
+        "schema",
+        `module.exports = { description: "Counts the words.", parameters: ${JSON.stringify(parameters)}, execute() { return "x"; } };`,
+      );
       s.server.script({ text: "ok" });
       const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
       expect(r.code).toBe(0);
       const [tool] = (s.server.requests[0]!.body as { tools: Record<string, unknown>[] }).tools;
-      const sent = protocol === "anthropic" ? tool!.input_schema : protocol === "openai_responses" ? tool!.parameters : (tool!.function as Record<string, unknown>).parameters;
-      const description = protocol === "openai_chat_completions" ? (tool!.function as Record<string, unknown>).description : tool!.description;
+      const sent =
+        protocol === "anthropic"
+          ? tool!.input_schema
+          : protocol === "openai_responses"
+            ? tool!.parameters
+            : (tool!.function as Record<string, unknown>).parameters;
+      const description =
+        protocol === "openai_chat_completions"
+          ? (tool!.function as Record<string, unknown>).description
+          : tool!.description;
       expect(sent).toEqual(parameters);
       expect(description).toBe("Counts the words.");
       await s.dispose();
@@ -251,15 +282,30 @@ describe("tools.md: execute(ctx, args)", () => {
         'ctx.file.write("calls.log", JSON.stringify({ args: args, proto: Object.getPrototypeOf(args) === Object.prototype }) + "\\n", { append: true }); return "ok";',
       ),
     );
-    const one = { s: "é \"quoted\"\n", n: 1.5, b: false, z: null, list: [1, "two", { three: 3 }], obj: { deep: { deeper: [] } } };
+    const one = {
+      s: 'é "quoted"\n',
+      n: 1.5,
+      b: false,
+      z: null,
+      list: [1, "two", { three: 3 }],
+      obj: { deep: { deeper: [] } },
+    };
     s.server.script(
-      { toolCalls: [{ id: "c1", name: "echo", arguments: one }, { id: "c2", name: "echo", arguments: {} }] },
+      {
+        toolCalls: [
+          { id: "c1", name: "echo", arguments: one },
+          { id: "c2", name: "echo", arguments: {} },
+        ],
+      },
       { toolCalls: [{ id: "c3", name: "echo", arguments: { again: true } }] },
       { text: "done" },
     );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(r.code).toBe(0);
-    const lines = readFileSync(join(s.inst.workspace, "calls.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(join(s.inst.workspace, "calls.log"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual([
       { args: one, proto: true },
       { args: {}, proto: true },
@@ -286,7 +332,10 @@ describe("tools.md: execute(ctx, args)", () => {
   test("typed returns: a string or { text, isError? } is what the model reads; anything else is an error result, never serialized", async () => {
     s = await scenario({ agentFrontmatter: `tools: [${shapes.map((_, i) => `shape${i}`).join(", ")}]` });
     for (const [i, shape] of shapes.entries()) s!.inst.tool(`shape${i}`, toolSource(`return ${shape.value};`));
-    s.server.script({ toolCalls: shapes.map((_, i) => ({ id: `c${i}`, name: `shape${i}`, arguments: {} })) }, { text: "ok" });
+    s.server.script(
+      { toolCalls: shapes.map((_, i) => ({ id: `c${i}`, name: `shape${i}`, arguments: {} })) },
+      { text: "ok" },
+    );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
     const got = results(r.stdout);
@@ -304,13 +353,18 @@ describe("tools.md: execute(ctx, args)", () => {
     // The session marks error results as such.
     const start = jsonEvents(r.stdout).find((e) => e.type === "run_start")!;
     const stored = messageEntries(sessionFile(s.inst.home, String(start.sessionId)));
-    const blocks = stored.flatMap((m) => (m.blocks as Record<string, unknown>[]).filter((b) => b.type === "tool_result"));
+    const blocks = stored.flatMap((m) =>
+      (m.blocks as Record<string, unknown>[]).filter((b) => b.type === "tool_result"),
+    );
     expect(blocks.map((b) => b.toolResultIsError === true)).toEqual(shapes.map((shape) => shape.isError));
   });
 
   test("an async execute returns a Promise, which is anything else: every call is an error result, the run goes on (said once at its start)", async () => {
     s = await scenario({ agentFrontmatter: "tools: [eager]" });
-    s.inst.tool("eager", toolSource("return 'never seen';").replace("execute: function(ctx, args)", "execute: async function(ctx, args)"));
+    s.inst.tool(
+      "eager",
+      toolSource("return 'never seen';").replace("execute: function(ctx, args)", "execute: async function(ctx, args)"),
+    );
     s.server.script({ toolCalls: [{ id: "c1", name: "eager", arguments: {} }] }, { text: "it failed" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
@@ -318,7 +372,11 @@ describe("tools.md: execute(ctx, args)", () => {
     expect(result!.isError).toBe(true);
     expect(result!.text as string).toContain("Promise");
     expect(toolResultsOf(s.server.requests[1]!)[0]).not.toBe("never seen");
-    expect(jsonEvents(r.stdout).filter((e) => e.type === "notice").map((e) => e.message)).toContainEqual(expect.stringContaining('tool "eager": "execute" is an async function'));
+    expect(
+      jsonEvents(r.stdout)
+        .filter((e) => e.type === "notice")
+        .map((e) => e.message),
+    ).toContainEqual(expect.stringContaining('tool "eager": "execute" is an async function'));
     const direct = await s.inst.run(["tool", "run", "eager", "--args", "{}"]);
     expect(direct.code).toBe(1);
     expect(direct.stdout).toContain("Promise");
@@ -326,7 +384,12 @@ describe("tools.md: execute(ctx, args)", () => {
 
   test("{ text, isError } with other fields beside it (a function, a BigInt, a cycle) is still that result: the other fields are ignored", async () => {
     s = await scenario({ agentFrontmatter: "tools: [extra]" });
-    s.inst.tool("extra", toolSource("const o = { text: 'the text', isError: true, helper() {}, big: 1n, when: new Date(0) }; o.self = o; return o;"));
+    s.inst.tool(
+      "extra",
+      toolSource(
+        "const o = { text: 'the text', isError: true, helper() {}, big: 1n, when: new Date(0) }; o.self = o; return o;",
+      ),
+    );
     s.server.script({ toolCalls: [{ id: "c1", name: "extra", arguments: {} }] }, { text: "ok" });
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
@@ -335,7 +398,10 @@ describe("tools.md: execute(ctx, args)", () => {
 
   test("the page's way to return structured data: JSON.stringify({ count: words, file: args.path })", async () => {
     s = await scenario({ agentFrontmatter: "tools: [structured]" });
-    s.inst.tool("structured", toolSource("const words = 3;\n    return JSON.stringify({ count: words, file: args.path });"));
+    s.inst.tool(
+      "structured",
+      toolSource("const words = 3;\n    return JSON.stringify({ count: words, file: args.path });"),
+    );
     s.server.script({ toolCalls: [{ id: "c1", name: "structured", arguments: { path: "a.txt" } }] }, { text: "ok" });
     await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(['{"count":3,"file":"a.txt"}']);
@@ -346,7 +412,12 @@ describe("tools.md: execute(ctx, args)", () => {
     s.inst.tool("boom", toolSource('throw new Error("the disk is on fire");'));
     s.inst.tool("plain", toolSource('throw "a thrown string";'));
     s.server.script(
-      { toolCalls: [{ id: "c1", name: "boom", arguments: {} }, { id: "c2", name: "plain", arguments: {} }] },
+      {
+        toolCalls: [
+          { id: "c1", name: "boom", arguments: {} },
+          { id: "c2", name: "plain", arguments: {} },
+        ],
+      },
       { text: "I see, it failed." },
     );
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
@@ -417,7 +488,11 @@ describe("tools.md: the context, top level", () => {
       try { "use strict"; ctx.config.config.meddle.level = 99; ctx.config.config.added = 1; delete ctx.config.providers; } catch (e) { threw = true; }
       return String(ctx.config.config.meddle.level) + "," + String(ctx.config.config.added) + "," + typeof ctx.config.providers;`),
     );
-    s.server.script({ toolCalls: [{ id: "c1", name: "meddle", arguments: {} }] }, { toolCalls: [{ id: "c2", name: "meddle", arguments: {} }] }, { text: "ok" });
+    s.server.script(
+      { toolCalls: [{ id: "c1", name: "meddle", arguments: {} }] },
+      { toolCalls: [{ id: "c2", name: "meddle", arguments: {} }] },
+      { text: "ok" },
+    );
     const before = readFileSync(s.inst.riendaPath("config.yaml"), "utf8");
     await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(toolResultsOf(s.server.requests[2]!)).toEqual(["1,undefined,object", "1,undefined,object"]);
@@ -436,7 +511,11 @@ describe("tools.md: the context, top level", () => {
     );
     s.server.script({ toolCalls: [{ id: "c1", name: "talk", arguments: {} }] }, { text: "ok" });
     const run = s.inst.start(["run", "-a", "coder", "-p", "x"]);
-    await waitFor(() => run.stderr().includes("first line before waiting"), 20_000, "ctx.log to reach stderr while the tool waits");
+    await waitFor(
+      () => run.stderr().includes("first line before waiting"),
+      20_000,
+      "ctx.log to reach stderr while the tool waits",
+    );
     expect(existsSync(join(s.inst.workspace, "go"))).toBe(false);
     writeFileSync(join(s.inst.workspace, "go"), "");
     const r = await run.done;
@@ -455,7 +534,12 @@ describe("tools.md: the context, top level", () => {
     );
     s.server.script({ toolCalls: [{ id: "c1", name: "talk", arguments: {} }] }, { text: "ok" });
     const run = s.inst.start(["run", "-a", "coder", "-p", "x", "--json"]);
-    const live = () => run.stdout().split("\n").filter((l) => l.includes('"tool_output"')).map((l) => JSON.parse(l) as JsonEvent);
+    const live = () =>
+      run
+        .stdout()
+        .split("\n")
+        .filter((l) => l.includes('"tool_output"'))
+        .map((l) => JSON.parse(l) as JsonEvent);
     await waitFor(() => live().length >= 3, 20_000, "three tool_output events while the tool waits");
     expect(run.stdout()).not.toContain('"tool_result"');
     // The command's two pipes are read apart, so only the log line's place is certain.
@@ -472,7 +556,12 @@ describe("tools.md: the context, top level", () => {
 
   test("ctx.sleep(ms) sleeps, and returns early when the run is interrupted", async () => {
     s = await scenario({ agentFrontmatter: "tools: [nap]" });
-    s.inst.tool("nap", toolSource('const t = Date.now(); ctx.sleep(50); ctx.file.write("slept", String(Date.now() - t)); ctx.log("napping"); ctx.sleep(600000); return "woke";'));
+    s.inst.tool(
+      "nap",
+      toolSource(
+        'const t = Date.now(); ctx.sleep(50); ctx.file.write("slept", String(Date.now() - t)); ctx.log("napping"); ctx.sleep(600000); return "woke";',
+      ),
+    );
     s.server.script({ toolCalls: [{ id: "c1", name: "nap", arguments: {} }] }, { text: "ok" });
     const run = s.inst.start(["run", "-a", "coder", "-p", "x"], { killAfterMs: 30_000 });
     await waitFor(() => run.stderr().includes("napping"), 20_000, "the tool to sleep");
@@ -486,7 +575,12 @@ describe("tools.md: the context, top level", () => {
 
   test("ctx.confirm returns a boolean: false without a terminal and without -y, true with -y; ctx.notify shows a notice and goes on", async () => {
     s = await scenario({ agentFrontmatter: "tools: [ask]" });
-    s.inst.tool("ask", toolSource('const a = ctx.confirm({ title: "Proceed?", body: "It is risky." }); const n = ctx.notify({ title: "Heads up", body: "noted" }); return typeof a + ":" + a + ":" + n;'));
+    s.inst.tool(
+      "ask",
+      toolSource(
+        'const a = ctx.confirm({ title: "Proceed?", body: "It is risky." }); const n = ctx.notify({ title: "Heads up", body: "noted" }); return typeof a + ":" + a + ":" + n;',
+      ),
+    );
     s.server.script({ toolCalls: [{ id: "c1", name: "ask", arguments: {} }] }, { text: "ok" });
     const no = await s.inst.run(["run", "-a", "coder", "-p", "x"]);
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["boolean:false:undefined"]);
@@ -498,7 +592,9 @@ describe("tools.md: the context, top level", () => {
     expect(toolResultsOf(s.server.requests[3]!)).toEqual(["boolean:true:undefined"]);
     s.server.script({ toolCalls: [{ id: "c1", name: "ask", arguments: {} }] }, { text: "ok" });
     const json = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
-    expect(jsonEvents(json.stdout)).toContainEqual(expect.objectContaining({ type: "notice", title: "Heads up", body: "noted" }));
+    expect(jsonEvents(json.stdout)).toContainEqual(
+      expect.objectContaining({ type: "notice", title: "Heads up", body: "noted" }),
+    );
   });
 });
 
@@ -540,7 +636,17 @@ describe("tools.md: ctx.file", () => {
     expect(out.exists).toEqual([true, true, false, true]);
     expect(out.keys).toEqual(["isDir", "name", "path"]);
     expect(out.list).toEqual(
-      [".gitignore=.gitignore", "new/=new", "new/dir/=dir", "new/dir/deep/=deep", "new/dir/deep/file.txt=file.txt", "sub/=sub", "sub/.ignore=.ignore", "sub/kept.txt=kept.txt", "top.txt=top.txt"].sort(),
+      [
+        ".gitignore=.gitignore",
+        "new/=new",
+        "new/dir/=dir",
+        "new/dir/deep/=deep",
+        "new/dir/deep/file.txt=file.txt",
+        "sub/=sub",
+        "sub/.ignore=.ignore",
+        "sub/kept.txt=kept.txt",
+        "top.txt=top.txt",
+      ].sort(),
     );
     expect(out.flat).toEqual([".gitignore=.gitignore", "new/=new", "sub/=sub", "top.txt=top.txt"].sort());
     expect(out.everything).toContain("ignored-by-git/x.txt=x.txt");
@@ -565,18 +671,26 @@ describe("tools.md: ctx.file", () => {
 describe("tools.md: ctx.env", () => {
   test("ctx.env.get returns a variable's value, or null when it is unset", async () => {
     s = await scenario();
-    s.inst.tool("env", toolSource('return JSON.stringify([ctx.env.get("SET_ONE"), ctx.env.get("SET_EMPTY"), ctx.env.get("NEVER_SET_ANYWHERE")]);'));
-    const r = await s.inst.run(["tool", "run", "env", "--args", "{}"], { env: { SET_ONE: "value one", SET_EMPTY: "" } });
+    s.inst.tool(
+      "env",
+      toolSource(
+        'return JSON.stringify([ctx.env.get("SET_ONE"), ctx.env.get("SET_EMPTY"), ctx.env.get("NEVER_SET_ANYWHERE")]);',
+      ),
+    );
+    const r = await s.inst.run(["tool", "run", "env", "--args", "{}"], {
+      env: { SET_ONE: "value one", SET_EMPTY: "" },
+    });
     expect(JSON.parse(r.stdout)).toEqual(["value one", "", null]);
   });
 });
 
 describe("tools.md: ctx.http.fetch", () => {
   test("returns { status, headers, body } whatever the status; method, headers and body are sent as given", async () => {
-    const api = await startHttp((req): HttpAnswer =>
-      req.url === "/missing"
-        ? { status: 404, headers: { "content-type": "text/plain", "X-Custom": "yes" }, body: "not here" }
-        : { status: 201, headers: { "content-type": "application/json" }, body: '{"ok":true}' },
+    const api = await startHttp(
+      (req): HttpAnswer =>
+        req.url === "/missing"
+          ? { status: 404, headers: { "content-type": "text/plain", "X-Custom": "yes" }, body: "not here" }
+          : { status: 201, headers: { "content-type": "application/json" }, body: '{"ok":true}' },
     );
     s = await scenario();
     s.inst.tool(
@@ -605,7 +719,12 @@ describe("tools.md: ctx.http.fetch", () => {
       // never answers
     });
     s = await scenario();
-    s.inst.tool("slow", toolSource(`try { ctx.http.fetch("${api.url}/", { timeout_ms: 200 }); return "answered"; } catch (e) { return { text: "caught: " + e.message, isError: true }; }`));
+    s.inst.tool(
+      "slow",
+      toolSource(
+        `try { ctx.http.fetch("${api.url}/", { timeout_ms: 200 }); return "answered"; } catch (e) { return { text: "caught: " + e.message, isError: true }; }`,
+      ),
+    );
     const r = await s.inst.run(["tool", "run", "slow", "--args", "{}"], { killAfterMs: 30_000 });
     expect(r.code).toBe(1);
     expect(r.stdout.startsWith("caught: ")).toBe(true);
@@ -654,7 +773,9 @@ describe("tools.md: ctx.system", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("y".repeat(big));
     expect(r.stderr).toContain("step-two-done");
-    expect(toolResultsOf(s.server.requests[1]!)).toEqual([`code 0, ${"step-one-started\n".length + big + 1} characters`]);
+    expect(toolResultsOf(s.server.requests[1]!)).toEqual([
+      `code 0, ${"step-one-started\n".length + big + 1} characters`,
+    ]);
   });
 });
 
@@ -667,7 +788,15 @@ describe("tools.md: output cap (256 KiB, cut on a rune boundary)", () => {
       s = await scenario({ agentFrontmatter: "tools: [long, longerr]" });
       s.inst.tool("long", toolSource(`return "ab" + "${unit}".repeat(100000);`));
       s.inst.tool("longerr", toolSource(`return { text: "c" + "${unit}".repeat(100000), isError: true };`));
-      s.server.script({ toolCalls: [{ id: "c1", name: "long", arguments: {} }, { id: "c2", name: "longerr", arguments: {} }] }, { text: "ok" });
+      s.server.script(
+        {
+          toolCalls: [
+            { id: "c1", name: "long", arguments: {} },
+            { id: "c2", name: "longerr", arguments: {} },
+          ],
+        },
+        { text: "ok" },
+      );
       const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
       expect(r.code).toBe(0);
       const sent = toolResultsOf(s.server.requests[1]!);
@@ -708,7 +837,12 @@ module.exports = { description: "d", parameters: { type: "object" }, execute(ctx
 `,
     );
     s.server.script(
-      { toolCalls: [{ id: "c1", name: "counter", arguments: {} }, { id: "c2", name: "counter", arguments: {} }] },
+      {
+        toolCalls: [
+          { id: "c1", name: "counter", arguments: {} },
+          { id: "c2", name: "counter", arguments: {} },
+        ],
+      },
       { toolCalls: [{ id: "c3", name: "counter", arguments: {} }] },
       { text: "ok" },
     );
@@ -742,7 +876,11 @@ describe("tools.md: the examples", () => {
     s.inst.tool("publish", PUBLISH);
     const { execFileSync } = await import("node:child_process");
     const git = (cwd: string, ...args: string[]) =>
-      execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } }).trim();
+      execFileSync("git", args, {
+        cwd,
+        encoding: "utf8",
+        env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+      }).trim();
     const remote = join(s.inst.root, "remote.git");
     git(s.inst.root, "init", "--quiet", "--bare", remote);
     git(s.inst.workspace, "init", "--quiet", "-b", "main");
@@ -752,29 +890,40 @@ describe("tools.md: the examples", () => {
     git(s.inst.workspace, "remote", "add", "origin", remote);
     git(s.inst.workspace, "config", "push.default", "current");
     s.server.script({ toolCalls: [{ id: "c1", name: "publish", arguments: {} }] }, { text: "ok" });
-    const no = await s.inst.run(["run", "-a", "coder", "-p", "publish"], { env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
+    const no = await s.inst.run(["run", "-a", "coder", "-p", "publish"], {
+      env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+    });
     expect(no.code).toBe(0);
     expect(toolResultsOf(s.server.requests[1]!)).toEqual(["cancelled by the user"]);
     expect(no.stderr).toContain("tool failed: cancelled by the user");
     s.server.script({ toolCalls: [{ id: "c1", name: "publish", arguments: {} }] }, { text: "ok" });
-    const yes = await s.inst.run(["run", "-a", "coder", "-p", "publish", "-y"], { env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
+    const yes = await s.inst.run(["run", "-a", "coder", "-p", "publish", "-y"], {
+      env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+    });
     expect(yes.code).toBe(0);
     expect(toolResultsOf(s.server.requests[3]!)).toEqual(["pushed"]);
     expect(git(remote, "rev-parse", "main")).toBe(git(s.inst.workspace, "rev-parse", "HEAD"));
     // A push that fails: git's stderr is the error result.
     git(s.inst.workspace, "remote", "set-url", "origin", join(s.inst.root, "gone.git"));
     s.server.script({ toolCalls: [{ id: "c1", name: "publish", arguments: {} }] }, { text: "ok" });
-    const failed = await s.inst.run(["run", "-a", "coder", "-p", "publish", "-y", "--json"], { env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
+    const failed = await s.inst.run(["run", "-a", "coder", "-p", "publish", "-y", "--json"], {
+      env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+    });
     const [result] = results(failed.stdout);
     expect(result!.isError).toBe(true);
     expect(result!.text as string).toContain("gone.git");
   });
 
   test("call an API with ctx.http.fetch (the API's address pointed at a local stand-in)", async () => {
-    const api = await startHttp((req): HttpAnswer =>
-      req.url === "/repos/varavelio/rienda/releases/latest"
-        ? { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ tag_name: "v2.0.1" }) }
-        : { status: 404, body: '{"message":"Not Found"}' },
+    const api = await startHttp(
+      (req): HttpAnswer =>
+        req.url === "/repos/varavelio/rienda/releases/latest"
+          ? {
+              status: 200,
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ tag_name: "v2.0.1" }),
+            }
+          : { status: 404, body: '{"message":"Not Found"}' },
     );
     s = await scenario({ agentFrontmatter: "tools: [release-tag]" });
     s.inst.tool("release-tag", RELEASE_TAG.replace("https://api.github.com", api.url));
@@ -813,7 +962,8 @@ describe("tools.md: parameters is a JSON Schema, passed to the provider verbatim
       required: ["path"],
       additionalProperties: false,
     }));
-    for (const [i, p] of parameters.entries()) s!.inst.tool(`v${i}`, toolSource('return "read " + args.path;', JSON.stringify(p)));
+    for (const [i, p] of parameters.entries())
+      s!.inst.tool(`v${i}`, toolSource('return "read " + args.path;', JSON.stringify(p)));
     const list = await s.inst.run(["tool", "list"]);
     expect(list.stderr).toBe("");
     for (const [i] of versions.entries()) expect(list.stdout).toContain(`v${i}\n`);
@@ -829,11 +979,20 @@ describe("tools.md: parameters is a JSON Schema, passed to the provider verbatim
     const r = await s.inst.run(["run", "-a", "coder", "-p", "x", "--json"]);
     expect(r.code).toBe(0);
     expect(toolNamesOf(s.server.requests[0]!)).toEqual(versions.map((_, i) => `v${i}`));
-    const sent = (s.server.requests[0]!.body as { tools: { function: { parameters: unknown } }[] }).tools.map((t) => t.function.parameters);
+    const sent = (s.server.requests[0]!.body as { tools: { function: { parameters: unknown } }[] }).tools.map(
+      (t) => t.function.parameters,
+    );
     expect(sent).toEqual(parameters);
     const results = jsonEvents(r.stdout).filter((e) => e.type === "tool_result");
-    expect(results.map((e) => [e.id, e.isError])).toEqual(versions.flatMap((_, i) => [[`ok${i}`, false], [`bad${i}`, true]]));
-    expect(toolResultsOf(s.server.requests[1]!).filter((_, i) => i % 2 === 0)).toEqual(versions.map(() => "read a.txt"));
+    expect(results.map((e) => [e.id, e.isError])).toEqual(
+      versions.flatMap((_, i) => [
+        [`ok${i}`, false],
+        [`bad${i}`, true],
+      ]),
+    );
+    expect(toolResultsOf(s.server.requests[1]!).filter((_, i) => i % 2 === 0)).toEqual(
+      versions.map(() => "read a.txt"),
+    );
     for (const e of results.filter((e) => e.isError)) expect(e.text as string).toContain("path: must be string");
   });
 });
@@ -852,7 +1011,11 @@ describe("tools.md: ctx.file.read returns the file content as text; exec returns
     );
     const r = await s.inst.run(["tool", "run", "bom", "--args", "{}"]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ read: "\uFEFFname,value\n", stdout: "\uFEFFname,value\n", stderr: "\uFEFFname,value\n" });
+    expect(JSON.parse(r.stdout)).toEqual({
+      read: "\uFEFFname,value\n",
+      stdout: "\uFEFFname,value\n",
+      stderr: "\uFEFFname,value\n",
+    });
     expect(Buffer.compare(readFileSync(join(s.inst.workspace, "copy.csv")), bytes)).toBe(0);
   });
 });

@@ -31,10 +31,14 @@ describe("rienda version", () => {
     expect(Object.keys(report)).toEqual(["version", "commit", "dirty", "date", "target", "bun"]);
     expect(report.version).toBe(pkg.version);
     expect(report.commit).toBe(git(["rev-parse", "HEAD"]));
-    expect(report.date).toBe(new Date(Number(git(["log", "-1", "--format=%ct"])) * 1000).toISOString().replace(".000Z", "Z"));
+    expect(report.date).toBe(
+      new Date(Number(git(["log", "-1", "--format=%ct"])) * 1000).toISOString().replace(".000Z", "Z"),
+    );
     expect(typeof report.dirty).toBe("boolean");
     expect(report.target).toBe(`${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`);
-    expect(report.bun).toBe(spawnSync(resolve(ROOT, "node_modules/.bin/bun"), ["--version"], { encoding: "utf8" }).stdout.trim());
+    expect(report.bun).toBe(
+      spawnSync(resolve(ROOT, "node_modules/.bin/bun"), ["--version"], { encoding: "utf8" }).stdout.trim(),
+    );
   });
 
   test("--version --json and -v --json print the same object; --version alone only the version", async () => {

@@ -1,11 +1,23 @@
 import { describe, expect, test } from "bun:test";
-import { estimateTokens, keptIndex, needsCompaction, summaryRequestMessage, transcript } from "../../src/engine/compaction.ts";
+import {
+  estimateTokens,
+  keptIndex,
+  needsCompaction,
+  summaryRequestMessage,
+  transcript,
+} from "../../src/engine/compaction.ts";
 import type { Message } from "../../src/providers/index.ts";
 
 const user = (text: string): Message => ({ role: "user", blocks: [{ type: "text", text }] });
 const assistant = (text: string): Message => ({ role: "assistant", blocks: [{ type: "text", text }] });
-const call = (id: string): Message => ({ role: "assistant", blocks: [{ type: "tool_call", toolCallId: id, toolCallName: "shell", toolCallArguments: { command: "ls" } }] });
-const result = (id: string, text: string): Message => ({ role: "user", blocks: [{ type: "tool_result", toolResultCallId: id, toolResult: [{ type: "text", text }] }] });
+const call = (id: string): Message => ({
+  role: "assistant",
+  blocks: [{ type: "tool_call", toolCallId: id, toolCallName: "shell", toolCallArguments: { command: "ls" } }],
+});
+const result = (id: string, text: string): Message => ({
+  role: "user",
+  blocks: [{ type: "tool_result", toolResultCallId: id, toolResult: [{ type: "text", text }] }],
+});
 const long = (n: number) => "x".repeat(n);
 
 describe("compaction", () => {
@@ -29,7 +41,15 @@ describe("compaction", () => {
   });
 
   test("never separates a tool call from its result", () => {
-    const history = [user(long(400)), call("a"), result("a", long(800)), assistant(long(40)), user("next"), call("b"), result("b", long(800))];
+    const history = [
+      user(long(400)),
+      call("a"),
+      result("a", long(800)),
+      assistant(long(40)),
+      user("next"),
+      call("b"),
+      result("b", long(800)),
+    ];
     const kept = keptIndex(history, 100)!;
     expect(kept).toBe(4);
     expect(history[kept]).toEqual(user("next"));
@@ -47,7 +67,9 @@ describe("compaction", () => {
 
   test("the summary request carries the conversation as a plain transcript", () => {
     const text = transcript([user("count words"), call("a"), result("a", "42"), assistant("42 words")]);
-    expect(text).toBe('User: count words\n\nAssistant called shell {"command":"ls"}\n\nTool result: 42\n\nAssistant: 42 words');
+    expect(text).toBe(
+      'User: count words\n\nAssistant called shell {"command":"ls"}\n\nTool result: 42\n\nAssistant: 42 words',
+    );
     const message = summaryRequestMessage([user("hi")]);
     expect(message.role).toBe("user");
     expect(JSON.stringify(message)).toContain("<conversation>");

@@ -3,7 +3,11 @@ import { CUT_ANSWER_NOTES, MISSING_RESULT_TEXT, historyForRequest, snapshotForHo
 import type { Message } from "../../src/providers/index.ts";
 
 const call = (id: string) => ({ type: "tool_call" as const, toolCallId: id, toolCallName: "t", toolCallArguments: {} });
-const result = (id: string, text = "ok") => ({ type: "tool_result" as const, toolResultCallId: id, toolResult: [{ type: "text" as const, text }] });
+const result = (id: string, text = "ok") => ({
+  type: "tool_result" as const,
+  toolResultCallId: id,
+  toolResult: [{ type: "text" as const, text }],
+});
 const text = (t: string) => ({ type: "text" as const, text: t });
 
 describe("historyForRequest", () => {
@@ -49,7 +53,16 @@ describe("historyForRequest", () => {
     expect(out).toHaveLength(3);
     expect(out[2]).toEqual({
       role: "user",
-      blocks: [result("a"), { type: "tool_result", toolResultCallId: "b", toolResult: [text(MISSING_RESULT_TEXT)], toolResultIsError: true }, text("again")],
+      blocks: [
+        result("a"),
+        {
+          type: "tool_result",
+          toolResultCallId: "b",
+          toolResult: [text(MISSING_RESULT_TEXT)],
+          toolResultIsError: true,
+        },
+        text("again"),
+      ],
     });
   });
 
@@ -77,7 +90,12 @@ describe("historyForRequest", () => {
 
 describe("snapshotForHooks", () => {
   test("gives role and plain text of each message", () => {
-    expect(snapshotForHooks([{ role: "user", blocks: [text("a"), text("b")] }, { role: "user", blocks: [result("x", "out")] }])).toEqual([
+    expect(
+      snapshotForHooks([
+        { role: "user", blocks: [text("a"), text("b")] },
+        { role: "user", blocks: [result("x", "out")] },
+      ]),
+    ).toEqual([
       { role: "user", text: "a\nb" },
       { role: "user", text: "out" },
     ]);

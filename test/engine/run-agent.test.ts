@@ -25,7 +25,9 @@ const model: ResolvedModel = {
   headers: {},
 };
 
-type Turn = { text?: string; thinking?: string; calls?: { id: string; name: string; arguments: unknown }[] } | { fail: string };
+type Turn =
+  | { text?: string; thinking?: string; calls?: { id: string; name: string; arguments: unknown }[] }
+  | { fail: string };
 
 /** A model that plays scripted turns and records every request. */
 function scriptedModel(turns: Turn[], onRequest?: (r: ModelRequest) => void): ModelPort & { requests: ModelRequest[] } {
@@ -41,7 +43,10 @@ function scriptedModel(turns: Turn[], onRequest?: (r: ModelRequest) => void): Mo
         return;
       }
       if ("fail" in turn) {
-        yield { type: "error", failure: { kind: "invalid_request", message: turn.fail, status: 400, retryable: false } };
+        yield {
+          type: "error",
+          failure: { kind: "invalid_request", message: turn.fail, status: 400, retryable: false },
+        };
         return;
       }
       const blocks: Message["blocks"] = [];
@@ -50,10 +55,15 @@ function scriptedModel(turns: Turn[], onRequest?: (r: ModelRequest) => void): Mo
         yield { type: "text_delta", text: turn.text };
         blocks.push({ type: "text", text: turn.text });
       }
-      for (const c of turn.calls ?? []) blocks.push({ type: "tool_call", toolCallId: c.id, toolCallName: c.name, toolCallArguments: c.arguments });
+      for (const c of turn.calls ?? [])
+        blocks.push({ type: "tool_call", toolCallId: c.id, toolCallName: c.name, toolCallArguments: c.arguments });
       yield {
         type: "done",
-        response: { message: { role: "assistant", blocks }, stopReason: turn.calls?.length ? "tool_use" : "end_turn", usage: { inputTokens: 10, outputTokens: 5 } },
+        response: {
+          message: { role: "assistant", blocks },
+          stopReason: turn.calls?.length ? "tool_use" : "end_turn",
+          usage: { inputTokens: 10, outputTokens: 5 },
+        },
       };
     },
   };
@@ -75,11 +85,14 @@ function memorySession(): SessionPort & { stored: Message[]; interruptions: numb
   };
 }
 
-function toolSet(impl: Record<string, (args: unknown) => ToolResult | Promise<ToolResult>>): ToolPort & { calls: { name: string; arguments: unknown }[] } {
+function toolSet(
+  impl: Record<string, (args: unknown) => ToolResult | Promise<ToolResult>>,
+): ToolPort & { calls: { name: string; arguments: unknown }[] } {
   const calls: { name: string; arguments: unknown }[] = [];
   return {
     calls,
-    specs: (): ToolSpec[] => Object.keys(impl).map((name) => ({ name, description: name, parameters: { type: "object" } })),
+    specs: (): ToolSpec[] =>
+      Object.keys(impl).map((name) => ({ name, description: name, parameters: { type: "object" } })),
     has: (name) => name in impl,
     async run(call) {
       calls.push({ name: call.name, arguments: call.arguments });
@@ -146,7 +159,12 @@ describe("runAgent", () => {
       b: () => ({ text: "B!", isError: false }),
     });
     const modelPort = scriptedModel([
-      { calls: [{ id: "1", name: "b", arguments: { x: 1 } }, { id: "2", name: "a", arguments: {} }] },
+      {
+        calls: [
+          { id: "1", name: "b", arguments: { x: 1 } },
+          { id: "2", name: "a", arguments: {} },
+        ],
+      },
       { text: "done" },
     ]);
     const outcome = await runAgent(input({ modelPort, tools }));
@@ -165,7 +183,10 @@ describe("runAgent", () => {
     const modelPort = scriptedModel([{ calls: [{ id: "1", name: "ghost", arguments: {} }] }, { text: "ok" }]);
     const run = input({ modelPort });
     await runAgent(run);
-    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({ text: 'unknown tool "ghost"', isError: true });
+    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({
+      text: 'unknown tool "ghost"',
+      isError: true,
+    });
   });
 
   test("an empty answer is an error", async () => {
@@ -185,7 +206,9 @@ describe("runAgent", () => {
   test("three identical rounds stop the run", async () => {
     const call = { id: "x", name: "a", arguments: { q: 1 } };
     const modelPort = scriptedModel([{ calls: [call] }, { calls: [call] }, { calls: [call] }, { text: "never" }]);
-    const outcome = await runAgent(input({ modelPort, tools: toolSet({ a: () => ({ text: "same", isError: false }) }) }));
+    const outcome = await runAgent(
+      input({ modelPort, tools: toolSet({ a: () => ({ text: "same", isError: false }) }) }),
+    );
     expect(outcome.reason).toBe("error");
     expect(outcome.message).toContain("3 times");
     expect(modelPort.requests).toHaveLength(3);
@@ -203,13 +226,22 @@ describe("runAgent", () => {
 
   test("afterModelResponse rewrites what is stored and shown", async () => {
     const session = memorySession();
-    const hooks = hookSet({ redact: { afterModelResponse: (_c, p) => ({ text: (p as { text: string }).text.replace("sk-123", "[redacted]") }) } });
+    const hooks = hookSet({
+      redact: {
+        afterModelResponse: (_c, p) => ({ text: (p as { text: string }).text.replace("sk-123", "[redacted]") }),
+      },
+    });
     const run = input({ modelPort: scriptedModel([{ text: "key sk-123" }]), hooks, session });
     await runAgent(run);
     expect(session.stored[1]).toEqual({ role: "assistant", blocks: [{ type: "text", text: "key [redacted]" }] });
     const deltas = run.events.filter((e) => e.type === "text_delta").map((e) => (e as { text: string }).text);
     expect(deltas.join("")).toBe("key [redacted]");
-    expect(run.events).toContainEqual({ type: "hook", name: "redact", point: "afterModelResponse", outcome: "changed" });
+    expect(run.events).toContainEqual({
+      type: "hook",
+      name: "redact",
+      point: "afterModelResponse",
+      outcome: "changed",
+    });
   });
 
   test("a refusal is final: the tool is skipped and no later hook, afterToolExecute included, is consulted", async () => {
@@ -222,14 +254,27 @@ describe("runAgent", () => {
       },
     });
     const session = memorySession();
-    const run = input({ modelPort: scriptedModel([{ calls: [{ id: "1", name: "shell", arguments: { command: "rm -rf /" } }] }, { text: "ok" }]), tools, hooks, session });
+    const run = input({
+      modelPort: scriptedModel([
+        { calls: [{ id: "1", name: "shell", arguments: { command: "rm -rf /" } }] },
+        { text: "ok" },
+      ]),
+      tools,
+      hooks,
+      session,
+    });
     await runAgent(run);
     expect(tools.calls).toHaveLength(0);
     expect(hooks.log).not.toContain("later.beforeToolExecute");
     expect(hooks.log).not.toContain("later.afterToolExecute");
     expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({ text: "not today", isError: true });
     expect(session.stored[2]!.blocks).toEqual([
-      { type: "tool_result", toolResultCallId: "1", toolResult: [{ type: "text", text: "not today" }], toolResultIsError: true },
+      {
+        type: "tool_result",
+        toolResultCallId: "1",
+        toolResult: [{ type: "text", text: "not today" }],
+        toolResultIsError: true,
+      },
     ]);
   });
 
@@ -240,10 +285,20 @@ describe("runAgent", () => {
       silent: { beforeToolExecute: () => ({ arguments: { command: "rm -rf / --no-preserve-root" } }) },
       policy: { beforeToolExecute: () => ({ allow: false }) },
     });
-    const run = input({ modelPort: scriptedModel([{ calls: [{ id: "1", name: "shell", arguments: { command: "rm -rf /" } }] }, { text: "ok" }]), tools, hooks });
+    const run = input({
+      modelPort: scriptedModel([
+        { calls: [{ id: "1", name: "shell", arguments: { command: "rm -rf /" } }] },
+        { text: "ok" },
+      ]),
+      tools,
+      hooks,
+    });
     await runAgent(run);
     expect(tools.calls).toHaveLength(0);
-    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({ text: "deletes the whole disk", isError: true });
+    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({
+      text: "deletes the whole disk",
+      isError: true,
+    });
   });
 
   test("allow: false beside a malformed field still refuses (with the default reason), reported as malformed", async () => {
@@ -252,18 +307,35 @@ describe("runAgent", () => {
       guard: { beforeToolExecute: () => ({ allow: false, reason: { why: "an object, not a string" } }) },
       later: { beforeToolExecute: () => ({ arguments: { command: "ls" } }) },
     });
-    const run = input({ modelPort: scriptedModel([{ calls: [{ id: "1", name: "shell", arguments: { command: "rm -rf /" } }] }, { text: "ok" }]), tools, hooks });
+    const run = input({
+      modelPort: scriptedModel([
+        { calls: [{ id: "1", name: "shell", arguments: { command: "rm -rf /" } }] },
+        { text: "ok" },
+      ]),
+      tools,
+      hooks,
+    });
     await runAgent(run);
     expect(tools.calls).toHaveLength(0);
     expect(hooks.log).not.toContain("later.beforeToolExecute");
-    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({ text: 'refused by hook "guard"', isError: true });
+    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({
+      text: 'refused by hook "guard"',
+      isError: true,
+    });
     const notices = run.events.filter((e) => e.type === "notice").map((e) => (e as { message: string }).message);
-    expect(notices).toEqual(['hook "guard" returned an invalid value from beforeToolExecute: reason must be a string, got an object']);
+    expect(notices).toEqual([
+      'hook "guard" returned an invalid value from beforeToolExecute: reason must be a string, got an object',
+    ]);
   });
 
   test("the tool_call event carries the arguments that ran, and the model's when a hook rewrote them", async () => {
     const tools = toolSet({ echo: (a) => ({ text: JSON.stringify(a), isError: false }) });
-    const hooks = hookSet({ fix: { beforeToolExecute: (_c, call) => ((call as { id: string }).id === "1" ? { arguments: { safe: true } } : undefined) } });
+    const hooks = hookSet({
+      fix: {
+        beforeToolExecute: (_c, call) =>
+          (call as { id: string }).id === "1" ? { arguments: { safe: true } } : undefined,
+      },
+    });
     const calls = [
       { id: "1", name: "echo", arguments: { safe: false } },
       { id: "2", name: "echo", arguments: { untouched: 1 } },
@@ -299,7 +371,12 @@ describe("runAgent", () => {
       },
       audit: { afterModelResponse: () => undefined },
     });
-    const run = input({ modelPort: scriptedModel([{ text: "key sk-123" }]), hooks, session, signal: controller.signal });
+    const run = input({
+      modelPort: scriptedModel([{ text: "key sk-123" }]),
+      hooks,
+      session,
+      signal: controller.signal,
+    });
     const outcome = await runAgent(run);
     expect(outcome.reason).toBe("interrupted");
     expect(hooks.log).not.toContain("audit.afterModelResponse");
@@ -320,11 +397,20 @@ describe("runAgent", () => {
         },
       },
     });
-    const run = input({ modelPort: scriptedModel([{ calls: [{ id: "1", name: "cat", arguments: {} }] }]), tools, hooks, session, signal: controller.signal });
+    const run = input({
+      modelPort: scriptedModel([{ calls: [{ id: "1", name: "cat", arguments: {} }] }]),
+      tools,
+      hooks,
+      session,
+      signal: controller.signal,
+    });
     const outcome = await runAgent(run);
     expect(outcome.reason).toBe("interrupted");
     expect(JSON.stringify(session.stored)).not.toContain("hunter2");
-    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({ text: INTERRUPTED_RESULT_TEXT, isError: true });
+    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({
+      text: INTERRUPTED_RESULT_TEXT,
+      isError: true,
+    });
   });
 
   test("an interrupted beforeModelRequest hook ends the run before any request", async () => {
@@ -352,7 +438,11 @@ describe("runAgent", () => {
       fix: { beforeToolExecute: () => ({ arguments: { fixed: true } }) },
       look: { beforeToolExecute: (_c, call) => void seen.push((call as { arguments: unknown }).arguments) },
     });
-    const run = input({ modelPort: scriptedModel([{ calls: [{ id: "1", name: "echo", arguments: "{not json" }] }, { text: "ok" }]), tools, hooks });
+    const run = input({
+      modelPort: scriptedModel([{ calls: [{ id: "1", name: "echo", arguments: "{not json" }] }, { text: "ok" }]),
+      tools,
+      hooks,
+    });
     await runAgent(run);
     expect(seen).toEqual([{ fixed: true }]);
     expect(tools.calls[0]!.arguments).toEqual({ fixed: true });
@@ -360,7 +450,11 @@ describe("runAgent", () => {
 
   test("a throwing or malformed hook is a notice and counts as no opinion", async () => {
     const hooks = hookSet({
-      broken: { beforeModelRequest: () => { throw new Error("boom"); } },
+      broken: {
+        beforeModelRequest: () => {
+          throw new Error("boom");
+        },
+      },
       odd: { beforeModelRequest: () => ({ system: 42 }) },
     });
     const modelPort = scriptedModel([{ text: "fine" }]);
@@ -387,7 +481,14 @@ describe("runAgent", () => {
       other: () => ({ text: "never", isError: false }),
     });
     const hooks = hookSet({ audit: { afterRun: (_c, e) => void (reason = (e as { reason: string }).reason) } });
-    const modelPort = scriptedModel([{ calls: [{ id: "1", name: "slow", arguments: {} }, { id: "2", name: "other", arguments: {} }] }]);
+    const modelPort = scriptedModel([
+      {
+        calls: [
+          { id: "1", name: "slow", arguments: {} },
+          { id: "2", name: "other", arguments: {} },
+        ],
+      },
+    ]);
     const outcome = await runAgent(input({ modelPort, tools, hooks, session, signal: controller.signal }));
     expect(outcome.reason).toBe("interrupted");
     expect(reason).toBe("interrupted");
@@ -414,7 +515,9 @@ describe("runAgent", () => {
     const early = new AbortController();
     const untouched = memorySession();
     const hooks = hookSet({ audit: { beforeRun: () => void early.abort() } });
-    expect((await runAgent(input({ modelPort: scriptedModel([]), session: untouched, hooks, signal: early.signal }))).reason).toBe("interrupted");
+    expect(
+      (await runAgent(input({ modelPort: scriptedModel([]), session: untouched, hooks, signal: early.signal }))).reason,
+    ).toBe("interrupted");
     expect(untouched.stored).toEqual([]);
     expect(untouched.interruptions).toEqual([]);
   });
@@ -439,7 +542,13 @@ describe("permission rules (issue 43)", () => {
       permissions: {
         async check(call) {
           seen.push(call.id);
-          if (call.id === "c1") return { kind: "refuse", reason: "refused by the permission rule deny shell \"rm\" (config.yaml)", rule: 'deny shell "rm" (config.yaml)', asked: false };
+          if (call.id === "c1")
+            return {
+              kind: "refuse",
+              reason: 'refused by the permission rule deny shell "rm" (config.yaml)',
+              rule: 'deny shell "rm" (config.yaml)',
+              asked: false,
+            };
           return { kind: "allowed", rule: 'ask shell "ls" (config.yaml)' };
         },
       },
@@ -454,8 +563,17 @@ describe("permission rules (issue 43)", () => {
     expect(seen).toEqual(["c1", "c2"]);
     expect(hooks.log).toEqual(["guard.beforeToolExecute"]);
     expect(tools.calls.map((c) => c.arguments)).toEqual([{ command: "ls" }]);
-    const order = run.events.filter((e) => ["permission", "tool_call", "tool_result"].includes(e.type)).map((e) => `${e.type}:${"id" in e ? e.id : ""}`);
-    expect(order).toEqual(["permission:c1", "tool_call:c1", "tool_result:c1", "permission:c2", "tool_call:c2", "tool_result:c2"]);
+    const order = run.events
+      .filter((e) => ["permission", "tool_call", "tool_result"].includes(e.type))
+      .map((e) => `${e.type}:${"id" in e ? e.id : ""}`);
+    expect(order).toEqual([
+      "permission:c1",
+      "tool_call:c1",
+      "tool_result:c1",
+      "permission:c2",
+      "tool_call:c2",
+      "tool_result:c2",
+    ]);
     expect(run.events.find((e) => e.type === "permission" && e.id === "c1")).toEqual({
       type: "permission",
       id: "c1",
@@ -464,7 +582,10 @@ describe("permission rules (issue 43)", () => {
       rule: 'deny shell "rm" (config.yaml)',
       message: 'refused by the permission rule deny shell "rm" (config.yaml)',
     });
-    expect(run.events.find((e) => e.type === "tool_result" && e.id === "c1")).toMatchObject({ isError: true, text: 'refused by the permission rule deny shell "rm" (config.yaml)' });
+    expect(run.events.find((e) => e.type === "tool_result" && e.id === "c1")).toMatchObject({
+      isError: true,
+      text: 'refused by the permission rule deny shell "rm" (config.yaml)',
+    });
     expect(run.events.find((e) => e.type === "permission" && e.id === "c2")).toMatchObject({ outcome: "approved" });
   });
 
@@ -480,11 +601,19 @@ describe("permission rules (issue 43)", () => {
         },
       },
     };
-    const run = input({ modelPort: scriptedModel([{ calls: [{ id: "c1", name: "shell", arguments: { command: "ls" } }] }]), tools, hooks, signal: controller.signal });
+    const run = input({
+      modelPort: scriptedModel([{ calls: [{ id: "c1", name: "shell", arguments: { command: "ls" } }] }]),
+      tools,
+      hooks,
+      signal: controller.signal,
+    });
     const outcome = await runAgent(run);
     expect(outcome.reason).toBe("interrupted");
     expect(tools.calls).toEqual([]);
-    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({ text: INTERRUPTED_RESULT_TEXT, isError: true });
+    expect(run.events.find((e) => e.type === "tool_result")).toMatchObject({
+      text: INTERRUPTED_RESULT_TEXT,
+      isError: true,
+    });
     expect(run.events.some((e) => e.type === "permission")).toBe(false);
   });
 });

@@ -27,7 +27,8 @@ function put(relative: string, source: string): string {
   return path;
 }
 
-const tool = (execute: string) => `module.exports = { description: "d", parameters: { type: "object", properties: {} }, ${execute} };`;
+const tool = (execute: string) =>
+  `module.exports = { description: "d", parameters: { type: "object", properties: {} }, ${execute} };`;
 
 describe("asynchronous tools", () => {
   test("an async execute loads with a diagnostic saying every call ends in an error result; a call is that error result", async () => {
@@ -60,12 +61,17 @@ describe("asynchronous tools", () => {
 describe("asynchronous hooks", () => {
   test("an async handler loads with a diagnostic; a handler using promises loads with a warning", async () => {
     put("hooks/late/index.js", "module.exports = { async beforeRun(ctx) {}, afterRun(ctx) {} };");
-    put("hooks/hopeful/index.js", "module.exports = { afterRun(ctx) { Promise.resolve().then(() => ctx.log('x')); } };");
+    put(
+      "hooks/hopeful/index.js",
+      "module.exports = { afterRun(ctx) { Promise.resolve().then(() => ctx.log('x')); } };",
+    );
     const catalog = await discoverHooks({ riendaDir: dir, runtime });
     expect(catalog.hooks.map((h) => h.name)).toEqual(["hopeful", "late"]);
     const late = catalog.diagnostics.find((d) => d.name === "late")!;
     expect(late).toMatchObject({ warning: true, failsEveryCall: true });
-    expect(late.problem).toBe('"beforeRun" is an async function: it returns a Promise, so every call is reported and ignored (drop "async" and "await": ctx calls return their answers directly)');
+    expect(late.problem).toBe(
+      '"beforeRun" is an async function: it returns a Promise, so every call is reported and ignored (drop "async" and "await": ctx calls return their answers directly)',
+    );
     expect(catalog.diagnostics.find((d) => d.name === "hopeful")).toMatchObject({ warning: true });
   });
 });

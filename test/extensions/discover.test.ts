@@ -30,7 +30,17 @@ function context(): ToolCallContext {
       workdir,
       riendaDir: join(dir, ".rienda"),
       session: { id: "s", agentId: "a", modelId: "m", workdir },
-      agent: { name: "a", description: "", model: "m", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
+      agent: {
+        name: "a",
+        description: "",
+        model: "m",
+        tools: [],
+        hooks: [],
+        skills: [],
+        agents: [],
+        config: {},
+        systemPrompt: "",
+      },
       config: {},
     },
     frontEnd: { log: () => {}, output: () => {}, notify: () => {}, confirm: async () => false },
@@ -64,7 +74,10 @@ describe("discoverTools", () => {
   test("reports each broken tool and still loads the others", async () => {
     put("tools/good/index.js", GOOD);
     put("tools/nodesc/index.js", `module.exports = { parameters: { type: "object" }, execute() {} };`);
-    put("tools/badschema/index.js", `module.exports = { description: "d", parameters: { type: "strng" }, execute() {} };`);
+    put(
+      "tools/badschema/index.js",
+      `module.exports = { description: "d", parameters: { type: "strng" }, execute() {} };`,
+    );
     put("tools/noexec/index.js", `module.exports = { description: "d", parameters: { type: "object" }, execute: 3 };`);
     put("tools/syntax/index.js", `module.exports = { description: "d",, };`);
     put("tools/throws/index.js", `throw new Error("broken at load");`);
@@ -74,11 +87,15 @@ describe("discoverTools", () => {
     expect(catalog.tools.map((t) => t.name)).toEqual(["good", "shell"]);
     const messages = catalog.diagnostics.map((d) => d.message);
     expect(messages).toContain('tool "nodesc": missing "description" (a non-empty string)');
-    expect(messages.find((m) => m.startsWith('tool "badschema": "parameters" is not a valid JSON Schema'))).toBeDefined();
+    expect(
+      messages.find((m) => m.startsWith('tool "badschema": "parameters" is not a valid JSON Schema')),
+    ).toBeDefined();
     expect(messages).toContain('tool "noexec": "execute" must be a function (it is a number)');
     expect(messages.find((m) => m.startsWith('tool "syntax": cannot load index.js: SyntaxError'))).toBeDefined();
     expect(messages).toContain('tool "throws": cannot load index.js: broken at load');
-    expect(messages).toContain('tool "notobject": module.exports must be an object with description, parameters and execute (it is a number)');
+    expect(messages).toContain(
+      'tool "notobject": module.exports must be an object with description, parameters and execute (it is a number)',
+    );
     expect(messages.find((m) => m.startsWith('tool "bad name": invalid name'))).toBeDefined();
     expect(catalog.diagnostics.find((d) => d.name === "nodesc")?.file).toBe(join(dir, "tools/nodesc/index.js"));
   });
@@ -107,17 +124,33 @@ describe("discoverTools", () => {
 
 describe("discoverHooks and Hook.call", () => {
   test("keeps objects of functions for known points and calls one point with payload and result", async () => {
-    put("hooks/audit/index.js", `module.exports = { afterToolExecute(ctx, call, result) { return { text: call.name + ":" + result.text }; }, afterRun() {} };`);
+    put(
+      "hooks/audit/index.js",
+      `module.exports = { afterToolExecute(ctx, call, result) { return { text: call.name + ":" + result.text }; }, afterRun() {} };`,
+    );
     const catalog = await discoverHooks({ riendaDir: dir, runtime });
     expect(catalog.diagnostics).toEqual([]);
     const hook = catalog.hooks[0]!;
     expect(hook.points).toEqual(["afterToolExecute", "afterRun"]);
-    expect(await hook.call("afterToolExecute", [{ id: "1", name: "shell", arguments: {} }, { text: "ok", isError: false }], context())).toEqual({
+    expect(
+      await hook.call(
+        "afterToolExecute",
+        [
+          { id: "1", name: "shell", arguments: {} },
+          { text: "ok", isError: false },
+        ],
+        context(),
+      ),
+    ).toEqual({
       kind: "returned",
       value: { text: "shell:ok" },
       type: "an object",
     });
-    expect(await hook.call("afterRun", [{ reason: "end_turn" }], context())).toEqual({ kind: "returned", value: undefined, type: "undefined" });
+    expect(await hook.call("afterRun", [{ reason: "end_turn" }], context())).toEqual({
+      kind: "returned",
+      value: undefined,
+      type: "undefined",
+    });
   });
 
   test("a throwing handler is a failure value with its message", async () => {
@@ -135,6 +168,8 @@ describe("discoverHooks and Hook.call", () => {
     const messages = catalog.diagnostics.map((d) => d.message);
     expect(messages.find((m) => m.startsWith('hook "typo": unknown point "beforeTool"'))).toBeDefined();
     expect(messages).toContain('hook "notfn": "beforeRun" must be a function (it is a string)');
-    expect(messages).toContain('hook "fn": module.exports must be an object of functions named after hook points (it is a function)');
+    expect(messages).toContain(
+      'hook "fn": module.exports must be an object of functions named after hook points (it is a function)',
+    );
   });
 });

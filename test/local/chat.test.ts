@@ -37,7 +37,13 @@ function open(tools: string[], args: string[]): Terminal {
 
 /** The full-screen chat is ready when no turn runs and the status line names the agent. */
 async function idle(t: Terminal, turns: number): Promise<string> {
-  await t.waitFor((h) => h.split("\n─ ").length - 1 >= turns && !/^● /m.test(t.screen()) && /(^|\n)agent puppet · model local\/puppet/.test(t.screen()), 30_000);
+  await t.waitFor(
+    (h) =>
+      h.split("\n─ ").length - 1 >= turns &&
+      !/^● /m.test(t.screen()) &&
+      /(^|\n)agent puppet · model local\/puppet/.test(t.screen()),
+    30_000,
+  );
   return t.screen();
 }
 

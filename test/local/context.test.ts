@@ -57,7 +57,9 @@ describe("the window llama.cpp reports (-c 4096)", () => {
     expect(next.code).toBe(1);
     const end = jsonEvents(next.stdout).at(-1) as { type: string; reason: string; message: string };
     expect(end).toMatchObject({ type: "run_end", reason: "error" });
-    expect(end.message).toMatch(/^the conversation is about [\d,]+ tokens, more than the context window of local\/puppet \(4,096 tokens, reported by llama\.cpp's GET http:\/\/127\.0\.0\.1:\d+\/props; providers\.local\.models\.puppet\.context_window overrides it\), and compaction is off/);
+    expect(end.message).toMatch(
+      /^the conversation is about [\d,]+ tokens, more than the context window of local\/puppet \(4,096 tokens, reported by llama\.cpp's GET http:\/\/127\.0\.0\.1:\d+\/props; providers\.local\.models\.puppet\.context_window overrides it\), and compaction is off/,
+    );
   });
 
   test("with compaction on, the history is condensed by the model to fit the server's window and the run goes on", async () => {
@@ -65,7 +67,9 @@ describe("the window llama.cpp reports (-c 4096)", () => {
     const first = await inst.run(["run", "-a", "puppet", "-p", text(420)]);
     const next = await inst.run(["run", "-s", sessionIdFrom(first.stderr), "-p", text(300), "--json"]);
     expect(next.code).toBe(0);
-    const notices = jsonEvents(next.stdout).filter((e) => e.type === "notice").map((e) => String(e.message));
+    const notices = jsonEvents(next.stdout)
+      .filter((e) => e.type === "notice")
+      .map((e) => String(e.message));
     expect(notices.some((m) => m.startsWith("compacted the conversation:"))).toBe(true);
     expect(jsonEvents(next.stdout).at(-1)).toMatchObject({ type: "run_end", reason: "end_turn" });
   });

@@ -10,7 +10,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { BINARY, Instance } from "../support/instance.ts";
-import { freePort, llamaArgs, llamaServerBinary, localConfig, puppetAgent, startLlamaServer, type LlamaServer } from "./support/llama-server.ts";
+import {
+  freePort,
+  llamaArgs,
+  llamaServerBinary,
+  localConfig,
+  puppetAgent,
+  startLlamaServer,
+  type LlamaServer,
+} from "./support/llama-server.ts";
 
 const CAN_ISOLATE = spawnSync("unshare", ["-rn", "true"]).status === 0;
 const CLEAN_ENV = { OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, RIENDA_CONFIG: undefined };
@@ -61,7 +69,9 @@ describe("rienda doctor and a local server", () => {
     inst.agent("puppet", puppetAgent());
     const r = await inst.run(["doctor"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`the model server at http://127.0.0.1:${port}/v1 does not answer (nothing listens there); used by agent "puppet"`);
+    expect(r.stdout).toContain(
+      `the model server at http://127.0.0.1:${port}/v1 does not answer (nothing listens there); used by agent "puppet"`,
+    );
     expect(r.stdout).toContain(`Start the model server, or set providers.local.base_url to where it listens`);
   });
 });
@@ -82,8 +92,15 @@ describe("no network but loopback: init finds llama.cpp on 8080, doctor and a ru
       `'${BINARY}' run -a starter --no-tools -p hi; echo "run=$?"`,
       'kill "$server"',
     ].join("\n");
-    const r = spawnSync("unshare", ["-rn", "sh", "-c", script], { cwd: inst.workspace, env: inst.env(CLEAN_ENV), encoding: "utf8", timeout: 60_000 });
-    expect(r.stdout).toContain("found llama.cpp at http://127.0.0.1:8080/v1, serving puppet: the starter agent uses local/puppet\n");
+    const r = spawnSync("unshare", ["-rn", "sh", "-c", script], {
+      cwd: inst.workspace,
+      env: inst.env(CLEAN_ENV),
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(r.stdout).toContain(
+      "found llama.cpp at http://127.0.0.1:8080/v1, serving puppet: the starter agent uses local/puppet\n",
+    );
     expect(r.stdout).toContain("init=0\n");
     expect(r.stdout).toContain("doctor=0\n");
     expect(r.stdout).not.toContain("problem:");
@@ -93,12 +110,19 @@ describe("no network but loopback: init finds llama.cpp on 8080, doctor and a ru
     expect(readFileSync(inst.riendaPath("config.yaml"), "utf8")).toContain('      puppet:\n        id: "puppet"\n');
   });
 
-  test.skipIf(!CAN_ISOLATE)("init --replay keeps the replay script, and with no server init says nothing of one", () => {
-    inst = new Instance();
-    rmSync(inst.riendaPath(), { recursive: true, force: true });
-    const r = spawnSync("unshare", ["-rn", BINARY, "init"], { cwd: inst.workspace, env: inst.env(CLEAN_ENV), encoding: "utf8" });
-    expect(r.status).toBe(0);
-    expect(r.stdout).not.toContain("found ");
-    expect(readFileSync(inst.riendaPath("agents/starter.md"), "utf8")).toContain("\nmodel: replay/starter\n");
-  });
+  test.skipIf(!CAN_ISOLATE)(
+    "init --replay keeps the replay script, and with no server init says nothing of one",
+    () => {
+      inst = new Instance();
+      rmSync(inst.riendaPath(), { recursive: true, force: true });
+      const r = spawnSync("unshare", ["-rn", BINARY, "init"], {
+        cwd: inst.workspace,
+        env: inst.env(CLEAN_ENV),
+        encoding: "utf8",
+      });
+      expect(r.status).toBe(0);
+      expect(r.stdout).not.toContain("found ");
+      expect(readFileSync(inst.riendaPath("agents/starter.md"), "utf8")).toContain("\nmodel: replay/starter\n");
+    },
+  );
 });

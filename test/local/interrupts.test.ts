@@ -39,7 +39,10 @@ describe("a llama.cpp answer cut short", () => {
     const r = await run.done;
     expect(r.code).toBe(130);
     const events = jsonEvents(r.stdout);
-    const shown = events.filter((e) => e.type === "text_delta").map((e) => String(e.text)).join("");
+    const shown = events
+      .filter((e) => e.type === "text_delta")
+      .map((e) => String(e.text))
+      .join("");
     expect(shown.length).toBeGreaterThan(0);
     expect("Hello from the puppet model.").toStartWith(shown);
     expect(shown).not.toBe("Hello from the puppet model.");
@@ -72,7 +75,13 @@ describe("a llama.cpp answer cut short", () => {
 
     server = await startLlamaServer();
     inst.config(localConfig(server.url));
-    const next = await inst.run(["run", "-s", String(events.find((e) => e.type === "run_start")?.sessionId), "-p", "Say hello."]);
+    const next = await inst.run([
+      "run",
+      "-s",
+      String(events.find((e) => e.type === "run_start")?.sessionId),
+      "-p",
+      "Say hello.",
+    ]);
     expect(next.stderr).not.toContain("rienda:");
     expect(next.stdout).toBe("Hello from the puppet model.\n");
     expect(next.code).toBe(0);

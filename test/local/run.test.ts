@@ -11,7 +11,13 @@ import { join } from "node:path";
 import { Instance } from "../support/instance.ts";
 import { jsonEvents } from "../support/scenario.ts";
 import { sessionIdFrom } from "../support/session-reader.ts";
-import { localConfig, puppetAgent, startLlamaServer, TEXT_CALLS_TEMPLATE, type LlamaServer } from "./support/llama-server.ts";
+import {
+  localConfig,
+  puppetAgent,
+  startLlamaServer,
+  TEXT_CALLS_TEMPLATE,
+  type LlamaServer,
+} from "./support/llama-server.ts";
 
 let server: LlamaServer;
 let inst: Instance | undefined;
@@ -48,8 +54,18 @@ describe("a run against llama.cpp", () => {
     const r = await inst.run(["run", "-a", "puppet", "-p", "Say hello.", "--json"]);
     expect(r.code).toBe(0);
     const events = jsonEvents(r.stdout);
-    expect(events.filter((e) => e.type === "text_delta").map((e) => e.text).join("")).toBe("Hello from the puppet model.");
-    const end = events.find((e) => e.type === "message_end") as unknown as { text: string; stopReason: string; usage: Record<string, number>; model: string };
+    expect(
+      events
+        .filter((e) => e.type === "text_delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe("Hello from the puppet model.");
+    const end = events.find((e) => e.type === "message_end") as unknown as {
+      text: string;
+      stopReason: string;
+      usage: Record<string, number>;
+      model: string;
+    };
     expect(end).toMatchObject({ text: "Hello from the puppet model.", stopReason: "end_turn", model: "puppet" });
     expect(end.usage.inputTokens).toBeGreaterThan(0);
     expect(end.usage.outputTokens).toBe(7);
@@ -62,10 +78,21 @@ describe("a run against llama.cpp", () => {
     const r = await inst.run(["run", "-a", "puppet", "-p", "Check the shell.", "--json", "-y"]);
     expect(r.code).toBe(0);
     const events = jsonEvents(r.stdout);
-    expect(events.find((e) => e.type === "tool_call")).toMatchObject({ name: "shell", arguments: { command: "echo puppet-ok" } });
-    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ name: "shell", text: "puppet-ok", isError: false });
+    expect(events.find((e) => e.type === "tool_call")).toMatchObject({
+      name: "shell",
+      arguments: { command: "echo puppet-ok" },
+    });
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({
+      name: "shell",
+      text: "puppet-ok",
+      isError: false,
+    });
     expect(events.filter((e) => e.type === "message_end").map((e) => e.stopReason)).toEqual(["tool_use", "end_turn"]);
-    expect(events.at(-1)).toMatchObject({ type: "run_end", reason: "end_turn", tools: { calls: 1, failed: 0, refused: 0 } });
+    expect(events.at(-1)).toMatchObject({
+      type: "run_end",
+      reason: "end_turn",
+      tools: { calls: 1, failed: 0, refused: 0 },
+    });
 
     const id = String(events.find((e) => e.type === "run_start")?.sessionId);
     const next = await inst.run(["run", "-s", id, "-p", "And now?"]);
@@ -90,7 +117,11 @@ describe("tool calls that arrive as text (a template llama.cpp cannot parse)", (
     expect(r.code).toBe(0);
     const events = jsonEvents(r.stdout);
     expect(events.some((e) => e.type === "text_delta" && String(e.text).includes("tool_call"))).toBe(false);
-    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ name: "shell", text: "puppet-ok", isError: false });
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({
+      name: "shell",
+      text: "puppet-ok",
+      isError: false,
+    });
     expect(events.filter((e) => e.type === "message_end").map((e) => [e.stopReason, e.text])).toEqual([
       ["tool_use", ""],
       ["end_turn", "Tool result received: done!"],

@@ -30,7 +30,10 @@ afterEach(() => {
 });
 
 /** A 1x1 PNG. */
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 const chatRequests = (): string[] => proxy.requests.filter((r) => r.startsWith("POST /v1/chat/completions"));
 
@@ -52,7 +55,10 @@ test("a broken grammar (a call of a tool the request does not offer) fails at on
   inst = new Instance();
   inst.config(localConfig(proxy.url));
   // The puppet calls `shell`; offered only `word-count`, llama.cpp's grammar refuses the call mid-answer.
-  inst.tool("word-count", "module.exports = { description: 'Counts words.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }, execute: () => '0' };\n");
+  inst.tool(
+    "word-count",
+    "module.exports = { description: 'Counts words.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }, execute: () => '0' };\n",
+  );
   inst.agent("puppet", puppetAgent(["word-count"]));
   const r = await inst.run(["run", "-a", "puppet", "-p", "Count.", "--json"]);
   expect(r.code).toBe(1);

@@ -55,7 +55,11 @@ test("five runs ask the server once; run_start shows the window, its source and 
   const secondRequest = proxy.requests.filter((r) => r.startsWith("POST /v1/chat/completions"))[1]!;
   expect(proxy.requests.lastIndexOf(probes().at(-1)!)).toBeLessThan(proxy.requests.indexOf(secondRequest));
   for (const start of starts) {
-    expect(start.contextWindow).toEqual({ tokens: 4096, source: `llama.cpp's GET ${proxy.url}/props`, askedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(start.contextWindow).toEqual({
+      tokens: 4096,
+      source: `llama.cpp's GET ${proxy.url}/props`,
+      askedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
   }
   expect(new Set(starts.map((s) => (s.contextWindow as { askedAt: string }).askedAt)).size).toBe(1);
 });
@@ -79,5 +83,7 @@ test("doctor shows the window as the server reports it", async () => {
   const r = await i.run(["doctor"]);
   expect(r.stdout).toContain(`\nwindow        local/puppet: 4,096 tokens (llama.cpp's GET ${proxy.url}/props)\n`);
   const json = JSON.parse((await i.run(["doctor", "--json"])).stdout) as { checked: { contextWindows: unknown[] } };
-  expect(json.checked.contextWindows).toEqual([{ model: "local/puppet", tokens: 4096, source: `llama.cpp's GET ${proxy.url}/props` }]);
+  expect(json.checked.contextWindows).toEqual([
+    { model: "local/puppet", tokens: 4096, source: `llama.cpp's GET ${proxy.url}/props` },
+  ]);
 });

@@ -1,6 +1,15 @@
 /** What guards `rienda mcp serve --http`: the bearer check, the token's sources, the session limits. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bearerChecker } from "../../src/mcp/bearer-auth.ts";
@@ -39,7 +48,10 @@ describe("the token", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir!, "new")).mode & 0o777).toBe(0o700);
     expect(readFileSync(file, "utf8")).toBe(`${made.value}\n`);
-    expect(serveToken({ variable: undefined, file, fileGiven: false })).toEqual({ value: made.value, source: { kind: "file", path: file, created: false } });
+    expect(serveToken({ variable: undefined, file, fileGiven: false })).toEqual({
+      value: made.value,
+      source: { kind: "file", path: file, created: false },
+    });
     expect(serveToken({ variable: undefined, file: join(dir!, "other"), fileGiven: true }).value).not.toBe(made.value);
   });
 
@@ -47,26 +59,41 @@ describe("the token", () => {
     const target = join(scratch(), "elsewhere");
     const link = join(dir!, "mcp-token");
     symlinkSync(target, link);
-    expect(() => serveToken({ variable: undefined, file: link, fileGiven: true })).toThrow(`mcp serve: cannot read the token file ${link}`);
+    expect(() => serveToken({ variable: undefined, file: link, fileGiven: true })).toThrow(
+      `mcp serve: cannot read the token file ${link}`,
+    );
     expect(existsSync(target)).toBe(false);
     const open = join(dir!, "open");
     writeFileSync(open, "A".repeat(43));
     chmodSync(open, 0o640);
-    expect(() => serveToken({ variable: undefined, file: open, fileGiven: true })).toThrow(`the token file ${open} can be read by other users (mode 0640)`);
+    expect(() => serveToken({ variable: undefined, file: open, fileGiven: true })).toThrow(
+      `the token file ${open} can be read by other users (mode 0640)`,
+    );
     const empty = join(dir!, "empty");
     writeFileSync(empty, "", { mode: 0o600 });
-    expect(() => serveToken({ variable: undefined, file: empty, fileGiven: true })).toThrow(`the token file ${empty} holds no usable token (empty): remove it and a new one is made`);
+    expect(() => serveToken({ variable: undefined, file: empty, fileGiven: true })).toThrow(
+      `the token file ${empty} holds no usable token (empty): remove it and a new one is made`,
+    );
   });
 
   test("RIENDA_MCP_TOKEN: used as it is, no file made; empty, short, not header-safe, or given with --token-file: refused", () => {
     const file = join(scratch(), "mcp-token");
     const token = "0123456789abcdef".repeat(2);
-    expect(serveToken({ variable: token, file, fileGiven: false })).toEqual({ value: token, source: { kind: "variable", name: "RIENDA_MCP_TOKEN" } });
+    expect(serveToken({ variable: token, file, fileGiven: false })).toEqual({
+      value: token,
+      source: { kind: "variable", name: "RIENDA_MCP_TOKEN" },
+    });
     expect(existsSync(file)).toBe(false);
     expect(() => serveToken({ variable: "", file, fileGiven: false })).toThrow("RIENDA_MCP_TOKEN is empty");
-    expect(() => serveToken({ variable: token.slice(1), file, fileGiven: false })).toThrow("RIENDA_MCP_TOKEN is too short: 31 characters, at least 32");
-    expect(() => serveToken({ variable: `${token} x`, file, fileGiven: false })).toThrow("RIENDA_MCP_TOKEN is not a token");
-    expect(() => serveToken({ variable: token, file, fileGiven: true })).toThrow("RIENDA_MCP_TOKEN is set and --token-file is given");
+    expect(() => serveToken({ variable: token.slice(1), file, fileGiven: false })).toThrow(
+      "RIENDA_MCP_TOKEN is too short: 31 characters, at least 32",
+    );
+    expect(() => serveToken({ variable: `${token} x`, file, fileGiven: false })).toThrow(
+      "RIENDA_MCP_TOKEN is not a token",
+    );
+    expect(() => serveToken({ variable: token, file, fileGiven: true })).toThrow(
+      "RIENDA_MCP_TOKEN is set and --token-file is given",
+    );
   });
 });
 
@@ -79,9 +106,11 @@ describe("the session limits", () => {
     // The same durations as --timeout: combined units, a plain number of seconds.
     expect(parseIdleTimeout("1h30m")).toBe(5_400_000);
     expect(parseIdleTimeout("90")).toBe(90_000);
-    for (const bad of ["m", "-1s", "99ms", "25h", "1d", " ", "0"]) expect(() => parseIdleTimeout(bad)).toThrow("mcp serve: --idle-timeout");
+    for (const bad of ["m", "-1s", "99ms", "25h", "1d", " ", "0"])
+      expect(() => parseIdleTimeout(bad)).toThrow("mcp serve: --idle-timeout");
     expect(parseMaxSessions("32")).toBe(32);
-    for (const bad of ["0", "10001", "1.5", "x", "-3"]) expect(() => parseMaxSessions(bad)).toThrow("mcp serve: --max-sessions wants a whole number from 1 to 10000");
+    for (const bad of ["0", "10001", "1.5", "x", "-3"])
+      expect(() => parseMaxSessions(bad)).toThrow("mcp serve: --max-sessions wants a whole number from 1 to 10000");
   });
 
   test("places are reserved before a session has its id, and given back when none came of it", () => {

@@ -37,14 +37,23 @@ describe("which catalogue provider a config.yaml provider is", () => {
     for (const baseUrl of [api, `${api}/`, api.replace(host, host.toUpperCase())]) {
       expect([baseUrl, catalogueFigures({ baseUrl }, model)?.providers]).toEqual([baseUrl, ["zai-coding-plan"]]);
     }
-    expect(catalogueFigures({ baseUrl: "https://api.deepseek.com/v1" }, Object.keys(snapshotProvider("deepseek")!.models as Entry)[0]!)?.providers).toEqual(["deepseek"]);
+    expect(
+      catalogueFigures(
+        { baseUrl: "https://api.deepseek.com/v1" },
+        Object.keys(snapshotProvider("deepseek")!.models as Entry)[0]!,
+      )?.providers,
+    ).toEqual(["deepseek"]);
     // The vendors' own endpoints, which the catalogue leaves to their SDKs.
-    expect(catalogueFigures({ baseUrl: "https://api.anthropic.com" }, "claude-sonnet-4-5")?.providers).toEqual(["anthropic"]);
+    expect(catalogueFigures({ baseUrl: "https://api.anthropic.com" }, "claude-sonnet-4-5")?.providers).toEqual([
+      "anthropic",
+    ]);
     expect(catalogueFigures({ baseUrl: "https://api.openai.com/v1" }, "gpt-4o")?.providers).toEqual(["openai"]);
   });
 
   test("a base_url that is a catalogue endpoint wins over the preset", () => {
-    expect(catalogueFigures({ preset: "openai", baseUrl: "https://openrouter.ai/api/v1" }, "openai/gpt-4o")?.providers).toEqual(["openrouter"]);
+    expect(
+      catalogueFigures({ preset: "openai", baseUrl: "https://openrouter.ai/api/v1" }, "openai/gpt-4o")?.providers,
+    ).toEqual(["openrouter"]);
   });
 
   test("a server of one's own gets nothing: ollama and lmstudio presets, http URLs, even ones the catalogue lists (LM Studio's)", () => {
@@ -63,12 +72,18 @@ describe("which catalogue provider a config.yaml provider is", () => {
   });
 
   test("a model the designated provider does not list gets nothing", () => {
-    expect(catalogueFigures({ preset: "openai", baseUrl: "https://api.openai.com/v1" }, "no-such-model")).toBeUndefined();
-    expect(catalogueFigures({ preset: "openai", baseUrl: "https://api.openai.com/v1" }, "claude-sonnet-4-5")).toBeUndefined();
+    expect(
+      catalogueFigures({ preset: "openai", baseUrl: "https://api.openai.com/v1" }, "no-such-model"),
+    ).toBeUndefined();
+    expect(
+      catalogueFigures({ preset: "openai", baseUrl: "https://api.openai.com/v1" }, "claude-sonnet-4-5"),
+    ).toBeUndefined();
   });
 
   test("a wire id differing only in case finds the entry", () => {
-    expect(catalogueFigures({ preset: "openai", baseUrl: "" }, "GPT-4o")?.contextWindow).toBe((entry("openai", "gpt-4o").limit as Entry).context as number);
+    expect(catalogueFigures({ preset: "openai", baseUrl: "" }, "GPT-4o")?.contextWindow).toBe(
+      (entry("openai", "gpt-4o").limit as Entry).context as number,
+    );
   });
 });
 
@@ -91,7 +106,12 @@ describe("providers sharing an endpoint", () => {
 
 describe("prices from a catalogue cost", () => {
   test("per million tokens, in Rienda's names", () => {
-    expect(pricesOf({ input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 })).toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
+    expect(pricesOf({ input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 })).toEqual({
+      input: 3,
+      output: 15,
+      cacheRead: 0.3,
+      cacheWrite: 3.75,
+    });
     expect(pricesOf({ input: 0, output: 0 })).toEqual({ input: 0, output: 0 });
   });
 
@@ -102,13 +122,25 @@ describe("prices from a catalogue cost", () => {
       output: 15,
       tiers: [{ aboveTokens: 272000, input: 6, output: 22.5, cacheRead: 0.6 }],
     });
-    expect(pricesOf({ input: 1, output: 2, context_over_200k: { input: 2, output: 4 } })).toEqual({ input: 1, output: 2, tiers: [{ aboveTokens: 200000, input: 2, output: 4 }] });
+    expect(pricesOf({ input: 1, output: 2, context_over_200k: { input: 2, output: 4 } })).toEqual({
+      input: 1,
+      output: 2,
+      tiers: [{ aboveTokens: 200000, input: 2, output: 4 }],
+    });
   });
 
   test("a cost the rates cannot carry gives no prices: reasoning at its own rate, tiers by something else, no input or output", () => {
     expect(pricesOf({ input: 0.7, output: 2.8, reasoning: 8.4 })).toBeUndefined();
-    expect(pricesOf({ input: 1, output: 2, tiers: [{ input: 2, output: 4, reasoning: 9, tier: { type: "context", size: 1000 } }] })).toBeUndefined();
-    expect(pricesOf({ input: 1, output: 2, tiers: [{ input: 2, output: 4, tier: { type: "time", size: 1 } }] })).toBeUndefined();
+    expect(
+      pricesOf({
+        input: 1,
+        output: 2,
+        tiers: [{ input: 2, output: 4, reasoning: 9, tier: { type: "context", size: 1000 } }],
+      }),
+    ).toBeUndefined();
+    expect(
+      pricesOf({ input: 1, output: 2, tiers: [{ input: 2, output: 4, tier: { type: "time", size: 1 } }] }),
+    ).toBeUndefined();
     expect(pricesOf({ input: 1 })).toBeUndefined();
     expect(pricesOf({ input: -1, output: 2 })).toBeUndefined();
     expect(pricesOf(undefined)).toBeUndefined();

@@ -18,9 +18,23 @@ const latin1 = (text: string) => Buffer.from(text, "utf8").toString("latin1");
 
 describe("readLiteral", () => {
   test("reads what minified code writes: bare and quoted keys, !0/!1, exponents, escapes, UTF-8, void 0", () => {
-    const code = latin1(`{a:!0,"b-c":!1,n:1e6,f:.5,m:-2,s:"x\\"y\\u00e9\\x41\\u{1F600}",t:'q"',u:\`tpl\`,z:null,v:void 0,l:[1,"é",{k:[]}],"9":true}`);
+    const code = latin1(
+      `{a:!0,"b-c":!1,n:1e6,f:.5,m:-2,s:"x\\"y\\u00e9\\x41\\u{1F600}",t:'q"',u:\`tpl\`,z:null,v:void 0,l:[1,"é",{k:[]}],"9":true}`,
+    );
     const { value, end } = readLiteral(code, 0);
-    expect(value).toEqual({ a: true, "b-c": false, n: 1e6, f: 0.5, m: -2, s: 'x"yéA😀', t: 'q"', u: "tpl", z: null, l: [1, "é", { k: [] }], "9": true });
+    expect(value).toEqual({
+      a: true,
+      "b-c": false,
+      n: 1e6,
+      f: 0.5,
+      m: -2,
+      s: 'x"yéA😀',
+      t: 'q"',
+      u: "tpl",
+      z: null,
+      l: [1, "é", { k: [] }],
+      "9": true,
+    });
     expect(Object.hasOwn(value as object, "v")).toBe(false);
     expect(end).toBe(code.length);
   });
@@ -51,15 +65,26 @@ function minifiedCatalogue(providers: readonly string[]): string {
 
 describe("extractCatalogue", () => {
   test("finds the catalogue among other bytes and reads it whole", () => {
-    const binary = Buffer.concat([Buffer.from([0, 1, 2, 255]), Buffer.from(`var x={a:1};p=()=>(${minifiedCatalogue(REQUIRED_PROVIDERS)});`), Buffer.from([0])]);
+    const binary = Buffer.concat([
+      Buffer.from([0, 1, 2, 255]),
+      Buffer.from(`var x={a:1};p=()=>(${minifiedCatalogue(REQUIRED_PROVIDERS)});`),
+      Buffer.from([0]),
+    ]);
     const catalogue = extractCatalogue(binary);
     expect(Object.keys(catalogue)).toEqual([...REQUIRED_PROVIDERS]);
-    expect((catalogue["opencode-go"]!.models as Record<string, Record<string, unknown>>)["m-1"]!.limit).toEqual({ context: 200000, output: 32000 });
+    expect((catalogue["opencode-go"]!.models as Record<string, Record<string, unknown>>)["m-1"]!.limit).toEqual({
+      context: 200000,
+      output: 32000,
+    });
   });
 
   test("a catalogue without the built-ins' providers, or none at all, fails with a message", () => {
-    expect(() => extractCatalogue(Buffer.from(minifiedCatalogue(["openai"])))).toThrow("the catalogue lacks opencode-go, zai-coding-plan");
-    expect(() => extractCatalogue(Buffer.from("no catalogue here"))).toThrow("no models.dev catalogue found in the executable (nothing shaped like it)");
+    expect(() => extractCatalogue(Buffer.from(minifiedCatalogue(["openai"])))).toThrow(
+      "the catalogue lacks opencode-go, zai-coding-plan",
+    );
+    expect(() => extractCatalogue(Buffer.from("no catalogue here"))).toThrow(
+      "no models.dev catalogue found in the executable (nothing shaped like it)",
+    );
   });
 });
 
@@ -102,7 +127,10 @@ describe("the generated files", () => {
       const slices = generated.providerSlices() as Record<string, [number, number]>;
       expect(Object.values(slices).reduce((sum, [, length]) => sum + length, 0)).toBe(files.data.length);
       const decoded = Object.fromEntries(
-        Object.entries(slices).map(([id, [offset, length]]) => [id, JSON.parse(brotliDecompressSync(files.data.subarray(offset, offset + length)).toString("utf8"))]),
+        Object.entries(slices).map(([id, [offset, length]]) => [
+          id,
+          JSON.parse(brotliDecompressSync(files.data.subarray(offset, offset + length)).toString("utf8")),
+        ]),
       );
       expect(decoded).toEqual(trimmed);
       expect(generated.providerEndpoints().deepseek).toEqual(["https://deepseek.example/v1"]);

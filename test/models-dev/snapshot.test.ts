@@ -21,13 +21,24 @@ describe("the snapshot", () => {
 
   test("a provider is its api.json entry: id, name, api, npm, env and models with their figures", () => {
     const provider = snapshotProvider("zai-coding-plan");
-    expect(provider).toMatchObject({ id: "zai-coding-plan", name: expect.any(String), api: expect.stringMatching(/^https:\/\//), npm: "@ai-sdk/openai-compatible", env: expect.any(Array) });
+    expect(provider).toMatchObject({
+      id: "zai-coding-plan",
+      name: expect.any(String),
+      api: expect.stringMatching(/^https:\/\//),
+      npm: "@ai-sdk/openai-compatible",
+      env: expect.any(Array),
+    });
     const models = Object.values(modelsOf(provider));
     expect(models.length).toBeGreaterThan(0);
     for (const model of models) {
-      expect(model).toMatchObject({ id: expect.any(String), name: expect.any(String), limit: { context: expect.any(Number), output: expect.any(Number) } });
+      expect(model).toMatchObject({
+        id: expect.any(String),
+        name: expect.any(String),
+        limit: { context: expect.any(Number), output: expect.any(Number) },
+      });
       // Only the fields Rienda reads are shipped.
-      for (const dropped of ["description", "family", "last_updated", "knowledge", "open_weights", "experimental"]) expect(model).not.toHaveProperty(dropped);
+      for (const dropped of ["description", "family", "last_updated", "knowledge", "open_weights", "experimental"])
+        expect(model).not.toHaveProperty(dropped);
     }
   });
 
@@ -53,6 +64,7 @@ describe("the snapshot", () => {
   });
 
   test("an unknown id, or a name every object has, is undefined", () => {
-    for (const id of ["no-such-provider", "__proto__", "constructor", "toString", ""]) expect(snapshotProvider(id)).toBeUndefined();
+    for (const id of ["no-such-provider", "__proto__", "constructor", "toString", ""])
+      expect(snapshotProvider(id)).toBeUndefined();
   });
 });

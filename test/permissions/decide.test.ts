@@ -61,7 +61,13 @@ describe("checkCall", () => {
     let asked = false;
     const verdict = await checkCall(r, { name: "shell", arguments: shell("rm -f x") }, async () => (asked = true));
     expect(asked).toBe(false);
-    expect(verdict).toEqual({ kind: "refuse", reason: 'refused by the permission rule deny shell "rm" (config.yaml): do not retry this another way; ask the user', rule: 'deny shell "rm" (config.yaml)', asked: false });
+    expect(verdict).toEqual({
+      kind: "refuse",
+      reason:
+        'refused by the permission rule deny shell "rm" (config.yaml): do not retry this another way; ask the user',
+      rule: 'deny shell "rm" (config.yaml)',
+      asked: false,
+    });
   });
 
   test("ask: the question shows the command and the rule; the answer decides", async () => {
@@ -70,7 +76,12 @@ describe("checkCall", () => {
       prompts.push(p);
       return true;
     });
-    expect(prompts).toEqual([{ title: "Allow this shell call?", body: 'git push origin\n(the permission rule ask shell "git push" (config.yaml) asks first)' }]);
+    expect(prompts).toEqual([
+      {
+        title: "Allow this shell call?",
+        body: 'git push origin\n(the permission rule ask shell "git push" (config.yaml) asks first)',
+      },
+    ]);
     expect(yes).toEqual({ kind: "allowed", rule: 'ask shell "git push" (config.yaml)' });
     const no = await checkCall(r, { name: "shell", arguments: shell("git push") }, async () => false);
     expect(no.kind).toBe("refuse");
@@ -83,9 +94,17 @@ describe("checkCall", () => {
 
 describe("readPermissionRules", () => {
   test("every problem at its key", () => {
-    const { problems } = readPermissionRules({ shell: { deny: "rm", block: [], ask: ["a | b", "", "'open"] }, "bad name": {}, read: { allow: ["x"] }, write: [] }, "f");
+    const { problems } = readPermissionRules(
+      {
+        shell: { deny: "rm", block: [], ask: ["a | b", "", "'open"] },
+        "bad name": {},
+        read: { allow: ["x"] },
+        write: [],
+      },
+      "f",
+    );
     expect(problems.map((p) => `${p.path.join(".")}: ${p.message}`)).toEqual([
-      "shell.deny: must be a list of patterns, not a string (\"rm\")",
+      'shell.deny: must be a list of patterns, not a string ("rm")',
       "shell.block: unknown key (known keys: allow, ask, deny)",
       'shell.ask.0: "a | b" must be the start of one command, as words (such as "git push"), without ;, |, & or an unclosed quote',
       'shell.ask.1: must be a pattern, not a string ("")',

@@ -31,13 +31,29 @@ const NO_SNAPSHOT: CatalogueSnapshot = { date: "", provider: () => undefined };
 function evaluateBuiltIn(name: string, snapshot: CatalogueSnapshot = NO_SNAPSHOT): Promise<Evaluation> {
   const entry = fx.home.list().modules.find((m) => m.name === name);
   if (entry?.origin !== "built-in") throw new Error(`${name} is not a built-in here`);
-  return evaluateProviderModule(entry, { runtime: fx.runtime, configDocument: {}, riendaDir: fx.home.riendaDir, signal: new AbortController().signal, log: (text) => fx.home.logs.push(text), snapshot });
+  return evaluateProviderModule(entry, {
+    runtime: fx.runtime,
+    configDocument: {},
+    riendaDir: fx.home.riendaDir,
+    signal: new AbortController().signal,
+    log: (text) => fx.home.logs.push(text),
+    snapshot,
+  });
 }
 
 /** Each model as one line: id, protocol, window, output cap, levels. */
 function rosterLines(provider: ProviderSettings): string[] {
   return [...provider.models.values()].map((m) =>
-    [m.id, m.name, m.overrides?.protocol, m.contextWindow, m.maxOutputTokens ?? "-", m.reasoning ? `levels[${(m.thinkingModes ?? []).map((t) => `${t.level}:${t.maxTokens}`).join(",")}]` : "no-reasoning"].join(" "),
+    [
+      m.id,
+      m.name,
+      m.overrides?.protocol,
+      m.contextWindow,
+      m.maxOutputTokens ?? "-",
+      m.reasoning
+        ? `levels[${(m.thinkingModes ?? []).map((t) => `${t.level}:${t.maxTokens}`).join(",")}]`
+        : "no-reasoning",
+    ].join(" "),
   );
 }
 
@@ -87,20 +103,41 @@ describe("with models.dev reachable", () => {
   });
 
   test("a user module of the same name replaces the built-in entirely: the built-in does not run", async () => {
-    fx.home.declaring("opencode-go", { protocol: "anthropic", base_url: "https://mirror.test", auth: "none", models: [{ id: "mine", context_window: 1000 }] });
+    fx.home.declaring("opencode-go", {
+      protocol: "anthropic",
+      base_url: "https://mirror.test",
+      auth: "none",
+      models: [{ id: "mine", context_window: 1000 }],
+    });
     const entry = fx.home.entry("opencode-go");
-    const provider = providerOf(await evaluateProviderModule(entry, { runtime: fx.runtime, configDocument: {}, riendaDir: fx.home.riendaDir, signal: new AbortController().signal, log: (text) => fx.home.logs.push(text) }));
-    expect([provider.origin, provider.protocol, [...provider.models.keys()]]).toEqual(["module", "anthropic", ["mine"]]);
+    const provider = providerOf(
+      await evaluateProviderModule(entry, {
+        runtime: fx.runtime,
+        configDocument: {},
+        riendaDir: fx.home.riendaDir,
+        signal: new AbortController().signal,
+        log: (text) => fx.home.logs.push(text),
+      }),
+    );
+    expect([provider.origin, provider.protocol, [...provider.models.keys()]]).toEqual([
+      "module",
+      "anthropic",
+      ["mine"],
+    ]);
     expect(server.requests).toEqual([]);
   });
 });
 
 describe("the cache (ctx.cache, 4 hours)", () => {
   const cacheFile = (entry: string) => join(fx.home.riendaDir, "cache", `${entry}.json`);
-  const readCache = (entry: string) => JSON.parse(readFileSync(cacheFile(entry), "utf8")) as { expires_at: string; payload: string };
+  const readCache = (entry: string) =>
+    JSON.parse(readFileSync(cacheFile(entry), "utf8")) as { expires_at: string; payload: string };
   const writeCache = (entry: string, expiresAt: string, value: unknown) => {
     mkdirSync(join(fx.home.riendaDir, "cache"), { recursive: true });
-    writeFileSync(cacheFile(entry), JSON.stringify({ expires_at: expiresAt, payload: typeof value === "string" ? value : JSON.stringify(value) }));
+    writeFileSync(
+      cacheFile(entry),
+      JSON.stringify({ expires_at: expiresAt, payload: typeof value === "string" ? value : JSON.stringify(value) }),
+    );
   };
   const LIVE = "2999-01-01T00:00:00Z";
   const EXPIRED = "2020-01-01T00:00:00Z";
@@ -131,7 +168,9 @@ describe("the cache (ctx.cache, 4 hours)", () => {
   test("a live entry is used without a request: the provider's own first, then the whole catalogue; expired ones are fetched again", async () => {
     writeCache("models.dev", LIVE, onlyModel("from-the-catalogue"));
     expect(await modelIds()).toEqual(["from-the-catalogue"]);
-    expect(JSON.parse(readCache("models.dev.opencode-go").payload)).toEqual(onlyModel("from-the-catalogue")["opencode-go"]);
+    expect(JSON.parse(readCache("models.dev.opencode-go").payload)).toEqual(
+      onlyModel("from-the-catalogue")["opencode-go"],
+    );
     writeCache("models.dev.opencode-go", LIVE, onlyModel("its-own")["opencode-go"]);
     expect(await modelIds()).toEqual(["its-own"]);
     expect(server.requests).toEqual([]);
@@ -151,13 +190,19 @@ describe("the cache (ctx.cache, 4 hours)", () => {
 
   test("the snapshot is never cached: the next start tries models.dev again", async () => {
     process.env.RIENDA_MODELS_DEV_URL = await unreachableUrl();
-    await evaluateBuiltIn("opencode-go", { date: "2026-03-01", provider: (id) => catalogueFragment()[id] as Record<string, unknown> | undefined });
+    await evaluateBuiltIn("opencode-go", {
+      date: "2026-03-01",
+      provider: (id) => catalogueFragment()[id] as Record<string, unknown> | undefined,
+    });
     expect(existsSync(join(fx.home.riendaDir, "cache"))).toBe(false);
   });
 });
 
 describe("with models.dev out of reach", () => {
-  const snapshot: CatalogueSnapshot = { date: "2026-03-01", provider: (id) => catalogueFragment()[id] as Record<string, unknown> | undefined };
+  const snapshot: CatalogueSnapshot = {
+    date: "2026-03-01",
+    provider: (id) => catalogueFragment()[id] as Record<string, unknown> | undefined,
+  };
 
   test("the snapshot shipped in Rienda gives the roster, silently", async () => {
     const url = await unreachableUrl();
@@ -171,7 +216,9 @@ describe("with models.dev out of reach", () => {
     server.answer = { status: 503, body: "maintenance" };
     expect(rosterLines(providerOf(await evaluateBuiltIn("opencode-go", snapshot)))).toEqual(OPENCODE_GO_ROSTER);
     server.answer = { status: 200, body: "<html>captive portal</html>" };
-    expect(providerOf(await evaluateBuiltIn("zai-coding-plan", snapshot)).baseUrl).toBe("https://api.z.ai/api/coding/paas/v4");
+    expect(providerOf(await evaluateBuiltIn("zai-coding-plan", snapshot)).baseUrl).toBe(
+      "https://api.z.ai/api/coding/paas/v4",
+    );
     expect(fx.home.logs).toEqual([]);
   });
 
@@ -179,7 +226,9 @@ describe("with models.dev out of reach", () => {
     process.env.RIENDA_MODELS_DEV_URL = await unreachableUrl();
     const opencode = providerOf(await evaluateBuiltIn("opencode-go"));
     expect([opencode.baseUrl, opencode.models.size]).toEqual(["https://opencode.ai/zen/go/v1", 0]);
-    expect(fx.home.logs[0]).toEndWith("and Rienda ships no catalogue of opencode-go: no models until models.dev can be reached");
+    expect(fx.home.logs[0]).toEndWith(
+      "and Rienda ships no catalogue of opencode-go: no models until models.dev can be reached",
+    );
     expect(await evaluateBuiltIn("zai-coding-plan")).toEqual({
       problem: `provider "zai-coding-plan": module threw: models.dev gives no address (api) for zai-coding-plan; it is tried again at the next start`,
     });

@@ -67,16 +67,28 @@ export function catalogueFragment(): Record<string, unknown> {
       api: "https://opencode.ai/zen/go/v1",
       doc: "https://opencode.ai/docs/go",
       models: {
-        "kimi-k2.6": model("kimi-k2.6", { name: "Kimi K2.6", reasoning: true, reasoning_options: [{ type: "effort", values: ["low", "medium", "high"] }], limit: { context: 262144, output: 65536 } }),
+        "kimi-k2.6": model("kimi-k2.6", {
+          name: "Kimi K2.6",
+          reasoning: true,
+          reasoning_options: [{ type: "effort", values: ["low", "medium", "high"] }],
+          limit: { context: 262144, output: 65536 },
+        }),
         "glm-5.2": model("glm-5.2", { name: "GLM-5.2", reasoning: true, limit: { context: 204800, output: 131072 } }),
         "minimax-m3": model("minimax-m3", {
           name: "MiniMax M3",
           reasoning: true,
           provider: { npm: "@ai-sdk/anthropic" },
-          reasoning_options: [{ type: "budget", min: 1024 }, { type: "effort", values: ["none", "low", "high", "high"] }],
+          reasoning_options: [
+            { type: "budget", min: 1024 },
+            { type: "effort", values: ["none", "low", "high", "high"] },
+          ],
           limit: { context: 1000000, output: 0 },
         }),
-        "gpt-oss-120b": model("gpt-oss-120b", { name: "GPT OSS 120B", provider: { npm: "@ai-sdk/openai" }, limit: { context: 131072, output: 0 } }),
+        "gpt-oss-120b": model("gpt-oss-120b", {
+          name: "GPT OSS 120B",
+          provider: { npm: "@ai-sdk/openai" },
+          limit: { context: 131072, output: 0 },
+        }),
         "qwen3.7-preview": model("qwen3.7-preview", { status: "beta" }),
         "qwen3.5-plus": model("qwen3.5-plus", { status: "deprecated" }),
         "mimo-v3": model("mimo-v3", { status: "alpha" }),
@@ -92,7 +104,12 @@ export function catalogueFragment(): Record<string, unknown> {
       api: "https://api.z.ai/api/coding/paas/v4",
       doc: "https://docs.z.ai/devpack/overview",
       models: {
-        "glm-4.7": model("glm-4.7", { name: "GLM-4.7", reasoning: true, reasoning_options: [{ type: "toggle" }], limit: { context: 204800, output: 131072 } }),
+        "glm-4.7": model("glm-4.7", {
+          name: "GLM-4.7",
+          reasoning: true,
+          reasoning_options: [{ type: "toggle" }],
+          limit: { context: 204800, output: 131072 },
+        }),
         "glm-4.5-air": model("glm-4.5-air", { name: "GLM-4.5-Air", limit: { context: 131072, output: 98304 } }),
       },
     },

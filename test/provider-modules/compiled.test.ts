@@ -38,7 +38,11 @@ afterAll(async () => {
 });
 
 /** Runs `command` without blocking this process (the scripted models.dev lives in it). */
-function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const child = spawn(command, args, { cwd: work, env: { ...process.env, ...env } });
     let stdout = "";
@@ -56,10 +60,17 @@ test("a compiled binary evaluates the built-in modules it embeds, leaving no cop
   const workers = ["invoke-worker.ts", "realm-helper-worker.ts"].map((name) => join(work, "src/runtime/context", name));
   // The models.dev snapshot's data is embedded as a file, as scripts/release/compile.ts does.
   const snapshot = join(work, "src/models-dev/models-dev-snapshot.bin");
-  const built = await run(process.execPath, ["build", ...BUILD_FLAGS, join(work, "src/probe.ts"), ...workers, snapshot, "--outfile", join(work, "probe")], {});
+  const built = await run(
+    process.execPath,
+    ["build", ...BUILD_FLAGS, join(work, "src/probe.ts"), ...workers, snapshot, "--outfile", join(work, "probe")],
+    {},
+  );
   expect(built.stderr).not.toContain("error");
   expect(built.code).toBe(0);
-  const copies = () => readdirSync(tmpdir()).filter((name) => name.startsWith("rienda-provider-")).sort();
+  const copies = () =>
+    readdirSync(tmpdir())
+      .filter((name) => name.startsWith("rienda-provider-"))
+      .sort();
   const before = copies();
   const probed = await run(join(work, "probe"), [], { HOME: join(work, "home"), RIENDA_MODELS_DEV_URL: server.url });
   expect(probed.stderr).toBe("");

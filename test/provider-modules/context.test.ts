@@ -15,7 +15,10 @@ function reporting(name: string, expression: string): void {
 
 describe("the ctx of a provider module", () => {
   test("is a hook's ctx outside any run: its folder as workdir (commands run there), no session, no agent, config.yaml as data", async () => {
-    reporting("acme", "{ workdir: ctx.workdir, session: ctx.session, agent: ctx.agent, config: ctx.config, pwd: ctx.system.exec('pwd').stdout.trim() }");
+    reporting(
+      "acme",
+      "{ workdir: ctx.workdir, session: ctx.session, agent: ctx.agent, config: ctx.config, pwd: ctx.system.exec('pwd').stdout.trim() }",
+    );
     const config = { compaction: { enabled: false }, config: { acme: { region: "eu" } } };
     const evaluation = await fx.home.evaluate("acme", { configDocument: config });
     expect("provider" in evaluation).toBe(true);
@@ -26,7 +29,17 @@ describe("the ctx of a provider module", () => {
       {
         workdir: folder,
         session: { id: "", agentId: "", modelId: "", workdir: folder },
-        agent: { name: "", description: "", model: "", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
+        agent: {
+          name: "",
+          description: "",
+          model: "",
+          tools: [],
+          hooks: [],
+          skills: [],
+          agents: [],
+          config: {},
+          systemPrompt: "",
+        },
         config,
         pwd: folder,
       },
@@ -35,9 +48,12 @@ describe("the ctx of a provider module", () => {
 
   test("reads and lists files relative to its own folder", async () => {
     fx.home.write("acme", JSON.stringify({ models: [{ id: "from-file", context_window: 1000 }] }), "models.json");
-    fx.home.module("acme", `const listed = ctx.file.list(".").map((f) => f.name).sort();
+    fx.home.module(
+      "acme",
+      `const listed = ctx.file.list(".").map((f) => f.name).sort();
 ctx.log(listed.join(","));
-return Object.assign(${JSON.stringify(validDeclaration())}, JSON.parse(ctx.file.read("models.json")));`);
+return Object.assign(${JSON.stringify(validDeclaration())}, JSON.parse(ctx.file.read("models.json")));`,
+    );
     const evaluation = await fx.home.evaluate("acme");
     if (!("provider" in evaluation)) throw new Error(evaluation.problem);
     expect([...evaluation.provider.models.keys()]).toEqual(["from-file"]);
@@ -47,11 +63,14 @@ return Object.assign(${JSON.stringify(validDeclaration())}, JSON.parse(ctx.file.
   test("ctx.confirm answers false, ctx.notify and console output reach the log, ctx.env reads the environment", async () => {
     process.env.RIENDA_TEST_PROVIDER_REGION = "eu-west";
     try {
-      fx.home.module("acme", `const yes = ctx.confirm({ title: "Use the beta endpoint?", body: "" });
+      fx.home.module(
+        "acme",
+        `const yes = ctx.confirm({ title: "Use the beta endpoint?", body: "" });
 ctx.notify({ title: "acme", body: "catalogue refreshed" });
 console.log("from console");
 ctx.log("confirm=" + yes + " region=" + ctx.env.get("RIENDA_TEST_PROVIDER_REGION"));
-return ${JSON.stringify(validDeclaration())};`);
+return ${JSON.stringify(validDeclaration())};`,
+      );
       expect("provider" in (await fx.home.evaluate("acme"))).toBe(true);
     } finally {
       delete process.env.RIENDA_TEST_PROVIDER_REGION;
@@ -77,8 +96,11 @@ test("ctx.http.fetch reads at most 32 MiB of a body (the models.dev catalogue is
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/catalogue`;
   try {
-    fx.home.module("acme", `try { ctx.http.fetch(${JSON.stringify(url)}); } catch (error) { ctx.log(error.message); }
-return ${JSON.stringify(validDeclaration())};`);
+    fx.home.module(
+      "acme",
+      `try { ctx.http.fetch(${JSON.stringify(url)}); } catch (error) { ctx.log(error.message); }
+return ${JSON.stringify(validDeclaration())};`,
+    );
     expect("provider" in (await fx.home.evaluate("acme"))).toBe(true);
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -97,18 +119,29 @@ describe("a module that does not return", () => {
 
   test("is given up after the time allowed, with a line saying so", async () => {
     fx.home.module("acme", "while (true) {}");
-    expect(await fx.home.evaluate("acme", { timeoutMs: 300 })).toEqual({ problem: `provider "acme": the module did not return within 0.3 s` });
+    expect(await fx.home.evaluate("acme", { timeoutMs: 300 })).toEqual({
+      problem: `provider "acme": the module did not return within 0.3 s`,
+    });
   });
 });
 
 test("a caller's own front end answers ctx.confirm", async () => {
-  fx.home.module("acme", `if (!ctx.confirm({ title: "Declare?", body: "" })) throw new Error("declined"); return ${JSON.stringify(validDeclaration())};`);
+  fx.home.module(
+    "acme",
+    `if (!ctx.confirm({ title: "Declare?", body: "" })) throw new Error("declined"); return ${JSON.stringify(validDeclaration())};`,
+  );
   const questions: string[] = [];
   const evaluation = await evaluateProviderModule(fx.home.entry("acme"), {
     runtime: fx.runtime,
-    configDocument: {}, riendaDir: fx.home.riendaDir,
+    configDocument: {},
+    riendaDir: fx.home.riendaDir,
     signal: new AbortController().signal,
-    frontEnd: { log: () => {}, output: () => {}, notify: () => {}, confirm: async (prompt) => questions.push(prompt.title) > 0 },
+    frontEnd: {
+      log: () => {},
+      output: () => {},
+      notify: () => {},
+      confirm: async (prompt) => questions.push(prompt.title) > 0,
+    },
   });
   expect(["provider" in evaluation, questions]).toEqual([true, ["Declare?"]]);
 });

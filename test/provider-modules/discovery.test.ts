@@ -19,8 +19,18 @@ describe("listProviderModules", () => {
     expect(listing).toEqual({
       folder: home.folder,
       modules: [
-        { origin: "built-in", name: "opencode-go", path: "built-in:opencode-go", folder: join(home.folder, "opencode-go") },
-        { origin: "built-in", name: "zai-coding-plan", path: "built-in:zai-coding-plan", folder: join(home.folder, "zai-coding-plan") },
+        {
+          origin: "built-in",
+          name: "opencode-go",
+          path: "built-in:opencode-go",
+          folder: join(home.folder, "opencode-go"),
+        },
+        {
+          origin: "built-in",
+          name: "zai-coding-plan",
+          path: "built-in:zai-coding-plan",
+          folder: join(home.folder, "zai-coding-plan"),
+        },
       ],
       problems: [],
     });
@@ -34,7 +44,12 @@ describe("listProviderModules", () => {
     writeFileSync(join(home.folder, "loose.js"), "module.exports = () => ({});");
     const listing = home.list();
     expect(summary(listing)).toEqual(["acme module", "opencode-go built-in", "zai-coding-plan built-in"]);
-    expect(listing.modules[0]).toEqual({ origin: "module", name: "acme", path: acme, folder: join(home.folder, "acme") });
+    expect(listing.modules[0]).toEqual({
+      origin: "module",
+      name: "acme",
+      path: acme,
+      folder: join(home.folder, "acme"),
+    });
   });
 
   test("a user module replaces the built-in of its name; the list is sorted by name", () => {
@@ -43,7 +58,12 @@ describe("listProviderModules", () => {
     home.write("alpha", "module.exports = () => ({});");
     const listing = home.list();
     expect(summary(listing)).toEqual(["Zeta module", "alpha module", "opencode-go module", "zai-coding-plan built-in"]);
-    expect(listing.modules.find((m) => m.name === "opencode-go")).toEqual({ origin: "module", name: "opencode-go", path: own, folder: join(home.folder, "opencode-go") });
+    expect(listing.modules.find((m) => m.name === "opencode-go")).toEqual({
+      origin: "module",
+      name: "opencode-go",
+      path: own,
+      folder: join(home.folder, "opencode-go"),
+    });
   });
 
   test("a linked module folder counts like a real one", () => {
@@ -61,13 +81,19 @@ describe("listProviderModules", () => {
     mkdirSync(join(other, "from-env"), { recursive: true });
     writeFileSync(join(other, "from-env", "index.js"), "module.exports = () => ({});");
     const absolute = listProviderModules({ env: { RIENDA_PROVIDERS: ` ${other} ` }, home: home.home });
-    const relative = listProviderModules({ env: { RIENDA_PROVIDERS: "other-providers" }, home: home.home, cwd: home.home });
+    const relative = listProviderModules({
+      env: { RIENDA_PROVIDERS: "other-providers" },
+      home: home.home,
+      cwd: home.home,
+    });
     for (const listing of [absolute, relative]) {
       expect(listing.folder).toBe(other);
       expect(summary(listing)).toEqual(["from-env module", "opencode-go built-in", "zai-coding-plan built-in"]);
       expect(listing.modules.find((m) => m.name === "opencode-go")?.folder).toBe(join(other, "opencode-go"));
     }
-    expect(summary(listProviderModules({ env: { RIENDA_PROVIDERS: "  " }, home: home.home }))).toContain("from-home module");
+    expect(summary(listProviderModules({ env: { RIENDA_PROVIDERS: "  " }, home: home.home }))).toContain(
+      "from-home module",
+    );
   });
 
   test("a providers 'folder' that is a file is a problem in the listing, not a failure; the built-ins remain", () => {

@@ -27,13 +27,22 @@ test("the page shows two modules and one config.yaml", () => {
 test("the acme module declares what the page says: three models, levels, an Anthropic model with its own address and header", async () => {
   fx.home.write("acme", moduleOf("acme"));
   const provider = providerOf(await fx.home.evaluate("acme"));
-  expect([provider.protocol, provider.baseUrl, provider.sessionHeader, provider.auth]).toEqual(["openai_chat_completions", "https://api.acme.example/v1", "x-acme-session", "api_key"]);
+  expect([provider.protocol, provider.baseUrl, provider.sessionHeader, provider.auth]).toEqual([
+    "openai_chat_completions",
+    "https://api.acme.example/v1",
+    "x-acme-session",
+    "api_key",
+  ]);
   expect([...provider.models.keys()]).toEqual(["acme-large", "acme-small", "acme-claude"]);
   expect(provider.models.get("acme-large")?.thinkingModes).toEqual([
     { level: "low", maxTokens: 0 },
     { level: "high", maxTokens: 0 },
   ]);
-  expect(provider.models.get("acme-claude")?.overrides).toEqual({ protocol: "anthropic", baseUrl: "https://anthropic.acme.example", headers: { "X-Acme-Team": "claude" } });
+  expect(provider.models.get("acme-claude")?.overrides).toEqual({
+    protocol: "anthropic",
+    baseUrl: "https://anthropic.acme.example",
+    headers: { "X-Acme-Team": "claude" },
+  });
 });
 
 test("the gateway module lists its gateway's models, and is skipped with the line shown when the gateway is down", async () => {
@@ -49,11 +58,17 @@ test("the gateway module lists its gateway's models, and is skipped with the lin
   fx.home.write("gateway", moduleOf("gateway"));
   try {
     const provider = providerOf(await fx.home.evaluate("gateway", { configDocument: config }));
-    expect([provider.baseUrl, provider.auth, [...provider.models.keys()]]).toEqual([base, "none", ["llama-3.3-70b", "qwen3-coder"]]);
+    expect([provider.baseUrl, provider.auth, [...provider.models.keys()]]).toEqual([
+      base,
+      "none",
+      ["llama-3.3-70b", "qwen3-coder"],
+    ]);
   } finally {
     await new Promise<void>((resolve) => server!.close(() => resolve()));
     server = undefined;
   }
   const down = await fx.home.evaluate("gateway", { configDocument: config });
-  expect("problem" in down ? down.problem : "").toStartWith(`provider "gateway": module threw: ctx.http.fetch: GET ${base}/models failed: `);
+  expect("problem" in down ? down.problem : "").toStartWith(
+    `provider "gateway": module threw: ctx.http.fetch: GET ${base}/models failed: `,
+  );
 });

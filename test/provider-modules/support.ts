@@ -3,7 +3,12 @@ import { afterAll, afterEach, beforeAll, beforeEach } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { evaluateProviderModule, listProviderModules, type Evaluation, type ModuleEntry } from "../../src/provider-modules/index.ts";
+import {
+  evaluateProviderModule,
+  listProviderModules,
+  type Evaluation,
+  type ModuleEntry,
+} from "../../src/provider-modules/index.ts";
 import type { ProviderSettings } from "../../src/config/index.ts";
 import { createRuntime, type Runtime } from "../../src/runtime/index.ts";
 
@@ -43,7 +48,10 @@ export class ProvidersHome {
     return found;
   }
 
-  evaluate(name: string, options: { configDocument?: Record<string, unknown>; signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Evaluation> {
+  evaluate(
+    name: string,
+    options: { configDocument?: Record<string, unknown>; signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<Evaluation> {
     return evaluateProviderModule(this.entry(name), {
       runtime: this.runtime,
       configDocument: options.configDocument ?? {},

@@ -36,7 +36,13 @@ const noWait: StreamModelOptions = {
 function request(protocol: ProtocolName, overrides: Partial<ModelRequest> = {}, base?: string): ModelRequest {
   const baseUrl = base ?? (protocol === "anthropic" ? server.url : `${server.url}/v1`);
   return {
-    model: sampleModel({ protocol, baseUrl, apiKey: "k-123", headers: { "X-Title": "rienda" }, sessionHeader: "X-Session-Id" }),
+    model: sampleModel({
+      protocol,
+      baseUrl,
+      apiKey: "k-123",
+      headers: { "X-Title": "rienda" },
+      sessionHeader: "X-Session-Id",
+    }),
     system: "Be brief.",
     messages: [{ role: "user", blocks: [{ type: "text", text: "count words in notes.txt" }] }],
     tools: [WORD_COUNT],
@@ -51,7 +57,8 @@ async function collect(stream: AsyncIterable<StreamEvent>): Promise<StreamEvent[
   return events;
 }
 
-const textOf = (events: StreamEvent[]) => events.flatMap((event) => (event.type === "text_delta" ? [event.text] : [])).join("");
+const textOf = (events: StreamEvent[]) =>
+  events.flatMap((event) => (event.type === "text_delta" ? [event.text] : [])).join("");
 const terminals = (events: StreamEvent[]) => events.filter((event) => event.type === "done" || event.type === "error");
 
 const PROTOCOLS: ProtocolName[] = ["openai_chat_completions", "openai_responses", "anthropic"];
@@ -78,17 +85,29 @@ for (const protocol of PROTOCOLS) {
       const last = events.at(-1);
       if (last?.type !== "done") throw new Error(`expected done, got ${JSON.stringify(last)}`);
       const blocks = last.response.message.blocks;
-      expect(blocks.find((block) => block.type === "thinking")).toMatchObject({ type: "thinking", thinking: "Count first." });
+      expect(blocks.find((block) => block.type === "thinking")).toMatchObject({
+        type: "thinking",
+        thinking: "Count first.",
+      });
       expect(blocks.filter((block) => block.type !== "thinking")).toEqual([
         { type: "text", text: "Let me count the words." },
-        { type: "tool_call", toolCallId: "call-a", toolCallName: "word-count", toolCallArguments: { path: "notes.txt", options: { unique: true } } },
+        {
+          type: "tool_call",
+          toolCallId: "call-a",
+          toolCallName: "word-count",
+          toolCallArguments: { path: "notes.txt", options: { unique: true } },
+        },
         { type: "tool_call", toolCallId: "call-b", toolCallName: "word-count", toolCallArguments: '{"path": ' },
       ]);
       expect(last.response.stopReason).toBe("tool_use");
       expect(last.response.usage).toMatchObject({ inputTokens: 40, outputTokens: 9 });
       expect(last.response.responseModel).toBe("wire-model-1");
       expect(textOf(events)).toBe("Let me count the words.");
-      expect(events.filter((event) => event.type === "tool_call").map((event) => (event.type === "tool_call" ? event.id : ""))).toEqual(["call-a", "call-b"]);
+      expect(
+        events
+          .filter((event) => event.type === "tool_call")
+          .map((event) => (event.type === "tool_call" ? event.id : "")),
+      ).toEqual(["call-a", "call-b"]);
 
       const [sent] = server.requests;
       expect(sent?.path).toBe(EXPECTED_PATH[protocol]);
@@ -114,23 +133,43 @@ for (const protocol of PROTOCOLS) {
       expect(server.requests).toHaveLength(1);
       const base = protocol === "anthropic" ? server.url : `${server.url}/v1`;
       expect(events).toEqual([
-        { type: "error", failure: { kind: "invalid_request", status: 400, retryable: false, message: `provider "local" (${base}): HTTP 400: tools[0].parameters: invalid schema` } },
+        {
+          type: "error",
+          failure: {
+            kind: "invalid_request",
+            status: 400,
+            retryable: false,
+            message: `provider "local" (${base}): HTTP 400: tools[0].parameters: invalid schema`,
+          },
+        },
       ]);
     });
 
     test("retries HTTP 503 and 429, then answers", async () => {
-      server.script({ error: { status: 503, message: "busy" } }, { error: { status: 429, message: "slow down" } }, { text: "third time lucky" });
+      server.script(
+        { error: { status: 503, message: "busy" } },
+        { error: { status: 429, message: "slow down" } },
+        { text: "third time lucky" },
+      );
       const events = await collect(streamModel(request(protocol), noWait));
       expect(server.requests).toHaveLength(3);
-      expect(events.filter((event) => event.type === "retry").map((event) => (event.type === "retry" ? event.failure.message : ""))).toEqual([
-        "HTTP 503: busy",
-        "HTTP 429: slow down",
-      ]);
-      expect(events.at(-1)).toMatchObject({ type: "done", response: { message: { blocks: [{ type: "text", text: "third time lucky" }] } } });
+      expect(
+        events
+          .filter((event) => event.type === "retry")
+          .map((event) => (event.type === "retry" ? event.failure.message : "")),
+      ).toEqual(["HTTP 503: busy", "HTTP 429: slow down"]);
+      expect(events.at(-1)).toMatchObject({
+        type: "done",
+        response: { message: { blocks: [{ type: "text", text: "third time lucky" }] } },
+      });
     });
 
     test("retries a stream cut mid-way, after announcing that its partial output is void", async () => {
-      server.script({ text: "one two three four five six", cutAfter: 4 }, { text: "one two three four five six", cutAfter: 4, cutMode: "end" }, { text: "complete answer" });
+      server.script(
+        { text: "one two three four five six", cutAfter: 4 },
+        { text: "one two three four five six", cutAfter: 4, cutMode: "end" },
+        { text: "complete answer" },
+      );
       const events = await collect(streamModel(request(protocol), noWait));
       expect(server.requests).toHaveLength(3);
       const retries = events.filter((event) => event.type === "retry");
@@ -139,16 +178,31 @@ for (const protocol of PROTOCOLS) {
       expect(textOf(afterLastRetry)).toBe("complete answer");
       // Dropped connection, then a body that ended cleanly without the end marker.
       expect(retries[0]).toMatchObject({ failure: { kind: "truncated_stream", retryable: true } });
-      if (retries[0]?.type === "retry") expect(retries[0].failure.message).toStartWith(`the connection to ${server.url}`);
-      expect(retries[1]).toMatchObject({ failure: { kind: "truncated_stream", retryable: true, message: "the response stream ended before the provider finished it" } });
+      if (retries[0]?.type === "retry")
+        expect(retries[0].failure.message).toStartWith(`the connection to ${server.url}`);
+      expect(retries[1]).toMatchObject({
+        failure: {
+          kind: "truncated_stream",
+          retryable: true,
+          message: "the response stream ended before the provider finished it",
+        },
+      });
       expect(events.at(-1)).toMatchObject({ type: "done" });
     });
 
     test("retries an overloaded error sent inside the stream", async () => {
-      server.script({ text: "partial", streamError: { type: "overloaded_error", message: "Overloaded" } }, { text: "recovered" });
+      server.script(
+        { text: "partial", streamError: { type: "overloaded_error", message: "Overloaded" } },
+        { text: "recovered" },
+      );
       const events = await collect(streamModel(request(protocol), noWait));
-      expect(events.find((event) => event.type === "retry")).toMatchObject({ failure: { kind: "overloaded", retryable: true } });
-      expect(events.at(-1)).toMatchObject({ type: "done", response: { message: { blocks: [{ type: "text", text: "recovered" }] } } });
+      expect(events.find((event) => event.type === "retry")).toMatchObject({
+        failure: { kind: "overloaded", retryable: true },
+      });
+      expect(events.at(-1)).toMatchObject({
+        type: "done",
+        response: { message: { blocks: [{ type: "text", text: "recovered" }] } },
+      });
     });
 
     test("reads slow chunks to the end", async () => {
@@ -162,13 +216,17 @@ for (const protocol of PROTOCOLS) {
       const controller = new AbortController();
       const events: StreamEvent[] = [];
       const consumed = (async () => {
-        for await (const event of streamModel(request(protocol), { ...noWait, signal: controller.signal })) events.push(event);
+        for await (const event of streamModel(request(protocol), { ...noWait, signal: controller.signal }))
+          events.push(event);
       })();
       await server.waitForRequests(1);
       controller.abort();
       await consumed;
       await server.waitForClosed(1);
-      expect(events.at(-1)).toEqual({ type: "error", failure: { kind: "aborted", retryable: false, message: "the model request was interrupted" } });
+      expect(events.at(-1)).toEqual({
+        type: "error",
+        failure: { kind: "aborted", retryable: false, message: "the model request was interrupted" },
+      });
       expect(server.requests).toHaveLength(1);
       expect(server.requests[0]?.aborted).toBe(true);
     });
@@ -176,8 +234,13 @@ for (const protocol of PROTOCOLS) {
     test("times out a silent stream and retries it", async () => {
       server.script({ text: "silence", hang: true }, { text: "spoken" });
       const events = await collect(streamModel(request(protocol), { ...noWait, idleTimeoutMs: 150 }));
-      expect(events.find((event) => event.type === "retry")).toMatchObject({ failure: { kind: "timeout", retryable: true } });
-      expect(events.at(-1)).toMatchObject({ type: "done", response: { message: { blocks: [{ type: "text", text: "spoken" }] } } });
+      expect(events.find((event) => event.type === "retry")).toMatchObject({
+        failure: { kind: "timeout", retryable: true },
+      });
+      expect(events.at(-1)).toMatchObject({
+        type: "done",
+        response: { message: { blocks: [{ type: "text", text: "spoken" }] } },
+      });
     });
   });
 }
@@ -214,27 +277,49 @@ describe("any protocol", () => {
   });
 
   test("a silent first byte and a silent gap mid-answer are told apart, each naming its key; retries follow the model's setting", async () => {
-    const timing = { keys: { timeout: "providers.local.timeout", idleTimeout: "providers.local.models.m.idle_timeout", retries: "providers.local.retries" } };
-    const model = (extra: object) => request("openai_chat_completions", { model: { ...request("openai_chat_completions").model, timing: { ...timing, ...extra } } });
+    const timing = {
+      keys: {
+        timeout: "providers.local.timeout",
+        idleTimeout: "providers.local.models.m.idle_timeout",
+        retries: "providers.local.retries",
+      },
+    };
+    const model = (extra: object) =>
+      request("openai_chat_completions", {
+        model: { ...request("openai_chat_completions").model, timing: { ...timing, ...extra } },
+      });
     server.script({ text: "late", chunkDelayMs: 2000 });
     const silent = await collect(streamModel(model({ timeoutMs: 150, retries: 0 }), noWait));
     expect(server.requests).toHaveLength(1);
     const first = silent.at(-1);
     if (first?.type !== "error") throw new Error("expected an error");
     expect(first.failure.kind).toBe("timeout");
-    expect(first.failure.message).toContain("within 150ms (first-byte timeout, providers.local.timeout); the server may still be reading the prompt, and a retry sends it again");
+    expect(first.failure.message).toContain(
+      "within 150ms (first-byte timeout, providers.local.timeout); the server may still be reading the prompt, and a retry sends it again",
+    );
 
     server.script({ text: "silence", hang: true }, { text: "spoken" });
     const gap = await collect(streamModel(model({ idleTimeoutMs: 150, retries: 1 }), noWait));
     const retry = gap.find((event) => event.type === "retry");
     if (retry?.type !== "retry") throw new Error("expected a retry");
-    expect(retry.failure.message).toContain("for 150ms in the middle of the answer (idle timeout, providers.local.models.m.idle_timeout)");
-    expect(gap.at(-1)).toMatchObject({ type: "done", response: { message: { blocks: [{ type: "text", text: "spoken" }] } } });
+    expect(retry.failure.message).toContain(
+      "for 150ms in the middle of the answer (idle timeout, providers.local.models.m.idle_timeout)",
+    );
+    expect(gap.at(-1)).toMatchObject({
+      type: "done",
+      response: { message: { blocks: [{ type: "text", text: "spoken" }] } },
+    });
   });
   test("a refused connection to a remote host keeps the whole retry schedule", async () => {
-    const refused = Object.assign(new TypeError("ECONNREFUSED: Unable to connect. Is the computer able to access the url?"), { code: "ECONNREFUSED" });
+    const refused = Object.assign(
+      new TypeError("ECONNREFUSED: Unable to connect. Is the computer able to access the url?"),
+      { code: "ECONNREFUSED" },
+    );
     const events = await collect(
-      streamModel(request("openai_chat_completions", {}, "https://models.example.com/v1"), { ...noWait, fetch: () => Promise.reject(refused) }),
+      streamModel(request("openai_chat_completions", {}, "https://models.example.com/v1"), {
+        ...noWait,
+        fetch: () => Promise.reject(refused),
+      }),
     );
     expect(events.filter((event) => event.type === "retry")).toHaveLength(4);
     const last = events.at(-1);
@@ -247,10 +332,14 @@ describe("any protocol", () => {
   test("a 200 answer in JSON instead of an event stream is reported, and retried only when it is a transient error", async () => {
     server.script(
       { error: { status: 200, body: JSON.stringify({ error: { message: "upstream overloaded", code: 503 } }) } },
-      { error: { status: 200, body: JSON.stringify({ id: "x", choices: [{ message: { content: "not streamed" } }] }) } },
+      {
+        error: { status: 200, body: JSON.stringify({ id: "x", choices: [{ message: { content: "not streamed" } }] }) },
+      },
     );
     const events = await collect(streamModel(request("openai_chat_completions"), noWait));
-    expect(events.find((event) => event.type === "retry")).toMatchObject({ failure: { kind: "server", message: "provider error (503): upstream overloaded" } });
+    expect(events.find((event) => event.type === "retry")).toMatchObject({
+      failure: { kind: "server", message: "provider error (503): upstream overloaded" },
+    });
     expect(events.at(-1)).toEqual({
       type: "error",
       failure: {
@@ -280,7 +369,15 @@ describe("any protocol", () => {
     const events = await collect(streamModel(request("openai_chat_completions"), noWait));
     expect(events.at(-1)).toMatchObject({
       type: "done",
-      response: { message: { blocks: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "fine" }] }, stopReason: "end_turn" },
+      response: {
+        message: {
+          blocks: [
+            { type: "thinking", thinking: "hmm" },
+            { type: "text", text: "fine" },
+          ],
+        },
+        stopReason: "end_turn",
+      },
     });
   });
 });

@@ -3,7 +3,9 @@ import { anthropicUrl, buildAnthropicRequest } from "../../src/providers/anthrop
 import { sampleRequest } from "./sample-request.ts";
 
 const anthropic = (overrides = {}, tools?: Parameters<typeof sampleRequest>[1]) =>
-  buildAnthropicRequest(sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com", ...overrides }, tools));
+  buildAnthropicRequest(
+    sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com", ...overrides }, tools),
+  );
 
 describe("Anthropic Messages request", () => {
   test("adds /v1/messages to a base without /v1, and only /messages to one with it", () => {
@@ -19,7 +21,12 @@ describe("Anthropic Messages request", () => {
     expect(spec.headers["x-api-key"]).toBe("sk-test");
     expect(spec.headers["anthropic-version"]).toBe("2023-06-01");
     expect("authorization" in spec.headers).toBe(false);
-    expect(spec.body).toMatchObject({ model: "wire-model-1", max_tokens: 8192, stream: true, system: "You are terse." });
+    expect(spec.body).toMatchObject({
+      model: "wire-model-1",
+      max_tokens: 8192,
+      stream: true,
+      system: "You are terse.",
+    });
   });
 
   test("puts tool results first in the user message, sends signed thinking back and drops unsigned thinking", () => {
@@ -49,24 +56,42 @@ describe("Anthropic Messages request", () => {
 
   test("sends tools with input_schema, and no tools field when there are none", () => {
     expect(anthropic({ cache: false }).body.tools).toEqual([
-      { name: "word-count", description: "Counts words in a file.", input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
+      {
+        name: "word-count",
+        description: "Counts words in a file.",
+        input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      },
     ]);
     expect("tools" in anthropic({}, []).body).toBe(false);
   });
 
   test("enables thinking with the thinking_max_tokens budget and keeps max_tokens above it", () => {
-    expect(anthropic({ thinkingMaxTokens: 2048 }).body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 2048 }, max_tokens: 8192 });
-    expect(anthropic({ thinkingMaxTokens: 16000 }).body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 16000 }, max_tokens: 24192 });
+    expect(anthropic({ thinkingMaxTokens: 2048 }).body).toMatchObject({
+      thinking: { type: "enabled", budget_tokens: 2048 },
+      max_tokens: 8192,
+    });
+    expect(anthropic({ thinkingMaxTokens: 16000 }).body).toMatchObject({
+      thinking: { type: "enabled", budget_tokens: 16000 },
+      max_tokens: 24192,
+    });
     expect(anthropic({ thinkingMaxTokens: 16000, maxTokens: 4000 }).body.max_tokens).toBe(4000);
     expect("thinking" in anthropic({ thinkingLevel: "high" }).body).toBe(false);
   });
 
   test("maps max_tokens, temperature and top_p", () => {
-    expect(anthropic({ maxTokens: 1024, temperature: 0.3, topP: 0.8 }).body).toMatchObject({ max_tokens: 1024, temperature: 0.3, top_p: 0.8 });
+    expect(anthropic({ maxTokens: 1024, temperature: 0.3, topP: 0.8 }).body).toMatchObject({
+      max_tokens: 1024,
+      temperature: 0.3,
+      top_p: 0.8,
+    });
   });
 
   test("omits x-api-key when the key is empty and sends static and session headers", () => {
-    const spec = anthropic({ apiKey: "", headers: { "anthropic-beta": "interleaved-thinking-2025-05-14" }, sessionHeader: "X-Session" });
+    const spec = anthropic({
+      apiKey: "",
+      headers: { "anthropic-beta": "interleaved-thinking-2025-05-14" },
+      sessionHeader: "X-Session",
+    });
     expect("x-api-key" in spec.headers).toBe(false);
     expect(spec.headers["anthropic-beta"]).toBe("interleaved-thinking-2025-05-14");
     expect(spec.headers["X-Session"]).toBe("sess-42");
@@ -74,13 +99,19 @@ describe("Anthropic Messages request", () => {
 
   describe("prompt caching (on unless cache: false)", () => {
     const EPHEMERAL = { type: "ephemeral" };
-    type Body = { system: unknown; tools: Array<Record<string, unknown>>; messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
+    type Body = {
+      system: unknown;
+      tools: Array<Record<string, unknown>>;
+      messages: Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    };
 
     test("marks the last tool, the system prompt and the last block of the two newest user messages: four breakpoints", () => {
       const body = anthropic().body as Body;
       expect(body.system).toEqual([{ type: "text", text: "You are terse.", cache_control: EPHEMERAL }]);
       expect(body.tools.at(-1)?.cache_control).toEqual(EPHEMERAL);
-      const marked = body.messages.flatMap((m, i) => m.content.flatMap((b, j) => (b.cache_control ? [`${i}.${j}`] : [])));
+      const marked = body.messages.flatMap((m, i) =>
+        m.content.flatMap((b, j) => (b.cache_control ? [`${i}.${j}`] : [])),
+      );
       expect(marked).toEqual(["2.2", "4.0"]);
       expect(JSON.stringify(body).split('"cache_control"').length - 1).toBe(4);
     });
@@ -88,7 +119,8 @@ describe("Anthropic Messages request", () => {
     test("never more than four breakpoints, and the text and order of everything else unchanged", () => {
       const cached = anthropic().body as Body;
       const plain = anthropic({ cache: false }).body as Body;
-      const strip = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "cache_control" ? undefined : v)));
+      const strip = (value: unknown): unknown =>
+        JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "cache_control" ? undefined : v)));
       expect(strip(cached.messages)).toEqual(plain.messages);
       expect(strip(cached.tools)).toEqual(plain.tools);
     });
@@ -101,7 +133,14 @@ describe("Anthropic Messages request", () => {
 
     test("the breakpoint of this turn's newest message is the older breakpoint of the next turn", () => {
       const first = sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com" });
-      const next = { ...first, messages: [...first.messages, { role: "assistant" as const, blocks: [{ type: "text" as const, text: "ok" }] }, { role: "user" as const, blocks: [{ type: "text" as const, text: "more" }] }] };
+      const next = {
+        ...first,
+        messages: [
+          ...first.messages,
+          { role: "assistant" as const, blocks: [{ type: "text" as const, text: "ok" }] },
+          { role: "user" as const, blocks: [{ type: "text" as const, text: "more" }] },
+        ],
+      };
       const a = buildAnthropicRequest(first).body as Body;
       const b = buildAnthropicRequest(next).body as Body;
       const newestA = a.messages.length - 1;

@@ -14,7 +14,14 @@ import { buildOpenAIChatRequest } from "../../src/providers/openai-chat-request.
 import { createOpenAIChatStreamMapper } from "../../src/providers/openai-chat-stream.ts";
 import { buildOpenAIResponsesRequest } from "../../src/providers/openai-responses-request.ts";
 import { createOpenAIResponsesStreamMapper } from "../../src/providers/openai-responses-stream.ts";
-import type { Message, ModelRequest, ProtocolName, StreamEvent, StreamMapper, ThinkingBlock } from "../../src/providers/types.ts";
+import type {
+  Message,
+  ModelRequest,
+  ProtocolName,
+  StreamEvent,
+  StreamMapper,
+  ThinkingBlock,
+} from "../../src/providers/types.ts";
 import { EXPECTED } from "../support/corpus-expectations.ts";
 import { listRecordings, recording, type CorpusProtocol, type Recording } from "../support/recorded-corpus.ts";
 
@@ -68,10 +75,16 @@ function check(key: string, events: StreamEvent[]): void {
   expect(storedThinking).toBe(thinking);
   if (expected.text !== undefined) expect(text).toBe(expected.text);
   if (expected.thinking !== undefined) expect(thinking).toBe(expected.thinking);
-  const calls = blocks.flatMap((b) => (b.type === "tool_call" ? [{ id: b.toolCallId, name: b.toolCallName, arguments: b.toolCallArguments }] : []));
-  expect(events.filter((e) => e.type === "tool_call").map((e) => (e.type === "tool_call" ? e.name : ""))).toEqual(calls.map((c) => c.name));
+  const calls = blocks.flatMap((b) =>
+    b.type === "tool_call" ? [{ id: b.toolCallId, name: b.toolCallName, arguments: b.toolCallArguments }] : [],
+  );
+  expect(events.filter((e) => e.type === "tool_call").map((e) => (e.type === "tool_call" ? e.name : ""))).toEqual(
+    calls.map((c) => c.name),
+  );
   if (expected.calls !== undefined) {
-    expect(calls.map(({ name, arguments: args }) => ({ name, arguments: args }))).toEqual(expected.calls.map(({ name, arguments: args }) => ({ name, arguments: args })));
+    expect(calls.map(({ name, arguments: args }) => ({ name, arguments: args }))).toEqual(
+      expected.calls.map(({ name, arguments: args }) => ({ name, arguments: args })),
+    );
     expected.calls.forEach((call, n) => {
       if (call.id !== undefined) expect(calls[n]?.id).toBe(call.id);
     });
@@ -103,7 +116,10 @@ describe("the recorded corpus", () => {
       const bytes = encoder.encode(rec.body);
       const whole = await replay(rec, [bytes]);
       check(key, whole);
-      const single = await replay(rec, Array.from(bytes, (byte) => Uint8Array.of(byte)));
+      const single = await replay(
+        rec,
+        Array.from(bytes, (byte) => Uint8Array.of(byte)),
+      );
       expect(single).toEqual(whole);
     });
     if (rec.body.length <= 3000) {
@@ -132,10 +148,26 @@ function nextRequest(protocol: ProtocolName, answer: Message, wireId = "model-x"
   const calls = answer.blocks.flatMap((b) => (b.type === "tool_call" ? [b] : []));
   const results: Message = {
     role: "user",
-    blocks: calls.length > 0 ? calls.map((c) => ({ type: "tool_result" as const, toolResultCallId: c.toolCallId, toolResult: [{ type: "text" as const, text: "42" }] })) : [{ type: "text", text: "go on" }],
+    blocks:
+      calls.length > 0
+        ? calls.map((c) => ({
+            type: "tool_result" as const,
+            toolResultCallId: c.toolCallId,
+            toolResult: [{ type: "text" as const, text: "42" }],
+          }))
+        : [{ type: "text", text: "go on" }],
   };
   return {
-    model: { ref: "p/m", provider: "p", alias: "m", wireId, protocol, baseUrl: "http://127.0.0.1:9/v1", apiKey: "" , headers: {} },
+    model: {
+      ref: "p/m",
+      provider: "p",
+      alias: "m",
+      wireId,
+      protocol,
+      baseUrl: "http://127.0.0.1:9/v1",
+      apiKey: "",
+      headers: {},
+    },
     system: "",
     messages: [{ role: "user", blocks: [{ type: "text", text: "question" }] }, answer, results],
     tools: [],
@@ -154,7 +186,13 @@ describe("what the next request sends back", () => {
       role: "assistant",
       content: null,
       reasoning_content: "The user asks about the weather in San Francisco. I should use the weather tool.",
-      tool_calls: [{ id: "call_00_IhCAliIHtM9gKpgfqbBV9873", type: "function", function: { name: "weather", arguments: '{"location":"San Francisco"}' } }],
+      tool_calls: [
+        {
+          id: "call_00_IhCAliIHtM9gKpgfqbBV9873",
+          type: "function",
+          function: { name: "weather", arguments: '{"location":"San Francisco"}' },
+        },
+      ],
     });
     // Without the setting the same answer goes back without its reasoning.
     request.model.sendThinking = false;
@@ -171,9 +209,13 @@ describe("what the next request sends back", () => {
 
   test("Anthropic: both redacted_thinking blocks go back with their data, before the text", async () => {
     const answer = await answerOf("anthropic", "thinking-part-redacted-stream.cassette.yaml");
-    const redacted = answer.blocks.filter((b): b is ThinkingBlock => b.type === "thinking" && b.redactedData !== undefined);
+    const redacted = answer.blocks.filter(
+      (b): b is ThinkingBlock => b.type === "thinking" && b.redactedData !== undefined,
+    );
     expect(redacted.map((b) => b.redactedData?.slice(0, 8))).toEqual(["EqkECkYI", "EtgBCkYI"]);
-    const body = buildAnthropicRequest(nextRequest("anthropic", answer)).body as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
+    const body = buildAnthropicRequest(nextRequest("anthropic", answer)).body as {
+      messages: Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    };
     const sent = body.messages[1]?.content ?? [];
     expect(sent.map((block) => block.type)).toEqual(["redacted_thinking", "redacted_thinking", "text"]);
     expect(sent[0]?.data).toBe(redacted[0]?.redactedData);
@@ -182,7 +224,9 @@ describe("what the next request sends back", () => {
 
   test("Anthropic: a signed thinking block goes back with its signature", async () => {
     const answer = await answerOf("anthropic", "clear-thinking.1.chunks.txt");
-    const body = buildAnthropicRequest(nextRequest("anthropic", answer)).body as { messages: Array<{ content: Array<Record<string, unknown>> }> };
+    const body = buildAnthropicRequest(nextRequest("anthropic", answer)).body as {
+      messages: Array<{ content: Array<Record<string, unknown>> }>;
+    };
     const thinking = body.messages[1]?.content[0];
     expect(thinking?.type).toBe("thinking");
     expect(String(thinking?.signature)).toStartWith("EvQBCkYICxgCKkAxhD4N");
@@ -191,13 +235,18 @@ describe("what the next request sends back", () => {
 
   test("Anthropic: server-run MCP blocks are not sent back as tool_use; the text is", async () => {
     const answer = await answerOf("anthropic", "mcp.1.chunks.txt");
-    const body = buildAnthropicRequest(nextRequest("anthropic", answer)).body as { messages: Array<{ content: Array<Record<string, unknown>> }> };
+    const body = buildAnthropicRequest(nextRequest("anthropic", answer)).body as {
+      messages: Array<{ content: Array<Record<string, unknown>> }>;
+    };
     expect(body.messages[1]?.content.map((b) => b.type)).toEqual(["text"]);
   });
 
   test("Responses: the reasoning item goes back with the encrypted content of its .done event, before its call", async () => {
     const answer = await answerOf("openai_responses", "reasoning-encrypted-content.1.chunks.txt");
-    const body = buildOpenAIResponsesRequest(nextRequest("openai_responses", answer, "gpt-5.1-codex-max")).body as { input: Array<Record<string, unknown>>; include?: string[] };
+    const body = buildOpenAIResponsesRequest(nextRequest("openai_responses", answer, "gpt-5.1-codex-max")).body as {
+      input: Array<Record<string, unknown>>;
+      include?: string[];
+    };
     expect(body.include).toEqual(["reasoning.encrypted_content"]);
     const types = body.input.map((item) => item.type ?? item.role);
     expect(types).toEqual(["user", "reasoning", "function_call", "function_call_output"]);
@@ -205,17 +254,31 @@ describe("what the next request sends back", () => {
     expect(reasoning.id).toBe("rs_01830d662ab3856501693c321405c88190be3ab04d5782d5f9");
     expect(String(reasoning.encrypted_content)).toStartWith("gAAAAABpPDIVOKrsHNZ0");
     expect(String(reasoning.encrypted_content)).toEndWith("0wz4uQ==");
-    expect(reasoning.summary).toEqual([{ type: "summary_text", text: expect.stringContaining("Calculating step-by-step") }]);
-    expect(body.input[2]).toMatchObject({ call_id: "call_AB6AaRZ1FYZB2RwS6A5vbdqn", name: "calculator", arguments: '{"a":12,"b":7,"op":"add"}' });
+    expect(reasoning.summary).toEqual([
+      { type: "summary_text", text: expect.stringContaining("Calculating step-by-step") },
+    ]);
+    expect(body.input[2]).toMatchObject({
+      call_id: "call_AB6AaRZ1FYZB2RwS6A5vbdqn",
+      name: "calculator",
+      arguments: '{"a":12,"b":7,"op":"add"}',
+    });
   });
 
   test("Chat Completions: a call whose fragments repeated an empty id goes back as one call with its whole arguments", async () => {
     const answer = await answerOf("openai_chat_completions", "alibaba-tool-call.chunks.txt");
-    const body = buildOpenAIChatRequest(nextRequest("openai_chat_completions", answer)).body as { messages: Array<Record<string, unknown>> };
+    const body = buildOpenAIChatRequest(nextRequest("openai_chat_completions", answer)).body as {
+      messages: Array<Record<string, unknown>>;
+    };
     const assistant = body.messages.find((m) => m.role === "assistant") ?? {};
     expect(assistant.tool_calls).toEqual([
-      { id: "call_eee11723464a4b9eb8cee71d", type: "function", function: { name: "weather", arguments: '{"location":"San Francisco"}' } },
+      {
+        id: "call_eee11723464a4b9eb8cee71d",
+        type: "function",
+        function: { name: "weather", arguments: '{"location":"San Francisco"}' },
+      },
     ]);
-    expect(body.messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual(["call_eee11723464a4b9eb8cee71d"]);
+    expect(body.messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual([
+      "call_eee11723464a4b9eb8cee71d",
+    ]);
   });
 });

@@ -37,7 +37,10 @@ function load(text: string) {
   return parseConfig(text, { path, env: {}, home });
 }
 
-function requestFor(model: ResolvedModel, messages: Message[] = [{ role: "user", blocks: [{ type: "text", text: "hi" }] }]): ModelRequest {
+function requestFor(
+  model: ResolvedModel,
+  messages: Message[] = [{ role: "user", blocks: [{ type: "text", text: "hi" }] }],
+): ModelRequest {
   return { model, system: "", messages, tools: [], sessionId: "s-docs" };
 }
 
@@ -52,7 +55,11 @@ describe("docs/providers.md", () => {
     expect(localConfigs).toHaveLength(4);
     expect(configs.length - localConfigs.length - migration.length).toBe(1);
     expect(migration).toHaveLength(1);
-    const migrated = parseConfig(migration[0]!, { path: join(home, ".rienda", "config.yaml"), env: { ACME_API_KEY: "k" }, home });
+    const migrated = parseConfig(migration[0]!, {
+      path: join(home, ".rienda", "config.yaml"),
+      env: { ACME_API_KEY: "k" },
+      home,
+    });
     expect(migrated.resolveModel("acme/fast").wireId).toBe("acme-fast-2");
     expect(scripts).toHaveLength(1);
   });
@@ -71,7 +78,10 @@ describe("docs/providers.md", () => {
         server.reset();
         server.script({ text: `hello from ${ref}` });
         const events = await collect(requestFor({ ...model, baseUrl: `${server.url}${path}` }));
-        expect(events.at(-1)).toMatchObject({ type: "done", response: { message: { blocks: [{ type: "text", text: `hello from ${ref}` }] } } });
+        expect(events.at(-1)).toMatchObject({
+          type: "done",
+          response: { message: { blocks: [{ type: "text", text: `hello from ${ref}` }] } },
+        });
         const [sent] = server.requests;
         expect(sent?.path).toBe("/v1/chat/completions");
         expect(sent?.headers.authorization).toBeUndefined();
@@ -82,7 +92,12 @@ describe("docs/providers.md", () => {
 
   test("the Ollama example sends its model id and temperature", () => {
     const ollama = load(localConfigs[0] ?? "").resolveModel("ollama/qwen");
-    expect(ollama).toMatchObject({ wireId: "qwen3:8b", baseUrl: "http://127.0.0.1:11434/v1", temperature: 0.6, contextWindow: 40960 });
+    expect(ollama).toMatchObject({
+      wireId: "qwen3:8b",
+      baseUrl: "http://127.0.0.1:11434/v1",
+      temperature: 0.6,
+      contextWindow: 40960,
+    });
   });
 
   test("the replay example plays its script turn by turn, then runs out with the documented message", async () => {
@@ -95,16 +110,35 @@ describe("docs/providers.md", () => {
 
     const user: Message = { role: "user", blocks: [{ type: "text", text: "count the words in notes.txt" }] };
     const first = await collect(requestFor(model, [user]));
-    expect(first.filter((event) => event.type === "tool_call")).toEqual([{ type: "tool_call", id: "replay_1_1", name: "word-count", arguments: { path: "notes.txt" } }]);
+    expect(first.filter((event) => event.type === "tool_call")).toEqual([
+      { type: "tool_call", id: "replay_1_1", name: "word-count", arguments: { path: "notes.txt" } },
+    ]);
     const last = first.at(-1);
     if (last?.type !== "done") throw new Error("expected an answer");
 
-    const results: Message = { role: "user", blocks: [{ type: "tool_result", toolResultCallId: "replay_1_1", toolResult: [{ type: "text", text: "42" }] }] };
+    const results: Message = {
+      role: "user",
+      blocks: [{ type: "tool_result", toolResultCallId: "replay_1_1", toolResult: [{ type: "text", text: "42" }] }],
+    };
     const second = await collect(requestFor(model, [user, last.response.message, results]));
-    expect(second.at(-1)).toMatchObject({ type: "done", response: { message: { blocks: [{ type: "text", text: "notes.txt has 42 words." }] }, usage: { inputTokens: 230, outputTokens: 12 } } });
+    expect(second.at(-1)).toMatchObject({
+      type: "done",
+      response: {
+        message: { blocks: [{ type: "text", text: "notes.txt has 42 words." }] },
+        usage: { inputTokens: 230, outputTokens: 12 },
+      },
+    });
 
     const assistant: Message = { role: "assistant", blocks: [{ type: "text", text: "notes.txt has 42 words." }] };
-    const third = await collect(requestFor(model, [user, last.response.message, results, assistant, { role: "user", blocks: [{ type: "text", text: "again" }] }]));
+    const third = await collect(
+      requestFor(model, [
+        user,
+        last.response.message,
+        results,
+        assistant,
+        { role: "user", blocks: [{ type: "text", text: "again" }] },
+      ]),
+    );
     const failure = third.at(-1);
     expect(failure?.type).toBe("error");
     if (failure?.type === "error") {

@@ -15,9 +15,19 @@ import { sampleModel } from "./sample-request.ts";
 
 const THINKING_ONLY: Message = {
   role: "assistant",
-  blocks: [{ type: "thinking", thinking: "still weighing it", signature: "sig-1", encryptedReasoning: { id: "rs_1", content: "enc-1" } }],
+  blocks: [
+    {
+      type: "thinking",
+      thinking: "still weighing it",
+      signature: "sig-1",
+      encryptedReasoning: { id: "rs_1", content: "enc-1" },
+    },
+  ],
 };
-const UNSIGNED_THINKING_ONLY: Message = { role: "assistant", blocks: [{ type: "thinking", thinking: "from another protocol" }] };
+const UNSIGNED_THINKING_ONLY: Message = {
+  role: "assistant",
+  blocks: [{ type: "thinking", thinking: "from another protocol" }],
+};
 const EMPTIED: Message = { role: "assistant", blocks: [{ type: "text", text: "" }] };
 const WHITESPACE: Message = { role: "assistant", blocks: [{ type: "text", text: "  \n" }] };
 
@@ -45,16 +55,22 @@ const CASES: Array<[string, Message]> = [
 describe("an empty answer keeps its turn", () => {
   for (const [name, answer] of CASES) {
     test(`Anthropic: ${name}`, () => {
-      const messages = buildAnthropicRequest(request("anthropic", answer)).body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+      const messages = buildAnthropicRequest(request("anthropic", answer)).body.messages as Array<{
+        role: string;
+        content: Array<Record<string, unknown>>;
+      }>;
       expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
       const content = messages[1]?.content ?? [];
-      const expected = answer === THINKING_ONLY ? [{ type: "thinking", thinking: "still weighing it", signature: "sig-1" }] : [];
+      const expected =
+        answer === THINKING_ONLY ? [{ type: "thinking", thinking: "still weighing it", signature: "sig-1" }] : [];
       expect(content).toEqual([...expected, { type: "text", text: EMPTY_ANSWER_TEXT }]);
       expect(messages[2]?.content.map((b) => b.text)).toEqual(["second prompt"]);
     });
 
     test(`Chat Completions: ${name}`, () => {
-      const messages = buildOpenAIChatRequest(request("openai_chat_completions", answer)).body.messages as Array<Record<string, unknown>>;
+      const messages = buildOpenAIChatRequest(request("openai_chat_completions", answer)).body.messages as Array<
+        Record<string, unknown>
+      >;
       expect(messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
       // No tool call in the turn: no reasoning_content even with sendThinking.
       expect(messages[2]).toEqual({ role: "assistant", content: EMPTY_ANSWER_TEXT });
@@ -62,7 +78,9 @@ describe("an empty answer keeps its turn", () => {
     });
 
     test(`Responses: ${name}`, () => {
-      const input = buildOpenAIResponsesRequest(request("openai_responses", answer)).body.input as Array<Record<string, unknown>>;
+      const input = buildOpenAIResponsesRequest(request("openai_responses", answer)).body.input as Array<
+        Record<string, unknown>
+      >;
       // The reasoning item of an answer with nothing after it is not sent: the API refuses a reasoning item without its following item.
       expect(input).toEqual([
         { role: "user", content: [{ type: "input_text", text: "first prompt" }] },
@@ -73,9 +91,20 @@ describe("an empty answer keeps its turn", () => {
   }
 
   test("an answer with text or a call is sent as before, without the note", () => {
-    const answer: Message = { role: "assistant", blocks: [{ type: "thinking", thinking: "t", signature: "s" }, { type: "text", text: "Hi." }] };
+    const answer: Message = {
+      role: "assistant",
+      blocks: [
+        { type: "thinking", thinking: "t", signature: "s" },
+        { type: "text", text: "Hi." },
+      ],
+    };
     for (const build of [buildAnthropicRequest, buildOpenAIChatRequest, buildOpenAIResponsesRequest]) {
-      const protocol: ProtocolName = build === buildAnthropicRequest ? "anthropic" : build === buildOpenAIChatRequest ? "openai_chat_completions" : "openai_responses";
+      const protocol: ProtocolName =
+        build === buildAnthropicRequest
+          ? "anthropic"
+          : build === buildOpenAIChatRequest
+            ? "openai_chat_completions"
+            : "openai_responses";
       expect(JSON.stringify(build(request(protocol, answer)).body)).not.toContain(EMPTY_ANSWER_TEXT);
     }
   });

@@ -8,14 +8,11 @@ import { parseToolArguments } from "../../src/providers/parse-tool-arguments.ts"
 
 describe("stop reasons", () => {
   test("Chat Completions: finish_reason, with tool calls deciding over a plain stop", () => {
-    expect(["stop", "length", "tool_calls", "content_filter", "weird", undefined].map((reason) => mapOpenAIChatStopReason(reason, false))).toEqual([
-      "end_turn",
-      "max_tokens",
-      "tool_use",
-      "refusal",
-      "other",
-      "other",
-    ]);
+    expect(
+      ["stop", "length", "tool_calls", "content_filter", "weird", undefined].map((reason) =>
+        mapOpenAIChatStopReason(reason, false),
+      ),
+    ).toEqual(["end_turn", "max_tokens", "tool_use", "refusal", "other", "other"]);
     expect(mapOpenAIChatStopReason("stop", true)).toBe("tool_use");
     // Cut at the output limit while a call was being written: cut, not a call to run (issue 30).
     expect(mapOpenAIChatStopReason("length", true)).toBe("max_tokens");
@@ -29,43 +26,80 @@ describe("stop reasons", () => {
   });
 
   test("Anthropic: stop_reason", () => {
-    expect(["end_turn", "stop_sequence", "tool_use", "max_tokens", "model_context_window_exceeded", "refusal", "pause_turn"].map(mapAnthropicStopReason)).toEqual([
-      "end_turn",
-      "end_turn",
-      "tool_use",
-      "max_tokens",
-      "max_tokens",
-      "refusal",
-      "other",
-    ]);
+    expect(
+      [
+        "end_turn",
+        "stop_sequence",
+        "tool_use",
+        "max_tokens",
+        "model_context_window_exceeded",
+        "refusal",
+        "pause_turn",
+      ].map(mapAnthropicStopReason),
+    ).toEqual(["end_turn", "end_turn", "tool_use", "max_tokens", "max_tokens", "refusal", "other"]);
   });
 });
 
 describe("usage", () => {
   test("Chat Completions and Responses keep cached and reasoning counts as subsets", () => {
-    expect(mapOpenAIUsage({ prompt_tokens: 100, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 64 }, completion_tokens_details: { reasoning_tokens: 5 } }, "chat_completions")).toEqual({
+    expect(
+      mapOpenAIUsage(
+        {
+          prompt_tokens: 100,
+          completion_tokens: 20,
+          prompt_tokens_details: { cached_tokens: 64 },
+          completion_tokens_details: { reasoning_tokens: 5 },
+        },
+        "chat_completions",
+      ),
+    ).toEqual({
       inputTokens: 100,
       outputTokens: 20,
       cacheReadTokens: 64,
       reasoningTokens: 5,
     });
     expect(mapOpenAIUsage(null, "chat_completions")).toBeUndefined();
-    expect(mapOpenAIUsage({ input_tokens: 7, output_tokens: 3, input_tokens_details: { cached_tokens: 0 } }, "responses")).toEqual({ inputTokens: 7, outputTokens: 3 });
-    expect(mapOpenAIUsage({ input_tokens: 9, output_tokens: 4, input_tokens_details: { cached_tokens: 8 }, output_tokens_details: { reasoning_tokens: 2 } }, "responses")).toEqual({
+    expect(
+      mapOpenAIUsage({ input_tokens: 7, output_tokens: 3, input_tokens_details: { cached_tokens: 0 } }, "responses"),
+    ).toEqual({ inputTokens: 7, outputTokens: 3 });
+    expect(
+      mapOpenAIUsage(
+        {
+          input_tokens: 9,
+          output_tokens: 4,
+          input_tokens_details: { cached_tokens: 8 },
+          output_tokens_details: { reasoning_tokens: 2 },
+        },
+        "responses",
+      ),
+    ).toEqual({
       inputTokens: 9,
       outputTokens: 4,
       cacheReadTokens: 8,
       reasoningTokens: 2,
     });
     // Each protocol reads only its own spelling.
-    expect(mapOpenAIUsage({ input_tokens: 7, output_tokens: 3 }, "chat_completions")).toEqual({ inputTokens: 0, outputTokens: 0 });
-    expect(mapOpenAIUsage({ prompt_tokens: 7, completion_tokens: 3, prompt_tokens_details: "odd" }, "chat_completions")).toEqual({ inputTokens: 7, outputTokens: 3 });
+    expect(mapOpenAIUsage({ input_tokens: 7, output_tokens: 3 }, "chat_completions")).toEqual({
+      inputTokens: 0,
+      outputTokens: 0,
+    });
+    expect(
+      mapOpenAIUsage({ prompt_tokens: 7, completion_tokens: 3, prompt_tokens_details: "odd" }, "chat_completions"),
+    ).toEqual({ inputTokens: 7, outputTokens: 3 });
   });
 
   test("Anthropic adds cache reads and writes to the input and takes the last output count", () => {
-    let counters = mergeAnthropicUsage({}, { input_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 50, output_tokens: 1 });
+    let counters = mergeAnthropicUsage(
+      {},
+      { input_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 50, output_tokens: 1 },
+    );
     counters = mergeAnthropicUsage(counters, { output_tokens: 42 });
-    expect(mapAnthropicUsage(counters)).toEqual({ inputTokens: 160, outputTokens: 42, cacheReadTokens: 100, cacheWriteTokens: 50 });
+    expect(mapAnthropicUsage(counters)).toEqual({
+      inputTokens: 160,
+      outputTokens: 42,
+      cacheReadTokens: 100,
+      cacheWriteTokens: 50,
+    });
   });
 });
 
@@ -82,7 +116,9 @@ describe("Chat Completions tool-call fragments", () => {
   test("a new id at an index already used starts a new call (servers that number every call 0)", async () => {
     const { createOpenAIChatStreamMapper } = await import("../../src/providers/openai-chat-stream.ts");
     const mapper = createOpenAIChatStreamMapper();
-    const chunk = (toolCalls: unknown[], finish: string | null = null) => ({ data: JSON.stringify({ choices: [{ delta: { tool_calls: toolCalls }, finish_reason: finish }] }) });
+    const chunk = (toolCalls: unknown[], finish: string | null = null) => ({
+      data: JSON.stringify({ choices: [{ delta: { tool_calls: toolCalls }, finish_reason: finish }] }),
+    });
     mapper.push(chunk([{ index: 0, id: "a", function: { name: "one", arguments: '{"x":' } }]));
     mapper.push(chunk([{ index: 0, function: { arguments: "1}" } }]));
     mapper.push(chunk([{ index: 0, id: "b", function: { name: "two", arguments: "{}" } }]));
@@ -93,7 +129,9 @@ describe("Chat Completions tool-call fragments", () => {
     ]);
   });
 
-  const chunk = (toolCalls: unknown[], finish: string | null = null) => ({ data: JSON.stringify({ choices: [{ delta: { tool_calls: toolCalls }, finish_reason: finish }] }) });
+  const chunk = (toolCalls: unknown[], finish: string | null = null) => ({
+    data: JSON.stringify({ choices: [{ delta: { tool_calls: toolCalls }, finish_reason: finish }] }),
+  });
   const callsOf = async (...chunks: Array<{ data: string }>) => {
     const { createOpenAIChatStreamMapper } = await import("../../src/providers/openai-chat-stream.ts");
     const mapper = createOpenAIChatStreamMapper();
@@ -104,8 +142,14 @@ describe("Chat Completions tool-call fragments", () => {
   test("without index, a fragment's place in the list says which call it continues (Kimi sends two calls, then both arguments)", async () => {
     expect(
       await callsOf(
-        chunk([{ id: "weather_0", type: "function", function: { name: "weather", arguments: "" } }, { id: "time_1", type: "function", function: { name: "time", arguments: "" } }]),
-        chunk([{ function: { arguments: '{"location":"San Francisco"}' } }, { function: { arguments: '{"zone":"UTC"}' } }]),
+        chunk([
+          { id: "weather_0", type: "function", function: { name: "weather", arguments: "" } },
+          { id: "time_1", type: "function", function: { name: "time", arguments: "" } },
+        ]),
+        chunk([
+          { function: { arguments: '{"location":"San Francisco"}' } },
+          { function: { arguments: '{"zone":"UTC"}' } },
+        ]),
       ),
     ).toEqual([
       { type: "tool_call", id: "weather_0", name: "weather", arguments: { location: "San Francisco" } },
@@ -136,16 +180,48 @@ describe("Responses reasoning items", () => {
     push({ type: "response.output_item.added", output_index: 0, item: { id: "rs_1", type: "reasoning", summary: [] } });
     push({ type: "response.reasoning_summary_text.delta", item_id: "rs_1", summary_index: 0, delta: "First part." });
     push({ type: "response.reasoning_summary_text.delta", item_id: "rs_1", summary_index: 1, delta: "Second part." });
-    push({ type: "response.output_item.done", output_index: 0, item: { id: "rs_1", type: "reasoning", encrypted_content: "enc-1", summary: [{ type: "summary_text", text: "First part." }, { type: "summary_text", text: "Second part." }] } });
+    push({
+      type: "response.output_item.done",
+      output_index: 0,
+      item: {
+        id: "rs_1",
+        type: "reasoning",
+        encrypted_content: "enc-1",
+        summary: [
+          { type: "summary_text", text: "First part." },
+          { type: "summary_text", text: "Second part." },
+        ],
+      },
+    });
     push({ type: "response.output_item.added", output_index: 1, item: { id: "rs_2", type: "reasoning", summary: [] } });
-    push({ type: "response.output_item.done", output_index: 1, item: { id: "rs_2", type: "reasoning", encrypted_content: "enc-2", summary: [{ type: "summary_text", text: "Only at the end." }] } });
+    push({
+      type: "response.output_item.done",
+      output_index: 1,
+      item: {
+        id: "rs_2",
+        type: "reasoning",
+        encrypted_content: "enc-2",
+        summary: [{ type: "summary_text", text: "Only at the end." }],
+      },
+    });
     push({ type: "response.output_item.added", output_index: 2, item: { id: "rs_3", type: "reasoning", summary: [] } });
-    push({ type: "response.output_item.done", output_index: 2, item: { id: "rs_3", type: "reasoning", encrypted_content: "enc-3", summary: [] } });
+    push({
+      type: "response.output_item.done",
+      output_index: 2,
+      item: { id: "rs_3", type: "reasoning", encrypted_content: "enc-3", summary: [] },
+    });
     push({ type: "response.output_text.delta", item_id: "msg_1", delta: "Answer." });
-    const done = push({ type: "response.completed", response: { status: "completed", usage: { input_tokens: 10, output_tokens: 5 } } }).at(-1);
+    const done = push({
+      type: "response.completed",
+      response: { status: "completed", usage: { input_tokens: 10, output_tokens: 5 } },
+    }).at(-1);
     if (done?.type !== "done") throw new Error("expected done");
     expect(done.response.message.blocks).toEqual([
-      { type: "thinking", thinking: "First part.\n\nSecond part.", encryptedReasoning: { id: "rs_1", content: "enc-1" } },
+      {
+        type: "thinking",
+        thinking: "First part.\n\nSecond part.",
+        encryptedReasoning: { id: "rs_1", content: "enc-1" },
+      },
       { type: "thinking", thinking: "Only at the end.", encryptedReasoning: { id: "rs_2", content: "enc-2" } },
       { type: "thinking", thinking: "", encryptedReasoning: { id: "rs_3", content: "enc-3" } },
       { type: "text", text: "Answer." },

@@ -14,9 +14,13 @@ import type { ResolvedModel } from "../../src/providers/types.ts";
 import { sampleRequest } from "./sample-request.ts";
 
 const anthropic = (model: Partial<ResolvedModel>) =>
-  buildAnthropicRequest(sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com", cache: false, ...model })).body;
-const chat = (model: Partial<ResolvedModel>) => buildOpenAIChatRequest(sampleRequest({ protocol: "openai_chat_completions", ...model })).body;
-const responses = (model: Partial<ResolvedModel>) => buildOpenAIResponsesRequest(sampleRequest({ protocol: "openai_responses", ...model })).body;
+  buildAnthropicRequest(
+    sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com", cache: false, ...model }),
+  ).body;
+const chat = (model: Partial<ResolvedModel>) =>
+  buildOpenAIChatRequest(sampleRequest({ protocol: "openai_chat_completions", ...model })).body;
+const responses = (model: Partial<ResolvedModel>) =>
+  buildOpenAIResponsesRequest(sampleRequest({ protocol: "openai_responses", ...model })).body;
 /** The settings a Go-era config typically carries. */
 const GO_ERA = { thinkingMaxTokens: 4096, temperature: 0.3, topP: 0.9 } as const;
 
@@ -45,14 +49,18 @@ describe("Claude model ids", () => {
     ] as const;
     const preserved = new Set(["claude-sonnet-5-5", "claude-haiku-5-5", "claude-fable-5-1"]);
     for (const [id, name, thinking, effort, sampling] of rows) {
-      expect([id, claudeRules(id)]).toEqual([id, { name, thinking, effort, sampling, preservedThinking: preserved.has(id) }]);
+      expect([id, claudeRules(id)]).toEqual([
+        id,
+        { name, thinking, effort, sampling, preservedThinking: preserved.has(id) },
+      ]);
     }
     expect(claudeRules("claude-opus-5-5")?.preservedThinking).toBe(true);
     expect(claudeRules("claude-fable-5")?.preservedThinking).toBe(false);
   });
 
   test("ids that name no Claude model Rienda knows have no rules", () => {
-    for (const id of ["sonnet", "MiniMax-M2", "deepseek-chat", "claude-2.1", "my-claude"]) expect(claudeRules(id)).toBeUndefined();
+    for (const id of ["sonnet", "MiniMax-M2", "deepseek-chat", "claude-2.1", "my-claude"])
+      expect(claudeRules(id)).toBeUndefined();
   });
 });
 
@@ -70,25 +78,51 @@ describe("Anthropic requests per generation", () => {
 
   test("preserved thinking (Fable 5.1, Opus, Sonnet and Haiku 5.5): thinking blocks whose prefix changed are dropped, not a 400", () => {
     for (const wireId of ["claude-sonnet-5-5", "claude-opus-5-5", "claude-fable-5-1", "claude-haiku-5-5"]) {
-      const spec = buildAnthropicRequest(sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com", wireId, ...GO_ERA }));
-      expect(spec.body.thinking).toEqual({ type: "adaptive", display: "summarized", block_binding: { prefix_mismatch_behavior: "drop_block" } });
+      const spec = buildAnthropicRequest(
+        sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com", wireId, ...GO_ERA }),
+      );
+      expect(spec.body.thinking).toEqual({
+        type: "adaptive",
+        display: "summarized",
+        block_binding: { prefix_mismatch_behavior: "drop_block" },
+      });
       expect(spec.headers["anthropic-beta"]).toBe("thinking-binding-controls-2026-08-01");
       expect("temperature" in spec.body).toBe(false);
     }
     // With no thinking settings the binding is still chosen; the model thinks adaptively by default anyway.
-    const plain = buildAnthropicRequest(sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com", wireId: "claude-sonnet-5-5" }));
-    expect(plain.body.thinking).toEqual({ type: "adaptive", block_binding: { prefix_mismatch_behavior: "drop_block" } });
+    const plain = buildAnthropicRequest(
+      sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com", wireId: "claude-sonnet-5-5" }),
+    );
+    expect(plain.body.thinking).toEqual({
+      type: "adaptive",
+      block_binding: { prefix_mismatch_behavior: "drop_block" },
+    });
     // A beta the provider's headers name is kept beside it.
-    const both = buildAnthropicRequest(sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com", wireId: "claude-opus-5-5", headers: { "Anthropic-Beta": "context-1m" } }));
+    const both = buildAnthropicRequest(
+      sampleRequest({
+        protocol: "anthropic",
+        baseUrl: "https://api.anthropic.com",
+        wireId: "claude-opus-5-5",
+        headers: { "Anthropic-Beta": "context-1m" },
+      }),
+    );
     expect(both.headers["Anthropic-Beta"]).toBe("context-1m,thinking-binding-controls-2026-08-01");
     expect("anthropic-beta" in both.headers).toBe(false);
     // Older generations get no beta header.
-    expect("anthropic-beta" in buildAnthropicRequest(sampleRequest({ protocol: "anthropic", wireId: "claude-sonnet-5" })).headers).toBe(false);
+    expect(
+      "anthropic-beta" in
+        buildAnthropicRequest(sampleRequest({ protocol: "anthropic", wireId: "claude-sonnet-5" })).headers,
+    ).toBe(false);
   });
 
   test("Claude 4.7 and later: thinking_level is the effort, with adaptive thinking; minimal is low", () => {
-    expect(anthropic({ wireId: "claude-opus-4-7", thinkingLevel: "medium" })).toMatchObject({ thinking: { type: "adaptive", display: "summarized" }, output_config: { effort: "medium" } });
-    expect(anthropic({ wireId: "claude-sonnet-5", thinkingLevel: "minimal", thinkingMaxTokens: 2048 }).output_config).toEqual({ effort: "low" });
+    expect(anthropic({ wireId: "claude-opus-4-7", thinkingLevel: "medium" })).toMatchObject({
+      thinking: { type: "adaptive", display: "summarized" },
+      output_config: { effort: "medium" },
+    });
+    expect(
+      anthropic({ wireId: "claude-sonnet-5", thinkingLevel: "minimal", thinkingMaxTokens: 2048 }).output_config,
+    ).toEqual({ effort: "low" });
   });
 
   test("Claude 4.7 and later: with no thinking settings nothing about thinking is sent (the model's default)", () => {
@@ -97,7 +131,9 @@ describe("Anthropic requests per generation", () => {
   });
 
   test("Claude 4.6: the budget still goes as a budget (deprecated, accepted); thinking_level is the effort and turns nothing else on", () => {
-    expect(anthropic({ wireId: "claude-sonnet-4-6", ...GO_ERA })).toMatchObject({ thinking: { type: "enabled", budget_tokens: 4096 } });
+    expect(anthropic({ wireId: "claude-sonnet-4-6", ...GO_ERA })).toMatchObject({
+      thinking: { type: "enabled", budget_tokens: 4096 },
+    });
     expect("temperature" in anthropic({ wireId: "claude-sonnet-4-6", ...GO_ERA })).toBe(false);
     const levelOnly = anthropic({ wireId: "claude-opus-4-6", thinkingLevel: "high", temperature: 0.3 });
     expect(levelOnly).toMatchObject({ output_config: { effort: "high" }, temperature: 0.3 });
@@ -109,12 +145,20 @@ describe("Anthropic requests per generation", () => {
   });
 
   test("Claude 3.7 to 4.5: a Go-era model block is sent as before", () => {
-    for (const wireId of ["claude-3-7-sonnet-20250219", "claude-sonnet-4-5", "claude-haiku-4-5-20251001", "claude-opus-4-1"]) {
+    for (const wireId of [
+      "claude-3-7-sonnet-20250219",
+      "claude-sonnet-4-5",
+      "claude-haiku-4-5-20251001",
+      "claude-opus-4-1",
+    ]) {
       const body = anthropic({ wireId, ...GO_ERA });
       expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 4096 });
       expect(["temperature", "top_p", "output_config"].filter((key) => key in body)).toEqual([]);
     }
-    expect(anthropic({ wireId: "claude-3-7-sonnet-latest", temperature: 0.3, topP: 0.9 })).toMatchObject({ temperature: 0.3, top_p: 0.9 });
+    expect(anthropic({ wireId: "claude-3-7-sonnet-latest", temperature: 0.3, topP: 0.9 })).toMatchObject({
+      temperature: 0.3,
+      top_p: 0.9,
+    });
     expect(anthropic({ wireId: "claude-sonnet-4-5", temperature: 0.3 })).toMatchObject({ temperature: 0.3 });
   });
 
@@ -126,14 +170,18 @@ describe("Anthropic requests per generation", () => {
   });
 
   test("effort goes only to models that take it: Opus 4.5 does, Sonnet 4.5 and Haiku 4.5 do not", () => {
-    expect(anthropic({ wireId: "claude-opus-4-5-20251101", thinkingLevel: "low" }).output_config).toEqual({ effort: "low" });
+    expect(anthropic({ wireId: "claude-opus-4-5-20251101", thinkingLevel: "low" }).output_config).toEqual({
+      effort: "low",
+    });
     expect("thinking" in anthropic({ wireId: "claude-opus-4-5-20251101", thinkingLevel: "low" })).toBe(false);
     expect("output_config" in anthropic({ wireId: "claude-sonnet-4-5", thinkingLevel: "low" })).toBe(false);
     expect("output_config" in anthropic({ wireId: "claude-haiku-4-5", thinkingLevel: "low" })).toBe(false);
   });
 
   test("an id Rienda cannot place is sent as written; request_rules forces either set of rules", () => {
-    expect(anthropic({ wireId: "MiniMax-M2", ...GO_ERA, thinkingLevel: "high" })).toMatchObject({ thinking: { type: "enabled", budget_tokens: 4096 } });
+    expect(anthropic({ wireId: "MiniMax-M2", ...GO_ERA, thinkingLevel: "high" })).toMatchObject({
+      thinking: { type: "enabled", budget_tokens: 4096 },
+    });
     expect("output_config" in anthropic({ wireId: "MiniMax-M2", thinkingLevel: "high" })).toBe(false);
     const forced = anthropic({ wireId: "house-claude", ...GO_ERA, requestRules: "claude_adaptive" });
     expect(forced.thinking).toEqual({ type: "adaptive", display: "summarized" });
@@ -148,7 +196,9 @@ describe("Anthropic requests per generation", () => {
     expect(notices[0]?.message).toContain("Claude Sonnet 5 thinks adaptively and refuses a thinking budget (HTTP 400)");
     expect(notices[1]?.message).toContain("Claude Sonnet 5 refuses sampling settings (HTTP 400)");
     expect(planSettings({ protocol: "anthropic", wireId: "claude-sonnet-4-5", temperature: 0.2 }).notices).toEqual([]);
-    expect(planSettings({ protocol: "anthropic", wireId: "claude-sonnet-4-5", thinkingLevel: "high" }).notices[0]?.message).toContain("Claude Sonnet 4.5 takes no effort setting");
+    expect(
+      planSettings({ protocol: "anthropic", wireId: "claude-sonnet-4-5", thinkingLevel: "high" }).notices[0]?.message,
+    ).toContain("Claude Sonnet 4.5 takes no effort setting");
   });
 });
 
@@ -163,7 +213,8 @@ describe("OpenAI model ids", () => {
     expect(openAIRules("gpt-5-chat-latest")?.reasoning).toBe(false);
     expect(openAIRules("gpt-4o")?.reasoning).toBe(false);
     expect(openAIRules("gpt-4.1-mini")?.reasoning).toBe(false);
-    for (const id of ["deepseek-reasoner", "llama3.1:8b", "gpt-oss-120b", "qwen3"]) expect(openAIRules(id)).toBeUndefined();
+    for (const id of ["deepseek-reasoner", "llama3.1:8b", "gpt-oss-120b", "qwen3"])
+      expect(openAIRules(id)).toBeUndefined();
   });
 });
 
@@ -173,7 +224,11 @@ describe("OpenAI requests", () => {
     expect(body).toMatchObject({ reasoning_effort: "high", max_completion_tokens: 2000 });
     expect(["temperature", "top_p", "max_tokens"].filter((key) => key in body)).toEqual([]);
     const r = responses({ wireId: "o3", temperature: 0.3, maxTokens: 2000, thinkingLevel: "medium" });
-    expect(r).toMatchObject({ reasoning: { effort: "medium", summary: "auto" }, max_output_tokens: 2000, include: ["reasoning.encrypted_content"] });
+    expect(r).toMatchObject({
+      reasoning: { effort: "medium", summary: "auto" },
+      max_output_tokens: 2000,
+      include: ["reasoning.encrypted_content"],
+    });
     expect("temperature" in r).toBe(false);
   });
 
@@ -181,7 +236,10 @@ describe("OpenAI requests", () => {
     expect(chat({ wireId: "gpt-5.2", temperature: 0.3, topP: 0.9 })).toMatchObject({ temperature: 0.3, top_p: 0.9 });
     const withEffort = chat({ wireId: "gpt-5.2", temperature: 0.3, thinkingLevel: "high" });
     expect("temperature" in withEffort).toBe(false);
-    expect(planSettings({ protocol: "openai_chat_completions", wireId: "gpt-5.2", temperature: 0.3, thinkingLevel: "high" }).notices[0]?.message).toBe(
+    expect(
+      planSettings({ protocol: "openai_chat_completions", wireId: "gpt-5.2", temperature: 0.3, thinkingLevel: "high" })
+        .notices[0]?.message,
+    ).toBe(
       "is not sent: gpt-5.2 is a reasoning model and refuses temperature with a reasoning effort set (thinking_level) (HTTP 400); remove temperature",
     );
     // gpt-5 (default effort medium) and the codex and mini variants Rienda has no default for: never.
@@ -191,9 +249,15 @@ describe("OpenAI requests", () => {
 
   test("gpt-5.1 and later refuse minimal: it is sent as low; gpt-5-pro takes only high", () => {
     expect(chat({ wireId: "gpt-5.2", thinkingLevel: "minimal" }).reasoning_effort).toBe("low");
-    expect(responses({ wireId: "gpt-5.1", thinkingLevel: "minimal" }).reasoning).toEqual({ effort: "low", summary: "auto" });
+    expect(responses({ wireId: "gpt-5.1", thinkingLevel: "minimal" }).reasoning).toEqual({
+      effort: "low",
+      summary: "auto",
+    });
     expect(chat({ wireId: "gpt-5", thinkingLevel: "minimal" }).reasoning_effort).toBe("minimal");
-    expect(responses({ wireId: "gpt-5-pro", thinkingLevel: "low" }).reasoning).toEqual({ effort: "high", summary: "auto" });
+    expect(responses({ wireId: "gpt-5-pro", thinkingLevel: "low" }).reasoning).toEqual({
+      effort: "high",
+      summary: "auto",
+    });
   });
 
   test("a model that does not reason gets no effort and no encrypted reasoning, and keeps its sampling settings", () => {
@@ -204,13 +268,24 @@ describe("OpenAI requests", () => {
   });
 
   test("other vendors' models on these protocols are sent as written", () => {
-    const body = chat({ wireId: "deepseek-reasoner", temperature: 0.6, topP: 0.9, maxTokens: 1000, thinkingLevel: "high" });
+    const body = chat({
+      wireId: "deepseek-reasoner",
+      temperature: 0.6,
+      topP: 0.9,
+      maxTokens: 1000,
+      thinkingLevel: "high",
+    });
     expect(body).toMatchObject({ temperature: 0.6, top_p: 0.9, max_tokens: 1000, reasoning_effort: "high" });
     expect("max_completion_tokens" in body).toBe(false);
   });
 
   test("request_rules: openai_reasoning applies the reasoning rules to an id Rienda cannot place; as_written turns them off", () => {
-    const forced = chat({ wireId: "my-azure-deployment", temperature: 0.3, maxTokens: 100, requestRules: "openai_reasoning" });
+    const forced = chat({
+      wireId: "my-azure-deployment",
+      temperature: 0.3,
+      maxTokens: 100,
+      requestRules: "openai_reasoning",
+    });
     expect(["temperature", "max_tokens"].filter((key) => key in forced)).toEqual([]);
     expect(forced.max_completion_tokens).toBe(100);
     expect(chat({ wireId: "gpt-5", temperature: 0.3, requestRules: "as_written" }).temperature).toBe(0.3);

@@ -61,7 +61,9 @@ describe("Chat Completions request", () => {
   });
 
   test("maps max_tokens, temperature, top_p and thinking_level to reasoning_effort, and sends none of them when unset", () => {
-    const set = buildOpenAIChatRequest(sampleRequest({ maxTokens: 2048, temperature: 0.2, topP: 0.9, thinkingLevel: "high", thinkingMaxTokens: 999 }));
+    const set = buildOpenAIChatRequest(
+      sampleRequest({ maxTokens: 2048, temperature: 0.2, topP: 0.9, thinkingLevel: "high", thinkingMaxTokens: 999 }),
+    );
     expect(set.body).toMatchObject({ max_tokens: 2048, temperature: 0.2, top_p: 0.9, reasoning_effort: "high" });
     expect(JSON.stringify(set.body)).not.toContain("999");
     const unset = buildOpenAIChatRequest(sampleRequest());
@@ -69,7 +71,9 @@ describe("Chat Completions request", () => {
   });
 
   test("sends static headers and the session header with the session id", () => {
-    const spec = buildOpenAIChatRequest(sampleRequest({ headers: { "X-Title": "rienda" }, sessionHeader: "X-Session-Id" }));
+    const spec = buildOpenAIChatRequest(
+      sampleRequest({ headers: { "X-Title": "rienda" }, sessionHeader: "X-Session-Id" }),
+    );
     expect(spec.headers["X-Title"]).toBe("rienda");
     expect(spec.headers["X-Session-Id"]).toBe("sess-42");
   });
@@ -85,12 +89,19 @@ describe("Chat Completions request", () => {
     request.system = "  ";
     request.messages = [
       { role: "user", blocks: [{ type: "text", text: "go" }] },
-      { role: "assistant", blocks: [{ type: "tool_call", toolCallId: "c9", toolCallName: "word-count", toolCallArguments: {} }] },
+      {
+        role: "assistant",
+        blocks: [{ type: "tool_call", toolCallId: "c9", toolCallName: "word-count", toolCallArguments: {} }],
+      },
     ];
     const spec = buildOpenAIChatRequest(request);
     expect(spec.body.messages).toEqual([
       { role: "user", content: "go" },
-      { role: "assistant", content: null, tool_calls: [{ id: "c9", type: "function", function: { name: "word-count", arguments: "{}" } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c9", type: "function", function: { name: "word-count", arguments: "{}" } }],
+      },
     ]);
   });
 });

@@ -3,14 +3,21 @@ import { buildOpenAIResponsesRequest } from "../../src/providers/openai-response
 import { sampleRequest } from "./sample-request.ts";
 
 const responses = (overrides = {}, tools?: Parameters<typeof sampleRequest>[1]) =>
-  buildOpenAIResponsesRequest(sampleRequest({ protocol: "openai_responses", baseUrl: "https://api.openai.com/v1", ...overrides }, tools));
+  buildOpenAIResponsesRequest(
+    sampleRequest({ protocol: "openai_responses", baseUrl: "https://api.openai.com/v1", ...overrides }, tools),
+  );
 
 describe("Responses API request", () => {
   test("posts to {base}/responses with store false, streaming, bearer auth and instructions", () => {
     const spec = responses();
     expect(spec.url).toBe("https://api.openai.com/v1/responses");
     expect(spec.headers.authorization).toBe("Bearer sk-test");
-    expect(spec.body).toMatchObject({ model: "wire-model-1", store: false, stream: true, instructions: "You are terse." });
+    expect(spec.body).toMatchObject({
+      model: "wire-model-1",
+      store: false,
+      stream: true,
+      instructions: "You are terse.",
+    });
   });
 
   test("turns the conversation into input items with function_call and function_call_output", () => {
@@ -45,9 +52,15 @@ describe("Responses API request", () => {
 
   test("maps max_output_tokens, temperature, top_p and reasoning effort with a summary", () => {
     const spec = responses({ maxTokens: 1000, temperature: 1.5, topP: 0.5, thinkingLevel: "minimal" });
-    expect(spec.body).toMatchObject({ max_output_tokens: 1000, temperature: 1.5, top_p: 0.5, reasoning: { effort: "minimal", summary: "auto" } });
+    expect(spec.body).toMatchObject({
+      max_output_tokens: 1000,
+      temperature: 1.5,
+      top_p: 0.5,
+      reasoning: { effort: "minimal", summary: "auto" },
+    });
     const unset = responses().body;
-    for (const key of ["max_output_tokens", "temperature", "top_p", "reasoning", "max_tokens"]) expect(key in unset).toBe(false);
+    for (const key of ["max_output_tokens", "temperature", "top_p", "reasoning", "max_tokens"])
+      expect(key in unset).toBe(false);
   });
 
   test("sends static and session headers", () => {

@@ -10,15 +10,27 @@ import { buildOpenAIResponsesRequest } from "../../src/providers/openai-response
 import type { ModelRequest, ProtocolName } from "../../src/providers/types.ts";
 import { sampleRequest } from "./sample-request.ts";
 
-const BUILDERS = { openai_chat_completions: buildOpenAIChatRequest, openai_responses: buildOpenAIResponsesRequest, anthropic: buildAnthropicRequest };
+const BUILDERS = {
+  openai_chat_completions: buildOpenAIChatRequest,
+  openai_responses: buildOpenAIResponsesRequest,
+  anthropic: buildAnthropicRequest,
+};
 
 function nextTurn(request: ModelRequest): ModelRequest {
   return {
     ...request,
     messages: [
       ...request.messages,
-      { role: "assistant", blocks: [{ type: "tool_call", toolCallId: "c9", toolCallName: "word-count", toolCallArguments: { path: "b.txt" } }] },
-      { role: "user", blocks: [{ type: "tool_result", toolResultCallId: "c9", toolResult: [{ type: "text", text: "7 words" }] }] },
+      {
+        role: "assistant",
+        blocks: [
+          { type: "tool_call", toolCallId: "c9", toolCallName: "word-count", toolCallArguments: { path: "b.txt" } },
+        ],
+      },
+      {
+        role: "user",
+        blocks: [{ type: "tool_result", toolResultCallId: "c9", toolResult: [{ type: "text", text: "7 words" }] }],
+      },
     ],
   };
 }
@@ -27,9 +39,16 @@ describe("prompt_cache_key", () => {
   for (const protocol of ["openai_chat_completions", "openai_responses"] as const) {
     test(`${protocol}: the session id, on api.openai.com only, and not with cache: false`, () => {
       const build = BUILDERS[protocol];
-      expect(build(sampleRequest({ protocol, baseUrl: "https://api.openai.com/v1" })).body.prompt_cache_key).toBe("sess-42");
-      expect("prompt_cache_key" in build(sampleRequest({ protocol, baseUrl: "http://127.0.0.1:11434/v1" })).body).toBe(false);
-      expect("prompt_cache_key" in build(sampleRequest({ protocol, baseUrl: "https://api.openai.com/v1", cache: false })).body).toBe(false);
+      expect(build(sampleRequest({ protocol, baseUrl: "https://api.openai.com/v1" })).body.prompt_cache_key).toBe(
+        "sess-42",
+      );
+      expect("prompt_cache_key" in build(sampleRequest({ protocol, baseUrl: "http://127.0.0.1:11434/v1" })).body).toBe(
+        false,
+      );
+      expect(
+        "prompt_cache_key" in
+          build(sampleRequest({ protocol, baseUrl: "https://api.openai.com/v1", cache: false })).body,
+      ).toBe(false);
     });
   }
 });
@@ -55,7 +74,8 @@ describe("a byte-stable prefix from one turn to the next", () => {
 
   test("anthropic: only cache_control markers move; the content before the new messages is unchanged", () => {
     const first = sampleRequest({ protocol: "anthropic", baseUrl: "https://api.anthropic.com" });
-    const strip = (value: unknown) => JSON.stringify(value, (key, v: unknown) => (key === "cache_control" ? undefined : v));
+    const strip = (value: unknown) =>
+      JSON.stringify(value, (key, v: unknown) => (key === "cache_control" ? undefined : v));
     const a = buildAnthropicRequest(first).body as { messages: unknown[]; tools: unknown; system: unknown };
     const b = buildAnthropicRequest(nextTurn(first)).body as { messages: unknown[]; tools: unknown; system: unknown };
     expect(strip(b.tools)).toBe(strip(a.tools));

@@ -8,7 +8,10 @@ import type { Message, ModelRequest } from "../../src/providers/types.ts";
 import { sampleModel, WORD_COUNT } from "./sample-request.ts";
 
 const user = (text: string): Message => ({ role: "user", blocks: [{ type: "text", text }] });
-const results = (id: string): Message => ({ role: "user", blocks: [{ type: "tool_result", toolResultCallId: id, toolResult: [{ type: "text", text: "42" }] }] });
+const results = (id: string): Message => ({
+  role: "user",
+  blocks: [{ type: "tool_result", toolResultCallId: id, toolResult: [{ type: "text", text: "42" }] }],
+});
 
 /** Turn 1 calls a tool twice (the second call's message has no thinking), turn 2 answers without tools, turn 3 is the new prompt. */
 const CONVERSATION: Message[] = [
@@ -21,11 +24,26 @@ const CONVERSATION: Message[] = [
     ],
   },
   results("c1"),
-  { role: "assistant", blocks: [{ type: "tool_call", toolCallId: "c2", toolCallName: "word-count", toolCallArguments: { path: "b.txt" } }] },
+  {
+    role: "assistant",
+    blocks: [{ type: "tool_call", toolCallId: "c2", toolCallName: "word-count", toolCallArguments: { path: "b.txt" } }],
+  },
   results("c2"),
-  { role: "assistant", blocks: [{ type: "thinking", thinking: "both known" }, { type: "text", text: "84 words." }] },
+  {
+    role: "assistant",
+    blocks: [
+      { type: "thinking", thinking: "both known" },
+      { type: "text", text: "84 words." },
+    ],
+  },
   user("and in words?"),
-  { role: "assistant", blocks: [{ type: "thinking", thinking: "spell it" }, { type: "text", text: "Eighty-four." }] },
+  {
+    role: "assistant",
+    blocks: [
+      { type: "thinking", thinking: "spell it" },
+      { type: "text", text: "Eighty-four." },
+    ],
+  },
   user("thanks"),
 ];
 
@@ -42,7 +60,12 @@ function assistants(spec: ReturnType<typeof buildOpenAIChatRequest>): Array<Reco
 describe("reasoning_content sent back (sendThinking)", () => {
   test("every assistant message of a turn that called tools carries its thinking, an empty string when it had none; other turns carry none", () => {
     const sent = assistants(buildOpenAIChatRequest(request(true)));
-    expect(sent.map((m) => ("reasoning_content" in m ? m.reasoning_content : "(absent)"))).toEqual(["a.txt first", "", "both known", "(absent)"]);
+    expect(sent.map((m) => ("reasoning_content" in m ? m.reasoning_content : "(absent)"))).toEqual([
+      "a.txt first",
+      "",
+      "both known",
+      "(absent)",
+    ]);
     expect(sent[0]).toEqual({
       role: "assistant",
       content: null,
@@ -77,6 +100,8 @@ describe("reasoning_content sent back (sendThinking)", () => {
       },
       results("c1"),
     ];
-    expect(assistants(buildOpenAIChatRequest(request(true, messages)))[0]?.reasoning_content).toBe("part one, part two");
+    expect(assistants(buildOpenAIChatRequest(request(true, messages)))[0]?.reasoning_content).toBe(
+      "part one, part two",
+    );
   });
 });

@@ -58,8 +58,18 @@ const CASES: Case[] = [
       message: {
         role: "assistant",
         blocks: [
-          { type: "tool_call", toolCallId: "call_wc01", toolCallName: "word-count", toolCallArguments: { path: "notes.txt" } },
-          { type: "tool_call", toolCallId: "call_sh02", toolCallName: "shell", toolCallArguments: { command: 'ls -la | grep "ñ"' } },
+          {
+            type: "tool_call",
+            toolCallId: "call_wc01",
+            toolCallName: "word-count",
+            toolCallArguments: { path: "notes.txt" },
+          },
+          {
+            type: "tool_call",
+            toolCallId: "call_sh02",
+            toolCallName: "shell",
+            toolCallArguments: { command: 'ls -la | grep "ñ"' },
+          },
         ],
       },
       stopReason: "tool_use",
@@ -103,7 +113,12 @@ const CASES: Case[] = [
       responseModel: "qwen3:8b",
     },
   },
-  { protocol: "openai_chat_completions", file: "cut-mid-stream.sse", text: "Héllo, wörld ", error: { kind: "truncated_stream", retryable: true } },
+  {
+    protocol: "openai_chat_completions",
+    file: "cut-mid-stream.sse",
+    text: "Héllo, wörld ",
+    error: { kind: "truncated_stream", retryable: true },
+  },
   {
     protocol: "openai_responses",
     file: "text.sse",
@@ -124,7 +139,12 @@ const CASES: Case[] = [
         role: "assistant",
         blocks: [
           { type: "thinking", thinking: "**Plan**\n\nCount words.\n\nThen answer." },
-          { type: "tool_call", toolCallId: "call_KpFq2", toolCallName: "word-count", toolCallArguments: { path: "notes.txt" } },
+          {
+            type: "tool_call",
+            toolCallId: "call_KpFq2",
+            toolCallName: "word-count",
+            toolCallArguments: { path: "notes.txt" },
+          },
         ],
       },
       stopReason: "tool_use",
@@ -147,7 +167,12 @@ const CASES: Case[] = [
     protocol: "openai_responses",
     file: "failed-server-error.sse",
     text: "Partial",
-    error: { kind: "server", retryable: true, message: "provider error (server_error): The server had an error while processing your request. Sorry about that!" },
+    error: {
+      kind: "server",
+      retryable: true,
+      message:
+        "provider error (server_error): The server had an error while processing your request. Sorry about that!",
+    },
   },
   {
     protocol: "anthropic",
@@ -169,9 +194,18 @@ const CASES: Case[] = [
       message: {
         role: "assistant",
         blocks: [
-          { type: "thinking", thinking: "I need the weather for Paris.", signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds" },
+          {
+            type: "thinking",
+            thinking: "I need the weather for Paris.",
+            signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds",
+          },
           { type: "text", text: "Let me check." },
-          { type: "tool_call", toolCallId: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", toolCallName: "get_weather", toolCallArguments: { location: "Paris, Île-de-France", unit: "c" } },
+          {
+            type: "tool_call",
+            toolCallId: "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
+            toolCallName: "get_weather",
+            toolCallArguments: { location: "Paris, Île-de-France", unit: "c" },
+          },
         ],
       },
       stopReason: "tool_use",
@@ -185,7 +219,12 @@ const CASES: Case[] = [
     text: "Partial ans",
     error: { kind: "overloaded", retryable: true, message: "provider error (overloaded_error): Overloaded" },
   },
-  { protocol: "anthropic", file: "cut-before-stop.sse", text: "Never", error: { kind: "truncated_stream", retryable: true } },
+  {
+    protocol: "anthropic",
+    file: "cut-before-stop.sse",
+    text: "Never",
+    error: { kind: "truncated_stream", retryable: true },
+  },
 ];
 
 describe("recorded provider streams", () => {
@@ -204,7 +243,14 @@ describe("recorded provider streams", () => {
         expect(last).toEqual({ type: "done", response: c.done });
         const calls = events.filter((event) => event.type === "tool_call");
         const blocks = c.done.message.blocks.filter((block) => block.type === "tool_call");
-        expect(calls).toEqual(blocks.map((block) => ({ type: "tool_call", id: block.toolCallId, name: block.toolCallName, arguments: block.toolCallArguments })));
+        expect(calls).toEqual(
+          blocks.map((block) => ({
+            type: "tool_call",
+            id: block.toolCallId,
+            name: block.toolCallName,
+            arguments: block.toolCallArguments,
+          })),
+        );
       } else {
         expect(last?.type).toBe("error");
         if (last?.type === "error") expect(last.failure).toMatchObject(c.error ?? {});
@@ -219,7 +265,10 @@ describe("recorded provider streams", () => {
         if (!Bun.deepEquals(split, whole)) mismatches.push(at);
       }
       expect(mismatches).toEqual([]);
-      const single = await replay(c.protocol, Array.from(bytes, (byte) => Uint8Array.of(byte)));
+      const single = await replay(
+        c.protocol,
+        Array.from(bytes, (byte) => Uint8Array.of(byte)),
+      );
       expect(single).toEqual(whole);
     });
   }

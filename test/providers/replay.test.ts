@@ -74,7 +74,12 @@ describe("replay protocol", () => {
             blocks: [
               { type: "thinking", thinking: "I should count first." },
               { type: "text", text: "Counting the words." },
-              { type: "tool_call", toolCallId: "replay_1_1", toolCallName: "word-count", toolCallArguments: { path: "notes.txt" } },
+              {
+                type: "tool_call",
+                toolCallId: "replay_1_1",
+                toolCallName: "word-count",
+                toolCallArguments: { path: "notes.txt" },
+              },
               { type: "tool_call", toolCallId: "my-call", toolCallName: "shell", toolCallArguments: { command: "ls" } },
             ],
           },
@@ -90,7 +95,11 @@ describe("replay protocol", () => {
     const events = await play(replayRequest(SCRIPT, 1));
     expect(events.at(-1)).toEqual({
       type: "done",
-      response: { message: { role: "assistant", blocks: [{ type: "text", text: "notes.txt has 42 words." }] }, stopReason: "end_turn", responseModel: "replay-model" },
+      response: {
+        message: { role: "assistant", blocks: [{ type: "text", text: "notes.txt has 42 words." }] },
+        stopReason: "end_turn",
+        responseModel: "replay-model",
+      },
     });
   });
 
@@ -99,24 +108,48 @@ describe("replay protocol", () => {
     const events = await play(replayRequest(SCRIPT, 2));
     expect(reads).toBe(1);
     expect(events).toEqual([
-      { type: "error", failure: { kind: "other", retryable: false, message: `replay script ${SCRIPT} ran out of turns: it has 2 turns and the conversation needs turn 3` } },
+      {
+        type: "error",
+        failure: {
+          kind: "other",
+          retryable: false,
+          message: `replay script ${SCRIPT} ran out of turns: it has 2 turns and the conversation needs turn 3`,
+        },
+      },
     ]);
   });
 
   test("keeps arguments that are not JSON as the raw string, as a model's garbled call would be", async () => {
     const path = script("raw.yaml", "- tool_calls:\n    - name: shell\n      arguments: '{\"command\": '\n");
     const events = await play(replayRequest(path, 0));
-    expect(events.find((event) => event.type === "tool_call")).toEqual({ type: "tool_call", id: "replay_1_1", name: "shell", arguments: '{"command": ' });
+    expect(events.find((event) => event.type === "tool_call")).toEqual({
+      type: "tool_call",
+      id: "replay_1_1",
+      name: "shell",
+      arguments: '{"command": ',
+    });
   });
 
   test("reports a missing script, a broken one, and a model without a script, naming the file and the turn", async () => {
     const missing = join(dir, "nope.yaml");
     const problems: Array<[string | undefined, string]> = [
       [missing, `replay script ${missing} does not exist`],
-      [script("map.yaml", "text: hi\n"), `${join(dir, "map.yaml")}: a replay script must be a YAML list of assistant turns`],
-      [script("key.yaml", "- text: hi\n  toolcalls: []\n"), `${join(dir, "key.yaml")}: turn 1: unknown key "toolcalls" (expected text, thinking, tool_calls, usage)`],
-      [script("empty.yaml", "- ok\n- thinking: only thoughts\n"), `${join(dir, "empty.yaml")}: turn 2: needs text or tool_calls (an empty answer is never a valid turn)`],
-      [script("noname.yaml", "- tool_calls:\n    - arguments: {}\n"), `${join(dir, "noname.yaml")}: turn 1: tool_calls[0]: name must be a non-empty string`],
+      [
+        script("map.yaml", "text: hi\n"),
+        `${join(dir, "map.yaml")}: a replay script must be a YAML list of assistant turns`,
+      ],
+      [
+        script("key.yaml", "- text: hi\n  toolcalls: []\n"),
+        `${join(dir, "key.yaml")}: turn 1: unknown key "toolcalls" (expected text, thinking, tool_calls, usage)`,
+      ],
+      [
+        script("empty.yaml", "- ok\n- thinking: only thoughts\n"),
+        `${join(dir, "empty.yaml")}: turn 2: needs text or tool_calls (an empty answer is never a valid turn)`,
+      ],
+      [
+        script("noname.yaml", "- tool_calls:\n    - arguments: {}\n"),
+        `${join(dir, "noname.yaml")}: turn 1: tool_calls[0]: name must be a non-empty string`,
+      ],
       [script("bad.yaml", "- text: [unclosed\n"), `${join(dir, "bad.yaml")}: invalid YAML: `],
       [undefined, `model "local/test" uses protocol replay but names no script`],
     ];
@@ -137,6 +170,8 @@ describe("replay protocol", () => {
     controller.abort();
     const events: StreamEvent[] = [];
     for await (const event of streamModel(replayRequest(SCRIPT, 0), { signal: controller.signal })) events.push(event);
-    expect(events).toEqual([{ type: "error", failure: { kind: "aborted", retryable: false, message: "the model request was interrupted" } }]);
+    expect(events).toEqual([
+      { type: "error", failure: { kind: "aborted", retryable: false, message: "the model request was interrupted" } },
+    ]);
   });
 });

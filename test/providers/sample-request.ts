@@ -44,11 +44,22 @@ export function sampleRequest(model: Partial<ResolvedModel> = {}, tools: ToolSpe
         role: "user",
         blocks: [
           { type: "tool_result", toolResultCallId: "c1", toolResult: [{ type: "text", text: "42 words" }] },
-          { type: "tool_result", toolResultCallId: "c2", toolResult: [{ type: "text", text: "invalid JSON arguments" }], toolResultIsError: true },
+          {
+            type: "tool_result",
+            toolResultCallId: "c2",
+            toolResult: [{ type: "text", text: "invalid JSON arguments" }],
+            toolResultIsError: true,
+          },
           { type: "text", text: "also say hi" },
         ],
       },
-      { role: "assistant", blocks: [{ type: "thinking", thinking: "no signature here" }, { type: "text", text: "notes.txt has 42 words. Hi!" }] },
+      {
+        role: "assistant",
+        blocks: [
+          { type: "thinking", thinking: "no signature here" },
+          { type: "text", text: "notes.txt has 42 words. Hi!" },
+        ],
+      },
       { role: "user", blocks: [{ type: "text", text: "thanks" }] },
     ],
   };

@@ -34,7 +34,9 @@ describe("the context window a local server reports", () => {
       "GET /props": { default_generation_settings: { n_ctx: 4096 } },
       "GET /v1/models": { data: [{ id: "qwen3:8b", meta: { n_ctx: 8192 } }] },
     });
-    expect(await askServer("http://127.0.0.1:8080/v1", "qwen3:8b", server.fetch)).toMatchObject({ window: { tokens: 4096, source: "llama.cpp's GET http://127.0.0.1:8080/props" } });
+    expect(await askServer("http://127.0.0.1:8080/v1", "qwen3:8b", server.fetch)).toMatchObject({
+      window: { tokens: 4096, source: "llama.cpp's GET http://127.0.0.1:8080/props" },
+    });
   });
 
   test("Ollama: the loaded model's context from /api/ps, else num_ctx of /api/show, else its 4096 default", async () => {
@@ -43,16 +45,29 @@ describe("the context window a local server reports", () => {
       "POST /api/show": { parameters: "num_ctx 8192\nstop <|im_end|>", model_info: { "qwen3.context_length": 40960 } },
     });
     expect((await askServer("http://localhost:11434/v1", "qwen3:8b", loaded.fetch)).window?.tokens).toBe(32768);
-    const configured = serverWith({ "POST /api/show": { parameters: "temperature 0.6\nnum_ctx 8192", model_info: { "qwen3.context_length": 40960 } } });
-    expect(await askServer("http://localhost:11434/v1", "qwen3:8b", configured.fetch)).toMatchObject({ window: { tokens: 8192, source: "Ollama's POST http://localhost:11434/api/show (num_ctx)" } });
+    const configured = serverWith({
+      "POST /api/show": { parameters: "temperature 0.6\nnum_ctx 8192", model_info: { "qwen3.context_length": 40960 } },
+    });
+    expect(await askServer("http://localhost:11434/v1", "qwen3:8b", configured.fetch)).toMatchObject({
+      window: { tokens: 8192, source: "Ollama's POST http://localhost:11434/api/show (num_ctx)" },
+    });
     const plain = serverWith({ "POST /api/show": { model_info: { "qwen3.context_length": 40960 } } });
     expect((await askServer("http://localhost:11434/v1", "qwen3:8b", plain.fetch)).window?.tokens).toBe(4096);
   });
 
   test("LM Studio: the loaded context of /api/v0/models/<id>; vLLM: max_model_len of /v1/models", async () => {
-    const lmstudio = serverWith({ "GET /api/v0/models/qwen3%3A8b": { id: "qwen3:8b", loaded_context_length: 16384, max_context_length: 131072 } });
+    const lmstudio = serverWith({
+      "GET /api/v0/models/qwen3%3A8b": { id: "qwen3:8b", loaded_context_length: 16384, max_context_length: 131072 },
+    });
     expect((await askServer("http://127.0.0.1:1234/v1", "qwen3:8b", lmstudio.fetch)).window?.tokens).toBe(16384);
-    const vllm = serverWith({ "GET /v1/models": { data: [{ id: "other", max_model_len: 1 }, { id: "qwen3:8b", max_model_len: 65536 }] } });
+    const vllm = serverWith({
+      "GET /v1/models": {
+        data: [
+          { id: "other", max_model_len: 1 },
+          { id: "qwen3:8b", max_model_len: 65536 },
+        ],
+      },
+    });
     expect((await askServer("http://127.0.0.1:8000/v1", "qwen3:8b", vllm.fetch)).window?.tokens).toBe(65536);
   });
 
@@ -73,7 +88,10 @@ describe("the context window a local server reports", () => {
 
     const local = model("http://127.0.0.1:8081/v1");
     await learnContextWindow(local, { fetchImpl: server.fetch });
-    expect(local).toMatchObject({ contextWindow: 2048, contextWindowSource: "llama.cpp's GET http://127.0.0.1:8081/props" });
+    expect(local).toMatchObject({
+      contextWindow: 2048,
+      contextWindowSource: "llama.cpp's GET http://127.0.0.1:8081/props",
+    });
     const asked = server.asked.length;
     const again = model("http://127.0.0.1:8081/v1");
     await learnContextWindow(again, { fetchImpl: server.fetch });
@@ -84,7 +102,11 @@ describe("the context window a local server reports", () => {
 
 describe("what a local server says its model takes as input", () => {
   test("llama.cpp: architecture.input_modalities of /v1/models", async () => {
-    const server = serverWith({ "GET /v1/models": { data: [{ id: "qwen3:8b", architecture: { input_modalities: ["text"], output_modalities: ["text"] } }] } });
+    const server = serverWith({
+      "GET /v1/models": {
+        data: [{ id: "qwen3:8b", architecture: { input_modalities: ["text"], output_modalities: ["text"] } }],
+      },
+    });
     expect((await askServer("http://127.0.0.1:8080/v1", "qwen3:8b", server.fetch)).input).toEqual({
       modalities: ["text"],
       source: "GET http://127.0.0.1:8080/v1/models (architecture.input_modalities)",
@@ -93,15 +115,33 @@ describe("what a local server says its model takes as input", () => {
 
   test("Ollama: capabilities of /api/show, vision read as image", async () => {
     const vision = serverWith({ "POST /api/show": { capabilities: ["completion", "vision"] } });
-    expect((await askServer("http://localhost:11434/v1", "qwen3:8b", vision.fetch)).input?.modalities).toEqual(["text", "image"]);
+    expect((await askServer("http://localhost:11434/v1", "qwen3:8b", vision.fetch)).input?.modalities).toEqual([
+      "text",
+      "image",
+    ]);
     const text = serverWith({ "POST /api/show": { capabilities: ["completion", "tools"] } });
-    expect((await askServer("http://localhost:11434/v1", "qwen3:8b", text.fetch)).input).toEqual({ modalities: ["text"], source: "Ollama's POST http://localhost:11434/api/show (capabilities)" });
+    expect((await askServer("http://localhost:11434/v1", "qwen3:8b", text.fetch)).input).toEqual({
+      modalities: ["text"],
+      source: "Ollama's POST http://localhost:11434/api/show (capabilities)",
+    });
   });
 
   test("a server that lists nothing leaves it unknown; the model learns what is listed, even beside a configured window", async () => {
-    expect((await askServer("http://127.0.0.1:8000/v1", "qwen3:8b", serverWith({ "GET /v1/models": { data: [{ id: "qwen3:8b" }] } }).fetch)).input).toBeUndefined();
+    expect(
+      (
+        await askServer(
+          "http://127.0.0.1:8000/v1",
+          "qwen3:8b",
+          serverWith({ "GET /v1/models": { data: [{ id: "qwen3:8b" }] } }).fetch,
+        )
+      ).input,
+    ).toBeUndefined();
     const local = model("http://127.0.0.1:8090/v1", { contextWindow: 100 });
-    await learnContextWindow(local, { fetchImpl: serverWith({ "GET /v1/models": { data: [{ id: "qwen3:8b", architecture: { input_modalities: ["text", "image"] } }] } }).fetch });
+    await learnContextWindow(local, {
+      fetchImpl: serverWith({
+        "GET /v1/models": { data: [{ id: "qwen3:8b", architecture: { input_modalities: ["text", "image"] } }] },
+      }).fetch,
+    });
     expect(local.serverInput?.modalities).toEqual(["text", "image"]);
   });
 });

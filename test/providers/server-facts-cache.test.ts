@@ -8,7 +8,10 @@ const home = mkdtempSync(join(tmpdir(), "rienda-facts-"));
 afterEach(() => rmSync(join(home, ".rienda"), { recursive: true, force: true }));
 
 const URL = "http://127.0.0.1:8080/v1";
-const FACTS = { window: { tokens: 8192, source: "llama.cpp's GET http://127.0.0.1:8080/props" }, input: { modalities: ["text"], source: "GET …/models" } };
+const FACTS = {
+  window: { tokens: 8192, source: "llama.cpp's GET http://127.0.0.1:8080/props" },
+  input: { modalities: ["text"], source: "GET …/models" },
+};
 const files = () => readdirSync(join(home, ".rienda", "cache"));
 
 test("kept as a ctx.cache entry and read back while fresh, with when the server was asked", () => {
@@ -19,7 +22,10 @@ test("kept as a ctx.cache entry and read back while fresh, with when the server 
   const entry = JSON.parse(readFileSync(join(home, ".rienda", "cache", name!), "utf8"));
   expect(entry.expires_at).toBe("2026-01-01T00:10:00Z");
   expect(JSON.parse(entry.payload)).toMatchObject({ baseUrl: URL, wireId: "q", ...FACTS });
-  expect(keptFacts(home, URL, "q", now + SERVER_FACTS_TTL_MS - 1)).toEqual({ ...FACTS, askedAt: "2026-01-01T00:00:00.000Z" });
+  expect(keptFacts(home, URL, "q", now + SERVER_FACTS_TTL_MS - 1)).toEqual({
+    ...FACTS,
+    askedAt: "2026-01-01T00:00:00.000Z",
+  });
   expect(keptFacts(home, URL, "other", now)).toBeUndefined();
 });
 

@@ -7,17 +7,22 @@ describe("shownUrl", () => {
   test("hides a password, a lone user name (often the token) and query values", () => {
     expect(shownUrl("https://ana:s3cret@proxy.example/v1")).toBe("https://ana:***@proxy.example/v1");
     expect(shownUrl("https://tok_abc123@proxy.example/v1")).toBe("https://***@proxy.example/v1");
-    expect(shownUrl("https://api.example/v1?key=s3cret&api-version=2024")).toBe("https://api.example/v1?key=***&api-version=***");
+    expect(shownUrl("https://api.example/v1?key=s3cret&api-version=2024")).toBe(
+      "https://api.example/v1?key=***&api-version=***",
+    );
   });
 
   test("a URL with nothing to hide comes back exactly as written", () => {
-    for (const url of ["http://127.0.0.1:11434/v1", "https://api.openai.com/v1/", "http://localhost:8080", "not a url"]) expect(shownUrl(url)).toBe(url);
+    for (const url of ["http://127.0.0.1:11434/v1", "https://api.openai.com/v1/", "http://localhost:8080", "not a url"])
+      expect(shownUrl(url)).toBe(url);
   });
 });
 
 describe("request URLs", () => {
   test("the path goes before a query of base_url, which stays at the end", () => {
-    expect(joinUrl("https://x.example/openai/v1?api-version=preview", "chat/completions")).toBe("https://x.example/openai/v1/chat/completions?api-version=preview");
+    expect(joinUrl("https://x.example/openai/v1?api-version=preview", "chat/completions")).toBe(
+      "https://x.example/openai/v1/chat/completions?api-version=preview",
+    );
     expect(joinUrl("https://x.example/v1/", "/responses")).toBe("https://x.example/v1/responses");
     expect(anthropicUrl("https://x.example/v1?beta=1")).toBe("https://x.example/v1/messages?beta=1");
     expect(anthropicUrl("https://x.example?beta=1")).toBe("https://x.example/v1/messages?beta=1");

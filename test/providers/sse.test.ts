@@ -14,11 +14,18 @@ async function events(...chunks: string[]): Promise<SseEvent[]> {
 
 describe("SSE decoding", () => {
   test("accepts LF, CRLF and bare CR line ends, also split across chunks", async () => {
-    expect(await events("data: a\n\n", "data: b\r", "\n\r\n", "data: c\r\r", "data: d\n\n")).toEqual([{ data: "a" }, { data: "b" }, { data: "c" }, { data: "d" }]);
+    expect(await events("data: a\n\n", "data: b\r", "\n\r\n", "data: c\r\r", "data: d\n\n")).toEqual([
+      { data: "a" },
+      { data: "b" },
+      { data: "c" },
+      { data: "d" },
+    ]);
   });
 
   test("keeps the event name, joins multi-line data and skips comments", async () => {
-    expect(await events(": ping\n\nevent: message_start\ndata: {\"a\":\ndata: 1}\n\n")).toEqual([{ event: "message_start", data: '{"a":\n1}' }]);
+    expect(await events(': ping\n\nevent: message_start\ndata: {"a":\ndata: 1}\n\n')).toEqual([
+      { event: "message_start", data: '{"a":\n1}' },
+    ]);
   });
 
   test("drops an event the stream ended in the middle of", async () => {

@@ -10,7 +10,8 @@ const ALL = formsOf("auto");
 
 describe("reading tool calls written as text", () => {
   test("hermes: one call per <tool_call> block, text around them kept", () => {
-    const text = 'Let me look.\n<tool_call>\n{"name": "shell", "arguments": {"command": "ls"}}\n</tool_call>\n<tool_call>{"name":"read","arguments":{"path":"a"}}</tool_call>';
+    const text =
+      'Let me look.\n<tool_call>\n{"name": "shell", "arguments": {"command": "ls"}}\n</tool_call>\n<tool_call>{"name":"read","arguments":{"path":"a"}}</tool_call>';
     expect(readTextToolCalls(text, ["hermes"], TOOLS)).toEqual({
       form: "hermes",
       calls: [
@@ -22,22 +23,45 @@ describe("reading tool calls written as text", () => {
   });
 
   test("hermes: a last block the answer ended inside still reads when its JSON is whole; a broken one does not", () => {
-    expect(readTextToolCalls('<tool_call>{"name":"shell","arguments":{"command":"ls"}}', ["hermes"], TOOLS)?.calls).toEqual([{ name: "shell", arguments: '{"command":"ls"}' }]);
+    expect(
+      readTextToolCalls('<tool_call>{"name":"shell","arguments":{"command":"ls"}}', ["hermes"], TOOLS)?.calls,
+    ).toEqual([{ name: "shell", arguments: '{"command":"ls"}' }]);
     expect(readTextToolCalls('<tool_call>{"name":"shell","arguments":{"command":', ["hermes"], TOOLS)).toBeUndefined();
     expect(readTextToolCalls('<tool_call>{"arguments":{}}</tool_call>', ["hermes"], TOOLS)).toBeUndefined();
   });
 
   test("arguments given as JSON text are kept as they are; parameters is read like arguments", () => {
-    expect(readTextToolCalls('<tool_call>{"name":"shell","arguments":"{\\"command\\":\\"ls\\"}"}</tool_call>', ["hermes"], TOOLS)?.calls).toEqual([{ name: "shell", arguments: '{"command":"ls"}' }]);
-    expect(readTextToolCalls('<tool_call>{"name":"shell","parameters":{"command":"ls"}}</tool_call>', ["hermes"], TOOLS)?.calls).toEqual([{ name: "shell", arguments: '{"command":"ls"}' }]);
+    expect(
+      readTextToolCalls(
+        '<tool_call>{"name":"shell","arguments":"{\\"command\\":\\"ls\\"}"}</tool_call>',
+        ["hermes"],
+        TOOLS,
+      )?.calls,
+    ).toEqual([{ name: "shell", arguments: '{"command":"ls"}' }]);
+    expect(
+      readTextToolCalls('<tool_call>{"name":"shell","parameters":{"command":"ls"}}</tool_call>', ["hermes"], TOOLS)
+        ?.calls,
+    ).toEqual([{ name: "shell", arguments: '{"command":"ls"}' }]);
   });
 
   test("mistral: the JSON list form and the [ARGS] form", () => {
-    expect(readTextToolCalls('[TOOL_CALLS][{"name": "shell", "arguments": {"command": "ls"}}, {"name": "read", "arguments": {"path": "a"}}]', ["mistral"], TOOLS)?.calls).toEqual([
+    expect(
+      readTextToolCalls(
+        '[TOOL_CALLS][{"name": "shell", "arguments": {"command": "ls"}}, {"name": "read", "arguments": {"path": "a"}}]',
+        ["mistral"],
+        TOOLS,
+      )?.calls,
+    ).toEqual([
       { name: "shell", arguments: '{"command":"ls"}' },
       { name: "read", arguments: '{"path":"a"}' },
     ]);
-    expect(readTextToolCalls('[TOOL_CALLS]shell[ARGS]{"command": "ls"}[TOOL_CALLS]read[CALL_ID]abc123456[ARGS]{"path": "a"}', ["mistral"], TOOLS)?.calls).toEqual([
+    expect(
+      readTextToolCalls(
+        '[TOOL_CALLS]shell[ARGS]{"command": "ls"}[TOOL_CALLS]read[CALL_ID]abc123456[ARGS]{"path": "a"}',
+        ["mistral"],
+        TOOLS,
+      )?.calls,
+    ).toEqual([
       { name: "shell", arguments: '{"command":"ls"}' },
       { name: "read", arguments: '{"path":"a"}' },
     ]);
@@ -45,8 +69,12 @@ describe("reading tool calls written as text", () => {
   });
 
   test("llama3: after <|python_tag|>, and a bare object only when it names a tool of the request", () => {
-    expect(readTextToolCalls('<|python_tag|>{"name": "shell", "parameters": {"command": "ls"}}', ["llama3"], TOOLS)?.calls).toEqual([{ name: "shell", arguments: '{"command":"ls"}' }]);
-    expect(readTextToolCalls('{"name": "shell", "parameters": {"command": "ls"}}', ["llama3"], TOOLS)?.calls).toEqual([{ name: "shell", arguments: '{"command":"ls"}' }]);
+    expect(
+      readTextToolCalls('<|python_tag|>{"name": "shell", "parameters": {"command": "ls"}}', ["llama3"], TOOLS)?.calls,
+    ).toEqual([{ name: "shell", arguments: '{"command":"ls"}' }]);
+    expect(readTextToolCalls('{"name": "shell", "parameters": {"command": "ls"}}', ["llama3"], TOOLS)?.calls).toEqual([
+      { name: "shell", arguments: '{"command":"ls"}' },
+    ]);
     expect(readTextToolCalls('{"name": "Ada", "parameters": {}}', ["llama3"], TOOLS)).toBeUndefined();
     expect(readTextToolCalls('{"name": "shell", "parameters": {}} and more words', ["llama3"], TOOLS)).toBeUndefined();
   });
@@ -59,7 +87,9 @@ describe("reading tool calls written as text", () => {
   });
 
   test("a strings' brackets and escaped quotes do not end the JSON early", () => {
-    expect(readTextToolCalls('[TOOL_CALLS]shell[ARGS]{"command": "echo \\"}]\\" {"}', ["mistral"], TOOLS)?.calls).toEqual([{ name: "shell", arguments: '{"command":"echo \\"}]\\" {"}' }]);
+    expect(
+      readTextToolCalls('[TOOL_CALLS]shell[ARGS]{"command": "echo \\"}]\\" {"}', ["mistral"], TOOLS)?.calls,
+    ).toEqual([{ name: "shell", arguments: '{"command":"echo \\"}]\\" {"}' }]);
   });
 
   test("what looks like a call, read or not", () => {
@@ -94,13 +124,19 @@ describe("holding back streamed text that may be a call", () => {
 });
 
 function context(setting: TextToolCallSetting, tools = ["shell"]): TextCallContext {
-  return { setting, toolNames: new Set(tools), settingKey: "providers.local.models.puppet.tool_calls_in_text", modelRef: "local/puppet" };
+  return {
+    setting,
+    toolNames: new Set(tools),
+    settingKey: "providers.local.models.puppet.tool_calls_in_text",
+    modelRef: "local/puppet",
+  };
 }
 
 function run(deltas: string[], ctx: TextCallContext | undefined, finish = "stop"): StreamEvent[] {
   const mapper = createOpenAIChatStreamMapper(ctx);
   const events: StreamEvent[] = [];
-  for (const content of deltas) events.push(...mapper.push({ data: JSON.stringify({ choices: [{ delta: { content } }] }) }));
+  for (const content of deltas)
+    events.push(...mapper.push({ data: JSON.stringify({ choices: [{ delta: { content } }] }) }));
   events.push(...mapper.push({ data: JSON.stringify({ choices: [{ delta: {}, finish_reason: finish }] }) }));
   events.push(...mapper.push({ data: "[DONE]" }));
   return events;
@@ -114,17 +150,28 @@ describe("Chat Completions with tool_calls_in_text", () => {
     expect(events.filter((e) => e.type === "text_delta")).toEqual([]);
     const done = events.find((e) => e.type === "done");
     expect(done).toMatchObject({
-      response: { stopReason: "tool_use", message: { blocks: [{ type: "tool_call", toolCallName: "shell", toolCallArguments: { command: "echo puppet-ok" } }] } },
+      response: {
+        stopReason: "tool_use",
+        message: {
+          blocks: [{ type: "tool_call", toolCallName: "shell", toolCallArguments: { command: "echo puppet-ok" } }],
+        },
+      },
     });
     expect(events.some((e) => e.type === "notice")).toBe(false);
   });
 
   test("off: the text stays the answer and a notice names the setting to turn on", () => {
     const events = run(PUPPET, context("off"));
-    expect(events.filter((e) => e.type === "text_delta").map((e) => (e as { text: string }).text).join("")).toBe(PUPPET.join(""));
+    expect(
+      events
+        .filter((e) => e.type === "text_delta")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    ).toBe(PUPPET.join(""));
     expect(events.find((e) => e.type === "notice")).toEqual({
       type: "notice",
-      message: "local/puppet wrote what looks like a tool call as text (<tool_call>); nothing was run. Set providers.local.models.puppet.tool_calls_in_text: hermes in config.yaml to run such calls, or give the server a chat template that maps the model's calls (llama-server --chat-template-file, vllm --tool-call-parser)",
+      message:
+        "local/puppet wrote what looks like a tool call as text (<tool_call>); nothing was run. Set providers.local.models.puppet.tool_calls_in_text: hermes in config.yaml to run such calls, or give the server a chat template that maps the model's calls (llama-server --chat-template-file, vllm --tool-call-parser)",
     });
     expect(events.find((e) => e.type === "done")).toMatchObject({ response: { stopReason: "end_turn" } });
   });
@@ -132,18 +179,29 @@ describe("Chat Completions with tool_calls_in_text", () => {
   test("without tools in the request nothing is read and nothing is said", () => {
     const events = run(PUPPET, context("auto", []));
     expect(events.some((e) => e.type === "notice")).toBe(false);
-    expect(events.find((e) => e.type === "done")).toMatchObject({ response: { stopReason: "end_turn", message: { blocks: [{ type: "text", text: PUPPET.join("") }] } } });
+    expect(events.find((e) => e.type === "done")).toMatchObject({
+      response: { stopReason: "end_turn", message: { blocks: [{ type: "text", text: PUPPET.join("") }] } },
+    });
   });
 
   test("a broken call is kept as text with a notice; plain prose streams untouched", () => {
     const broken = run(["<tool_call>", '{"name": "shell", "arguments": {"comm'], context("auto"));
-    expect(broken.filter((e) => e.type === "text_delta").map((e) => (e as { text: string }).text).join("")).toBe('<tool_call>{"name": "shell", "arguments": {"comm');
-    expect((broken.find((e) => e.type === "notice") as { message: string }).message).toContain("could not be read as one");
+    expect(
+      broken
+        .filter((e) => e.type === "text_delta")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    ).toBe('<tool_call>{"name": "shell", "arguments": {"comm');
+    expect((broken.find((e) => e.type === "notice") as { message: string }).message).toContain(
+      "could not be read as one",
+    );
     const prose = run(["Hello", " from", " the puppet."], context("auto"));
     expect(prose.filter((e) => e.type === "text_delta")).toHaveLength(3);
   });
 
   test("cut at the output limit: max_tokens even when a text call was read (issue 30)", () => {
-    expect(run(PUPPET, context("hermes"), "length").find((e) => e.type === "done")).toMatchObject({ response: { stopReason: "max_tokens" } });
+    expect(run(PUPPET, context("hermes"), "length").find((e) => e.type === "done")).toMatchObject({
+      response: { stopReason: "max_tokens" },
+    });
   });
 });

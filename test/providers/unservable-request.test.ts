@@ -12,20 +12,31 @@ describe("a 5xx for a request the server can never serve is final", () => {
   for (const [what, message] of Object.entries(LLAMA)) {
     test(`HTTP 500: ${what}`, () => {
       const body = JSON.stringify({ error: { code: 500, message, type: "server_error" } });
-      expect(classifyHttpError(500, body)).toMatchObject({ kind: "invalid_request", retryable: false, message: `HTTP 500: ${message}` });
+      expect(classifyHttpError(500, body)).toMatchObject({
+        kind: "invalid_request",
+        retryable: false,
+        message: `HTTP 500: ${message}`,
+      });
     });
     test(`in the stream: ${what}`, () => {
-      expect(classifyStreamError({ error: { code: 500, message, type: "server_error" } })).toMatchObject({ kind: "invalid_request", retryable: false });
+      expect(classifyStreamError({ error: { code: 500, message, type: "server_error" } })).toMatchObject({
+        kind: "invalid_request",
+        retryable: false,
+      });
     });
   }
 
   test("a 5xx that says nothing of the request is still retried", () => {
     const body = JSON.stringify({ error: { code: 500, message: "slot unavailable", type: "server_error" } });
     expect(classifyHttpError(500, body)).toMatchObject({ kind: "server", retryable: true });
-    expect(classifyStreamError({ error: { code: 500, message: "loading model", type: "server_error" } })).toMatchObject({ kind: "server", retryable: true });
+    expect(classifyStreamError({ error: { code: 500, message: "loading model", type: "server_error" } })).toMatchObject(
+      { kind: "server", retryable: true },
+    );
   });
 
   test("a 4xx is judged by its status as before", () => {
-    expect(classifyHttpError(400, JSON.stringify({ error: { message: "image input is not supported" } }))).toMatchObject({ kind: "invalid_request", retryable: false });
+    expect(
+      classifyHttpError(400, JSON.stringify({ error: { message: "image input is not supported" } })),
+    ).toMatchObject({ kind: "invalid_request", retryable: false });
   });
 });

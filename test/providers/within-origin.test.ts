@@ -16,9 +16,21 @@ const redirect = (status: number, location: string) => () => new Response(null, 
 
 describe("fetchWithinOrigin", () => {
   test("a redirect to another host is refused, never sent there", async () => {
-    const { fetch, asked } = fakeFetch({ "https://api.example.com/v1/messages": redirect(307, "https://evil.example.net/v1/messages") });
-    const outcome = await fetchWithinOrigin(fetch, "https://api.example.com/v1/messages", { method: "POST", body: "{}" });
-    expect(outcome).toEqual({ refused: { from: "https://api.example.com/v1/messages", status: 307, to: "https://evil.example.net/v1/messages", reason: "origin" } });
+    const { fetch, asked } = fakeFetch({
+      "https://api.example.com/v1/messages": redirect(307, "https://evil.example.net/v1/messages"),
+    });
+    const outcome = await fetchWithinOrigin(fetch, "https://api.example.com/v1/messages", {
+      method: "POST",
+      body: "{}",
+    });
+    expect(outcome).toEqual({
+      refused: {
+        from: "https://api.example.com/v1/messages",
+        status: 307,
+        to: "https://evil.example.net/v1/messages",
+        reason: "origin",
+      },
+    });
     expect(asked.map((a) => a.url)).toEqual(["https://api.example.com/v1/messages"]);
     expect(asked[0]!.init.redirect).toBe("manual");
   });

@@ -29,7 +29,9 @@ const FORMATS: Record<string, RegExp> = {
   "windows-x64": /PE32\+ executable \(console\) x86-64, for MS Windows/,
 };
 
-const QEMU = ["qemu-aarch64-static", "qemu-aarch64"].find((name) => spawnSync("sh", ["-c", `command -v ${name}`]).status === 0);
+const QEMU = ["qemu-aarch64-static", "qemu-aarch64"].find(
+  (name) => spawnSync("sh", ["-c", `command -v ${name}`]).status === 0,
+);
 const ARM64_LIBC = "/usr/aarch64-linux-gnu";
 const nativeX64 = process.platform === "linux" && process.arch === "x64";
 
@@ -48,7 +50,10 @@ function unpack(target: string): string {
 }
 
 function versionJson(argv: string[]): Record<string, unknown> {
-  const r = spawnSync(argv[0]!, [...argv.slice(1), "version", "--json"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: unpacked } });
+  const r = spawnSync(argv[0]!, [...argv.slice(1), "version", "--json"], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", HOME: unpacked },
+  });
   if (r.status !== 0) throw new Error(`${argv.join(" ")} version --json failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as Record<string, unknown>;
 }
@@ -60,7 +65,10 @@ describe.skipIf(DIR === undefined)("every release archive", () => {
   test("SHA256SUMS lists the six archives and install.sh, and each matches", () => {
     const check = spawnSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: DIR, encoding: "utf8" });
     expect(check.stdout.trim().split("\n").sort()).toEqual(
-      [...Object.keys(FORMATS).map((t) => `rienda-${VERSION}-${t}.${t.startsWith("windows-") ? "zip" : "tar.gz"}: OK`), "install.sh: OK"].sort(),
+      [
+        ...Object.keys(FORMATS).map((t) => `rienda-${VERSION}-${t}.${t.startsWith("windows-") ? "zip" : "tar.gz"}: OK`),
+        "install.sh: OK",
+      ].sort(),
     );
     expect(check.status).toBe(0);
   });
@@ -80,10 +88,13 @@ describe.skipIf(DIR === undefined)("every release archive", () => {
     });
   }
 
-  test.skipIf(QEMU === undefined || !existsSync(ARM64_LIBC))("linux-arm64: runs --version under qemu-user and names its target", () => {
-    const binary = unpack("linux-arm64");
-    const qemu = [QEMU!, "-L", ARM64_LIBC, binary];
-    expect(spawnSync(qemu[0]!, [...qemu.slice(1), "--version"], { encoding: "utf8" }).stdout).toBe(`${VERSION}\n`);
-    expect(versionJson(qemu)).toMatchObject({ version: VERSION, target: "linux-arm64" });
-  });
+  test.skipIf(QEMU === undefined || !existsSync(ARM64_LIBC))(
+    "linux-arm64: runs --version under qemu-user and names its target",
+    () => {
+      const binary = unpack("linux-arm64");
+      const qemu = [QEMU!, "-L", ARM64_LIBC, binary];
+      expect(spawnSync(qemu[0]!, [...qemu.slice(1), "--version"], { encoding: "utf8" }).stdout).toBe(`${VERSION}\n`);
+      expect(versionJson(qemu)).toMatchObject({ version: VERSION, target: "linux-arm64" });
+    },
+  );
 });

@@ -59,7 +59,9 @@ describe("tarArchive", () => {
   });
 
   test("a path that fits neither ustar field is refused, not cut", () => {
-    expect(() => tarArchive([{ path: `top/${"x".repeat(120)}`, mode: 0o644, data: new Uint8Array(0) }], MTIME)).toThrow("path too long");
+    expect(() => tarArchive([{ path: `top/${"x".repeat(120)}`, mode: 0o644, data: new Uint8Array(0) }], MTIME)).toThrow(
+      "path too long",
+    );
   });
 });
 

@@ -10,7 +10,16 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -27,7 +36,9 @@ const HAS_AVX2 = onLinuxX64 && readFileSync("/proc/cpuinfo", "utf8").includes(" 
 
 /** The archive's line of SHA256SUMS in `dir`. */
 function archiveSum(dir: string): string {
-  const line = readFileSync(join(dir, "SHA256SUMS"), "utf8").split("\n").find((l) => l.endsWith(`  ${ARCHIVE}`));
+  const line = readFileSync(join(dir, "SHA256SUMS"), "utf8")
+    .split("\n")
+    .find((l) => l.endsWith(`  ${ARCHIVE}`));
   return line!.split(" ")[0]!;
 }
 
@@ -35,7 +46,10 @@ let work: string;
 let first: string;
 
 function release(out: string): SpawnSyncReturns<string> {
-  return spawnSync(BUN, [join(ROOT, "scripts/release/main.ts"), "--targets", "linux-x64", "--out", out], { cwd: ROOT, encoding: "utf8" });
+  return spawnSync(BUN, [join(ROOT, "scripts/release/main.ts"), "--targets", "linux-x64", "--out", out], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
 }
 
 /** Runs `argv` with only loopback for a network where the machine allows it. */
@@ -66,13 +80,19 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
   test("SHA256SUMS lists the archive and install.sh, in sha256sum's format; install.sh is the repository's", () => {
     const check = spawnSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: first, encoding: "utf8" });
     expect(check.stdout).toBe(`install.sh: OK\n${ARCHIVE}: OK\n`);
-    expect(readFileSync(join(first, "SHA256SUMS"), "utf8")).toMatch(new RegExp(`^[0-9a-f]{64}  install\\.sh\n[0-9a-f]{64}  ${ARCHIVE.replace(/\./g, "\\.")}\n$`));
+    expect(readFileSync(join(first, "SHA256SUMS"), "utf8")).toMatch(
+      new RegExp(`^[0-9a-f]{64}  install\\.sh\n[0-9a-f]{64}  ${ARCHIVE.replace(/\./g, "\\.")}\n$`),
+    );
     expect(readdirSync(first).sort()).toEqual(["SHA256SUMS", "install.sh", ARCHIVE]);
-    expect(readFileSync(join(first, "install.sh"), "utf8")).toBe(readFileSync(join(ROOT, "scripts/install.sh"), "utf8"));
+    expect(readFileSync(join(first, "install.sh"), "utf8")).toBe(
+      readFileSync(join(ROOT, "scripts/install.sh"), "utf8"),
+    );
   });
 
   test("holds install.sh at the top, the binary, README, docs/ and examples/, owned by 0 and dated by the commit", () => {
-    const listing = spawnSync("tar", ["--numeric-owner", "--utc", "-tvzf", join(first, ARCHIVE)], { encoding: "utf8" }).stdout.trim().split("\n");
+    const listing = spawnSync("tar", ["--numeric-owner", "--utc", "-tvzf", join(first, ARCHIVE)], { encoding: "utf8" })
+      .stdout.trim()
+      .split("\n");
     const paths = listing.map((line) => line.split(/\s+/).slice(5).join(" "));
     expect(paths.slice(0, 4)).toEqual([`${NAME}/`, `${NAME}/install.sh`, `${NAME}/rienda`, `${NAME}/README.md`]);
     expect(paths).toContain(`${NAME}/docs/install.md`);
@@ -81,11 +101,16 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
     expect(paths.every((path) => path.startsWith(`${NAME}/`))).toBe(true);
     // Only tracked files: the archive ships what the commit holds.
     const tracked = git(["ls-files", "docs", "examples"]).split("\n");
-    expect(paths.filter((path) => !path.endsWith("/") && /\/(docs|examples)\//.test(path)).map((path) => path.slice(NAME.length + 1))).toEqual(
-      [...tracked].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
-    );
+    expect(
+      paths
+        .filter((path) => !path.endsWith("/") && /\/(docs|examples)\//.test(path))
+        .map((path) => path.slice(NAME.length + 1)),
+    ).toEqual([...tracked].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
     expect(paths.includes(`${NAME}/LICENSE`)).toBe(existsSync(join(ROOT, "LICENSE")));
-    const day = new Date(Number(git(["log", "-1", "--format=%ct"])) * 1000).toISOString().slice(0, 16).replace("T", " ");
+    const day = new Date(Number(git(["log", "-1", "--format=%ct"])) * 1000)
+      .toISOString()
+      .slice(0, 16)
+      .replace("T", " ");
     for (const line of listing) expect(line).toContain(` 0/0 `);
     for (const line of listing) expect(line).toContain(day);
     expect(listing[1]).toStartWith("-rwxr-xr-x");
@@ -105,7 +130,11 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
 
   test.skipIf(!CAN_ISOLATE)("the install tests run where the network is unreachable: only loopback", () => {
     const devices = offline(["cat", "/proc/net/dev"], {});
-    const names = devices.stdout.split("\n").slice(2).map((line) => line.split(":")[0]!.trim()).filter(Boolean);
+    const names = devices.stdout
+      .split("\n")
+      .slice(2)
+      .map((line) => line.split(":")[0]!.trim())
+      .filter(Boolean);
     expect(names).toEqual(["lo"]);
   });
 
@@ -163,7 +192,11 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
     mkdirSync(home);
     const prefix = join(work, "opt");
     // As from a USB stick: the install.sh that sits beside the archives, run there.
-    const r = offline(["sh", "./install.sh", ...(HAS_AVX2 ? [] : ["--target", "linux-x64"]), "--prefix", prefix, "."], { HOME: home }, first);
+    const r = offline(
+      ["sh", "./install.sh", ...(HAS_AVX2 ? [] : ["--target", "linux-x64"]), "--prefix", prefix, "."],
+      { HOME: home },
+      first,
+    );
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`installed rienda ${VERSION} to ${prefix}/bin/rienda\n`);
@@ -218,7 +251,9 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
     mkdirSync(home);
     const r = install([join(lone, ARCHIVE)], home);
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe(`install.sh: nothing to check ${ARCHIVE} against: put SHA256SUMS next to it, or pass --sha256 HEX (from the release page)\n`);
+    expect(r.stderr).toBe(
+      `install.sh: nothing to check ${ARCHIVE} against: put SHA256SUMS next to it, or pass --sha256 HEX (from the release page)\n`,
+    );
     expect(readdirSync(home)).toEqual([]);
     // With the right checksum given, it installs.
     const sum = archiveSum(first);
@@ -232,12 +267,16 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
     mkdirSync(home);
     const other = install(["--target", "darwin-arm64", first], home);
     expect(other.status).toBe(1);
-    expect(other.stderr).toBe(`install.sh: SHA256SUMS in ${first} lists no archive for darwin-arm64 (rienda-<version>-darwin-arm64.tar.gz)\n`);
+    expect(other.stderr).toBe(
+      `install.sh: SHA256SUMS in ${first} lists no archive for darwin-arm64 (rienda-<version>-darwin-arm64.tar.gz)\n`,
+    );
     const empty = join(work, "empty");
     mkdirSync(empty);
     const none = install([empty], home);
     expect(none.status).toBe(1);
-    expect(none.stderr).toBe(`install.sh: no SHA256SUMS in ${empty}: copy it along with the archives (it is how they are checked)\n`);
+    expect(none.stderr).toBe(
+      `install.sh: no SHA256SUMS in ${empty}: copy it along with the archives (it is how they are checked)\n`,
+    );
     expect(readdirSync(home)).toEqual([]);
   });
 
@@ -246,7 +285,9 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
     const mirror = join(work, "foreign");
     const top = `rienda-${VERSION}-darwin-arm64`;
     mkdirSync(join(mirror, top), { recursive: true });
-    writeFileSync(join(mirror, top, "rienda"), Buffer.from([0xcf, 0xfa, 0xed, 0xfe, 0x0c, 0x00, 0x00, 0x01]), { mode: 0o755 });
+    writeFileSync(join(mirror, top, "rienda"), Buffer.from([0xcf, 0xfa, 0xed, 0xfe, 0x0c, 0x00, 0x00, 0x01]), {
+      mode: 0o755,
+    });
     expect(spawnSync("tar", ["-czf", `${top}.tar.gz`, top], { cwd: mirror }).status).toBe(0);
     rmSync(join(mirror, top), { recursive: true });
     const sum = spawnSync("sha256sum", [`${top}.tar.gz`], { cwd: mirror, encoding: "utf8" }).stdout;
@@ -256,13 +297,17 @@ describe.skipIf(!onLinuxX64)("release archive for linux-x64", () => {
     const r = install(["--target", "darwin-arm64", mirror], home);
     expect(r.status).toBe(1);
     expect(r.stdout).toStartWith(`checked  ${top}.tar.gz`);
-    expect(r.stderr).toBe(`install.sh: the rienda in ${top}.tar.gz does not run on this machine (${spawnSync("uname", ["-sm"], { encoding: "utf8" }).stdout.trim()}): take the archive for linux-x64${HAS_AVX2 ? "" : "-baseline"} (docs/install.md)\n`);
+    expect(r.stderr).toBe(
+      `install.sh: the rienda in ${top}.tar.gz does not run on this machine (${spawnSync("uname", ["-sm"], { encoding: "utf8" }).stdout.trim()}): take the archive for linux-x64${HAS_AVX2 ? "" : "-baseline"} (docs/install.md)\n`,
+    );
     expect(readdirSync(home)).toEqual([]);
   });
 
   test("usage errors exit 2 and print the usage", () => {
     const r = install(["--prefix"], join(work, "nowhere"));
     expect(r.status).toBe(2);
-    expect(r.stderr).toStartWith("usage: sh install.sh [--prefix DIR] [--sha256 HEX] [--target NAME] ARCHIVE|DIRECTORY\n");
+    expect(r.stderr).toStartWith(
+      "usage: sh install.sh [--prefix DIR] [--sha256 HEX] [--target NAME] ARCHIVE|DIRECTORY\n",
+    );
   });
 });

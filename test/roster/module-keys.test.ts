@@ -13,13 +13,20 @@ function rosterWith(auth: "api_key" | "none") {
   dir = mkdtempSync(join(tmpdir(), "roster-"));
   const credentials = join(dir, "credentials.json");
   writeFileSync(credentials, JSON.stringify({ m: { api_key: "stored" } }));
-  const base = parseConfig("providers:\n  x:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:9/v1\n    models: { a: {} }\n", { path: join(dir, "c.yaml"), env: {}, home: dir });
+  const base = parseConfig(
+    "providers:\n  x:\n    protocol: openai_chat_completions\n    base_url: http://127.0.0.1:9/v1\n    models: { a: {} }\n",
+    { path: join(dir, "c.yaml"), env: {}, home: dir },
+  );
   const settings: ProviderSettings = { ...base.providers.get("x")!, name: "m", origin: "module", auth };
   const modules: ModuleSource = {
     list: () => [{ name: "m", origin: "module", path: join(dir, "m/index.js") }],
     evaluate: async () => ({ provider: settings }),
   };
-  const config = parseConfig("compaction: { enabled: false }\n", { path: join(dir, "config.yaml"), env: {}, home: dir });
+  const config = parseConfig("compaction: { enabled: false }\n", {
+    path: join(dir, "config.yaml"),
+    env: {},
+    home: dir,
+  });
   return createRoster({ config, modules, credentialsPath: credentials });
 }
 

@@ -5,8 +5,24 @@ import { join } from "node:path";
 import type { ResolvedModel } from "../../src/providers/index.ts";
 import { readState, recordPick, statePath, thinkingLevels, withThinking } from "../../src/roster/index.ts";
 
-const base: ResolvedModel = { ref: "acme/x", provider: "acme", alias: "x", wireId: "x", protocol: "anthropic", baseUrl: "http://h", apiKey: "", headers: {} };
-const moduleModel: ResolvedModel = { ...base, reasoning: true, thinkingModes: [{ level: "low", maxTokens: 0 }, { level: "deep", maxTokens: 4096 }] };
+const base: ResolvedModel = {
+  ref: "acme/x",
+  provider: "acme",
+  alias: "x",
+  wireId: "x",
+  protocol: "anthropic",
+  baseUrl: "http://h",
+  apiKey: "",
+  headers: {},
+};
+const moduleModel: ResolvedModel = {
+  ...base,
+  reasoning: true,
+  thinkingModes: [
+    { level: "low", maxTokens: 0 },
+    { level: "deep", maxTokens: 4096 },
+  ],
+};
 
 describe("thinking levels", () => {
   test("a module's model offers off and its declared levels; one that does not reason offers off only; a config.yaml model the config levels", () => {
@@ -28,7 +44,9 @@ describe("thinking levels", () => {
   });
 
   test("a level the model does not offer is refused, listing its levels", () => {
-    expect(() => withThinking(moduleModel, "high")).toThrow('--thinking high: acme/x has no thinking level "high" (its levels: off, low, deep)');
+    expect(() => withThinking(moduleModel, "high")).toThrow(
+      '--thinking high: acme/x has no thinking level "high" (its levels: off, low, deep)',
+    );
   });
 });
 
@@ -49,7 +67,9 @@ describe("state.json", () => {
     const path = join(dir, "state.json");
     writeFileSync(path, JSON.stringify({ zeta: 1, last_thinking: { "a/b": "low" }, last_model: "a/b" }));
     recordPick(path, { model: "c/d", thinking: "high" });
-    expect(readFileSync(path, "utf8")).toBe('{\n  "last_model": "c/d",\n  "last_thinking": {\n    "a/b": "low",\n    "c/d": "high"\n  },\n  "zeta": 1\n}\n');
+    expect(readFileSync(path, "utf8")).toBe(
+      '{\n  "last_model": "c/d",\n  "last_thinking": {\n    "a/b": "low",\n    "c/d": "high"\n  },\n  "zeta": 1\n}\n',
+    );
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(readState(path)).toEqual({ lastModel: "c/d", lastThinking: { "a/b": "low", "c/d": "high" } });
     writeFileSync(path, "[not an object");

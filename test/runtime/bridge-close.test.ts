@@ -45,7 +45,15 @@ test("closing the bridge while a ctx call waits answers that call with an interr
   });
   worker = new Worker(workerUrl().href, { type: "module" } as WorkerOptions);
   const reply = new Promise<unknown>((resolve) => (worker!.onmessage = (event) => resolve(event.data)));
-  worker.postMessage({ kind: "call", mode: "invoke", modulePath: path, exportName: "execute", args: [{}], buffer, data: box.context().data });
+  worker.postMessage({
+    kind: "call",
+    mode: "invoke",
+    modulePath: path,
+    exportName: "execute",
+    args: [{}],
+    buffer,
+    data: box.context().data,
+  });
   await requested;
   bridge.close();
   const answer = (await reply) as { kind: string; value: unknown };

@@ -15,9 +15,20 @@ test("the context kernel repeats the bridge layout exactly (it imports nothing, 
   expect(constant(spawns, "GROUP_FIRST")).toBe(layout.GROUP_FIRST);
   expect(constant(spawns, "GROUP_SLOTS")).toBe(layout.GROUP_SLOTS);
   // Every spawn loads what the worker entry imports: the kernel, its parts and the bridge's end, nothing heavier.
-  const imports = (source: string) => [...source.matchAll(/^\s*import\s+(?!type\s)[^;]*from\s+"([^"]+)"/gm)].map((m) => m[1]);
-  expect(imports(read("invoke-worker.ts"))).toEqual(["./bridge-exchange.ts", "./context-kernel.ts", "./kernel-source.ts"]);
-  expect(imports(read("kernel-source.ts"))).toEqual(["./context-kernel.ts", "./describe.ts", "./route-output.ts", "./supervise-spawns.ts", "./world-guard.ts"]);
+  const imports = (source: string) =>
+    [...source.matchAll(/^\s*import\s+(?!type\s)[^;]*from\s+"([^"]+)"/gm)].map((m) => m[1]);
+  expect(imports(read("invoke-worker.ts"))).toEqual([
+    "./bridge-exchange.ts",
+    "./context-kernel.ts",
+    "./kernel-source.ts",
+  ]);
+  expect(imports(read("kernel-source.ts"))).toEqual([
+    "./context-kernel.ts",
+    "./describe.ts",
+    "./route-output.ts",
+    "./supervise-spawns.ts",
+    "./world-guard.ts",
+  ]);
   expect(imports(read("bridge-exchange.ts"))).toEqual(["../bridge-layout.ts"]);
   for (const part of ["context-kernel.ts", "describe.ts", "route-output.ts", "supervise-spawns.ts", "world-guard.ts"]) {
     expect(imports(read(part))).toEqual([]);
@@ -28,7 +39,17 @@ test("the context kernel repeats the bridge layout exactly (it imports nothing, 
 test("the table of process groups fits before the payload", () => {
   expect(layout.GROUPS_ENDED).toBeGreaterThan(layout.STATUS);
   expect(layout.GROUP_COUNT).toBeGreaterThan(layout.STATUS);
-  expect(new Set([layout.STATE, layout.INTERRUPT, layout.LENGTH, layout.STATUS, layout.GROUP_COUNT, layout.GROUPS_ENDED, layout.SPAWNING]).size).toBe(7);
+  expect(
+    new Set([
+      layout.STATE,
+      layout.INTERRUPT,
+      layout.LENGTH,
+      layout.STATUS,
+      layout.GROUP_COUNT,
+      layout.GROUPS_ENDED,
+      layout.SPAWNING,
+    ]).size,
+  ).toBe(7);
   expect(layout.GROUP_FIRST).toBeGreaterThan(Math.max(layout.GROUP_COUNT, layout.GROUPS_ENDED, layout.SPAWNING));
   expect((layout.GROUP_FIRST + layout.GROUP_SLOTS) * 4).toBe(layout.HEADER_BYTES);
 });

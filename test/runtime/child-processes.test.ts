@@ -70,7 +70,10 @@ const STARTS: Record<string, string> = {
 describe("a process a tool starts without waiting for it", () => {
   for (const [how, start] of Object.entries(STARTS)) {
     test(`${how}: ended when the call is interrupted`, async () => {
-      const path = box.tool("starter", `const cp = require("node:child_process"); ${start} ctx.sleep(60000); return "slept";`);
+      const path = box.tool(
+        "starter",
+        `const cp = require("node:child_process"); ${start} ctx.sleep(60000); return "slept";`,
+      );
       const controller = new AbortController();
       const pending = invoke(path, controller.signal);
       const pid = await pidIn("child.pid");
@@ -92,7 +95,10 @@ describe("a process a tool starts without waiting for it", () => {
     expect(await invoke(path)).toMatchObject({ kind: "returned", value: "started" });
     const child = await pidIn("child.pid");
     const grandchild = await pidIn("grandchild.pid");
-    await waitUntil(() => !processRunning(child) && !processRunning(grandchild), "the end of the child and its background process");
+    await waitUntil(
+      () => !processRunning(child) && !processRunning(grandchild),
+      "the end of the child and its background process",
+    );
   });
 
   test("once ended it is collected, not left a zombie of this process (a long chat or mcp serve would pile them up)", async () => {
@@ -103,14 +109,19 @@ describe("a process a tool starts without waiting for it", () => {
     );
     const outcome = await invoke(path);
     expect(outcome.kind).toBe("returned");
-    const pids = String((outcome as { value: unknown }).value).split(" ").map(Number);
+    const pids = String((outcome as { value: unknown }).value)
+      .split(" ")
+      .map(Number);
     seen.push(...pids);
     // Gone from /proc altogether: a zombie still has its entry there.
     await waitUntil(() => pids.every((pid) => !existsSync(`/proc/${pid}`)), "the collection of both children");
   });
 
   test("an interrupt while the worker runs ends it too (a tool that never returns to a ctx call)", async () => {
-    const path = box.tool("spinner", `require("node:child_process").spawn("sh", ["-c", "echo $$ > child.pid; exec sleep 30"], { cwd: ctx.workdir, stdio: "ignore" }); while (true) {}`);
+    const path = box.tool(
+      "spinner",
+      `require("node:child_process").spawn("sh", ["-c", "echo $$ > child.pid; exec sleep 30"], { cwd: ctx.workdir, stdio: "ignore" }); while (true) {}`,
+    );
     const controller = new AbortController();
     const pending = invoke(path, controller.signal);
     const pid = await pidIn("child.pid");
@@ -168,7 +179,10 @@ describe("a synchronous child_process call", () => {
   }
 
   test("what a command leaves in the background ends when it exits, as for ctx.system.exec", async () => {
-    const path = box.tool("background", `return require("node:child_process").execSync("sleep 30 >/dev/null 2>&1 & echo $!", { encoding: "utf8" }).trim();`);
+    const path = box.tool(
+      "background",
+      `return require("node:child_process").execSync("sleep 30 >/dev/null 2>&1 & echo $!", { encoding: "utf8" }).trim();`,
+    );
     const outcome = await invoke(path);
     expect(outcome.kind).toBe("returned");
     const pid = Number((outcome as { value: unknown }).value);
@@ -179,10 +193,10 @@ describe("a synchronous child_process call", () => {
   // Each runs in a tool and in this process (Bun's own spawnSync): the results must be the same.
   const SAME_AS_NATIVE: Record<string, string> = {
     "output and status": `const r = cp.spawnSync("sh", ["-c", "echo out; echo err >&2; exit 3"], { encoding: "utf8" }); return [r.stdout, r.stderr, r.status, r.signal, r.error, typeof r.pid];`,
-    "buffers": `const r = cp.spawnSync("printf", ["a\\\\0b"]); return [Buffer.isBuffer(r.stdout), [...r.stdout], [...r.stderr], r.output.length];`,
+    buffers: `const r = cp.spawnSync("printf", ["a\\\\0b"]); return [Buffer.isBuffer(r.stdout), [...r.stdout], [...r.stderr], r.output.length];`,
     "execSync's output": `return cp.execSync("echo hi; echo there", { encoding: "utf8" });`,
     "a failing execSync": `try { cp.execSync("echo partial; echo bad >&2; exit 4", { stdio: "pipe" }); } catch (e) { return [e.message, e.status, e.signal, String(e.stdout), String(e.stderr)]; }`,
-    "input": `return cp.execFileSync("cat", { input: "fed in", encoding: "utf8" });`,
+    input: `return cp.execFileSync("cat", { input: "fed in", encoding: "utf8" });`,
     "env and cwd": `return cp.execSync("echo $RIENDA_TEST_VALUE; pwd", { env: { ...process.env, RIENDA_TEST_VALUE: "v1" }, cwd: "/", encoding: "utf8" });`,
     "the worker's environment": `process.env.RIENDA_TEST_SET_HERE = "set here"; return cp.execSync("echo $RIENDA_TEST_SET_HERE", { encoding: "utf8" });`,
     "a command that does not exist": `const r = cp.spawnSync("rienda-no-such-command-x", []); return [r.error && r.error.message, r.error && r.error.code, r.error && r.error.errno, r.error && r.error.syscall, r.error && r.error.path, r.status];`,
@@ -191,14 +205,16 @@ describe("a synchronous child_process call", () => {
     "a timeout": `const r = cp.spawnSync("sleep", ["5"], { timeout: 100 }); return [r.status, r.signal, r.error && r.error.code, r.error && r.error.message];`,
     "a timeout with another signal": `const r = cp.spawnSync("sleep", ["5"], { timeout: 100, killSignal: "SIGKILL" }); return [r.status, r.signal, r.error && r.error.code];`,
     // How the child ends varies from run to run with Bun itself (SIGTERM; SIGPIPE or status 1 once the pipe is closed): left out.
-    "maxBuffer": `const r = cp.spawnSync("yes", [], { maxBuffer: 1000 }); return [r.error && r.error.code, r.stdout.length > 1000];`,
+    maxBuffer: `const r = cp.spawnSync("yes", [], { maxBuffer: 1000 }); return [r.error && r.error.code, r.stdout.length > 1000];`,
     "execSync over maxBuffer": `try { cp.execSync("exec yes", { maxBuffer: 10 }); return "no error"; } catch (e) { return [e.code, e.message]; }`,
     "ignored streams": `const r = cp.spawnSync("sh", ["-c", "echo out; echo err >&2"], { stdio: "ignore" }); return [r.stdout, r.stderr, r.status];`,
     "Bun's spawnSync": `const r = Bun.spawnSync(["sh", "-c", "echo bun; exit 2"]); return [r.stdout.toString(), r.exitCode, r.success, r.signalCode];`,
   };
   for (const [name, body] of Object.entries(SAME_AS_NATIVE)) {
     test(`gives what it gives outside Rienda: ${name}`, async () => {
-      const native = JSON.parse(JSON.stringify(new Function("cp", "ctx", body)(childProcess, { workdir: box.workdir }) ?? null));
+      const native = JSON.parse(
+        JSON.stringify(new Function("cp", "ctx", body)(childProcess, { workdir: box.workdir }) ?? null),
+      );
       delete process.env.RIENDA_TEST_SET_HERE;
       const outcome = await invoke(box.tool("same", `const cp = require("node:child_process"); ${body}`));
       expect(outcome.kind).toBe("returned");
@@ -208,7 +224,12 @@ describe("a synchronous child_process call", () => {
   }
 
   test("runs by the host: the child is the leader of a process group of its own", async () => {
-    const outcome = await invoke(box.tool("group", `return require("node:child_process").execSync("ps -o pid=,pgid= -p $$", { encoding: "utf8" }).trim().split(/\\s+/);`));
+    const outcome = await invoke(
+      box.tool(
+        "group",
+        `return require("node:child_process").execSync("ps -o pid=,pgid= -p $$", { encoding: "utf8" }).trim().split(/\\s+/);`,
+      ),
+    );
     expect(outcome.kind).toBe("returned");
     const [pid, group] = (outcome as { value: string[] }).value;
     expect(group).toBe(pid);
@@ -217,7 +238,10 @@ describe("a synchronous child_process call", () => {
 
 describe("a module only looked at (discovery)", () => {
   test("what it starts while loading ends with the inspection", async () => {
-    const path = box.module("loader", `require("node:child_process").spawn("sh", ["-c", "echo $$ > child.pid; exec sleep 30"], { cwd: ${JSON.stringify(box.workdir)}, stdio: "ignore" }); while (!require("node:fs").existsSync(${JSON.stringify(join(box.workdir, "child.pid"))})) {} module.exports = {};`);
+    const path = box.module(
+      "loader",
+      `require("node:child_process").spawn("sh", ["-c", "echo $$ > child.pid; exec sleep 30"], { cwd: ${JSON.stringify(box.workdir)}, stdio: "ignore" }); while (!require("node:fs").existsSync(${JSON.stringify(join(box.workdir, "child.pid"))})) {} module.exports = {};`,
+    );
     expect((await runtime.inspect(path)).kind).toBe("loaded");
     const pid = await pidIn("child.pid");
     await waitUntil(() => !processRunning(pid), "the child's end");

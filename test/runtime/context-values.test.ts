@@ -11,7 +11,10 @@ describe("values across a realm's edge", () => {
   });
 
   test("what structured cloning keeps and JSON loses is kept", () => {
-    const back = roundTrip({ u: undefined, nan: NaN, inf: -Infinity, zero: -0, big: 12345678901234567890n }) as Record<string, unknown>;
+    const back = roundTrip({ u: undefined, nan: NaN, inf: -Infinity, zero: -0, big: 12345678901234567890n }) as Record<
+      string,
+      unknown
+    >;
     expect("u" in back).toBe(true);
     expect(back.u).toBeUndefined();
     expect(back.nan).toBeNaN();
@@ -70,9 +73,16 @@ describe("values across a realm's edge", () => {
   });
 
   test("refers to nothing outside itself: it works evaluated from its source in a realm of its own", () => {
-    const realm = new (globalThis as unknown as { ShadowRealm: new () => { evaluate(s: string): unknown } }).ShadowRealm();
-    const encodeThere = realm.evaluate(`(() => { const c = (${createValueCodec.toString()})(); return (t) => c.encode(c.decode(t)); })()`) as (text: string) => string;
-    const back = codec.decode(encodeThere(codec.encode({ when: new Date(7), list: [undefined, 1n] }))) as { when: Date; list: unknown[] };
+    const realm = new (
+      globalThis as unknown as { ShadowRealm: new () => { evaluate(s: string): unknown } }
+    ).ShadowRealm();
+    const encodeThere = realm.evaluate(
+      `(() => { const c = (${createValueCodec.toString()})(); return (t) => c.encode(c.decode(t)); })()`,
+    ) as (text: string) => string;
+    const back = codec.decode(encodeThere(codec.encode({ when: new Date(7), list: [undefined, 1n] }))) as {
+      when: Date;
+      list: unknown[];
+    };
     expect(back.when.getTime()).toBe(7);
     expect(back.list).toEqual([undefined, 1n]);
   });

@@ -23,7 +23,12 @@ afterEach(() => box.dispose());
 /** Runs `body` as a tool's execute; a throw comes back as `{ threw: { name, message } }` from inside the context. */
 async function run(body: string, on: Runtime = runtime): Promise<unknown> {
   const wrapped = `try {\n${body}\n} catch (e) { return { threw: { name: e.name, message: e.message } }; }`;
-  const outcome = await on.invoke({ modulePath: box.tool("t", wrapped), exportName: "execute", args: [{}], context: box.context() });
+  const outcome = await on.invoke({
+    modulePath: box.tool("t", wrapped),
+    exportName: "execute",
+    args: [{}],
+    context: box.context(),
+  });
   if (outcome.kind !== "returned") throw new Error(`unexpected ${JSON.stringify(outcome)}`);
   return outcome.value;
 }
@@ -47,7 +52,9 @@ describe("ctx.cache", () => {
     const at = Date.parse(r.expires);
     expect(at).toBeGreaterThanOrEqual(before + 60_000);
     expect(at).toBeLessThanOrEqual(Date.now() + 61_000);
-    expect(readFileSync(cacheFile("models.dev"), "utf8")).toBe(`{\n  "expires_at": "${r.expires}",\n  "payload": "hola\\n{\\"ü\\": 1}"\n}\n`);
+    expect(readFileSync(cacheFile("models.dev"), "utf8")).toBe(
+      `{\n  "expires_at": "${r.expires}",\n  "payload": "hola\\n{\\"ü\\": 1}"\n}\n`,
+    );
     expect(mode(cacheFile("models.dev"))).toBe(0o600);
     expect(mode(join(box.riendaDir, "cache"))).toBe(0o700);
     expect(mode(box.riendaDir)).toBe(0o700);
@@ -57,7 +64,10 @@ describe("ctx.cache", () => {
 
   test("an entry set in one call is read by the next, a fresh context (the file is the only link)", async () => {
     await run(`ctx.cache.set("shared", "from the first call", 3600);`);
-    expect(await run(`return [ctx.cache.has("shared"), ctx.cache.get("shared")];`)).toEqual([true, "from the first call"]);
+    expect(await run(`return [ctx.cache.has("shared"), ctx.cache.get("shared")];`)).toEqual([
+      true,
+      "from the first call",
+    ]);
     // A set replaces the entry as a whole; an empty text is an entry too.
     await run(`ctx.cache.set("shared", "", 3600);`);
     expect(await run(`return [ctx.cache.has("shared"), ctx.cache.get("shared")];`)).toEqual([true, ""]);
@@ -65,10 +75,23 @@ describe("ctx.cache", () => {
 
   test("an entry the Go program wrote (compact JSON, fractional seconds or an offset) is read", async () => {
     mkdirSync(join(box.riendaDir, "cache"), { recursive: true });
-    writeFileSync(cacheFile("go"), JSON.stringify({ expires_at: rfc3339(Date.now() + 3_600_000), payload: "catalogue" }));
-    writeFileSync(cacheFile("fraction"), JSON.stringify({ expires_at: new Date(Date.now() + 3_600_000).toISOString(), payload: "f" }));
-    writeFileSync(cacheFile("offset"), JSON.stringify({ expires_at: "9999-01-01T00:00:00+02:00", payload: "o", extra: true }));
-    expect(await run(`return ["go", "fraction", "offset"].map((n) => ctx.cache.get(n));`)).toEqual(["catalogue", "f", "o"]);
+    writeFileSync(
+      cacheFile("go"),
+      JSON.stringify({ expires_at: rfc3339(Date.now() + 3_600_000), payload: "catalogue" }),
+    );
+    writeFileSync(
+      cacheFile("fraction"),
+      JSON.stringify({ expires_at: new Date(Date.now() + 3_600_000).toISOString(), payload: "f" }),
+    );
+    writeFileSync(
+      cacheFile("offset"),
+      JSON.stringify({ expires_at: "9999-01-01T00:00:00+02:00", payload: "o", extra: true }),
+    );
+    expect(await run(`return ["go", "fraction", "offset"].map((n) => ctx.cache.get(n));`)).toEqual([
+      "catalogue",
+      "f",
+      "o",
+    ]);
   });
 
   test("an expired entry reads as null (and has as false) and its file is removed", async () => {
@@ -121,10 +144,16 @@ describe("ctx.cache", () => {
       [", -5", "Error", "ctx.cache.set: ttl_seconds must be a positive number of seconds (got -5)"],
       [", NaN", "TypeError", "ctx.cache.set: ttl_seconds is required"],
       [", Infinity", "TypeError", "ctx.cache.set: ttl_seconds is required"],
-      [", 1e15", "Error", "ctx.cache.set: ttl_seconds 1000000000000000 is too large (the expiry would fall after the year 9999)"],
+      [
+        ", 1e15",
+        "Error",
+        "ctx.cache.set: ttl_seconds 1000000000000000 is too large (the expiry would fall after the year 9999)",
+      ],
     ];
     for (const [ttl, name, message] of cases) {
-      const r = (await run(`ctx.cache.set("x", "y"${ttl}); return "written";`)) as { threw: { name: string; message: string } };
+      const r = (await run(`ctx.cache.set("x", "y"${ttl}); return "written";`)) as {
+        threw: { name: string; message: string };
+      };
       expect([ttl, r.threw?.name, r.threw?.message.slice(0, message.length)]).toEqual([ttl, name, message]);
     }
     expect(existsSync(box.riendaDir)).toBe(false);
@@ -132,7 +161,10 @@ describe("ctx.cache", () => {
 
   test("the text must be a string (a TypeError), and nothing is written", async () => {
     const r = (await run(`ctx.cache.set("x", { a: 1 }, 60);`)) as { threw: { name: string; message: string } };
-    expect(r.threw).toEqual({ name: "TypeError", message: "ctx.cache.set: text must be a string (serialize it yourself, e.g. JSON.stringify)" });
+    expect(r.threw).toEqual({
+      name: "TypeError",
+      message: "ctx.cache.set: text must be a string (serialize it yourself, e.g. JSON.stringify)",
+    });
     expect(existsSync(box.riendaDir)).toBe(false);
   });
 
@@ -169,8 +201,13 @@ describe("names", () => {
       return out;`;
     const out = (await run(source)) as string[];
     expect(out).toHaveLength(refused.length * calls.length);
-    for (const line of out) expect(line).toMatch(/^Error: ctx\.(cache|store)\.(set|get|has|del): name ".*" must be a single path segment \(not empty, not "\." or "\.\.", no "\/", "\\" or NUL\)$/);
-    expect(out[0]).toBe('Error: ctx.cache.set: name "" must be a single path segment (not empty, not "." or "..", no "/", "\\" or NUL)');
+    for (const line of out)
+      expect(line).toMatch(
+        /^Error: ctx\.(cache|store)\.(set|get|has|del): name ".*" must be a single path segment \(not empty, not "\." or "\.\.", no "\/", "\\" or NUL\)$/,
+      );
+    expect(out[0]).toBe(
+      'Error: ctx.cache.set: name "" must be a single path segment (not empty, not "." or "..", no "/", "\\" or NUL)',
+    );
     expect(out.filter((l) => l.includes('name "../escape"'))).toHaveLength(calls.length);
     expect(out.filter((l) => l.includes('name "nul\\u0000byte"'))).toHaveLength(calls.length);
     // Nothing anywhere: not the entry, not its folder, not even ~/.rienda.
@@ -179,12 +216,21 @@ describe("names", () => {
   });
 
   test("a name must be a string (a TypeError)", async () => {
-    const r = await run(`return [() => ctx.cache.get(3), () => ctx.store.set(null, "v")].map((f) => { try { f(); return "accepted"; } catch (e) { return e.name + ": " + e.message; } });`);
-    expect(r).toEqual(["TypeError: ctx.cache.get: name must be a string", "TypeError: ctx.store.set: name must be a string"]);
+    const r = await run(
+      `return [() => ctx.cache.get(3), () => ctx.store.set(null, "v")].map((f) => { try { f(); return "accepted"; } catch (e) { return e.name + ": " + e.message; } });`,
+    );
+    expect(r).toEqual([
+      "TypeError: ctx.cache.get: name must be a string",
+      "TypeError: ctx.store.set: name must be a string",
+    ]);
   });
 
   test("dots inside a name and names that start with one are plain file names", async () => {
-    expect(await run(`ctx.store.set(".hidden", "h"); ctx.cache.set("models.dev", "m", 60); return [ctx.store.get(".hidden"), ctx.cache.get("models.dev")];`)).toEqual(["h", "m"]);
+    expect(
+      await run(
+        `ctx.store.set(".hidden", "h"); ctx.cache.set("models.dev", "m", 60); return [ctx.store.get(".hidden"), ctx.cache.get("models.dev")];`,
+      ),
+    ).toEqual(["h", "m"]);
     expect(existsSync(storeFile(".hidden"))).toBe(true);
   });
 });
@@ -202,7 +248,9 @@ describe("ctx.store", () => {
     expect(mode(join(box.riendaDir, "store"))).toBe(0o700);
     expect(readdirSync(box.riendaDir)).toEqual(["store"]);
     // A later call, a fresh context, reads it, then deletes it.
-    expect(await run(`const before = ctx.store.get("note"); ctx.store.del("note"); return [before, ctx.store.has("note")];`)).toEqual(["remember me", false]);
+    expect(
+      await run(`const before = ctx.store.get("note"); ctx.store.del("note"); return [before, ctx.store.has("note")];`),
+    ).toEqual(["remember me", false]);
     expect(existsSync(storeFile("note"))).toBe(false);
   });
 
@@ -216,14 +264,19 @@ describe("ctx.store", () => {
 
   test("the text must be a string (a TypeError), and nothing is written", async () => {
     const r = (await run(`ctx.store.set("x", 42);`)) as { threw: { name: string; message: string } };
-    expect(r.threw).toEqual({ name: "TypeError", message: "ctx.store.set: text must be a string (serialize it yourself, e.g. JSON.stringify)" });
+    expect(r.threw).toEqual({
+      name: "TypeError",
+      message: "ctx.store.set: text must be a string (serialize it yourself, e.g. JSON.stringify)",
+    });
     expect(existsSync(box.riendaDir)).toBe(false);
   });
 
   test("a damaged store entry fails get and has naming its file, and is kept; set and del still work on it", async () => {
     mkdirSync(join(box.riendaDir, "store"), { recursive: true });
     writeFileSync(storeFile("broken"), "{ not json");
-    const r = (await run(`return [() => ctx.store.get("broken"), () => ctx.store.has("broken")].map((f) => { try { return f(); } catch (e) { return e.message; } });`)) as string[];
+    const r = (await run(
+      `return [() => ctx.store.get("broken"), () => ctx.store.has("broken")].map((f) => { try { return f(); } catch (e) { return e.message; } });`,
+    )) as string[];
     const message = `${storeFile("broken")} is not a store entry (expected {"expires_at": "", "payload": "<text>"}); fix or remove it, or replace it with ctx.store.set`;
     expect(r).toEqual([`ctx.store.get: ${message}`, `ctx.store.has: ${message}`]);
     expect(readFileSync(storeFile("broken"), "utf8")).toBe("{ not json");
@@ -241,7 +294,11 @@ describe("ctx.store", () => {
   });
 
   test("cache and store are apart: the same name in each is two entries", async () => {
-    expect(await run(`ctx.cache.set("n", "cached", 60); ctx.store.set("n", "stored"); return [ctx.cache.get("n"), ctx.store.get("n")];`)).toEqual(["cached", "stored"]);
+    expect(
+      await run(
+        `ctx.cache.set("n", "cached", 60); ctx.store.set("n", "stored"); return [ctx.cache.get("n"), ctx.store.get("n")];`,
+      ),
+    ).toEqual(["cached", "stored"]);
   });
 });
 
@@ -254,7 +311,10 @@ for (const contexts of ["workers", "realms"] as const) {
       await own.settled();
     }
     try {
-      const path = box.module("provider", `module.exports = function (ctx) { ctx.store.set("s", "stored"); return [ctx.cache.set("c", "cached", 60).length, ctx.cache.get("c"), ctx.store.get("s"), typeof ctx.store.del]; };`);
+      const path = box.module(
+        "provider",
+        `module.exports = function (ctx) { ctx.store.set("s", "stored"); return [ctx.cache.set("c", "cached", 60).length, ctx.cache.get("c"), ctx.store.get("s"), typeof ctx.store.del]; };`,
+      );
       const outcome = await own.invoke({ modulePath: path, exportName: "", args: [], context: box.context() });
       expect(outcome).toEqual({ kind: "returned", value: [20, "cached", "stored", "function"], type: "an array" });
     } finally {

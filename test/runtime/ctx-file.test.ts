@@ -13,7 +13,12 @@ beforeEach(() => (box = new Sandbox()));
 afterEach(() => box.dispose());
 
 async function run(body: string, args: unknown = {}): Promise<unknown> {
-  const outcome = await runtime.invoke({ modulePath: box.tool("t", body), exportName: "execute", args: [args], context: box.context() });
+  const outcome = await runtime.invoke({
+    modulePath: box.tool("t", body),
+    exportName: "execute",
+    args: [args],
+    context: box.context(),
+  });
   if (outcome.kind === "threw") return { threw: outcome.message };
   if (outcome.kind !== "returned") throw new Error(`unexpected ${outcome.kind}`);
   return outcome.value;
@@ -31,9 +36,11 @@ describe("ctx.file", () => {
     for (const encoding of ["utf8", "utf-8", "UTF-8", "UTF8", null]) {
       expect(await run(`return ctx.file.read('a.txt', { encoding: ${JSON.stringify(encoding)} });`)).toBe("é");
     }
-    expect(await run("try { ctx.file.read('a.txt', { encoding: 'latin1' }); } catch (e) { return e.name + ': ' + e.message; }")).toBe(
-      'TypeError: ctx.file.read: unsupported encoding "latin1" (only "utf8")',
-    );
+    expect(
+      await run(
+        "try { ctx.file.read('a.txt', { encoding: 'latin1' }); } catch (e) { return e.name + ': ' + e.message; }",
+      ),
+    ).toBe('TypeError: ctx.file.read: unsupported encoding "latin1" (only "utf8")');
   });
 
   test("read replaces invalid UTF-8 instead of failing", async () => {
@@ -44,16 +51,24 @@ describe("ctx.file", () => {
   test("read and write move files of many megabytes whole", async () => {
     const big = "0123456789abcdef".repeat(512 * 1024); // 8 MiB
     box.file("big.txt", big);
-    expect(await run("const t = ctx.file.read('big.txt'); ctx.file.write('copy.txt', t); return t.length;")).toBe(big.length);
+    expect(await run("const t = ctx.file.read('big.txt'); ctx.file.write('copy.txt', t); return t.length;")).toBe(
+      big.length,
+    );
     expect(readFileSync(join(box.workdir, "copy.txt"), "utf8") === big).toBe(true);
   }, 60_000);
 
   test("a named pipe is refused at once, read or appended to, instead of blocking the host for ever", async () => {
     execFileSync("mkfifo", [join(box.workdir, "pipe")]);
-    const refused = 'ctx.file.%s: not a regular file (a named pipe, a socket or a device, which could block for ever): "pipe"';
+    const refused =
+      'ctx.file.%s: not a regular file (a named pipe, a socket or a device, which could block for ever): "pipe"';
     expect(await run("return ctx.file.read('pipe');")).toEqual({ threw: refused.replace("%s", "read") });
-    expect(await run("ctx.file.write('pipe', 'x', { append: true });")).toEqual({ threw: refused.replace("%s", "write") });
-    expect(await run("return ctx.file.read('/dev/zero');")).toEqual({ threw: 'ctx.file.read: not a regular file (a named pipe, a socket or a device, which could block for ever): "/dev/zero"' });
+    expect(await run("ctx.file.write('pipe', 'x', { append: true });")).toEqual({
+      threw: refused.replace("%s", "write"),
+    });
+    expect(await run("return ctx.file.read('/dev/zero');")).toEqual({
+      threw:
+        'ctx.file.read: not a regular file (a named pipe, a socket or a device, which could block for ever): "/dev/zero"',
+    });
   });
 
   test("a .gitignore that is a named pipe does not freeze a listing: it is not read, the rest is listed", async () => {
@@ -64,11 +79,15 @@ describe("ctx.file", () => {
   });
 
   test("read of a missing file throws a message naming the path as given", async () => {
-    expect(await run("return ctx.file.read('nope.txt');")).toEqual({ threw: 'ctx.file.read: no such file or directory: "nope.txt"' });
+    expect(await run("return ctx.file.read('nope.txt');")).toEqual({
+      threw: 'ctx.file.read: no such file or directory: "nope.txt"',
+    });
   });
 
   test("write creates parent directories, truncates by default and appends on request", async () => {
-    await run("ctx.file.write('a/b/c.txt', 'one'); ctx.file.write('a/b/c.txt', 'two'); ctx.file.write('a/b/c.txt', '+', { append: true });");
+    await run(
+      "ctx.file.write('a/b/c.txt', 'one'); ctx.file.write('a/b/c.txt', 'two'); ctx.file.write('a/b/c.txt', '+', { append: true });",
+    );
     expect(readFileSync(join(box.workdir, "a/b/c.txt"), "utf8")).toBe("two+");
   });
 
@@ -99,17 +118,23 @@ describe("ctx.file", () => {
     expect(readdirSync(box.workdir).sort()).toEqual(["kept.sh", "link.sh"]);
     // A folder is not replaced by a file.
     box.file("folder/inside.txt", "x");
-    expect(await run("return ctx.file.write('folder', 'x');")).toEqual({ threw: 'ctx.file.write: is a directory: "folder"' });
+    expect(await run("return ctx.file.write('folder', 'x');")).toEqual({
+      threw: 'ctx.file.write: is a directory: "folder"',
+    });
     expect(readFileSync(join(box.workdir, "folder/inside.txt"), "utf8")).toBe("x");
   });
 
   test("write refuses data that is not a string with a TypeError", async () => {
-    expect(await run("try { ctx.file.write('x', 42); } catch (e) { return e.name + ': ' + e.message; }")).toBe("TypeError: ctx.file.write: data must be a string");
+    expect(await run("try { ctx.file.write('x', 42); } catch (e) { return e.name + ': ' + e.message; }")).toBe(
+      "TypeError: ctx.file.write: data must be a string",
+    );
   });
 
   test("exists sees files and directories", async () => {
     box.file("d/f.txt", "x");
-    expect(await run("return [ctx.file.exists('d'), ctx.file.exists('d/f.txt'), ctx.file.exists('missing')];")).toEqual([true, true, false]);
+    expect(await run("return [ctx.file.exists('d'), ctx.file.exists('d/f.txt'), ctx.file.exists('missing')];")).toEqual(
+      [true, true, false],
+    );
   });
 });
 
@@ -125,7 +150,10 @@ describe("ctx.file.list", () => {
       { name: "x.txt", path: "a/x.txt", isDir: false },
       { name: "b.txt", path: "b.txt", isDir: false },
     ]);
-    expect(await run("return ctx.file.list('a', { recursive: false }).map(e => e.path);")).toEqual(["a/deep", "a/x.txt"]);
+    expect(await run("return ctx.file.list('a', { recursive: false }).map(e => e.path);")).toEqual([
+      "a/deep",
+      "a/x.txt",
+    ]);
   });
 
   test("honours every .gitignore and .ignore in the tree, deeper files overriding", async () => {
@@ -154,6 +182,8 @@ describe("ctx.file.list", () => {
   test("listing a file or a missing directory throws", async () => {
     box.file("f.txt", "");
     expect(await run("return ctx.file.list('f.txt');")).toEqual({ threw: 'ctx.file.list: not a directory: "f.txt"' });
-    expect(await run("return ctx.file.list('gone');")).toEqual({ threw: 'ctx.file.list: no such file or directory: "gone"' });
+    expect(await run("return ctx.file.list('gone');")).toEqual({
+      threw: 'ctx.file.list: no such file or directory: "gone"',
+    });
   });
 });

@@ -50,7 +50,12 @@ afterAll(async () => {
 async function fetchWith(limit: number | undefined, path: string): Promise<unknown> {
   const body = `try { return ctx.http.fetch(${JSON.stringify(base + path)}).body.length; } catch (e) { return { threw: e.message }; }`;
   const context = { ...box.context(), ...(limit !== undefined ? { httpBodyLimitBytes: limit } : {}) };
-  const outcome = await runtime.invoke({ modulePath: box.tool("fetch", body), exportName: "execute", args: [{}], context });
+  const outcome = await runtime.invoke({
+    modulePath: box.tool("fetch", body),
+    exportName: "execute",
+    args: [{}],
+    context,
+  });
   if (outcome.kind !== "returned") throw new Error(`unexpected ${JSON.stringify(outcome)}`);
   return outcome.value;
 }
@@ -62,14 +67,22 @@ describe("ctx.http.fetch with a body limit", () => {
   });
 
   test("a body one byte over the limit fails the call, naming the request and the limit", async () => {
-    expect(await fetchWith(MIB, `/size/${MIB + 1}`)).toEqual({ threw: `ctx.http.fetch: GET ${base}/size/${MIB + 1}: the response body is larger than 1 MiB` });
-    expect(await fetchWith(64 * 1024, "/size/70000")).toEqual({ threw: `ctx.http.fetch: GET ${base}/size/70000: the response body is larger than 64 KiB` });
-    expect(await fetchWith(1000, "/size/1001")).toEqual({ threw: `ctx.http.fetch: GET ${base}/size/1001: the response body is larger than 1000 bytes` });
+    expect(await fetchWith(MIB, `/size/${MIB + 1}`)).toEqual({
+      threw: `ctx.http.fetch: GET ${base}/size/${MIB + 1}: the response body is larger than 1 MiB`,
+    });
+    expect(await fetchWith(64 * 1024, "/size/70000")).toEqual({
+      threw: `ctx.http.fetch: GET ${base}/size/70000: the response body is larger than 64 KiB`,
+    });
+    expect(await fetchWith(1000, "/size/1001")).toEqual({
+      threw: `ctx.http.fetch: GET ${base}/size/1001: the response body is larger than 1000 bytes`,
+    });
   });
 
   test("an endless body fails at the limit providers get (32 MiB): reading stops and the connection is dropped", async () => {
     endlessSentWhenClosed = undefined;
-    expect(await fetchWith(32 * MIB, "/endless")).toEqual({ threw: `ctx.http.fetch: GET ${base}/endless: the response body is larger than 32 MiB` });
+    expect(await fetchWith(32 * MIB, "/endless")).toEqual({
+      threw: `ctx.http.fetch: GET ${base}/endless: the response body is larger than 32 MiB`,
+    });
     // The server learns the reader is gone; what it had sent by then is the limit plus what sockets buffer, not everything.
     for (let i = 0; i < 500 && endlessSentWhenClosed === undefined; i++) await new Promise((r) => setTimeout(r, 10));
     expect(endlessSentWhenClosed).toBeGreaterThan(32 * MIB);

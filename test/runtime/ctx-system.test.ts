@@ -44,7 +44,12 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 async function run(body: string, args: unknown = {}): Promise<unknown> {
-  const outcome = await runtime.invoke({ modulePath: box.tool("t", body), exportName: "execute", args: [args], context: box.context() });
+  const outcome = await runtime.invoke({
+    modulePath: box.tool("t", body),
+    exportName: "execute",
+    args: [args],
+    context: box.context(),
+  });
   if (outcome.kind === "threw") return { threw: outcome.message };
   if (outcome.kind !== "returned") throw new Error(`unexpected ${outcome.kind}`);
   return outcome.value;
@@ -52,12 +57,18 @@ async function run(body: string, args: unknown = {}): Promise<unknown> {
 
 describe("ctx.system.exec", () => {
   test("runs sh -c in the workdir and returns code, stdout and stderr", async () => {
-    expect(await run("return ctx.system.exec('pwd; echo oops >&2; exit 3');")).toEqual({ code: 3, stdout: `${box.workdir}\n`, stderr: "oops\n" });
+    expect(await run("return ctx.system.exec('pwd; echo oops >&2; exit 3');")).toEqual({
+      code: 3,
+      stdout: `${box.workdir}\n`,
+      stderr: "oops\n",
+    });
   });
 
   test("honours cwd (relative to the workdir) and env (added to the environment)", async () => {
     mkdirSync(join(box.workdir, "sub"));
-    const r = (await run("return ctx.system.exec('pwd; echo $GREETING; test -n \"$PATH\" && echo has-path', { cwd: 'sub', env: { GREETING: 'hola' } });")) as { stdout: string };
+    const r = (await run(
+      "return ctx.system.exec('pwd; echo $GREETING; test -n \"$PATH\" && echo has-path', { cwd: 'sub', env: { GREETING: 'hola' } });",
+    )) as { stdout: string };
     expect(r.stdout).toBe(`${join(box.workdir, "sub")}\nhola\nhas-path\n`);
   });
 
@@ -70,14 +81,18 @@ describe("ctx.system.exec", () => {
         writeFileSync(join(box.workdir, "go"), "");
       }
     };
-    const r = (await run("return ctx.system.exec('echo first; while [ ! -f go ]; do sleep 0.01; done; echo second');")) as { stdout: string };
+    const r = (await run(
+      "return ctx.system.exec('echo first; while [ ! -f go ]; do sleep 0.01; done; echo second');",
+    )) as { stdout: string };
     expect(seenWhileRunning).toBe(true);
     expect(r.stdout).toBe("first\nsecond\n");
     expect(box.recorded.output.map((o) => o.text).join("")).toBe("first\nsecond\n");
   });
 
   test("a timeout kills the whole process group and reports code -1", async () => {
-    const r = (await run("return ctx.system.exec('(sleep 30; echo survived > survivor.txt) & echo started; wait', { timeout_ms: 300 });")) as { code: number; stdout: string };
+    const r = (await run(
+      "return ctx.system.exec('(sleep 30; echo survived > survivor.txt) & echo started; wait', { timeout_ms: 300 });",
+    )) as { code: number; stdout: string };
     expect(r.code).toBe(-1);
     expect(r.stdout).toBe("started\n");
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -107,7 +122,9 @@ describe("ctx.system.exec", () => {
     let streamed = 0;
     box.onOutput = (text) => (streamed += text.length);
     const total = 20 * 1024 * 1024;
-    const r = (await run(`return ctx.system.exec("printf START; head -c ${total} /dev/zero | tr '\\\\0' a; printf END; echo oops >&2");`)) as Record<string, unknown>;
+    const r = (await run(
+      `return ctx.system.exec("printf START; head -c ${total} /dev/zero | tr '\\\\0' a; printf END; echo oops >&2");`,
+    )) as Record<string, unknown>;
     const stdout = r.stdout as string;
     expect(r.code).toBe(0);
     expect(r.truncated).toBe(true);
@@ -128,7 +145,9 @@ describe("ctx.system.exec", () => {
   });
 
   test("a missing cwd throws", async () => {
-    expect(await run("return ctx.system.exec('true', { cwd: 'nope' });")).toEqual({ threw: 'ctx.system.exec: cwd is not a directory: "nope"' });
+    expect(await run("return ctx.system.exec('true', { cwd: 'nope' });")).toEqual({
+      threw: 'ctx.system.exec: cwd is not a directory: "nope"',
+    });
   });
 });
 
@@ -148,13 +167,18 @@ describe("ctx.system.which and ctx.env", () => {
 
   test("env.get returns the value or null", async () => {
     process.env.RIENDA_TEST_VALUE = "v1";
-    expect(await run("return [ctx.env.get('RIENDA_TEST_VALUE'), ctx.env.get('RIENDA_TEST_UNSET_XYZ')];")).toEqual(["v1", null]);
+    expect(await run("return [ctx.env.get('RIENDA_TEST_VALUE'), ctx.env.get('RIENDA_TEST_UNSET_XYZ')];")).toEqual([
+      "v1",
+      null,
+    ]);
   });
 });
 
 describe("ctx.http.fetch", () => {
   test("returns any status with lower-case headers and the body", async () => {
-    const r = (await run(`return ctx.http.fetch('${base}/missing', { method: 'POST', headers: { Authorization: 'Bearer t' }, body: 'payload' });`)) as {
+    const r = (await run(
+      `return ctx.http.fetch('${base}/missing', { method: 'POST', headers: { Authorization: 'Bearer t' }, body: 'payload' });`,
+    )) as {
       status: number;
       headers: Record<string, string>;
       body: string;
@@ -183,7 +207,9 @@ describe("ctx.http.fetch", () => {
 
 describe("top-level ctx members", () => {
   test("workdir, session, agent and a read-only config", async () => {
-    const r = (await run("try { ctx.config.config = 1; } catch (e) {} return { w: ctx.workdir, s: ctx.session, a: ctx.agent.config, p: ctx.agent.systemPrompt, c: ctx.config, frozen: Object.isFrozen(ctx.config.config.t) };")) as Record<string, unknown>;
+    const r = (await run(
+      "try { ctx.config.config = 1; } catch (e) {} return { w: ctx.workdir, s: ctx.session, a: ctx.agent.config, p: ctx.agent.systemPrompt, c: ctx.config, frozen: Object.isFrozen(ctx.config.config.t) };",
+    )) as Record<string, unknown>;
     expect(r.w).toBe(box.workdir);
     expect(r.s).toEqual({ id: "sess-1", agentId: "coder", modelId: "local/llama", workdir: box.workdir });
     expect(r.a).toEqual({ t: { level: 2 } });
@@ -200,19 +226,25 @@ describe("top-level ctx members", () => {
 
   test("confirm returns the front end's answer and notify shows a notice", async () => {
     box.answer = false;
-    expect(await run("ctx.notify({ title: 'T', body: 'B' }); return ctx.confirm({ title: 'Publish', body: 'sure?' });")).toBe(false);
+    expect(
+      await run("ctx.notify({ title: 'T', body: 'B' }); return ctx.confirm({ title: 'Publish', body: 'sure?' });"),
+    ).toBe(false);
     expect(box.recorded.questions).toEqual([{ title: "Publish", body: "sure?" }]);
     expect(box.recorded.notices).toEqual([{ title: "T", body: "B" }]);
   });
 
   test("sleep returns nothing and takes any argument (how long it waits is for bench/, an interrupt ending it for interrupt.test.ts)", async () => {
-    expect(await run("return [ctx.sleep(5), ctx.sleep(0), ctx.sleep(-1), ctx.sleep('x'), ctx.sleep(), ctx.sleep('2')].map((v) => typeof v);")).toEqual(
-      Array(6).fill("undefined"),
-    );
+    expect(
+      await run(
+        "return [ctx.sleep(5), ctx.sleep(0), ctx.sleep(-1), ctx.sleep('x'), ctx.sleep(), ctx.sleep('2')].map((v) => typeof v);",
+      ),
+    ).toEqual(Array(6).fill("undefined"));
   });
 
   test("ctx calls keep working after many round trips", async () => {
     box.file("f.txt", "x");
-    expect(await run("let n = 0; for (let i = 0; i < 2000; i++) if (ctx.file.exists('f.txt')) n++; return n;")).toBe(2000);
+    expect(await run("let n = 0; for (let i = 0; i < 2000; i++) if (ctx.file.exists('f.txt')) n++; return n;")).toBe(
+      2000,
+    );
   });
 });

@@ -19,7 +19,10 @@ export interface FreshnessCase {
 }
 
 /** The one export the cases need: `execute(ctx, args)` of `modulePath`, resolving with its returned value or a failure. */
-export type Invoke = (modulePath: string, args: Record<string, unknown>) => Promise<{ kind: string; value?: unknown; message?: string }>;
+export type Invoke = (
+  modulePath: string,
+  args: Record<string, unknown>,
+) => Promise<{ kind: string; value?: unknown; message?: string }>;
 
 /** `execute` that reports `seen` (an expression) and then runs `change`. */
 const probe = (seen: string, change: string, preamble = "") => ({
@@ -33,29 +36,80 @@ module.exports = { execute(ctx, args) {
 
 export const FRESHNESS_CASES: FreshnessCase[] = [
   { name: "module variables", files: probe("++counter", "", "let counter = 0;") },
-  { name: "globals", files: probe("typeof globalThis.leaked + typeof leakedVar", "globalThis.leaked = 1; leakedVar = 2") },
+  {
+    name: "globals",
+    files: probe("typeof globalThis.leaked + typeof leakedVar", "globalThis.leaked = 1; leakedVar = 2"),
+  },
   { name: "Object.prototype", files: probe("({}).polluted", "Object.prototype.polluted = 'yes'") },
   { name: "JSON", files: probe("JSON.stringify({ a: 1 })", "JSON.stringify = () => 'patched'") },
-  { name: "Array.prototype.push", files: probe("(() => { const a = []; a.push(1); return a.length; })()", "Array.prototype.push = function () { return 0; }") },
+  {
+    name: "Array.prototype.push",
+    files: probe(
+      "(() => { const a = []; a.push(1); return a.length; })()",
+      "Array.prototype.push = function () { return 0; }",
+    ),
+  },
   { name: "Function.prototype", files: probe("typeof Function.prototype.patched", "Function.prototype.patched = 1") },
-  { name: "an intrinsic reached through a literal (array iterator)", files: probe("[...[1, 2]].length", "Object.getPrototypeOf([][Symbol.iterator]()).next = () => ({ done: true })") },
-  { name: "Error.prepareStackTrace", files: probe("String(Error.prepareStackTrace)", "Error.prepareStackTrace = () => 'patched'") },
-  { name: "require('node:fs').readFileSync", files: probe("require('node:fs').readFileSync.name", "require('node:fs').readFileSync = function patched() {}") },
-  { name: "a nested built-in member (fs.promises)", files: probe("require('node:fs').promises.readFile.name", "require('node:fs').promises.readFile = function patched() {}") },
-  { name: "a built-in's prototype (EventEmitter)", files: probe("require('node:events').EventEmitter.prototype.emit.name", "require('node:events').EventEmitter.prototype.emit = function patched() {}") },
-  { name: "Buffer.prototype", files: probe("Buffer.from('hi').toString()", "Buffer.prototype.toString = () => 'patched'") },
-  { name: "process.env", files: probe("process.env.RIENDA_FRESHNESS_PROBE", "process.env.RIENDA_FRESHNESS_PROBE = 'leaked'") },
+  {
+    name: "an intrinsic reached through a literal (array iterator)",
+    files: probe("[...[1, 2]].length", "Object.getPrototypeOf([][Symbol.iterator]()).next = () => ({ done: true })"),
+  },
+  {
+    name: "Error.prepareStackTrace",
+    files: probe("String(Error.prepareStackTrace)", "Error.prepareStackTrace = () => 'patched'"),
+  },
+  {
+    name: "require('node:fs').readFileSync",
+    files: probe("require('node:fs').readFileSync.name", "require('node:fs').readFileSync = function patched() {}"),
+  },
+  {
+    name: "a nested built-in member (fs.promises)",
+    files: probe(
+      "require('node:fs').promises.readFile.name",
+      "require('node:fs').promises.readFile = function patched() {}",
+    ),
+  },
+  {
+    name: "a built-in's prototype (EventEmitter)",
+    files: probe(
+      "require('node:events').EventEmitter.prototype.emit.name",
+      "require('node:events').EventEmitter.prototype.emit = function patched() {}",
+    ),
+  },
+  {
+    name: "Buffer.prototype",
+    files: probe("Buffer.from('hi').toString()", "Buffer.prototype.toString = () => 'patched'"),
+  },
+  {
+    name: "process.env",
+    files: probe("process.env.RIENDA_FRESHNESS_PROBE", "process.env.RIENDA_FRESHNESS_PROBE = 'leaked'"),
+  },
   // The file mode mask is the process's, shared with Rienda and every command it starts: the runtime puts it back.
   { name: "process.umask", files: probe("process.umask().toString(8)", "process.umask(0)") },
-  { name: "process members", files: probe("typeof process.patched + process.cwd.name", "process.patched = 1; process.cwd = function patched() {}") },
+  {
+    name: "process members",
+    files: probe(
+      "typeof process.patched + process.cwd.name",
+      "process.patched = 1; process.cwd = function patched() {}",
+    ),
+  },
   {
     name: "a required file's state",
     files: { ...probe("require('./lib.js').next()", ""), "lib.js": "let n = 0; module.exports = { next: () => ++n };" },
   },
-  { name: "require.cache", files: probe("Object.keys(require.cache).filter((k) => k.endsWith('planted.js')).length", "require.cache['/planted.js'] = { exports: 1 }") },
+  {
+    name: "require.cache",
+    files: probe(
+      "Object.keys(require.cache).filter((k) => k.endsWith('planted.js')).length",
+      "require.cache['/planted.js'] = { exports: 1 }",
+    ),
+  },
   {
     name: "the host's globals, reached through a ctx function",
-    files: probe("typeof ctx.log.constructor('return globalThis')().leakedThroughCtx", "ctx.log.constructor('return globalThis')().leakedThroughCtx = 1"),
+    files: probe(
+      "typeof ctx.log.constructor('return globalThis')().leakedThroughCtx",
+      "ctx.log.constructor('return globalThis')().leakedThroughCtx = 1",
+    ),
   },
   {
     name: "the host's globals, reached through a built-in function",
@@ -95,8 +149,12 @@ export function change() { for (let p of reached) while ((p = Object.getPrototyp
     name: "a Worker started by the call",
     leftover: true,
     files: {
-      ...probe("'called'", "new (require('node:worker_threads').Worker)(require('node:path').join(__dirname, 'late.js'), { workerData: args.marker })"),
-      "late.js": "const { workerData } = require('node:worker_threads'); require('node:fs').writeFileSync(workerData + '.started', ''); setTimeout(() => require('node:fs').writeFileSync(workerData, 'worker'), 5);",
+      ...probe(
+        "'called'",
+        "new (require('node:worker_threads').Worker)(require('node:path').join(__dirname, 'late.js'), { workerData: args.marker })",
+      ),
+      "late.js":
+        "const { workerData } = require('node:worker_threads'); require('node:fs').writeFileSync(workerData + '.started', ''); setTimeout(() => require('node:fs').writeFileSync(workerData, 'worker'), 5);",
     },
   },
   {
@@ -121,7 +179,11 @@ export interface CaseResult {
 }
 
 /** Runs every case (or those `only` keeps) three times through `invoke`; never throws. */
-export async function runFreshnessCases(invoke: Invoke, settle: () => Promise<void> = async () => {}, only: (c: FreshnessCase) => boolean = () => true): Promise<CaseResult[]> {
+export async function runFreshnessCases(
+  invoke: Invoke,
+  settle: () => Promise<void> = async () => {},
+  only: (c: FreshnessCase) => boolean = () => true,
+): Promise<CaseResult[]> {
   const root = mkdtempSync(join(tmpdir(), "rienda-freshness-"));
   const results: CaseResult[] = [];
   try {
@@ -145,7 +207,8 @@ export async function runFreshnessCases(invoke: Invoke, settle: () => Promise<vo
         await new Promise((r) => setTimeout(r, 150));
         if (existsSync(marker)) detail = "a side effect left behind ran after the call";
       }
-      if (detail === "" && new Set(seen).size !== 1) detail = `calls saw ${seen.map((s) => JSON.stringify(s)).join(", ")}`;
+      if (detail === "" && new Set(seen).size !== 1)
+        detail = `calls saw ${seen.map((s) => JSON.stringify(s)).join(", ")}`;
       results.push({ name: c.name, ok: detail === "", detail });
     }
   } finally {

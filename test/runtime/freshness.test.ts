@@ -10,7 +10,10 @@ import { Sandbox } from "./support.ts";
 const box = new Sandbox();
 afterAll(() => box.dispose());
 
-for (const [label, contexts] of [["a worker per call", "workers"], ["ShadowRealms", "realms"]] as const) {
+for (const [label, contexts] of [
+  ["a worker per call", "workers"],
+  ["ShadowRealms", "realms"],
+] as const) {
   test(`nothing one call does reaches the next (${label})`, async () => {
     const runtime = createRuntime({ contexts });
     // The helper boots when calls are expected.

@@ -33,7 +33,12 @@ describe("interrupts", () => {
     const controller = new AbortController();
     const started = box.file("started", "");
     const path = box.tool("spin", `require('node:fs').rmSync(${JSON.stringify(started)}); while (true) {}`);
-    const pending = runtime.invoke({ modulePath: path, exportName: "execute", args: [{}], context: box.context(controller.signal) });
+    const pending = runtime.invoke({
+      modulePath: path,
+      exportName: "execute",
+      args: [{}],
+      context: box.context(controller.signal),
+    });
     await waitUntil(() => !existsSync(started));
     controller.abort();
     expect(await pending).toEqual({ kind: "interrupted" });
@@ -57,7 +62,12 @@ describe("interrupts", () => {
       const controller = new AbortController();
       const context = box.context(controller.signal);
       if (body.includes("confirm")) context.frontEnd.confirm = () => new Promise(() => {});
-      const pending = runtime.invoke({ modulePath: box.tool("wait", body), exportName: "execute", args: [{}], context });
+      const pending = runtime.invoke({
+        modulePath: box.tool("wait", body),
+        exportName: "execute",
+        args: [{}],
+        context,
+      });
       setTimeout(() => controller.abort(), 50);
       expect(await pending).toEqual({ kind: "interrupted" });
     }
@@ -76,7 +86,12 @@ describe("interrupts", () => {
        return 'went on';`,
     );
     const controller = new AbortController();
-    const pending = runtime.invoke({ modulePath: path, exportName: "execute", args: [{}], context: box.context(controller.signal) });
+    const pending = runtime.invoke({
+      modulePath: path,
+      exportName: "execute",
+      args: [{}],
+      context: box.context(controller.signal),
+    });
     await waitUntil(() => !existsSync(started));
     await new Promise((r) => setTimeout(r, 50));
     controller.abort();
@@ -90,7 +105,14 @@ describe("interrupts", () => {
     controller.abort();
     const marker = join(box.workdir, "ran");
     const path = box.tool("never", `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x');`);
-    expect(await runtime.invoke({ modulePath: path, exportName: "execute", args: [{}], context: box.context(controller.signal) })).toEqual({
+    expect(
+      await runtime.invoke({
+        modulePath: path,
+        exportName: "execute",
+        args: [{}],
+        context: box.context(controller.signal),
+      }),
+    ).toEqual({
       kind: "interrupted",
     });
     expect(existsSync(marker)).toBe(false);
@@ -98,7 +120,12 @@ describe("interrupts", () => {
 
   test("the runtime keeps working after an interrupt", async () => {
     runtime.interrupt();
-    const outcome = await runtime.invoke({ modulePath: box.tool("ok", "return 'fine';"), exportName: "execute", args: [{}], context: box.context() });
+    const outcome = await runtime.invoke({
+      modulePath: box.tool("ok", "return 'fine';"),
+      exportName: "execute",
+      args: [{}],
+      context: box.context(),
+    });
     expect(outcome).toMatchObject({ value: "fine" });
   });
 

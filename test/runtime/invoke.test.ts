@@ -16,11 +16,18 @@ describe("invoke", () => {
   test("calls the export with ctx and the arguments and returns a clone of its value", async () => {
     const path = box.tool("echo", "return { got: args, workdir: ctx.workdir };");
     const outcome = await call(path, [{ a: [1, 2] }]);
-    expect(outcome).toEqual({ kind: "returned", value: { got: { a: [1, 2] }, workdir: box.workdir }, type: "an object" });
+    expect(outcome).toEqual({
+      kind: "returned",
+      value: { got: { a: [1, 2] }, workdir: box.workdir },
+      type: "an object",
+    });
   });
 
   test("gives every invocation a fresh context: globals and module state do not survive", async () => {
-    const path = box.module("count", "let n = 0; globalThis.g = (globalThis.g || 0) + 1; module.exports = { execute() { n++; return n + ',' + globalThis.g; } };");
+    const path = box.module(
+      "count",
+      "let n = 0; globalThis.g = (globalThis.g || 0) + 1; module.exports = { execute() { n++; return n + ',' + globalThis.g; } };",
+    );
     expect(await call(path)).toMatchObject({ value: "1,1" });
     expect(await call(path)).toMatchObject({ value: "1,1" });
   });
@@ -44,7 +51,10 @@ describe("invoke", () => {
 
   test("a throw becomes its message, without our own file paths", async () => {
     expect(await call(box.tool("boom", "throw new Error('boom');"))).toEqual({ kind: "threw", message: "boom" });
-    expect(await call(box.tool("ref", "return notDefined + 1;"))).toMatchObject({ kind: "threw", message: expect.stringContaining("ReferenceError") });
+    expect(await call(box.tool("ref", "return notDefined + 1;"))).toMatchObject({
+      kind: "threw",
+      message: expect.stringContaining("ReferenceError"),
+    });
     expect(await call(box.tool("str", "throw 'plain text';"))).toEqual({ kind: "threw", message: "plain text" });
     const missing = await call(box.tool("req", "return require('./nowhere.js');"));
     expect(missing.kind).toBe("threw");
@@ -56,8 +66,15 @@ describe("invoke", () => {
   });
 
   test("an empty export name calls module.exports itself (provider modules), and refuses one that is not a function", async () => {
-    const provider = box.module("acme", "module.exports = function (ctx, extra) { return { base_url: 'http://x', dir: ctx.workdir, extra }; };");
-    expect(await call(provider, [7], "")).toEqual({ kind: "returned", value: { base_url: "http://x", dir: box.workdir, extra: 7 }, type: "an object" });
+    const provider = box.module(
+      "acme",
+      "module.exports = function (ctx, extra) { return { base_url: 'http://x', dir: ctx.workdir, extra }; };",
+    );
+    expect(await call(provider, [7], "")).toEqual({
+      kind: "returned",
+      value: { base_url: "http://x", dir: box.workdir, extra: 7 },
+      type: "an object",
+    });
     const notFunction = await call(box.module("obj", "module.exports = { protocol: 'anthropic' };"), [], "");
     expect(notFunction).toEqual({ kind: "load-failed", message: "module.exports is not a function (it is an object)" });
   });
@@ -80,9 +97,16 @@ describe("invoke", () => {
   test("process.abort inside a module throws, failing its call only: at load time too, and through require('node:process')", async () => {
     const refused = "process.abort() would end Rienda itself, not only this call; throw an Error to fail the call";
     expect(await call(box.tool("abort", "process.abort();"))).toEqual({ kind: "threw", message: refused });
-    expect(await call(box.tool("required", "require('node:process').abort();"))).toEqual({ kind: "threw", message: refused });
-    expect(await call(box.module("top-abort", "process.abort(); module.exports = { execute() { return 'x'; } };"))).toEqual({ kind: "load-failed", message: refused });
-    expect(await call(box.tool("caught", "try { process.abort(); } catch (e) { return 'caught: ' + e.message; }"))).toMatchObject({ value: `caught: ${refused}` });
+    expect(await call(box.tool("required", "require('node:process').abort();"))).toEqual({
+      kind: "threw",
+      message: refused,
+    });
+    expect(
+      await call(box.module("top-abort", "process.abort(); module.exports = { execute() { return 'x'; } };")),
+    ).toEqual({ kind: "load-failed", message: refused });
+    expect(
+      await call(box.tool("caught", "try { process.abort(); } catch (e) { return 'caught: ' + e.message; }")),
+    ).toMatchObject({ value: `caught: ${refused}` });
     expect(await call(box.tool("after-abort", "return 'still here';"))).toMatchObject({ value: "still here" });
   });
 
@@ -93,7 +117,10 @@ describe("invoke", () => {
   });
 
   test("calls hook-style exports with several arguments and `this` bound to the module", async () => {
-    const path = box.module("hook", "module.exports = { tag: 'T', afterToolExecute(ctx, call, result) { return { text: this.tag + call.name + result.text }; } };");
+    const path = box.module(
+      "hook",
+      "module.exports = { tag: 'T', afterToolExecute(ctx, call, result) { return { text: this.tag + call.name + result.text }; } };",
+    );
     const outcome = await call(path, [{ name: "shell" }, { text: "!" }], "afterToolExecute");
     expect(outcome).toMatchObject({ value: { text: "Tshell!" } });
   });
@@ -112,7 +139,11 @@ describe("invoke", () => {
       "return [require('node:process') === process, typeof process.cwd(), process.listenerCount('x'), Object.prototype.toString.call(process), typeof Object.getOwnPropertyDescriptor(process, 'stdout').value.write];",
     ].join(" ");
     const outcome = await call(box.tool("streams", body));
-    expect(outcome).toEqual({ kind: "returned", value: [true, "string", 1, "[object process]", "function"], type: "an array" });
+    expect(outcome).toEqual({
+      kind: "returned",
+      value: [true, "string", 1, "[object process]", "function"],
+      type: "an array",
+    });
     expect(box.recorded.logs).toEqual(["global out", "required err", "plain name"]);
   });
 
@@ -140,16 +171,28 @@ describe("invoke", () => {
   });
 
   test("a field JSON cannot carry either (a BigInt, a cycle, a throwing getter) is left out, the others come back", async () => {
-    const body = "const cycle = {}; cycle.self = cycle; return { text: 'ok', isError: true, helper() {}, big: 1n, sym: Symbol('s'), cycle, get bad() { throw new Error('no'); } };";
-    expect(await call(box.tool("mixed", body))).toEqual({ kind: "returned", value: { text: "ok", isError: true }, type: "an object" });
+    const body =
+      "const cycle = {}; cycle.self = cycle; return { text: 'ok', isError: true, helper() {}, big: 1n, sym: Symbol('s'), cycle, get bad() { throw new Error('no'); } };";
+    expect(await call(box.tool("mixed", body))).toEqual({
+      kind: "returned",
+      value: { text: "ok", isError: true },
+      type: "an object",
+    });
     // Nothing to copy at all: no value, but the type says what it was.
-    expect(await call(box.tool("symbol", "return Symbol('s');"))).toEqual({ kind: "returned", value: undefined, type: "a symbol" });
+    expect(await call(box.tool("symbol", "return Symbol('s');"))).toEqual({
+      kind: "returned",
+      value: undefined,
+      type: "a symbol",
+    });
   });
 });
 
 describe("inspect", () => {
   test("reports the export shape with JSON values copied out", async () => {
-    const path = box.module("shape", "module.exports = { description: 'd', parameters: { type: 'object' }, execute() {}, n: 3 };");
+    const path = box.module(
+      "shape",
+      "module.exports = { description: 'd', parameters: { type: 'object' }, execute() {}, n: 3 };",
+    );
     const outcome = await runtime.inspect(path);
     expect(outcome).toEqual({
       kind: "loaded",
@@ -166,14 +209,20 @@ describe("inspect", () => {
   });
 
   test("reports a module that fails to evaluate", async () => {
-    expect(await runtime.inspect(box.module("bad", "throw new TypeError('nope');"))).toEqual({ kind: "load-failed", message: "TypeError: nope" });
+    expect(await runtime.inspect(box.module("bad", "throw new TypeError('nope');"))).toEqual({
+      kind: "load-failed",
+      message: "TypeError: nope",
+    });
   });
 
   test("gives up on a module that never finishes loading", async () => {
     const slow = createRuntime({ inspectTimeoutMs: 200 });
     try {
       const outcome = await slow.inspect(box.module("loop", "while (true) {}"));
-      expect(outcome).toMatchObject({ kind: "load-failed", message: expect.stringContaining("did not finish loading") });
+      expect(outcome).toMatchObject({
+        kind: "load-failed",
+        message: expect.stringContaining("did not finish loading"),
+      });
     } finally {
       await slow.close();
     }
@@ -192,7 +241,13 @@ describe("inspectAll", () => {
     ];
     const outcomes = await runtime.inspectAll(paths);
     expect(outcomes.map((o) => o.kind)).toEqual(["loaded", "load-failed", "load-failed", "loaded", "loaded", "loaded"]);
-    expect(outcomes[0]).toEqual({ kind: "loaded", shape: { type: "an object", members: { description: { type: "a string", value: "a" }, execute: { type: "a function" } } } });
+    expect(outcomes[0]).toEqual({
+      kind: "loaded",
+      shape: {
+        type: "an object",
+        members: { description: { type: "a string", value: "a" }, execute: { type: "a function" } },
+      },
+    });
     expect(outcomes[1]).toEqual({ kind: "load-failed", message: "TypeError: nope" });
     expect(outcomes[2]).toMatchObject({ kind: "load-failed", message: expect.stringContaining("SyntaxError") });
     expect(outcomes[3]).toMatchObject({ shape: { members: { description: { value: "b" }, n: { value: 2 } } } });
@@ -212,12 +267,19 @@ describe("inspectAll", () => {
         good(3),
         // Throws later, from a timer: blamed on whichever module loads next in
         // the same worker, unless that module is checked again alone.
-        box.module("late", "setTimeout(() => { throw new Error('late'); }, 1); module.exports = { description: 'late' };"),
+        box.module(
+          "late",
+          "setTimeout(() => { throw new Error('late'); }, 1); module.exports = { description: 'late' };",
+        ),
         good(4),
         good(5),
       ];
       const outcomes = await slow.inspectAll(paths);
-      const described = outcomes.map((o) => (o.kind === "loaded" ? String(o.shape.members.description?.value) : `${o.kind}: ${"message" in o ? o.message : ""}`));
+      const described = outcomes.map((o) =>
+        o.kind === "loaded"
+          ? String(o.shape.members.description?.value)
+          : `${o.kind}: ${"message" in o ? o.message : ""}`,
+      );
       expect(described[0]).toBe("good 1");
       expect(described[1]).toContain("process.exit");
       expect(described[2]).toBe("good 2");
@@ -257,9 +319,25 @@ describe("inspectAll", () => {
     const paths = Array.from({ length: 6 }, (_, i) => box.module(`patcher${i}`, source));
     try {
       const outcomes = await runtime.inspectAll(paths);
-      const pristine = JSON.stringify({ push: "push", fs: "readFileSync", lib: 0, json: "parse", iter: "next", leaked: "undefined", date: "undefined", promise: "undefined", cached: "undefined" });
+      const pristine = JSON.stringify({
+        push: "push",
+        fs: "readFileSync",
+        lib: 0,
+        json: "parse",
+        iter: "next",
+        leaked: "undefined",
+        date: "undefined",
+        promise: "undefined",
+        cached: "undefined",
+      });
       for (const outcome of outcomes) {
-        expect(outcome).toEqual({ kind: "loaded", shape: { type: "an object", members: { description: { type: "a string", value: pristine }, n: { type: "a number", value: 1 } } } });
+        expect(outcome).toEqual({
+          kind: "loaded",
+          shape: {
+            type: "an object",
+            members: { description: { type: "a string", value: pristine }, n: { type: "a number", value: 1 } },
+          },
+        });
       }
     } finally {
       delete process.env.RIENDA_TAINT_PROBE;

@@ -14,7 +14,10 @@ type Realm = { evaluate(source: string): unknown };
 const ShadowRealm = (globalThis as unknown as { ShadowRealm: new () => Realm }).ShadowRealm;
 
 /** One call in a new, unguarded realm; `ctx` answers nothing. */
-function invokeUnguarded(modulePath: string, args: Record<string, unknown>): Promise<{ kind: string; value?: unknown; message?: string }> {
+function invokeUnguarded(
+  modulePath: string,
+  args: Record<string, unknown>,
+): Promise<{ kind: string; value?: unknown; message?: string }> {
   const run = new ShadowRealm().evaluate(`(modulePath, argsJson) => {
     const getBuiltin = process.getBuiltinModule;
     const Module = getBuiltin.call(process, "node:module");
@@ -29,15 +32,21 @@ function invokeUnguarded(modulePath: string, args: Record<string, unknown>): Pro
 // The cases patch what this thread's Buffers reach: undone after, for the other tests of this process.
 afterAll(() => {
   const buffer = Buffer.from("x");
-  for (let p: object | null = buffer; p; p = Object.getPrototypeOf(p)) for (const name of ["patched", "patchedFromEsm"]) delete (p as Record<string, unknown>)[name];
+  for (let p: object | null = buffer; p; p = Object.getPrototypeOf(p))
+    for (const name of ["patched", "patchedFromEsm"]) delete (p as Record<string, unknown>)[name];
   for (const o of [buffer.entries(), buffer.buffer, buffer.subarray(0, 1)]) {
-    for (let p: object | null = o; p; p = Object.getPrototypeOf(p)) delete (p as Record<string, unknown>).patchedFromEsm;
+    for (let p: object | null = o; p; p = Object.getPrototypeOf(p))
+      delete (p as Record<string, unknown>).patchedFromEsm;
   }
   delete (globalThis as Record<string, unknown>).leakedThroughBuffer;
 });
 
 test("without the Buffer copy and the frozen intrinsics, the three Buffer cases fail", async () => {
-  const results = await runFreshnessCases(invokeUnguarded, async () => {}, (c) => c.name.includes("Buffer fs returns"));
+  const results = await runFreshnessCases(
+    invokeUnguarded,
+    async () => {},
+    (c) => c.name.includes("Buffer fs returns"),
+  );
   expect(results.map((r) => r.name)).toEqual([
     "a prototype reached through a Buffer fs returns",
     "the host's globals, reached through a Buffer fs returns",

@@ -106,11 +106,18 @@ test("a call made while another runs gets a worker of its own, and both answer",
 });
 
 test("an answer reads as a worker's would: kinds structured cloning keeps, what it refuses left out", async () => {
-  const kinds = box.tool("kinds", `return { when: new Date(5), map: new Map([[1, 2]]), nothing: undefined, helper() {}, text: "kept" };`);
+  const kinds = box.tool(
+    "kinds",
+    `return { when: new Date(5), map: new Map([[1, 2]]), nothing: undefined, helper() {}, text: "kept" };`,
+  );
   const outcome = await invoke(kinds);
   expect(outcome.kind).toBe("returned");
   // A function inside: not clonable, so the fields JSON can carry are kept (as from a worker).
-  expect(outcome.kind === "returned" && outcome.value).toEqual({ when: "1970-01-01T00:00:00.005Z", map: {}, text: "kept" });
+  expect(outcome.kind === "returned" && outcome.value).toEqual({
+    when: "1970-01-01T00:00:00.005Z",
+    map: {},
+    text: "kept",
+  });
   const error = box.tool("error", `return new TypeError("meant to throw");`);
   const errorOutcome = await invoke(error);
   expect(errorOutcome.kind === "returned" && errorOutcome.value).toBeInstanceOf(TypeError);
@@ -123,7 +130,18 @@ test("a helper that cannot start answers 'unavailable', so that the call can run
   const helpers = createRealmHelpers(new URL("file:///nonexistent/realm-helper-worker.ts"));
   try {
     helpers.prepare();
-    const reply = await helpers.run({ kind: "call", mode: "invoke", modulePath: whereTool(), exportName: "execute", args: [{}], data: box.context().data }, () => ({ interrupt() {}, close() {} }), new AbortController().signal);
+    const reply = await helpers.run(
+      {
+        kind: "call",
+        mode: "invoke",
+        modulePath: whereTool(),
+        exportName: "execute",
+        args: [{}],
+        data: box.context().data,
+      },
+      () => ({ interrupt() {}, close() {} }),
+      new AbortController().signal,
+    );
     expect(reply).toEqual({ kind: "unavailable", message: "the realm helper could not start" });
   } finally {
     helpers.close();

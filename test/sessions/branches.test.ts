@@ -2,7 +2,15 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { branchPoint, forkSession, importSession, pruneSessions, readSession, removeSession, type SessionFile } from "../../src/sessions/index.ts";
+import {
+  branchPoint,
+  forkSession,
+  importSession,
+  pruneSessions,
+  readSession,
+  removeSession,
+  type SessionFile,
+} from "../../src/sessions/index.ts";
 import { createSession, openSession, steppingClock, steppingIds, tempHome } from "./helpers.ts";
 
 const text = (t: string) => [{ type: "text" as const, text: t }];
@@ -12,14 +20,27 @@ afterEach(() => t.dispose());
 
 /** q1 a1 q2 a2, with a model switch (sw) on the chain after a1 and a tool-calling answer. */
 function conversation(): { session: SessionFile; ids: Record<"q1" | "a1" | "sw" | "q2" | "a2" | "r2", string> } {
-  const session = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/m", ids: steppingIds(), now: steppingClock() });
+  const session = createSession({
+    home: t.home,
+    workdir: t.workdir,
+    agent: "coder",
+    model: "p/m",
+    ids: steppingIds(),
+    now: steppingClock(),
+  });
   const q1 = session.appendMessage({ role: "user", blocks: text("q1") });
   const a1 = session.appendMessage({ role: "assistant", blocks: text("a1") });
   session.appendModel("p/other");
   const sw = session.leafId!;
   const q2 = session.appendMessage({ role: "user", blocks: text("q2") });
-  const a2 = session.appendMessage({ role: "assistant", blocks: [{ type: "tool_call", toolCallId: "c", toolCallName: "shell", toolCallArguments: {} }] });
-  const r2 = session.appendMessage({ role: "user", blocks: [{ type: "tool_result", toolResultCallId: "c", toolResult: text("ok") }] });
+  const a2 = session.appendMessage({
+    role: "assistant",
+    blocks: [{ type: "tool_call", toolCallId: "c", toolCallName: "shell", toolCallArguments: {} }],
+  });
+  const r2 = session.appendMessage({
+    role: "user",
+    blocks: [{ type: "tool_result", toolResultCallId: "c", toolResult: text("ok") }],
+  });
   return { session, ids: { q1, a1, sw, q2, a2, r2 } };
 }
 
@@ -52,7 +73,11 @@ describe("forkSession", () => {
     expect(forkSession({ home: t.home, workdir: t.workdir, from: stored, at: ids.q1! }).model).toBe("p/m");
     expect(readFileSync(session.path)).toEqual(before);
     fork.close();
-    expect(openSession({ home: t.home, id: fork.id }).branch().map((e) => e.id)).toEqual([ids.q1, ids.a1, ids.q2]);
+    expect(
+      openSession({ home: t.home, id: fork.id })
+        .branch()
+        .map((e) => e.id),
+    ).toEqual([ids.q1, ids.a1, ids.q2]);
   });
 
   test("a memory fork (--no-session) writes no file", () => {
@@ -86,9 +111,14 @@ describe("importSession", () => {
     const other = tempHome();
     try {
       const imported = importSession({ home: other.home, workdir: "/elsewhere", bytes, source: "x" });
-      expect(JSON.parse(readFileSync(imported.path, "utf8").split("\n")[0]!)).toMatchObject({ id: session.id, workdir: "/elsewhere" });
+      expect(JSON.parse(readFileSync(imported.path, "utf8").split("\n")[0]!)).toMatchObject({
+        id: session.id,
+        workdir: "/elsewhere",
+      });
       expect(readFileSync(imported.path, "utf8").split("\n").slice(1)).toEqual(bytes.toString().split("\n").slice(1));
-      expect(() => importSession({ home: other.home, workdir: "/x", bytes: Buffer.from("{}\n"), source: "y" })).toThrow("not a session header");
+      expect(() => importSession({ home: other.home, workdir: "/x", bytes: Buffer.from("{}\n"), source: "y" })).toThrow(
+        "not a session header",
+      );
     } finally {
       other.dispose();
     }
@@ -113,10 +143,16 @@ describe("removeSession and pruneSessions", () => {
     const { session } = conversation();
     session.close();
     const now = Date.UTC(2025, 1, 1);
-    expect(pruneSessions({ home: t.home, workdir: t.workdir, olderThanMs: 40 * 86_400_000, now }).removed).toHaveLength(0);
-    expect(pruneSessions({ home: t.home, workdir: t.workdir, olderThanMs: 86_400_000, now, dryRun: true }).removed).toHaveLength(1);
+    expect(pruneSessions({ home: t.home, workdir: t.workdir, olderThanMs: 40 * 86_400_000, now }).removed).toHaveLength(
+      0,
+    );
+    expect(
+      pruneSessions({ home: t.home, workdir: t.workdir, olderThanMs: 86_400_000, now, dryRun: true }).removed,
+    ).toHaveLength(1);
     expect(existsSync(session.path)).toBe(true);
-    expect(pruneSessions({ home: t.home, workdir: t.workdir, olderThanMs: 86_400_000, now }).removed.map((r) => r.id)).toEqual([session.id]);
+    expect(
+      pruneSessions({ home: t.home, workdir: t.workdir, olderThanMs: 86_400_000, now }).removed.map((r) => r.id),
+    ).toEqual([session.id]);
     expect(existsSync(session.path)).toBe(false);
   });
 });

@@ -23,10 +23,11 @@ function written(session: { messages(): Message[] }): Message[] {
   return session.messages().filter((m) => (m.blocks[0] as { text?: string }).text !== INTERRUPTION_TEXT);
 }
 
-
 /** Starts the writer, waits for its id, lets it write for `ms`, then kills it with SIGKILL. */
 async function writeThenKill(home: string, workdir: string, id: string | undefined, ms: number): Promise<string> {
-  const child = spawn(process.execPath, [WRITER, home, workdir, ...(id ? [id] : [])], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [WRITER, home, workdir, ...(id ? [id] : [])], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
   child.stderr.on("data", (d) => (err += d));
@@ -65,7 +66,15 @@ describe("crash safety with a real writer", () => {
           expect(text).toBe(`${n}:${String.fromCharCode(97 + (n % 26)).repeat(65536)}`);
         });
         // The next append lands on a line of its own, and the file is whole lines again.
-        session.appendMessage({ role: messages.length % 2 ? "assistant" : "user", blocks: [{ type: "text", text: `${messages.length}:${String.fromCharCode(97 + (messages.length % 26)).repeat(65536)}` }] });
+        session.appendMessage({
+          role: messages.length % 2 ? "assistant" : "user",
+          blocks: [
+            {
+              type: "text",
+              text: `${messages.length}:${String.fromCharCode(97 + (messages.length % 26)).repeat(65536)}`,
+            },
+          ],
+        });
         const text = readFileSync(session.path, "utf8");
         expect(text.endsWith("\n")).toBe(true);
         for (const line of text.slice(0, -1).split("\n")) expect(() => JSON.parse(line)).not.toThrow();

@@ -15,7 +15,12 @@ const everyBlock: Message[] = [
       { type: "thinking", thinking: "", redactedData: "EqkECkYIBxgCKkA8" },
       { type: "thinking", thinking: "**Plan**", encryptedReasoning: { id: "rs_01", content: "gAAAAABp" } },
       { type: "text", text: "Let me look. «ünïcødé» 🚀" },
-      { type: "tool_call", toolCallId: "call_1", toolCallName: "word-count", toolCallArguments: { path: "README.md", deep: [1, { x: null }] } },
+      {
+        type: "tool_call",
+        toolCallId: "call_1",
+        toolCallName: "word-count",
+        toolCallArguments: { path: "README.md", deep: [1, { x: null }] },
+      },
       { type: "tool_call", toolCallId: "call_2", toolCallName: "shell", toolCallArguments: "not json {" },
     ],
   },
@@ -23,7 +28,15 @@ const everyBlock: Message[] = [
     role: "user",
     blocks: [
       { type: "tool_result", toolResultCallId: "call_1", toolResult: [{ type: "text", text: "42" }] },
-      { type: "tool_result", toolResultCallId: "call_2", toolResult: [{ type: "text", text: "boom" }, { type: "text", text: "line 2" }], toolResultIsError: true },
+      {
+        type: "tool_result",
+        toolResultCallId: "call_2",
+        toolResult: [
+          { type: "text", text: "boom" },
+          { type: "text", text: "line 2" },
+        ],
+        toolResultIsError: true,
+      },
     ],
   },
   { role: "assistant", blocks: [{ type: "text", text: "There are 42 words." }] },
@@ -35,7 +48,13 @@ describe("the session file format", () => {
   afterEach(() => t.dispose());
 
   test("writes the header as line 1 with the contract's fields in order", () => {
-    const s = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "local/llama", now: steppingClock() });
+    const s = createSession({
+      home: t.home,
+      workdir: t.workdir,
+      agent: "coder",
+      model: "local/llama",
+      now: steppingClock(),
+    });
     const lines = readFileSync(s.path, "utf8").split("\n");
     expect(lines).toHaveLength(2);
     expect(lines[1]).toBe("");
@@ -46,11 +65,22 @@ describe("the session file format", () => {
   });
 
   test("writes a message entry with id, parentId, createdAt, role, blocks and the response fields", () => {
-    const s = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "local/llama", ids: steppingIds(), now: steppingClock() });
+    const s = createSession({
+      home: t.home,
+      workdir: t.workdir,
+      agent: "coder",
+      model: "local/llama",
+      ids: steppingIds(),
+      now: steppingClock(),
+    });
     const first = s.appendMessage({ role: "user", blocks: [{ type: "text", text: "hi" }] });
     const second = s.appendMessage(
       { role: "assistant", blocks: [{ type: "text", text: "hello" }] },
-      { responseModel: "llama3.1:8b", responseStopReason: "end_turn", responseUsage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 4 } },
+      {
+        responseModel: "llama3.1:8b",
+        responseStopReason: "end_turn",
+        responseUsage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 4 },
+      },
     );
     const lines = readFileSync(s.path, "utf8").trimEnd().split("\n");
     expect(lines[1]).toBe(
@@ -68,7 +98,15 @@ describe("the session file format", () => {
       responseUsage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 4 },
     });
     expect(Object.keys(JSON.parse(lines[2]!))).toEqual([
-      "kind", "id", "parentId", "createdAt", "role", "blocks", "responseModel", "responseStopReason", "responseUsage",
+      "kind",
+      "id",
+      "parentId",
+      "createdAt",
+      "role",
+      "blocks",
+      "responseModel",
+      "responseStopReason",
+      "responseUsage",
     ]);
   });
 
@@ -85,7 +123,10 @@ describe("the session file format", () => {
     const s = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "local/llama" });
     s.appendMessage({ role: "user", blocks: [{ type: "text", text: "q" }] });
     const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 1, cacheWriteTokens: 2, reasoningTokens: 3 };
-    s.appendMessage({ role: "assistant", blocks: [{ type: "text", text: "a" }] }, { responseModel: "m", responseStopReason: "max_tokens", responseUsage: usage, responseCost: 0.001234 });
+    s.appendMessage(
+      { role: "assistant", blocks: [{ type: "text", text: "a" }] },
+      { responseModel: "m", responseStopReason: "max_tokens", responseUsage: usage, responseCost: 0.001234 },
+    );
     const again = openSession({ home: t.home, id: s.id });
     const entry = again.branch()[1]!;
     expect(entry.kind).toBe("message");
@@ -98,7 +139,11 @@ describe("the session file format", () => {
 
   test("never writes properties that are not part of the format", () => {
     const s = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "local/llama" });
-    const message = { role: "user", blocks: [{ type: "text", text: "x", secret: "leak" }], extra: 1 } as unknown as Message;
+    const message = {
+      role: "user",
+      blocks: [{ type: "text", text: "x", secret: "leak" }],
+      extra: 1,
+    } as unknown as Message;
     s.appendMessage(message);
     const text = readFileSync(s.path, "utf8");
     expect(text).not.toContain("leak");
@@ -109,7 +154,9 @@ describe("the session file format", () => {
     const s = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "local/llama" });
     const before = readFileSync(s.path, "utf8");
     expect(() => s.appendMessage({ role: "assistant", blocks: [] })).toThrow("without blocks");
-    expect(() => s.appendMessage({ role: "system", blocks: [{ type: "text", text: "x" }] } as unknown as Message)).toThrow("role");
+    expect(() =>
+      s.appendMessage({ role: "system", blocks: [{ type: "text", text: "x" }] } as unknown as Message),
+    ).toThrow("role");
     expect(readFileSync(s.path, "utf8")).toBe(before);
   });
 

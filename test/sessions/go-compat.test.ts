@@ -12,8 +12,22 @@ import { tempHome, openSession } from "./helpers.ts";
 
 const ID = "01jq3v8m6w2k4x9c7b5pv3q2fm";
 const lines = (workdir: string) => [
-  { kind: "header", version: 1, id: ID, createdAt: "2025-03-04T10:11:12.123456789Z", agent: "coder", model: "openrouter/kimi-k2", workdir },
-  { kind: "message", id: "01jq3v8m6w8d2m4xj6q7r5s9za", createdAt: "2025-03-04T10:11:13.5Z", role: "user", blocks: [{ type: "text", text: "Fix the bug in parser.go" }] },
+  {
+    kind: "header",
+    version: 1,
+    id: ID,
+    createdAt: "2025-03-04T10:11:12.123456789Z",
+    agent: "coder",
+    model: "openrouter/kimi-k2",
+    workdir,
+  },
+  {
+    kind: "message",
+    id: "01jq3v8m6w8d2m4xj6q7r5s9za",
+    createdAt: "2025-03-04T10:11:13.5Z",
+    role: "user",
+    blocks: [{ type: "text", text: "Fix the bug in parser.go" }],
+  },
   {
     kind: "message",
     id: "01jq3v8m6wa9e5n6yk8r7s6t0b",
@@ -27,7 +41,12 @@ const lines = (workdir: string) => [
     blocks: [
       { type: "thinking", thinking: "Look at the file first.", thinkingSignature: "EqQBCkgIAR", thinkingId: "rs_1" },
       { type: "redacted_thinking", thinkingRedactedData: "opaque" },
-      { type: "tool_call", toolCallId: "call_7", toolCallName: "shell", toolCallArguments: { command: "cat parser.go" } },
+      {
+        type: "tool_call",
+        toolCallId: "call_7",
+        toolCallName: "shell",
+        toolCallArguments: { command: "cat parser.go" },
+      },
     ],
   },
   { kind: "tag", targetId: "01jq3v8m6wa9e5n6yk8r7s6t0b", createdAt: "2025-03-04T10:11:21Z", tag: "bug" },
@@ -37,7 +56,9 @@ const lines = (workdir: string) => [
     parentId: "01jq3v8m6wa9e5n6yk8r7s6t0b",
     createdAt: "2025-03-04T10:11:22Z",
     role: "user",
-    blocks: [{ type: "tool_result", toolResultCallId: "call_7", toolResult: [{ type: "text", text: "package parser" }] }],
+    blocks: [
+      { type: "tool_result", toolResultCallId: "call_7", toolResult: [{ type: "text", text: "package parser" }] },
+    ],
   },
   {
     kind: "message",
@@ -60,7 +81,12 @@ describe("a session written by Go Rienda", () => {
     const dir = join(t.home, ".rienda", "sessions", "go-style-dir-name-is-not-ours-" + "00000000");
     path = join(dir, `${ID}.jsonl`);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path, lines(t.workdir).map((l) => JSON.stringify(l)).join("\n") + "\n");
+    writeFileSync(
+      path,
+      lines(t.workdir)
+        .map((l) => JSON.stringify(l))
+        .join("\n") + "\n",
+    );
   });
   afterEach(() => t.dispose());
 
@@ -75,10 +101,20 @@ describe("a session written by Go Rienda", () => {
         role: "assistant",
         blocks: [
           { type: "thinking", thinking: "Look at the file first.", signature: "EqQBCkgIAR" },
-          { type: "tool_call", toolCallId: "call_7", toolCallName: "shell", toolCallArguments: { command: "cat parser.go" } },
+          {
+            type: "tool_call",
+            toolCallId: "call_7",
+            toolCallName: "shell",
+            toolCallArguments: { command: "cat parser.go" },
+          },
         ],
       },
-      { role: "user", blocks: [{ type: "tool_result", toolResultCallId: "call_7", toolResult: [{ type: "text", text: "package parser" }] }] },
+      {
+        role: "user",
+        blocks: [
+          { type: "tool_result", toolResultCallId: "call_7", toolResult: [{ type: "text", text: "package parser" }] },
+        ],
+      },
       { role: "assistant", blocks: [{ type: "text", text: "Fixed." }] },
     ]);
     const assistant = s.branch()[1]!;
@@ -101,6 +137,13 @@ describe("a session written by Go Rienda", () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, `${ID}.jsonl`), readFileSync(path));
     const [summary] = listSessions({ home: t.home, workdir: t.workdir });
-    expect(summary).toMatchObject({ id: ID, title: "Parser bug", agent: "coder", model: "openrouter/kimi-k2", messageCount: 4, updatedAt: "2025-03-04T10:12:00Z" });
+    expect(summary).toMatchObject({
+      id: ID,
+      title: "Parser bug",
+      agent: "coder",
+      model: "openrouter/kimi-k2",
+      messageCount: 4,
+      updatedAt: "2025-03-04T10:12:00Z",
+    });
   });
 });

@@ -3,12 +3,22 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as sessions from "../../src/sessions/index.ts";
-import { createIdGenerator, type CreateSessionOptions, type IdGenerator, type OpenSessionOptions, type SessionFile } from "../../src/sessions/index.ts";
+import {
+  createIdGenerator,
+  type CreateSessionOptions,
+  type IdGenerator,
+  type OpenSessionOptions,
+  type SessionFile,
+} from "../../src/sessions/index.ts";
 
 /** A temp directory removed by `dispose`. */
 export function tempHome(): { home: string; workdir: string; dispose(): void } {
   const root = mkdtempSync(join(tmpdir(), "rienda-sessions-"));
-  return { home: join(root, "home"), workdir: join(root, "work"), dispose: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    home: join(root, "home"),
+    workdir: join(root, "work"),
+    dispose: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 /** A clock that starts at `start` and advances `step` ms per reading. */

@@ -6,7 +6,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import type { Message } from "../../src/providers/types.ts";
-import { FAILED_REQUEST_TEXT, interruptionMessage, INTERRUPTION_TEXT, type SessionFile } from "../../src/sessions/index.ts";
+import {
+  FAILED_REQUEST_TEXT,
+  interruptionMessage,
+  INTERRUPTION_TEXT,
+  type SessionFile,
+} from "../../src/sessions/index.ts";
 import { createSession, openSession, tempHome } from "./helpers.ts";
 
 const user = (text: string): Message => ({ role: "user", blocks: [{ type: "text", text }] });
@@ -38,13 +43,28 @@ describe("interruptions", () => {
 
   test("an interruption after tool results shows after them; after an answer it adds nothing", () => {
     s.appendMessage(user("go"));
-    s.appendMessage({ role: "assistant", blocks: [{ type: "tool_call", toolCallId: "c1", toolCallName: "shell", toolCallArguments: {} }] });
-    s.appendMessage({ role: "user", blocks: [{ type: "tool_result", toolResultCallId: "c1", toolResult: [{ type: "text", text: "cut" }], toolResultIsError: true }] });
+    s.appendMessage({
+      role: "assistant",
+      blocks: [{ type: "tool_call", toolCallId: "c1", toolCallName: "shell", toolCallArguments: {} }],
+    });
+    s.appendMessage({
+      role: "user",
+      blocks: [
+        {
+          type: "tool_result",
+          toolResultCallId: "c1",
+          toolResult: [{ type: "text", text: "cut" }],
+          toolResultIsError: true,
+        },
+      ],
+    });
     s.appendInterruption();
     s.appendMessage(user("next"));
     s.appendMessage(assistant("done"));
     s.appendInterruption();
-    const roles = openSession({ home: t.home, id: s.id }).messages().map((m) => m.role);
+    const roles = openSession({ home: t.home, id: s.id })
+      .messages()
+      .map((m) => m.role);
     expect(roles).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
   });
 
@@ -53,14 +73,23 @@ describe("interruptions", () => {
     s.appendInterruption();
     s.appendMessage(user("never mind"));
     s.close();
-    const lines = readFileSync(s.path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(s.path, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const entry = lines.find((l) => l.kind === "interruption");
     expect(Object.keys(entry)).toEqual(["kind", "id", "parentId", "createdAt"]);
     expect(entry.parentId).toBe(prompt);
     const next = lines.at(-1);
     expect(next.parentId).toBe(prompt);
     // What a reader that drops unknown kinds sees: the same conversation, without the marker.
-    writeFileSync(s.path, lines.filter((l) => l.kind !== "interruption").map((l) => `${JSON.stringify(l)}\n`).join(""));
+    writeFileSync(
+      s.path,
+      lines
+        .filter((l) => l.kind !== "interruption")
+        .map((l) => `${JSON.stringify(l)}\n`)
+        .join(""),
+    );
     expect(openSession({ home: t.home, id: s.id }).messages()).toEqual([
       { role: "user", blocks: [{ type: "text", text: "delete every file" }] },
       { role: "user", blocks: [{ type: "text", text: "never mind" }] },
@@ -72,9 +101,17 @@ describe("interruptions", () => {
     s.appendInterruption("error");
     s.appendMessage(user("never mind"));
     s.close();
-    const entry = readFileSync(s.path, "utf8").trim().split("\n").map((l) => JSON.parse(l)).find((l) => l.kind === "interruption");
+    const entry = readFileSync(s.path, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .find((l) => l.kind === "interruption");
     expect(entry).toMatchObject({ parentId: prompt, reason: "error" });
-    expect(openSession({ home: t.home, id: s.id }).messages()).toEqual([user("delete every file"), interruptionMessage("error"), user("never mind")]);
+    expect(openSession({ home: t.home, id: s.id }).messages()).toEqual([
+      user("delete every file"),
+      interruptionMessage("error"),
+      user("never mind"),
+    ]);
     expect(interruptionMessage("error").blocks).toEqual([{ type: "text", text: FAILED_REQUEST_TEXT }]);
     expect(FAILED_REQUEST_TEXT).toContain("failed");
   });

@@ -19,12 +19,30 @@ describe("listing sessions", () => {
   });
 
   test("lists newest first by the time of the last entry, with counts, titles, agent and model", () => {
-    const old = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/a", now: steppingClock(Date.UTC(2025, 0, 1)) });
+    const old = createSession({
+      home: t.home,
+      workdir: t.workdir,
+      agent: "coder",
+      model: "p/a",
+      now: steppingClock(Date.UTC(2025, 0, 1)),
+    });
     old.appendMessage(user("old question"));
     old.appendMessage(assistant("old answer"));
-    const mid = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/a", now: steppingClock(Date.UTC(2025, 0, 2)) });
+    const mid = createSession({
+      home: t.home,
+      workdir: t.workdir,
+      agent: "coder",
+      model: "p/a",
+      now: steppingClock(Date.UTC(2025, 0, 2)),
+    });
     mid.appendMessage(user("middle question"));
-    const late = createSession({ home: t.home, workdir: t.workdir, agent: "writer", model: "p/b", now: steppingClock(Date.UTC(2024, 11, 1)) });
+    const late = createSession({
+      home: t.home,
+      workdir: t.workdir,
+      agent: "writer",
+      model: "p/b",
+      now: steppingClock(Date.UTC(2024, 11, 1)),
+    });
     late.appendMessage(user("created first, used last"));
     // The session created first is touched last: it goes to the top.
     const continued = openSession({ home: t.home, id: late.id, now: () => Date.UTC(2025, 0, 3) });
@@ -53,18 +71,32 @@ describe("listing sessions", () => {
 
   test("sums the tokens and cost of every answer, also when the listing index resumes a grown file", () => {
     const s = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/a" });
-    s.appendMessage(user("question with \"responseUsage\":{\"inputTokens\":999} in it"));
-    s.appendMessage(assistant("one"), { responseUsage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 100 }, responseCost: 0.0012 });
-    expect(list()[0]).toMatchObject({ usage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 100 }, cost: 0.0012 });
+    s.appendMessage(user('question with "responseUsage":{"inputTokens":999} in it'));
+    s.appendMessage(assistant("one"), {
+      responseUsage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 100 },
+      responseCost: 0.0012,
+    });
+    expect(list()[0]).toMatchObject({
+      usage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 100 },
+      cost: 0.0012,
+    });
     s.appendMessage(user("more"));
-    s.appendMessage(assistant("two"), { responseUsage: { inputTokens: 1200, outputTokens: 30, cacheReadTokens: 1000 }, responseCost: 0.0008 });
+    s.appendMessage(assistant("two"), {
+      responseUsage: { inputTokens: 1200, outputTokens: 30, cacheReadTokens: 1000 },
+      responseCost: 0.0008,
+    });
     s.appendMessage(assistant("three, no prices"), { responseUsage: { inputTokens: 10, outputTokens: 1 } });
-    expect(list()[0]).toMatchObject({ usage: { inputTokens: 2210, outputTokens: 81, cacheReadTokens: 1800, cacheWriteTokens: 100 }, cost: 0.002 });
+    expect(list()[0]).toMatchObject({
+      usage: { inputTokens: 2210, outputTokens: 81, cacheReadTokens: 1800, cacheWriteTokens: 100 },
+      cost: 0.002,
+    });
   });
 
   test("orders sessions updated at the same moment by id, newest id first", () => {
     const now = () => Date.UTC(2025, 0, 1);
-    const ids = [0, 1, 2].map(() => createSession({ home: t.home, workdir: t.workdir, agent: "a", model: "p/m", now }).id);
+    const ids = [0, 1, 2].map(
+      () => createSession({ home: t.home, workdir: t.workdir, agent: "a", model: "p/m", now }).id,
+    );
     expect(list().map((s) => s.id)).toEqual([...ids].sort().reverse());
   });
 
@@ -161,11 +193,17 @@ describe("listing sessions", () => {
     const problems = new Map(list().map((x) => [x.id, x.problem]));
     expect(problems.get(good.id)).toBeNull();
     expect(problems.get(torn.id)).toBe("line 3 is not valid JSON");
-    expect(problems.get("foreign")).toBe('line 1 is not a session header: its "kind" is "message" (a session file starts with {"kind":"header",...})');
+    expect(problems.get("foreign")).toBe(
+      'line 1 is not a session header: its "kind" is "message" (a session file starts with {"kind":"header",...})',
+    );
     expect(problems.get("future")).toBe("unsupported session format version 7 (this Rienda reads version 1)");
     // Loading says the same, with the file.
-    expect(() => openSession({ home: t.home, id: torn.id })).toThrow(`session file ${torn.path}, line 3: not valid JSON`);
-    expect(() => openSession({ home: t.home, id: "foreign" })).toThrow(`session file ${foreign}: line 1 is not a session header: its "kind" is "message"`);
+    expect(() => openSession({ home: t.home, id: torn.id })).toThrow(
+      `session file ${torn.path}, line 3: not valid JSON`,
+    );
+    expect(() => openSession({ home: t.home, id: "foreign" })).toThrow(
+      `session file ${foreign}: line 1 is not a session header: its "kind" is "message"`,
+    );
     // A damaged line in what a file grew by is found too, with its line number.
     good.appendMessage(user("more"));
     list();
@@ -176,7 +214,10 @@ describe("listing sessions", () => {
 
   test("counts hand-written lines in any key order and ignores a torn tail", () => {
     const s = createSession({ home: t.home, workdir: t.workdir, agent: "coder", model: "p/a" });
-    appendFileSync(s.path, `{"role":"user","blocks":[{"text":"reordered","type":"text"}],"id":"h1","kind":"message","createdAt":"2025-05-05T00:00:00Z"}\n`);
+    appendFileSync(
+      s.path,
+      `{"role":"user","blocks":[{"text":"reordered","type":"text"}],"id":"h1","kind":"message","createdAt":"2025-05-05T00:00:00Z"}\n`,
+    );
     appendFileSync(s.path, `{"agent":"planner","kind":"agent","id":"h2","parentId":"h1"}\n`);
     appendFileSync(s.path, `{"kind":"message","id":"h3","parentId":"h1","role":"assistant","blo`);
     expect(list()[0]).toMatchObject({ title: "reordered", messageCount: 1, agent: "planner" });

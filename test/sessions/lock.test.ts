@@ -80,24 +80,27 @@ describe("the session lock", () => {
   });
 
   // Where /proc tells start times (Linux, as in CI); elsewhere pids alone decide.
-  test.skipIf(!existsSync("/proc/self/stat"))("a lock whose pid was reused by another process (its start time differs) is taken over; the same start time is refused", () => {
-    const s = createSession({ home: t.home, workdir: t.workdir, agent: "a", model: "p/m" });
-    s.close();
-    const holder = spawn("sleep", ["30"], { stdio: "ignore" });
-    try {
-      const pid = holder.pid!;
-      // Field 22 of /proc/<pid>/stat, after the parenthesised command name.
-      const started = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]);
-      writeFileSync(lockOf(s), JSON.stringify({ pid, host: hostname(), processStart: started, token: "held" }));
-      expect(() => openSession({ home: t.home, id: s.id })).toThrow(`is open in another rienda (pid ${pid})`);
-      writeFileSync(lockOf(s), JSON.stringify({ pid, host: hostname(), processStart: started - 1, token: "old" }));
-      const taken = keep(openSession({ home: t.home, id: s.id }));
-      expect(JSON.parse(readFileSync(lockOf(taken), "utf8"))).toMatchObject({ pid: process.pid, host: hostname() });
-      expect(JSON.parse(readFileSync(lockOf(taken), "utf8")).token).not.toBe("old");
-    } finally {
-      holder.kill("SIGKILL");
-    }
-  });
+  test.skipIf(!existsSync("/proc/self/stat"))(
+    "a lock whose pid was reused by another process (its start time differs) is taken over; the same start time is refused",
+    () => {
+      const s = createSession({ home: t.home, workdir: t.workdir, agent: "a", model: "p/m" });
+      s.close();
+      const holder = spawn("sleep", ["30"], { stdio: "ignore" });
+      try {
+        const pid = holder.pid!;
+        // Field 22 of /proc/<pid>/stat, after the parenthesised command name.
+        const started = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]);
+        writeFileSync(lockOf(s), JSON.stringify({ pid, host: hostname(), processStart: started, token: "held" }));
+        expect(() => openSession({ home: t.home, id: s.id })).toThrow(`is open in another rienda (pid ${pid})`);
+        writeFileSync(lockOf(s), JSON.stringify({ pid, host: hostname(), processStart: started - 1, token: "old" }));
+        const taken = keep(openSession({ home: t.home, id: s.id }));
+        expect(JSON.parse(readFileSync(lockOf(taken), "utf8"))).toMatchObject({ pid: process.pid, host: hostname() });
+        expect(JSON.parse(readFileSync(lockOf(taken), "utf8")).token).not.toBe("old");
+      } finally {
+        holder.kill("SIGKILL");
+      }
+    },
+  );
 
   test("a torn tail is cut when the session is opened, before anything is appended", () => {
     const s = createSession({ home: t.home, workdir: t.workdir, agent: "a", model: "p/m" });

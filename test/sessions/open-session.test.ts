@@ -42,7 +42,9 @@ describe("opening a session", () => {
     const s = createSession({ home: t.home, workdir: t.workdir, agent: "a", model: "p/m" });
     const copy = join(dirname(s.path), "01copy.jsonl");
     writeFileSync(copy, readFileSync(s.path));
-    expect(() => openSession({ home: t.home, id: "01copy" })).toThrow(`session file ${copy} holds session "${s.id}", not "01copy"`);
+    expect(() => openSession({ home: t.home, id: "01copy" })).toThrow(
+      `session file ${copy} holds session "${s.id}", not "01copy"`,
+    );
   });
 
   test("a header of an unknown format version is an error naming the file", () => {
@@ -50,7 +52,9 @@ describe("opening a session", () => {
     mkdirSync(dir, { recursive: true });
     const path = join(dir, "v2.jsonl");
     writeFileSync(path, `{"kind":"header","version":2,"id":"v2","agent":"a","model":"p/m"}\n`);
-    expect(() => openSession({ home: t.home, id: "v2" })).toThrow(`session file ${path}: unsupported session format version 2`);
+    expect(() => openSession({ home: t.home, id: "v2" })).toThrow(
+      `session file ${path}: unsupported session format version 2`,
+    );
   });
 
   test("a first line that is not a header is an error naming the file", () => {
@@ -58,16 +62,25 @@ describe("opening a session", () => {
     mkdirSync(dir, { recursive: true });
     const path = join(dir, "nohead.jsonl");
     writeFileSync(path, `{"kind":"message","id":"m"}\n`);
-    expect(() => openSession({ home: t.home, id: "nohead" })).toThrow(`session file ${path}: line 1 is not a session header`);
+    expect(() => openSession({ home: t.home, id: "nohead" })).toThrow(
+      `session file ${path}: line 1 is not a session header`,
+    );
   });
 
   test("refuses to create a session without agent or model", () => {
-    expect(() => createSession({ home: t.home, workdir: t.workdir, agent: " ", model: "p/m" })).toThrow("without an agent");
+    expect(() => createSession({ home: t.home, workdir: t.workdir, agent: " ", model: "p/m" })).toThrow(
+      "without an agent",
+    );
     expect(() => createSession({ home: t.home, workdir: t.workdir, agent: "a", model: "" })).toThrow("without a model");
   });
 
   test("every new session gets its own file, even when ids are asked for in the same millisecond", () => {
-    const paths = new Set(Array.from({ length: 20 }, () => createSession({ home: t.home, workdir: t.workdir, agent: "a", model: "p/m", now: () => 0 }).path));
+    const paths = new Set(
+      Array.from(
+        { length: 20 },
+        () => createSession({ home: t.home, workdir: t.workdir, agent: "a", model: "p/m", now: () => 0 }).path,
+      ),
+    );
     expect(paths.size).toBe(20);
   });
 });

@@ -26,7 +26,10 @@ describe("torn lines", () => {
     const whole = readFileSync(s.path);
     s.appendMessage({
       role: "user",
-      blocks: [{ type: "text", text: "torn «ñ» 🚀 end" }, { type: "tool_result", toolResultCallId: "c1", toolResult: [{ type: "text", text: "r" }] }],
+      blocks: [
+        { type: "text", text: "torn «ñ» 🚀 end" },
+        { type: "tool_result", toolResultCallId: "c1", toolResult: [{ type: "text", text: "r" }] },
+      ],
     });
     const full = readFileSync(s.path);
     const lastLine = full.subarray(whole.length);
@@ -39,7 +42,11 @@ describe("torn lines", () => {
       loaded.appendMessage(user("after the crash"));
       expectWholeLines(s.path);
       expect(readFileSync(s.path).subarray(0, whole.length)).toEqual(whole);
-      expect(openSession({ home: t.home, id: s.id }).messages()).toEqual([user("first"), assistant("second"), user("after the crash")]);
+      expect(openSession({ home: t.home, id: s.id }).messages()).toEqual([
+        user("first"),
+        assistant("second"),
+        user("after the crash"),
+      ]);
     }
   });
 
@@ -60,7 +67,9 @@ describe("torn lines", () => {
     s.appendMessage(user("first"));
     appendFileSync(s.path, '{"kind":"message","id":"x"\n');
     const before = readFileSync(s.path, "utf8");
-    expect(() => openSession({ home: t.home, id: s.id })).toThrow(`session file ${s.path}, line 3: not valid JSON (a whole line, ended by a newline, so not one a crash cut short`);
+    expect(() => openSession({ home: t.home, id: s.id })).toThrow(
+      `session file ${s.path}, line 3: not valid JSON (a whole line, ended by a newline, so not one a crash cut short`,
+    );
     expect(readFileSync(s.path, "utf8")).toBe(before);
   });
 
@@ -77,7 +86,11 @@ describe("torn lines", () => {
     const header = readFileSync(s.path);
     for (const keep of [0, 1, 20, header.length - 2]) {
       writeFileSync(s.path, header.subarray(0, keep));
-      expect(() => openSession({ home: t.home, id: s.id })).toThrow(keep === 0 ? `session file ${s.path}: it is empty (it was cut off while being created)` : `session file ${s.path}: it has no complete header line (it was cut off while being created)`);
+      expect(() => openSession({ home: t.home, id: s.id })).toThrow(
+        keep === 0
+          ? `session file ${s.path}: it is empty (it was cut off while being created)`
+          : `session file ${s.path}: it has no complete header line (it was cut off while being created)`,
+      );
       expect(listSessions({ home: t.home, workdir: t.workdir })).toEqual([]);
     }
   });
@@ -103,7 +116,10 @@ describe("torn lines", () => {
     const a = s.appendMessage(user("first"));
     appendFileSync(s.path, `{"kind":"bookmark","targetId":"${a}","note":"look"}\n`);
     appendFileSync(s.path, `{"kind":"checkpoint","id":"cp1","parentId":"${a}","createdAt":"2025-01-01T00:00:00Z"}\n`);
-    appendFileSync(s.path, `{"kind":"message","id":"m2","parentId":"cp1","createdAt":"2025-01-01T00:00:01Z","role":"assistant","blocks":[{"type":"text","text":"second"}]}\n`);
+    appendFileSync(
+      s.path,
+      `{"kind":"message","id":"m2","parentId":"cp1","createdAt":"2025-01-01T00:00:01Z","role":"assistant","blocks":[{"type":"text","text":"second"}]}\n`,
+    );
     appendFileSync(s.path, `"a string"\n[1,2]\n{"no":"kind"}\n`);
     const loaded = openSession({ home: t.home, id: s.id });
     expect(loaded.messages()).toEqual([user("first"), assistant("second")]);

@@ -23,7 +23,10 @@ describe("the conversation tree", () => {
     const a = s.appendMessage(user("one"));
     const b = s.appendMessage(assistant("two"));
     expect(s.leafId).toBe(b);
-    expect(s.branch().map((e) => [e.id, e.parentId])).toEqual([[a, null], [b, a]]);
+    expect(s.branch().map((e) => [e.id, e.parentId])).toEqual([
+      [a, null],
+      [b, a],
+    ]);
     expect(texts(reopen())).toEqual(["one", "two"]);
     expect(reopen().leafId).toBe(b);
   });
@@ -76,7 +79,10 @@ describe("the conversation tree", () => {
 
   test("a message whose parent is not an earlier entry is an error naming the line", () => {
     s.appendMessage(user("one"));
-    appendFileSync(s.path, `{"kind":"message","id":"m9","parentId":"missing","createdAt":"","role":"user","blocks":[]}\n`);
+    appendFileSync(
+      s.path,
+      `{"kind":"message","id":"m9","parentId":"missing","createdAt":"","role":"user","blocks":[]}\n`,
+    );
     expect(() => reopen()).toThrow(`line 3: parent "missing" is not an earlier entry`);
   });
 
@@ -103,9 +109,24 @@ describe("the conversation tree", () => {
     expect([agentSwitch, modelSwitch]).not.toContain(a);
     const b = s.appendMessage(assistant("two"));
     expect(s.branch().map((e) => e.id)).toEqual([a, b]);
-    const lines = readFileSync(s.path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
-    expect(lines[2]).toMatchObject({ kind: "agent", id: agentSwitch, parentId: a, agentId: "planner", previousAgentId: "coder" });
-    expect(lines[3]).toMatchObject({ kind: "model", id: modelSwitch, parentId: agentSwitch, modelRef: "p/b", previousModelRef: "p/a" });
+    const lines = readFileSync(s.path, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines[2]).toMatchObject({
+      kind: "agent",
+      id: agentSwitch,
+      parentId: a,
+      agentId: "planner",
+      previousAgentId: "coder",
+    });
+    expect(lines[3]).toMatchObject({
+      kind: "model",
+      id: modelSwitch,
+      parentId: agentSwitch,
+      modelRef: "p/b",
+      previousModelRef: "p/a",
+    });
     expect(lines[4]).toMatchObject({ kind: "message", parentId: modelSwitch });
   });
 
@@ -144,7 +165,10 @@ describe("the conversation tree", () => {
   });
 
   test("a user message carrying only tool results does not give the title", () => {
-    s.appendMessage({ role: "user", blocks: [{ type: "tool_result", toolResultCallId: "c", toolResult: [{ type: "text", text: "out" }] }] });
+    s.appendMessage({
+      role: "user",
+      blocks: [{ type: "tool_result", toolResultCallId: "c", toolResult: [{ type: "text", text: "out" }] }],
+    });
     s.appendMessage(user("the real question"));
     expect(reopen().title).toBe("the real question");
   });

@@ -37,7 +37,12 @@ describe("workspace directory names", () => {
   test("cap the slug at 100 bytes: the first 100 of the literal slug", () => {
     const path = `/home/user/${"very-long-segment/".repeat(20)}`;
     const slug = workspaceSlug(path);
-    expect(slug).toBe(path.replace(/\/$/, "").replace(/[^A-Za-z0-9_]+/g, "-").slice(0, 100));
+    expect(slug).toBe(
+      path
+        .replace(/\/$/, "")
+        .replace(/[^A-Za-z0-9_]+/g, "-")
+        .slice(0, 100),
+    );
     expect(encoder.encode(slug).length).toBe(100);
   });
 

@@ -52,15 +52,26 @@ describe("parseSkill", () => {
   });
 
   test("keys of Claude Code's own skills are accepted and listed as ignored; any other unknown key is refused", () => {
-    const text = "---\nname: pdf\ndescription: d\nargument-hint: '[file]'\ndisable-model-invocation: true\nmodel: haiku\nversion: 1.2.0\n---\nbody\n";
-    expect(parseSkill("pdf", DIR, FILE, text).ignoredKeys).toEqual(["argument-hint", "disable-model-invocation", "model", "version"]);
+    const text =
+      "---\nname: pdf\ndescription: d\nargument-hint: '[file]'\ndisable-model-invocation: true\nmodel: haiku\nversion: 1.2.0\n---\nbody\n";
+    expect(parseSkill("pdf", DIR, FILE, text).ignoredKeys).toEqual([
+      "argument-hint",
+      "disable-model-invocation",
+      "model",
+      "version",
+    ]);
     expect(problems("---\nname: pdf\ndescription: d\nmodle: haiku\n---\n")).toEqual([
       `${FILE}: unknown key "modle" in the frontmatter (known keys: name, description, license, compatibility, metadata, allowed-tools)`,
     ]);
   });
 
   test("allowed-tools may be a list, and the optional keys may be absent", () => {
-    const skill = parseSkill("pdf", DIR, FILE, "---\nname: pdf\ndescription: d\nallowed-tools:\n  - Read\n  - Grep\n---\n");
+    const skill = parseSkill(
+      "pdf",
+      DIR,
+      FILE,
+      "---\nname: pdf\ndescription: d\nallowed-tools:\n  - Read\n  - Grep\n---\n",
+    );
     expect(skill.allowedTools).toEqual(["Read", "Grep"]);
     expect(skill.metadata).toEqual({});
     expect(skill.body).toBe("");
@@ -68,15 +79,33 @@ describe("parseSkill", () => {
   });
 
   test("the name must follow the rule and equal the folder's name", () => {
-    expect(problems("---\nname: PDF\ndescription: d\n---\n")).toEqual([`${FILE}: name: "PDF" is not a valid skill name (1 to 64 lowercase letters and digits, with single hyphens between them)`]);
-    expect(problems("---\nname: pdf--tools\ndescription: d\n---\n", "pdf--tools")[0]).toContain('"pdf--tools" is not a valid skill name');
+    expect(problems("---\nname: PDF\ndescription: d\n---\n")).toEqual([
+      `${FILE}: name: "PDF" is not a valid skill name (1 to 64 lowercase letters and digits, with single hyphens between them)`,
+    ]);
+    expect(problems("---\nname: pdf--tools\ndescription: d\n---\n", "pdf--tools")[0]).toContain(
+      '"pdf--tools" is not a valid skill name',
+    );
     expect(problems("---\nname: -pdf\ndescription: d\n---\n", "-pdf")[0]).toContain("is not a valid skill name");
-    expect(problems(`---\nname: ${"a".repeat(65)}\ndescription: d\n---\n`, "a".repeat(65))[0]).toContain("is not a valid skill name");
-    expect(problems("---\nname: pdf-tools\ndescription: d\n---\n")).toEqual([`${FILE}: name: "pdf-tools" must equal the folder's name "pdf"`]);
+    expect(problems(`---\nname: ${"a".repeat(65)}\ndescription: d\n---\n`, "a".repeat(65))[0]).toContain(
+      "is not a valid skill name",
+    );
+    expect(problems("---\nname: pdf-tools\ndescription: d\n---\n")).toEqual([
+      `${FILE}: name: "pdf-tools" must equal the folder's name "pdf"`,
+    ]);
   });
 
   test("reports every problem at once: unknown keys, missing name, long description, bad metadata", () => {
-    const text = ["---", "description: " + "x".repeat(1025), "temperature: 1", "metadata:", "  tags: [a, b]", "compatibility: ''", "allowed-tools: 3", "---", ""].join("\n");
+    const text = [
+      "---",
+      "description: " + "x".repeat(1025),
+      "temperature: 1",
+      "metadata:",
+      "  tags: [a, b]",
+      "compatibility: ''",
+      "allowed-tools: 3",
+      "---",
+      "",
+    ].join("\n");
     expect(problems(text)).toEqual([
       `${FILE}: unknown key "temperature" in the frontmatter (known keys: name, description, license, compatibility, metadata, allowed-tools)`,
       `${FILE}: missing "name" (the skill's name, equal to its folder's: "pdf")`,
@@ -96,8 +125,12 @@ describe("parseSkill", () => {
     expect(problems("# just markdown\n")).toEqual([
       `${FILE}: must start with a "---" line, then the YAML frontmatter (name, description), a closing "---" line and the instructions`,
     ]);
-    expect(problems("---\nname: pdf\nname: pdf\ndescription: d\n---\n")).toEqual([`${FILE}: line 3, column 1: invalid frontmatter: duplicate key "name"`]);
-    expect(problems("---\n---\n")).toEqual([`${FILE}: the frontmatter is empty; "name" and "description" are required`]);
-    expect(problems("---\nname: pdf\ndescription: \"\"\n---\n")).toEqual([`${FILE}: description: must not be empty`]);
+    expect(problems("---\nname: pdf\nname: pdf\ndescription: d\n---\n")).toEqual([
+      `${FILE}: line 3, column 1: invalid frontmatter: duplicate key "name"`,
+    ]);
+    expect(problems("---\n---\n")).toEqual([
+      `${FILE}: the frontmatter is empty; "name" and "description" are required`,
+    ]);
+    expect(problems('---\nname: pdf\ndescription: ""\n---\n')).toEqual([`${FILE}: description: must not be empty`]);
   });
 });

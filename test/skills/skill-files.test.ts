@@ -56,7 +56,10 @@ describe("listSkillFiles of a heavy skill", () => {
 describe("readSkillFile", () => {
   test("reads a file inside the folder", () => {
     expect(readSkillFile(dir, "references/guide.md")).toEqual({ ok: true, text: "# Guide\nstep one\n" });
-    expect(readSkillFile(dir, "./references/../references/guide.md")).toEqual({ ok: true, text: "# Guide\nstep one\n" });
+    expect(readSkillFile(dir, "./references/../references/guide.md")).toEqual({
+      ok: true,
+      text: "# Guide\nstep one\n",
+    });
   });
 
   test("refuses absolute paths, paths out of the folder and links leading out", () => {
@@ -68,8 +71,12 @@ describe("readSkillFile", () => {
       return read.ok ? "" : read.message;
     };
     expect(refused(join(home, "secret.txt"))).toContain("is an absolute path");
-    expect(refused("../../../secret.txt")).toBe('file "../../../secret.txt" is outside the skill folder: only files inside it can be read');
-    expect(refused("secret-link.txt")).toBe('file "secret-link.txt" is a link to a place outside the skill folder: only files inside it can be read');
+    expect(refused("../../../secret.txt")).toBe(
+      'file "../../../secret.txt" is outside the skill folder: only files inside it can be read',
+    );
+    expect(refused("secret-link.txt")).toBe(
+      'file "secret-link.txt" is a link to a place outside the skill folder: only files inside it can be read',
+    );
     expect(refused("up/secret.txt")).toContain("is a link to a place outside the skill folder");
   });
 
@@ -79,9 +86,13 @@ describe("readSkillFile", () => {
       const read = readSkillFile(dir, path);
       return read.ok ? "" : read.message;
     };
-    expect(message("reference.md")).toBe('the skill has no file "reference.md" (files: assets/logo.png, references/guide.md, scripts/extract.sh)');
+    expect(message("reference.md")).toBe(
+      'the skill has no file "reference.md" (files: assets/logo.png, references/guide.md, scripts/extract.sh)',
+    );
     expect(message("references")).toBe('"references" is a directory, not a file (files: references/guide.md)');
-    expect(message("assets/logo.png")).toBe('file "assets/logo.png" is binary (6 bytes), not text; it can be used where it is, with the path the skill gives');
+    expect(message("assets/logo.png")).toBe(
+      'file "assets/logo.png" is binary (6 bytes), not text; it can be used where it is, with the path the skill gives',
+    );
   });
 
   test("a NUL byte, a pipe and a file larger than a tool result are refused with messages for the model", () => {
@@ -89,10 +100,14 @@ describe("readSkillFile", () => {
       const read = readSkillFile(dir, path);
       return read.ok ? "" : read.message;
     };
-    expect(message("references/guide.md\0.txt")).toBe('file "references/guide.md\\u0000.txt" contains a NUL character, which no file name can hold: give a path inside the skill folder, like references/guide.md');
+    expect(message("references/guide.md\0.txt")).toBe(
+      'file "references/guide.md\\u0000.txt" contains a NUL character, which no file name can hold: give a path inside the skill folder, like references/guide.md',
+    );
     execFileSync("mkfifo", [join(dir, "references", "pipe")]);
     // Reading the pipe would block until a writer came: it is refused without opening it.
-    expect(message("references/pipe")).toBe('file "references/pipe" is not a regular file (a pipe, socket or device), so it is not read');
+    expect(message("references/pipe")).toBe(
+      'file "references/pipe" is not a regular file (a pipe, socket or device), so it is not read',
+    );
     write(join(dir, "assets", "huge.txt"), "a".repeat(RESULT_CAP_BYTES + 1));
     expect(message("assets/huge.txt")).toBe(
       `file "assets/huge.txt" is ${RESULT_CAP_BYTES + 1} bytes, more than the 256 KiB a tool result holds; it can be used where it is (${realpathSync(join(dir, "assets", "huge.txt"))}), with a tool that reads part of it`,
@@ -115,9 +130,15 @@ describe("readSkillFile", () => {
 describe("loadSkills and listSkills", () => {
   test("a missing skill lists the ones that exist; a broken one names its file", () => {
     write(join(home, ".rienda", "skills", "broken", "SKILL.md"), "---\nname: other\ndescription: d\n---\n");
-    expect(() => loadSkills(home, ["pdf", "ghost"])).toThrow('unknown skill "ghost" (available: pdf; not loading: broken, see "rienda doctor")');
-    expect(() => loadSkills(home, ["pdff"])).toThrow('unknown skill "pdff" (did you mean "pdf"? available: pdf; not loading: broken, see "rienda doctor")');
-    expect(() => loadSkills(home, ["broken"])).toThrow(`${join(home, ".rienda", "skills", "broken", "SKILL.md")}: name: "other" must equal the folder's name "broken"`);
+    expect(() => loadSkills(home, ["pdf", "ghost"])).toThrow(
+      'unknown skill "ghost" (available: pdf; not loading: broken, see "rienda doctor")',
+    );
+    expect(() => loadSkills(home, ["pdff"])).toThrow(
+      'unknown skill "pdff" (did you mean "pdf"? available: pdf; not loading: broken, see "rienda doctor")',
+    );
+    expect(() => loadSkills(home, ["broken"])).toThrow(
+      `${join(home, ".rienda", "skills", "broken", "SKILL.md")}: name: "other" must equal the folder's name "broken"`,
+    );
     const list = listSkills(home);
     expect(list.skills.map((s) => s.name)).toEqual(["pdf"]);
     expect(list.problems.map((p) => p.name)).toEqual(["broken"]);
@@ -127,7 +148,9 @@ describe("loadSkills and listSkills", () => {
     const fifo = join(home, ".rienda", "skills", "piped");
     mkdirSync(fifo);
     execFileSync("mkfifo", [join(fifo, "SKILL.md")]);
-    expect(() => loadSkills(home, ["piped"])).toThrow(`${join(fifo, "SKILL.md")}: is not a regular file (a pipe, socket or device)`);
+    expect(() => loadSkills(home, ["piped"])).toThrow(
+      `${join(fifo, "SKILL.md")}: is not a regular file (a pipe, socket or device)`,
+    );
     expect(listSkills(home).problems.map((p) => p.name)).toEqual(["piped"]);
   });
 
@@ -137,7 +160,11 @@ describe("loadSkills and listSkills", () => {
     write(join(home, ".rienda", "skills", "README.md"), "my skills");
     const list = listSkills(home);
     expect(list.problems).toEqual([
-      { name: "empty", file: join(home, ".rienda", "skills", "empty"), message: `${join(home, ".rienda", "skills", "empty")}: has no SKILL.md (a skill is a folder holding a SKILL.md)` },
+      {
+        name: "empty",
+        file: join(home, ".rienda", "skills", "empty"),
+        message: `${join(home, ".rienda", "skills", "empty")}: has no SKILL.md (a skill is a folder holding a SKILL.md)`,
+      },
     ]);
   });
 });
@@ -162,8 +189,17 @@ describe("the skill tool", () => {
         "- scripts/extract.sh",
       ].join("\n"),
     });
-    expect(await tool.execute({ name: "pdf", file: "references/guide.md" }, context)).toEqual({ text: "# Guide\nstep one\n", isError: false });
-    expect(await tool.execute({ name: "pdf", file: "../../../secret.txt" }, context)).toEqual({ text: 'file "../../../secret.txt" is outside the skill folder: only files inside it can be read', isError: true });
-    expect(await tool.execute({ name: "word" }, context)).toEqual({ text: 'unknown skill "word" (this agent\'s skills: pdf)', isError: true });
+    expect(await tool.execute({ name: "pdf", file: "references/guide.md" }, context)).toEqual({
+      text: "# Guide\nstep one\n",
+      isError: false,
+    });
+    expect(await tool.execute({ name: "pdf", file: "../../../secret.txt" }, context)).toEqual({
+      text: 'file "../../../secret.txt" is outside the skill folder: only files inside it can be read',
+      isError: true,
+    });
+    expect(await tool.execute({ name: "word" }, context)).toEqual({
+      text: 'unknown skill "word" (this agent\'s skills: pdf)',
+      isError: true,
+    });
   });
 });

@@ -22,12 +22,19 @@ function skill(folder: string, text: string): string {
 
 describe("workspace skills (go-current.md §9)", () => {
   test("reads name and description leniently, sorted by folder, locations relative to the workspace", () => {
-    skill("review", "---\nname: review\ndescription: Reviews a diff <carefully> & kindly.\nallowed-tools: [x]\nunknown-key: 1\n---\nBody\n");
+    skill(
+      "review",
+      "---\nname: review\ndescription: Reviews a diff <carefully> & kindly.\nallowed-tools: [x]\nunknown-key: 1\n---\nBody\n",
+    );
     skill("a-first", "---\nname: a-first\ndescription: First.\n---\n");
     const found = findWorkspaceSkills(workdir);
     expect(found.skills).toEqual([
       { name: "a-first", description: "First.", location: ".agents/skills/a-first/SKILL.md" },
-      { name: "review", description: "Reviews a diff <carefully> & kindly.", location: ".agents/skills/review/SKILL.md" },
+      {
+        name: "review",
+        description: "Reviews a diff <carefully> & kindly.",
+        location: ".agents/skills/review/SKILL.md",
+      },
     ]);
     expect(found.diagnostics).toEqual([]);
   });
@@ -67,7 +74,9 @@ describe("workspace skills (go-current.md §9)", () => {
   });
 
   test("the catalog is one instruction line and XML-escaped entries", () => {
-    const prompt = workspaceSkillsPrompt([{ name: "r", description: "a <b> & 'c'", location: ".agents/skills/r/SKILL.md" }]);
+    const prompt = workspaceSkillsPrompt([
+      { name: "r", description: "a <b> & 'c'", location: ".agents/skills/r/SKILL.md" },
+    ]);
     const lines = prompt.split("\n");
     expect(lines[0]).toContain("read that skill's SKILL.md with your tools before proceeding");
     expect(lines.slice(1)).toEqual([

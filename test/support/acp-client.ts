@@ -12,7 +12,9 @@ import { AcpSchemaCheck } from "./acp-schema.ts";
 import { BINARY, type Instance } from "./instance.ts";
 
 /** How the test answers a permission request. */
-export type PermissionAnswer = (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
+export type PermissionAnswer = (
+  request: acp.RequestPermissionRequest,
+) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
 
 export class AcpClient {
   readonly child: ChildProcessWithoutNullStreams;
@@ -30,8 +32,16 @@ export class AcpClient {
   readonly connection: acp.ClientConnection;
   #waiters: Array<() => void> = [];
 
-  constructor(inst: Instance, args: string[], options: { command?: string; cwd?: string; env?: Record<string, string> } = {}) {
-    this.child = spawn(options.command ?? BINARY, ["acp", ...args], { cwd: options.cwd ?? inst.workspace, env: inst.env(options.env), stdio: ["pipe", "pipe", "pipe"] });
+  constructor(
+    inst: Instance,
+    args: string[],
+    options: { command?: string; cwd?: string; env?: Record<string, string> } = {},
+  ) {
+    this.child = spawn(options.command ?? BINARY, ["acp", ...args], {
+      cwd: options.cwd ?? inst.workspace,
+      env: inst.env(options.env),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     this.child.stderr.setEncoding("utf8").on("data", (d: string) => (this.stderr += d));
     this.exited = new Promise((resolve) => this.child.on("close", (code, signal) => resolve({ code, signal })));
     const app = acp
@@ -55,16 +65,26 @@ export class AcpClient {
 
   /** `initialize` as an editor sends it. */
   initialize(capabilities: acp.ClientCapabilities = {}): Promise<acp.InitializeResponse> {
-    return this.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: capabilities, clientInfo: { name: "rienda-e2e", version: "1" } });
+    return this.agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: capabilities,
+      clientInfo: { name: "rienda-e2e", version: "1" },
+    });
   }
 
   /** The updates of one session, from index `from` of all updates. */
   updatesOf(sessionId: string, from = 0): acp.SessionUpdate[] {
-    return this.updates.slice(from).filter((n) => n.sessionId === sessionId).map((n) => n.update);
+    return this.updates
+      .slice(from)
+      .filter((n) => n.sessionId === sessionId)
+      .map((n) => n.update);
   }
 
   /** The agent's message text among `updates`. */
-  static text(updates: acp.SessionUpdate[], kind: "agent_message_chunk" | "user_message_chunk" | "agent_thought_chunk" = "agent_message_chunk"): string {
+  static text(
+    updates: acp.SessionUpdate[],
+    kind: "agent_message_chunk" | "user_message_chunk" | "agent_thought_chunk" = "agent_message_chunk",
+  ): string {
     return updates.map((u) => (u.sessionUpdate === kind && u.content.type === "text" ? u.content.text : "")).join("");
   }
 
@@ -72,7 +92,10 @@ export class AcpClient {
   async until(match: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!match()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; stderr: ${this.stderr}\nupdates: ${JSON.stringify(this.updates).slice(-3000)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}; stderr: ${this.stderr}\nupdates: ${JSON.stringify(this.updates).slice(-3000)}`,
+        );
       await new Promise<void>((resolve) => {
         this.#waiters.push(resolve);
         setTimeout(resolve, 100);
@@ -95,8 +118,11 @@ export class AcpClient {
     const decoder = new TextDecoder();
     return new WritableStream<Uint8Array>({
       write: (chunk) => {
-        for (const line of decoder.decode(chunk).split("\n")) if (line.trim() !== "") this.schema.see("client", JSON.parse(line));
-        return new Promise<void>((resolve, reject) => this.child.stdin.write(chunk, (error) => (error ? reject(error) : resolve())));
+        for (const line of decoder.decode(chunk).split("\n"))
+          if (line.trim() !== "") this.schema.see("client", JSON.parse(line));
+        return new Promise<void>((resolve, reject) =>
+          this.child.stdin.write(chunk, (error) => (error ? reject(error) : resolve())),
+        );
       },
       close: () => void this.child.stdin.end(),
     });

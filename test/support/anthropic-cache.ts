@@ -70,7 +70,11 @@ interface Unit {
 
 /** The prompt as cacheable blocks, in cache order, each without its marker. */
 function unitsOf(body: unknown): Unit[] {
-  const b = (body ?? {}) as { tools?: unknown[]; system?: unknown; messages?: Array<{ role?: string; content?: unknown }> };
+  const b = (body ?? {}) as {
+    tools?: unknown[];
+    system?: unknown;
+    messages?: Array<{ role?: string; content?: unknown }>;
+  };
   const units: Unit[] = [];
   const push = (value: unknown, prefix = "") => {
     const record = (value ?? {}) as Record<string, unknown>;
@@ -81,7 +85,12 @@ function unitsOf(body: unknown): Unit[] {
   if (typeof b.system === "string") units.push({ text: `system:${b.system}`, breakpoint: false });
   else if (Array.isArray(b.system)) for (const block of b.system) push(block, "system:");
   for (const message of b.messages ?? []) {
-    const content = typeof message.content === "string" ? [{ type: "text", text: message.content }] : Array.isArray(message.content) ? message.content : [];
+    const content =
+      typeof message.content === "string"
+        ? [{ type: "text", text: message.content }]
+        : Array.isArray(message.content)
+          ? message.content
+          : [];
     for (const block of content) push(block, `${message.role}:`);
   }
   return units;

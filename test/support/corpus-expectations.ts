@@ -9,7 +9,13 @@ export interface Expected {
   thinking?: string;
   calls?: Array<{ id?: string; name: string; arguments: unknown }>;
   stop?: "end_turn" | "tool_use" | "max_tokens" | "refusal" | "other";
-  usage?: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number };
+  usage?: {
+    inputTokens: number;
+    outputTokens: number;
+    cacheReadTokens?: number;
+    cacheWriteTokens?: number;
+    reasoningTokens?: number;
+  };
   model?: string;
   error?: { kind?: string; retryable?: boolean; messageIncludes?: string };
 }
@@ -35,11 +41,27 @@ export const EXPECTED: Record<string, Expected> = {
     stop: "end_turn",
     usage: { inputTokens: 1250, outputTokens: 83 },
   },
-  "anthropic/message-delta-input-tokens.chunks.txt": { text: "pong", stop: "end_turn", usage: { inputTokens: 61, outputTokens: 2 }, model: "claude-opus-4-5-20251101" },
+  "anthropic/message-delta-input-tokens.chunks.txt": {
+    text: "pong",
+    stop: "end_turn",
+    usage: { inputTokens: 61, outputTokens: 2 },
+    model: "claude-opus-4-5-20251101",
+  },
   // A server_tool_use block alone: its input deltas are not a call of ours.
-  "anthropic/code-execution-empty-first-delta.chunks.txt": { text: "", calls: [], stop: "other", usage: { inputTokens: 10, outputTokens: 12 } },
+  "anthropic/code-execution-empty-first-delta.chunks.txt": {
+    text: "",
+    calls: [],
+    stop: "other",
+    usage: { inputTokens: 10, outputTokens: 12 },
+  },
   "anthropic/json-tool.1.chunks.txt": {
-    calls: [{ id: "toolu_01KFbKqPYSuAKujiL6mTfzYA", name: "json", arguments: { elements: [{ location: "San Francisco", temperature: 58, condition: "sunny" }] } }],
+    calls: [
+      {
+        id: "toolu_01KFbKqPYSuAKujiL6mTfzYA",
+        name: "json",
+        arguments: { elements: [{ location: "San Francisco", temperature: 58, condition: "sunny" }] },
+      },
+    ],
     stop: "tool_use",
     usage: { inputTokens: 849, outputTokens: 47 },
     model: "claude-haiku-4-5-20251001",
@@ -52,7 +74,8 @@ export const EXPECTED: Record<string, Expected> = {
   },
   // Claude Sonnet 5 (adaptive thinking, display summarized): the summary as thinking, its signature kept; thinking tokens reported apart.
   "anthropic/claude-sonnet-5-reasoning-summarized.chunks.txt": {
-    thinking: "I'm working through the Euclidean algorithm to find the GCD of 1071 and 462, applying successive division until I reach a remainder of zero, which gives me 21 as the greatest common divisor.",
+    thinking:
+      "I'm working through the Euclidean algorithm to find the GCD of 1071 and 462, applying successive division until I reach a remainder of zero, which gives me 21 as the greatest common divisor.",
     stop: "end_turn",
     usage: { inputTokens: 47, outputTokens: 373, reasoningTokens: 62 },
     model: "claude-sonnet-5",
@@ -85,8 +108,7 @@ export const EXPECTED: Record<string, Expected> = {
   },
   "anthropic/thinking-part-redacted-stream.cassette.yaml": {
     thinking: "",
-    text:
-      "I notice that you've sent what appears to be some kind of test string or command. I don't have any special \"magic string\" triggers or backdoor commands that would expose internal systems or change my behavior.\n\nI'm Claude, an AI assistant created by Anthropic to be helpful, harmless, and honest. How can I assist you today with a legitimate task or question?",
+    text: "I notice that you've sent what appears to be some kind of test string or command. I don't have any special \"magic string\" triggers or backdoor commands that would expose internal systems or change my behavior.\n\nI'm Claude, an AI assistant created by Anthropic to be helpful, harmless, and honest. How can I assist you today with a legitimate task or question?",
     stop: "end_turn",
     usage: { inputTokens: 92, outputTokens: 189 },
     model: "claude-sonnet-4-5-20250929",
@@ -114,7 +136,9 @@ export const EXPECTED: Record<string, Expected> = {
     model: "mistral-small-latest",
   },
   "openai_chat_completions/mistral-incremental-tool-call.chunks.txt": {
-    calls: [{ id: "chatcmpl-tool-9f149c74c42f265b", name: "webSearchTool", arguments: { query: "current Berlin weather" } }],
+    calls: [
+      { id: "chatcmpl-tool-9f149c74c42f265b", name: "webSearchTool", arguments: { query: "current Berlin weather" } },
+    ],
     stop: "tool_use",
     usage: { inputTokens: 171, outputTokens: 14, cacheReadTokens: 128 },
   },
@@ -161,17 +185,29 @@ export const EXPECTED: Record<string, Expected> = {
     model: "spacexai/grok-4.1-fast-non-reasoning",
   },
   // Recorded by this project from a real llama-server (Debian llama.cpp 0.7.0, b11669) running the puppet model of test/local.
-  "openai_chat_completions/llamacpp-puppet-text.sse": { text: "Hello from the puppet model.", stop: "end_turn", usage: { inputTokens: 61, outputTokens: 7, cacheReadTokens: 28 }, model: "puppet" },
+  "openai_chat_completions/llamacpp-puppet-text.sse": {
+    text: "Hello from the puppet model.",
+    stop: "end_turn",
+    usage: { inputTokens: 61, outputTokens: 7, cacheReadTokens: 28 },
+    model: "puppet",
+  },
   "openai_chat_completions/llamacpp-puppet-tool-call.sse": {
     calls: [{ id: "hIWSzYzuqDzND4KiPbBYgf4jqI7Webwk", name: "shell", arguments: { command: "echo puppet-ok" } }],
     stop: "tool_use",
     usage: { inputTokens: 677, outputTokens: 8, cacheReadTokens: 37 },
     model: "puppet",
   },
-  "openai_chat_completions/llamacpp-puppet-after-tool-result.sse": { text: "Tool result received: done!", stop: "end_turn", usage: { inputTokens: 724, outputTokens: 7, cacheReadTokens: 684 }, model: "puppet" },
+  "openai_chat_completions/llamacpp-puppet-after-tool-result.sse": {
+    text: "Tool result received: done!",
+    stop: "end_turn",
+    usage: { inputTokens: 724, outputTokens: 7, cacheReadTokens: 684 },
+    model: "puppet",
+  },
   // The call named a tool the request did not offer: llama.cpp's grammar refuses it mid-stream, as an error chunk.
   // A request the server can never serve: not retried (issue 40).
-  "openai_chat_completions/llamacpp-puppet-grammar-error.sse": { error: { kind: "invalid_request", retryable: false, messageIncludes: "Unexpected empty grammar stack" } },
+  "openai_chat_completions/llamacpp-puppet-grammar-error.sse": {
+    error: { kind: "invalid_request", retryable: false, messageIncludes: "Unexpected empty grammar stack" },
+  },
   // llama-server's last events: an empty delta with finish_reason and its timings, no usage (none was asked for).
   "openai_chat_completions/llamacpp-finish-timings.chunks.txt": { text: "!", stop: "end_turn", model: "gpt-oss" },
   // OpenRouter: keep-alive comments, reasoning (with reasoning_details), finish "length", then an error chunk (400).
@@ -194,7 +230,8 @@ export const EXPECTED: Record<string, Expected> = {
   },
   // Kimi (Moonshot): reasoning_content, usage both in the finishing choice and in a last chunk.
   "openai_chat_completions/kimi-usage-live.chunks.txt": {
-    thinking: 'The user is asking me to reply with exactly "OK". This is a simple request with no ambiguity. I should just respond with "OK" and nothing else.',
+    thinking:
+      'The user is asking me to reply with exactly "OK". This is a simple request with no ambiguity. I should just respond with "OK" and nothing else.',
     text: "OK",
     stop: "end_turn",
     usage: { inputTokens: 90, outputTokens: 50, cacheReadTokens: 90, reasoningTokens: 33 },
@@ -202,10 +239,16 @@ export const EXPECTED: Record<string, Expected> = {
   },
   // vLLM: name alone in the first fragment, arguments in three, model "".
   "openai_chat_completions/vllm-tool-call.chunks.txt": {
-    calls: [{ id: "chatcmpl-tool-ca99dda515524c6abe47d1ea22813507", name: "run_command", arguments: { command: "ls" } }],
+    calls: [
+      { id: "chatcmpl-tool-ca99dda515524c6abe47d1ea22813507", name: "run_command", arguments: { command: "ls" } },
+    ],
     stop: "tool_use",
   },
-  "openai_chat_completions/ollama-text.chunks.txt": { text: "My name is Neo Vim.", stop: "end_turn", model: "qwen2.5-coder:7b-instruct-q8_0" },
+  "openai_chat_completions/ollama-text.chunks.txt": {
+    text: "My name is Neo Vim.",
+    stop: "end_turn",
+    model: "qwen2.5-coder:7b-instruct-q8_0",
+  },
   // --- Responses ------------------------------------------------------------
   "openai_responses/issue-19493-gpt-5.1-tool-call.chunks.txt": {
     calls: [{ id: "call_2FQdm3Br7Qb35YUBSkDR7kue", name: "get_weather", arguments: { city: "Beijing" } }],
@@ -213,8 +256,12 @@ export const EXPECTED: Record<string, Expected> = {
     usage: { inputTokens: 45, outputTokens: 25 },
     model: "gpt-5.1-2025-11-13",
   },
-  "openai_responses/openai-error.1.chunks.txt": { error: { kind: "other", retryable: false, messageIncludes: "You exceeded your current quota" } },
-  "openai_responses/openai-error-null-code.1.chunks.txt": { error: { kind: "server", retryable: true, messageIncludes: "Sorry, something went wrong." } },
+  "openai_responses/openai-error.1.chunks.txt": {
+    error: { kind: "other", retryable: false, messageIncludes: "You exceeded your current quota" },
+  },
+  "openai_responses/openai-error-null-code.1.chunks.txt": {
+    error: { kind: "server", retryable: true, messageIncludes: "Sorry, something went wrong." },
+  },
   "openai_responses/compatible-basic-text.1.chunks.txt": {
     text: "Code in silence,\nBugs emerge at runtime—\nConsole dot log.",
     stop: "end_turn",
@@ -230,11 +277,11 @@ export const EXPECTED: Record<string, Expected> = {
     model: "gpt-5.1",
   },
   "openai_responses/reasoning-encrypted-content.1.chunks.txt": {
-    thinking: "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result by 3, and finally multiply that by 10, reporting the final product.",
+    thinking:
+      "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result by 3, and finally multiply that by 10, reporting the final product.",
     calls: [{ id: "call_AB6AaRZ1FYZB2RwS6A5vbdqn", name: "calculator", arguments: { a: 12, b: 7, op: "add" } }],
     stop: "tool_use",
     usage: { inputTokens: 134, outputTokens: 28 },
     model: "gpt-5.1-codex-max",
   },
 };
-

@@ -26,7 +26,13 @@ export interface DocBlock {
 
 /** README.md and every docs/*.md, relative to the repository. */
 export function documents(): string[] {
-  return ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+  return [
+    "README.md",
+    ...readdirSync(join(ROOT, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ];
 }
 
 /** Every fenced block of `doc`, in order. */
@@ -43,7 +49,13 @@ export function blocksOf(doc: string): DocBlock[] {
       const line = lines[j]!;
       body.push(line.slice(Math.min(indent, line.length - line.trimStart().length)));
     }
-    blocks.push({ doc, line: i + 1, lang: open[2]!, body: body.map((l) => `${l}\n`).join(""), marker: markerOf(lines[i - 1] ?? "") });
+    blocks.push({
+      doc,
+      line: i + 1,
+      lang: open[2]!,
+      body: body.map((l) => `${l}\n`).join(""),
+      marker: markerOf(lines[i - 1] ?? ""),
+    });
     i = j;
   }
   return blocks;
@@ -59,7 +71,9 @@ function markerOf(line: string): DocBlock["marker"] {
 
 /** The block of `doc` marked `<!-- checked by <test>: <name> -->`; throws when there is none. */
 export function markedBlock(doc: string, test: string, name: string): string {
-  const found = blocksOf(doc).find((b) => b.marker?.kind === "checked" && b.marker.test === test && b.marker.name === name);
+  const found = blocksOf(doc).find(
+    (b) => b.marker?.kind === "checked" && b.marker.test === test && b.marker.name === name,
+  );
   if (!found) throw new Error(`${doc} has no block marked <!-- checked by ${test}: ${name} -->`);
   return found.body;
 }
@@ -88,7 +102,9 @@ export function matchesShown(actual: string, shown: string): boolean {
   if (more) pattern = pattern.slice(0, -1);
   const escaped = pattern
     .split(/(01k…|\.\.\.)/)
-    .map((part) => (part === "01k…" ? "[0-9a-z]{26}" : part === "..." ? ".*" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .map((part) =>
+      part === "01k…" ? "[0-9a-z]{26}" : part === "..." ? ".*" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    )
     .join("");
   return new RegExp(`^${escaped}${more ? "[\\s\\S]*" : "\\n?"}$`).test(actual);
 }

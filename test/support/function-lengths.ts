@@ -24,9 +24,44 @@ export interface FunctionLength {
   lines: number;
 }
 
-const KEYWORDS = new Set(["if", "for", "while", "switch", "catch", "with", "return", "function", "typeof", "await", "yield", "new", "delete", "void", "in", "of", "do", "else", "case", "throw"]);
+const KEYWORDS = new Set([
+  "if",
+  "for",
+  "while",
+  "switch",
+  "catch",
+  "with",
+  "return",
+  "function",
+  "typeof",
+  "await",
+  "yield",
+  "new",
+  "delete",
+  "void",
+  "in",
+  "of",
+  "do",
+  "else",
+  "case",
+  "throw",
+]);
 /** After these (or at the start), a `/` begins a regular expression rather than a division. */
-const REGEX_AFTER_WORDS = new Set(["return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "await", "yield"]);
+const REGEX_AFTER_WORDS = new Set([
+  "return",
+  "typeof",
+  "case",
+  "do",
+  "else",
+  "in",
+  "of",
+  "new",
+  "delete",
+  "void",
+  "throw",
+  "await",
+  "yield",
+]);
 
 /** The source with comments, string and template text and regex bodies replaced by spaces. */
 export function blankNonCode(source: string): string {
@@ -158,7 +193,13 @@ function bodyAfterParameters(code: string, from: number): number {
     } else if (/[\w$]/.test(c)) {
       while (/[\w$]/.test(code[i] ?? "")) i++;
       const word = code.slice(0, i).match(/[\w$]+$/)![0];
-      expectingType = word === "keyof" || word === "typeof" || word === "is" || word === "readonly" || word === "infer" || word === "asserts";
+      expectingType =
+        word === "keyof" ||
+        word === "typeof" ||
+        word === "is" ||
+        word === "readonly" ||
+        word === "infer" ||
+        word === "asserts";
     } else if (c === ";" || c === ")" || c === "}" || c === "]") return -1;
     else i++;
   }
@@ -168,7 +209,9 @@ function bodyAfterParameters(code: string, from: number): number {
 /** The name a function expression or arrow starting before `at` is given: `const x =`, `x:`, `this.x =`. */
 function assignedName(code: string, at: number): string {
   const before = code.slice(Math.max(0, at - 200), at);
-  const match = before.match(/([\w$]+)\s*(?::[^=;{}()]*)?(?:=|:)\s*(?:async\s*)?(?:<[^<>]*>\s*)?(?:\([^()]*(?:\([^()]*\)[^()]*)*\)|[\w$]+)?\s*(?::[^=;{}]*)?$/);
+  const match = before.match(
+    /([\w$]+)\s*(?::[^=;{}()]*)?(?:=|:)\s*(?:async\s*)?(?:<[^<>]*>\s*)?(?:\([^()]*(?:\([^()]*\)[^()]*)*\)|[\w$]+)?\s*(?::[^=;{}]*)?$/,
+  );
   return match?.[1] ?? "(anonymous)";
 }
 
@@ -188,7 +231,8 @@ export function functionLengths(source: string): FunctionLength[] {
   }
   for (const m of code.matchAll(/=>\s*\{/g)) add(m.index! + m[0].length - 1, assignedName(code, m.index!));
   // Methods and accessors: a name at the start of a member (after `{`, `}`, `;`, `,` or a modifier) then parameters.
-  const member = /(?:^|[{};,])\s*(?:(?:async|static|get|set|public|private|protected|override|readonly)\s+)*\*?\s*(#?[\w$]+)\s*(?:<[^(]*?>)?\s*\(/g;
+  const member =
+    /(?:^|[{};,])\s*(?:(?:async|static|get|set|public|private|protected|override|readonly)\s+)*\*?\s*(#?[\w$]+)\s*(?:<[^(]*?>)?\s*\(/g;
   for (const m of code.matchAll(member)) {
     if (KEYWORDS.has(m[1]!)) continue;
     const open = m.index! + m[0].length - 1;

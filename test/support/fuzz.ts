@@ -24,7 +24,8 @@ export function seededRandom(seed: number): () => number {
 export function internalFailure(stderr: string): string | undefined {
   if (/\n\s+at .+(:\d+:\d+|\(native\))/.test(stderr)) return "a stack trace";
   const ours = stderr.split("\n").filter((line) => !line.includes("index.js"));
-  if (ours.some((line) => /\b(TypeError|ReferenceError|RangeError|InternalError)\b/.test(line))) return "an internal error name";
+  if (ours.some((line) => /\b(TypeError|ReferenceError|RangeError|InternalError)\b/.test(line)))
+    return "an internal error name";
   // NaN named as the value it is (YAML's .nan) is fine; one that leaked into a sentence is not.
   if (/\[object Object\]|\bundefined\b(?! (is|was) not)|(?<!\()\bNaN\b/.test(stderr)) return "an unrendered value";
   if (/panic|segmentation fault|Bun has crashed/i.test(stderr)) return "a crash of the runtime";

@@ -9,8 +9,17 @@ afterEach(async () => {
   await server.close();
 });
 
-function post(path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
-  const init: RequestInit = { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
+function post(
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
+  const init: RequestInit = {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  };
   if (signal) init.signal = signal;
   return fetch(`${server.url}${path}`, init);
 }
@@ -38,14 +47,21 @@ describe("scripted provider server", () => {
   });
 
   test("streams a chat completion whose text pieces, tool-call fragments and usage follow the wire format", async () => {
-    server.script({ text: "two words", toolCalls: [{ id: "c1", name: "echo", arguments: { say: "hello" } }], usage: { input: 3, output: 4 } });
+    server.script({
+      text: "two words",
+      toolCalls: [{ id: "c1", name: "echo", arguments: { say: "hello" } }],
+      usage: { input: 3, output: 4 },
+    });
     const body = await (await post("/chat/completions", { model: "m1" })).text();
     const payloads = dataLines(body);
     expect(payloads.at(-1)).toBe("[DONE]");
     const chunks = payloads.slice(0, -1).map((line) => JSON.parse(line));
     const text = chunks.map((chunk) => chunk.choices[0]?.delta?.content ?? "").join("");
     expect(text).toBe("two words");
-    const args = chunks.flatMap((chunk) => chunk.choices[0]?.delta?.tool_calls ?? []).map((call) => call.function?.arguments ?? "").join("");
+    const args = chunks
+      .flatMap((chunk) => chunk.choices[0]?.delta?.tool_calls ?? [])
+      .map((call) => call.function?.arguments ?? "")
+      .join("");
     expect(JSON.parse(args)).toEqual({ say: "hello" });
     expect(chunks.some((chunk) => chunk.choices[0]?.finish_reason === "tool_calls")).toBe(true);
     expect(chunks.at(-1).usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 4 });
@@ -84,10 +100,15 @@ describe("scripted provider server", () => {
     const openai = await post("/v1/responses", {});
     expect(openai.status).toBe(429);
     expect(openai.headers.get("retry-after")).toBe("2");
-    expect(await openai.json()).toEqual({ error: { message: "slow down", type: "invalid_request_error", param: null, code: null } });
+    expect(await openai.json()).toEqual({
+      error: { message: "slow down", type: "invalid_request_error", param: null, code: null },
+    });
     const anthropic = await post("/v1/messages", {});
     expect(anthropic.status).toBe(529);
-    expect(await anthropic.json()).toEqual({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+    expect(await anthropic.json()).toEqual({
+      type: "error",
+      error: { type: "overloaded_error", message: "Overloaded" },
+    });
   });
 
   test("cuts a stream before its closing events", async () => {
@@ -101,7 +122,9 @@ describe("scripted provider server", () => {
   test("sends an in-stream error in place of the end", async () => {
     server.script({ text: "partial", streamError: { type: "overloaded_error", message: "Overloaded" } });
     const body = await (await post("/v1/messages", {})).text();
-    expect(body).toContain('event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}');
+    expect(body).toContain(
+      'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    );
     expect(body).not.toContain("message_stop");
   });
 

@@ -167,10 +167,25 @@ export async function startProviderServer(listenPort = 0): Promise<ProviderServe
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const query = (req.url ?? "").slice(path.length);
     if (!protocolOf(path)) {
-      otherRequests.push({ index: otherRequests.length + 1, method: req.method ?? "GET", path, query, protocol: undefined, headers: {}, body, aborted: false });
+      otherRequests.push({
+        index: otherRequests.length + 1,
+        method: req.method ?? "GET",
+        path,
+        query,
+        protocol: undefined,
+        headers: {},
+        body,
+        aborted: false,
+      });
       const answer = answers.get(`${req.method ?? "GET"} ${path}`);
       if (answer !== undefined) sendJson(res, 200, answer);
-      else sendJson(res, 404, { error: { message: `provider-server: no protocol serves ${path} (expected .../chat/completions, .../responses or .../messages)`, type: "not_found" } });
+      else
+        sendJson(res, 404, {
+          error: {
+            message: `provider-server: no protocol serves ${path} (expected .../chat/completions, .../responses or .../messages)`,
+            type: "not_found",
+          },
+        });
       return;
     }
     const record: RecordedRequest = {
@@ -179,7 +194,12 @@ export async function startProviderServer(listenPort = 0): Promise<ProviderServe
       path,
       query,
       protocol: protocolOf(path),
-      headers: Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")])),
+      headers: Object.fromEntries(
+        Object.entries(req.headers).map(([name, value]) => [
+          name,
+          Array.isArray(value) ? value.join(", ") : (value ?? ""),
+        ]),
+      ),
       body,
       aborted: false,
     };
@@ -266,9 +286,14 @@ export async function startProviderServer(listenPort = 0): Promise<ProviderServe
     answer: (methodAndPath, body) => void answers.set(methodAndPath, body),
     script: (...turns) => void queue.push(...turns),
     remaining: () => queue.length,
-    waitForRequests: (count, timeoutMs = 10_000) => waitFor(() => requests.length >= count, `${count} request(s)`, timeoutMs),
+    waitForRequests: (count, timeoutMs = 10_000) =>
+      waitFor(() => requests.length >= count, `${count} request(s)`, timeoutMs),
     waitForClosed: (index, timeoutMs = 10_000) =>
-      waitFor(() => [...closed].some((record) => record.index === index && requests.includes(record)), `request #${index} to close`, timeoutMs),
+      waitFor(
+        () => [...closed].some((record) => record.index === index && requests.includes(record)),
+        `request #${index} to close`,
+        timeoutMs,
+      ),
     reset: () => {
       requests.length = 0;
       otherRequests.length = 0;
@@ -336,15 +361,19 @@ function usageOf(turn: ScriptedTurn): Required<ScriptedUsage> {
 
 function encodeChat(turn: ScriptedTurn, model: string, n: number): WireEvents {
   const base = { id: `chatcmpl-${n}`, object: "chat.completion.chunk", created: 1_700_000_000 + n, model };
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => sse({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    sse({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
   const field = turn.reasoningField ?? "reasoning_content";
   const content = [chunk({ role: "assistant", content: "" })];
   for (const piece of pieces(turn.thinking ?? "")) content.push(chunk({ [field]: piece }));
   for (const piece of pieces(turn.text ?? "")) content.push(chunk({ content: piece }));
   (turn.toolCalls ?? []).forEach((call, index) => {
     const id = call.id ?? `call_${n}_${index + 1}`;
-    content.push(chunk({ tool_calls: [{ index, id, type: "function", function: { name: call.name, arguments: "" } }] }));
-    for (const fragment of fragments(argumentsText(call))) content.push(chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }));
+    content.push(
+      chunk({ tool_calls: [{ index, id, type: "function", function: { name: call.name, arguments: "" } }] }),
+    );
+    for (const fragment of fragments(argumentsText(call)))
+      content.push(chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }));
   });
   const stop = stopOf(turn);
   const finish = stop === "tool_use" ? "tool_calls" : stop === "max_tokens" ? "length" : "stop";
@@ -364,12 +393,17 @@ function encodeChat(turn: ScriptedTurn, model: string, n: number): WireEvents {
     }),
   ];
   if (!turn.omitDone) closing.push(sse("[DONE]"));
-  return { content, closing, error: (error) => sse({ error: { message: error.message, type: error.type, code: error.type } }) };
+  return {
+    content,
+    closing,
+    error: (error) => sse({ error: { message: error.message, type: error.type, code: error.type } }),
+  };
 }
 
 function encodeResponses(turn: ScriptedTurn, model: string, n: number): WireEvents {
   let sequence = 0;
-  const event = (type: string, data: Record<string, unknown>) => sse({ type, sequence_number: sequence++, ...data }, type);
+  const event = (type: string, data: Record<string, unknown>) =>
+    sse({ type, sequence_number: sequence++, ...data }, type);
   const responseId = `resp_${n}`;
   const response = (status: string, extra: Record<string, unknown> = {}) => ({
     id: responseId,
@@ -381,16 +415,36 @@ function encodeResponses(turn: ScriptedTurn, model: string, n: number): WireEven
     usage: null,
     ...extra,
   });
-  const content = [event("response.created", { response: response("in_progress") }), event("response.in_progress", { response: response("in_progress") })];
+  const content = [
+    event("response.created", { response: response("in_progress") }),
+    event("response.in_progress", { response: response("in_progress") }),
+  ];
   const output: unknown[] = [];
   let index = 0;
   if (turn.thinking) {
     const id = `rs_${n}`;
     const output_index = index++;
     content.push(event("response.output_item.added", { output_index, item: { id, type: "reasoning", summary: [] } }));
-    content.push(event("response.reasoning_summary_part.added", { item_id: id, output_index, summary_index: 0, part: { type: "summary_text", text: "" } }));
-    for (const piece of pieces(turn.thinking)) content.push(event("response.reasoning_summary_text.delta", { item_id: id, output_index, summary_index: 0, delta: piece }));
-    content.push(event("response.reasoning_summary_text.done", { item_id: id, output_index, summary_index: 0, text: turn.thinking }));
+    content.push(
+      event("response.reasoning_summary_part.added", {
+        item_id: id,
+        output_index,
+        summary_index: 0,
+        part: { type: "summary_text", text: "" },
+      }),
+    );
+    for (const piece of pieces(turn.thinking))
+      content.push(
+        event("response.reasoning_summary_text.delta", { item_id: id, output_index, summary_index: 0, delta: piece }),
+      );
+    content.push(
+      event("response.reasoning_summary_text.done", {
+        item_id: id,
+        output_index,
+        summary_index: 0,
+        text: turn.thinking,
+      }),
+    );
     const item = { id, type: "reasoning", summary: [{ type: "summary_text", text: turn.thinking }] };
     content.push(event("response.output_item.done", { output_index, item }));
     output.push(item);
@@ -398,9 +452,22 @@ function encodeResponses(turn: ScriptedTurn, model: string, n: number): WireEven
   if (turn.text) {
     const id = `msg_${n}`;
     const output_index = index++;
-    content.push(event("response.output_item.added", { output_index, item: { id, type: "message", status: "in_progress", role: "assistant", content: [] } }));
-    content.push(event("response.content_part.added", { item_id: id, output_index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }));
-    for (const piece of pieces(turn.text)) content.push(event("response.output_text.delta", { item_id: id, output_index, content_index: 0, delta: piece }));
+    content.push(
+      event("response.output_item.added", {
+        output_index,
+        item: { id, type: "message", status: "in_progress", role: "assistant", content: [] },
+      }),
+    );
+    content.push(
+      event("response.content_part.added", {
+        item_id: id,
+        output_index,
+        content_index: 0,
+        part: { type: "output_text", text: "", annotations: [] },
+      }),
+    );
+    for (const piece of pieces(turn.text))
+      content.push(event("response.output_text.delta", { item_id: id, output_index, content_index: 0, delta: piece }));
     content.push(event("response.output_text.done", { item_id: id, output_index, content_index: 0, text: turn.text }));
     const part = { type: "output_text", text: turn.text, annotations: [] };
     content.push(event("response.content_part.done", { item_id: id, output_index, content_index: 0, part }));
@@ -413,8 +480,14 @@ function encodeResponses(turn: ScriptedTurn, model: string, n: number): WireEven
     const call_id = call.id ?? `call_${n}_${k + 1}`;
     const output_index = index++;
     const args = argumentsText(call);
-    content.push(event("response.output_item.added", { output_index, item: { id, type: "function_call", status: "in_progress", arguments: "", call_id, name: call.name } }));
-    for (const fragment of fragments(args)) content.push(event("response.function_call_arguments.delta", { item_id: id, output_index, delta: fragment }));
+    content.push(
+      event("response.output_item.added", {
+        output_index,
+        item: { id, type: "function_call", status: "in_progress", arguments: "", call_id, name: call.name },
+      }),
+    );
+    for (const fragment of fragments(args))
+      content.push(event("response.function_call_arguments.delta", { item_id: id, output_index, delta: fragment }));
     content.push(event("response.function_call_arguments.done", { item_id: id, output_index, arguments: args }));
     const item = { id, type: "function_call", status: "completed", arguments: args, call_id, name: call.name };
     content.push(event("response.output_item.done", { output_index, item }));
@@ -430,7 +503,15 @@ function encodeResponses(turn: ScriptedTurn, model: string, n: number): WireEven
   };
   const closing =
     stopOf(turn) === "max_tokens"
-      ? [event("response.incomplete", { response: response("incomplete", { output, usage: wireUsage, incomplete_details: { reason: "max_output_tokens" } }) })]
+      ? [
+          event("response.incomplete", {
+            response: response("incomplete", {
+              output,
+              usage: wireUsage,
+              incomplete_details: { reason: "max_output_tokens" },
+            }),
+          }),
+        ]
       : [event("response.completed", { response: response("completed", { output, usage: wireUsage }) })];
   return {
     content,
@@ -465,28 +546,52 @@ function encodeAnthropic(turn: ScriptedTurn, model: string, n: number): WireEven
   let index = 0;
   if (turn.thinking) {
     const at = index++;
-    content.push(event("content_block_start", { index: at, content_block: { type: "thinking", thinking: "", signature: "" } }));
-    for (const piece of pieces(turn.thinking)) content.push(event("content_block_delta", { index: at, delta: { type: "thinking_delta", thinking: piece } }));
-    content.push(event("content_block_delta", { index: at, delta: { type: "signature_delta", signature: turn.signature ?? `sig-${n}` } }));
+    content.push(
+      event("content_block_start", { index: at, content_block: { type: "thinking", thinking: "", signature: "" } }),
+    );
+    for (const piece of pieces(turn.thinking))
+      content.push(event("content_block_delta", { index: at, delta: { type: "thinking_delta", thinking: piece } }));
+    content.push(
+      event("content_block_delta", {
+        index: at,
+        delta: { type: "signature_delta", signature: turn.signature ?? `sig-${n}` },
+      }),
+    );
     content.push(event("content_block_stop", { index: at }));
   }
   if (turn.text) {
     const at = index++;
     content.push(event("content_block_start", { index: at, content_block: { type: "text", text: "" } }));
-    for (const piece of pieces(turn.text)) content.push(event("content_block_delta", { index: at, delta: { type: "text_delta", text: piece } }));
+    for (const piece of pieces(turn.text))
+      content.push(event("content_block_delta", { index: at, delta: { type: "text_delta", text: piece } }));
     content.push(event("content_block_stop", { index: at }));
   }
   (turn.toolCalls ?? []).forEach((call, k) => {
     const at = index++;
-    content.push(event("content_block_start", { index: at, content_block: { type: "tool_use", id: call.id ?? `toolu_${n}_${k + 1}`, name: call.name, input: {} } }));
-    for (const fragment of fragments(argumentsText(call))) content.push(event("content_block_delta", { index: at, delta: { type: "input_json_delta", partial_json: fragment } }));
+    content.push(
+      event("content_block_start", {
+        index: at,
+        content_block: { type: "tool_use", id: call.id ?? `toolu_${n}_${k + 1}`, name: call.name, input: {} },
+      }),
+    );
+    for (const fragment of fragments(argumentsText(call)))
+      content.push(
+        event("content_block_delta", { index: at, delta: { type: "input_json_delta", partial_json: fragment } }),
+      );
     content.push(event("content_block_stop", { index: at }));
   });
   const closing = [
-    event("message_delta", { delta: { stop_reason: stopOf(turn), stop_sequence: null }, usage: { output_tokens: usage.output } }),
+    event("message_delta", {
+      delta: { stop_reason: stopOf(turn), stop_sequence: null },
+      usage: { output_tokens: usage.output },
+    }),
     event("message_stop", {}),
   ];
-  return { content, closing, error: (error) => event("error", { error: { type: error.type, message: error.message } }) };
+  return {
+    content,
+    closing,
+    error: (error) => event("error", { error: { type: error.type, message: error.message } }),
+  };
 }
 
 // --- plain HTTP -------------------------------------------------------------
@@ -497,8 +602,18 @@ function sendError(res: ServerResponse, protocol: WireProtocol, error: ScriptedH
     error.body ??
     JSON.stringify(
       protocol === "anthropic"
-        ? { type: "error", error: { type: error.type ?? (error.status >= 500 ? "api_error" : "invalid_request_error"), message } }
-        : { error: { message, type: error.type ?? (error.status >= 500 ? "server_error" : "invalid_request_error"), param: null, code: error.code ?? null } },
+        ? {
+            type: "error",
+            error: { type: error.type ?? (error.status >= 500 ? "api_error" : "invalid_request_error"), message },
+          }
+        : {
+            error: {
+              message,
+              type: error.type ?? (error.status >= 500 ? "server_error" : "invalid_request_error"),
+              param: null,
+              code: error.code ?? null,
+            },
+          },
     );
   res.writeHead(error.status, { "content-type": "application/json", ...error.headers });
   res.end(payload);

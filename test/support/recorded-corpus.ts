@@ -52,8 +52,12 @@ function recordingsOf(protocol: CorpusProtocol, file: string): Recording[] {
   if (file.endsWith(".chunks.txt")) return [{ protocol, file, body: frame(protocol, text) }];
   if (file.endsWith(".sse")) return [{ protocol, file, body: text }];
   if (file.endsWith(".cassette.yaml")) {
-    const cassette = parse(text) as { interactions: Array<{ response: { body: { content?: unknown; string?: unknown } } }> };
-    const bodies = cassette.interactions.map((interaction) => interaction.response.body.content ?? interaction.response.body.string);
+    const cassette = parse(text) as {
+      interactions: Array<{ response: { body: { content?: unknown; string?: unknown } } }>;
+    };
+    const bodies = cassette.interactions.map(
+      (interaction) => interaction.response.body.content ?? interaction.response.body.string,
+    );
     const streams = bodies.filter((body): body is string => typeof body === "string" && /^(event|data):/m.test(body));
     return streams.map((body, n) => ({ protocol, file: streams.length === 1 ? file : `${file}#${n + 1}`, body }));
   }
@@ -62,6 +66,9 @@ function recordingsOf(protocol: CorpusProtocol, file: string): Recording[] {
 
 function frame(protocol: CorpusProtocol, text: string): string {
   const lines = text.split("\n").filter((line) => line.trim() !== "");
-  if (protocol === "openai_chat_completions") return lines.map((line) => `data: ${line}\n\n`).join("") + "data: [DONE]\n\n";
-  return lines.map((line) => `event: ${(JSON.parse(line) as { type?: string }).type ?? "message"}\ndata: ${line}\n\n`).join("");
+  if (protocol === "openai_chat_completions")
+    return lines.map((line) => `data: ${line}\n\n`).join("") + "data: [DONE]\n\n";
+  return lines
+    .map((line) => `event: ${(JSON.parse(line) as { type?: string }).type ?? "message"}\ndata: ${line}\n\n`)
+    .join("");
 }

@@ -19,7 +19,11 @@ export class RpcDriver {
   #waiters: Array<() => void> = [];
 
   constructor(inst: Instance, args: string[], env: Record<string, string | undefined> = {}) {
-    this.child = spawn(BINARY, ["rpc", ...args], { cwd: inst.workspace, env: inst.env(env), stdio: ["pipe", "pipe", "pipe"] });
+    this.child = spawn(BINARY, ["rpc", ...args], {
+      cwd: inst.workspace,
+      env: inst.env(env),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     this.child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       this.#buffer += chunk;
       let nl: number;
@@ -47,7 +51,10 @@ export class RpcDriver {
     for (;;) {
       const found = this.lines.slice(from).find(match);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; lines so far:\n${this.lines.map((l) => JSON.stringify(l)).join("\n")}\nstderr: ${this.stderr}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}; lines so far:\n${this.lines.map((l) => JSON.stringify(l)).join("\n")}\nstderr: ${this.stderr}`,
+        );
       await new Promise<void>((resolve) => {
         this.#waiters.push(resolve);
         setTimeout(resolve, 100);

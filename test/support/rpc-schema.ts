@@ -7,7 +7,10 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import Ajv from "ajv";
 
-const SCHEMA = JSON.parse(readFileSync(resolve(import.meta.dir, "../../schema/rpc.schema.json"), "utf8")) as Record<string, unknown>;
+const SCHEMA = JSON.parse(readFileSync(resolve(import.meta.dir, "../../schema/rpc.schema.json"), "utf8")) as Record<
+  string,
+  unknown
+>;
 const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
 ajv.addSchema(SCHEMA, "rpc");
 

@@ -4,7 +4,12 @@
  * external contract (files, argv, HTTP); never imports src/.
  */
 import { Instance } from "./instance.ts";
-import { startProviderServer, type ProviderServer, type RecordedRequest, type WireProtocol } from "./provider-server.ts";
+import {
+  startProviderServer,
+  type ProviderServer,
+  type RecordedRequest,
+  type WireProtocol,
+} from "./provider-server.ts";
 
 /** The three streaming protocols, for tests that cover each. */
 export const PROTOCOLS: readonly WireProtocol[] = ["openai_chat_completions", "openai_responses", "anthropic"];
@@ -57,7 +62,15 @@ export async function scenario(options: ScenarioOptions = {}): Promise<Scenario>
   inst.config(configFor(server.url, options));
   inst.agent(
     "coder",
-    ["---", "description: A test agent.", "model: p/m", ...(options.agentFrontmatter ? [options.agentFrontmatter] : []), "---", options.agentBody ?? "You are a test agent.", ""].join("\n"),
+    [
+      "---",
+      "description: A test agent.",
+      "model: p/m",
+      ...(options.agentFrontmatter ? [options.agentFrontmatter] : []),
+      "---",
+      options.agentBody ?? "You are a test agent.",
+      "",
+    ].join("\n"),
   );
   return {
     inst,
@@ -95,7 +108,9 @@ export function toolResultsOf(request: RecordedRequest): string[] {
             .filter((b) => (b as { type: string }).type === "tool_result")
             .map((b) => {
               const content = (b as { content: unknown }).content;
-              return typeof content === "string" ? content : (content as { text: string }[]).map((c) => c.text).join("");
+              return typeof content === "string"
+                ? content
+                : (content as { text: string }[]).map((c) => c.text).join("");
             })
         : [],
     );
@@ -105,7 +120,9 @@ export function toolResultsOf(request: RecordedRequest): string[] {
     return input.filter((i) => i.type === "function_call_output").map((i) => String(i.output));
   }
   const messages = body.messages as { role: string; content: unknown }[];
-  return messages.filter((m) => m.role === "tool").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+  return messages
+    .filter((m) => m.role === "tool")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
 }
 
 /** The tool names a request offered (empty when the field is absent). */

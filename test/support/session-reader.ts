@@ -30,7 +30,9 @@ export function sessionFile(home: string, id: string): string {
 
 /** The entries of a session file; a torn last line is skipped. */
 export function readEntries(path: string): Entry[] {
-  const lines = readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "");
+  const lines = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   const entries: Entry[] = [];
   for (const [i, line] of lines.entries()) {
     try {

@@ -63,8 +63,25 @@ export class Terminal {
     // Pickers redraw from the top row; tmux would otherwise push each cleared frame into the history.
     const conf = join(inst.root, "tmux.conf");
     // set-clipboard on: an OSC 52 the program writes becomes a tmux buffer (`clipboard()`).
-    writeFileSync(conf, "set -g remain-on-exit on\nset -wg scroll-on-clear off\nset -g history-limit 5000\nset -g set-clipboard on\n");
-    terminal.#tmux(["-f", conf, "new-session", "-d", "-s", terminal.name, "-x", String(options.width ?? 100), "-y", String(options.height ?? 30), "-c", options.cwd ?? inst.workspace, script]);
+    writeFileSync(
+      conf,
+      "set -g remain-on-exit on\nset -wg scroll-on-clear off\nset -g history-limit 5000\nset -g set-clipboard on\n",
+    );
+    terminal.#tmux([
+      "-f",
+      conf,
+      "new-session",
+      "-d",
+      "-s",
+      terminal.name,
+      "-x",
+      String(options.width ?? 100),
+      "-y",
+      String(options.height ?? 30),
+      "-c",
+      options.cwd ?? inst.workspace,
+      script,
+    ]);
     return terminal;
   }
 
@@ -76,7 +93,9 @@ export class Terminal {
 
   /** The whole pane including what scrolled away. */
   history(): string {
-    const result = spawnSync("tmux", ["-S", this.#socket, "capture-pane", "-p", "-S", "-", "-t", this.name], { encoding: "utf8" });
+    const result = spawnSync("tmux", ["-S", this.#socket, "capture-pane", "-p", "-S", "-", "-t", this.name], {
+      encoding: "utf8",
+    });
     return result.status === 0 ? result.stdout.replace(/\s+$/, "") : "";
   }
 
@@ -88,7 +107,9 @@ export class Terminal {
 
   /** The pane's title, as the program's OSC 0/2 sequences would set it (tmux starts it as the host name). */
   title(): string {
-    return spawnSync("tmux", ["-S", this.#socket, "display-message", "-p", "-t", this.name, "#{pane_title}"], { encoding: "utf8" }).stdout.trim();
+    return spawnSync("tmux", ["-S", this.#socket, "display-message", "-p", "-t", this.name, "#{pane_title}"], {
+      encoding: "utf8",
+    }).stdout.trim();
   }
 
   /** Starts keeping every byte the program writes (escape sequences included); read it with `recorded()`. */
@@ -130,13 +151,20 @@ export class Terminal {
 
   /** Waits until the whole pane history satisfies `predicate` (or contains the text); returns it. */
   async waitFor(expected: string | RegExp | ((text: string) => boolean), timeoutMs = 15_000): Promise<string> {
-    const test = typeof expected === "function" ? expected : typeof expected === "string" ? (t: string) => t.includes(expected) : (t: string) => expected.test(t);
+    const test =
+      typeof expected === "function"
+        ? expected
+        : typeof expected === "string"
+          ? (t: string) => t.includes(expected)
+          : (t: string) => expected.test(t);
     const start = Date.now();
     for (;;) {
       const text = this.history();
       if (test(text)) return text;
       if (Date.now() - start > timeoutMs) {
-        throw new Error(`timed out waiting for ${typeof expected === "function" ? "the screen" : JSON.stringify(String(expected))}; the screen was:\n${text}`);
+        throw new Error(
+          `timed out waiting for ${typeof expected === "function" ? "the screen" : JSON.stringify(String(expected))}; the screen was:\n${text}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -147,7 +175,10 @@ export class Terminal {
     // The history read must show the prompt too, not only the screen read after it: on a busy machine the
     // program can draw between the two reads, and the text returned would be from before it drew.
     const atPrompt = (text: string) => /(^|\n)>$/.test(text);
-    return this.waitFor((t) => t.split("\n─ ").length - 1 >= turns && atPrompt(t) && atPrompt(this.screen()), timeoutMs);
+    return this.waitFor(
+      (t) => t.split("\n─ ").length - 1 >= turns && atPrompt(t) && atPrompt(this.screen()),
+      timeoutMs,
+    );
   }
 
   /** Waits until `text` appears `count` times in the pane history. */
@@ -157,7 +188,9 @@ export class Terminal {
 
   /** Sends `signal` to the program (the child of the pane's shell), as `kill` from another terminal would. */
   signal(signal: NodeJS.Signals): void {
-    const shell = spawnSync("tmux", ["-S", this.#socket, "display-message", "-p", "-t", this.name, "#{pane_pid}"], { encoding: "utf8" }).stdout.trim();
+    const shell = spawnSync("tmux", ["-S", this.#socket, "display-message", "-p", "-t", this.name, "#{pane_pid}"], {
+      encoding: "utf8",
+    }).stdout.trim();
     const children = readdirSync("/proc").filter((entry) => {
       if (!/^\d+$/.test(entry)) return false;
       try {
@@ -167,7 +200,8 @@ export class Terminal {
         return false; // ended while we looked
       }
     });
-    if (children.length !== 1) throw new Error(`expected one program under the pane's shell ${shell}, found ${children.length}`);
+    if (children.length !== 1)
+      throw new Error(`expected one program under the pane's shell ${shell}, found ${children.length}`);
     process.kill(Number(children[0]), signal);
   }
 
@@ -175,7 +209,8 @@ export class Terminal {
   async exitCode(timeoutMs = 15_000): Promise<number> {
     const start = Date.now();
     while (!existsSync(this.#exitFile) || readFileSync(this.#exitFile, "utf8").trim() === "") {
-      if (Date.now() - start > timeoutMs) throw new Error(`the program did not exit; the screen was:\n${this.history()}`);
+      if (Date.now() - start > timeoutMs)
+        throw new Error(`the program did not exit; the screen was:\n${this.history()}`);
       await new Promise((r) => setTimeout(r, 50));
     }
     return Number(readFileSync(this.#exitFile, "utf8").trim());

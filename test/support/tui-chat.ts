@@ -34,13 +34,18 @@ export async function chatIdle(t: Terminal, turns = 0, agent = "[^\\s-]\\S*"): P
 export function normaliseScreen(screen: string, workspace?: string): string {
   let shown = screen;
   if (workspace) shown = shown.replaceAll(workspace, "~/project");
-  return shown
-    .replace(/\b[0-9a-hjkmnp-tv-z]{26}\b/g, "<id>")
-    .replace(/^─ \d+\.\ds/gm, "─ 0.0s")
-    // The activity line: its spinner's frame and its clock.
-    .replace(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] ([^·\n]*?)( \d+(?:\.\d)?s)?( ·|$)/gm, (_, phase: string, clock: string | undefined, end: string) => `⠋ ${phase}${clock ? " 0.0s" : ""}${end}`)
-    .replace(/^rienda \d+\.\d+\.\d+\S* ·/m, "rienda <version> ·")
-    .replace(/\n\nPane is dead.*$/s, "");
+  return (
+    shown
+      .replace(/\b[0-9a-hjkmnp-tv-z]{26}\b/g, "<id>")
+      .replace(/^─ \d+\.\ds/gm, "─ 0.0s")
+      // The activity line: its spinner's frame and its clock.
+      .replace(
+        /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] ([^·\n]*?)( \d+(?:\.\d)?s)?( ·|$)/gm,
+        (_, phase: string, clock: string | undefined, end: string) => `⠋ ${phase}${clock ? " 0.0s" : ""}${end}`,
+      )
+      .replace(/^rienda \d+\.\d+\.\d+\S* ·/m, "rienda <version> ·")
+      .replace(/\n\nPane is dead.*$/s, "")
+  );
 }
 
 /** Compares `screen` with the block `name` of `doc` marked as checked by `test`, or writes it there with RIENDA_UPDATE_DOCS=1. */

@@ -12,11 +12,24 @@ const SCHEMAS: unknown[] = [
   { type: "object" },
   {},
   shell.parameters,
-  { type: "object", properties: { path: { type: "string", description: "d" } }, required: ["path"], additionalProperties: false },
+  {
+    type: "object",
+    properties: { path: { type: "string", description: "d" } },
+    required: ["path"],
+    additionalProperties: false,
+  },
   { type: "object", definitions: { p: { type: "string" } }, properties: { a: { $ref: "#/definitions/p" } } },
   { type: "object", properties: { n: { type: "integer", minimum: 0, maximum: 10 }, e: { enum: ["a", "b"] } } },
-  { type: "object", properties: { list: { type: "array", items: { type: "object", properties: { x: { type: "number" } } } } } },
-  { type: "object", properties: { x: { anyOf: [{ type: "string" }, { type: "null" }] } }, format: "whatever", "x-vendor": 1 },
+  {
+    type: "object",
+    properties: { list: { type: "array", items: { type: "object", properties: { x: { type: "number" } } } } },
+  },
+  {
+    type: "object",
+    properties: { x: { anyOf: [{ type: "string" }, { type: "null" }] } },
+    format: "whatever",
+    "x-vendor": 1,
+  },
   { type: "strng" },
   { type: 5 },
   { type: ["string", "string"] },
@@ -102,7 +115,9 @@ describe("prepare", () => {
     const schema = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] };
     expect(await validator.check(schema, {})).toEqual(['missing required property "n"']);
     expect(await validator.check(schema, { n: 2 })).toEqual([]);
-    expect(await validator.check({ type: "strng" }, {})).toEqual([`the tool's parameters schema cannot be used: ${ajvCompileProblem({ type: "strng" })}`]);
+    expect(await validator.check({ type: "strng" }, {})).toEqual([
+      `the tool's parameters schema cannot be used: ${ajvCompileProblem({ type: "strng" })}`,
+    ]);
   });
 });
 
@@ -126,10 +141,19 @@ describe("other JSON Schema versions named in $schema", () => {
 
   test("2020-12 keywords mean what 2020-12 says (prefixItems, items: false), 2019-09's unevaluatedProperties names the property", async () => {
     const validator = createArgumentValidator();
-    const tuple = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { t: { type: "array", prefixItems: [{ type: "number" }], items: false } } };
+    const tuple = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: { t: { type: "array", prefixItems: [{ type: "number" }], items: false } },
+    };
     expect(await validator.check(tuple, { t: [1] })).toEqual([]);
     expect(await validator.check(tuple, { t: [1, 2] })).toEqual(["t: must NOT have more than 1 items"]);
-    const closed = { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { a: { type: "string" } }, unevaluatedProperties: false };
+    const closed = {
+      $schema: "https://json-schema.org/draft/2019-09/schema",
+      type: "object",
+      properties: { a: { type: "string" } },
+      unevaluatedProperties: false,
+    };
     expect(await validator.check(closed, { a: "x", z: 1 })).toEqual(['unexpected property "z"']);
   });
 

@@ -17,7 +17,8 @@ describe("the linear-time pattern engine", () => {
       ["(?<=\\$)\\d+", "cost 12", false],
       ["^[\\w.-]+@[\\w.-]+$", "ana@example.com", true],
     ];
-    for (const [pattern, text, expected] of cases) expect([pattern, text, engine(pattern, "u").test(text)]).toEqual([pattern, text, expected]);
+    for (const [pattern, text, expected] of cases)
+      expect([pattern, text, engine(pattern, "u").test(text)]).toEqual([pattern, text, expected]);
   });
 
   test("a pattern that backtracks for ever in JavaScript answers at once", async () => {
@@ -28,7 +29,9 @@ describe("the linear-time pattern engine", () => {
 
   test("lookahead and backreferences are refused, naming the pattern and why", async () => {
     const engine = await loadLinearRegExpEngine();
-    expect(() => engine("^(?!-)[a-z]+$", "u")).toThrow('pattern "^(?!-)[a-z]+$" cannot be used: error parsing regexp: invalid or unsupported Perl syntax: `(?!`');
+    expect(() => engine("^(?!-)[a-z]+$", "u")).toThrow(
+      'pattern "^(?!-)[a-z]+$" cannot be used: error parsing regexp: invalid or unsupported Perl syntax: `(?!`',
+    );
     expect(() => engine("(\\w)\\1", "u")).toThrow("no lookahead, no backreferences");
   });
 
@@ -42,10 +45,17 @@ describe("argument checks use it", () => {
   test("a hostile pattern in pattern, patternProperties and propertyNames: each answers at once", async () => {
     const validator = createArgumentValidator();
     const trigger = (c: string) => `${c.repeat(60)}!`;
-    expect(await validator.check({ type: "object", properties: { name: { type: "string", pattern: "^(a|a?)+$" } } }, { name: trigger("a") })).toEqual([
-      'name: must match pattern "^(a|a?)+$"',
-    ]);
-    const closed = { type: "object", patternProperties: { "^(b|b?)+$": { type: "string" } }, additionalProperties: false };
+    expect(
+      await validator.check(
+        { type: "object", properties: { name: { type: "string", pattern: "^(a|a?)+$" } } },
+        { name: trigger("a") },
+      ),
+    ).toEqual(['name: must match pattern "^(a|a?)+$"']);
+    const closed = {
+      type: "object",
+      patternProperties: { "^(b|b?)+$": { type: "string" } },
+      additionalProperties: false,
+    };
     expect(await validator.check(closed, { [trigger("b")]: 1 })).toEqual([`unexpected property "${trigger("b")}"`]);
     const named = { type: "object", propertyNames: { pattern: "^(c|c?)+$" } };
     expect(await validator.check(named, { [trigger("c")]: 1 })).toContain('must match pattern "^(c|c?)+$"');
@@ -53,7 +63,10 @@ describe("argument checks use it", () => {
 
   test("a schema with a lookahead pattern cannot be used: each call says why", async () => {
     const validator = createArgumentValidator();
-    const problems = await validator.check({ type: "object", properties: { x: { type: "string", pattern: "^(?=a)" } } }, { x: "a" });
+    const problems = await validator.check(
+      { type: "object", properties: { x: { type: "string", pattern: "^(?=a)" } } },
+      { x: "a" },
+    );
     expect(problems.length).toBe(1);
     expect(problems[0]).toStartWith(`the tool's parameters schema cannot be used: pattern "^(?=a)" cannot be used`);
   });

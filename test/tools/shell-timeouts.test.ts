@@ -16,7 +16,17 @@ function context(): ToolCallContext {
       // No test here uses ctx.cache or ctx.store: nothing is written there.
       riendaDir: join(tmpdir(), "rienda-unused-home", ".rienda"),
       session: { id: "s", agentId: "a", modelId: "m", workdir: tmpdir() },
-      agent: { name: "a", description: "", model: "m", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
+      agent: {
+        name: "a",
+        description: "",
+        model: "m",
+        tools: [],
+        hooks: [],
+        skills: [],
+        agents: [],
+        config: {},
+        systemPrompt: "",
+      },
       config: {},
     },
     frontEnd: { log: () => {}, output: () => {}, notify: () => {}, confirm: async () => false },
@@ -44,6 +54,9 @@ describe("shell timeouts (contract §5)", () => {
   test("timeout_ms as asked up to 30 minutes, capped there beyond", async () => {
     expect((await timeoutFor({ timeout_ms: 5_000 })).timeoutMs).toBe(5_000);
     expect((await timeoutFor({ timeout_ms: 1_800_000 })).timeoutMs).toBe(1_800_000);
-    expect(await timeoutFor({ timeout_ms: 7_200_000 })).toEqual({ timeoutMs: 1_800_000, text: "command timed out after 30m0s" });
+    expect(await timeoutFor({ timeout_ms: 7_200_000 })).toEqual({
+      timeoutMs: 1_800_000,
+      text: "command timed out after 30m0s",
+    });
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { capText, createShellTool, createToolRunner, resultFromValue, type Tool, type ToolCallContext } from "../../src/tools/index.ts";
+import {
+  capText,
+  createShellTool,
+  createToolRunner,
+  resultFromValue,
+  type Tool,
+  type ToolCallContext,
+} from "../../src/tools/index.ts";
 import { runProcess } from "../../src/runtime/index.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +21,17 @@ function context(signal = new AbortController().signal): ToolCallContext & { out
       // No test here uses ctx.cache or ctx.store: nothing is written there.
       riendaDir: join(tmpdir(), "rienda-unused-home", ".rienda"),
       session: { id: "s", agentId: "a", modelId: "m", workdir: tmpdir() },
-      agent: { name: "a", description: "", model: "m", tools: [], hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
+      agent: {
+        name: "a",
+        description: "",
+        model: "m",
+        tools: [],
+        hooks: [],
+        skills: [],
+        agents: [],
+        config: {},
+        systemPrompt: "",
+      },
       config: {},
     },
     frontEnd: { log: () => {}, output: (_s, t) => out.push(t), notify: () => {}, confirm: async () => false },
@@ -22,7 +39,10 @@ function context(signal = new AbortController().signal): ToolCallContext & { out
   };
 }
 
-function fakeTool(execute: Tool["execute"], parameters: Record<string, unknown> = { type: "object" }): Tool & { calls: number } {
+function fakeTool(
+  execute: Tool["execute"],
+  parameters: Record<string, unknown> = { type: "object" },
+): Tool & { calls: number } {
   const tool = {
     name: "fake",
     description: "d",
@@ -84,11 +104,19 @@ describe("resultFromValue", () => {
 
 describe("runTool", () => {
   const runner = createToolRunner();
-  const schema = { type: "object", properties: { path: { type: "string" }, n: { type: "integer" } }, required: ["path"], additionalProperties: false };
+  const schema = {
+    type: "object",
+    properties: { path: { type: "string" }, n: { type: "integer" } },
+    required: ["path"],
+    additionalProperties: false,
+  };
 
   test("arguments that are not a JSON object are refused without running the tool", async () => {
     const tool = fakeTool(async () => ({ text: "ran", isError: false }));
-    expect(await runner.runTool(tool, [1, 2], context())).toEqual({ text: 'invalid arguments for tool "fake": expected a JSON object, got an array', isError: true });
+    expect(await runner.runTool(tool, [1, 2], context())).toEqual({
+      text: 'invalid arguments for tool "fake": expected a JSON object, got an array',
+      isError: true,
+    });
     const bad = await runner.runTool(tool, "{oops", context());
     expect(bad.isError).toBe(true);
     expect(bad.text).toStartWith('invalid arguments for tool "fake": not valid JSON');
@@ -159,11 +187,17 @@ describe("the built-in shell tool", () => {
   });
 
   test("a quiet successful command says (no output)", async () => {
-    expect(await runner.runTool(shell, { command: "true" }, context())).toEqual({ text: "(no output)", isError: false });
+    expect(await runner.runTool(shell, { command: "true" }, context())).toEqual({
+      text: "(no output)",
+      isError: false,
+    });
   });
 
   test("runs in workdir relative to the workspace", async () => {
-    expect(await runner.runTool(shell, { command: "pwd", workdir: "." }, context())).toEqual({ text: tmpdir(), isError: false });
+    expect(await runner.runTool(shell, { command: "pwd", workdir: "." }, context())).toEqual({
+      text: tmpdir(),
+      isError: false,
+    });
     const missing = await runner.runTool(shell, { command: "pwd", workdir: "no-such-dir-xyz" }, context());
     expect(missing.isError).toBe(true);
   });
@@ -174,12 +208,20 @@ describe("the built-in shell tool", () => {
   });
 
   test("output past 256 KiB keeps its head and its tail around a marker line, within the cap", async () => {
-    const r = await runner.runTool(shell, { command: "printf START; head -c 400000 /dev/zero | tr '\\0' a; printf END" }, context());
+    const r = await runner.runTool(
+      shell,
+      { command: "printf START; head -c 400000 /dev/zero | tr '\\0' a; printf END" },
+      context(),
+    );
     expect(r.isError).toBe(false);
     expect(new TextEncoder().encode(r.text).length).toBeLessThanOrEqual(256 * 1024);
     expect(r.text.startsWith("STARTaaa")).toBe(true);
     expect(r.text.endsWith("aaaEND")).toBe(true);
-    expect(r.text.split("\n")).toEqual([expect.stringMatching(/^STARTa+$/), "[output truncated]", expect.stringMatching(/^a+END$/)]);
+    expect(r.text.split("\n")).toEqual([
+      expect.stringMatching(/^STARTa+$/),
+      "[output truncated]",
+      expect.stringMatching(/^a+END$/),
+    ]);
   });
 
   test("a failing command with huge output still shows its stderr and its exit status", async () => {
@@ -190,10 +232,19 @@ describe("the built-in shell tool", () => {
     expect(r.text).toContain("\n[output truncated]\n");
     expect(r.text.endsWith("\nstderr:\nfatal: the real reason\ncommand exited with code 3")).toBe(true);
     // And with both streams huge, both keep a head and a tail.
-    const both = await runner.runTool(shell, { command: "head -c 600000 /dev/zero | tr '\\0' o; head -c 600000 /dev/zero | tr '\\0' e >&2; echo LAST >&2; exit 2" }, context());
+    const both = await runner.runTool(
+      shell,
+      {
+        command:
+          "head -c 600000 /dev/zero | tr '\\0' o; head -c 600000 /dev/zero | tr '\\0' e >&2; echo LAST >&2; exit 2",
+      },
+      context(),
+    );
     expect(new TextEncoder().encode(both.text).length).toBeLessThanOrEqual(256 * 1024);
     expect(both.text.match(/\[output truncated\]/g)).toHaveLength(2);
-    expect(both.text).toMatch(/^o+\n\[output truncated\]\no+\nstderr:\ne+\n\[output truncated\]\ne+LAST\ncommand exited with code 2$/);
+    expect(both.text).toMatch(
+      /^o+\n\[output truncated\]\no+\nstderr:\ne+\n\[output truncated\]\ne+LAST\ncommand exited with code 2$/,
+    );
   });
 
   test("what a command starts in the background ends with the call", async () => {

@@ -26,8 +26,12 @@ describe("the terminal front end", () => {
   });
 
   test("confirm answers from the auto-approve setting when there is no terminal", async () => {
-    expect(await createTerminalFrontEnd({ autoApprove: true, streams: streams(false) }).confirm({ title: "t", body: "b" })).toBe(true);
-    expect(await createTerminalFrontEnd({ autoApprove: false, streams: streams(false) }).confirm({ title: "t", body: "b" })).toBe(false);
+    expect(
+      await createTerminalFrontEnd({ autoApprove: true, streams: streams(false) }).confirm({ title: "t", body: "b" }),
+    ).toBe(true);
+    expect(
+      await createTerminalFrontEnd({ autoApprove: false, streams: streams(false) }).confirm({ title: "t", body: "b" }),
+    ).toBe(false);
   });
 
   test("auto-approve answers true even on a terminal, without asking", async () => {

@@ -3,7 +3,9 @@ import { cleanedSink, jsonWithControlsEscaped, terminalLine, terminalSafe } from
 
 describe("terminalSafe", () => {
   test("every C0 control but tab and line feed, DEL and every C1 control is shown as \\xHH", () => {
-    expect(terminalSafe("a\u001b]0;t\u0007b\u001b[2J\u0000\u0008\u007f\u0085\u009b\u009d")).toBe(String.raw`a\x1b]0;t\x07b\x1b[2J\x00\x08\x7f\x85\x9b\x9d`);
+    expect(terminalSafe("a\u001b]0;t\u0007b\u001b[2J\u0000\u0008\u007f\u0085\u009b\u009d")).toBe(
+      String.raw`a\x1b]0;t\x07b\x1b[2J\x00\x08\x7f\x85\x9b\x9d`,
+    );
   });
 
   test("line feeds, tabs and CRLF stay; a lone CR starts a new line, so nothing already shown is written over", () => {

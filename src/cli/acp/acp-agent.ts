@@ -61,7 +61,9 @@ export class AcpAgent {
       .onRequest(methods.agent.session.load, ({ params }) => this.#guard(() => this.#loadSession(params)))
       .onRequest(methods.agent.session.prompt, ({ params }) => this.#guard(() => this.#prompt(params)))
       .onRequest(methods.agent.session.setMode, ({ params }) => this.#guard(() => this.#setMode(params)))
-      .onRequest(methods.agent.session.setConfigOption, ({ params }) => this.#guard(() => this.#setConfigOption(params)))
+      .onRequest(methods.agent.session.setConfigOption, ({ params }) =>
+        this.#guard(() => this.#setConfigOption(params)),
+      )
       .onNotification(methods.agent.session.cancel, ({ params }) => this.#sessions.get(params.sessionId)?.cancel());
   }
 
@@ -91,16 +93,30 @@ export class AcpAgent {
   async #newSession(params: Acp.NewSessionRequest): Promise<Acp.NewSessionResponse> {
     const { agentId, modelRef, thinking } = this.#settings;
     const servers = clientMcpServers(params.mcpServers);
-    const start = this.#start(params.cwd, { agentId: agentId ?? this.#settings.defaultAgent(), ...(modelRef ? { modelRef } : {}), ...(thinking ? { thinking } : {}) }, servers.settings);
+    const start = this.#start(
+      params.cwd,
+      {
+        agentId: agentId ?? this.#settings.defaultAgent(),
+        ...(modelRef ? { modelRef } : {}),
+        ...(thinking ? { thinking } : {}),
+      },
+      servers.settings,
+    );
     const session = await this.#open(start);
     for (const notice of servers.notices) session.noticeNextTurn(notice);
-    return { sessionId: session.id, modes: sessionModes(session.backend), configOptions: await configOptions(session.backend) };
+    return {
+      sessionId: session.id,
+      modes: sessionModes(session.backend),
+      configOptions: await configOptions(session.backend),
+    };
   }
 
   async #loadSession(params: Acp.LoadSessionRequest): Promise<Acp.LoadSessionResponse> {
     // A session this connection has open already holds the session's lock: it is replayed as it is.
     const servers = clientMcpServers(params.mcpServers);
-    const session = this.#sessions.get(params.sessionId) ?? (await this.#open(this.#start(params.cwd, { sessionId: params.sessionId }, servers.settings)));
+    const session =
+      this.#sessions.get(params.sessionId) ??
+      (await this.#open(this.#start(params.cwd, { sessionId: params.sessionId }, servers.settings)));
     session.replay();
     for (const notice of servers.notices) session.noticeNextTurn(notice);
     return { modes: sessionModes(session.backend), configOptions: await configOptions(session.backend) };
@@ -118,7 +134,11 @@ export class AcpAgent {
   }
 
   async #setConfigOption(params: Acp.SetSessionConfigOptionRequest): Promise<Acp.SetSessionConfigOptionResponse> {
-    if (typeof params.value !== "string") throw new this.#sdk.RequestError(-32602, `config option "${params.configId}" takes one of its listed values, not ${JSON.stringify(params.value)}`);
+    if (typeof params.value !== "string")
+      throw new this.#sdk.RequestError(
+        -32602,
+        `config option "${params.configId}" takes one of its listed values, not ${JSON.stringify(params.value)}`,
+      );
     const options = await this.#set(params.sessionId, params.configId, params.value);
     return { configOptions: options };
   }
@@ -126,8 +146,10 @@ export class AcpAgent {
   /** A switch: refused while a turn runs; tells the client the new state (mode, options) and any notice. */
   async #set(sessionId: string, id: string, value: string): Promise<Acp.SessionConfigOption[]> {
     const session = this.#session(sessionId);
-    if (session.busy) throw new this.#sdk.RequestError(-32602, "wait for the prompt to end (or cancel it) before switching");
-    if (session.switching) throw new this.#sdk.RequestError(-32602, "another switch is under way in this session: wait for its answer");
+    if (session.busy)
+      throw new this.#sdk.RequestError(-32602, "wait for the prompt to end (or cancel it) before switching");
+    if (session.switching)
+      throw new this.#sdk.RequestError(-32602, "another switch is under way in this session: wait for its answer");
     session.switching = true;
     let notices: string[];
     try {
@@ -135,24 +157,42 @@ export class AcpAgent {
     } finally {
       session.switching = false;
     }
-    for (const notice of notices) session.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${notice}\n` } });
+    for (const notice of notices)
+      session.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${notice}\n` } });
     const options = await configOptions(session.backend);
     session.send({ sessionUpdate: "current_mode_update", currentModeId: session.backend.status().agent });
     session.send({ sessionUpdate: "config_option_update", configOptions: options });
     return options;
   }
 
-  #start(cwd: string, choice: Pick<ConversationStart, "agentId" | "modelRef" | "thinking" | "sessionId">, servers: McpServerSettings[]): ConversationStart {
+  #start(
+    cwd: string,
+    choice: Pick<ConversationStart, "agentId" | "modelRef" | "thinking" | "sessionId">,
+    servers: McpServerSettings[],
+  ): ConversationStart {
     const { home, env, configPath } = this.#settings;
-    return { home, env, workdir: resolveWorkdir(cwd), workdirGiven: true, ...(configPath ? { configPath } : {}), ...(servers.length > 0 ? { clientMcpServers: servers } : {}), ...choice };
+    return {
+      home,
+      env,
+      workdir: resolveWorkdir(cwd),
+      workdirGiven: true,
+      ...(configPath ? { configPath } : {}),
+      ...(servers.length > 0 ? { clientMcpServers: servers } : {}),
+      ...choice,
+    };
   }
 
   async #open(start: ConversationStart): Promise<AcpSession> {
     const session = await AcpSession.open(
       (dialogs) => this.#settings.open(start, dialogs),
       (sessionId) => ({
-        update: (update) => void this.#client?.notify("session/update", { sessionId: sessionId(), update }).catch(() => undefined),
-        request: (params, cancel) => this.#client!.request("session/request_permission", params, { cancellationSignal: cancel, stopWaitingOnCancel: true }),
+        update: (update) =>
+          void this.#client?.notify("session/update", { sessionId: sessionId(), update }).catch(() => undefined),
+        request: (params, cancel) =>
+          this.#client!.request("session/request_permission", params, {
+            cancellationSignal: cancel,
+            stopWaitingOnCancel: true,
+          }),
       }),
       { workdir: start.workdir, autoApprove: this.#settings.autoApprove, notices: this.#notices },
     );
@@ -162,7 +202,11 @@ export class AcpAgent {
 
   #session(id: string): AcpSession {
     const session = this.#sessions.get(id);
-    if (!session) throw new this.#sdk.RequestError(-32002, `no session "${id}" is open on this connection (session/new or session/load opens one)`);
+    if (!session)
+      throw new this.#sdk.RequestError(
+        -32002,
+        `no session "${id}" is open on this connection (session/new or session/load opens one)`,
+      );
     return session;
   }
 

@@ -60,11 +60,16 @@ export class AcpSession {
    * Opens a session over the conversation `open` builds; `wire` reaches the
    * client once the session id is known (the backend's questions need it).
    */
-  static async open(open: (dialogs: Dialogs) => Promise<Conversation>, wireFor: (sessionId: () => string) => PermissionWire, options: SessionOptions): Promise<AcpSession> {
+  static async open(
+    open: (dialogs: Dialogs) => Promise<Conversation>,
+    wireFor: (sessionId: () => string) => PermissionWire,
+    options: SessionOptions,
+  ): Promise<AcpSession> {
     let session: AcpSession | undefined;
     const wire = wireFor(() => session?.id ?? "");
     const dialogs: Dialogs = {
-      confirm: (prompt: Prompt, _level?: number, origin?: ConfirmOrigin) => session?.confirm(prompt, origin) ?? Promise.resolve(false),
+      confirm: (prompt: Prompt, _level?: number, origin?: ConfirmOrigin) =>
+        session?.confirm(prompt, origin) ?? Promise.resolve(false),
       notify: (prompt: Prompt) => session?.send(session.#notice(prompt.title, prompt.body)),
     };
     session = new AcpSession(await open(dialogs), wire, options);
@@ -81,8 +86,13 @@ export class AcpSession {
 
   /** Runs one prompt to its end. A prompt the conversation refuses (a file it cannot take) is a RiendaError, and nothing runs. */
   prompt(blocks: readonly ContentBlock[]): Promise<PromptEnd> {
-    if (this.#turn) throw new RiendaError("usage", "a prompt is already running in this session: cancel it first (session/cancel)");
-    if (this.switching) throw new RiendaError("usage", "a switch of agent, model or thinking level is under way in this session: send the prompt once it is answered");
+    if (this.#turn)
+      throw new RiendaError("usage", "a prompt is already running in this session: cancel it first (session/cancel)");
+    if (this.switching)
+      throw new RiendaError(
+        "usage",
+        "a switch of agent, model or thinking level is under way in this session: send the prompt once it is answered",
+      );
     const text = this.#attach(blocks);
     const done = this.#run(text);
     this.#turnDone = done.catch(() => undefined);
@@ -90,15 +100,25 @@ export class AcpSession {
   }
 
   async #run(text: string): Promise<PromptEnd> {
-    const turn: Turn = { abort: new AbortController(), final: new AbortController(), cancelled: false, updates: new TurnUpdates(this.#turnContext()) };
+    const turn: Turn = {
+      abort: new AbortController(),
+      final: new AbortController(),
+      cancelled: false,
+      updates: new TurnUpdates(this.#turnContext()),
+    };
     this.#turn = turn;
     try {
-      for (const notice of [...this.#pending.splice(0), ...this.backend.notices()]) this.send(turn.updates.notice(notice, undefined, "info"));
+      for (const notice of [...this.#pending.splice(0), ...this.backend.notices()])
+        this.send(turn.updates.notice(notice, undefined, "info"));
       let outcome: RunOutcome;
       try {
-        outcome = await this.backend.runTurn(text, { emit: (event) => {
-          for (const update of turn.updates.map(event)) this.send(update);
-        }, signal: turn.abort.signal, finalSignal: turn.final.signal });
+        outcome = await this.backend.runTurn(text, {
+          emit: (event) => {
+            for (const update of turn.updates.map(event)) this.send(update);
+          },
+          signal: turn.abort.signal,
+          finalSignal: turn.final.signal,
+        });
       } catch (error) {
         if (turn.abort.signal.aborted) return { stopReason: "cancelled" };
         return { failure: userMessage(error) };
@@ -185,7 +205,11 @@ export class AcpSession {
 
   #turnContext(): { workdir: string; notices: boolean; contextWindow?: number } {
     const window = this.backend.status().contextWindow;
-    return { workdir: this.#options.workdir, notices: this.#options.notices, ...(window !== undefined ? { contextWindow: window } : {}) };
+    return {
+      workdir: this.#options.workdir,
+      notices: this.#options.notices,
+      ...(window !== undefined ? { contextWindow: window } : {}),
+    };
   }
 
   #notice(title: string, body: string | undefined): SessionUpdate {

@@ -13,12 +13,19 @@ const STARTUP_TIMEOUT_MS = 30_000;
 
 /** A server name as a tool-name prefix: letters, digits and "-", single "_" between them, at most 32 characters. */
 function serverName(name: string): string {
-  const cleaned = name.replace(/[^A-Za-z0-9-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 32).replace(/_+$/, "");
+  const cleaned = name
+    .replace(/[^A-Za-z0-9-]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 32)
+    .replace(/_+$/, "");
   return cleaned === "" ? "editor" : cleaned;
 }
 
 /** The editor's servers Rienda can start, and a notice for each it cannot. */
-export function clientMcpServers(servers: readonly Acp.McpServer[]): { settings: McpServerSettings[]; notices: string[] } {
+export function clientMcpServers(servers: readonly Acp.McpServer[]): {
+  settings: McpServerSettings[];
+  notices: string[];
+} {
   const settings: McpServerSettings[] = [];
   const notices: string[] = [];
   const base = { startupTimeoutMs: STARTUP_TIMEOUT_MS, unset: [], expanded: [] };
@@ -27,11 +34,26 @@ export function clientMcpServers(servers: readonly Acp.McpServer[]): { settings:
     if (settings.some((s) => s.name === name)) {
       notices.push(`the editor's MCP server "${server.name}" was not started: another one is already named ${name}`);
     } else if ("type" in server && server.type === "http") {
-      settings.push({ ...base, name, transport: "http", url: server.url, headers: Object.fromEntries(server.headers.map((h) => [h.name, h.value])) });
+      settings.push({
+        ...base,
+        name,
+        transport: "http",
+        url: server.url,
+        headers: Object.fromEntries(server.headers.map((h) => [h.name, h.value])),
+      });
     } else if ("command" in server) {
-      settings.push({ ...base, name, transport: "stdio", command: server.command, args: server.args, env: Object.fromEntries(server.env.map((e) => [e.name, e.value])) });
+      settings.push({
+        ...base,
+        name,
+        transport: "stdio",
+        command: server.command,
+        args: server.args,
+        env: Object.fromEntries(server.env.map((e) => [e.name, e.value])),
+      });
     } else {
-      notices.push(`the editor's MCP server "${server.name}" was not started: Rienda speaks stdio and Streamable HTTP to MCP servers, not SSE`);
+      notices.push(
+        `the editor's MCP server "${server.name}" was not started: Rienda speaks stdio and Streamable HTTP to MCP servers, not SSE`,
+      );
     }
   }
   return { settings, notices };

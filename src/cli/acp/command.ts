@@ -21,7 +21,11 @@ import { AcpAgent, type AcpSdk } from "./acp-agent.ts";
 import { stdinStream, stdoutStream } from "./stdio-streams.ts";
 
 const args = {
-  agent: { type: "string", alias: "a", description: "Agent of new sessions (default: the first of ~/.rienda/agents); the editor can switch" },
+  agent: {
+    type: "string",
+    alias: "a",
+    description: "Agent of new sessions (default: the first of ~/.rienda/agents); the editor can switch",
+  },
   model: runFlags.model,
   thinking: runFlags.thinking,
   "auto-approve": runFlags["auto-approve"],
@@ -60,7 +64,12 @@ export default defineCommand({
       if (watcher.interrupted) code = watcher.exitCode;
       connection.close();
     } catch (error) {
-      process.stderr.write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
+      process.stderr.write(
+        `${userMessage(error)
+          .split("\n")
+          .map((line) => `rienda: ${line}`)
+          .join("\n")}\n`,
+      );
       code = watcher.interrupted ? watcher.exitCode : 1;
     }
     // Turns end as interrupted and write their end; a second interrupt hurries their afterRun hooks, a third exits at once.
@@ -72,6 +81,10 @@ export default defineCommand({
 /** The agent of a new session when `-a` names none: the first of ~/.rienda/agents, by id. */
 function firstAgent(home: string): string {
   const first = listAgents(home).agents[0];
-  if (!first) throw new RiendaError("agent", "no agents in ~/.rienda/agents (rienda init writes a starter agent), and rienda acp was given no -a AGENT");
+  if (!first)
+    throw new RiendaError(
+      "agent",
+      "no agents in ~/.rienda/agents (rienda init writes a starter agent), and rienda acp was given no -a AGENT",
+    );
   return first.id;
 }

@@ -36,16 +36,29 @@ function blockUpdates(block: Block, role: "user" | "assistant", workdir: string)
   switch (block.type) {
     case "text":
       if (block.text === "") return [];
-      return [role === "user" ? { sessionUpdate: "user_message_chunk", content: { type: "text", text: block.text } } : agentText(block.text)];
+      return [
+        role === "user"
+          ? { sessionUpdate: "user_message_chunk", content: { type: "text", text: block.text } }
+          : agentText(block.text),
+      ];
     case "thinking":
-      return block.thinking === "" ? [] : [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: block.thinking } }];
+      return block.thinking === ""
+        ? []
+        : [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: block.thinking } }];
     case "attachment":
       return [{ sessionUpdate: "user_message_chunk", content: attachmentContent(block, workdir) }];
     case "tool_call":
       return [toolCallStarted(block.toolCallId, block.toolCallName, block.toolCallArguments, workdir)];
     case "tool_result": {
       const text = block.toolResult.map((part) => part.text).join("");
-      return [{ sessionUpdate: "tool_call_update", toolCallId: block.toolResultCallId, status: block.toolResultIsError ? "failed" : "completed", content: text === "" ? [] : [textContent(text)] }];
+      return [
+        {
+          sessionUpdate: "tool_call_update",
+          toolCallId: block.toolResultCallId,
+          status: block.toolResultIsError ? "failed" : "completed",
+          content: text === "" ? [] : [textContent(text)],
+        },
+      ];
     }
   }
 }
@@ -53,8 +66,10 @@ function blockUpdates(block: Block, role: "user" | "assistant", workdir: string)
 /** An attachment as the user's content: an image as an image, a text as an embedded resource, a PDF as a blob. */
 function attachmentContent(block: AttachmentBlock, workdir: string): ContentBlock {
   const uri = pathToFileURL(isAbsolute(block.name) ? block.name : resolve(workdir, block.name)).href;
-  if (block.mediaType.startsWith("image/")) return { type: "image", mimeType: block.mediaType, data: block.data ?? "", uri };
-  if (block.text !== undefined) return { type: "resource", resource: { uri, mimeType: block.mediaType, text: block.text } };
+  if (block.mediaType.startsWith("image/"))
+    return { type: "image", mimeType: block.mediaType, data: block.data ?? "", uri };
+  if (block.text !== undefined)
+    return { type: "resource", resource: { uri, mimeType: block.mediaType, text: block.text } };
   return { type: "resource", resource: { uri, mimeType: block.mediaType, blob: block.data ?? "" } };
 }
 

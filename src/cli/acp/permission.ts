@@ -6,7 +6,12 @@
  * Anything but "allow" is a no: a rejection, the turn's cancellation, a
  * client that fails to answer.
  */
-import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import type {
+  PermissionOption,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionUpdate,
+} from "@agentclientprotocol/sdk";
 import type { Prompt } from "../../runtime/index.ts";
 import type { ConfirmOrigin } from "../../compose/index.ts";
 import { textContent } from "./turn-updates.ts";
@@ -26,17 +31,32 @@ export interface PermissionWire {
 let questions = 0;
 
 /** Asks the client; true only for "allow". `cancel` is the turn's: aborting it withdraws the question. */
-export async function askPermission(wire: PermissionWire, sessionId: string, prompt: Prompt, origin: ConfirmOrigin | undefined, cancel: AbortSignal): Promise<boolean> {
+export async function askPermission(
+  wire: PermissionWire,
+  sessionId: string,
+  prompt: Prompt,
+  origin: ConfirmOrigin | undefined,
+  cancel: AbortSignal,
+): Promise<boolean> {
   const own = origin === undefined ? `question-${++questions}` : undefined;
   const toolCallId = own ?? (origin!.parent !== undefined ? `${origin!.parent}/${origin!.callId}` : origin!.callId);
-  if (own) wire.update({ sessionUpdate: "tool_call", toolCallId: own, title: prompt.title, kind: "other", status: "pending" });
+  if (own)
+    wire.update({ sessionUpdate: "tool_call", toolCallId: own, title: prompt.title, kind: "other", status: "pending" });
   let allowed = false;
   try {
-    const answer = await wire.request({ sessionId, toolCall: { toolCallId, title: prompt.title, content: [textContent(prompt.body)] }, options: PERMISSION_OPTIONS }, cancel);
+    const answer = await wire.request(
+      {
+        sessionId,
+        toolCall: { toolCallId, title: prompt.title, content: [textContent(prompt.body)] },
+        options: PERMISSION_OPTIONS,
+      },
+      cancel,
+    );
     allowed = answer.outcome.outcome === "selected" && answer.outcome.optionId === "allow";
   } catch {
     // Withdrawn (the turn was cancelled) or not answered: a no.
   }
-  if (own) wire.update({ sessionUpdate: "tool_call_update", toolCallId: own, status: allowed ? "completed" : "failed" });
+  if (own)
+    wire.update({ sessionUpdate: "tool_call_update", toolCallId: own, status: allowed ? "completed" : "failed" });
   return allowed;
 }

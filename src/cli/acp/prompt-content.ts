@@ -42,7 +42,10 @@ export function promptParts(blocks: readonly ContentBlock[]): PromptParts {
   /** Bytes the prompt carries, named by their URI's file name, else by their place and type. */
   const carried = (base64: string, mimeType: string | null | undefined, uri: string | null | undefined): PromptFile => {
     const named = uri ? basename(uriPath(uri) ?? uri) : "";
-    return { name: named || `attachment-${files.length + 1}${EXTENSIONS[mimeType ?? ""] ?? ""}`, bytes: new Uint8Array(Buffer.from(base64, "base64")) };
+    return {
+      name: named || `attachment-${files.length + 1}${EXTENSIONS[mimeType ?? ""] ?? ""}`,
+      bytes: new Uint8Array(Buffer.from(base64, "base64")),
+    };
   };
   for (const block of blocks) {
     switch (block.type) {

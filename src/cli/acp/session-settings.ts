@@ -15,7 +15,14 @@ export function sessionModes(backend: Conversation): SessionModeState {
   const current = backend.status().agent;
   const agents = backend.listAgents();
   const listed = agents.some((agent) => agent.id === current) ? agents : [{ id: current, description: "" }, ...agents];
-  return { currentModeId: current, availableModes: listed.map((agent) => ({ id: agent.id, name: agent.id, ...(agent.description ? { description: agent.description } : {}) })) };
+  return {
+    currentModeId: current,
+    availableModes: listed.map((agent) => ({
+      id: agent.id,
+      name: agent.id,
+      ...(agent.description ? { description: agent.description } : {}),
+    })),
+  };
 }
 
 /** The three config options with their current values. A roster that cannot be listed offers the current model alone. */
@@ -25,9 +32,34 @@ export async function configOptions(backend: Conversation): Promise<SessionConfi
   const modelList = models.includes(status.model) ? models : [status.model, ...models];
   const modes = sessionModes(backend);
   return [
-    { type: "select", id: "agent", name: "Agent", category: "mode", currentValue: modes.currentModeId, options: modes.availableModes.map((mode) => ({ value: mode.id, name: mode.name, ...(mode.description ? { description: mode.description } : {}) })) },
-    { type: "select", id: "model", name: "Model", category: "model", currentValue: status.model, options: modelList.map((model) => ({ value: model, name: model })) },
-    { type: "select", id: "thinking", name: "Thinking", category: "thought_level", currentValue: status.thinking ?? "off", options: backend.thinkingLevels().map((level) => ({ value: level, name: level })) },
+    {
+      type: "select",
+      id: "agent",
+      name: "Agent",
+      category: "mode",
+      currentValue: modes.currentModeId,
+      options: modes.availableModes.map((mode) => ({
+        value: mode.id,
+        name: mode.name,
+        ...(mode.description ? { description: mode.description } : {}),
+      })),
+    },
+    {
+      type: "select",
+      id: "model",
+      name: "Model",
+      category: "model",
+      currentValue: status.model,
+      options: modelList.map((model) => ({ value: model, name: model })),
+    },
+    {
+      type: "select",
+      id: "thinking",
+      name: "Thinking",
+      category: "thought_level",
+      currentValue: status.thinking ?? "off",
+      options: backend.thinkingLevels().map((level) => ({ value: level, name: level })),
+    },
   ];
 }
 

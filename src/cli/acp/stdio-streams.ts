@@ -16,7 +16,8 @@ export function stdinStream(stdin: NodeJS.ReadableStream): ReadableStream<Uint8A
         controller.close();
       };
       stdin.on("data", (chunk: Buffer | string) => {
-        if (!ended) controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk));
+        if (!ended)
+          controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk));
       });
       stdin.on("end", end);
       stdin.on("close", end);

@@ -9,7 +9,15 @@ import type { SessionUpdate, ToolCallLocation, ToolKind } from "@agentclientprot
 
 /** The `tool_call` update that opens a call, live or replayed: running, with what it runs with. */
 export function toolCallStarted(toolCallId: string, name: string, args: unknown, workdir: string): SessionUpdate {
-  return { sessionUpdate: "tool_call", toolCallId, title: toolTitle(name, args), kind: toolKind(name), status: "in_progress", locations: toolLocations(args, workdir), rawInput: args };
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId,
+    title: toolTitle(name, args),
+    kind: toolKind(name),
+    status: "in_progress",
+    locations: toolLocations(args, workdir),
+    rawInput: args,
+  };
 }
 
 /** Name patterns, first match wins: the kind an editor shows for a tool. */
@@ -32,7 +40,18 @@ export function toolKind(name: string): ToolKind {
 }
 
 /** The argument names that hold a path, by convention. */
-const PATH_KEYS = ["path", "file", "file_path", "filePath", "filename", "target", "source", "destination", "dir", "directory"];
+const PATH_KEYS = [
+  "path",
+  "file",
+  "file_path",
+  "filePath",
+  "filename",
+  "target",
+  "source",
+  "destination",
+  "dir",
+  "directory",
+];
 const PATHS_KEYS = ["paths", "files"];
 
 /** The absolute paths a call's arguments name (relative ones against the workspace), at most 20. */
@@ -45,16 +64,26 @@ export function toolLocations(args: unknown, workdir: string): ToolCallLocation[
     const list = record[key];
     if (Array.isArray(list)) for (const item of list) if (typeof item === "string") found.push(item);
   }
-  const line = typeof record.line === "number" && Number.isInteger(record.line) && record.line > 0 ? record.line : undefined;
-  const paths = [...new Set(found.filter((path) => path.trim() !== "" && !path.includes("\0")).map((path) => (isAbsolute(path) ? path : resolve(workdir, path))))];
+  const line =
+    typeof record.line === "number" && Number.isInteger(record.line) && record.line > 0 ? record.line : undefined;
+  const paths = [
+    ...new Set(
+      found
+        .filter((path) => path.trim() !== "" && !path.includes("\0"))
+        .map((path) => (isAbsolute(path) ? path : resolve(workdir, path))),
+    ),
+  ];
   return paths.slice(0, 20).map((path) => (line !== undefined && paths.length === 1 ? { path, line } : { path }));
 }
 
 /** A one-line title: the shell's command, else the tool's name with its first string argument. */
 export function toolTitle(name: string, args: unknown): string {
-  const record = typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+  const record =
+    typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   if (typeof record.command === "string") return oneLine(record.command);
-  const first = Object.values(record).find((value): value is string => typeof value === "string" && value.trim() !== "");
+  const first = Object.values(record).find(
+    (value): value is string => typeof value === "string" && value.trim() !== "",
+  );
   return first === undefined ? name : `${name}: ${oneLine(first)}`;
 }
 

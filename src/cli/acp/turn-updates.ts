@@ -41,15 +41,21 @@ export class TurnUpdates {
     const sub = event.parent !== undefined;
     switch (event.type) {
       case "text_delta":
-        return sub || event.text === "" ? [] : [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } }];
+        return sub || event.text === ""
+          ? []
+          : [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } }];
       case "thinking_delta":
-        return sub || event.thinking === "" ? [] : [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.thinking } }];
+        return sub || event.thinking === ""
+          ? []
+          : [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.thinking } }];
       case "message_end": {
         if (sub) return [];
         this.lastStopReason = event.stopReason;
         const size = this.#context.contextWindow;
         // The whole prompt as the model saw it plus its answer: what the next request starts from.
-        return event.usage && size !== undefined ? [{ sessionUpdate: "usage_update", used: event.usage.inputTokens + event.usage.outputTokens, size }] : [];
+        return event.usage && size !== undefined
+          ? [{ sessionUpdate: "usage_update", used: event.usage.inputTokens + event.usage.outputTokens, size }]
+          : [];
       }
       case "tool_call":
         return [toolCallStarted(callId(event), event.name, event.arguments, this.#context.workdir)];
@@ -62,10 +68,20 @@ export class TurnUpdates {
       case "tool_result": {
         const id = callId(event);
         this.#output.delete(id);
-        return [{ sessionUpdate: "tool_call_update", toolCallId: id, status: event.isError ? "failed" : "completed", content: event.text === "" ? [] : [textContent(event.text)], rawOutput: { text: event.text, isError: event.isError } }];
+        return [
+          {
+            sessionUpdate: "tool_call_update",
+            toolCallId: id,
+            status: event.isError ? "failed" : "completed",
+            content: event.text === "" ? [] : [textContent(event.text)],
+            rawOutput: { text: event.text, isError: event.isError },
+          },
+        ];
       }
       case "notice":
-        return sub ? [] : [this.notice(event.title ?? event.message, event.title !== undefined ? event.body : undefined, "info")];
+        return sub
+          ? []
+          : [this.notice(event.title ?? event.message, event.title !== undefined ? event.body : undefined, "info")];
       case "retry":
         return sub ? [] : [this.notice(`Retrying (attempt ${event.attempt}): ${event.message}`, undefined, "warning")];
       default:
@@ -76,8 +92,15 @@ export class TurnUpdates {
 
   /** A notice: a `notice` update where the client shows them, else a line of the agent's message. */
   notice(title: string, description: string | undefined, severity: "info" | "warning" | "error"): SessionUpdate {
-    if (this.#context.notices) return { sessionUpdate: "notice", severity, title, ...(description ? { description } : {}) };
-    return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n> ${[title, description].filter(Boolean).join(": ").replace(/\n/g, "\n> ")}\n\n` } };
+    if (this.#context.notices)
+      return { sessionUpdate: "notice", severity, title, ...(description ? { description } : {}) };
+    return {
+      sessionUpdate: "agent_message_chunk",
+      content: {
+        type: "text",
+        text: `\n\n> ${[title, description].filter(Boolean).join(": ").replace(/\n/g, "\n> ")}\n\n`,
+      },
+    };
   }
 
   /** The updates that say how a turn ended, when the stop reason alone does not (a limit, a failure). */

@@ -64,26 +64,40 @@ export function runAuthScreen(context: KeyCommandContext, moduleLines: ModuleLin
       quit: () => finish(0),
       render: () => tui.requestRender(),
     };
-    const view = new AuthView(createChatStyle(true), `rienda auth · keys are stored in ${credentialsPath}`, rows(), () => tui.terminal.rows, actions, moduleLines);
+    const view = new AuthView(
+      createChatStyle(true),
+      `rienda auth · keys are stored in ${credentialsPath}`,
+      rows(),
+      () => tui.terminal.rows,
+      actions,
+      moduleLines,
+    );
     moduleLines.onLine(() => tui.requestRender());
     for (const signal of signals) process.on(signal, onSignal);
     tui.addChild(view);
     tui.setFocus(view);
     tui.start();
     for (const listing of listings) {
-      roster.provider(listing.name).then(
-        (state) => settled.set(listing.name, state ?? { failed: `provider "${listing.name}": not found` }),
-        (error: unknown) => settled.set(listing.name, { failed: messageOf(error) }),
-      ).finally(() => {
-        if (done) return;
-        view.setRows(rows());
-        tui.requestRender();
-      });
+      roster
+        .provider(listing.name)
+        .then(
+          (state) => settled.set(listing.name, state ?? { failed: `provider "${listing.name}": not found` }),
+          (error: unknown) => settled.set(listing.name, { failed: messageOf(error) }),
+        )
+        .finally(() => {
+          if (done) return;
+          view.setRows(rows());
+          tui.requestRender();
+        });
     }
   });
 }
 
-function rowOf(listing: ProviderListing, state: ProviderState | { failed: string } | undefined, stored: (provider: string) => boolean): ProviderRow {
+function rowOf(
+  listing: ProviderListing,
+  state: ProviderState | { failed: string } | undefined,
+  stored: (provider: string) => boolean,
+): ProviderRow {
   if (state === undefined) return pendingRow(listing);
   if ("failed" in state) return { ...pendingRow(listing), problem: state.failed };
   return providerRow(state, stored);

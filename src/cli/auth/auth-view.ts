@@ -29,7 +29,10 @@ export interface AuthActions {
   render(): void;
 }
 
-type Mode = { kind: "list" } | { kind: "field"; field: MaskedField; provider: string } | { kind: "remove"; provider: string };
+type Mode =
+  | { kind: "list" }
+  | { kind: "field"; field: MaskedField; provider: string }
+  | { kind: "remove"; provider: string };
 
 export class AuthView implements Component, Focusable {
   focused = false;
@@ -62,13 +65,15 @@ export class AuthView implements Component, Focusable {
     else if (matchesKey(data, "down") || matchesKey(data, "tab")) this.#selected = (this.#selected + 1) % count;
     else if (matchesKey(data, "enter")) this.#open(this.rows[this.#selected]!);
     else if (matchesKey(data, "delete") || data === "d") this.#askRemove(this.rows[this.#selected]!);
-    else if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c") || matchesKey(data, "ctrl+d") || data === "q") this.actions.quit();
+    else if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c") || matchesKey(data, "ctrl+d") || data === "q")
+      this.actions.quit();
     else return;
     this.actions.render();
   }
 
   #open(row: ProviderRow): void {
-    if (row.key === undefined && row.problem === undefined) return this.#say(`${row.name}: its module is still being evaluated; a moment`, "dim");
+    if (row.key === undefined && row.problem === undefined)
+      return this.#say(`${row.name}: its module is still being evaluated; a moment`, "dim");
     if (row.needsNoKey) return this.#say(`${row.name} needs no key (its module declares auth: none)`, "ok");
     const field = new MaskedField(
       `Key for ${row.name}: `,
@@ -78,7 +83,10 @@ export class AuthView implements Component, Focusable {
     this.#mode = { kind: "field", field, provider: row.name };
     const configKey = this.actions.configKey(row.name);
     this.#message = configKey
-      ? { text: `config.yaml writes ${configKey}, which is used before a stored key: remove it there for this one to count`, tone: "warn" }
+      ? {
+          text: `config.yaml writes ${configKey}, which is used before a stored key: remove it there for this one to count`,
+          tone: "warn",
+        }
       : undefined;
   }
 
@@ -131,7 +139,10 @@ export class AuthView implements Component, Focusable {
     const s = this.style;
     const lines = [s.bold(this.header), ""];
     const said = this.moduleLines?.latest() ?? [];
-    const visible = Math.max(3, Math.min(this.rows.length, this.rowsOnScreen() - 8 - (said.length > 0 ? said.length + 2 : 0)));
+    const visible = Math.max(
+      3,
+      Math.min(this.rows.length, this.rowsOnScreen() - 8 - (said.length > 0 ? said.length + 2 : 0)),
+    );
     if (this.#selected < this.#top) this.#top = this.#selected;
     if (this.#selected >= this.#top + visible) this.#top = this.#selected - visible + 1;
     const nameWidth = Math.max(...this.rows.map((r) => r.name.length));
@@ -144,7 +155,11 @@ export class AuthView implements Component, Focusable {
     lines.push("");
     if (said.length > 0) {
       const more = this.moduleLines!.count - said.length;
-      lines.push(s.dim(`modules said${more > 0 ? ` (the last ${said.length} of ${this.moduleLines!.count} lines)` : ""}:`), ...said.map((line) => s.dim(`  ${line}`)), "");
+      lines.push(
+        s.dim(`modules said${more > 0 ? ` (the last ${said.length} of ${this.moduleLines!.count} lines)` : ""}:`),
+        ...said.map((line) => s.dim(`  ${line}`)),
+        "",
+      );
     }
     const mode = this.#mode;
     if (this.#message) lines.push(this.#paint(this.#message.text, this.#message.tone));

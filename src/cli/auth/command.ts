@@ -17,17 +17,28 @@ import { homeDir } from "../shared/home-dir.ts";
 import { INTERRUPTED_EXIT } from "../shared/interrupts.ts";
 import { stderrForPeople } from "../shared/for-people.ts";
 
-const configArg = { type: "string", description: "Path of config.yaml (default: RIENDA_CONFIG, else ~/.rienda/config.yaml)" } as const;
+const configArg = {
+  type: "string",
+  description: "Path of config.yaml (default: RIENDA_CONFIG, else ~/.rienda/config.yaml)",
+} as const;
 const nameArg = { type: "positional", required: false, description: "The provider" } as const;
 
 const screenArgs = { config: configArg } as const;
 const nameArgs = { name: nameArg, config: configArg } as const;
 /** A second word is read only to refuse it without repeating it: it is probably the key. */
-const setArgs = { ...nameArgs, key: { type: "positional", required: false, hidden: true, description: "refused: the key is read from stdin" } } as const;
-const listArgs = { json: { type: "boolean", description: "list: one JSON object { credentials, providers, unused_keys }" }, config: configArg } as const;
+const setArgs = {
+  ...nameArgs,
+  key: { type: "positional", required: false, hidden: true, description: "refused: the key is read from stdin" },
+} as const;
+const listArgs = {
+  json: { type: "boolean", description: "list: one JSON object { credentials, providers, unused_keys }" },
+  config: configArg,
+} as const;
 
 /** A subcommand that ends with 130 when interrupted while a key is typed (the error says so on stderr). */
-function keyCommand<const A extends ArgsDef>(command: Command<A> & { run(line: CommandLine<A>): Promise<void> }): Command<A> {
+function keyCommand<const A extends ArgsDef>(
+  command: Command<A> & { run(line: CommandLine<A>): Promise<void> },
+): Command<A> {
   return {
     ...command,
     async run(line) {
@@ -49,16 +60,23 @@ const subcommands = {
     async run({ values, positionals }) {
       const name = requireName(positionals[0], "set", "the provider whose key to store (the key comes on stdin)");
       if (positionals.length > 1) {
-        throw new RiendaError("usage", "auth set: takes no key on the command line (ps and the shell's history would show it); give it on stdin: rienda auth set NAME < keyfile, or type it at the prompt");
+        throw new RiendaError(
+          "usage",
+          "auth set: takes no key on the command line (ps and the shell's history would show it); give it on stdin: rienda auth set NAME < keyfile, or type it at the prompt",
+        );
       }
-      await withContext(values.config, (context) => setKey(context, name, { stdin: process.stdin, stderr: stderrForPeople() }));
+      await withContext(values.config, (context) =>
+        setKey(context, name, { stdin: process.stdin, stderr: stderrForPeople() }),
+      );
     },
   }),
   list: keyCommand({
     meta: { name: "list", description: "List every provider, whether it has a key and where the key comes from." },
     args: listArgs,
     async run({ values }) {
-      const allWork = await withContext(values.config, (context) => listKeys(context, values.json === true, { stderr: stderrForPeople() }));
+      const allWork = await withContext(values.config, (context) =>
+        listKeys(context, values.json === true, { stderr: stderrForPeople() }),
+      );
       if (!allWork) process.exitCode = 1;
     },
   }),
@@ -94,7 +112,11 @@ export default defineCommand({
       async (context) => {
         // A damaged credentials.json is named before the screen takes the terminal.
         readCredentials(context.credentialsPath);
-        if (context.roster.listings().length === 0) throw new RiendaError("usage", `auth: no provider is declared: add one to ${context.config.path} or a provider module to ~/.rienda/providers (docs/providers.md)`);
+        if (context.roster.listings().length === 0)
+          throw new RiendaError(
+            "usage",
+            `auth: no provider is declared: add one to ${context.config.path} or a provider module to ~/.rienda/providers (docs/providers.md)`,
+          );
         return (await import("./auth-screen.ts")).runAuthScreen(context, moduleLines);
       },
       moduleLines.add,
@@ -104,8 +126,17 @@ export default defineCommand({
 });
 
 /** Opens config, roster and credentials for one command; the roster's runtime is ended however it goes. */
-async function withContext<T>(configFlag: string | undefined, work: (context: KeyCommandContext) => Promise<T>, log?: (text: string) => void): Promise<T> {
-  const context = openKeyContext({ home: homeDir(), env: process.env, ...(configFlag !== undefined ? { configFlag } : {}), ...(log ? { log } : {}) });
+async function withContext<T>(
+  configFlag: string | undefined,
+  work: (context: KeyCommandContext) => Promise<T>,
+  log?: (text: string) => void,
+): Promise<T> {
+  const context = openKeyContext({
+    home: homeDir(),
+    env: process.env,
+    ...(configFlag !== undefined ? { configFlag } : {}),
+    ...(log ? { log } : {}),
+  });
   try {
     return await work(context);
   } finally {
@@ -114,6 +145,10 @@ async function withContext<T>(configFlag: string | undefined, work: (context: Ke
 }
 
 function requireName(word: string | undefined, sub: string, what: string): string {
-  if (word === undefined) throw new RiendaError("usage", `auth ${sub}: name ${what}, e.g. rienda auth ${sub} openai (rienda auth list shows the providers)`);
+  if (word === undefined)
+    throw new RiendaError(
+      "usage",
+      `auth ${sub}: name ${what}, e.g. rienda auth ${sub} openai (rienda auth list shows the providers)`,
+    );
   return word;
 }

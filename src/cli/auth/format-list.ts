@@ -13,7 +13,13 @@ export function formatAuthTable(rows: readonly ProviderRow[]): string {
   const withProblem = rows.some((row) => row.problem !== undefined);
   const cells = [
     ["PROVIDER", "KEY", "FROM", "MODELS", ...(withProblem ? ["PROBLEM"] : [])],
-    ...rows.map((row) => [row.name, rowMark(row), keyWords(row), row.models === undefined ? "-" : String(row.models), ...(withProblem ? [row.problem ?? ""] : [])]),
+    ...rows.map((row) => [
+      row.name,
+      rowMark(row),
+      keyWords(row),
+      row.models === undefined ? "-" : String(row.models),
+      ...(withProblem ? [row.problem ?? ""] : []),
+    ]),
   ];
   return textTable(cells);
 }

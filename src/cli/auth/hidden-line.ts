@@ -37,7 +37,12 @@ export class HiddenLine {
       this.#escape += char;
       // ESC [ ... final byte, ESC O x, or ESC x: the sequence ends there.
       const introducer = this.#escape[0];
-      const ended = introducer === "[" ? this.#escape.length > 1 && /[@-~]/.test(char) : introducer === "O" ? this.#escape.length === 2 : true;
+      const ended =
+        introducer === "["
+          ? this.#escape.length > 1 && /[@-~]/.test(char)
+          : introducer === "O"
+            ? this.#escape.length === 2
+            : true;
       if (ended) this.#escape = undefined;
       return;
     }

@@ -31,14 +31,19 @@ export async function setKey(context: KeyCommandContext, name: string, streams: 
   knownProvider(context, name, "auth set");
   const state = await context.roster.provider(name);
   if (state?.kind === "ready" && state.settings.auth === "none") {
-    throw new RiendaError("usage", `auth set: provider ${name} needs no key (its module ${state.listing.source} declares auth: none); nothing was stored`);
+    throw new RiendaError(
+      "usage",
+      `auth set: provider ${name} needs no key (its module ${state.listing.source} declares auth: none); nothing was stored`,
+    );
   }
   const key = await readKey(name, streams.stdin, streams.stderr);
   setCredential(context.credentialsPath, name, key);
   streams.stderr.write(`stored the key of ${name} in ${context.credentialsPath}\n`);
   const written = context.configKey(name);
   if (written !== undefined) {
-    streams.stderr.write(`note: ${context.config.path} writes ${written}, which is used before the stored key; remove it from config.yaml for this one to be used\n`);
+    streams.stderr.write(
+      `note: ${context.config.path} writes ${written}, which is used before the stored key; remove it from config.yaml for this one to be used\n`,
+    );
   }
 }
 
@@ -49,7 +54,11 @@ export function removeKey(context: KeyCommandContext, name: string, streams: Pic
   const removed = removeCredential(context.credentialsPath, name);
   const written = context.configKey(name);
   const stays = written !== undefined ? ` (its key in ${context.config.path}, ${written}, stays)` : "";
-  streams.stderr.write(removed ? `removed the key of ${name} from ${context.credentialsPath}${stays}\n` : `no key of ${name} is stored in ${context.credentialsPath}: nothing to remove${stays}\n`);
+  streams.stderr.write(
+    removed
+      ? `removed the key of ${name} from ${context.credentialsPath}${stays}\n`
+      : `no key of ${name} is stored in ${context.credentialsPath}: nothing to remove${stays}\n`,
+  );
 }
 
 /**
@@ -59,7 +68,11 @@ export function removeKey(context: KeyCommandContext, name: string, streams: Pic
  * whether every module worked: a script notices one that fails by the
  * exit status, as with `rienda models`.
  */
-export async function listKeys(context: KeyCommandContext, json: boolean, streams: Pick<KeyStreams, "stderr">): Promise<boolean> {
+export async function listKeys(
+  context: KeyCommandContext,
+  json: boolean,
+  streams: Pick<KeyStreams, "stderr">,
+): Promise<boolean> {
   const credentials = readCredentials(context.credentialsPath);
   const stored = (provider: string) => credentials.keyOf(provider) !== undefined;
   const rows = (await context.roster.all()).map((state) => providerRow(state, stored));
@@ -72,9 +85,14 @@ export async function listKeys(context: KeyCommandContext, json: boolean, stream
   for (const row of failed) streams.stderr.write(`rienda: ${row.problem}\n`);
   // JSON carries the rest (`unused_keys`, an empty `providers`).
   if (json) return failed.length === 0;
-  if (rows.length === 0) streams.stderr.write(`no provider is declared: add one to ${context.config.path} or a provider module to ~/.rienda/providers (docs/providers.md)\n`);
+  if (rows.length === 0)
+    streams.stderr.write(
+      `no provider is declared: add one to ${context.config.path} or a provider module to ~/.rienda/providers (docs/providers.md)\n`,
+    );
   if (unused.length > 0) {
-    streams.stderr.write(`${context.credentialsPath} also holds keys of providers that do not exist: ${unused.join(", ")} (rienda auth rm NAME removes one)\n`);
+    streams.stderr.write(
+      `${context.credentialsPath} also holds keys of providers that do not exist: ${unused.join(", ")} (rienda auth rm NAME removes one)\n`,
+    );
   }
   return failed.length === 0;
 }

@@ -28,7 +28,11 @@ export interface KeyContextRequest {
 
 /** Opens what the commands work on; nothing is evaluated yet. Throws the config's own RiendaError when config.yaml does not load. */
 export function openKeyContext(request: KeyContextRequest): KeyCommandContext {
-  const config = loadConfig({ env: request.env, home: request.home, ...(request.configFlag !== undefined ? { flag: request.configFlag } : {}) });
+  const config = loadConfig({
+    env: request.env,
+    home: request.home,
+    ...(request.configFlag !== undefined ? { flag: request.configFlag } : {}),
+  });
   return {
     config,
     roster: openRoster(config, { home: request.home, env: request.env, ...(request.log ? { log: request.log } : {}) }),
@@ -41,7 +45,11 @@ export function openKeyContext(request: KeyContextRequest): KeyCommandContext {
 }
 
 /** The provider named `name`, or a usage error listing the known ones (with the one probably meant). */
-export function knownProvider(context: Pick<KeyCommandContext, "roster" | "config">, name: string, command: string): ProviderListing {
+export function knownProvider(
+  context: Pick<KeyCommandContext, "roster" | "config">,
+  name: string,
+  command: string,
+): ProviderListing {
   const listings = context.roster.listings();
   const listing = listings.find((l) => l.name === name);
   if (listing) return listing;

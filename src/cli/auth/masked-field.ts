@@ -43,7 +43,9 @@ export class MaskedField implements Component {
   }
 
   #takePaste(data: string): void {
-    const text = (this.#paste ?? "") + (this.#paste === undefined ? data.slice(data.indexOf(PASTE_START) + PASTE_START.length) : data);
+    const text =
+      (this.#paste ?? "") +
+      (this.#paste === undefined ? data.slice(data.indexOf(PASTE_START) + PASTE_START.length) : data);
     const end = text.indexOf(PASTE_END);
     if (end === -1) {
       this.#paste = text;
@@ -59,7 +61,10 @@ export class MaskedField implements Component {
 
   render(width: number): string[] {
     const room = Math.max(1, width - this.label.length - 2);
-    const dots = this.#chars.length <= room ? "•".repeat(this.#chars.length) : `${"•".repeat(Math.max(0, room - 12))} (${this.#chars.length} chars)`;
+    const dots =
+      this.#chars.length <= room
+        ? "•".repeat(this.#chars.length)
+        : `${"•".repeat(Math.max(0, room - 12))} (${this.#chars.length} chars)`;
     return [`${this.label}${dots}▏`];
   }
 }

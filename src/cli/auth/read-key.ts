@@ -17,7 +17,11 @@ export interface KeyInput extends NodeJS.ReadableStream {
 }
 
 /** The key for `provider`, checked (key-text.ts); throws a RiendaError ("interrupted" for Ctrl-C or a signal). */
-export async function readKey(provider: string, stdin: KeyInput, stderr: { write(text: string): unknown }): Promise<string> {
+export async function readKey(
+  provider: string,
+  stdin: KeyInput,
+  stderr: { write(text: string): unknown },
+): Promise<string> {
   if (stdin.isTTY && stdin.setRawMode) {
     stderr.write(`Key for ${provider} (typing is not shown; Enter stores it, Ctrl-C gives up): `);
     let typed: string;
@@ -30,7 +34,10 @@ export async function readKey(provider: string, stdin: KeyInput, stderr: { write
     return checkedKey(typed, "the key typed");
   }
   const quiet = setTimeout(
-    () => stderr.write(`rienda: waiting for the key on stdin (pipe it in: rienda auth set ${provider} < file, or type it at a terminal)\n`),
+    () =>
+      stderr.write(
+        `rienda: waiting for the key on stdin (pipe it in: rienda auth set ${provider} < file, or type it at a terminal)\n`,
+      ),
     STDIN_QUIET_NOTICE_MS,
   );
   try {
@@ -47,7 +54,11 @@ async function readAllText(stream: NodeJS.ReadableStream): Promise<string> {
   for await (const chunk of stream) {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
     total += bytes.length;
-    if (total > MAX_KEY_BYTES) throw new RiendaError("usage", `the key read from stdin is longer than ${MAX_KEY_BYTES / 1024} KiB: is stdin the right file? nothing was stored`);
+    if (total > MAX_KEY_BYTES)
+      throw new RiendaError(
+        "usage",
+        `the key read from stdin is longer than ${MAX_KEY_BYTES / 1024} KiB: is stdin the right file? nothing was stored`,
+      );
     chunks.push(bytes);
   }
   // Bytes that are not UTF-8 decode to U+FFFD, which the key checks refuse as outside ASCII.

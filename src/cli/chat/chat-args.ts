@@ -9,4 +9,3 @@ export const chatArgs = {
   plain: { type: "boolean", description: "The line chat instead of the full-screen one (also with TERM=dumb)" },
   ...runFlags,
 } as const;
-

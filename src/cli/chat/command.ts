@@ -13,7 +13,13 @@ import { listAgents } from "../../agents/index.ts";
 import { loadConfig } from "../../config/index.ts";
 import { RiendaError, userMessage } from "../../errors.ts";
 import { listSessions } from "../../sessions/index.ts";
-import { createChatScreen, createChatStyle, type ChatBackend, type ChatScreen, type ChatScreenOptions } from "../../ui/chat/index.ts";
+import {
+  createChatScreen,
+  createChatStyle,
+  type ChatBackend,
+  type ChatScreen,
+  type ChatScreenOptions,
+} from "../../ui/chat/index.ts";
 import { VERSION } from "../../version.ts";
 import { exitWhenFlushed } from "../shared/exit.ts";
 import { INTERRUPTED_EXIT, interrupts } from "../shared/interrupts.ts";
@@ -40,7 +46,12 @@ export default defineCommand({
         code = watcher.cause === "SIGHUP" ? HANGUP_EXIT : watcher.exitCode;
       } else {
         // One line per problem, each prefixed, as every command prints them.
-        stderrForPeople().write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
+        stderrForPeople().write(
+          `${userMessage(error)
+            .split("\n")
+            .map((line) => `rienda: ${line}`)
+            .join("\n")}\n`,
+        );
         code = 1;
       }
     } finally {
@@ -62,11 +73,15 @@ const HANGUP_EXIT = 129;
 async function chat(line: CommandLine<typeof chatArgs>, started: (backend: ChatBackend) => void): Promise<number> {
   const parsed = line.values;
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    throw new RiendaError("usage", "interactive chat needs a terminal; use rienda run -a AGENT -p PROMPT (see rienda run --help)");
+    throw new RiendaError(
+      "usage",
+      "interactive chat needs a terminal; use rienda run -a AGENT -p PROMPT (see rienda run --help)",
+    );
   }
   if (parsed.continue && parsed.session !== undefined) throw new RiendaError("usage", "use -c or -s ID, not both");
   const continuing = parsed.continue === true || parsed.session !== undefined;
-  if ((parsed.fork || parsed.at !== undefined) && !continuing) throw new RiendaError("usage", `${parsed.fork ? "--fork" : "--at"} needs the session: -s ID or -c`);
+  if ((parsed.fork || parsed.at !== undefined) && !continuing)
+    throw new RiendaError("usage", `${parsed.fork ? "--fork" : "--at"} needs the session: -s ID or -c`);
   const start: ConversationStart = {
     home: homeDir(),
     env: process.env,
@@ -97,7 +112,9 @@ async function chat(line: CommandLine<typeof chatArgs>, started: (backend: ChatB
   };
   // The full-screen chat's library is loaded only here, so no other command pays for it (docs/chat.md).
   const plain = parsed.plain === true || process.env.TERM === "dumb";
-  const screen = plain ? createChatScreen(screenOptions) : (await import("../../ui/tui/index.ts")).createTuiScreen(screenOptions);
+  const screen = plain
+    ? createChatScreen(screenOptions)
+    : (await import("../../ui/tui/index.ts")).createTuiScreen(screenOptions);
   screenRef = screen;
   const watcher = interrupts();
   if (!start.sessionId && !start.agentId) {
@@ -106,7 +123,8 @@ async function chat(line: CommandLine<typeof chatArgs>, started: (backend: ChatB
     start.agentId = agentId;
   }
   // An agent without a model, and nothing that decides one: the user picks (docs/chat.md).
-  if (!start.sessionId && !(await untilInterrupted(pickStartModel(start, start.agentId!, screen), watcher.signal))) return 0;
+  if (!start.sessionId && !(await untilInterrupted(pickStartModel(start, start.agentId!, screen), watcher.signal)))
+    return 0;
   const backend = await untilInterrupted(createConversation(start, screen.dialogs), watcher.signal);
   started(backend);
   // As `rienda run --at/--fork` (docs/sessions.md): checked before anything is written.
@@ -132,7 +150,9 @@ async function chat(line: CommandLine<typeof chatArgs>, started: (backend: ChatB
 /** The id of this workspace's most recent session; an error when there is none. */
 function latestSession(start: ConversationStart): string {
   // A subagent's session is not one to continue: it belongs to its parent's run.
-  const [latest] = listSessions({ home: start.home, workdir: start.workdir }).filter((s) => s.parentSession === undefined);
+  const [latest] = listSessions({ home: start.home, workdir: start.workdir }).filter(
+    (s) => s.parentSession === undefined,
+  );
   if (!latest) throw new RiendaError("session", `no session to continue in this workspace (${start.workdir})`);
   return latest.id;
 }
@@ -140,7 +160,7 @@ function latestSession(start: ConversationStart): string {
 async function pickAgent(home: string, screen: ChatScreen): Promise<string | undefined> {
   const { agents, problems } = listAgents(home);
   for (const problem of problems) stderrForPeople().write(`rienda: ${problem.message}\n`);
-  if (agents.length === 0) throw new RiendaError("agent", "no agents in ~/.rienda/agents (rienda init writes a starter agent)");
+  if (agents.length === 0)
+    throw new RiendaError("agent", "no agents in ~/.rienda/agents (rienda init writes a starter agent)");
   return screen.pickAgent(agents.map((a) => ({ id: a.id, description: a.description, model: a.model })));
 }
-

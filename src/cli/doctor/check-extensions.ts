@@ -14,7 +14,14 @@ const REPLACES_BUILT_IN = "replaces a built-in tool";
 export function checkExtensions(diagnostics: readonly ExtensionDiagnostic[]): Finding[] {
   return diagnostics.map((d) => {
     if (d.failsEveryCall) {
-      return { severity: "problem", check: d.kind, file: d.file, name: d.name, message: `${d.kind} "${d.name}": ${d.problem}`, hint: extensionHint(d.kind, d.problem, dirname(d.file)) };
+      return {
+        severity: "problem",
+        check: d.kind,
+        file: d.file,
+        name: d.name,
+        message: `${d.kind} "${d.name}": ${d.problem}`,
+        hint: extensionHint(d.kind, d.problem, dirname(d.file)),
+      };
     }
     if (d.warning && d.problem !== REPLACES_BUILT_IN) {
       return {
@@ -54,11 +61,15 @@ function splitProblems(problem: string): string[] {
 
 /** A fix for one problem of a tool or hook module (`folder`: the extension's own). */
 export function extensionHint(kind: "tool" | "hook", problem: string, folder = `the ${kind}'s folder`): string {
-  const missingPackage = /^cannot load index\.js: require\("[^"]*"\) in (.+) found no package "([^"]+)" in /.exec(problem);
+  const missingPackage = /^cannot load index\.js: require\("[^"]*"\) in (.+) found no package "([^"]+)" in /.exec(
+    problem,
+  );
   if (missingPackage) {
     const [, by, name] = missingPackage;
     // A package that needs another one: the folder's node_modules is incomplete.
-    const run = by!.startsWith("node_modules") ? `"npm install" in ${folder} (${folder}/node_modules is incomplete)` : `"npm install ${name}" in ${folder}`;
+    const run = by!.startsWith("node_modules")
+      ? `"npm install" in ${folder} (${folder}/node_modules is incomplete)`
+      : `"npm install ${name}" in ${folder}`;
     return `where the npm registry is reachable, run ${run}; for a machine without one, do that elsewhere and copy the folder, node_modules included (docs/tools.md, "Packages from npm")`;
   }
   if (problem.startsWith("cannot load")) {
@@ -77,10 +88,13 @@ export function extensionHint(kind: "tool" | "hook", problem: string, folder = `
     if (member) return `make "${member[1]}" a function: ${member[1]}(ctx, ...) { ... }`;
     return "set module.exports = { beforeToolExecute(ctx, call) { ... } }: an object of handlers named after hook points (docs/hooks.md)";
   }
-  if (problem.startsWith("module.exports")) return "set module.exports = { description, parameters, execute(ctx, args) { ... } } (docs/tools.md)";
-  if (problem.includes('"description"')) return 'add description: "what the tool does, for the model" to module.exports';
+  if (problem.startsWith("module.exports"))
+    return "set module.exports = { description, parameters, execute(ctx, args) { ... } } (docs/tools.md)";
+  if (problem.includes('"description"'))
+    return 'add description: "what the tool does, for the model" to module.exports';
   if (problem.includes("not a valid JSON Schema")) return "fix the JSON Schema in parameters (the message says where)";
-  if (problem.includes('"parameters"')) return 'add parameters: { type: "object", properties: { ... } } to module.exports';
+  if (problem.includes('"parameters"'))
+    return 'add parameters: { type: "object", properties: { ... } } to module.exports';
   if (problem.includes('"execute"')) return 'add execute to module.exports: execute(ctx, args) { return "..."; }';
   return "see docs/tools.md for what a tool module exports";
 }

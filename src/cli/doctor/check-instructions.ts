@@ -5,7 +5,12 @@ import type { Finding } from "./types.ts";
 /** What reading the instructions gave. */
 export type InstructionsOutcome =
   | { kind: "none" }
-  | { kind: "read"; file: string; text: string; /** A later candidate that the empty file hides (CLAUDE.md behind AGENTS.md). */ hidden?: string }
+  | {
+      kind: "read";
+      file: string;
+      text: string /** A later candidate that the empty file hides (CLAUDE.md behind AGENTS.md). */;
+      hidden?: string;
+    }
   | { kind: "unreadable"; file: string; reason: string }
   /** Not a plain file, or too large: refused without being read. */
   | { kind: "refused"; file: string; reason: string };
@@ -36,14 +41,18 @@ export function checkInstructions(outcome: InstructionsOutcome): Finding[] {
     ];
   }
   if (outcome.text !== "") return [];
-  const hidden = outcome.hidden ? `; it also hides ${outcome.hidden}, which is read only when there is no ${baseName(outcome.file)}` : "";
+  const hidden = outcome.hidden
+    ? `; it also hides ${outcome.hidden}, which is read only when there is no ${baseName(outcome.file)}`
+    : "";
   return [
     {
       severity: "warning",
       check: "instructions",
       file: outcome.file,
       message: `is empty, so agents get no project instructions from it${hidden}`,
-      hint: outcome.hidden ? `write the project's instructions in it, or delete it so ${baseName(outcome.hidden)} is used` : "write the project's instructions in it (docs/agents.md), or delete it",
+      hint: outcome.hidden
+        ? `write the project's instructions in it, or delete it so ${baseName(outcome.hidden)} is used`
+        : "write the project's instructions in it (docs/agents.md), or delete it",
     },
   ];
 }

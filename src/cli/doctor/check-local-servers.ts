@@ -8,7 +8,15 @@
  * model request. Servers elsewhere are never contacted.
  */
 import type { LoadedConfig } from "../../config/index.ts";
-import { contextWindowInfo, isLocalUrl, learnContextWindow, servedModels, startHintFor, type ResolvedModel, type ServedModels } from "../../providers/index.ts";
+import {
+  contextWindowInfo,
+  isLocalUrl,
+  learnContextWindow,
+  servedModels,
+  startHintFor,
+  type ResolvedModel,
+  type ServedModels,
+} from "../../providers/index.ts";
 import type { ModelUser } from "./model-users.ts";
 import type { Finding } from "./types.ts";
 
@@ -20,7 +28,10 @@ export interface WindowRow {
 }
 
 /** Asks every local server a used model points at, all at once. */
-export async function checkLocalServers(config: LoadedConfig, users: readonly ModelUser[]): Promise<{ findings: Finding[]; windows: WindowRow[] }> {
+export async function checkLocalServers(
+  config: LoadedConfig,
+  users: readonly ModelUser[],
+): Promise<{ findings: Finding[]; windows: WindowRow[] }> {
   const byUrl = new Map<string, { model: ResolvedModel; users: string[] }[]>();
   for (const user of users) {
     let model: ResolvedModel;
@@ -39,15 +50,26 @@ export async function checkLocalServers(config: LoadedConfig, users: readonly Mo
   }
   const urls = [...byUrl.keys()];
   const used = [...byUrl.values()].flat().map((entry) => entry.model);
-  const [answers] = await Promise.all([Promise.all(urls.map((url) => servedModels(url))), Promise.all(used.map((model) => learnContextWindow(model)))]);
+  const [answers] = await Promise.all([
+    Promise.all(urls.map((url) => servedModels(url))),
+    Promise.all(used.map((model) => learnContextWindow(model))),
+  ]);
   const windows = used.flatMap((model): WindowRow[] => {
     const info = contextWindowInfo(model);
     return info ? [{ model: model.ref, tokens: info.tokens, source: info.source }] : [];
   });
-  return { findings: urls.flatMap((url, index) => findingsFor(config.path, url, answers[index]!, byUrl.get(url)!)), windows };
+  return {
+    findings: urls.flatMap((url, index) => findingsFor(config.path, url, answers[index]!, byUrl.get(url)!)),
+    windows,
+  };
 }
 
-function findingsFor(file: string, url: string, served: ServedModels, models: { model: ResolvedModel; users: string[] }[]): Finding[] {
+function findingsFor(
+  file: string,
+  url: string,
+  served: ServedModels,
+  models: { model: ResolvedModel; users: string[] }[],
+): Finding[] {
   const first = models[0]!.model;
   const usedBy = models.flatMap((entry) => entry.users).join(", ");
   if (!served.reachable) {
@@ -70,7 +92,17 @@ function findingsFor(file: string, url: string, served: ServedModels, models: { 
     const key = `providers.${keyPart(model.provider)}.models.${keyPart(model.alias)}.id`;
     // llama.cpp answers any id with the one model it runs: worth knowing, not broken.
     if (served.anyId) {
-      return [{ severity: "warning", check: "config", file, key, name: model.ref, message: `"${model.wireId}" is not the id llama.cpp at ${url} serves (${list}); it answers with that model anyway`, hint: `set ${key} to ${JSON.stringify(served.ids[0] ?? model.wireId)} so sessions and costs name the model that answered` }];
+      return [
+        {
+          severity: "warning",
+          check: "config",
+          file,
+          key,
+          name: model.ref,
+          message: `"${model.wireId}" is not the id llama.cpp at ${url} serves (${list}); it answers with that model anyway`,
+          hint: `set ${key} to ${JSON.stringify(served.ids[0] ?? model.wireId)} so sessions and costs name the model that answered`,
+        },
+      ];
     }
     return [
       {
@@ -80,7 +112,10 @@ function findingsFor(file: string, url: string, served: ServedModels, models: { 
         key,
         name: model.ref,
         message: `the server at ${url} does not serve "${model.wireId}" (it serves: ${list}); used by ${users.join(", ")}`,
-        hint: served.ids.length > 0 ? `set ${key} to one of the ids it serves, or load "${model.wireId}" on the server (ollama pull ${model.wireId})` : `load a model on the server, then set ${key} to its id`,
+        hint:
+          served.ids.length > 0
+            ? `set ${key} to one of the ids it serves, or load "${model.wireId}" on the server (ollama pull ${model.wireId})`
+            : `load a model on the server, then set ${key} to its id`,
       },
     ];
   });

@@ -5,7 +5,13 @@
  */
 import type { Agent } from "../../agents/index.ts";
 import type { LoadedConfig } from "../../config/index.ts";
-import { isServerWildcard, serverPart, unknownServerError, unlistedToolError, type McpServers } from "../../mcp/index.ts";
+import {
+  isServerWildcard,
+  serverPart,
+  unknownServerError,
+  unlistedToolError,
+  type McpServers,
+} from "../../mcp/index.ts";
 import type { Finding } from "./types.ts";
 
 /** A problem for each server that did not start. */
@@ -28,15 +34,23 @@ export function checkMcpServers(config: Pick<LoadedConfig, "path" | "mcpServers"
 
 /** A fix for one way a server fails to start. */
 export function mcpHint(failure: string, transport: "stdio" | "http"): string {
-  if (/environment variable \S+ is not set/.test(failure)) return "set the variable before running Rienda, or write ${NAME:-default} in config.yaml";
-  if (/no such command/.test(failure)) return "install the server, or correct command (and cwd) so that the program is found";
-  if (/not JSON-RPC/.test(failure)) return "start the server in its stdio mode (see its documentation), so that it writes only protocol messages to stdout";
+  if (/environment variable \S+ is not set/.test(failure))
+    return "set the variable before running Rienda, or write ${NAME:-default} in config.yaml";
+  if (/no such command/.test(failure))
+    return "install the server, or correct command (and cwd) so that the program is found";
+  if (/not JSON-RPC/.test(failure))
+    return "start the server in its stdio mode (see its documentation), so that it writes only protocol messages to stdout";
   if (/timed out/.test(failure)) {
-    return transport === "http" ? "check that the server at url is running and answers MCP requests, or raise startup_timeout_ms" : "raise startup_timeout_ms if the server is slow to start; otherwise run the command by hand to see what it waits for";
+    return transport === "http"
+      ? "check that the server at url is running and answers MCP requests, or raise startup_timeout_ms"
+      : "raise startup_timeout_ms if the server is slow to start; otherwise run the command by hand to see what it waits for";
   }
-  if (/ECONNREFUSED|Unable to connect|cannot connect/i.test(failure)) return "start the server, or correct url: nothing answers there";
+  if (/ECONNREFUSED|Unable to connect|cannot connect/i.test(failure))
+    return "start the server, or correct url: nothing answers there";
   if (/exited/.test(failure)) return "run the command by hand to see why it exits (its stderr is quoted above)";
-  return transport === "http" ? "check url and headers (a 401 or 403 means the credentials are wrong)" : "run the command by hand to see what goes wrong";
+  return transport === "http"
+    ? "check url and headers (a 401 or 403 means the credentials are wrong)"
+    : "run the command by hand to see what goes wrong";
 }
 
 /** Names an agent may use that belong to MCP servers (checked here, not as user tools). */
@@ -46,16 +60,30 @@ export function isMcpReference(name: string, config: Pick<LoadedConfig, "mcpServ
 }
 
 /** A problem for each MCP tool an agent names that no server provides. */
-export function checkAgentMcpTools(agents: readonly Agent[], config: Pick<LoadedConfig, "path" | "mcpServers">, servers: McpServers): Finding[] {
+export function checkAgentMcpTools(
+  agents: readonly Agent[],
+  config: Pick<LoadedConfig, "path" | "mcpServers">,
+  servers: McpServers,
+): Finding[] {
   const findings: Finding[] = [];
   const configured = new Set(config.mcpServers.keys());
   for (const agent of agents) {
     agent.tools.forEach((name, index) => {
       if (!isMcpReference(name, config)) return;
       const server = serverPart(name)!;
-      const at = { severity: "problem" as const, check: "agent" as const, file: agent.file, key: `tools[${index}]`, name: agent.id };
+      const at = {
+        severity: "problem" as const,
+        check: "agent" as const,
+        file: agent.file,
+        key: `tools[${index}]`,
+        name: agent.id,
+      };
       if (!configured.has(server)) {
-        findings.push({ ...at, message: unknownServerError(name, server, configured, config.path).message, hint: `declare "${server}" under mcp_servers in ${config.path}, or remove "${name}" from tools:` });
+        findings.push({
+          ...at,
+          message: unknownServerError(name, server, configured, config.path).message,
+          hint: `declare "${server}" under mcp_servers in ${config.path}, or remove "${name}" from tools:`,
+        });
         return;
       }
       const connection = servers.connections.find((c) => c.name === server);

@@ -47,7 +47,11 @@ export function checkHiddenModules(providers: readonly ProviderFacts[], configPa
 }
 
 /** A problem for each provider a run needs a key of (an agent's model or compaction.model) that has none. */
-export function checkProviderKeys(providers: readonly ProviderFacts[], users: readonly ModelUser[], credentialsPath: string): Finding[] {
+export function checkProviderKeys(
+  providers: readonly ProviderFacts[],
+  users: readonly ModelUser[],
+  credentialsPath: string,
+): Finding[] {
   return providers.flatMap(({ row }) => {
     if (row.key !== "missing") return [];
     const needing = users.filter((u) => u.provider === row.name);

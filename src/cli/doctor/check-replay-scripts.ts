@@ -18,7 +18,11 @@ export interface ReplayScriptOutcome {
 }
 
 /** One finding per script that is missing, unreadable or invalid. */
-export function checkReplayScripts(configFile: string, outcomes: readonly ReplayScriptOutcome[], users: readonly ModelUser[]): Finding[] {
+export function checkReplayScripts(
+  configFile: string,
+  outcomes: readonly ReplayScriptOutcome[],
+  users: readonly ModelUser[],
+): Finding[] {
   return outcomes.flatMap((o): Finding[] => {
     if (o.problem === undefined) return [];
     const using = users.filter((u) => u.provider === o.provider);

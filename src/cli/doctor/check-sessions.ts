@@ -30,7 +30,8 @@ export function checkSessions(entries: readonly ModeEntry[]): Finding[] {
   }
   for (const [dir, files] of openFiles) {
     const first = files[0]!;
-    const what = files.length === 1 ? `${baseName(first.path)} is` : `${files.length} files (${baseName(first.path)}, ...) are`;
+    const what =
+      files.length === 1 ? `${baseName(first.path)} is` : `${files.length} files (${baseName(first.path)}, ...) are`;
     findings.push({
       severity: "warning",
       check: "sessions",

@@ -10,9 +10,14 @@ import { usersOfProvider } from "./model-users.ts";
 import type { Finding } from "./types.ts";
 
 /** One finding per unset reference, in file order. */
-export function checkVariables(config: Pick<LoadedConfig, "path" | "providers" | "unsetVariables">, users: readonly ModelUser[]): Finding[] {
+export function checkVariables(
+  config: Pick<LoadedConfig, "path" | "providers" | "unsetVariables">,
+  users: readonly ModelUser[],
+): Finding[] {
   return config.unsetVariables.map((unset) => {
-    const provider = [...config.providers.values()].find((p) => p.unset.some((u) => u.path === unset.path && u.variable === unset.variable));
+    const provider = [...config.providers.values()].find((p) =>
+      p.unset.some((u) => u.path === unset.path && u.variable === unset.variable),
+    );
     const base = { check: "config" as const, file: config.path, key: unset.path, name: unset.variable };
     const name = unset.variable;
     if (!provider) {

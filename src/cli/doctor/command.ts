@@ -13,12 +13,19 @@ import { stdoutForPeople } from "../shared/for-people.ts";
 
 const args = {
   json: { type: "boolean", description: "Print one JSON object: { healthy, problems, warnings, checked }" },
-  workdir: { type: "string", alias: "C", description: "Workspace whose AGENTS.md to check (default: the current directory)" },
+  workdir: {
+    type: "string",
+    alias: "C",
+    description: "Workspace whose AGENTS.md to check (default: the current directory)",
+  },
   config: { type: "string", description: "Configuration file (default: RIENDA_CONFIG, else ~/.rienda/config.yaml)" },
 } as const;
 
 export default defineCommand({
-  meta: { name: "doctor", description: "Check the config, agents, tools and hooks; print each problem with its file and a fix." },
+  meta: {
+    name: "doctor",
+    description: "Check the config, agents, tools and hooks; print each problem with its file and a fix.",
+  },
   args,
   async run(line) {
     const parsed = line.values;

@@ -20,7 +20,12 @@ export interface FileProblem {
  * frontmatter's top-level keys, so `tools[1]: ...` or `metadata.author: ...`
  * sets `key`; `hint` gives the fix of one line.
  */
-export function fileProblemFindings(check: CheckName, problem: FileProblem, keys: readonly string[], hint: (text: string) => string): Finding[] {
+export function fileProblemFindings(
+  check: CheckName,
+  problem: FileProblem,
+  keys: readonly string[],
+  hint: (text: string) => string,
+): Finding[] {
   const keyAtStart = new RegExp(`^((?:${keys.join("|")})(?:\\[\\d+\\]|\\.[^:\\s]+)?): `);
   return problem.message.split("\n").map((line) => {
     const text = line.startsWith(`${problem.file}: `) ? line.slice(problem.file.length + 2) : line;

@@ -11,7 +11,11 @@ import { modelCount, rowJson, type ProviderRow } from "../shared/provider-rows.t
 export function formatReport(report: DoctorReport): string {
   const { checked } = report;
   const list = (check: "agent" | "tool" | "hook" | "skill", names: readonly string[]) => {
-    const broken = new Set(report.problems.filter((f) => f.check === check && f.name !== undefined && !names.includes(f.name)).map((f) => f.name)).size;
+    const broken = new Set(
+      report.problems
+        .filter((f) => f.check === check && f.name !== undefined && !names.includes(f.name))
+        .map((f) => f.name),
+    ).size;
     const shown = names.length > 0 ? names.join(", ") : "none";
     return broken > 0 ? `${shown} (and ${broken} that ${broken === 1 ? "does" : "do"} not load)` : shown;
   };
@@ -23,7 +27,9 @@ export function formatReport(report: DoctorReport): string {
     `hooks         ${list("hook", checked.hooks)}`,
     `skills        ${list("skill", checked.skills)}`,
     `instructions  ${checked.instructions ?? `none in ${checked.workspace}`}`,
-    ...checked.contextWindows.map((w) => `window        ${w.model}: ${w.tokens.toLocaleString("en-US")} tokens (${w.source})`),
+    ...checked.contextWindows.map(
+      (w) => `window        ${w.model}: ${w.tokens.toLocaleString("en-US")} tokens (${w.source})`,
+    ),
   ];
   const findings = [...report.problems, ...report.warnings];
   if (findings.length > 0) lines.push("");
@@ -43,14 +49,17 @@ function providerLines(checked: DoctorReport["checked"]): string[] {
 /** One provider: where it is declared, its key, its models; or that it does not load. */
 function providerLine(row: ProviderRow): string {
   const origin = row.origin === "config" ? "config.yaml" : row.origin;
-  if (row.key === undefined) return `${row.name} (${origin}): ${row.problem !== undefined ? "does not load" : "key unknown (see the findings below)"}`;
+  if (row.key === undefined)
+    return `${row.name} (${origin}): ${row.problem !== undefined ? "does not load" : "key unknown (see the findings below)"}`;
   return `${row.name} (${origin}): ${keyText(row)}, ${modelCount(row)}`;
 }
 
 function keyText(row: ProviderRow): string {
   switch (row.key) {
     case "config":
-      return row.emptyKey === undefined ? "key in config.yaml" : `no key (${row.emptyKey === "empty" ? "api_key is empty" : row.emptyKey})`;
+      return row.emptyKey === undefined
+        ? "key in config.yaml"
+        : `no key (${row.emptyKey === "empty" ? "api_key is empty" : row.emptyKey})`;
     case "credentials":
       return "key in credentials.json";
     case "not needed":
@@ -62,7 +71,10 @@ function keyText(row: ProviderRow): string {
 
 /** `problem: /path/file:3: providers.x: unknown key (...)`. */
 export function findingLine(finding: Finding): string {
-  const where = finding.line !== undefined && !finding.message.startsWith("line ") ? `${finding.file}:${finding.line}` : finding.file;
+  const where =
+    finding.line !== undefined && !finding.message.startsWith("line ")
+      ? `${finding.file}:${finding.line}`
+      : finding.file;
   const key = finding.key !== undefined && !finding.message.startsWith(`${finding.key}:`) ? `${finding.key}: ` : "";
   return `${finding.severity}: ${where}: ${key}${finding.message}`;
 }

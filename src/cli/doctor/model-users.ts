@@ -13,7 +13,10 @@ export interface ModelUser {
 }
 
 /** Every reference that a run may resolve; malformed ones are left to the agent checks. */
-export function modelUsers(agents: readonly Pick<Agent, "id" | "model">[], compaction: CompactionSettings): ModelUser[] {
+export function modelUsers(
+  agents: readonly Pick<Agent, "id" | "model">[],
+  compaction: CompactionSettings,
+): ModelUser[] {
   const users: ModelUser[] = [];
   const add = (label: string, ref: string) => {
     const parts = splitModelRef(ref);

@@ -44,7 +44,10 @@ export interface ProvidersRead {
 }
 
 /** Every provider of the roster, each settled (modules evaluated at once, side by side). */
-export async function readProviders(config: LoadedConfig, request: { home: string; env: Readonly<Record<string, string | undefined>> }): Promise<ProvidersRead> {
+export async function readProviders(
+  config: LoadedConfig,
+  request: { home: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<ProvidersRead> {
   const path = credentialsPath(request.env, request.home);
   const credentials = readCredentialsFacts(path);
   const stored = storedKeys(path);
@@ -62,7 +65,10 @@ export async function readProviders(config: LoadedConfig, request: { home: strin
     });
     const listing = listProviderModules({ env: request.env, home: request.home });
     const prefix = `providers folder ${listing.folder}: `;
-    const folder = { path: listing.folder, problems: listing.problems.map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : p)) };
+    const folder = {
+      path: listing.folder,
+      problems: listing.problems.map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : p)),
+    };
     return { providers, credentials, folder };
   } finally {
     await roster.close();

@@ -17,7 +17,13 @@ import { listSkills } from "../../skills/index.ts";
 import { createToolRunner } from "../../tools/index.ts";
 import { checkAgentExtensions, checkAgentFiles, checkAgentModels, checkAgentSubagents } from "./check-agents.ts";
 import { checkConfig, checkConfigWarnings, type ConfigOutcome } from "./check-config.ts";
-import { checkCredentialsFile, checkHiddenModules, checkProviderKeys, checkProviderModules, checkProvidersFolder } from "./check-providers.ts";
+import {
+  checkCredentialsFile,
+  checkHiddenModules,
+  checkProviderKeys,
+  checkProviderModules,
+  checkProvidersFolder,
+} from "./check-providers.ts";
 import { readProviders } from "./read-providers.ts";
 import { checkExtensions } from "./check-extensions.ts";
 import { checkInstructions, checkOutsideLinks, type InstructionsOutcome } from "./check-instructions.ts";
@@ -47,7 +53,12 @@ export interface DoctorOptions {
 /** Runs every check. Never throws for what it finds; findings carry it. */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const riendaDir = join(options.home, ".rienda");
-  const loadOptions = { env: options.env, home: options.home, ...(options.configFlag ? { flag: options.configFlag } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) };
+  const loadOptions = {
+    env: options.env,
+    home: options.home,
+    ...(options.configFlag ? { flag: options.configFlag } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  };
   const location = locateConfig(loadOptions);
   const { config, outcome } = readConfig(location.path, location.source, () => loadConfig(loadOptions));
 
@@ -60,7 +71,12 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     discoverHooks({ riendaDir, runtime }),
     // Every configured server is started, like a run would, and closed again.
     config && config.mcpServers.size > 0
-      ? startMcpServers([...config.mcpServers.values()], { workdir: options.workdir, env: options.env, configPath: config.path, requireAll: false })
+      ? startMcpServers([...config.mcpServers.values()], {
+          workdir: options.workdir,
+          env: options.env,
+          configPath: config.path,
+          requireAll: false,
+        })
       : undefined,
     config ? checkLocalServers(config, used) : { findings: [], windows: [] },
     config ? readProviders(config, { home: options.home, env: options.env }) : undefined,
@@ -77,7 +93,10 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   }
   if (config && providers) {
     findings.push(...checkCredentialsFile(providers.credentials), ...checkProvidersFolder(providers.folder));
-    findings.push(...checkProviderModules(providers.providers), ...checkHiddenModules(providers.providers, config.path));
+    findings.push(
+      ...checkProviderModules(providers.providers),
+      ...checkHiddenModules(providers.providers, config.path),
+    );
     findings.push(...checkProviderKeys(providers.providers, used, providers.credentials.path));
   }
   findings.push(...checkAgentFiles(agentProblems));
@@ -125,7 +144,13 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   };
 }
 
-const NO_SERVERS: McpServers = { connections: [], toolsOf: () => [], version: () => 0, notices: [], close: async () => undefined };
+const NO_SERVERS: McpServers = {
+  connections: [],
+  toolsOf: () => [],
+  version: () => 0,
+  notices: [],
+  close: async () => undefined,
+};
 
 function readConfig(
   path: string,
@@ -148,15 +173,21 @@ function readInstructions(workdir: string, outside: OutsideLink[]): Instructions
   try {
     found = loadProjectInstructions(workdir, (link) => outside.push(link));
   } catch (error) {
-    const file = INSTRUCTION_FILES.map((name) => join(workdir, name)).find((f) => messageOf(error).startsWith(`${f}: `)) ?? join(workdir, INSTRUCTION_FILES[0]!);
+    const file =
+      INSTRUCTION_FILES.map((name) => join(workdir, name)).find((f) => messageOf(error).startsWith(`${f}: `)) ??
+      join(workdir, INSTRUCTION_FILES[0]!);
     const reason = messageOf(error).slice(file.length + 2);
-    return reason.startsWith("cannot be read: ") ? { kind: "unreadable", file, reason: reason.slice("cannot be read: ".length) } : { kind: "refused", file, reason };
+    return reason.startsWith("cannot be read: ")
+      ? { kind: "unreadable", file, reason: reason.slice("cannot be read: ".length) }
+      : { kind: "refused", file, reason };
   }
   if (!found) return { kind: "none" };
   const later = INSTRUCTION_FILES.slice(INSTRUCTION_FILES.findIndex((name) => join(workdir, name) === found.file) + 1)
     .map((name) => join(workdir, name))
     .find((f) => isFile(f));
-  return later ? { kind: "read", file: found.file, text: found.text, hidden: later } : { kind: "read", file: found.file, text: found.text };
+  return later
+    ? { kind: "read", file: found.file, text: found.text, hidden: later }
+    : { kind: "read", file: found.file, text: found.text };
 }
 
 function readReplayScripts(config: LoadedConfig): ReplayScriptOutcome[] {
@@ -179,10 +210,19 @@ function replayProblem(read: ReplayScriptRead, file: string): Pick<ReplayScriptO
       return { problem: "does not exist", missing: true };
     case "unreadable": {
       const code = (read.error as NodeJS.ErrnoException).code;
-      return { problem: code === "EISDIR" ? "is a directory, not a file" : code === "EACCES" ? "cannot be read: permission denied" : `cannot be read: ${messageOf(read.error)}` };
+      return {
+        problem:
+          code === "EISDIR"
+            ? "is a directory, not a file"
+            : code === "EACCES"
+              ? "cannot be read: permission denied"
+              : `cannot be read: ${messageOf(read.error)}`,
+      };
     }
     case "invalid":
-      return { problem: `is invalid: ${read.message.startsWith(`${file}: `) ? read.message.slice(file.length + 2) : read.message}` };
+      return {
+        problem: `is invalid: ${read.message.startsWith(`${file}: `) ? read.message.slice(file.length + 2) : read.message}`,
+      };
     case "empty":
       return { problem: "has no turns" };
   }

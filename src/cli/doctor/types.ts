@@ -1,12 +1,21 @@
 /** Shapes of `rienda doctor`'s findings and report (docs/doctor.md documents the JSON form). */
 import type { ProviderRow } from "../shared/provider-rows.ts";
 
-
 /** A problem breaks something (exit 1); a warning is worth knowing but breaks nothing. */
 export type Severity = "problem" | "warning";
 
 /** Which check produced a finding, in the order the checks run. */
-export type CheckName = "config" | "provider" | "credentials" | "agent" | "tool" | "hook" | "skill" | "mcp" | "instructions" | "sessions";
+export type CheckName =
+  | "config"
+  | "provider"
+  | "credentials"
+  | "agent"
+  | "tool"
+  | "hook"
+  | "skill"
+  | "mcp"
+  | "instructions"
+  | "sessions";
 
 /** One thing found wrong, with where it is and how to fix it. */
 export interface Finding {

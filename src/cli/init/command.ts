@@ -12,11 +12,21 @@ import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { RiendaError } from "../../errors.ts";
 import { findLocalServers } from "../../providers/index.ts";
-import { installStarter, localStarter, STARTER_AGENT_ID, STARTER_FILES, type FoundServer, type InstallReport } from "./index.ts";
+import {
+  installStarter,
+  localStarter,
+  STARTER_AGENT_ID,
+  STARTER_FILES,
+  type FoundServer,
+  type InstallReport,
+} from "./index.ts";
 import { homeDir } from "../shared/home-dir.ts";
 
 const args = {
-  replay: { type: "boolean", description: "Keep the starter agent on its replay script even when a local model server runs" },
+  replay: {
+    type: "boolean",
+    description: "Keep the starter agent on its replay script even when a local model server runs",
+  },
 } as const;
 
 export default defineCommand({
@@ -26,18 +36,31 @@ export default defineCommand({
     const parsed = line.values;
     const home = homeDir();
     // A found server is used only for a new config.yaml: an existing one may not declare its model.
-    const fresh = !existsSync(join(home, ".rienda", "config.yaml")) && !existsSync(join(home, ".rienda", "agents", `${STARTER_AGENT_ID}.md`));
+    const fresh =
+      !existsSync(join(home, ".rienda", "config.yaml")) &&
+      !existsSync(join(home, ".rienda", "agents", `${STARTER_AGENT_ID}.md`));
     const servers = parsed.replay || !fresh ? [] : await findLocalServers();
     const chosen = servers[0];
     const starter = chosen ? localStarter(STARTER_FILES, chosen) : undefined;
     const report = installStarter(home, starter?.files ?? STARTER_FILES);
-    process.stdout.write(formatReport(report, chosen && starter ? { server: chosen, modelRef: starter.modelRef, others: servers.slice(1) } : undefined));
+    process.stdout.write(
+      formatReport(
+        report,
+        chosen && starter ? { server: chosen, modelRef: starter.modelRef, others: servers.slice(1) } : undefined,
+      ),
+    );
     const configOverride = process.env.RIENDA_CONFIG;
-    if (configOverride) process.stderr.write(`note: RIENDA_CONFIG is set, so rienda reads ${configOverride}, not ${report.root}/config.yaml\n`);
+    if (configOverride)
+      process.stderr.write(
+        `note: RIENDA_CONFIG is set, so rienda reads ${configOverride}, not ${report.root}/config.yaml\n`,
+      );
     const failed = report.files.filter((file) => file.status === "failed");
     if (failed.length > 0) {
       const what = failed.length === 1 ? "1 file" : `${failed.length} files`;
-      throw new RiendaError("config", `init: could not write ${what} (see above); fix the cause and run rienda init again: it keeps what exists`);
+      throw new RiendaError(
+        "config",
+        `init: could not write ${what} (see above); fix the cause and run rienda init again: it keeps what exists`,
+      );
     }
   },
 });
@@ -53,8 +76,11 @@ export interface FoundLocal {
 export function formatReport(report: InstallReport, found?: FoundLocal): string {
   const lines: string[] = [];
   if (found) {
-    lines.push(`found ${found.server.kind} at ${found.server.baseUrl}, serving ${found.server.ids.join(", ")}: the starter agent uses ${found.modelRef}`);
-    for (const other of found.others) lines.push(`found ${other.kind} at ${other.baseUrl} too, serving ${other.ids.join(", ")}`);
+    lines.push(
+      `found ${found.server.kind} at ${found.server.baseUrl}, serving ${found.server.ids.join(", ")}: the starter agent uses ${found.modelRef}`,
+    );
+    for (const other of found.others)
+      lines.push(`found ${other.kind} at ${other.baseUrl} too, serving ${other.ids.join(", ")}`);
   }
   if (report.createdRoot) lines.push(`created ${report.root}/ (private to you: mode 0700)`);
   for (const file of report.files) {
@@ -70,19 +96,31 @@ export function formatReport(report: InstallReport, found?: FoundLocal): string 
   const agentPath = agentFile?.path ?? `${report.root}/agents/${STARTER_AGENT_ID}.md`;
   const hints: Array<[string, string]> = found
     ? [
-        [`rienda run -a ${STARTER_AGENT_ID} -p hi`, `asks ${found.modelRef} on ${found.server.kind} (no internet, no key)`],
-        [`rienda run -a ${STARTER_AGENT_ID} -m replay/${STARTER_AGENT_ID} -p hi`, `answers from replay/${STARTER_AGENT_ID}.yaml instead (no model at all)`],
+        [
+          `rienda run -a ${STARTER_AGENT_ID} -p hi`,
+          `asks ${found.modelRef} on ${found.server.kind} (no internet, no key)`,
+        ],
+        [
+          `rienda run -a ${STARTER_AGENT_ID} -m replay/${STARTER_AGENT_ID} -p hi`,
+          `answers from replay/${STARTER_AGENT_ID}.yaml instead (no model at all)`,
+        ],
         ["rienda doctor", "checks the config, agents, tools and hooks"],
       ]
     : [
-        [`rienda run -a ${STARTER_AGENT_ID} -p hi`, `answers offline from replay/${STARTER_AGENT_ID}.yaml (no model, no key)`],
+        [
+          `rienda run -a ${STARTER_AGENT_ID} -p hi`,
+          `answers offline from replay/${STARTER_AGENT_ID}.yaml (no model, no key)`,
+        ],
         ["rienda doctor", "checks the config, agents, tools and hooks"],
       ];
   const width = Math.max(...hints.map(([command]) => command.length));
   const configPath = `${report.root}/config.yaml`;
   lines.push("", "Next:", ...hints.map(([command, what]) => `  ${command.padEnd(width)}  ${what}`));
   if (found) {
-    lines.push(`To use another model, set "model:" in ${agentPath} to a model of`, `${configPath}. Local servers: docs/providers.md ("Local servers").`);
+    lines.push(
+      `To use another model, set "model:" in ${agentPath} to a model of`,
+      `${configPath}. Local servers: docs/providers.md ("Local servers").`,
+    );
     return `${lines.join("\n")}\n`;
   }
   lines.push(

@@ -37,7 +37,8 @@ export function installStarter(home: string, files: readonly StarterFile[]): Ins
 function ensureRoot(root: string): boolean {
   const existing = statOrUndefined(root);
   if (existing) {
-    if (!existing.isDirectory()) throw new RiendaError("config", `${root} exists but is not a directory; move it away and run rienda init again`);
+    if (!existing.isDirectory())
+      throw new RiendaError("config", `${root} exists but is not a directory; move it away and run rienda init again`);
     return false;
   }
   try {

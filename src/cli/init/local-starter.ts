@@ -27,7 +27,12 @@ export function localStarter(files: readonly StarterFile[], server: FoundServer)
     if (file.path === "config.yaml") return { ...file, content: withServer(file.content, server, alias, id) };
     if (file.path === "agents/starter.md") {
       const description = `description: A starter agent, on the model ${server.kind} serves on this machine (found by rienda init).`;
-      return { ...file, content: file.content.replace(/^model: replay\/starter$/m, `model: ${modelRef}`).replace(/^description: .*$/m, description) };
+      return {
+        ...file,
+        content: file.content
+          .replace(/^model: replay\/starter$/m, `model: ${modelRef}`)
+          .replace(/^description: .*$/m, description),
+      };
     }
     return file;
   });
@@ -52,15 +57,26 @@ function withServer(config: string, server: FoundServer, alias: string, id: stri
   const found = `Found running by \`rienda init\`: ${server.kind}, serving ${server.ids.join(", ")}; the starter agent uses it.`;
   const replayed = config.replace(REPLAY_COMMENT, `${REPLAY_COMMENT_FOUND}\n`);
   if (server.kind === "Ollama") {
-    const entry = alias === "qwen3" ? `      qwen3: # ${found}\n        id: qwen3:8b\n` : `      ${alias}: # ${found}\n        id: ${JSON.stringify(id)}\n      qwen3:\n        id: qwen3:8b\n`;
+    const entry =
+      alias === "qwen3"
+        ? `      qwen3: # ${found}\n        id: qwen3:8b\n`
+        : `      ${alias}: # ${found}\n        id: ${JSON.stringify(id)}\n      qwen3:\n        id: qwen3:8b\n`;
     return replayed.replace("      qwen3:\n        id: qwen3:8b\n", entry);
   }
   return replayed
-    .replace("model it serves, then use model: local/default in an agent.", `model it serves, then use model: local/${alias} in an agent.`)
+    .replace(
+      "model it serves, then use model: local/default in an agent.",
+      `model it serves, then use model: local/${alias} in an agent.`,
+    )
     .replace("    base_url: http://127.0.0.1:8080/v1\n", `    base_url: ${server.baseUrl} # ${found}\n`)
-    .replace("      default:\n        id: default # llama.cpp answers with its one model whatever the id\n", `      ${alias}:\n        id: ${JSON.stringify(id)}\n`);
+    .replace(
+      "      default:\n        id: default # llama.cpp answers with its one model whatever the id\n",
+      `      ${alias}:\n        id: ${JSON.stringify(id)}\n`,
+    );
 }
 
 /** The replay provider's comment in the starter config, and what it says once the starter agent uses a found server. */
-const REPLAY_COMMENT = "  # Offline: answers from a script instead of a model (no network, no key).\n  # The starter agent uses it, so `rienda run -a starter -p hi` works now.\n";
-const REPLAY_COMMENT_FOUND = "  # Offline: answers from a script instead of a model (no network, no key):\n  # `rienda run -a starter -m replay/starter -p hi`.";
+const REPLAY_COMMENT =
+  "  # Offline: answers from a script instead of a model (no network, no key).\n  # The starter agent uses it, so `rienda run -a starter -p hi` works now.\n";
+const REPLAY_COMMENT_FOUND =
+  "  # Offline: answers from a script instead of a model (no network, no key):\n  # `rienda run -a starter -m replay/starter -p hi`.";

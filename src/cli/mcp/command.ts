@@ -36,15 +36,31 @@ import { readOptionalConfig } from "../shared/optional-config.ts";
 import { stderrForPeople } from "../shared/for-people.ts";
 
 const serveArgs = {
-  tools: { type: "string", description: "Comma-separated tools to serve (default: every tool of ~/.rienda/tools; shell only when named)" },
-  http: { type: "string", valueHint: "HOST:PORT", description: "Serve Streamable HTTP on HOST:PORT (loopback only) instead of stdio; clients send Authorization: Bearer <token>" },
+  tools: {
+    type: "string",
+    description: "Comma-separated tools to serve (default: every tool of ~/.rienda/tools; shell only when named)",
+  },
+  http: {
+    type: "string",
+    valueHint: "HOST:PORT",
+    description:
+      "Serve Streamable HTTP on HOST:PORT (loopback only) instead of stdio; clients send Authorization: Bearer <token>",
+  },
   "token-file": {
     type: "string",
     valueHint: "PATH",
     description: `With --http: the token file, made (mode 0600) when missing (default: ~/.rienda/mcp-token; ${TOKEN_VARIABLE} instead gives the token itself)`,
   },
-  "idle-timeout": { type: "string", valueHint: "DURATION", description: `With --http: close a session idle this long (default: ${durationText(DEFAULT_IDLE_MS)}; e.g. 90s, 2h)` },
-  "max-sessions": { type: "string", valueHint: "N", description: `With --http: sessions open at once, more are refused (default: ${DEFAULT_MAX_SESSIONS})` },
+  "idle-timeout": {
+    type: "string",
+    valueHint: "DURATION",
+    description: `With --http: close a session idle this long (default: ${durationText(DEFAULT_IDLE_MS)}; e.g. 90s, 2h)`,
+  },
+  "max-sessions": {
+    type: "string",
+    valueHint: "N",
+    description: `With --http: sessions open at once, more are refused (default: ${DEFAULT_MAX_SESSIONS})`,
+  },
   workdir: { type: "string", alias: "C", description: "Workspace the tools work in (default: the current directory)" },
 } as const;
 
@@ -55,20 +71,34 @@ const serve = defineCommand({
     const { values } = line;
     const address = values.http !== undefined ? parseListenAddress(values.http) : undefined;
     for (const flag of ["token-file", "idle-timeout", "max-sessions"] as const) {
-      if (values[flag] !== undefined && !address) throw new RiendaError("usage", `mcp serve: --${flag} applies to --http only (stdio has one client, on the pipe it started Rienda with)`);
+      if (values[flag] !== undefined && !address)
+        throw new RiendaError(
+          "usage",
+          `mcp serve: --${flag} applies to --http only (stdio has one client, on the pipe it started Rienda with)`,
+        );
     }
     const idleMs = values["idle-timeout"] !== undefined ? parseIdleTimeout(values["idle-timeout"]) : DEFAULT_IDLE_MS;
-    const maxSessions = values["max-sessions"] !== undefined ? parseMaxSessions(values["max-sessions"]) : DEFAULT_MAX_SESSIONS;
+    const maxSessions =
+      values["max-sessions"] !== undefined ? parseMaxSessions(values["max-sessions"]) : DEFAULT_MAX_SESSIONS;
     const workdir = resolveWorkdir(values.workdir);
     const home = homeDir();
     // Before any worker or command starts: the tools and what they run must not inherit the token.
     const token = address ? takeToken(values["token-file"], home) : undefined;
-    const wanted = values.tools?.split(",").map((n) => n.trim()).filter((n) => n !== "");
-    if (wanted && wanted.length === 0) throw new RiendaError("usage", "mcp serve: --tools names no tool (write --tools a,b)");
+    const wanted = values.tools
+      ?.split(",")
+      .map((n) => n.trim())
+      .filter((n) => n !== "");
+    if (wanted && wanted.length === 0)
+      throw new RiendaError("usage", "mcp serve: --tools names no tool (write --tools a,b)");
     const config = readOptionalConfig(home);
     const runtime = createRuntime();
     const runner = createToolRunner();
-    const catalog = await discoverTools({ riendaDir: join(home, ".rienda"), runtime, runner, ...(wanted ? { names: wanted } : {}) });
+    const catalog = await discoverTools({
+      riendaDir: join(home, ".rienda"),
+      runtime,
+      runner,
+      ...(wanted ? { names: wanted } : {}),
+    });
     for (const d of catalog.diagnostics) stderrForPeople().write(`${d.message}\n`);
     const tools = pickTools(catalog.tools, wanted, (name) => missingExtensionError("tool", name, catalog));
     runner.prepare();
@@ -78,7 +108,8 @@ const serve = defineCommand({
     const options: ToolServerOptions = {
       tools,
       runner,
-      contextData: (sessionId) => agentlessContext(workdir, sessionId ?? serverSession, names, config?.document ?? {}, join(home, ".rienda")),
+      contextData: (sessionId) =>
+        agentlessContext(workdir, sessionId ?? serverSession, names, config?.document ?? {}, join(home, ".rienda")),
     };
     const watcher = interrupts();
     // Calls in flight end with their workers and processes.
@@ -87,7 +118,9 @@ const serve = defineCommand({
       if (address && token) {
         const report = (line: string) => void process.stderr.write(`rienda: ${line}\n`);
         const serving = await serveHttp(options, address, { token: token.value, idleMs, maxSessions, report });
-        report(`serving ${names.length} tool${names.length === 1 ? "" : "s"} (${names.join(", ") || "none"}) at ${serving.url}`);
+        report(
+          `serving ${names.length} tool${names.length === 1 ? "" : "s"} (${names.join(", ") || "none"}) at ${serving.url}`,
+        );
         report(`clients send "Authorization: Bearer <token>", ${whereTheTokenIs(token)}`);
         await new Promise((resolve) => watcher.signal.addEventListener("abort", resolve, { once: true }));
         await serving.close();
@@ -112,7 +145,11 @@ export default defineCommand({
 function takeToken(file: string | undefined, home: string): ServeToken {
   const variable = process.env[TOKEN_VARIABLE];
   delete process.env[TOKEN_VARIABLE];
-  return serveToken({ variable, file: resolve(file ?? join(home, ".rienda", "mcp-token")), fileGiven: file !== undefined });
+  return serveToken({
+    variable,
+    file: resolve(file ?? join(home, ".rienda", "mcp-token")),
+    fileGiven: file !== undefined,
+  });
 }
 
 /** Where the token is, for stderr; never the token itself. */
@@ -122,7 +159,11 @@ function whereTheTokenIs(token: ServeToken): string {
 }
 
 /** The named tools in the order given (every missing one reported), or every tool but `shell`. */
-function pickTools(all: readonly Tool[], wanted: readonly string[] | undefined, missing: (name: string) => RiendaError): Tool[] {
+function pickTools(
+  all: readonly Tool[],
+  wanted: readonly string[] | undefined,
+  missing: (name: string) => RiendaError,
+): Tool[] {
   if (!wanted) return all.filter((t) => t.name !== "shell");
   const problems: string[] = [];
   const picked: Tool[] = [];

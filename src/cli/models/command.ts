@@ -21,7 +21,11 @@ const args = {
 } as const;
 
 export default defineCommand({
-  meta: { name: "models", description: "List every model a run can use (config.yaml and provider modules), with thinking levels and key state." },
+  meta: {
+    name: "models",
+    description:
+      "List every model a run can use (config.yaml and provider modules), with thinking levels and key state.",
+  },
   args,
   async run(line) {
     const parsed = line.values;
@@ -46,7 +50,13 @@ export default defineCommand({
 function table(rows: readonly ModelRow[]): string {
   const cells = [
     ["MODEL", "FROM", "CONTEXT", "THINKING", "KEY"],
-    ...rows.map((r) => [r.ref, r.origin, r.contextWindow === undefined ? "-" : String(r.contextWindow), r.thinking.join(",") || "-", r.key]),
+    ...rows.map((r) => [
+      r.ref,
+      r.origin,
+      r.contextWindow === undefined ? "-" : String(r.contextWindow),
+      r.thinking.join(",") || "-",
+      r.key,
+    ]),
   ];
   return textTable(cells);
 }

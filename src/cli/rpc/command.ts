@@ -30,7 +30,10 @@ const args = {
 } as const;
 
 export default defineCommand({
-  meta: { name: "rpc", description: "Drive an agent over stdin/stdout, one JSON command or event per line (docs/rpc.md)." },
+  meta: {
+    name: "rpc",
+    description: "Drive an agent over stdin/stdout, one JSON command or event per line (docs/rpc.md).",
+  },
   args,
   reportsUsageErrors: true,
   async run(line) {
@@ -43,11 +46,13 @@ export default defineCommand({
     try {
       if (line.problem) throw line.problem;
       const parsed = line.values;
-      if (parsed.continue && parsed.session !== undefined) throw new RiendaError("usage", "rpc: use -c or -s ID, not both");
+      if (parsed.continue && parsed.session !== undefined)
+        throw new RiendaError("usage", "rpc: use -c or -s ID, not both");
       const home = homeDir();
       const workdir = resolveWorkdir(parsed.workdir);
       const sessionId = parsed.session ?? (parsed.continue ? latestSessionId(home, workdir) : undefined);
-      if (parsed.agent === undefined && sessionId === undefined) throw new RiendaError("usage", "rpc: -a AGENT is required unless -s ID or -c continues a session");
+      if (parsed.agent === undefined && sessionId === undefined)
+        throw new RiendaError("usage", "rpc: -a AGENT is required unless -s ID or -c continues a session");
       const start: ConversationStart = {
         home,
         env: process.env,
@@ -64,7 +69,11 @@ export default defineCommand({
       const backend = await createConversation(start, rpc.dialogs);
       close = () => backend.close();
       rpc.ready(backend, VERSION);
-      const stopReading = readCappedLines(process.stdin, { line: (line) => rpc.handle(line), tooLong: (max) => rpc.refuseLongLine(max), end: () => void rpc.end() });
+      const stopReading = readCappedLines(process.stdin, {
+        line: (line) => rpc.handle(line),
+        tooLong: (max) => rpc.refuseLongLine(max),
+        end: () => void rpc.end(),
+      });
       const stop = watcher.listen(() => {
         code = watcher.exitCode;
         void rpc.end();
@@ -73,8 +82,15 @@ export default defineCommand({
       stop();
       stopReading();
     } catch (error) {
-      write(`${jsonWithControlsEscaped(JSON.stringify({ type: "fatal", rpc_version: RPC_VERSION, message: userMessage(error) }))}\n`);
-      process.stderr.write(`${userMessage(error).split("\n").map((line) => `rienda: ${line}`).join("\n")}\n`);
+      write(
+        `${jsonWithControlsEscaped(JSON.stringify({ type: "fatal", rpc_version: RPC_VERSION, message: userMessage(error) }))}\n`,
+      );
+      process.stderr.write(
+        `${userMessage(error)
+          .split("\n")
+          .map((line) => `rienda: ${line}`)
+          .join("\n")}\n`,
+      );
       code = watcher.interrupted ? watcher.exitCode : 1;
     } finally {
       close?.();

@@ -13,7 +13,10 @@ import type { InlineImage } from "./rpc-protocol.ts";
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** Reads every file and image of a command; a RiendaError names the first that cannot be attached. */
-export function readCommandAttachments(conversation: Conversation, command: { files: string[]; images: InlineImage[] }): AttachmentBlock[] {
+export function readCommandAttachments(
+  conversation: Conversation,
+  command: { files: string[]; images: InlineImage[] },
+): AttachmentBlock[] {
   return [...command.files.map((path) => conversation.readAttachment(path)), ...command.images.map(imageAttachment)];
 }
 
@@ -21,11 +24,16 @@ export function readCommandAttachments(conversation: Conversation, command: { fi
 export function imageAttachment(image: InlineImage): AttachmentBlock {
   const shown = `image "${image.name}"`;
   const data = image.data.replace(/\s+/g, "");
-  if (data === "" || data.length % 4 !== 0 || !BASE64.test(data)) throw new RiendaError("usage", `${shown}: "data" is not base64 text`);
+  if (data === "" || data.length % 4 !== 0 || !BASE64.test(data))
+    throw new RiendaError("usage", `${shown}: "data" is not base64 text`);
   const text = atob(data);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   const block = attachmentFromBytes(bytes, image.name, shown);
-  if (!block.mediaType.startsWith("image/")) throw new RiendaError("usage", `${shown}: the bytes are not an image (PNG, JPEG, GIF or WebP); send other files by path in "files"`);
+  if (!block.mediaType.startsWith("image/"))
+    throw new RiendaError(
+      "usage",
+      `${shown}: the bytes are not an image (PNG, JPEG, GIF or WebP); send other files by path in "files"`,
+    );
   return block;
 }

@@ -60,7 +60,27 @@ export interface RpcRefusal {
   message: string;
 }
 
-const COMMANDS = ["prompt", "follow_up", "steer", "get_messages", "switch_session", "get_models", "get_stats", "abort", "confirm_answer", "set_model", "set_agent", "set_thinking", "list_models", "fork", "compact", "new_session", "get_state", "list_sessions", "shutdown"] as const;
+const COMMANDS = [
+  "prompt",
+  "follow_up",
+  "steer",
+  "get_messages",
+  "switch_session",
+  "get_models",
+  "get_stats",
+  "abort",
+  "confirm_answer",
+  "set_model",
+  "set_agent",
+  "set_thinking",
+  "list_models",
+  "fork",
+  "compact",
+  "new_session",
+  "get_state",
+  "list_sessions",
+  "shutdown",
+] as const;
 
 /** The fields each command takes besides `id` and `type`, with their JSON types; `?` marks an optional one. */
 const FIELDS: Record<(typeof COMMANDS)[number], Record<string, string>> = {
@@ -91,19 +111,33 @@ export function readCommand(line: string): RpcCommand | RpcRefusal {
   try {
     value = JSON.parse(line);
   } catch (error) {
-    return { id: null, command: null, code: "parse_error", message: `the line is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      id: null,
+      command: null,
+      code: "parse_error",
+      message: `the line is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
-  if (!isRecord(value)) return { id: null, command: null, code: "invalid_command", message: "a command is a JSON object with id and type" };
+  if (!isRecord(value))
+    return { id: null, command: null, code: "invalid_command", message: "a command is a JSON object with id and type" };
   const type = typeof value.type === "string" ? value.type : null;
   const idProblem = problemOfId(value.id);
   if (idProblem) return { id: null, command: type, code: "invalid_field", message: idProblem };
   const id = value.id as CommandId;
   if (type === null) {
-    const message = value.type === undefined ? 'field "type" is required: the command\'s name' : `field "type" must be a string (the command's name), not ${describeJson(value.type)}`;
+    const message =
+      value.type === undefined
+        ? 'field "type" is required: the command\'s name'
+        : `field "type" must be a string (the command's name), not ${describeJson(value.type)}`;
     return { id, command: null, code: "invalid_field", message };
   }
   if (!(COMMANDS as readonly string[]).includes(type)) {
-    return { id, command: type, code: "unknown_command", message: `unknown command "${type}" (commands: ${COMMANDS.join(", ")})` };
+    return {
+      id,
+      command: type,
+      code: "unknown_command",
+      message: `unknown command "${type}" (commands: ${COMMANDS.join(", ")})`,
+    };
   }
   const command = type as (typeof COMMANDS)[number];
   const fields = FIELDS[command];
@@ -118,14 +152,32 @@ export function readCommand(line: string): RpcCommand | RpcRefusal {
       if (spec.endsWith("?")) continue;
       return { id, command, code: "invalid_field", message: `${command} needs field "${name}" (${kind})` };
     }
-    if (!hasKind(given, kind)) return { id, command, code: "invalid_field", message: `field "${name}" of ${command} must be ${KIND_TEXT[kind] ?? `a ${kind}`}` };
+    if (!hasKind(given, kind))
+      return {
+        id,
+        command,
+        code: "invalid_field",
+        message: `field "${name}" of ${command} must be ${KIND_TEXT[kind] ?? `a ${kind}`}`,
+      };
   }
   switch (command) {
     case "prompt":
     case "follow_up":
     case "steer":
-      if ((value.text as string).trim() === "") return { id, command, code: "invalid_field", message: `field "text" of ${command} is empty: a prompt needs words` };
-      return { type: command, id, text: value.text as string, files: (value.files as string[] | undefined) ?? [], images: inlineImages(value.images) };
+      if ((value.text as string).trim() === "")
+        return {
+          id,
+          command,
+          code: "invalid_field",
+          message: `field "text" of ${command} is empty: a prompt needs words`,
+        };
+      return {
+        type: command,
+        id,
+        text: value.text as string,
+        files: (value.files as string[] | undefined) ?? [],
+        images: inlineImages(value.images),
+      };
     case "switch_session":
       return { type: command, id, sessionId: value.session_id as string };
     case "confirm_answer":
@@ -165,7 +217,10 @@ function isInlineImage(value: unknown): boolean {
 /** The images of a prompt, each named (`image-1`, ... when the client gave no name). */
 function inlineImages(value: unknown): InlineImage[] {
   if (!Array.isArray(value)) return [];
-  return value.map((image: { data: string; name?: string }, i) => ({ data: image.data, name: image.name ?? `image-${i + 1}` }));
+  return value.map((image: { data: string; name?: string }, i) => ({
+    data: image.data,
+    name: image.name ?? `image-${i + 1}`,
+  }));
 }
 
 /**
@@ -177,7 +232,10 @@ function problemOfId(id: unknown): string | undefined {
   if (id === undefined) return 'field "id" is required: a string or a whole number';
   if (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) return undefined;
   if (typeof id === "number") {
-    const why = Number.isInteger(id) || !Number.isFinite(id) ? "beyond the safe integers (±(2^53 - 1)), so it would not come back as sent" : "not a whole number";
+    const why =
+      Number.isInteger(id) || !Number.isFinite(id)
+        ? "beyond the safe integers (±(2^53 - 1)), so it would not come back as sent"
+        : "not a whole number";
     return `field "id" must be a string or a whole number within ±(2^53 - 1): this number is ${why}; send it as a string`;
   }
   return `field "id" must be a string or a whole number, not ${describeJson(id)}`;

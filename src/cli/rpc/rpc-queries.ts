@@ -7,7 +7,10 @@ import type { Conversation } from "../../conversation/index.ts";
 import type { RpcCommand } from "./rpc-protocol.ts";
 
 /** The data of a reading command's response; undefined for any other command. */
-export function answerQuery(command: RpcCommand, conversation: Conversation): Promise<Record<string, unknown>> | undefined {
+export function answerQuery(
+  command: RpcCommand,
+  conversation: Conversation,
+): Promise<Record<string, unknown>> | undefined {
   switch (command.type) {
     case "list_sessions":
       return Promise.resolve({ sessions: conversation.listSessions() });
@@ -18,7 +21,9 @@ export function answerQuery(command: RpcCommand, conversation: Conversation): Pr
     case "list_models":
       return conversation.listModels().then((models) => ({ models }));
     case "get_models":
-      return conversation.modelRows().then((rows) => ({ models: rows.map(modelJson), current: conversation.status().model }));
+      return conversation
+        .modelRows()
+        .then((rows) => ({ models: rows.map(modelJson), current: conversation.status().model }));
     default:
       return undefined;
   }

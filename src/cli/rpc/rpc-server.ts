@@ -15,7 +15,14 @@ import type { Conversation as ChatBackend } from "../../conversation/index.ts";
 import { TurnInterrupts } from "../../turn-interrupts.ts";
 import { createRunOutput, jsonWithControlsEscaped, noticeEvent, type RunOutput } from "../../ui/index.ts";
 import type { ConfirmOrigin } from "../../compose/index.ts";
-import { isRefusal, readCommand, RPC_VERSION, type CommandId, type RpcCommand, type RpcErrorCode } from "./rpc-protocol.ts";
+import {
+  isRefusal,
+  readCommand,
+  RPC_VERSION,
+  type CommandId,
+  type RpcCommand,
+  type RpcErrorCode,
+} from "./rpc-protocol.ts";
 import { readCommandAttachments } from "./rpc-attachments.ts";
 import { answerQuery } from "./rpc-queries.ts";
 
@@ -102,12 +109,24 @@ export class RpcServer {
   ready(backend: ChatBackend, version: string): void {
     this.#backend = backend;
     const status = backend.status();
-    this.#send({ type: "ready", rpc_version: RPC_VERSION, version, ...this.#model(), session_id: status.sessionId, workdir: status.workdir });
+    this.#send({
+      type: "ready",
+      rpc_version: RPC_VERSION,
+      version,
+      ...this.#model(),
+      session_id: status.sessionId,
+      workdir: status.workdir,
+    });
   }
 
   /** A line longer than the reader's cap (rpc-lines.ts), dropped: answered as a line that could not be read. */
   refuseLongLine(maxBytes: number): void {
-    this.#fail(null, null, "line_too_long", `the line is longer than ${maxBytes.toLocaleString("en-US")} bytes; it was dropped up to its end, and the next line is read as usual`);
+    this.#fail(
+      null,
+      null,
+      "line_too_long",
+      `the line is longer than ${maxBytes.toLocaleString("en-US")} bytes; it was dropped up to its end, and the next line is read as usual`,
+    );
   }
 
   /** One line from the client. */
@@ -123,7 +142,12 @@ export class RpcServer {
       return;
     }
     if (this.#inFlight(command.id)) {
-      this.#fail(command.id, command.type, "duplicate_id", `command ${JSON.stringify(command.id)} is still in flight (its run or its response is not over): give each command an id of its own`);
+      this.#fail(
+        command.id,
+        command.type,
+        "duplicate_id",
+        `command ${JSON.stringify(command.id)} is still in flight (its run or its response is not over): give each command an id of its own`,
+      );
       return;
     }
     try {
@@ -161,7 +185,12 @@ export class RpcServer {
   #answerConfirmsNo(): void {
     for (const [id, pending] of this.#confirms) {
       this.#confirms.delete(id);
-      this.#send({ type: "confirm_cancelled", command_id: pending.commandId, confirm_id: id, ...(pending.parent !== undefined ? { parent: pending.parent } : {}) });
+      this.#send({
+        type: "confirm_cancelled",
+        command_id: pending.commandId,
+        confirm_id: id,
+        ...(pending.parent !== undefined ? { parent: pending.parent } : {}),
+      });
       pending.resolve(false);
     }
   }
@@ -172,7 +201,13 @@ export class RpcServer {
     if (answer) return this.#answerLater(command, answer);
     switch (command.type) {
       case "prompt":
-        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", `a run is going on (command ${String(this.#running?.id ?? "switch")}); use steer or follow_up, or abort`);
+        if (this.#running || this.#switching)
+          return this.#fail(
+            command.id,
+            command.type,
+            "busy",
+            `a run is going on (command ${String(this.#running?.id ?? "switch")}); use steer or follow_up, or abort`,
+          );
         return this.#startRun(command);
       case "follow_up":
       case "steer":
@@ -190,32 +225,62 @@ export class RpcServer {
       }
       case "confirm_answer": {
         const pending = this.#confirms.get(command.confirmId);
-        if (!pending) return this.#fail(command.id, command.type, "unknown_confirm", `no confirmation "${command.confirmId}" is waiting for an answer`);
+        if (!pending)
+          return this.#fail(
+            command.id,
+            command.type,
+            "unknown_confirm",
+            `no confirmation "${command.confirmId}" is waiting for an answer`,
+          );
         this.#confirms.delete(command.confirmId);
         pending.resolve(command.answer);
         return this.#ok(command, {});
       }
       case "set_model":
       case "set_agent": {
-        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before switching");
-        const work = command.type === "set_model" ? backend.switchModel(command.model) : backend.switchAgent(command.agent);
-        return this.#switch(command, work.then(() => this.#model()));
+        if (this.#running || this.#switching)
+          return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before switching");
+        const work =
+          command.type === "set_model" ? backend.switchModel(command.model) : backend.switchAgent(command.agent);
+        return this.#switch(
+          command,
+          work.then(() => this.#model()),
+        );
       }
       case "set_thinking":
-        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before switching");
+        if (this.#running || this.#switching)
+          return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before switching");
         backend.setThinking(command.level);
         return this.#ok(command, this.#model());
       case "fork":
       case "switch_session":
-        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before moving to another session");
-        return this.#switch(command, command.type === "fork" ? backend.fork(command.entryId).then((id) => ({ session_id: id })) : backend.resume(command.sessionId).then(() => ({ session_id: command.sessionId })));
+        if (this.#running || this.#switching)
+          return this.#fail(
+            command.id,
+            command.type,
+            "busy",
+            "wait for the run to end (or abort it) before moving to another session",
+          );
+        return this.#switch(
+          command,
+          command.type === "fork"
+            ? backend.fork(command.entryId).then((id) => ({ session_id: id }))
+            : backend.resume(command.sessionId).then(() => ({ session_id: command.sessionId })),
+        );
       case "new_session":
-        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) first");
+        if (this.#running || this.#switching)
+          return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) first");
         backend.newSession();
         this.#followUps.clear();
         return this.#ok(command, {});
       case "compact":
-        if (this.#running || this.#switching) return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before compacting");
+        if (this.#running || this.#switching)
+          return this.#fail(
+            command.id,
+            command.type,
+            "busy",
+            "wait for the run to end (or abort it) before compacting",
+          );
         return this.#startCompaction(command);
       case "get_state": {
         const status = backend.status();
@@ -272,7 +337,16 @@ export class RpcServer {
   }
 
   /** Starts a prompt's run; its response says it started, its events follow, run_end last. */
-  #startRun(command: { id: CommandId; type: MessageCommand["type"]; text: string; files: string[]; images: MessageCommand["images"] }, queued = false): void {
+  #startRun(
+    command: {
+      id: CommandId;
+      type: MessageCommand["type"];
+      text: string;
+      files: string[];
+      images: MessageCommand["images"];
+    },
+    queued = false,
+  ): void {
     const backend = this.#backend!;
     if (!queued) {
       // A prompt carries its own files and nothing else: whatever an earlier refused prompt attached is gone.
@@ -298,7 +372,11 @@ export class RpcServer {
   /** The --json output as it is, each line tagged with the command that caused it. */
   #runOutput(id: CommandId): RunOutput {
     const tag = JSON.stringify(id);
-    return createRunOutput({ json: true }, { write: (line: string) => this.#wire.write(line.replace(/^\{/, `{"command_id":${tag},`)) }, this.#wire.stderr);
+    return createRunOutput(
+      { json: true },
+      { write: (line: string) => this.#wire.write(line.replace(/^\{/, `{"command_id":${tag},`)) },
+      this.#wire.stderr,
+    );
   }
 
   async #run(text: string, running: Running): Promise<void> {
@@ -309,14 +387,22 @@ export class RpcServer {
     for (const notice of backend.notices()) output.event({ type: "notice", message: notice });
     let outcome: RunOutcome;
     try {
-      outcome = await backend.runTurn(text, { emit: (event: EngineEvent) => output.event(event), signal: running.interrupts.signal, finalSignal: running.interrupts.finalSignal });
+      outcome = await backend.runTurn(text, {
+        emit: (event: EngineEvent) => output.event(event),
+        signal: running.interrupts.signal,
+        finalSignal: running.interrupts.finalSignal,
+      });
     } catch (error) {
       if (running.interrupts.signal.aborted) output.end({ reason: "interrupted", usage: null });
       else output.end({ reason: "error", usage: null, message: userMessage(error) });
       return;
     }
     if (running.interrupts.signal.aborted || outcome.reason === "interrupted") {
-      output.end({ reason: "interrupted", usage: outcome.usage, ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}) });
+      output.end({
+        reason: "interrupted",
+        usage: outcome.usage,
+        ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}),
+      });
       return;
     }
     output.end({
@@ -359,7 +445,12 @@ export class RpcServer {
   #model(): { agent: string; model: string; thinking: string; thinking_levels: string[] } {
     const backend = this.#backend!;
     const status = backend.status();
-    return { agent: status.agent, model: status.model, thinking: status.thinking ?? "off", thinking_levels: backend.thinkingLevels() };
+    return {
+      agent: status.agent,
+      model: status.model,
+      thinking: status.thinking ?? "off",
+      thinking_levels: backend.thinkingLevels(),
+    };
   }
 
   /** Answers `command` once `work` settles: its data, or `refused` with its message. */

@@ -30,7 +30,14 @@ export async function readAnswerSchema(value: string, cwd: string): Promise<Answ
       text = readFileSync(resolve(cwd, value), "utf8");
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "cannot be read (permission denied)" : `cannot be read (${(error as Error).message})`;
+      const why =
+        code === "ENOENT"
+          ? "no such file"
+          : code === "EISDIR"
+            ? "is a directory"
+            : code === "EACCES"
+              ? "cannot be read (permission denied)"
+              : `cannot be read (${(error as Error).message})`;
       throw new RiendaError("usage", `${shown}: ${why} (give a file, or the schema itself as JSON starting with "{")`);
     }
   }

@@ -24,12 +24,29 @@ import { untilInterrupted } from "../../abort-race.ts";
 const args = {
   agent: { type: "string", alias: "a", description: "Agent id (a file of ~/.rienda/agents)" },
   prompt: { type: "string", alias: "p", description: "The prompt; - reads it from stdin" },
-  file: { type: "string", alias: "f", multiple: true, description: "Attach a file (text, PNG/JPEG/GIF/WebP image, PDF); repeatable; - is stdin" },
-  stdin: { type: "boolean", description: "Read piped stdin as data for the prompt (the default; --no-stdin leaves it alone)" },
-  schema: { type: "string", description: "The answer must be JSON matching this JSON Schema (a file, or the schema as JSON)" },
-  "agent-file": { type: "string", description: "Run the agent defined in this file (its tools and hooks still come from ~/.rienda)" },
+  file: {
+    type: "string",
+    alias: "f",
+    multiple: true,
+    description: "Attach a file (text, PNG/JPEG/GIF/WebP image, PDF); repeatable; - is stdin",
+  },
+  stdin: {
+    type: "boolean",
+    description: "Read piped stdin as data for the prompt (the default; --no-stdin leaves it alone)",
+  },
+  schema: {
+    type: "string",
+    description: "The answer must be JSON matching this JSON Schema (a file, or the schema as JSON)",
+  },
+  "agent-file": {
+    type: "string",
+    description: "Run the agent defined in this file (its tools and hooks still come from ~/.rienda)",
+  },
   "max-turns": { type: "string", description: "Stop after this many model requests (exit 3)" },
-  "max-cost": { type: "string", description: "Stop before a request once the run has cost this many US dollars (exit 3)" },
+  "max-cost": {
+    type: "string",
+    description: "Stop before a request once the run has cost this many US dollars (exit 3)",
+  },
   timeout: { type: "string", description: "End the run after this long: 90s, 10m, 1h (exit 3)" },
   tools: { type: "string", description: "Offer only these of the agent's tools, comma-separated" },
   "no-tools": { type: "boolean", description: "Offer the agent none of its tools" },
@@ -45,7 +62,15 @@ const args = {
  * that did not do what was asked. Every limit has one status, and run_end's
  * reason says which.
  */
-const EXIT = { end_turn: 0, max_tokens: 1, error: 1, max_turns: LIMIT_EXIT, max_cost: LIMIT_EXIT, timeout: LIMIT_EXIT, invalid_output: 4 } as const;
+const EXIT = {
+  end_turn: 0,
+  max_tokens: 1,
+  error: 1,
+  max_turns: LIMIT_EXIT,
+  max_cost: LIMIT_EXIT,
+  timeout: LIMIT_EXIT,
+  invalid_output: 4,
+} as const;
 
 export default defineCommand({
   meta: { name: "run", description: "Run an agent once, non-interactively." },
@@ -54,7 +79,11 @@ export default defineCommand({
   async run(line) {
     const watcher = interrupts();
     // A refused command line is still read whole, so that with --json it too ends with run_end.
-    const output = createRunOutput({ json: line.values.json === true, structured: line.values.schema !== undefined }, process.stdout, process.stderr);
+    const output = createRunOutput(
+      { json: line.values.json === true, structured: line.values.schema !== undefined },
+      process.stdout,
+      process.stderr,
+    );
     let prepared: PreparedRun | undefined;
     let timer: RunTimer | undefined;
     let code: number;
@@ -65,15 +94,23 @@ export default defineCommand({
       // The run's time counts from here: a stdin that never closes, a slow MCP server, all of it.
       timer = startRunTimer(watcher);
       if (flags.timeoutMs !== undefined) timer.set({ value: flags.timeoutMs, setting: `--timeout ${parsed.timeout}` });
-      if (parsed.tools !== undefined && parsed["no-tools"]) throw new RiendaError("usage", "run: give --tools or --no-tools, not both");
+      if (parsed.tools !== undefined && parsed["no-tools"])
+        throw new RiendaError("usage", "run: give --tools or --no-tools, not both");
       const onlyTools = parsed["no-tools"] ? [] : parsed.tools !== undefined ? parseToolList(parsed.tools) : undefined;
       const workdir = resolveWorkdir(parsed.workdir);
       // An answer nobody can read: nothing is sent, no tool runs, no session is written.
       if (refuseClosedStdout()) throw new RiendaError("interrupted", "stdout is closed");
-      const schema: AnswerSchema | undefined = parsed.schema !== undefined ? await readAnswerSchema(parsed.schema, process.cwd()) : undefined;
+      const schema: AnswerSchema | undefined =
+        parsed.schema !== undefined ? await readAnswerSchema(parsed.schema, process.cwd()) : undefined;
       const { prompt, attachments } = await readPromptInput(
         { prompt: parsed.prompt, files: parsed.file ?? [], readStdin: parsed.stdin !== false },
-        { stdin: process.stdin, cwd: process.cwd(), stderr: process.stderr, notice: (message) => output.early(message), signal: watcher.signal },
+        {
+          stdin: process.stdin,
+          cwd: process.cwd(),
+          stderr: process.stderr,
+          notice: (message) => output.early(message),
+          signal: watcher.signal,
+        },
       );
       const autoApprove = Boolean(parsed["auto-approve"]);
       const chosen = sessionChoice(parsed, { home: homeDir(), workdir });
@@ -92,7 +129,13 @@ export default defineCommand({
             ...(parsed["agent-file"] !== undefined ? { agentFile: parsed["agent-file"] } : {}),
             ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
             ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
-            ...(chosen.sessionId !== undefined ? { sessionId: chosen.sessionId, fork: chosen.fork, ...(chosen.at !== undefined ? { at: chosen.at } : {}) } : {}),
+            ...(chosen.sessionId !== undefined
+              ? {
+                  sessionId: chosen.sessionId,
+                  fork: chosen.fork,
+                  ...(chosen.at !== undefined ? { at: chosen.at } : {}),
+                }
+              : {}),
             ...(chosen.ephemeral ? { ephemeral: true } : {}),
             ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
             ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
@@ -100,7 +143,12 @@ export default defineCommand({
           },
           {
             confirm: (prompt, level) =>
-              answerConfirm(prompt, { autoApprove, level: level ?? 0, signal: watcher.signal, onInterrupt: () => watcher.interrupt("ctrl-c") }),
+              answerConfirm(prompt, {
+                autoApprove,
+                level: level ?? 0,
+                signal: watcher.signal,
+                onInterrupt: () => watcher.interrupt("ctrl-c"),
+              }),
             notify: (notice) => output.notify(notice.title, notice.body),
           },
         ),
@@ -109,7 +157,13 @@ export default defineCommand({
       if (prepared.limits.timeout) timer.set(prepared.limits.timeout);
       // --no-session: no id names a file, so none is shown.
       const contextWindow = contextWindowInfo(prepared.model);
-      output.start({ sessionId: prepared.session.ephemeral ? null : prepared.session.id, agent: prepared.agent.id, model: prepared.model.ref, workdir: prepared.workdir, ...(contextWindow ? { contextWindow } : {}) });
+      output.start({
+        sessionId: prepared.session.ephemeral ? null : prepared.session.id,
+        agent: prepared.agent.id,
+        model: prepared.model.ref,
+        workdir: prepared.workdir,
+        ...(contextWindow ? { contextWindow } : {}),
+      });
       for (const notice of prepared.notices) output.event({ type: "notice", message: notice });
       const modelPort = createModelClient();
       const compactor = createCompactor({
@@ -137,7 +191,10 @@ export default defineCommand({
         limits: prepared.limits.run,
       });
       // An interrupt during the afterRun hooks of a finished run still ends it as interrupted.
-      code = watcher.interrupted || outcome.reason === "interrupted" ? endInterrupted(output, outcome.usage, outcome.cost, timer) : endFinished(output, outcome, prepared.model);
+      code =
+        watcher.interrupted || outcome.reason === "interrupted"
+          ? endInterrupted(output, outcome.usage, outcome.cost, timer)
+          : endFinished(output, outcome, prepared.model);
     } catch (error) {
       if (watcher.interrupted) code = endInterrupted(output, null, undefined, timer);
       else {
@@ -159,7 +216,13 @@ function endFinished(output: RunOutput, outcome: RunOutcome, model: ResolvedMode
     reason === "max_tokens" && model
       ? `${outcome.message}; raise providers.${model.provider}.models.${model.alias}.max_tokens in config.yaml${model.maxTokens ? ` (now ${model.maxTokens})` : ""}, or ask for a shorter answer`
       : outcome.message;
-  output.end({ reason, usage: outcome.usage, ...(message ? { message } : {}), ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}), ...(outcome.output ? { output: outcome.output } : {}) });
+  output.end({
+    reason,
+    usage: outcome.usage,
+    ...(message ? { message } : {}),
+    ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}),
+    ...(outcome.output ? { output: outcome.output } : {}),
+  });
   return EXIT[reason];
 }
 
@@ -167,7 +230,8 @@ function endInterrupted(output: RunOutput, usage: Usage | null, cost?: number, t
   const watcher = interrupts();
   const spent = cost !== undefined ? { cost } : {};
   // Ended by its time limit: like an interrupt, with a reason of its own.
-  if (watcher.cause === "timeout" && timer?.expired) output.end({ reason: "timeout", usage, message: timer.expired, ...spent });
+  if (watcher.cause === "timeout" && timer?.expired)
+    output.end({ reason: "timeout", usage, message: timer.expired, ...spent });
   // Nothing reaches a closed stdout any more; exitWhenFlushed says why on stderr.
   else if (watcher.cause !== "stdout-closed") output.end({ reason: "interrupted", usage, ...spent });
   return watcher.exitCode;

@@ -6,7 +6,16 @@
  * before them, unless `--no-stdin`. An empty prompt is refused before any request; an
  * interrupt ends any reading at once.
  */
-import { readFileAttachment, readStdinBytes, stdinIsData, stdinKind, sniffContent, attachmentFromBytes, MAX_TEXT_BYTES, type StdinKind } from "../../attachments/index.ts";
+import {
+  readFileAttachment,
+  readStdinBytes,
+  stdinIsData,
+  stdinKind,
+  sniffContent,
+  attachmentFromBytes,
+  MAX_TEXT_BYTES,
+  type StdinKind,
+} from "../../attachments/index.ts";
 import { RiendaError } from "../../errors.ts";
 import type { AttachmentBlock } from "../../providers/index.ts";
 import { untilInterrupted } from "../../abort-race.ts";
@@ -39,10 +48,15 @@ export interface PromptSources {
 
 export async function readPromptInput(flags: PromptFlags, sources: PromptSources): Promise<PromptInput> {
   const value = flags.prompt;
-  if (value === undefined) throw new RiendaError("usage", "run: -p/--prompt is required (use -p - to read the prompt from stdin)");
+  if (value === undefined)
+    throw new RiendaError("usage", "run: -p/--prompt is required (use -p - to read the prompt from stdin)");
   const stdinFiles = flags.files.filter((file) => file === "-").length;
   if (stdinFiles > 1) throw new RiendaError("usage", "run: -f - is given twice (stdin can be read once)");
-  if (stdinFiles === 1 && value === "-") throw new RiendaError("usage", "run: -p - and -f - both read stdin (it can be read once): give the prompt with -p TEXT");
+  if (stdinFiles === 1 && value === "-")
+    throw new RiendaError(
+      "usage",
+      "run: -p - and -f - both read stdin (it can be read once): give the prompt with -p TEXT",
+    );
   if (value !== "-" && value.trim() === "") throw new RiendaError("usage", "run: the prompt is empty");
   // Files first: a missing one fails at once, without waiting for a slow pipe.
   const files = flags.files.map((file) => (file === "-" ? undefined : readFileAttachment(file, sources.cwd)));
@@ -50,7 +64,11 @@ export async function readPromptInput(flags: PromptFlags, sources: PromptSources
   // Piped stdin beside a prompt is text or nothing: its bound is the text limit, and binary is refused from its first bytes.
   const read = (piped = false): Promise<Uint8Array> =>
     untilInterrupted(
-      readStdinBytes(sources.stdin, { kind, onQuiet: () => waiting(sources), ...(piped ? { checkStart: refuseBinaryStart, limit: MAX_TEXT_BYTES, limitOf: "text" } : {}) }),
+      readStdinBytes(sources.stdin, {
+        kind,
+        onQuiet: () => waiting(sources),
+        ...(piped ? { checkStart: refuseBinaryStart, limit: MAX_TEXT_BYTES, limitOf: "text" } : {}),
+      }),
       sources.signal,
     );
 
@@ -105,7 +123,10 @@ function refuseBinaryStart(bytes: Uint8Array): void {
 function refuseImageOrPdf(bytes: Uint8Array): void {
   const content = sniffContent(bytes);
   if (content.kind === "binary") {
-    throw new RiendaError("usage", `stdin: holds ${content.label}, not text; to send it to the model, attach it with -f - (or -f FILE)`);
+    throw new RiendaError(
+      "usage",
+      `stdin: holds ${content.label}, not text; to send it to the model, attach it with -f - (or -f FILE)`,
+    );
   }
 }
 

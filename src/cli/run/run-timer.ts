@@ -53,13 +53,21 @@ export function limitFlags(parsed: { "max-turns"?: string; "max-cost"?: string; 
   const flags: LimitSettings = {};
   const turns = parsed["max-turns"];
   if (turns !== undefined) {
-    if (!/^\d+$/.test(turns.trim()) || Number(turns) < 1) throw new RiendaError("usage", `run: --max-turns must be a whole number of model requests, 1 or more (got "${turns}")`);
+    if (!/^\d+$/.test(turns.trim()) || Number(turns) < 1)
+      throw new RiendaError(
+        "usage",
+        `run: --max-turns must be a whole number of model requests, 1 or more (got "${turns}")`,
+      );
     flags.maxTurns = Number(turns);
   }
   const cost = parsed["max-cost"];
   if (cost !== undefined) {
     const dollars = Number(cost.trim().replace(/^\$/, ""));
-    if (cost.trim() === "" || !Number.isFinite(dollars) || dollars <= 0) throw new RiendaError("usage", `run: --max-cost must be an amount of US dollars above 0, such as 0.50 (got "${cost}")`);
+    if (cost.trim() === "" || !Number.isFinite(dollars) || dollars <= 0)
+      throw new RiendaError(
+        "usage",
+        `run: --max-cost must be an amount of US dollars above 0, such as 0.50 (got "${cost}")`,
+      );
     flags.maxCost = dollars;
   }
   if (parsed.timeout !== undefined) {

@@ -16,9 +16,12 @@ import { sessionSubcommands } from "./sessions-manage.ts";
 import { costCell } from "./cost-cell.ts";
 import { textTable } from "../shared/text-table.ts";
 
-
 const args = {
-  workdir: { type: "string", alias: "C", description: "Workspace whose sessions to list (default: the current directory)" },
+  workdir: {
+    type: "string",
+    alias: "C",
+    description: "Workspace whose sessions to list (default: the current directory)",
+  },
   json: { type: "boolean", description: "Print one JSON array instead of a table" },
   all: { type: "boolean", description: "Also list subagents' sessions, each under the session that started it" },
 } as const;
@@ -37,15 +40,22 @@ export default defineCommand({
     const parsed = line.values;
     const workdir = resolveWorkdir(parsed.workdir);
     const listed = listSessions({ home: homeDir(), workdir });
-    const sessions = parsed.all ? underParents(listed) : listed.filter((s) => s.parentSession === undefined).map((s) => ({ session: s, depth: 0 }));
-    if (parsed.json) process.stdout.write(`${jsonWithControlsEscaped(JSON.stringify(sessions.map(({ session }) => jsonOf(session))))}\n`);
+    const sessions = parsed.all
+      ? underParents(listed)
+      : listed.filter((s) => s.parentSession === undefined).map((s) => ({ session: s, depth: 0 }));
+    if (parsed.json)
+      process.stdout.write(
+        `${jsonWithControlsEscaped(JSON.stringify(sessions.map(({ session }) => jsonOf(session))))}\n`,
+      );
     // Titles come from prompts, which may come from anywhere (-p - reads a file).
     else if (sessions.length > 0) stdoutForPeople().write(formatSessionTable(sessions));
     if (sessions.length === 0) process.stderr.write(`no sessions in this workspace (${workdir})\n`);
     const broken = sessions.filter(({ session }) => session.problem !== null).length;
     if (broken > 0) {
       const which = broken === 1 ? "1 session cannot be loaded" : `${broken} sessions cannot be loaded`;
-      process.stderr.write(`${which}: ${parsed.json ? 'its "problem" says why' : "its TITLE says why"}; rienda run -s ID names the file\n`);
+      process.stderr.write(
+        `${which}: ${parsed.json ? 'its "problem" says why' : "its TITLE says why"}; rienda run -s ID names the file\n`,
+      );
     }
   },
 });
@@ -100,7 +110,11 @@ function underParents(sessions: SessionSummary[]): ListedSession[] {
   /** Whether following parents from `s` comes back round (hand-edited headers naming each other, or themselves). */
   const inCircle = (s: SessionSummary): boolean => {
     const met = new Set<string>();
-    for (let at: SessionSummary | undefined = s; at !== undefined; at = at.parentSession === undefined ? undefined : byId.get(at.parentSession)) {
+    for (
+      let at: SessionSummary | undefined = s;
+      at !== undefined;
+      at = at.parentSession === undefined ? undefined : byId.get(at.parentSession)
+    ) {
       if (met.has(at.id)) return true;
       met.add(at.id);
     }
@@ -109,7 +123,8 @@ function underParents(sessions: SessionSummary[]): ListedSession[] {
   const seen = new Set<string>();
   for (const s of sessions) {
     // A circle has no top: its newest session stands for it, so no session is left out.
-    if (!seen.has(s.id) && (s.parentSession === undefined || !ids.has(s.parentSession) || inCircle(s))) visit(s, 0, seen);
+    if (!seen.has(s.id) && (s.parentSession === undefined || !ids.has(s.parentSession) || inCircle(s)))
+      visit(s, 0, seen);
   }
   return out;
 }
@@ -118,7 +133,16 @@ function underParents(sessions: SessionSummary[]): ListedSession[] {
 function formatSessionTable(sessions: ListedSession[]): string {
   const rows = [
     ["ID", "UPDATED", "AGENT", "MODEL", "MESSAGES", "TOKENS", "COST", "TITLE"],
-    ...sessions.map(({ session: s, depth }) => ["  ".repeat(depth) + s.id, localTime(s.updatedAt), oneLine(s.agent), oneLine(s.model), String(s.messageCount), tokensCell(s), costCell(s.cost), titleCell(s)]),
+    ...sessions.map(({ session: s, depth }) => [
+      "  ".repeat(depth) + s.id,
+      localTime(s.updatedAt),
+      oneLine(s.agent),
+      oneLine(s.model),
+      String(s.messageCount),
+      tokensCell(s),
+      costCell(s.cost),
+      titleCell(s),
+    ]),
   ];
   return textTable(rows);
 }

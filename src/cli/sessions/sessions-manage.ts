@@ -28,17 +28,26 @@ const showArgs = {
 } as const;
 
 const idOnly = { id: idArg, workdir: workdirArg } as const;
-const importArgs = { file: { type: "positional", required: false, description: "The session file (- reads stdin)" }, workdir: workdirArg } as const;
+const importArgs = {
+  file: { type: "positional", required: false, description: "The session file (- reads stdin)" },
+  workdir: workdirArg,
+} as const;
 const pruneArgs = {
   workdir: workdirArg,
-  "older-than": { type: "string", description: "Remove sessions whose last entry is older than this: 30d, 12h, 2w, 90m" },
+  "older-than": {
+    type: "string",
+    description: "Remove sessions whose last entry is older than this: 30d, 12h, 2w, 90m",
+  },
   "dry-run": { type: "boolean", description: "Only list what would be removed" },
 } as const;
 
 /** The subcommands, by name. */
 export const sessionSubcommands: Record<string, Command<any>> = {
   show: defineCommand({
-    meta: { name: "show", description: "Print one session: its transcript, as JSON, as Markdown, or as a tree of its branches." },
+    meta: {
+      name: "show",
+      description: "Print one session: its transcript, as JSON, as Markdown, or as a tree of its branches.",
+    },
     args: showArgs,
     run({ values, positionals }) {
       const id = requireWord(positionals[0], "show", "the id of the session to show");
@@ -63,12 +72,20 @@ export const sessionSubcommands: Record<string, Command<any>> = {
     },
   }),
   import: defineCommand({
-    meta: { name: "import", description: "Add a session file (from sessions export) to this workspace's sessions; prints its id." },
+    meta: {
+      name: "import",
+      description: "Add a session file (from sessions export) to this workspace's sessions; prints its id.",
+    },
     args: importArgs,
     async run({ values, positionals }) {
       const file = requireWord(positionals[0], "import", "the session file to import (- reads stdin)");
       const bytes = await readImportFile(file);
-      const imported = importSession({ home: homeDir(), workdir: resolveWorkdir(values.workdir), bytes, source: file === "-" ? "stdin" : file });
+      const imported = importSession({
+        home: homeDir(),
+        workdir: resolveWorkdir(values.workdir),
+        bytes,
+        source: file === "-" ? "stdin" : file,
+      });
       process.stdout.write(`${imported.id}\n`);
       process.stderr.write(`imported session ${imported.id} (${imported.messageCount} messages) to ${imported.path}\n`);
     },
@@ -83,16 +100,27 @@ export const sessionSubcommands: Record<string, Command<any>> = {
     },
   }),
   prune: defineCommand({
-    meta: { name: "prune", description: "Remove the sessions whose last entry is older than --older-than; prints their ids." },
+    meta: {
+      name: "prune",
+      description: "Remove the sessions whose last entry is older than --older-than; prints their ids.",
+    },
     args: pruneArgs,
     run({ values }) {
-      if (values["older-than"] === undefined) throw new RiendaError("usage", "sessions prune: --older-than AGE is required (30d, 12h, 2w, 90m)");
+      if (values["older-than"] === undefined)
+        throw new RiendaError("usage", "sessions prune: --older-than AGE is required (30d, 12h, 2w, 90m)");
       const olderThanMs = parseAge(values["older-than"]);
-      const result = pruneSessions({ home: homeDir(), workdir: resolveWorkdir(values.workdir), olderThanMs, dryRun: values["dry-run"] === true });
+      const result = pruneSessions({
+        home: homeDir(),
+        workdir: resolveWorkdir(values.workdir),
+        olderThanMs,
+        dryRun: values["dry-run"] === true,
+      });
       for (const r of result.removed) process.stdout.write(`${r.id}\n`);
       for (const s of result.skipped) process.stderr.write(`rienda: kept ${s.id}: ${s.reason}\n`);
       const verb = values["dry-run"] ? "would remove" : "removed";
-      process.stderr.write(`${verb} ${result.removed.length} ${result.removed.length === 1 ? "session" : "sessions"}${result.skipped.length > 0 ? `, kept ${result.skipped.length} open elsewhere` : ""}\n`);
+      process.stderr.write(
+        `${verb} ${result.removed.length} ${result.removed.length === 1 ? "session" : "sessions"}${result.skipped.length > 0 ? `, kept ${result.skipped.length} open elsewhere` : ""}\n`,
+      );
       if (result.skipped.length > 0) process.exitCode = 1;
     },
   }),
@@ -100,7 +128,11 @@ export const sessionSubcommands: Record<string, Command<any>> = {
 
 /** The file to import, read up to MAX_IMPORT_BYTES: a larger one is refused before it is read (stdin: as soon as it passes). */
 async function readImportFile(file: string): Promise<Uint8Array> {
-  const tooLarge = () => new RiendaError("session", `${file === "-" ? "stdin" : file}: is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB, the most sessions import reads; nothing was imported`);
+  const tooLarge = () =>
+    new RiendaError(
+      "session",
+      `${file === "-" ? "stdin" : file}: is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB, the most sessions import reads; nothing was imported`,
+    );
   try {
     if (file === "-") return await readStdinBytes(process.stdin, { limit: MAX_IMPORT_BYTES });
     if (statSync(resolve(file)).size > MAX_IMPORT_BYTES) throw tooLarge();
@@ -121,6 +153,10 @@ const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, 
 /** `30d` → milliseconds; m, h, d, w. */
 export function parseAge(text: string): number {
   const match = /^(\d+(?:\.\d+)?)([mhdw])$/.exec(text.trim());
-  if (!match) throw new RiendaError("usage", `sessions prune: --older-than ${JSON.stringify(text)} is not an age (a number and m, h, d or w: 30d, 12h)`);
+  if (!match)
+    throw new RiendaError(
+      "usage",
+      `sessions prune: --older-than ${JSON.stringify(text)} is not an age (a number and m, h, d or w: 30d, 12h)`,
+    );
   return Number(match[1]) * UNITS[match[2]!]!;
 }

@@ -33,16 +33,22 @@ function branchItems(stored: StoredSession): Shown[] {
   const switches = new Set<SessionEntry>(stored.tree.switches());
   const items: Shown[] = [];
   for (const e of stored.entries) {
-    if ((e.kind === "message" || e.kind === "compaction") && onBranch.has(e.id)) items.push(e.kind === "message" ? { kind: "message", entry: e } : { kind: "compaction", entry: e });
+    if ((e.kind === "message" || e.kind === "compaction") && onBranch.has(e.id))
+      items.push(e.kind === "message" ? { kind: "message", entry: e } : { kind: "compaction", entry: e });
     else if (switches.has(e)) items.push({ kind: "note", text: switchNote(e) });
-    else if (e.kind === "interruption" && e.parentId !== null && onBranch.has(e.parentId)) items.push({ kind: "note", text: interruptionNote(e.reason) });
+    else if (e.kind === "interruption" && e.parentId !== null && onBranch.has(e.parentId))
+      items.push({ kind: "note", text: interruptionNote(e.reason) });
   }
   return items;
 }
 
 /** The note where a run stopped before its answer was whole. */
 function interruptionNote(reason: InterruptionReason | undefined): string {
-  return reason === "error" ? "the run failed here" : reason === "limit" ? "a limit stopped the run here" : "interrupted here";
+  return reason === "error"
+    ? "the run failed here"
+    : reason === "limit"
+      ? "a limit stopped the run here"
+      : "interrupted here";
 }
 
 /** `model switched to p/m`, `thinking set to high`. */
@@ -71,7 +77,8 @@ function answerFacts(entry: Extract<SessionEntry, { kind: "message" }>): string 
   if (entry.responseModel) parts.push(entry.responseModel);
   if (entry.responseUsage) parts.push(`${entry.responseUsage.inputTokens} in, ${entry.responseUsage.outputTokens} out`);
   if (entry.responseCost !== undefined) parts.push(costCell(entry.responseCost));
-  if (entry.responseStopReason && entry.responseStopReason !== "end_turn" && entry.responseStopReason !== "tool_use") parts.push(`stopped: ${entry.responseStopReason}`);
+  if (entry.responseStopReason && entry.responseStopReason !== "end_turn" && entry.responseStopReason !== "tool_use")
+    parts.push(`stopped: ${entry.responseStopReason}`);
   if (entry.interrupted) parts.push(cutText(entry.interrupted));
   return parts.join(" · ");
 }
@@ -91,21 +98,29 @@ function argumentsText(args: unknown): string {
 }
 
 function attachmentText(block: Extract<Block, { type: "attachment" }>): string {
-  const size = block.text !== undefined ? `${block.text.length} characters` : `${Math.floor(((block.data?.length ?? 0) * 3) / 4)} bytes`;
+  const size =
+    block.text !== undefined
+      ? `${block.text.length} characters`
+      : `${Math.floor(((block.data?.length ?? 0) * 3) / 4)} bytes`;
   return `[attachment ${block.name} (${block.mediaType}, ${size})]`;
 }
 
 function toolNames(stored: StoredSession): Map<string, string> {
   const names = new Map<string, string>();
-  for (const e of stored.entries) if (e.kind === "message") for (const b of e.blocks) if (b.type === "tool_call") names.set(b.toolCallId, b.toolCallName);
+  for (const e of stored.entries)
+    if (e.kind === "message")
+      for (const b of e.blocks) if (b.type === "tool_call") names.set(b.toolCallId, b.toolCallName);
   return names;
 }
 
 function headerLines(stored: StoredSession): string[] {
   const h = stored.header;
-  const lines = [`session ${h.id} · agent ${stored.tree.agent(h.agent)} · model ${stored.tree.model(h.model)} · ${h.workdir}`];
+  const lines = [
+    `session ${h.id} · agent ${stored.tree.agent(h.agent)} · model ${stored.tree.model(h.model)} · ${h.workdir}`,
+  ];
   if (stored.tree.title) lines.push(`title: ${stored.tree.title}`);
-  if (h.forkedFrom) lines.push(`forked from ${h.forkedFrom}${h.forkedAt ? ` at ${h.forkedAt}` : " before its first message"}`);
+  if (h.forkedFrom)
+    lines.push(`forked from ${h.forkedFrom}${h.forkedAt ? ` at ${h.forkedAt}` : " before its first message"}`);
   if (h.parentSession) lines.push(`subagent of ${h.parentSession} (call ${h.parentCallId ?? "?"})`);
   return lines;
 }
@@ -132,7 +147,8 @@ export function plainTranscript(stored: StoredSession, options: ShowOptions): st
     }
     const e = item.entry;
     const results = e.role === "user" && e.blocks.every((b) => b.type === "tool_result");
-    if (!results) out.push(`── ${e.role} ${e.id}${e.role === "assistant" && answerFacts(e) ? ` · ${answerFacts(e)}` : ""}`);
+    if (!results)
+      out.push(`── ${e.role} ${e.id}${e.role === "assistant" && answerFacts(e) ? ` · ${answerFacts(e)}` : ""}`);
     for (const b of e.blocks) {
       if (b.type === "text") out.push(b.text);
       else if (b.type === "thinking") {
@@ -140,7 +156,10 @@ export function plainTranscript(stored: StoredSession, options: ShowOptions): st
       } else if (b.type === "tool_call") out.push(`→ ${b.toolCallName} ${argumentsText(b.toolCallArguments)}`);
       else if (b.type === "tool_result") {
         const name = names.get(b.toolResultCallId) ?? b.toolResultCallId;
-        out.push(`← ${name}${b.toolResultIsError ? " (error)" : ""}:`, capped(b.toolResult.map((t) => t.text).join("")));
+        out.push(
+          `← ${name}${b.toolResultIsError ? " (error)" : ""}:`,
+          capped(b.toolResult.map((t) => t.text).join("")),
+        );
       } else out.push(attachmentText(b));
     }
   }
@@ -163,7 +182,16 @@ function fenced(text: string): string {
 export function markdownTranscript(stored: StoredSession, options: ShowOptions): string {
   const names = toolNames(stored);
   const items = branchItems(stored);
-  const out: string[] = [`### Session \`${stored.header.id}\``, "", headerLines(stored).slice(1).concat([`agent \`${stored.tree.agent(stored.header.agent)}\`, model \`${stored.tree.model(stored.header.model)}\``]).join("  \n")];
+  const out: string[] = [
+    `### Session \`${stored.header.id}\``,
+    "",
+    headerLines(stored)
+      .slice(1)
+      .concat([
+        `agent \`${stored.tree.agent(stored.header.agent)}\`, model \`${stored.tree.model(stored.header.model)}\``,
+      ])
+      .join("  \n"),
+  ];
   for (const item of items) {
     out.push("");
     if (item.kind === "note") {
@@ -171,20 +199,36 @@ export function markdownTranscript(stored: StoredSession, options: ShowOptions):
       continue;
     }
     if (item.kind === "compaction") {
-      out.push("<details><summary>earlier messages, compacted</summary>", "", fenced(capped(item.entry.summary)), "", "</details>");
+      out.push(
+        "<details><summary>earlier messages, compacted</summary>",
+        "",
+        fenced(capped(item.entry.summary)),
+        "",
+        "</details>",
+      );
       continue;
     }
     const e = item.entry;
     const results = e.role === "user" && e.blocks.every((b) => b.type === "tool_result");
-    if (!results) out.push(`**${e.role}**${e.role === "assistant" && answerFacts(e) ? ` · _${answerFacts(e)}_` : ""}`, "");
+    if (!results)
+      out.push(`**${e.role}**${e.role === "assistant" && answerFacts(e) ? ` · _${answerFacts(e)}_` : ""}`, "");
     for (const b of e.blocks) {
       if (b.type === "text") out.push(b.text, "");
       else if (b.type === "thinking") {
-        if (options.thinking && b.thinking) out.push("<details><summary>thinking</summary>", "", b.thinking, "", "</details>", "");
-      } else if (b.type === "tool_call") out.push(`tool call \`${b.toolCallName}\``, "", fenced(argumentsText(b.toolCallArguments)), "");
+        if (options.thinking && b.thinking)
+          out.push("<details><summary>thinking</summary>", "", b.thinking, "", "</details>", "");
+      } else if (b.type === "tool_call")
+        out.push(`tool call \`${b.toolCallName}\``, "", fenced(argumentsText(b.toolCallArguments)), "");
       else if (b.type === "tool_result") {
         const name = names.get(b.toolResultCallId) ?? b.toolResultCallId;
-        out.push(`<details><summary>result of ${name}${b.toolResultIsError ? " (error)" : ""}</summary>`, "", fenced(capped(b.toolResult.map((t) => t.text).join(""))), "", "</details>", "");
+        out.push(
+          `<details><summary>result of ${name}${b.toolResultIsError ? " (error)" : ""}</summary>`,
+          "",
+          fenced(capped(b.toolResult.map((t) => t.text).join(""))),
+          "",
+          "</details>",
+          "",
+        );
       } else out.push(`_${attachmentText(b)}_`, "");
     }
     while (out.at(-1) === "") out.pop();
@@ -195,7 +239,13 @@ export function markdownTranscript(stored: StoredSession, options: ShowOptions):
 
 /** `--json`: the header, the active leaf and branch, and every entry in file order. */
 export function jsonOfSession(stored: StoredSession): Record<string, unknown> {
-  return { header: stored.header, leafId: stored.tree.leafId, branch: stored.tree.branch().map((e) => e.id), path: stored.path, entries: stored.entries };
+  return {
+    header: stored.header,
+    leafId: stored.tree.leafId,
+    branch: stored.tree.branch().map((e) => e.id),
+    path: stored.path,
+    entries: stored.entries,
+  };
 }
 
 /** `--tree`: the header lines, then the tree. */

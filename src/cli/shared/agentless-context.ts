@@ -6,12 +6,28 @@
  */
 import type { ContextData } from "../../tools/index.ts";
 
-export function agentlessContext(workdir: string, sessionId: string, tools: string[], config: Record<string, unknown>, riendaDir: string): ContextData {
+export function agentlessContext(
+  workdir: string,
+  sessionId: string,
+  tools: string[],
+  config: Record<string, unknown>,
+  riendaDir: string,
+): ContextData {
   return {
     workdir,
     riendaDir,
     session: { id: sessionId, agentId: "", modelId: "", workdir },
-    agent: { name: "", description: "", model: "", tools, hooks: [], skills: [], agents: [], config: {}, systemPrompt: "" },
+    agent: {
+      name: "",
+      description: "",
+      model: "",
+      tools,
+      hooks: [],
+      skills: [],
+      agents: [],
+      config: {},
+      systemPrompt: "",
+    },
     config,
   };
 }

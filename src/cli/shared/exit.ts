@@ -113,9 +113,15 @@ function track(stream: NodeJS.WriteStream, fd: 1 | 2, onClosed: () => void): voi
   };
   const state: OutputState = { pending: 0, closed: false, closedAtStart: closedAtStart(fd), waiters: [], close };
   states.set(stream, state);
-  const write = stream.write.bind(stream) as (chunk: unknown, encoding?: BufferEncoding, callback?: (error?: Error | null) => void) => boolean;
+  const write = stream.write.bind(stream) as (
+    chunk: unknown,
+    encoding?: BufferEncoding,
+    callback?: (error?: Error | null) => void,
+  ) => boolean;
   const counted = (chunk: unknown, encodingOrCallback?: unknown, maybeCallback?: unknown): boolean => {
-    const callback = (typeof encodingOrCallback === "function" ? encodingOrCallback : maybeCallback) as ((error?: Error | null) => void) | undefined;
+    const callback = (typeof encodingOrCallback === "function" ? encodingOrCallback : maybeCallback) as
+      | ((error?: Error | null) => void)
+      | undefined;
     const encoding = typeof encodingOrCallback === "string" ? (encodingOrCallback as BufferEncoding) : undefined;
     if (state.closedAtStart && !state.closed) close();
     if (state.closed) {
@@ -154,7 +160,11 @@ function closedAtStart(fd: 1 | 2): boolean {
   if (process.platform !== "linux") return false;
   try {
     const flags = /^flags:\s+([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"))?.[1];
-    return flags !== undefined && (parseInt(flags, 8) & O_CLOEXEC) !== 0 && readlinkSync(`/proc/self/fd/${fd}`) === "/dev/null";
+    return (
+      flags !== undefined &&
+      (parseInt(flags, 8) & O_CLOEXEC) !== 0 &&
+      readlinkSync(`/proc/self/fd/${fd}`) === "/dev/null"
+    );
   } catch {
     return false;
   }

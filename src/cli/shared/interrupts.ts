@@ -84,7 +84,8 @@ function createWatcher(): Interrupts {
   const escalation = new TurnInterrupts();
   const listeners = new Set<(cause: InterruptCause, count: number) => void>();
   let cause: InterruptCause | undefined;
-  const exitCode = (): number => (cause === "stdout-closed" ? STDOUT_CLOSED_EXIT : cause === "timeout" ? LIMIT_EXIT : INTERRUPTED_EXIT);
+  const exitCode = (): number =>
+    cause === "stdout-closed" ? STDOUT_CLOSED_EXIT : cause === "timeout" ? LIMIT_EXIT : INTERRUPTED_EXIT;
 
   const interrupt = (next: InterruptCause): void => {
     cause ??= next;

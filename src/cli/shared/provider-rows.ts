@@ -47,7 +47,13 @@ export function providerRow(state: ProviderState, stored: (provider: string) => 
     const problem = `${state.settings.apiKeySource.path} in config.yaml is empty${empty === "empty" ? "" : `: ${empty}`}`;
     return { ...base, key: "config", ready: false, models, needsNoKey, problem, emptyKey: empty };
   }
-  const key: KeyState = needsNoKey ? "not needed" : stored(listing.name) ? "credentials" : state.settings.auth === "api_key" ? "missing" : "not needed";
+  const key: KeyState = needsNoKey
+    ? "not needed"
+    : stored(listing.name)
+      ? "credentials"
+      : state.settings.auth === "api_key"
+        ? "missing"
+        : "not needed";
   return { ...base, key, ready: key !== "missing", models, needsNoKey };
 }
 
@@ -55,7 +61,12 @@ export function providerRow(state: ProviderState, stored: (provider: string) => 
 function emptyConfigKey(settings: Extract<ProviderState, { kind: "ready" }>["settings"]): string | undefined {
   if (settings.apiKey !== "") return undefined;
   const source = settings.apiKeySource;
-  const unset = source.kind === "variables" ? source.variables.filter((v) => v.state !== "set").map((v) => `${v.name} is ${v.state === "empty" ? "empty" : "not set"}`) : [];
+  const unset =
+    source.kind === "variables"
+      ? source.variables
+          .filter((v) => v.state !== "set")
+          .map((v) => `${v.name} is ${v.state === "empty" ? "empty" : "not set"}`)
+      : [];
   return unset.length > 0 ? unset.join(", ") : "empty";
 }
 

@@ -50,7 +50,11 @@ export type ArgsDef = Readonly<Record<string, FlagSpec | WordSpec>>;
 
 /** The values read for a command's declared args. */
 export type ArgValues<A extends ArgsDef> = {
-  -readonly [K in keyof A]?: A[K] extends { type: "boolean" } ? boolean : A[K] extends { multiple: true } ? string[] : string;
+  -readonly [K in keyof A]?: A[K] extends { type: "boolean" }
+    ? boolean
+    : A[K] extends { multiple: true }
+      ? string[]
+      : string;
 };
 
 /**
@@ -66,7 +70,11 @@ export interface CommandLine<A extends ArgsDef> {
 }
 
 /** Reads `rawArgs` strictly (readCommandLine) and throws its problem, if any. */
-export function assertKnownFlags<A extends ArgsDef>(rawArgs: readonly string[], args: A, command: string): CommandLine<A> {
+export function assertKnownFlags<A extends ArgsDef>(
+  rawArgs: readonly string[],
+  args: A,
+  command: string,
+): CommandLine<A> {
   const line = readCommandLine(rawArgs, args, command);
   if (line.problem) throw line.problem;
   return line;
@@ -90,7 +98,11 @@ export function flagTable(args: ArgsDef): Map<string, { key: string; boolean: bo
  * CLI adds `rienda: `). A command takes as many words as it declares
  * positional args.
  */
-export function readCommandLine<A extends ArgsDef>(rawArgs: readonly string[], args: A, command: string): CommandLine<A> {
+export function readCommandLine<A extends ArgsDef>(
+  rawArgs: readonly string[],
+  args: A,
+  command: string,
+): CommandLine<A> {
   const name = command.replace(/^rienda ?/, "");
   let problem: RiendaError | undefined;
   const fail = (message: string): void => {
@@ -107,7 +119,10 @@ export function readCommandLine<A extends ArgsDef>(rawArgs: readonly string[], a
       return;
     }
     const before = given.get(key);
-    if (before !== undefined) return fail(`${before === token ? `option ${token}` : `options ${before} and ${token}`} given twice (see ${command} --help)`);
+    if (before !== undefined)
+      return fail(
+        `${before === token ? `option ${token}` : `options ${before} and ${token}`} given twice (see ${command} --help)`,
+      );
     given.set(key, token);
     values[key] = value;
   };
@@ -136,7 +151,8 @@ export function readCommandLine<A extends ArgsDef>(rawArgs: readonly string[], a
       continue;
     }
     const refuseEmpty = (value: string, as: string): void => {
-      if (value === "" && known.key !== "prompt") fail(`option ${as} got an empty value (an unset variable in a script?)`);
+      if (value === "" && known.key !== "prompt")
+        fail(`option ${as} got an empty value (an unset variable in a script?)`);
     };
     if (inline !== undefined) {
       refuseEmpty(inline, shown);
@@ -153,7 +169,9 @@ export function readCommandLine<A extends ArgsDef>(rawArgs: readonly string[], a
       i += 2;
     } else if (next === undefined || looksLikeFlag(next)) {
       const example = next === undefined || byFlag.has(splitFlag(next)[0]) ? "-x" : next;
-      fail(`option ${token} needs a value (for a value that starts with "-", write --${known.key}=${example} or ${token} -- ${example})`);
+      fail(
+        `option ${token} needs a value (for a value that starts with "-", write --${known.key}=${example} or ${token} -- ${example})`,
+      );
       continue;
     } else i++;
     refuseEmpty(next, token);

@@ -30,7 +30,9 @@ const list = defineCommand({
         allowedTools: s.allowedTools,
         ignoredKeys: s.ignoredKeys,
       }));
-      process.stdout.write(`${jsonWithControlsEscaped(JSON.stringify({ skills: shown, problems: problems.map((p) => ({ name: p.name, file: p.file, message: p.message })) }))}\n`);
+      process.stdout.write(
+        `${jsonWithControlsEscaped(JSON.stringify({ skills: shown, problems: problems.map((p) => ({ name: p.name, file: p.file, message: p.message })) }))}\n`,
+      );
     } else {
       const lines: string[] = [];
       for (const skill of skills) {
@@ -40,8 +42,12 @@ const list = defineCommand({
       }
       // Names and descriptions come from SKILL.md files, maybe downloaded.
       stdoutForPeople().write(lines.length > 0 ? `${lines.join("\n")}\n` : "");
-      if (skills.length === 0 && problems.length === 0) process.stderr.write("no skills yet: a skill is a folder ~/.rienda/skills/<name> holding a SKILL.md (docs/skills.md)\n");
-      for (const problem of problems) for (const line of problem.message.split("\n")) stderrForPeople().write(`rienda: ${line}\n`);
+      if (skills.length === 0 && problems.length === 0)
+        process.stderr.write(
+          "no skills yet: a skill is a folder ~/.rienda/skills/<name> holding a SKILL.md (docs/skills.md)\n",
+        );
+      for (const problem of problems)
+        for (const line of problem.message.split("\n")) stderrForPeople().write(`rienda: ${line}\n`);
     }
     if (problems.length > 0) process.exitCode = 1;
   },

@@ -10,7 +10,12 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { LoadedConfig } from "../../config/index.ts";
 import { RiendaError } from "../../errors.ts";
-import { brokenExtension, discoverTools, missingExtensionError, type ExtensionDiagnostic } from "../../extensions/index.ts";
+import {
+  brokenExtension,
+  discoverTools,
+  missingExtensionError,
+  type ExtensionDiagnostic,
+} from "../../extensions/index.ts";
 import { createRuntime, type Runtime } from "../../runtime/index.ts";
 import { createToolRunner, type ToolResult } from "../../tools/index.ts";
 import { createTerminalFrontEnd } from "../../ui/index.ts";
@@ -79,7 +84,10 @@ const run = defineCommand({
     try {
       decoded = JSON.parse(rawArguments);
     } catch (error) {
-      throw new RiendaError("usage", `tool run: --args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+      throw new RiendaError(
+        "usage",
+        `tool run: --args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     if (decoded === null || typeof decoded !== "object" || Array.isArray(decoded)) {
       throw new RiendaError("usage", "tool run: --args must be a JSON object");
@@ -96,7 +104,18 @@ const run = defineCommand({
         const watcher = interrupts();
         // An interrupt cancels the call (the server gets notifications/cancelled); the server ends with Rienda.
         const data = agentlessContext(workdir, randomUUID(), [name], config.document, join(home, ".rienda"));
-        const code = await printResult(runMcpTool({ name, server, config, data, args: decoded as Record<string, unknown>, autoApprove, signal: watcher.signal }), watcher);
+        const code = await printResult(
+          runMcpTool({
+            name,
+            server,
+            config,
+            data,
+            args: decoded as Record<string, unknown>,
+            autoApprove,
+            signal: watcher.signal,
+          }),
+          watcher,
+        );
         await exitWhenFlushed(code);
         return;
       }
@@ -108,14 +127,24 @@ const run = defineCommand({
 });
 
 /** Runs the user tool (or `shell`) `name` once in a fresh worker, prints its result and exits. */
-async function runJavaScriptTool(name: string, decoded: object, workdir: string, home: string, autoApprove: boolean, readConfig: () => LoadedConfig | undefined): Promise<void> {
+async function runJavaScriptTool(
+  name: string,
+  decoded: object,
+  workdir: string,
+  home: string,
+  autoApprove: boolean,
+  readConfig: () => LoadedConfig | undefined,
+): Promise<void> {
   const runtime = createRuntime();
   const watcher = interrupts();
   // An interrupt ends the worker and kills its process groups at once.
   const stopOnInterrupt = watcher.listen(() => runtime.interrupt());
   let code: number;
   try {
-    code = await printResult(untilInterrupted(runOnce(name, decoded, workdir, home, runtime, autoApprove, readConfig), watcher.signal), watcher);
+    code = await printResult(
+      untilInterrupted(runOnce(name, decoded, workdir, home, runtime, autoApprove, readConfig), watcher.signal),
+      watcher,
+    );
   } finally {
     stopOnInterrupt();
     if (!watcher.interrupted) await runtime.close();
@@ -124,7 +153,15 @@ async function runJavaScriptTool(name: string, decoded: object, workdir: string,
 }
 
 /** Finds the tool and runs it once. */
-async function runOnce(name: string, decoded: object, workdir: string, home: string, runtime: Runtime, autoApprove: boolean, readConfig: () => LoadedConfig | undefined): Promise<ToolResult> {
+async function runOnce(
+  name: string,
+  decoded: object,
+  workdir: string,
+  home: string,
+  runtime: Runtime,
+  autoApprove: boolean,
+  readConfig: () => LoadedConfig | undefined,
+): Promise<ToolResult> {
   const watcher = interrupts();
   const runner = createToolRunner();
   // The module loads in a worker meanwhile: read the config and load the
@@ -139,7 +176,14 @@ async function runOnce(name: string, decoded: object, workdir: string, home: str
   printDiagnostics(catalog.diagnostics);
   const tool = catalog.tools.find((t) => t.name === name);
   // Unknown (not merely broken): every installed tool is looked at, so the list names the broken ones apart.
-  if (!tool) throw missingExtensionError("tool", name, brokenExtension("tool", name, catalog) ? catalog : await discoverTools({ riendaDir: join(home, ".rienda"), runtime, runner }));
+  if (!tool)
+    throw missingExtensionError(
+      "tool",
+      name,
+      brokenExtension("tool", name, catalog)
+        ? catalog
+        : await discoverTools({ riendaDir: join(home, ".rienda"), runtime, runner }),
+    );
   // In a terminal (stdout and stderr both on it) command output is not echoed: the result usually carries it.
   const oneTerminal = Boolean(process.stdout.isTTY && process.stderr.isTTY);
   const frontEnd = createTerminalFrontEnd({
@@ -148,7 +192,11 @@ async function runOnce(name: string, decoded: object, workdir: string, home: str
     onInterrupt: () => watcher.interrupt("ctrl-c"),
     echoProcessOutput: !oneTerminal,
   });
-  return runner.runTool(tool, decoded, { data: agentlessContext(workdir, randomUUID(), [name], configDocument, join(home, ".rienda")), frontEnd, signal: watcher.signal });
+  return runner.runTool(tool, decoded, {
+    data: agentlessContext(workdir, randomUUID(), [name], configDocument, join(home, ".rienda")),
+    frontEnd,
+    signal: watcher.signal,
+  });
 }
 
 /**

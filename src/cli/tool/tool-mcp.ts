@@ -20,7 +20,12 @@ export function mcpServerOf(name: string, config: LoadedConfig | undefined): Mcp
  * started at once, each with its startup timeout, and closed afterwards.
  */
 export async function mcpListing(config: LoadedConfig, workdir: string): Promise<string[]> {
-  const servers = await startMcpServers([...config.mcpServers.values()], { workdir, env: process.env, configPath: config.path, requireAll: false });
+  const servers = await startMcpServers([...config.mcpServers.values()], {
+    workdir,
+    env: process.env,
+    configPath: config.path,
+    requireAll: false,
+  });
   try {
     const lines: string[] = [];
     for (const connection of servers.connections) {
@@ -55,7 +60,13 @@ export async function runMcpTool(options: {
   const { name, config, data, signal } = options;
   const runner = createToolRunner();
   runner.prepare();
-  const servers = await startMcpServers([options.server], { workdir: data.workdir, env: process.env, configPath: config.path, requireAll: true, signal });
+  const servers = await startMcpServers([options.server], {
+    workdir: data.workdir,
+    env: process.env,
+    configPath: config.path,
+    requireAll: true,
+    signal,
+  });
   try {
     const tools = servers.toolsOf(options.server.name);
     const tool = tools.find((t) => t.name === name);

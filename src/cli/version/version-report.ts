@@ -18,15 +18,33 @@ export interface VersionReport {
 }
 
 export function versionReport(): VersionReport {
-  if (BUILD) return { version: VERSION, commit: BUILD.commit, dirty: BUILD.dirty, date: BUILD.date, target: BUILD.target, bun: BUILD.bun };
+  if (BUILD)
+    return {
+      version: VERSION,
+      commit: BUILD.commit,
+      dirty: BUILD.dirty,
+      date: BUILD.date,
+      target: BUILD.target,
+      bun: BUILD.bun,
+    };
   const os = process.platform === "win32" ? "windows" : process.platform;
-  return { version: VERSION, commit: null, dirty: false, date: null, target: `${os}-${process.arch}`, bun: bunVersion() ?? null };
+  return {
+    version: VERSION,
+    commit: null,
+    dirty: false,
+    date: null,
+    target: `${os}-${process.arch}`,
+    bun: bunVersion() ?? null,
+  };
 }
 
 /** One JSON object on one line, or aligned lines for people. */
 export function formatVersion(report: VersionReport, json: boolean): string {
   if (json) return `${JSON.stringify(report)}\n`;
-  const commit = report.commit === null ? "none (run from source)" : `${report.commit}${report.dirty ? " (with uncommitted changes)" : ""}`;
+  const commit =
+    report.commit === null
+      ? "none (run from source)"
+      : `${report.commit}${report.dirty ? " (with uncommitted changes)" : ""}`;
   return [
     `rienda ${report.version}`,
     `commit  ${commit}`,

@@ -5,7 +5,17 @@
  * (context-kernel.ts), which speaks only in strings and numbers, since a
  * ShadowRealm lets nothing else cross.
  */
-import { HEADER_BYTES, IDLE, LENGTH, REQUEST, RESPONSE, STATE, STATUS, STATUS_OK, STATUS_TYPE_ERROR } from "../bridge-layout.ts";
+import {
+  HEADER_BYTES,
+  IDLE,
+  LENGTH,
+  REQUEST,
+  RESPONSE,
+  STATE,
+  STATUS,
+  STATUS_OK,
+  STATUS_TYPE_ERROR,
+} from "../bridge-layout.ts";
 import type { WordOp } from "./context-kernel.ts";
 
 /**

@@ -32,7 +32,6 @@ import type { WorldGuard } from "./world-guard.ts";
 
 export type { CallHost, LoadFn, WordOp, WordOpName } from "./kernel-types.ts";
 
-
 /**
  * The kernel's parts, each a function that refers to nothing outside itself
  * (kernel-source.ts joins them with the kernel as source for a realm; a
@@ -44,7 +43,6 @@ export interface KernelParts {
   superviseSpawns(call: CallHost, word: WordOp, hostServes: () => boolean): void;
   createWorldGuard(load: LoadFn): WorldGuard;
 }
-
 
 /** A context's whole life: one call (or one list of modules looked at). */
 export interface ContextKernel {
@@ -62,7 +60,13 @@ export interface ContextKernel {
  * stdout routing (undefined while Deno's is still coming: the plain patch
  * is used then).
  */
-export function contextKernel(exchange: (request: string) => string, word: WordOp, selfUrl: string, load: LoadFn | undefined, parts: KernelParts): ContextKernel {
+export function contextKernel(
+  exchange: (request: string) => string,
+  word: WordOp,
+  selfUrl: string,
+  load: LoadFn | undefined,
+  parts: KernelParts,
+): ContextKernel {
   /** The interrupt word of the bridge layout (bridge-layout.ts; test/runtime/bridge-layout.test.ts keeps it in step). */
   const INTERRUPT = 1;
   /** What a `ctx` call throws once the host stopped serving this context (it is being ended). */
@@ -78,7 +82,6 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
   type Members = ReturnType<typeof createMembers>;
   type Reply = CallReply;
   type Send = (message: unknown) => void;
-
 
   /** What `process.abort()` throws in a context. */
   const ABORT_REFUSED = "process.abort() would end Rienda itself, not only this call; throw an Error to fail the call";
@@ -111,7 +114,8 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
   /** Loads the module and calls the export (or looks at it); the reply says how that went. */
   function run(init: CallMessage, load: LoadFn): Reply {
     const ctx = init.mode === "invoke" && init.data ? createContext(init.data, members) : undefined;
-    if (init.mode === "invoke" && !ctx) return { kind: "threw", message: "the context received no ctx data (internal error)" };
+    if (init.mode === "invoke" && !ctx)
+      return { kind: "threw", message: "the context received no ctx data (internal error)" };
     if (ctx) consoleSink = ctx.log;
     hostServes = ctx !== undefined;
     let mod: unknown;
@@ -123,9 +127,20 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
     if (!ctx) return { kind: "inspected", shape: shapeOf(mod) };
     const exportName = init.exportName ?? "";
     // "": the module's export is itself the function (a provider module).
-    const target = exportName === "" ? mod : mod !== null && (typeof mod === "object" || typeof mod === "function") ? (mod as Record<string, unknown>)[exportName] : undefined;
+    const target =
+      exportName === ""
+        ? mod
+        : mod !== null && (typeof mod === "object" || typeof mod === "function")
+          ? (mod as Record<string, unknown>)[exportName]
+          : undefined;
     if (typeof target !== "function") {
-      return { kind: "load-failed", message: exportName === "" ? `module.exports is not a function (it is ${describeType(mod)})` : `the module does not export a function "${exportName}"` };
+      return {
+        kind: "load-failed",
+        message:
+          exportName === ""
+            ? `module.exports is not a function (it is ${describeType(mod)})`
+            : `the module does not export a function "${exportName}"`,
+      };
     }
     let value: unknown;
     try {
@@ -194,13 +209,17 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
       }
       const reply = run({ kind: "call", mode: "inspect", modulePath: paths[i]! }, load);
       send(
-        (reply.kind === "inspected" ? { kind: "inspected", index: i, shape: reply.shape } : { kind: "load-failed", index: i, message: "message" in reply ? reply.message : "the module did not load" }) satisfies ListReply,
+        (reply.kind === "inspected"
+          ? { kind: "inspected", index: i, shape: reply.shape }
+          : {
+              kind: "load-failed",
+              index: i,
+              message: "message" in reply ? reply.message : "the module did not load",
+            }) satisfies ListReply,
       );
     }
     send({ kind: "listed", changed: guard !== undefined && !message.compareEach && guard.changed() });
   }
-
-
 
   function createContext(data: ContextData, m: Members) {
     return {
@@ -226,7 +245,6 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
 
   /** The `ctx` functions: they depend on the bridge only. */
   function createMembers(call: CallHost) {
-
     function log(...parts: unknown[]): void {
       call("log", parts.map((p) => (typeof p === "string" ? p : safeString(p))).join(" "));
     }
@@ -256,7 +274,8 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
       cache: {
         get: (name: unknown) => call("cache.get", name) as string | null,
         has: (name: unknown) => call("cache.has", name) as boolean,
-        set: (name: unknown, text: unknown, ttlSeconds?: unknown) => call("cache.set", name, text, ttlSeconds) as string,
+        set: (name: unknown, text: unknown, ttlSeconds?: unknown) =>
+          call("cache.set", name, text, ttlSeconds) as string,
       },
       store: {
         get: (name: unknown) => call("store.get", name) as string | null,
@@ -270,7 +289,6 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
       },
     };
   }
-
 
   function deepFreeze<T>(value: T): T {
     if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
@@ -304,4 +322,3 @@ export function contextKernel(exchange: (request: string) => string, word: WordO
 
   return { run, deliver: post, inspectList };
 }
-

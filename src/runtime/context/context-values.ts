@@ -36,8 +36,14 @@ export function createValueCodec(): ValueCodec {
   };
   const tagOf = Function.prototype.call.bind(Object.prototype.toString) as (value: unknown) => string;
   const timeOf = Function.prototype.call.bind(Date.prototype.getTime) as (date: unknown) => number;
-  const mapEntries = Function.prototype.call.bind(Map.prototype.forEach) as (map: unknown, each: (value: unknown, key: unknown) => void) => void;
-  const setValues = Function.prototype.call.bind(Set.prototype.forEach) as (set: unknown, each: (value: unknown) => void) => void;
+  const mapEntries = Function.prototype.call.bind(Map.prototype.forEach) as (
+    map: unknown,
+    each: (value: unknown, key: unknown) => void,
+  ) => void;
+  const setValues = Function.prototype.call.bind(Set.prototype.forEach) as (
+    set: unknown,
+    each: (value: unknown) => void,
+  ) => void;
   const DateCtor = Date;
   const RegExpCtor = RegExp;
   const MapCtor = Map;
@@ -77,7 +83,8 @@ export function createValueCodec(): ValueCodec {
         return [TAG, "undefined"];
       case "number":
         // biome-ignore lint/suspicious/noSelfCompare: NaN, the one value not equal to itself, told apart without a global
-        if (value !== value || value === Infinity || value === -Infinity || (value === 0 && 1 / value < 0)) return [TAG, "number", String(value === 0 ? "-0" : value)];
+        if (value !== value || value === Infinity || value === -Infinity || (value === 0 && 1 / value < 0))
+          return [TAG, "number", String(value === 0 ? "-0" : value)];
         return value;
       case "bigint":
         return [TAG, "bigint", String(value)];
@@ -147,7 +154,8 @@ export function createValueCodec(): ValueCodec {
   function plainTree(value: object, path: unknown[]): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     const keys = keysOf(value);
-    for (let i = 0; i < keys.length; i++) setField(out, keys[i]!, toTree((value as Record<string, unknown>)[keys[i]!], path));
+    for (let i = 0; i < keys.length; i++)
+      setField(out, keys[i]!, toTree((value as Record<string, unknown>)[keys[i]!], path));
     return out;
   }
 
@@ -207,7 +215,8 @@ export function createValueCodec(): ValueCodec {
     }
     const out: Record<string, unknown> = {};
     const keys = keysOf(tree);
-    for (let i = 0; i < keys.length; i++) setField(out, keys[i]!, fromTree((tree as Record<string, unknown>)[keys[i]!]));
+    for (let i = 0; i < keys.length; i++)
+      setField(out, keys[i]!, fromTree((tree as Record<string, unknown>)[keys[i]!]));
     return out;
   }
 

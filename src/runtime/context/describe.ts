@@ -86,7 +86,12 @@ export function describing(selfUrl: string): Describe {
   }
 
   function describeLoadError(error: unknown): string {
-    const e = error as { name?: string; message?: string; errors?: unknown[]; position?: { line?: number; column?: number; file?: string } } | null;
+    const e = error as {
+      name?: string;
+      message?: string;
+      errors?: unknown[];
+      position?: { line?: number; column?: number; file?: string };
+    } | null;
     // Bun reports several syntax errors of one file as an AggregateError of BuildMessages.
     if (e && Array.isArray(e.errors) && e.errors.length > 0) {
       const more = e.errors.length - 1;
@@ -96,7 +101,8 @@ export function describing(selfUrl: string): Describe {
       const where = e.position && e.position.line ? ` (line ${e.position.line}, column ${e.position.column})` : "";
       return `SyntaxError: ${e.message}${where}`;
     }
-    if (e && (e as { code?: unknown }).code === "MODULE_NOT_FOUND") return describeMissingModule(e as { message?: string; requireStack?: unknown });
+    if (e && (e as { code?: unknown }).code === "MODULE_NOT_FOUND")
+      return describeMissingModule(e as { message?: string; requireStack?: unknown });
     if (e && e.name === "ResolveMessage") return stripHostPaths(String(e.message));
     return describeThrown(error);
   }
@@ -114,7 +120,10 @@ export function describing(selfUrl: string): Describe {
   }
 
   function describeThrown(error: unknown): string {
-    if (error instanceof Error || (error !== null && typeof error === "object" && typeof (error as Error).message === "string")) {
+    if (
+      error instanceof Error ||
+      (error !== null && typeof error === "object" && typeof (error as Error).message === "string")
+    ) {
       const e = error as Error;
       const name = typeof e.name === "string" && e.name !== "Error" && e.name !== "" ? `${e.name}: ` : "";
       return stripHostPaths(name + e.message);

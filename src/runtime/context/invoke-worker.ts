@@ -53,7 +53,13 @@ scope.onmessage = (event: MessageEvent) => {
   // One call, one inspection or one list per worker.
   scope.onmessage = null;
   // Set up before any module runs; Deno's loader may still be coming (the kernel then patches without it).
-  const k = contextKernel(bridgeExchange(message.buffer!), bridgeWords(message.buffer!), import.meta.url, typeof loader === "function" ? loader : undefined, KERNEL_PARTS);
+  const k = contextKernel(
+    bridgeExchange(message.buffer!),
+    bridgeWords(message.buffer!),
+    import.meta.url,
+    typeof loader === "function" ? loader : undefined,
+    KERNEL_PARTS,
+  );
   const begin = (load: LoadFn) => {
     if (message.kind === "inspect-list") k.inspectList(message, load, (reply: ListReply) => send(reply));
     else {

@@ -28,20 +28,34 @@ import type { CallMessage } from "../worker-messages.ts";
 export type RealmCall = (request: string) => void;
 
 /** Sets a new realm up around the helper's functions; what it returns runs the realm's one call. */
-export type RealmSetup = (exchange: (request: string) => string, word: WordOp, reply: (text: string) => void, selfUrl: string) => RealmCall;
+export type RealmSetup = (
+  exchange: (request: string) => string,
+  word: WordOp,
+  reply: (text: string) => void,
+  selfUrl: string,
+) => RealmCall;
 
 export function realmEntry(
-  makeKernel: (exchange: (request: string) => string, word: WordOp, selfUrl: string, load: LoadFn | undefined) => ContextKernel,
+  makeKernel: (
+    exchange: (request: string) => string,
+    word: WordOp,
+    selfUrl: string,
+    load: LoadFn | undefined,
+  ) => ContextKernel,
   makeCodec: () => ValueCodec,
 ): RealmSetup {
   return (exchange, word, reply, selfUrl) => {
     const codec = makeCodec();
     const proc = (globalThis as unknown as { process: { getBuiltinModule(id: string): unknown } }).process;
     const getBuiltin = proc.getBuiltinModule;
-    type ModuleClass = { createRequire(from: string): LoadFn; prototype: { require: (this: unknown, id: string) => unknown } };
+    type ModuleClass = {
+      createRequire(from: string): LoadFn;
+      prototype: { require: (this: unknown, id: string) => unknown };
+    };
     const Module = getBuiltin.call(proc, "node:module") as ModuleClass;
     // Built-ins straight from the realm's table (createRequire costs milliseconds the first time).
-    const load: LoadFn = (path) => (path.startsWith("node:") ? getBuiltin.call(proc, path) : Module.createRequire(path)(path));
+    const load: LoadFn = (path) =>
+      path.startsWith("node:") ? getBuiltin.call(proc, path) : Module.createRequire(path)(path);
 
     const pending = trackTimers();
     const trackThreads = trackWorkers(pending);
@@ -97,7 +111,10 @@ export function realmEntry(
     const BufferOf = (globalThis as unknown as { Buffer: { from(bytes: ArrayBufferView): Uint8Array } }).Buffer;
     const OwnBytes = Uint8Array;
     const own = (value: unknown) =>
-      value !== null && typeof value === "object" && !(value instanceof OwnBytes) && typeof (value as { byteLength?: unknown }).byteLength === "number"
+      value !== null &&
+      typeof value === "object" &&
+      !(value instanceof OwnBytes) &&
+      typeof (value as { byteLength?: unknown }).byteLength === "number"
         ? BufferOf.from(value as ArrayBufferView)
         : value;
     const patched = new WeakSet<object>();
@@ -161,7 +178,12 @@ export function realmEntry(
     g.Worker = tracking(g.Worker);
     const patched = new WeakSet<object>();
     return (id, exports) => {
-      if ((id === "worker_threads" || id === "node:worker_threads") && exports !== null && typeof exports === "object" && !patched.has(exports)) {
+      if (
+        (id === "worker_threads" || id === "node:worker_threads") &&
+        exports !== null &&
+        typeof exports === "object" &&
+        !patched.has(exports)
+      ) {
         patched.add(exports);
         const threads = exports as Record<string, unknown>;
         threads.Worker = tracking(threads.Worker);

@@ -135,7 +135,12 @@ function run(request: string): void {
     call = stock.pop() ?? prepare();
   } catch (error) {
     // Our own set-up failed, not the module: the host runs the call in a worker instead.
-    reply(codec.encode({ kind: "unavailable", message: `a realm could not be set up: ${error instanceof Error ? error.message : String(error)}` }));
+    reply(
+      codec.encode({
+        kind: "unavailable",
+        message: `a realm could not be set up: ${error instanceof Error ? error.message : String(error)}`,
+      }),
+    );
     return;
   }
   try {
@@ -169,7 +174,9 @@ function serve(control: SharedArrayBuffer): never {
     }
     if ((callsSinceGc >= GC_EVERY && !rung()) || callsSinceGc >= GC_AT_LATEST) collect();
     while (!rung()) Atomics.wait(bell, CONTROL_DOORBELL, 0);
-    const text = decoder.decode(new Uint8Array(control, CONTROL_HEADER_BYTES, Atomics.load(bell, CONTROL_LENGTH)).slice());
+    const text = decoder.decode(
+      new Uint8Array(control, CONTROL_HEADER_BYTES, Atomics.load(bell, CONTROL_LENGTH)).slice(),
+    );
     Atomics.store(bell, CONTROL_DOORBELL, 0);
     nonce = text.slice(0, NONCE_LENGTH);
     run(text.slice(NONCE_LENGTH));

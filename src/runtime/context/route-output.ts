@@ -84,10 +84,20 @@ export function routeOutput(log: (...parts: unknown[]) => void, load: LoadFn | u
         return Reflect.getOwnPropertyDescriptor(target, key);
       },
     });
-    Object.defineProperty(globalThis, "process", { value: wrapped, configurable: true, writable: true, enumerable: true });
+    Object.defineProperty(globalThis, "process", {
+      value: wrapped,
+      configurable: true,
+      writable: true,
+      enumerable: true,
+    });
     const routedFs = new WeakSet<object>();
     const routeFs = (id: unknown, exports: unknown) => {
-      if ((id === "fs" || id === "node:fs") && exports !== null && typeof exports === "object" && !routedFs.has(exports)) {
+      if (
+        (id === "fs" || id === "node:fs") &&
+        exports !== null &&
+        typeof exports === "object" &&
+        !routedFs.has(exports)
+      ) {
         routedFs.add(exports);
         routeStdoutWrites(exports as Record<string, unknown>, log);
       }
@@ -127,7 +137,8 @@ export function routeOutput(log: (...parts: unknown[]) => void, load: LoadFn | u
         const end = typeof length === "number" ? start + length : data.length;
         return decoder.decode(data.subarray(start, end));
       }
-      if (ArrayBuffer.isView(data)) return decoder.decode(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      if (ArrayBuffer.isView(data))
+        return decoder.decode(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
       return String(data);
     };
     const emit = (text: string): number => {
@@ -145,13 +156,17 @@ export function routeOutput(log: (...parts: unknown[]) => void, load: LoadFn | u
       const callback = args.findLast((a) => typeof a === "function") as ((...r: unknown[]) => void) | undefined;
       if (callback) queueMicrotask(() => callback(null, ...result));
     };
-    wrap("writeSync", ([, data, offset, length]) => emit(textOf(data, typeof data === "string" ? undefined : offset, length)));
+    wrap("writeSync", ([, data, offset, length]) =>
+      emit(textOf(data, typeof data === "string" ? undefined : offset, length)),
+    );
     wrap("writevSync", ([, buffers]) => emit((buffers as unknown[]).map((b) => textOf(b)).join("")));
     wrap("writeFileSync", ([, data]) => void emit(textOf(data)));
     wrap("appendFileSync", ([, data]) => void emit(textOf(data)));
     wrap("write", (args) => {
       const data = args[1];
-      const written = emit(textOf(data, typeof data === "string" ? undefined : args[2], typeof args[3] === "number" ? args[3] : undefined));
+      const written = emit(
+        textOf(data, typeof data === "string" ? undefined : args[2], typeof args[3] === "number" ? args[3] : undefined),
+      );
       later(args, written, data);
     });
     wrap("writev", (args) => {
@@ -172,7 +187,8 @@ export function routeOutput(log: (...parts: unknown[]) => void, load: LoadFn | u
   function streamWriter(log: (text: string) => void): (...args: unknown[]) => boolean {
     const decoder = new TextDecoder();
     return (chunk: unknown, ...rest: unknown[]) => {
-      const text = typeof chunk === "string" ? chunk : chunk instanceof Uint8Array ? decoder.decode(chunk) : String(chunk);
+      const text =
+        typeof chunk === "string" ? chunk : chunk instanceof Uint8Array ? decoder.decode(chunk) : String(chunk);
       if (text !== "") log(text.endsWith("\n") ? text.slice(0, -1) : text);
       const callback = rest.find((r) => typeof r === "function") as (() => void) | undefined;
       callback?.();

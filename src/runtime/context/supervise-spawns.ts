@@ -59,10 +59,13 @@ export function superviseSpawns(call: CallHost, word: WordOp, hostServes: () => 
 
     runtime.spawn = function spawn(this: unknown, first: unknown, second?: unknown): unknown {
       const options = awayFromStdout(spawnOptions(first, second));
-      if (options?.detached === true) return Array.isArray(first) ? spawnAsync.call(this, first, options) : spawnAsync.call(this, options);
+      if (options?.detached === true)
+        return Array.isArray(first) ? spawnAsync.call(this, first, options) : spawnAsync.call(this, options);
       const recorded = word("load", GROUP_COUNT, 0, 0);
       if (recorded >= GROUP_SLOTS) {
-        throw new Error(`this call has started ${GROUP_SLOTS} processes, which end with it, and cannot start more: run commands with ctx.system.exec, or pass detached: true for a process that must outlive the call`);
+        throw new Error(
+          `this call has started ${GROUP_SLOTS} processes, which end with it, and cannot start more: run commands with ctx.system.exec, or pass detached: true for a process that must outlive the call`,
+        );
       }
       const own = { ...options, detached: true };
       // Ending this worker between the start of the child and its record would
@@ -72,7 +75,9 @@ export function superviseSpawns(call: CallHost, word: WordOp, hostServes: () => 
       word("store", SPAWNING, 1, 0);
       try {
         if (word("load", INTERRUPT, 0, 0) !== 0) throw new Error(INTERRUPTED);
-        const child = (Array.isArray(first) ? spawnAsync.call(this, first, own) : spawnAsync.call(this, own)) as { pid?: unknown };
+        const child = (Array.isArray(first) ? spawnAsync.call(this, first, own) : spawnAsync.call(this, own)) as {
+          pid?: unknown;
+        };
         const pid = child.pid;
         if (typeof pid === "number" && pid > 1) {
           word("store", GROUP_FIRST + recorded, pid, 0);
@@ -87,7 +92,10 @@ export function superviseSpawns(call: CallHost, word: WordOp, hostServes: () => 
 
     runtime.spawnSync = function spawnSyncThroughHost(this: unknown, first: unknown, second?: unknown): unknown {
       const options = awayFromStdout(spawnOptions(first, second));
-      const request = hostServes() && options?.detached !== true ? syncSpawnRequest(Array.isArray(first) ? first : options?.cmd, options ?? {}) : undefined;
+      const request =
+        hostServes() && options?.detached !== true
+          ? syncSpawnRequest(Array.isArray(first) ? first : options?.cmd, options ?? {})
+          : undefined;
       if (!request) {
         if (!options) return spawnSync.apply(this, arguments as unknown as unknown[]);
         return Array.isArray(first) ? spawnSync.call(this, first, options) : spawnSync.call(this, options);
@@ -140,7 +148,24 @@ export function superviseSpawns(call: CallHost, word: WordOp, hostServes: () => 
   }
 
   /** Options of a synchronous spawn the host knows how to run it with. */
-  const HOST_SPAWN_OPTIONS = ["cmd", "cwd", "env", "stdio", "stdin", "stdout", "stderr", "detached", "argv0", "timeout", "killSignal", "maxBuffer", "uid", "gid", "windowsHide", "windowsVerbatimArguments"];
+  const HOST_SPAWN_OPTIONS = [
+    "cmd",
+    "cwd",
+    "env",
+    "stdio",
+    "stdin",
+    "stdout",
+    "stderr",
+    "detached",
+    "argv0",
+    "timeout",
+    "killSignal",
+    "maxBuffer",
+    "uid",
+    "gid",
+    "windowsHide",
+    "windowsVerbatimArguments",
+  ];
 
   /**
    * The options of a synchronous spawn as the host runs it (host-spawn-sync.ts),
@@ -154,8 +179,11 @@ export function superviseSpawns(call: CallHost, word: WordOp, hostServes: () => 
       if (typeof cmd[i] !== "string") return undefined;
       argv[i] = cmd[i] as string;
     }
-    for (const key of Object.keys(options)) if (options[key] !== undefined && !HOST_SPAWN_OPTIONS.includes(key)) return undefined;
-    const given = Array.isArray(options.stdio) ? (options.stdio as unknown[]) : [options.stdin ?? "ignore", options.stdout ?? "pipe", options.stderr ?? "pipe"];
+    for (const key of Object.keys(options))
+      if (options[key] !== undefined && !HOST_SPAWN_OPTIONS.includes(key)) return undefined;
+    const given = Array.isArray(options.stdio)
+      ? (options.stdio as unknown[])
+      : [options.stdin ?? "ignore", options.stdout ?? "pipe", options.stderr ?? "pipe"];
     // Bun's defaults for the streams a short list leaves out are its own business.
     if (given.length < 3) return undefined;
     const stdio: StdioSpec[] = [];
@@ -170,14 +198,20 @@ export function superviseSpawns(call: CallHost, word: WordOp, hostServes: () => 
     const envGiven = (options.env ?? proc?.env ?? {}) as Record<string, unknown>;
     const env: Record<string, string> = {};
     for (const name of Object.keys(envGiven)) if (envGiven[name] !== undefined) env[name] = String(envGiven[name]);
-    const request: SyncSpawnRequest = { cmd: argv, cwd: typeof options.cwd === "string" && options.cwd !== "" ? options.cwd : (proc?.cwd?.() ?? "."), env, stdio };
+    const request: SyncSpawnRequest = {
+      cmd: argv,
+      cwd: typeof options.cwd === "string" && options.cwd !== "" ? options.cwd : (proc?.cwd?.() ?? "."),
+      env,
+      stdio,
+    };
     if (typeof options.argv0 === "string") request.argv0 = options.argv0;
     for (const key of ["timeout", "maxBuffer", "uid", "gid"] as const) {
       const value = options[key];
       // Infinity (no limit) has no JSON form: no limit is what leaving it out means.
       if (typeof value === "number" && Number.isFinite(value)) request[key] = value;
     }
-    if (typeof options.killSignal === "string" || typeof options.killSignal === "number") request.killSignal = options.killSignal;
+    if (typeof options.killSignal === "string" || typeof options.killSignal === "number")
+      request.killSignal = options.killSignal;
     return request;
   }
 

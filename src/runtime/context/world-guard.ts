@@ -54,11 +54,57 @@ export function createWorldGuard(load: LoadFn): WorldGuard {
   type Print = unknown[];
 
   /** Members of process worth watching; reading all of them materialises lazy ones (slow). */
-  const PROCESS_MEMBERS = ["cwd", "chdir", "exit", "nextTick", "emit", "on", "env", "argv", "execPath", "platform", "version", "versions", "exitCode", "emitWarning", "hrtime", "umask"];
+  const PROCESS_MEMBERS = [
+    "cwd",
+    "chdir",
+    "exit",
+    "nextTick",
+    "emit",
+    "on",
+    "env",
+    "argv",
+    "execPath",
+    "platform",
+    "version",
+    "versions",
+    "exitCode",
+    "emitWarning",
+    "hrtime",
+    "umask",
+  ];
   /** The globals whose members (and whose prototype's members) a lane watches. */
-  const CORE_GLOBALS = ["Object", "Function", "Array", "String", "Number", "Boolean", "Promise", "RegExp", "Date", "Error", "Map", "Set", "JSON", "Math", "Reflect"];
+  const CORE_GLOBALS = [
+    "Object",
+    "Function",
+    "Array",
+    "String",
+    "Number",
+    "Boolean",
+    "Promise",
+    "RegExp",
+    "Date",
+    "Error",
+    "Map",
+    "Set",
+    "JSON",
+    "Math",
+    "Reflect",
+  ];
   /** Other globals a module may replace: which value they hold is watched, not their members. */
-  const OTHER_GLOBALS = ["fetch", "setTimeout", "setInterval", "setImmediate", "clearTimeout", "queueMicrotask", "structuredClone", "require", "process", "console", "Bun", "Deno"];
+  const OTHER_GLOBALS = [
+    "fetch",
+    "setTimeout",
+    "setInterval",
+    "setImmediate",
+    "clearTimeout",
+    "queueMicrotask",
+    "structuredClone",
+    "require",
+    "process",
+    "console",
+    "Bun",
+    "Deno",
+  ];
 
   function printOf(target: object): Print {
     const out: Print = [protoOf(target), isExtensible(target)];
@@ -83,7 +129,8 @@ export function createWorldGuard(load: LoadFn): WorldGuard {
     return true;
   }
 
-  const isObject = (value: unknown): value is object => value !== null && (typeof value === "object" || typeof value === "function");
+  const isObject = (value: unknown): value is object =>
+    value !== null && (typeof value === "object" || typeof value === "function");
 
   function dataValue(target: object, key: PropertyKey): unknown {
     const d = describeOwn(target, key);
@@ -132,7 +179,8 @@ export function createWorldGuard(load: LoadFn): WorldGuard {
     ];
     for (const intrinsic of hidden) watchWithPrototype(intrinsic);
     const proc = (globalThis as unknown as { process?: Record<string, unknown> }).process;
-    const processPrint = () => (proc ? PROCESS_MEMBERS.map((key) => describeOwn(proc, key)?.value ?? describeOwn(proc, key)?.get) : []);
+    const processPrint = () =>
+      proc ? PROCESS_MEMBERS.map((key) => describeOwn(proc, key)?.value ?? describeOwn(proc, key)?.get) : [];
     const envPrint = () => (proc && isObject(proc.env) ? toJson(proc.env) : "");
     const processBefore = processPrint();
     const envBefore = envPrint();
@@ -142,7 +190,11 @@ export function createWorldGuard(load: LoadFn): WorldGuard {
     let cache: Record<string, unknown> | undefined;
     let cachedBefore: string[] = [];
     try {
-      const Module = load("node:module") as { prototype: { require: (this: unknown, id: string) => unknown }; _extensions?: unknown; isBuiltin?(id: string): boolean };
+      const Module = load("node:module") as {
+        prototype: { require: (this: unknown, id: string) => unknown };
+        _extensions?: unknown;
+        isBuiltin?(id: string): boolean;
+      };
       watchWithPrototype(Module);
       watch(Module._extensions);
       // Each node: built-in is watched from the moment it is first handed out, untouched.

@@ -32,7 +32,14 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       const controller = new AbortController();
       calls.active.add(controller);
       try {
-        const host = { spawnWorker: calls.spawnWorker, timeoutMs: inspectTimeoutMs, signal: controller.signal, closed: () => calls.closed, restoreProcessState: calls.restoreProcessState, inspectAlone };
+        const host = {
+          spawnWorker: calls.spawnWorker,
+          timeoutMs: inspectTimeoutMs,
+          signal: controller.signal,
+          closed: () => calls.closed,
+          restoreProcessState: calls.restoreProcessState,
+          inspectAlone,
+        };
         return await inspectInLanes(modulePaths, host);
       } finally {
         calls.active.delete(controller);
@@ -89,7 +96,11 @@ interface Calls {
   restoreProcessState: () => void;
   useRealms(): void;
   /** Runs one call in a worker of its own; the runtime's interrupt and close reach it. */
-  runInWorker(message: CallMessage, controller: AbortController, serve?: (buffer: SharedArrayBuffer) => BridgeServer): Promise<WorkerOutcome>;
+  runInWorker(
+    message: CallMessage,
+    controller: AbortController,
+    serve?: (buffer: SharedArrayBuffer) => BridgeServer,
+  ): Promise<WorkerOutcome>;
   /** One invocation in a new realm of the helper, with its ctx served from this thread as for a worker. */
   runInRealm(request: InvokeRequest, controller: AbortController): Promise<RealmReply>;
 }
@@ -97,7 +108,10 @@ interface Calls {
 function createCalls(options: RuntimeOptions): Calls {
   const spawnWorker = contextWorkers(workerUrl());
   // A first call, a call while the helper is busy, and every call where there are no ShadowRealms (Deno) get a worker.
-  const realms = contextsWanted(options) === "realms" ? createRealmHelpers(workerUrl(undefined, "realm-helper-worker.ts")) : undefined;
+  const realms =
+    contextsWanted(options) === "realms"
+      ? createRealmHelpers(workerUrl(undefined, "realm-helper-worker.ts"))
+      : undefined;
   const restoreProcessState = keepProcessState();
   const active = new Set<AbortController>();
   const tracked = async <T>(controller: AbortController, work: () => Promise<T>): Promise<T> => {
@@ -133,9 +147,16 @@ function createCalls(options: RuntimeOptions): Calls {
         (timer as { unref?(): void }).unref?.();
       });
     },
-    runInWorker: (message, controller, serve) => tracked(controller, () => runWorkerCall(spawnWorker(), message, controller.signal, serve)),
+    runInWorker: (message, controller, serve) =>
+      tracked(controller, () => runWorkerCall(spawnWorker(), message, controller.signal, serve)),
     runInRealm: (request, controller) =>
-      tracked(controller, () => realms!.run(callMessage(request), (buffer) => serveBridge(buffer, createCtxHandler(scopeOf(request.context, controller.signal))), controller.signal)),
+      tracked(controller, () =>
+        realms!.run(
+          callMessage(request),
+          (buffer) => serveBridge(buffer, createCtxHandler(scopeOf(request.context, controller.signal))),
+          controller.signal,
+        ),
+      ),
   };
   return calls;
 }
@@ -164,7 +185,9 @@ async function invoke(calls: Calls, request: InvokeRequest): Promise<Outcome> {
     context.frontEnd.log(`rienda: ${reply.message}; tools and hooks run in workers from now on`);
   }
   try {
-    const reply = await calls.runInWorker(callMessage(request), controller, (buffer) => serveBridge(buffer, createCtxHandler(scopeOf(context, controller.signal))));
+    const reply = await calls.runInWorker(callMessage(request), controller, (buffer) =>
+      serveBridge(buffer, createCtxHandler(scopeOf(context, controller.signal))),
+    );
     return outcomeOf(reply);
   } finally {
     unlink();
@@ -186,9 +209,12 @@ async function inspect(calls: Calls, modulePath: string, timeoutMs: number): Pro
     const reply = await calls.runInWorker({ kind: "call", mode: "inspect", modulePath }, controller);
     if (reply.kind === "inspected") return { kind: "loaded", shape: reply.shape };
     if (reply.kind === "interrupted") {
-      return timedOut ? { kind: "load-failed", message: `the module did not finish loading within ${timeoutMs} ms` } : reply;
+      return timedOut
+        ? { kind: "load-failed", message: `the module did not finish loading within ${timeoutMs} ms` }
+        : reply;
     }
-    if (reply.kind === "load-failed" || reply.kind === "threw" || reply.kind === "crashed") return { kind: "load-failed", message: reply.message };
+    if (reply.kind === "load-failed" || reply.kind === "threw" || reply.kind === "crashed")
+      return { kind: "load-failed", message: reply.message };
     return { kind: "load-failed", message: "the context answered in an unexpected way" };
   } finally {
     clearTimeout(timer);
@@ -197,7 +223,14 @@ async function inspect(calls: Calls, modulePath: string, timeoutMs: number): Pro
 
 /** The message that starts an invocation in a realm or a worker. */
 function callMessage(request: InvokeRequest): CallMessage {
-  return { kind: "call", mode: "invoke", modulePath: request.modulePath, exportName: request.exportName, args: request.args, data: request.context.data };
+  return {
+    kind: "call",
+    mode: "invoke",
+    modulePath: request.modulePath,
+    exportName: request.exportName,
+    args: request.args,
+    data: request.context.data,
+  };
 }
 
 /** What the host side of an invocation's ctx works with; `signal` ends with the invocation. */

@@ -71,15 +71,21 @@ function promptOf(member: string, value: unknown): Prompt {
     throw new CtxError(`ctx.${member}: expected { title, body }`, { typeError: true });
   }
   const { title, body } = value as Record<string, unknown>;
-  return { title: title === undefined || title === null ? "" : String(title), body: body === undefined || body === null ? "" : String(body) };
+  return {
+    title: title === undefined || title === null ? "" : String(title),
+    body: body === undefined || body === null ? "" : String(body),
+  };
 }
 
 async function exec(scope: CtxScope, command: unknown, opts: unknown) {
-  if (typeof command !== "string" || command === "") throw new CtxError("ctx.system.exec: command must be a non-empty string", { typeError: true });
+  if (typeof command !== "string" || command === "")
+    throw new CtxError("ctx.system.exec: command must be a non-empty string", { typeError: true });
   const o = (opts !== null && typeof opts === "object" ? opts : {}) as Record<string, unknown>;
-  if (o.cwd !== undefined && o.cwd !== null && typeof o.cwd !== "string") throw new CtxError("ctx.system.exec: cwd must be a string", { typeError: true });
+  if (o.cwd !== undefined && o.cwd !== null && typeof o.cwd !== "string")
+    throw new CtxError("ctx.system.exec: cwd must be a string", { typeError: true });
   const cwd = typeof o.cwd === "string" && o.cwd !== "" ? resolve(scope.workdir, o.cwd) : scope.workdir;
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new CtxError(`ctx.system.exec: cwd is not a directory: "${String(o.cwd ?? ".")}"`);
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory())
+    throw new CtxError(`ctx.system.exec: cwd is not a directory: "${String(o.cwd ?? ".")}"`);
   const env: Record<string, string> = {};
   if (o.env !== undefined && o.env !== null) {
     if (typeof o.env !== "object") throw new CtxError("ctx.system.exec: env must be an object", { typeError: true });
@@ -100,7 +106,9 @@ async function exec(scope: CtxScope, command: unknown, opts: unknown) {
     const stderr = withMarker(result.stderr, result.cut?.stderr);
     return result.cut ? { code: result.code, stdout, stderr, truncated: true } : { code: result.code, stdout, stderr };
   } catch (error) {
-    throw new CtxError(`ctx.system.exec: cannot start the shell: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CtxError(
+      `ctx.system.exec: cannot start the shell: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

@@ -41,7 +41,10 @@ export function createCacheHost(riendaDir: string): Record<string, Op> {
       const path = entryPath("store.set", store, name);
       const payload = textOf("store.set", text);
       // The store never expires: a time to live is a mistake, not something to ignore quietly.
-      if (ttl !== undefined && ttl !== null) throw new CtxError("ctx.store.set: ttl_seconds must be omitted (store entries never expire; use ctx.cache for entries that do)");
+      if (ttl !== undefined && ttl !== null)
+        throw new CtxError(
+          "ctx.store.set: ttl_seconds must be omitted (store entries never expire; use ctx.cache for entries that do)",
+        );
       writeEntry("store.set", path, { expires_at: "", payload });
     },
     "store.get": (name) => storeEntry("store.get", entryPath("store.get", store, name)),
@@ -61,13 +64,18 @@ export function createCacheHost(riendaDir: string): Record<string, Op> {
 function entryPath(member: string, dir: string, name: unknown): string {
   if (typeof name !== "string") throw new CtxError(`ctx.${member}: name must be a string`, { typeError: true });
   if (name === "" || name === "." || name === ".." || /[/\\\0]/.test(name)) {
-    throw new CtxError(`ctx.${member}: name ${JSON.stringify(name)} must be a single path segment (not empty, not "." or "..", no "/", "\\" or NUL)`);
+    throw new CtxError(
+      `ctx.${member}: name ${JSON.stringify(name)} must be a single path segment (not empty, not "." or "..", no "/", "\\" or NUL)`,
+    );
   }
   return join(dir, `${name}.json`);
 }
 
 function textOf(member: string, text: unknown): string {
-  if (typeof text !== "string") throw new CtxError(`ctx.${member}: text must be a string (serialize it yourself, e.g. JSON.stringify)`, { typeError: true });
+  if (typeof text !== "string")
+    throw new CtxError(`ctx.${member}: text must be a string (serialize it yourself, e.g. JSON.stringify)`, {
+      typeError: true,
+    });
   return text;
 }
 
@@ -76,11 +84,20 @@ function textOf(member: string, text: unknown): string {
  * it (UTC, whole seconds): rounded up, so an entry lives at least `ttl`.
  */
 function expiryOf(ttl: unknown): string {
-  if (ttl === undefined || ttl === null) throw new CtxError("ctx.cache.set: ttl_seconds is required (a positive number of seconds the entry lives; ctx.store keeps entries for ever)", { typeError: true });
-  if (typeof ttl !== "number") throw new CtxError(`ctx.cache.set: ttl_seconds must be a number of seconds (got ${typeof ttl})`, { typeError: true });
-  if (!(ttl > 0) || !Number.isFinite(ttl)) throw new CtxError(`ctx.cache.set: ttl_seconds must be a positive number of seconds (got ${ttl})`);
+  if (ttl === undefined || ttl === null)
+    throw new CtxError(
+      "ctx.cache.set: ttl_seconds is required (a positive number of seconds the entry lives; ctx.store keeps entries for ever)",
+      { typeError: true },
+    );
+  if (typeof ttl !== "number")
+    throw new CtxError(`ctx.cache.set: ttl_seconds must be a number of seconds (got ${typeof ttl})`, {
+      typeError: true,
+    });
+  if (!(ttl > 0) || !Number.isFinite(ttl))
+    throw new CtxError(`ctx.cache.set: ttl_seconds must be a positive number of seconds (got ${ttl})`);
   const expiresMs = Math.ceil((Date.now() + ttl * 1000) / 1000) * 1000;
-  if (expiresMs > LATEST_EXPIRY_MS) throw new CtxError(`ctx.cache.set: ttl_seconds ${ttl} is too large (the expiry would fall after the year 9999)`);
+  if (expiresMs > LATEST_EXPIRY_MS)
+    throw new CtxError(`ctx.cache.set: ttl_seconds ${ttl} is too large (the expiry would fall after the year 9999)`);
   return expiryText(expiresMs);
 }
 
@@ -95,7 +112,9 @@ function writeEntry(member: string, path: string, entry: Envelope): void {
   } catch (error) {
     // A file where a folder should be fails the folder's creation with "already exists": say what it is.
     const code = (error as { code?: string } | null)?.code;
-    throw new CtxError(`ctx.${member}: cannot write ${path}: ${code === "EEXIST" || code === "ENOTDIR" ? "a folder on its way is a file" : fsReason(error)}`);
+    throw new CtxError(
+      `ctx.${member}: cannot write ${path}: ${code === "EEXIST" || code === "ENOTDIR" ? "a folder on its way is a file" : fsReason(error)}`,
+    );
   }
 }
 
@@ -118,7 +137,9 @@ function storeEntry(member: string, path: string): string | null {
   const entry = readEntry(member, path);
   if (entry === undefined) return null;
   if (entry === null || typeof entry.payload !== "string") {
-    throw new CtxError(`ctx.${member}: ${path} is not a store entry (expected {"expires_at": "", "payload": "<text>"}); fix or remove it, or replace it with ctx.store.set`);
+    throw new CtxError(
+      `ctx.${member}: ${path} is not a store entry (expected {"expires_at": "", "payload": "<text>"}); fix or remove it, or replace it with ctx.store.set`,
+    );
   }
   return entry.payload;
 }

@@ -33,7 +33,8 @@ export interface FileHost {
 /** Builds `ctx.file` for one workdir. Errors name the path as the module gave it, never an absolute host path. */
 export function createFileHost(workdir: string): FileHost {
   const at = (member: string, path: unknown): string => {
-    if (typeof path !== "string" || path === "") throw new CtxError(`ctx.file.${member}: path must be a non-empty string`, { typeError: true });
+    if (typeof path !== "string" || path === "")
+      throw new CtxError(`ctx.file.${member}: path must be a non-empty string`, { typeError: true });
     return resolve(workdir, path);
   };
   return {
@@ -41,8 +42,14 @@ export function createFileHost(workdir: string): FileHost {
       const abs = at("read", path);
       const encoding = optionOf(opts, "encoding");
       // "utf8" is the only encoding (tools.md); its usual spellings and a null "no choice" mean it too.
-      if (encoding !== undefined && encoding !== null && !(typeof encoding === "string" && /^utf-?8$/i.test(encoding))) {
-        throw new CtxError(`ctx.file.read: unsupported encoding ${JSON.stringify(encoding)} (only "utf8")`, { typeError: true });
+      if (
+        encoding !== undefined &&
+        encoding !== null &&
+        !(typeof encoding === "string" && /^utf-?8$/i.test(encoding))
+      ) {
+        throw new CtxError(`ctx.file.read: unsupported encoding ${JSON.stringify(encoding)} (only "utf8")`, {
+          typeError: true,
+        });
       }
       try {
         // TextDecoder replaces invalid UTF-8 with U+FFFD instead of failing;
@@ -62,8 +69,7 @@ export function createFileHost(workdir: string): FileHost {
           // Appending to a named pipe would wait for a reader on the main thread, deaf to Ctrl-C.
           if (existsSync(abs) && !statSync(abs).isFile() && !statSync(abs).isDirectory()) throw notRegular();
           appendFileSync(abs, data);
-        }
-        else replaceFile(abs, data);
+        } else replaceFile(abs, data);
       } catch (error) {
         throw fsError("write", path as string, error);
       }
@@ -104,7 +110,10 @@ function replaceFile(path: string, data: string): void {
     if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
     mode = stat.mode & 0o7777;
   }
-  const temp = join(dirname(target), `.${basename(target)}.rienda-${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const temp = join(
+    dirname(target),
+    `.${basename(target)}.rienda-${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`,
+  );
   let fd: number;
   try {
     fd = openSync(temp, "wx", mode);
@@ -220,7 +229,14 @@ function listFiles(workdir: string, dir: string, options: ListOptions): ListedEn
   return out;
 }
 
-function walk(workdir: string, dir: string, options: ListOptions, levels: IgnoreLevel[], out: ListedEntry[], top: boolean): void {
+function walk(
+  workdir: string,
+  dir: string,
+  options: ListOptions,
+  levels: IgnoreLevel[],
+  out: ListedEntry[],
+  top: boolean,
+): void {
   const pushed = options.respectIgnoreFiles && pushLevel(levels, dir);
   let entries: Dirent[];
   try {

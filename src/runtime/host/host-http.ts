@@ -14,17 +14,26 @@ interface HttpResponse {
  * one (network error, timeout, bad arguments, a body over `limitBytes`)
  * raises.
  */
-export async function httpFetch(url: unknown, opts: unknown, signal: AbortSignal, limitBytes?: number): Promise<HttpResponse> {
-  if (typeof url !== "string" || url === "") throw new CtxError("ctx.http.fetch: url must be a non-empty string", { typeError: true });
+export async function httpFetch(
+  url: unknown,
+  opts: unknown,
+  signal: AbortSignal,
+  limitBytes?: number,
+): Promise<HttpResponse> {
+  if (typeof url !== "string" || url === "")
+    throw new CtxError("ctx.http.fetch: url must be a non-empty string", { typeError: true });
   const o = (opts !== null && typeof opts === "object" ? opts : {}) as Record<string, unknown>;
   const method = o.method === undefined ? "GET" : o.method;
   if (typeof method !== "string") throw new CtxError("ctx.http.fetch: method must be a string", { typeError: true });
   if (o.body !== undefined && o.body !== null && typeof o.body !== "string") {
-    throw new CtxError("ctx.http.fetch: body must be a string (serialize it yourself, e.g. JSON.stringify)", { typeError: true });
+    throw new CtxError("ctx.http.fetch: body must be a string (serialize it yourself, e.g. JSON.stringify)", {
+      typeError: true,
+    });
   }
   const headers: Record<string, string> = {};
   if (o.headers !== undefined && o.headers !== null) {
-    if (typeof o.headers !== "object") throw new CtxError("ctx.http.fetch: headers must be an object", { typeError: true });
+    if (typeof o.headers !== "object")
+      throw new CtxError("ctx.http.fetch: headers must be an object", { typeError: true });
     for (const [k, v] of Object.entries(o.headers as Record<string, unknown>)) headers[k] = String(v);
   }
   const timeoutMs = typeof o.timeout_ms === "number" && o.timeout_ms > 0 ? o.timeout_ms : undefined;
@@ -39,7 +48,10 @@ export async function httpFetch(url: unknown, opts: unknown, signal: AbortSignal
       signal: combined,
       redirect: "follow",
     });
-    const bytes = limitBytes === undefined ? new Uint8Array(await response.arrayBuffer()) : await readAtMost(response, limitBytes, request);
+    const bytes =
+      limitBytes === undefined
+        ? new Uint8Array(await response.arrayBuffer())
+        : await readAtMost(response, limitBytes, request);
     const flat: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       const key = name.toLowerCase();
@@ -49,7 +61,8 @@ export async function httpFetch(url: unknown, opts: unknown, signal: AbortSignal
     return { status: response.status, headers: flat, body: new TextDecoder().decode(bytes) };
   } catch (error) {
     if (error instanceof CtxError) throw error;
-    if (timeout?.aborted && !signal.aborted) throw new CtxError(`ctx.http.fetch: ${request} timed out after ${timeoutMs} ms`);
+    if (timeout?.aborted && !signal.aborted)
+      throw new CtxError(`ctx.http.fetch: ${request} timed out after ${timeoutMs} ms`);
     const message = error instanceof Error ? error.message : String(error);
     throw new CtxError(`ctx.http.fetch: ${request} failed: ${message}`);
   }

@@ -56,14 +56,18 @@ export function readSyncSpawnRequest(value: unknown): SyncSpawnRequest {
   const bad = (what: string) => new CtxError(`child_process: ${what} (internal error)`, { typeError: true });
   if (!isRecord(value)) throw bad("expected the spawn's options");
   const r = value as Record<string, unknown>;
-  if (!Array.isArray(r.cmd) || r.cmd.length === 0 || !r.cmd.every((part) => typeof part === "string")) throw bad("cmd must be a list of strings");
+  if (!Array.isArray(r.cmd) || r.cmd.length === 0 || !r.cmd.every((part) => typeof part === "string"))
+    throw bad("cmd must be a list of strings");
   if (typeof r.cwd !== "string") throw bad("cwd must be a string");
-  if (!isRecord(r.env) || !Object.values(r.env).every((v) => typeof v === "string")) throw bad("env must map names to strings");
-  if (!Array.isArray(r.stdio) || r.stdio.length !== 3 || !r.stdio.every(isStdioSpec)) throw bad("stdio must list three streams");
+  if (!isRecord(r.env) || !Object.values(r.env).every((v) => typeof v === "string"))
+    throw bad("env must map names to strings");
+  if (!Array.isArray(r.stdio) || r.stdio.length !== 3 || !r.stdio.every(isStdioSpec))
+    throw bad("stdio must list three streams");
   for (const key of ["timeout", "maxBuffer", "uid", "gid"] as const) {
     if (r[key] !== undefined && typeof r[key] !== "number") throw bad(`${key} must be a number`);
   }
-  if (r.killSignal !== undefined && typeof r.killSignal !== "string" && typeof r.killSignal !== "number") throw bad("killSignal must be a name or a number");
+  if (r.killSignal !== undefined && typeof r.killSignal !== "string" && typeof r.killSignal !== "number")
+    throw bad("killSignal must be a name or a number");
   if (r.argv0 !== undefined && typeof r.argv0 !== "string") throw bad("argv0 must be a string");
   return value as unknown as SyncSpawnRequest;
 }

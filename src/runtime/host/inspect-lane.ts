@@ -81,10 +81,17 @@ export function runInspectLane(
       event.preventDefault();
       finish({ kind: "crashed", at: outcomes.length, message: `the context failed: ${event.message}` });
     };
-    worker.addEventListener("close", () => finish({ kind: "crashed", at: outcomes.length, message: "the module ended its context" }));
+    worker.addEventListener("close", () =>
+      finish({ kind: "crashed", at: outcomes.length, message: "the module ended its context" }),
+    );
     if (options.signal.aborted) return onAbort();
     options.signal.addEventListener("abort", onAbort, { once: true });
-    worker.postMessage({ kind: "inspect-list", modulePaths: [...modulePaths], compareEach: options.compareEach, buffer: fresh.buffer } satisfies InspectListMessage);
+    worker.postMessage({
+      kind: "inspect-list",
+      modulePaths: [...modulePaths],
+      compareEach: options.compareEach,
+      buffer: fresh.buffer,
+    } satisfies InspectListMessage);
     arm();
   });
 }

@@ -42,8 +42,16 @@ export async function inspectInLanes(modulePaths: readonly string[], host: LaneH
  * first are looked at again, comparing before each, and each change starts
  * a new worker.
  */
-async function lane(modulePaths: readonly string[], indices: number[], host: LaneHost, out: InspectOutcome[]): Promise<void> {
-  const timeoutFailure = { kind: "load-failed", message: `the module did not finish loading within ${host.timeoutMs} ms` } as const;
+async function lane(
+  modulePaths: readonly string[],
+  indices: number[],
+  host: LaneHost,
+  out: InspectOutcome[],
+): Promise<void> {
+  const timeoutFailure = {
+    kind: "load-failed",
+    message: `the module did not finish loading within ${host.timeoutMs} ms`,
+  } as const;
   let rest = indices;
   let compareEach = false;
   while (rest.length > 0) {
@@ -51,7 +59,11 @@ async function lane(modulePaths: readonly string[], indices: number[], host: Lan
       for (const i of rest) out[i] = { kind: "interrupted" };
       return;
     }
-    const { outcomes, end } = await runInspectLane(host.spawnWorker(), rest.map((i) => modulePaths[i]!), { timeoutMs: host.timeoutMs, signal: host.signal, compareEach });
+    const { outcomes, end } = await runInspectLane(
+      host.spawnWorker(),
+      rest.map((i) => modulePaths[i]!),
+      { timeoutMs: host.timeoutMs, signal: host.signal, compareEach },
+    );
     host.restoreProcessState();
     outcomes.forEach((outcome, at) => {
       out[rest[at]!] = outcome.kind === "inspected" ? { kind: "loaded", shape: outcome.shape } : outcome;

@@ -39,7 +39,11 @@ import type { CallMessage, CallReply } from "../worker-messages.ts";
  * helper did not start, or could not set a realm up), and nothing of the
  * call ran: the caller runs it elsewhere.
  */
-export type RealmReply = CallReply | { kind: "interrupted" } | { kind: "crashed"; message: string } | { kind: "unavailable"; message: string };
+export type RealmReply =
+  | CallReply
+  | { kind: "interrupted" }
+  | { kind: "crashed"; message: string }
+  | { kind: "unavailable"; message: string };
 
 export interface RealmHelpers {
   /** Whether a call can start in a realm now: the helper is booted or booting, and runs no call. */
@@ -50,7 +54,11 @@ export interface RealmHelpers {
    * Runs one call in a new realm. `serve` starts the host end of its ctx
    * bridge over the buffer given; `signal` interrupts it.
    */
-  run(message: CallMessage, serve: (buffer: SharedArrayBuffer) => BridgeServer, signal: AbortSignal): Promise<RealmReply>;
+  run(
+    message: CallMessage,
+    serve: (buffer: SharedArrayBuffer) => BridgeServer,
+    signal: AbortSignal,
+  ): Promise<RealmReply>;
   /** Resolves once a prepared helper is ready (at once when none was asked for). */
   settled(): Promise<void>;
   close(): void;
@@ -97,7 +105,10 @@ function newNonce(): string {
 
 /** Whether this runtime has ShadowRealms that can run a context (Bun does; Deno does not). */
 export function realmsAvailable(): boolean {
-  return typeof (globalThis as { ShadowRealm?: unknown }).ShadowRealm === "function" && typeof (globalThis as { Bun?: unknown }).Bun === "object";
+  return (
+    typeof (globalThis as { ShadowRealm?: unknown }).ShadowRealm === "function" &&
+    typeof (globalThis as { Bun?: unknown }).Bun === "object"
+  );
 }
 
 export function createRealmHelpers(url: URL): RealmHelpers {
@@ -111,7 +122,15 @@ export function createRealmHelpers(url: URL): RealmHelpers {
   const boot = (): Helper => {
     const worker = new Worker(url.href, { type: "module" } as WorkerOptions) as Helper["worker"];
     worker.unref?.();
-    const h: Helper = { worker, buffer: createBridgeBuffer(), control: createBridgeBuffer(), ready: Promise.resolve(false), calls: 0, gone: false, nonce: "" };
+    const h: Helper = {
+      worker,
+      buffer: createBridgeBuffer(),
+      control: createBridgeBuffer(),
+      ready: Promise.resolve(false),
+      calls: 0,
+      gone: false,
+      nonce: "",
+    };
     const ended = (reply: RealmReply) => {
       if (h.gone) return;
       h.gone = true;
@@ -124,7 +143,9 @@ export function createRealmHelpers(url: URL): RealmHelpers {
       onEvent?.(reply);
     };
     h.ready = new Promise<boolean>((resolve) => {
-      worker.onmessage = (event: MessageEvent<{ kind?: unknown; nonce?: unknown; text?: unknown; secret?: unknown } | null>) => {
+      worker.onmessage = (
+        event: MessageEvent<{ kind?: unknown; nonce?: unknown; text?: unknown; secret?: unknown } | null>,
+      ) => {
         const data = event.data;
         if (data?.kind === "ready") return resolve(true);
         // Its heap holds what calls left alive (see realm-helper-worker.ts): a new helper takes over.
@@ -211,7 +232,8 @@ export function createRealmHelpers(url: URL): RealmHelpers {
     const needed = CONTROL_HEADER_BYTES + bytes.length;
     if (needed > h.control.byteLength) {
       const growable = h.control as SharedArrayBuffer & { grow(n: number): void; maxByteLength: number };
-      if (needed > growable.maxByteLength) throw new RangeError(`the call's arguments are too large (${bytes.length} bytes)`);
+      if (needed > growable.maxByteLength)
+        throw new RangeError(`the call's arguments are too large (${bytes.length} bytes)`);
       growable.grow(needed);
     }
     new Uint8Array(h.control, CONTROL_HEADER_BYTES, bytes.length).set(bytes);
@@ -224,7 +246,8 @@ export function createRealmHelpers(url: URL): RealmHelpers {
   /** A fresh start for the call's bridge: no request, no interrupt, no process recorded. */
   const resetBridge = (buffer: SharedArrayBuffer) => {
     const words = new Int32Array(buffer, 0, 8);
-    for (const index of [STATE, INTERRUPT, GROUP_COUNT, GROUPS_ENDED, SPAWNING]) Atomics.store(words, index, index === STATE ? IDLE : 0);
+    for (const index of [STATE, INTERRUPT, GROUP_COUNT, GROUPS_ENDED, SPAWNING])
+      Atomics.store(words, index, index === STATE ? IDLE : 0);
   };
 
   return {

@@ -123,7 +123,9 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
         code: killed ? -1 : (exitCode ?? -1),
         stdout: stdout.text,
         stderr: stderr.text,
-        ...(stdout.cut || stderr.cut ? { cut: { ...(stdout.cut ? { stdout: stdout.cut } : {}), ...(stderr.cut ? { stderr: stderr.cut } : {}) } } : {}),
+        ...(stdout.cut || stderr.cut
+          ? { cut: { ...(stdout.cut ? { stdout: stdout.cut } : {}), ...(stderr.cut ? { stderr: stderr.cut } : {}) } }
+          : {}),
         timedOut,
         interrupted,
       });

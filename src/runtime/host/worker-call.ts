@@ -67,7 +67,9 @@ export function runWorkerCall(
       event.preventDefault();
       settle({ kind: "crashed", message: `the context failed: ${firstLine(event.message)}` });
     };
-    worker.addEventListener("close", (event: Event) => settle({ kind: "crashed", message: exitMessage((event as Event & { code?: number }).code) }));
+    worker.addEventListener("close", (event: Event) =>
+      settle({ kind: "crashed", message: exitMessage((event as Event & { code?: number }).code) }),
+    );
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
     try {
@@ -127,14 +129,19 @@ function createBufferStore(): { take(): SharedArrayBuffer; give(buffer: SharedAr
  * root being src/, the common folder of the entry points), and the worker
  * is embedded under that root with its source-relative path.
  */
-export function workerUrl(here: string = import.meta.url, entry: "invoke-worker.ts" | "realm-helper-worker.ts" = "invoke-worker.ts"): URL {
+export function workerUrl(
+  here: string = import.meta.url,
+  entry: "invoke-worker.ts" | "realm-helper-worker.ts" = "invoke-worker.ts",
+): URL {
   const compiled = here.includes("/$bunfs/") || here.includes("/~BUN/");
   return compiled ? new URL(`./runtime/context/${entry}`, here) : new URL(`../context/${entry}`, here);
 }
 
 /** Error events carry a source excerpt after the first line; the first line says what happened. */
 export function firstLine(message: unknown): string {
-  const lines = String(message ?? "").split("\n").filter((l) => l.trim() !== "");
+  const lines = String(message ?? "")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   const error = lines.find((l) => /^(error|\w*Error|BuildMessage|ResolveMessage)\b/.test(l.trim()));
   return (error ?? lines[0] ?? "unknown error").trim();
 }

@@ -19,7 +19,6 @@ import type { ChatBackend, EndedReason } from "./types.ts";
 import { truncateToWidth, wrapText } from "./wrap-text.ts";
 import { terminalLine } from "../terminal-text.ts";
 
-
 /** What the loop does after a command. */
 export type CommandEffect = "continue" | "quit";
 
@@ -31,7 +30,8 @@ export async function runChatCommand(name: string, argument: string, ctx: Comman
   try {
     return await dispatch(name, argument, ctx);
   } catch (error) {
-    if (error instanceof RiendaError && error.code === "interrupted") ctx.renderer.line(ctx.style.warn(`interrupted: /${name} changed nothing`));
+    if (error instanceof RiendaError && error.code === "interrupted")
+      ctx.renderer.line(ctx.style.warn(`interrupted: /${name} changed nothing`));
     else ctx.renderer.paragraph(`error: ${userMessage(error)}`, (t) => ctx.style.error(t));
     return "continue";
   }
@@ -42,7 +42,11 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
   if (await sessionExtras(name, argument, ctx)) return "continue";
   switch (name) {
     case "help":
-      renderer.line(ctx.keys ? `${helpText(style, ctx.width(), true)}\nKeys:\n${ctx.keys(style, ctx.width())}` : helpText(style, ctx.width()));
+      renderer.line(
+        ctx.keys
+          ? `${helpText(style, ctx.width(), true)}\nKeys:\n${ctx.keys(style, ctx.width())}`
+          : helpText(style, ctx.width()),
+      );
       return "continue";
     case "hotkeys":
       renderer.line(ctx.keys ? ctx.keys(style, ctx.width()) : lineChatKeys(style, ctx.width()));
@@ -51,7 +55,11 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
       return "quit";
     case "new":
       backend.newSession();
-      renderer.line(style.dim(`new session: your next message starts it (agent ${backend.status().agent}, model ${modelText(backend.status())})`));
+      renderer.line(
+        style.dim(
+          `new session: your next message starts it (agent ${backend.status().agent}, model ${modelText(backend.status())})`,
+        ),
+      );
       return "continue";
     case "sessions":
       showSessions(ctx);
@@ -63,7 +71,11 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
         return "continue";
       }
       const pending = backend.pendingAttachments();
-      renderer.line(pending.length === 0 ? style.dim("nothing is attached; /file PATH attaches a file to your next message") : pending.map((row) => `attached: ${row.name} (${row.description})`).join("\n"));
+      renderer.line(
+        pending.length === 0
+          ? style.dim("nothing is attached; /file PATH attaches a file to your next message")
+          : pending.map((row) => `attached: ${row.name} (${row.description})`).join("\n"),
+      );
       return "continue";
     }
     case "resume": {
@@ -76,7 +88,9 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
     case "fork": {
       const from = backend.status().sessionId;
       const id = await ctx.interruptible((signal) => backend.fork(undefined, signal));
-      renderer.line(style.ok(`forked session ${from} into ${id}: your next message continues here; ${from} stays as it was`));
+      renderer.line(
+        style.ok(`forked session ${from} into ${id}: your next message continues here; ${from} stays as it was`),
+      );
       return "continue";
     }
     case "tree": {
@@ -102,7 +116,9 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
       return "continue";
     }
     case "agent": {
-      const id = argument || (await ctx.pick("Switch to which agent?", agentChoices(backend, ctx.width()), backend.status().agent));
+      const id =
+        argument ||
+        (await ctx.pick("Switch to which agent?", agentChoices(backend, ctx.width()), backend.status().agent));
       if (!id) return "continue";
       await ctx.interruptible((signal) => backend.switchAgent(id, signal));
       const status = backend.status();
@@ -130,7 +146,14 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
 
 /** The /help text: commands, then the line chat's keys (not with `commandsOnly`), wrapped to `width` with the descriptions in a column. */
 export function helpText(style: ChatStyle, width = 80, commandsOnly = false): string {
-  const commands = ["Commands:", twoColumns(CHAT_COMMANDS.map((c) => [c.usage, c.summary]), style, width)];
+  const commands = [
+    "Commands:",
+    twoColumns(
+      CHAT_COMMANDS.map((c) => [c.usage, c.summary]),
+      style,
+      width,
+    ),
+  ];
   return [...commands, ...(commandsOnly ? [] : [lineChatKeys(style, width)])].join("\n");
 }
 
@@ -174,7 +197,10 @@ async function pickSession(ctx: CommandContext): Promise<string | undefined> {
     return undefined;
   }
   const width = ctx.width() - 6;
-  const choices: Choice[] = rows.map((r) => ({ value: r.id, label: truncateToWidth(`${localTime(r.updatedAt)}  ${r.agent}  ${r.title || "(untitled)"}  (${r.id})`, width) }));
+  const choices: Choice[] = rows.map((r) => ({
+    value: r.id,
+    label: truncateToWidth(`${localTime(r.updatedAt)}  ${r.agent}  ${r.title || "(untitled)"}  (${r.id})`, width),
+  }));
   return ctx.pick("Resume which session?", choices);
 }
 
@@ -189,7 +215,13 @@ async function pickBranchPoint(ctx: CommandContext): Promise<string | undefined>
   const leaf = [...rows].reverse().find((r) => r.active)?.id;
   // Ids and prompts come from the file: shown, never acted on by the terminal.
   // The id is what /tree ID takes, not what a person recognises: the message's time stands in its place.
-  const choices: Choice[] = rows.map((r) => ({ value: r.id, label: truncateToWidth(terminalLine(r.text.replace(r.id, r.createdAt ? localTime(r.createdAt).slice(5) : "")), width) }));
+  const choices: Choice[] = rows.map((r) => ({
+    value: r.id,
+    label: truncateToWidth(
+      terminalLine(r.text.replace(r.id, r.createdAt ? localTime(r.createdAt).slice(5) : "")),
+      width,
+    ),
+  }));
   return ctx.pick("Continue from which message? (* the active branch)", choices, leaf);
 }
 
@@ -202,7 +234,12 @@ const ENDED_TEXT: Record<EndedReason, string> = {
 
 function agentChoices(backend: ChatBackend, width: number): Choice[] {
   const current = backend.status().agent;
-  return backend.listAgents().map((a) => ({ value: a.id, label: truncateToWidth(`${a.id}${a.id === current ? " (current)" : ""} — ${a.description}`, width - 6) }));
+  return backend
+    .listAgents()
+    .map((a) => ({
+      value: a.id,
+      label: truncateToWidth(`${a.id}${a.id === current ? " (current)" : ""} — ${a.description}`, width - 6),
+    }));
 }
 
 /** The line shown after resuming, and the last steps of the conversation. */
@@ -216,7 +253,8 @@ export function showResumed(ctx: CommandContext): void {
     if (item.kind === "user") renderer.paragraph(item.text, (t) => style.dim(t), style.accent("> "));
     else if (item.kind === "assistant") {
       if (item.text) renderer.paragraph(item.text, (t) => style.dim(t));
-      if (item.interrupted) renderer.line(style.dim(item.interrupted === "limit" ? "(cut short by a limit)" : "(interrupted)"));
+      if (item.interrupted)
+        renderer.line(style.dim(item.interrupted === "limit" ? "(cut short by a limit)" : "(interrupted)"));
     } else if (item.kind === "ended") renderer.line(style.dim(ENDED_TEXT[item.reason]));
     else if (item.kind === "condensed") renderer.line(style.dim("… earlier turns condensed into a summary"));
     else renderer.line(style.dim(truncateToWidth(`• ${item.name} ${shortArguments(item.arguments)}`, ctx.width())));
@@ -233,7 +271,10 @@ function showTools(ctx: CommandContext): void {
     // Names come from directories and MCP servers: shown, like descriptions, without acting on control characters.
     const names = tools.map((t) => terminalLine(t.name));
     const width = Math.max(...names.map((name) => name.length));
-    const lines = tools.map((t, i) => `  ${style.bold(names[i]!.padEnd(width))}  ${truncateToWidth(firstLine(t.description), Math.max(10, ctx.width() - width - 4))}`);
+    const lines = tools.map(
+      (t, i) =>
+        `  ${style.bold(names[i]!.padEnd(width))}  ${truncateToWidth(firstLine(t.description), Math.max(10, ctx.width() - width - 4))}`,
+    );
     renderer.line([`Tools of ${backend.status().agent}:`, ...lines].join("\n"));
   }
   renderer.line(style.dim(hooks.length > 0 ? `hooks: ${terminalLine(hooks.join(", "))}` : "no hooks"));

@@ -62,7 +62,11 @@ export class ChatRenderer {
   event(event: EngineEvent): void {
     const s = this.#style;
     // A subagent's answer is its tool call's result, not the assistant's text; its tool lines are shown.
-    if (event.parent !== undefined && (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "message_end")) return;
+    if (
+      event.parent !== undefined &&
+      (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "message_end")
+    )
+      return;
     // A subagent's lines are indented under the call that started it, as in plain output.
     this.#indent = "  ".repeat(this.#levels.level(event.parent));
     // Call ids may repeat across levels: a subagent's are told apart by its parent.
@@ -105,7 +109,12 @@ export class ChatRenderer {
         this.#streamed = false;
         break;
       case "hook":
-        if (event.outcome === "refused") this.paragraph(`⊘ hook ${event.name} refused the call${event.message ? `: ${event.message}` : ""}`, (t) => s.warn(t), `${this.#indent}  `);
+        if (event.outcome === "refused")
+          this.paragraph(
+            `⊘ hook ${event.name} refused the call${event.message ? `: ${event.message}` : ""}`,
+            (t) => s.warn(t),
+            `${this.#indent}  `,
+          );
         break;
       case "notice":
         // A subagent's notice sits under its call, as its tool lines and questions do.
@@ -151,9 +160,12 @@ export class ChatRenderer {
     const s = this.#style;
     this.closeBlock();
     if (outcome.reason === "interrupted") this.line(s.warn("interrupted"));
-    else if (outcome.reason === "error") this.paragraph(`error: ${outcome.message ?? "the run failed"}`, (t) => s.error(t));
-    else if (outcome.reason === "max_tokens") this.paragraph(outcome.message ?? "the answer was cut short", (t) => s.warn(t));
-    else if (outcome.reason === "max_turns" || outcome.reason === "max_cost") this.paragraph(outcome.message ?? "the run reached a limit", (t) => s.warn(t));
+    else if (outcome.reason === "error")
+      this.paragraph(`error: ${outcome.message ?? "the run failed"}`, (t) => s.error(t));
+    else if (outcome.reason === "max_tokens")
+      this.paragraph(outcome.message ?? "the answer was cut short", (t) => s.warn(t));
+    else if (outcome.reason === "max_turns" || outcome.reason === "max_cost")
+      this.paragraph(outcome.message ?? "the run reached a limit", (t) => s.warn(t));
     this.line(s.dim(turnSummaryText(elapsedMs, outcome.usage, outcome.cost)));
     this.#raw("\n");
     this.#withOutput.clear();
@@ -173,7 +185,15 @@ export class ChatRenderer {
       this.closeBlock();
       const s = this.#style;
       if (this.expandThinking) {
-        this.#block = { kind: "thinking", text: "", wrapper: new StreamWrapper({ width: () => this.#columns(), prefix: s.dim(THINKING_PREFIX), paint: (t) => s.dim(t) }) };
+        this.#block = {
+          kind: "thinking",
+          text: "",
+          wrapper: new StreamWrapper({
+            width: () => this.#columns(),
+            prefix: s.dim(THINKING_PREFIX),
+            paint: (t) => s.dim(t),
+          }),
+        };
         this.#raw(`${s.dim("✻ thinking")}\n`);
       } else {
         this.#block = { kind: "thinking", text: "" };
@@ -189,7 +209,15 @@ export class ChatRenderer {
     if (this.#block.kind !== "output" || this.#block.key !== key) {
       this.closeBlock();
       const s = this.#style;
-      this.#block = { kind: "output", key, wrapper: new StreamWrapper({ width: () => this.#columns(), prefix: s.dim(this.#indent + OUTPUT_PREFIX), paint: (t) => s.dim(t) }) };
+      this.#block = {
+        kind: "output",
+        key,
+        wrapper: new StreamWrapper({
+          width: () => this.#columns(),
+          prefix: s.dim(this.#indent + OUTPUT_PREFIX),
+          paint: (t) => s.dim(t),
+        }),
+      };
     }
     this.#withOutput.add(key);
     this.#raw(this.#block.wrapper.push(text));

@@ -98,7 +98,11 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
       // A subagent's question sits under its call, as its tool lines do.
       const indent = "  ".repeat(level);
       if (options.autoApprove) {
-        renderer.line(style.dim(`${indent}✓ ${truncateToWidth(prompt.title || prompt.body, width() - 2 - indent.length)} (approved by -y)`));
+        renderer.line(
+          style.dim(
+            `${indent}✓ ${truncateToWidth(prompt.title || prompt.body, width() - 2 - indent.length)} (approved by -y)`,
+          ),
+        );
         return true;
       }
       return serialize(async () => {
@@ -136,9 +140,17 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     const started = Date.now();
     let outcome: RunOutcome;
     try {
-      outcome = await backend.runTurn(text, { emit: (event) => renderer.event(event), signal: interrupts.signal, finalSignal: interrupts.finalSignal });
+      outcome = await backend.runTurn(text, {
+        emit: (event) => renderer.event(event),
+        signal: interrupts.signal,
+        finalSignal: interrupts.finalSignal,
+      });
     } catch (error) {
-      outcome = { reason: interrupts.signal.aborted ? "interrupted" : "error", message: messageOf(error), usage: { inputTokens: 0, outputTokens: 0 } };
+      outcome = {
+        reason: interrupts.signal.aborted ? "interrupted" : "error",
+        message: messageOf(error),
+        usage: { inputTokens: 0, outputTokens: 0 },
+      };
     } finally {
       typeahead = keys.dispose();
       activity = { kind: "idle" };
@@ -157,7 +169,9 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     const keys = watchTurnKeys(terminal.input, abort);
     activity = { kind: "switch", abort };
     const gaveUp = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener("abort", () => reject(new RiendaError("interrupted", "interrupted")), { once: true });
+      controller.signal.addEventListener("abort", () => reject(new RiendaError("interrupted", "interrupted")), {
+        once: true,
+      });
     });
     try {
       if (stopped) controller.abort();
@@ -189,9 +203,20 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
 
   function banner(backend: ChatBackend, resumed: boolean): void {
     const status = backend.status();
-    renderer.paragraph(`rienda ${options.version} · agent ${status.agent} · model ${modelText(status)}`, (t) => style.bold(t));
-    renderer.paragraph("Enter sends · \\ or Alt-Enter for a new line · /help for commands · Ctrl-D quits", (t) => style.dim(t));
-    const context: CommandContext = { backend, renderer, style, width, pick: (message, choices, initial) => pickOne(io, message, choices, initial), interruptible };
+    renderer.paragraph(`rienda ${options.version} · agent ${status.agent} · model ${modelText(status)}`, (t) =>
+      style.bold(t),
+    );
+    renderer.paragraph("Enter sends · \\ or Alt-Enter for a new line · /help for commands · Ctrl-D quits", (t) =>
+      style.dim(t),
+    );
+    const context: CommandContext = {
+      backend,
+      renderer,
+      style,
+      width,
+      pick: (message, choices, initial) => pickOne(io, message, choices, initial),
+      interruptible,
+    };
     if (resumed) showResumed(context);
     else for (const notice of backend.notices()) renderer.notice(notice);
     renderer.line("");
@@ -201,12 +226,19 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     dialogs,
 
     async pickAgent(agents) {
-      const choices = agents.map((a) => ({ value: a.id, label: truncateToWidth(`${a.id} — ${a.description}`, width() - 6) }));
+      const choices = agents.map((a) => ({
+        value: a.id,
+        label: truncateToWidth(`${a.id} — ${a.description}`, width() - 6),
+      }));
       return pickOne(io, "Which agent?", choices);
     },
 
     async pickModel(models, agentId) {
-      return pickOne(io, modelQuestion(agentId), models.map((m) => ({ value: m, label: m })));
+      return pickOne(
+        io,
+        modelQuestion(agentId),
+        models.map((m) => ({ value: m, label: m })),
+      );
     },
 
     async run(backend, { resumed }) {
@@ -230,7 +262,14 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
 
   async function converse(backend: ChatBackend, resumed: boolean): Promise<ChatEnd> {
     banner(backend, resumed);
-    const context: CommandContext = { backend, renderer, style, width, pick: (message, choices, initial) => pickOne(io, message, choices, initial), interruptible };
+    const context: CommandContext = {
+      backend,
+      renderer,
+      style,
+      width,
+      pick: (message, choices, initial) => pickOne(io, message, choices, initial),
+      interruptible,
+    };
     let armed = false;
     while (!stopped) {
       const input = await readInput();

@@ -19,11 +19,26 @@ export interface ChatStyle {
 const identity = (text: string): string => text;
 
 /** Every style leaves text unchanged (tests, NO_COLOR). */
-export const plainStyle: ChatStyle = { dim: identity, bold: identity, accent: identity, warn: identity, error: identity, ok: identity };
+export const plainStyle: ChatStyle = {
+  dim: identity,
+  bold: identity,
+  accent: identity,
+  warn: identity,
+  error: identity,
+  ok: identity,
+};
 
 /** Styles for a terminal; plain when `color` is false or consola finds no colour support. */
 export function createChatStyle(color: boolean): ChatStyle {
   if (!color) return plainStyle;
-  const paint = (name: "dim" | "bold" | "cyan" | "yellow" | "red" | "green") => (text: string) => (text === "" ? "" : colors[name](text));
-  return { dim: paint("dim"), bold: paint("bold"), accent: paint("cyan"), warn: paint("yellow"), error: paint("red"), ok: paint("green") };
+  const paint = (name: "dim" | "bold" | "cyan" | "yellow" | "red" | "green") => (text: string) =>
+    text === "" ? "" : colors[name](text);
+  return {
+    dim: paint("dim"),
+    bold: paint("bold"),
+    accent: paint("cyan"),
+    warn: paint("yellow"),
+    error: paint("red"),
+    ok: paint("green"),
+  };
 }

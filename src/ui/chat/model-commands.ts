@@ -23,7 +23,9 @@ export const NOTHING_OFFERED =
 
 /** `p/m`, or `p/m · thinking high` when the model thinks. */
 export function modelText(status: Pick<ChatStatus, "model" | "thinking">): string {
-  return status.thinking === undefined || status.thinking === "off" ? status.model : `${status.model} · thinking ${status.thinking}`;
+  return status.thinking === undefined || status.thinking === "off"
+    ? status.model
+    : `${status.model} · thinking ${status.thinking}`;
 }
 
 /** `/model [REF]`: without REF, a pick from every model offered, the current one marked. */
@@ -39,12 +41,19 @@ export async function modelCommand(argument: string, ctx: ModelContext): Promise
       renderer.line(style.warn(NOTHING_OFFERED));
       return;
     }
-    const needKeys = keyless.map((name) => ({ value: `${KEYLESS}${name}`, label: `${name}/… needs a key: rienda auth ${name}` }));
+    const needKeys = keyless.map((name) => ({
+      value: `${KEYLESS}${name}`,
+      label: `${name}/… needs a key: rienda auth ${name}`,
+    }));
     ref = await ctx.pick("Switch to which model?", [...marked(offered, current), ...needKeys], current);
   }
   if (ref?.startsWith(KEYLESS)) {
     const name = ref.slice(KEYLESS.length);
-    renderer.line(style.warn(`${name}'s models need a key: store one with rienda auth ${name} (docs/providers.md), then /model again`));
+    renderer.line(
+      style.warn(
+        `${name}'s models need a key: store one with rienda auth ${name} (docs/providers.md), then /model again`,
+      ),
+    );
     return;
   }
   if (!ref) return;
@@ -59,7 +68,9 @@ export async function thinkingCommand(argument: string, ctx: ModelContext): Prom
   const { backend, renderer, style } = ctx;
   const status = backend.status();
   const current = status.thinking ?? "off";
-  const level = argument || (await ctx.pick(`Thinking level of ${status.model}?`, marked(backend.thinkingLevels(), current), current));
+  const level =
+    argument ||
+    (await ctx.pick(`Thinking level of ${status.model}?`, marked(backend.thinkingLevels(), current), current));
   if (!level) return;
   const notices = backend.setThinking(level);
   const now = backend.status();

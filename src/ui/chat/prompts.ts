@@ -38,17 +38,32 @@ interface Key {
  * `signal` answers no. `indent` starts every line of the question (a
  * subagent's question sits under its call, as its tool lines do).
  */
-export function askYesNo(io: QuestionIo, title: string, body: string, signal?: AbortSignal, indent = ""): Promise<boolean> {
+export function askYesNo(
+  io: QuestionIo,
+  title: string,
+  body: string,
+  signal?: AbortSignal,
+  indent = "",
+): Promise<boolean> {
   const { output, style } = io;
   if (signal?.aborted) return Promise.resolve(false);
   const width = columns(output);
-  output.write(`${indent}${style.warn("?")} ${style.bold(truncateToWidth(title || "Confirm", Math.max(8, width - 2 - indent.length)))}\n`);
+  output.write(
+    `${indent}${style.warn("?")} ${style.bold(truncateToWidth(title || "Confirm", Math.max(8, width - 2 - indent.length)))}\n`,
+  );
   if (body) output.write(wrapText(body, width, `${indent}  `));
   output.write(`${indent}  ${style.dim("[y/N]")} `);
   return new Promise((resolve) => {
     const finish = readKeys(io, (text, key) => {
       if (text === "y" || text === "Y") done(true);
-      else if (text === "n" || text === "N" || key.name === "return" || key.name === "escape" || (key.ctrl && (key.name === "c" || key.name === "d"))) done(false);
+      else if (
+        text === "n" ||
+        text === "N" ||
+        key.name === "return" ||
+        key.name === "escape" ||
+        (key.ctrl && (key.name === "c" || key.name === "d"))
+      )
+        done(false);
     });
     const onAbort = () => done(false, " (interrupted)");
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -66,10 +81,18 @@ export function askYesNo(io: QuestionIo, title: string, body: string, signal?: A
 }
 
 /** Asks for one of `choices` with the arrow keys (or j/k, or a number) and Enter; undefined when cancelled (Esc, Ctrl-C, Ctrl-D). */
-export function pickOne(io: QuestionIo, message: string, choices: Choice[], initial?: string): Promise<string | undefined> {
+export function pickOne(
+  io: QuestionIo,
+  message: string,
+  choices: Choice[],
+  initial?: string,
+): Promise<string | undefined> {
   const { output, style } = io;
   if (choices.length === 0) return Promise.resolve(undefined);
-  let active = Math.max(0, choices.findIndex((c) => c.value === initial));
+  let active = Math.max(
+    0,
+    choices.findIndex((c) => c.value === initial),
+  );
   let top = 0;
   let drawn: string[] = [];
 
@@ -116,7 +139,9 @@ export function pickOne(io: QuestionIo, message: string, choices: Choice[], init
       finish();
       output.off("resize", redraw);
       const width = columns(output);
-      draw([`${choice ? style.ok("✔") : style.warn("✗")} ${truncateToWidth(`${message} ${choice ? choice.value : "(cancelled)"}`, width - 3)}`]);
+      draw([
+        `${choice ? style.ok("✔") : style.warn("✗")} ${truncateToWidth(`${message} ${choice ? choice.value : "(cancelled)"}`, width - 3)}`,
+      ]);
       resolve(choice?.value);
     }
   });

@@ -45,7 +45,11 @@ export function recap(messages: readonly HistoryItem[], max: number): Recap {
       if (text.trim()) items.push({ kind: "user", text: text.trim() });
     } else if (text.trim() || message.interrupted) {
       // A partial answer is shown even when the cut came before any text (thinking only).
-      items.push({ kind: "assistant", text: text.trim(), ...(message.interrupted ? { interrupted: message.interrupted } : {}) });
+      items.push({
+        kind: "assistant",
+        text: text.trim(),
+        ...(message.interrupted ? { interrupted: message.interrupted } : {}),
+      });
     }
   }
   const kept = items.slice(Math.max(0, items.length - max));

@@ -11,7 +11,14 @@ import { truncateToWidth } from "./wrap-text.ts";
 export function sessionLines(rows: SessionRow[], current: string | null, width: number): string[] {
   const table = [
     ["", "ID", "UPDATED", "AGENT", "MSGS", "TITLE"],
-    ...rows.map((r) => [r.id === current ? "*" : " ", r.id, localTime(r.updatedAt), oneLine(r.agent), String(r.messageCount), oneLine(r.title) || "(untitled)"]),
+    ...rows.map((r) => [
+      r.id === current ? "*" : " ",
+      r.id,
+      localTime(r.updatedAt),
+      oneLine(r.agent),
+      String(r.messageCount),
+      oneLine(r.title) || "(untitled)",
+    ]),
   ];
   const widths = table[0]!.map((_, col) => Math.max(...table.map((row) => displayWidth(row[col]!))));
   return table.map((row) => {

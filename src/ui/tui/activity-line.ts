@@ -24,7 +24,10 @@ export class ActivityLine implements Component {
   /** A question has the keyboard: its own line says which keys answer, this one says none. */
   asking = false;
 
-  constructor(private readonly theme: TuiTheme, private readonly render_: () => void) {}
+  constructor(
+    private readonly theme: TuiTheme,
+    private readonly render_: () => void,
+  ) {}
 
   /** Shows `phase` from now on, with `hint` (the keys that act on it); a new phase restarts the clock. */
   set(phase: string, hint: string): void {
@@ -51,7 +54,8 @@ export class ActivityLine implements Component {
     else if (event.type === "thinking_delta") this.set("thinking", hint);
     else if (event.type === "tool_call") this.set(terminalLine(event.name), hint);
     else if (event.type === "tool_result" || event.type === "retry") this.set("waiting for the model", hint);
-    else if (event.type === "message_end") this.set(event.toolCalls[0] ? terminalLine(event.toolCalls[0].name) : "waiting for the model", hint);
+    else if (event.type === "message_end")
+      this.set(event.toolCalls[0] ? terminalLine(event.toolCalls[0].name) : "waiting for the model", hint);
     else if (event.type === "notice" && event.message.startsWith("compacting")) this.set("compacting", hint);
     else if (event.type === "notice" && /^compact(ed|ion)/.test(event.message)) this.set("waiting for the model", hint);
   }

@@ -58,7 +58,10 @@ export class AnswerBlock implements Component {
     const lines: string[] = [];
     let m = 0;
     for (const piece of this.#pieces) {
-      const drawn = piece.kind === "code" ? codeBlockLines(piece.code, piece.lang, width, this.theme) : this.#markdown[m++]!.render(width);
+      const drawn =
+        piece.kind === "code"
+          ? codeBlockLines(piece.code, piece.lang, width, this.theme)
+          : this.#markdown[m++]!.render(width);
       // pi-tui pads its lines to the width: trailing blanks would be copied with the text.
       const trimmed = drawn.map((line) => line.replace(/ +((?:\x1b\[[0-9;]*m)*)$/, "$1"));
       while (trimmed.length > 0 && trimmed.at(-1) === "") trimmed.pop();

@@ -21,7 +21,14 @@ export function bangCommand(text: string): string | undefined {
 }
 
 /** Runs `command`; resolves with the context text for the next message. */
-export function runBang(command: string, cwd: string, transcript: Transcript, theme: TuiTheme, render: () => void, signal: AbortSignal): Promise<string> {
+export function runBang(
+  command: string,
+  cwd: string,
+  transcript: Transcript,
+  theme: TuiTheme,
+  render: () => void,
+  signal: AbortSignal,
+): Promise<string> {
   const block = transcript.add(new ToolBlock(theme, "shell", { command }));
   block.announce({ command });
   render();
@@ -51,8 +58,13 @@ export function runBang(command: string, cwd: string, transcript: Transcript, th
       block.result(ending, isError);
       transcript.line(theme.style.dim("its output goes with your next message"), "  ");
       render();
-      const kept = output.length > CONTEXT_CHARS ? `[… ${output.length - CONTEXT_CHARS} earlier characters left out]\n${output.slice(-CONTEXT_CHARS)}` : output;
-      resolve(`I ran \`${command}\` in the workspace (${ending}); it printed:\n\`\`\`\n${kept.replace(/\n$/, "")}\n\`\`\``);
+      const kept =
+        output.length > CONTEXT_CHARS
+          ? `[… ${output.length - CONTEXT_CHARS} earlier characters left out]\n${output.slice(-CONTEXT_CHARS)}`
+          : output;
+      resolve(
+        `I ran \`${command}\` in the workspace (${ending}); it printed:\n\`\`\`\n${kept.replace(/\n$/, "")}\n\`\`\``,
+      );
     };
     child.on("error", (error) => finish(`could not start: ${error.message}`, true));
     child.on("close", (code, killed) => {

@@ -37,7 +37,9 @@ export function codeBlockLines(code: string, lang: string | undefined, width: nu
     const rows = codeRows(line, room);
     rows.forEach((row, i) => {
       const painted = theme.markdown.highlightCode ? theme.markdown.highlightCode(row, lang).join("") : row;
-      lines.push(i < rows.length - 1 ? `${painted}${" ".repeat(Math.max(0, room - visibleWidth(row)))}${s.dim("↩")}` : painted);
+      lines.push(
+        i < rows.length - 1 ? `${painted}${" ".repeat(Math.max(0, room - visibleWidth(row)))}${s.dim("↩")}` : painted,
+      );
     });
   }
   lines.push(s.dim("└──"));

@@ -13,7 +13,12 @@ export interface CommandOutput {
   end(): void;
 }
 
-export function createCommandOutput(transcript: Transcript, style: ChatStyle, width: () => number, render: () => void): CommandOutput {
+export function createCommandOutput(
+  transcript: Transcript,
+  style: ChatStyle,
+  width: () => number,
+  render: () => void,
+): CommandOutput {
   let sink: LinesBlock | undefined;
   const renderer = new ChatRenderer({
     write(text) {

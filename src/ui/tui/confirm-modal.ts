@@ -25,15 +25,26 @@ export class ConfirmModal implements Component, Focusable {
   handleInput(data: string): void {
     if (data === "y" || data === "Y") this.answer({ yes: true, interrupt: false });
     else if (matchesKey(data, "ctrl+c")) this.answer({ yes: false, interrupt: true });
-    else if (data === "n" || data === "N" || matchesKey(data, "enter") || matchesKey(data, "escape") || matchesKey(data, "ctrl+d")) this.answer({ yes: false, interrupt: false });
+    else if (
+      data === "n" ||
+      data === "N" ||
+      matchesKey(data, "enter") ||
+      matchesKey(data, "escape") ||
+      matchesKey(data, "ctrl+d")
+    )
+      this.answer({ yes: false, interrupt: false });
   }
 
   invalidate(): void {}
 
   render(width: number): string[] {
     const s = this.theme.style;
-    const lines = [s.warn("─".repeat(width)), cut(`${s.warn("?")} ${s.bold(terminalLine(this.title || "Confirm"))}`, width)];
-    for (const line of terminalSafe(this.body).split("\n")) if (this.body) for (const piece of wrapTextWithAnsi(line, Math.max(1, width - 2))) lines.push(`  ${piece}`);
+    const lines = [
+      s.warn("─".repeat(width)),
+      cut(`${s.warn("?")} ${s.bold(terminalLine(this.title || "Confirm"))}`, width),
+    ];
+    for (const line of terminalSafe(this.body).split("\n"))
+      if (this.body) for (const piece of wrapTextWithAnsi(line, Math.max(1, width - 2))) lines.push(`  ${piece}`);
     lines.push(`  ${s.dim("[y/N]")} ${s.dim("y yes · n, Enter or Esc no · Ctrl-C no and interrupt")}`);
     return lines.map((line) => cut(line, width));
   }

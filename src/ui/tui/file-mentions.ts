@@ -52,21 +52,36 @@ export class WorkspaceFiles {
           const query = mention[1]!;
           const files = this.files();
           const found = query === "" ? files : fuzzyFilter(files, query, (f) => f);
-          return { prefix: `@${query}`, items: found.slice(0, MAX_SUGGESTIONS).map((f) => ({ value: f, label: terminalLine(f) })) };
+          return {
+            prefix: `@${query}`,
+            items: found.slice(0, MAX_SUGGESTIONS).map((f) => ({ value: f, label: terminalLine(f) })),
+          };
         }
         const argument = line === 0 ? ARGUMENT_BEFORE_CURSOR.exec(before) : null;
         if (argument) {
           const typed = argument[2]!;
           const values = await this.argumentValues(argument[1]!);
           // What was typed in full comes first: Enter then sends it as typed.
-          const found = typed === "" ? values : [...values.filter((v) => v === typed), ...fuzzyFilter(values, typed, (v) => v).filter((v) => v !== typed)];
+          const found =
+            typed === ""
+              ? values
+              : [
+                  ...values.filter((v) => v === typed),
+                  ...fuzzyFilter(values, typed, (v) => v).filter((v) => v !== typed),
+                ];
           // The prefix is the whole command: pi-tui applies a completion of a `/` prefix and sends it with the same Enter.
-          const items = found.slice(0, MAX_SUGGESTIONS).map((v) => ({ value: `${argument[1]} ${v}`, label: terminalLine(v) }));
+          const items = found
+            .slice(0, MAX_SUGGESTIONS)
+            .map((v) => ({ value: `${argument[1]} ${v}`, label: terminalLine(v) }));
           return items.length > 0 ? { prefix: before, items } : null;
         }
         if (line === 0 && /^\/\w*$/.test(before)) {
           const typed = before.slice(1);
-          const items: AutocompleteItem[] = CHAT_COMMANDS.filter((c) => c.name.startsWith(typed)).map((c) => ({ value: c.name, label: c.usage, description: c.summary }));
+          const items: AutocompleteItem[] = CHAT_COMMANDS.filter((c) => c.name.startsWith(typed)).map((c) => ({
+            value: c.name,
+            label: c.usage,
+            description: c.summary,
+          }));
           return items.length > 0 ? { prefix: before, items } : null;
         }
         return null;
@@ -115,7 +130,8 @@ export function listWorkspace(root: string): string[] {
       if (entry.name === ".git" || out.length >= MAX_FILES) continue;
       const abs = join(dir, entry.name);
       const isDir = entry.isDirectory();
-      if (levels.some(({ base, ig }) => ig.ignores(relative(base, abs).split(sep).join("/") + (isDir ? "/" : "")))) continue;
+      if (levels.some(({ base, ig }) => ig.ignores(relative(base, abs).split(sep).join("/") + (isDir ? "/" : ""))))
+        continue;
       // Links are listed, never entered: a link cycle cannot loop.
       const path = relative(root, abs).split(sep).join("/");
       // A name holding a control character (an escape sequence: `a\x1b]0;TITLE\x07b.txt`) is never offered:

@@ -30,7 +30,12 @@ export function droppedImages(text: string): string[] {
 }
 
 /** Attaches every image `text` names by path; a refused one throws, naming it. */
-export function attachDroppedImages(text: string, backend: ChatBackend, transcript: Transcript, style: ChatStyle): void {
+export function attachDroppedImages(
+  text: string,
+  backend: ChatBackend,
+  transcript: Transcript,
+  style: ChatStyle,
+): void {
   for (const path of droppedImages(text)) {
     const row = backend.attach(path);
     transcript.line(style.ok(`attached ${terminalLine(row.name)} (${row.description})`));
@@ -40,7 +45,8 @@ export function attachDroppedImages(text: string, backend: ChatBackend, transcri
 /** Ctrl-V: the clipboard's image attached to the next message; returns the line to show. */
 export function attachClipboardImage(backend: ChatBackend): string {
   const image = clipboardImage();
-  if (image === undefined) return "Ctrl-V: no image on the clipboard (read with wl-paste or xclip, where installed); text pastes as usual";
+  if (image === undefined)
+    return "Ctrl-V: no image on the clipboard (read with wl-paste or xclip, where installed); text pastes as usual";
   const dir = mkdtempSync(join(tmpdir(), "rienda-clipboard-"));
   try {
     const path = join(dir, "clipboard.png");

@@ -10,7 +10,11 @@ export class LinesBlock implements Component {
   #text: string;
   #cache?: { width: number; lines: string[] };
 
-  constructor(text: string, readonly prefix = "", readonly indent = "") {
+  constructor(
+    text: string,
+    readonly prefix = "",
+    readonly indent = "",
+  ) {
     this.#text = text;
   }
 
@@ -32,7 +36,8 @@ export class LinesBlock implements Component {
     const room = Math.max(1, width - Math.max(visibleLength(this.prefix), visibleLength(this.indent)));
     const lines: string[] = [];
     for (const line of this.#text.replace(/\n$/, "").split("\n")) {
-      for (const piece of wrapTextWithAnsi(line, room)) lines.push(`${lines.length === 0 ? this.prefix : this.indent}${piece}`);
+      for (const piece of wrapTextWithAnsi(line, room))
+        lines.push(`${lines.length === 0 ? this.prefix : this.indent}${piece}`);
     }
     this.#cache = { width, lines };
     return lines;

@@ -32,18 +32,23 @@ export class PickerModal implements Component, Focusable {
     private readonly listKeys = false,
   ) {
     this.#shown = choices;
-    this.#active = Math.max(0, choices.findIndex((c) => c.value === initial));
+    this.#active = Math.max(
+      0,
+      choices.findIndex((c) => c.value === initial),
+    );
   }
 
   handleInput(data: string): void {
     const count = this.#shown.length;
     if (this.listKeys && this.#query === "" && this.#listKey(data)) return;
     if (matchesKey(data, "up")) this.#active = count === 0 ? 0 : (this.#active + count - 1) % count;
-    else if (matchesKey(data, "down") || matchesKey(data, "tab")) this.#active = count === 0 ? 0 : (this.#active + 1) % count;
+    else if (matchesKey(data, "down") || matchesKey(data, "tab"))
+      this.#active = count === 0 ? 0 : (this.#active + 1) % count;
     else if (matchesKey(data, "enter")) {
       const choice = this.#shown[this.#active];
       if (choice) this.done(choice.value);
-    } else if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c") || matchesKey(data, "ctrl+d")) this.done(undefined);
+    } else if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c") || matchesKey(data, "ctrl+d"))
+      this.done(undefined);
     else if (matchesKey(data, "backspace")) this.#search([...this.#query].slice(0, -1).join(""));
     else if ([...data].length === 1 && data >= " " && data !== "\u007f") this.#search(this.#query + data);
   }
@@ -72,14 +77,20 @@ export class PickerModal implements Component, Focusable {
     const visible = Math.max(3, Math.min(this.#shown.length, this.rows() - 6));
     if (this.#active < this.#top) this.#top = this.#active;
     if (this.#active >= this.#top + visible) this.#top = this.#active - visible + 1;
-    const lines = [s.accent("─".repeat(width)), `${s.accent("?")} ${s.bold(this.title)}`, `  ${s.dim("search:")} ${this.#query}${s.dim("▏")}`];
+    const lines = [
+      s.accent("─".repeat(width)),
+      `${s.accent("?")} ${s.bold(this.title)}`,
+      `  ${s.dim("search:")} ${this.#query}${s.dim("▏")}`,
+    ];
     for (let i = this.#top; i < Math.min(this.#shown.length, this.#top + visible); i++) {
       const label = this.#shown[i]!.label;
       lines.push(i === this.#active ? `${s.accent("❯")} ${s.accent(label)}` : `  ${label}`);
     }
     if (this.#shown.length === 0) lines.push(s.dim("  (nothing matches)"));
     const more = this.#shown.length > visible ? ` · ${this.#active + 1}/${this.#shown.length}` : "";
-    const keys = this.listKeys ? "↑/↓ or j/k move · a number or Enter chooses · other letters search" : "type to search · ↑/↓ move · Enter choose";
+    const keys = this.listKeys
+      ? "↑/↓ or j/k move · a number or Enter chooses · other letters search"
+      : "type to search · ↑/↓ move · Enter choose";
     lines.push(s.dim(`  ${keys} · Esc cancel${more}`));
     return lines.map((line) => cut(line, width));
   }

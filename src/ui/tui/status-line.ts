@@ -63,8 +63,12 @@ export class StatusLine implements Component {
     const n = (value: number) => value.toLocaleString("en-US");
     const parts = [`agent ${status.agent}`, `model ${status.model}`];
     if (status.thinking !== undefined && status.thinking !== "off") parts.push(`thinking ${status.thinking}`);
-    if (status.workdir !== "") parts.push(`${homeShort(status.workdir)}${this.#branch ? ` (${terminalLine(this.#branch)})` : ""}`);
-    const cache = this.#cacheRead + this.#cacheWrite > 0 ? ` (cache ${n(this.#cacheRead)} read / ${n(this.#cacheWrite)} written)` : "";
+    if (status.workdir !== "")
+      parts.push(`${homeShort(status.workdir)}${this.#branch ? ` (${terminalLine(this.#branch)})` : ""}`);
+    const cache =
+      this.#cacheRead + this.#cacheWrite > 0
+        ? ` (cache ${n(this.#cacheRead)} read / ${n(this.#cacheWrite)} written)`
+        : "";
     parts.push(`${n(this.#input)} in / ${n(this.#output)} out${cache}`);
     // A request without prices makes the sum a lower bound, said so rather than hidden.
     if (this.#priced > 0) parts.push(`${this.#unpriced > 0 ? "≥ " : ""}${dollarsText(this.#cost)}`);
@@ -89,6 +93,7 @@ export class StatusLine implements Component {
 /** The directory with the home directory written `~`. */
 function homeShort(dir: string): string {
   const home = process.env.HOME;
-  const shown = home && home !== "/" && (dir === home || dir.startsWith(`${home}/`)) ? `~${dir.slice(home.length)}` : dir;
+  const shown =
+    home && home !== "/" && (dir === home || dir.startsWith(`${home}/`)) ? `~${dir.slice(home.length)}` : dir;
   return terminalLine(shown);
 }

@@ -21,7 +21,24 @@ const KEYWORDS = new Set(
   ).split(" "),
 );
 
-const HASH_COMMENT = new Set(["sh", "bash", "zsh", "shell", "python", "py", "ruby", "rb", "yaml", "yml", "toml", "make", "makefile", "dockerfile", "r", "perl"]);
+const HASH_COMMENT = new Set([
+  "sh",
+  "bash",
+  "zsh",
+  "shell",
+  "python",
+  "py",
+  "ruby",
+  "rb",
+  "yaml",
+  "yml",
+  "toml",
+  "make",
+  "makefile",
+  "dockerfile",
+  "r",
+  "perl",
+]);
 
 /** `code` split into lines, each coloured (or left as is without painters). */
 export function highlightCode(code: string, lang: string | undefined, paint?: CodePainters): string[] {
@@ -29,14 +46,20 @@ export function highlightCode(code: string, lang: string | undefined, paint?: Co
   if (!paint) return lines;
   const hash = HASH_COMMENT.has((lang ?? "").toLowerCase());
   const comment = hash ? "#.*$" : "//.*$|#!.*$";
-  const token = new RegExp(`(${comment})|("(?:[^"\\\\]|\\\\.)*"|'(?:[^'\\\\]|\\\\.)*'|\`(?:[^\`\\\\]|\\\\.)*\`)|\\b(\\d+(?:\\.\\d+)?)\\b|\\b([A-Za-z_][A-Za-z0-9_]*)\\b`, "g");
+  const token = new RegExp(
+    `(${comment})|("(?:[^"\\\\]|\\\\.)*"|'(?:[^'\\\\]|\\\\.)*'|\`(?:[^\`\\\\]|\\\\.)*\`)|\\b(\\d+(?:\\.\\d+)?)\\b|\\b([A-Za-z_][A-Za-z0-9_]*)\\b`,
+    "g",
+  );
   return lines.map((line) =>
-    line.replace(token, (match, c: string | undefined, s: string | undefined, n: string | undefined, word: string | undefined) => {
-      if (c) return paint.comment(c);
-      if (s) return paint.string(s);
-      if (n) return paint.number(n);
-      if (word && KEYWORDS.has(word)) return paint.keyword(word);
-      return match;
-    }),
+    line.replace(
+      token,
+      (match, c: string | undefined, s: string | undefined, n: string | undefined, word: string | undefined) => {
+        if (c) return paint.comment(c);
+        if (s) return paint.string(s);
+        if (n) return paint.number(n);
+        if (word && KEYWORDS.has(word)) return paint.keyword(word);
+        return match;
+      },
+    ),
   );
 }

@@ -42,7 +42,10 @@ export function editExternally(tui: TUI, editor: Editor, problem: (text: string)
     tui.stop();
     const ran = spawnSync("sh", ["-c", `${command} "$1"`, "sh", file], { stdio: "inherit" });
     if (ran.status === 0) editor.setText(readFileSync(file, "utf8").replace(/\n$/, ""));
-    else problem(`Ctrl-G: ${command} ended with ${ran.status === null ? `signal ${ran.signal}` : `exit ${ran.status}`}; the message is as it was`);
+    else
+      problem(
+        `Ctrl-G: ${command} ended with ${ran.status === null ? `signal ${ran.signal}` : `exit ${ran.status}`}; the message is as it was`,
+      );
   } finally {
     rmSync(dir, { recursive: true, force: true });
     tui.start();

@@ -23,7 +23,8 @@ export interface TuiTheme {
 export function createTuiTheme(color: boolean): TuiTheme {
   const style = createChatStyle(color);
   const on = color && colors.cyan("x") !== "x";
-  const paint = (name: "italic" | "underline" | "strikethrough" | "magenta" | "blue") => (text: string) => (on && text !== "" ? colors[name](text) : text);
+  const paint = (name: "italic" | "underline" | "strikethrough" | "magenta" | "blue") => (text: string) =>
+    on && text !== "" ? colors[name](text) : text;
   const select: SelectListTheme = {
     selectedPrefix: style.accent,
     selectedText: style.accent,
@@ -38,7 +39,8 @@ export function createTuiTheme(color: boolean): TuiTheme {
     code: style.accent,
     codeBlock: (t) => t,
     // The fence lines as a frame's corners: `┌── sh` above the code, `└──` below it.
-    codeBlockBorder: (t) => style.dim(t.startsWith("```") && t.length > 3 ? `┌── ${t.slice(3)}` : t === "```" ? "└──" : t),
+    codeBlockBorder: (t) =>
+      style.dim(t.startsWith("```") && t.length > 3 ? `┌── ${t.slice(3)}` : t === "```" ? "└──" : t),
     quote: paint("italic"),
     quoteBorder: style.dim,
     hr: style.dim,
@@ -47,7 +49,12 @@ export function createTuiTheme(color: boolean): TuiTheme {
     italic: paint("italic"),
     strikethrough: paint("strikethrough"),
     underline: paint("underline"),
-    highlightCode: (code, lang) => highlightCode(code, lang, on ? { keyword: paint("magenta"), string: style.ok, comment: style.dim, number: style.warn } : undefined),
+    highlightCode: (code, lang) =>
+      highlightCode(
+        code,
+        lang,
+        on ? { keyword: paint("magenta"), string: style.ok, comment: style.dim, number: style.warn } : undefined,
+      ),
     // No gutter: code copied from the terminal is the code itself.
     codeBlockIndent: "",
   };

@@ -11,7 +11,10 @@ export class ThinkingBlock implements Component {
   #text = "";
   expanded: boolean;
 
-  constructor(private readonly theme: TuiTheme, expanded: boolean) {
+  constructor(
+    private readonly theme: TuiTheme,
+    expanded: boolean,
+  ) {
     this.expanded = expanded;
   }
 

@@ -27,7 +27,11 @@ export class ToolBlock implements Component {
   /** The loop has started the call (its beforeToolExecute hooks are done); until then it is only asked for. */
   announced = false;
 
-  constructor(private readonly theme: TuiTheme, readonly name: string, private args: unknown) {}
+  constructor(
+    private readonly theme: TuiTheme,
+    readonly name: string,
+    private args: unknown,
+  ) {}
 
   /** The call starts, with the arguments it runs with (a hook may have rewritten the model's). */
   announce(args: unknown): void {
@@ -67,7 +71,8 @@ export class ToolBlock implements Component {
       }
       for (const row of rows) lines.push(s.dim(`  │ ${row}`));
     }
-    for (const child of this.children) for (const line of child.render(Math.max(10, width - 2))) lines.push(`  ${line}`);
+    for (const child of this.children)
+      for (const line of child.render(Math.max(10, width - 2))) lines.push(`  ${line}`);
     if (this.#note) lines.push(cut(s.warn(`  ${this.#note}`), width));
     const result = this.#result;
     if (result) {
@@ -78,7 +83,10 @@ export class ToolBlock implements Component {
         lines.push(s.error(`  ✗ ${cut(terminalLine(summary), room)}`));
       } else if (!printed) {
         if (this.expanded && result.text.includes("\n")) {
-          for (const row of terminalSafe(result.text).split("\n").flatMap((l) => wrapTextWithAnsi(l, room))) lines.push(s.dim(`  ✓ ${row}`));
+          for (const row of terminalSafe(result.text)
+            .split("\n")
+            .flatMap((l) => wrapTextWithAnsi(l, room)))
+            lines.push(s.dim(`  ✓ ${row}`));
         } else lines.push(s.dim(`  ✓ ${cut(terminalLine(firstLineOf(result.text) || "(empty result)"), room)}`));
       }
     }
@@ -89,7 +97,11 @@ export class ToolBlock implements Component {
   #outputRows(width: number): string[] {
     if (this.#rows?.width !== width || this.#rows.length !== this.#output.length) {
       const text = terminalSafe(this.#output).replace(/\n$/, "");
-      this.#rows = { width, length: this.#output.length, rows: text.split("\n").flatMap((line) => wrapTextWithAnsi(line, Math.max(1, width - 4))) };
+      this.#rows = {
+        width,
+        length: this.#output.length,
+        rows: text.split("\n").flatMap((line) => wrapTextWithAnsi(line, Math.max(1, width - 4))),
+      };
     }
     return this.#rows.rows;
   }

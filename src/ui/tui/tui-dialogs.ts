@@ -43,23 +43,31 @@ export function createTuiDialogs(host: DialogHost): ChatScreen["dialogs"] {
       if (turn?.signal.aborted) return false;
       let onAbort = (): void => undefined;
       activityLine.asking = true;
-      const answer = await bottom.ask<ConfirmAnswer & { note?: string }>((close) => {
-        onAbort = () => close({ yes: false, interrupt: false, note: " (interrupted)" });
-        turn?.signal.addEventListener("abort", onAbort, { once: true });
-        return new ConfirmModal(theme, prompt.title, prompt.body, close);
-      }, { yes: false, interrupt: false, note: " (interrupted)" });
+      const answer = await bottom.ask<ConfirmAnswer & { note?: string }>(
+        (close) => {
+          onAbort = () => close({ yes: false, interrupt: false, note: " (interrupted)" });
+          turn?.signal.addEventListener("abort", onAbort, { once: true });
+          return new ConfirmModal(theme, prompt.title, prompt.body, close);
+        },
+        { yes: false, interrupt: false, note: " (interrupted)" },
+      );
       turn?.signal.removeEventListener("abort", onAbort);
       activityLine.asking = false;
       transcript.line(`${s.warn("?")} ${s.bold(terminalLine(prompt.title || "Confirm"))}`, indent, indent);
       if (prompt.body) transcript.line(terminalSafe(prompt.body), `${indent}  `, `${indent}  `);
-      transcript.line(`${s.dim("[y/N]")} ${answer.yes ? s.ok("yes") : s.error("no")}${s.dim(answer.note ?? "")}`, `${indent}  `);
+      transcript.line(
+        `${s.dim("[y/N]")} ${answer.yes ? s.ok("yes") : s.error("no")}${s.dim(answer.note ?? "")}`,
+        `${indent}  `,
+      );
       render();
       if (answer.interrupt) host.turn()?.press();
       return answer.yes;
     },
     notify(prompt: Prompt) {
       host.start();
-      transcript.notice(terminalLine(prompt.title && prompt.body ? `${prompt.title}: ${prompt.body}` : prompt.title || prompt.body));
+      transcript.notice(
+        terminalLine(prompt.title && prompt.body ? `${prompt.title}: ${prompt.body}` : prompt.title || prompt.body),
+      );
       render();
     },
   };

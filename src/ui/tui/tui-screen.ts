@@ -15,7 +15,18 @@
 import { Editor, matchesKey, TUI } from "@mariozechner/pi-tui";
 import type { RunOutcome } from "../../engine/index.ts";
 import { messageOf, RiendaError } from "../../errors.ts";
-import { modelQuestion, modelText, parseInput, runChatCommand, showResumed, type ChatBackend, type ChatEnd, type ChatScreen, type ChatScreenOptions, type CommandContext } from "../chat/index.ts";
+import {
+  modelQuestion,
+  modelText,
+  parseInput,
+  runChatCommand,
+  showResumed,
+  type ChatBackend,
+  type ChatEnd,
+  type ChatScreen,
+  type ChatScreenOptions,
+  type CommandContext,
+} from "../chat/index.ts";
 import { terminalLine, terminalSafe } from "../terminal-text.ts";
 import { BottomPanel } from "./bottom-panel.ts";
 import { createCommandOutput } from "./command-output.ts";
@@ -38,7 +49,12 @@ import { QueuedMessages } from "./queued-messages.ts";
 import { TurnInterrupts } from "../../turn-interrupts.ts";
 import { giveBackQueued, turnKey } from "./turn-keys.ts";
 
-type Input = { kind: "text"; text: string } | { kind: "command"; name: string } | { kind: "eof" } | { kind: "interrupt"; hadInput: boolean } | { kind: "cancelled" };
+type Input =
+  | { kind: "text"; text: string }
+  | { kind: "command"; name: string }
+  | { kind: "eof" }
+  | { kind: "interrupt"; hadInput: boolean }
+  | { kind: "cancelled" };
 
 type Activity =
   | { kind: "idle" }
@@ -56,10 +72,19 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
   const editor = new Editor(tui, theme.editor, { paddingX: 1 });
   const bottom = new BottomPanel(tui, editor, () => transcript.lineCount);
   let backendRef: ChatBackend | undefined;
-  const status = new StatusLine(theme, () => backendRef?.status() ?? { agent: "-", model: "-", sessionId: null, workdir: "" }, () => backendRef?.gitBranch());
+  const status = new StatusLine(
+    theme,
+    () => backendRef?.status() ?? { agent: "-", model: "-", sessionId: null, workdir: "" },
+    () => backendRef?.gitBranch(),
+  );
   const render = (): void => tui.requestRender();
   const activityLine = new ActivityLine(theme, render);
-  const commandOutput = createCommandOutput(transcript, s, () => tui.terminal.columns, () => tui.requestRender());
+  const commandOutput = createCommandOutput(
+    transcript,
+    s,
+    () => tui.terminal.columns,
+    () => tui.requestRender(),
+  );
   const feed = new EventFeed(transcript, theme, () => commandOutput.renderer.expandThinking);
   const queue = new QueuedMessages(theme);
   tui.addChild(transcript);
@@ -78,7 +103,10 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     transcript.line(s.bold(terminalSafe(text)), s.accent("> "), s.dim("… "));
   };
   /** The keys of a model turn, as the activity line names them. */
-  const turnHint = (): string => (queue.count > 0 ? "Esc takes the last queued back · Ctrl-C interrupts" : "Esc interrupts · Enter queues · Ctrl-S steers");
+  const turnHint = (): string =>
+    queue.count > 0
+      ? "Esc takes the last queued back · Ctrl-C interrupts"
+      : "Esc interrupts · Enter queues · Ctrl-S steers";
   let stopped = false;
   let started = false;
   const start = (): void => {
@@ -159,11 +187,19 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     });
   }
 
-  function pick(message: string, choices: PickerChoice[], initial?: string, listKeys = false): Promise<string | undefined> {
+  function pick(
+    message: string,
+    choices: PickerChoice[],
+    initial?: string,
+    listKeys = false,
+  ): Promise<string | undefined> {
     start();
     if (choices.length === 0) return Promise.resolve(undefined);
     return bottom
-      .ask<string | undefined>((close) => new PickerModal(theme, message, choices, initial, () => tui.terminal.rows, close, listKeys), undefined)
+      .ask<string | undefined>(
+        (close) => new PickerModal(theme, message, choices, initial, () => tui.terminal.rows, close, listKeys),
+        undefined,
+      )
       .then((value) => {
         transcript.line(value === undefined ? s.warn(`✗ ${message} (cancelled)`) : `${s.ok("✔")} ${message} ${value}`);
         return value;
@@ -200,7 +236,10 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
         options.onHardExit();
       }
       const first = interrupts.presses === 1;
-      activityLine.set(first ? "interrupting" : "ending the afterRun hooks", first ? "Esc again cuts the afterRun hooks short" : "Esc again quits at once");
+      activityLine.set(
+        first ? "interrupting" : "ending the afterRun hooks",
+        first ? "Esc again cuts the afterRun hooks short" : "Esc again quits at once",
+      );
       render();
     };
     activity = { kind: "turn", press, signal: interrupts.signal, queues: true };
@@ -227,7 +266,11 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
         finalSignal: interrupts.finalSignal,
       });
     } catch (error) {
-      outcome = { reason: interrupts.signal.aborted ? "interrupted" : "error", message: messageOf(error), usage: { inputTokens: 0, outputTokens: 0 } };
+      outcome = {
+        reason: interrupts.signal.aborted ? "interrupted" : "error",
+        message: messageOf(error),
+        usage: { inputTokens: 0, outputTokens: 0 },
+      };
     } finally {
       activity = { kind: "idle" };
       activityLine.clear();
@@ -270,7 +313,9 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     activityLine.set("switching", "Ctrl-C gives up");
     render();
     const gaveUp = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener("abort", () => reject(new RiendaError("interrupted", "interrupted")), { once: true });
+      controller.signal.addEventListener("abort", () => reject(new RiendaError("interrupted", "interrupted")), {
+        once: true,
+      });
     });
     try {
       if (stopped) controller.abort();
@@ -284,7 +329,10 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
   async function converse(backend: ChatBackend, resumed: boolean): Promise<ChatEnd> {
     backendRef = backend;
     status.refresh();
-    const files = new WorkspaceFiles(() => backend.status().workdir, (command) => argumentValues(backend, command));
+    const files = new WorkspaceFiles(
+      () => backend.status().workdir,
+      (command) => argumentValues(backend, command),
+    );
     editor.setAutocompleteProvider(files.provider());
     const context: CommandContext = {
       backend,
@@ -346,8 +394,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       if (parsed.kind === "message") {
         await runTurn(backend, parsed.text);
         await runFollowUps(backend);
-      }
-      else if (parsed.kind === "command") {
+      } else if (parsed.kind === "command") {
         if (await command(parsed.name, parsed.argument, input.text)) break;
       } else if (parsed.kind === "misused") transcript.line(s.warn(`usage: ${parsed.usage}`));
       else if (parsed.kind === "unknown") {
@@ -365,10 +412,20 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
   return {
     dialogs,
     pickAgent(agents) {
-      return pick("Which agent?", agents.map((a) => ({ value: a.id, label: `${a.id} — ${terminalLine(a.description)}` })), undefined, true);
+      return pick(
+        "Which agent?",
+        agents.map((a) => ({ value: a.id, label: `${a.id} — ${terminalLine(a.description)}` })),
+        undefined,
+        true,
+      );
     },
     pickModel(models, agentId) {
-      return pick(modelQuestion(agentId), models.map((m) => ({ value: m, label: terminalLine(m) })), undefined, true);
+      return pick(
+        modelQuestion(agentId),
+        models.map((m) => ({ value: m, label: terminalLine(m) })),
+        undefined,
+        true,
+      );
     },
     async run(backend, { resumed }) {
       start();

@@ -15,9 +15,17 @@ describe("a prompt's content", () => {
 
   test("an image's bytes are carried, named after its URI's file name, else by place and type", () => {
     const parts = promptParts([
-      { type: "image", mimeType: "image/png", data: Buffer.from("PNGBYTES").toString("base64"), uri: "file:///w/shot%20one.png" },
+      {
+        type: "image",
+        mimeType: "image/png",
+        data: Buffer.from("PNGBYTES").toString("base64"),
+        uri: "file:///w/shot%20one.png",
+      },
       { type: "image", mimeType: "image/jpeg", data: Buffer.from("JPG").toString("base64") },
-      { type: "resource", resource: { uri: "zed://blob/1", mimeType: "application/pdf", blob: Buffer.from("%PDF").toString("base64") } },
+      {
+        type: "resource",
+        resource: { uri: "zed://blob/1", mimeType: "application/pdf", blob: Buffer.from("%PDF").toString("base64") },
+      },
     ]);
     expect(parts.files).toEqual([
       { name: "shot one.png", bytes: new Uint8Array(Buffer.from("PNGBYTES")) },
@@ -27,7 +35,9 @@ describe("a prompt's content", () => {
   });
 
   test("audio, which Rienda does not declare, is named as left out", () => {
-    expect(promptParts([{ type: "audio", mimeType: "audio/wav", data: "" }]).text).toBe("[audio content left out: Rienda does not take it]");
+    expect(promptParts([{ type: "audio", mimeType: "audio/wav", data: "" }]).text).toBe(
+      "[audio content left out: Rienda does not take it]",
+    );
   });
 
   test("uriPath reads file: URIs only; embeddedText ends the fence on its own line", () => {

@@ -25,7 +25,9 @@ test("only src/cli/acp/ names the ACP SDK, and only its command loads it, with i
     if (!text.includes("@agentclientprotocol/sdk")) continue;
     const rel = relative(SRC, file);
     if (!rel.startsWith("cli/acp/")) offenders.push(`${rel}: names the ACP SDK outside cli/acp/`);
-    for (const match of text.matchAll(/^\s*(import|export)\s+(type\s+|\*\s+as\s+\w+\s+)?[^;]*?from\s+["']@agentclientprotocol\/sdk[^"']*["']/gm)) {
+    for (const match of text.matchAll(
+      /^\s*(import|export)\s+(type\s+|\*\s+as\s+\w+\s+)?[^;]*?from\s+["']@agentclientprotocol\/sdk[^"']*["']/gm,
+    )) {
       if (match[2]?.trim() !== "type") offenders.push(`${rel}: static import of the SDK`);
     }
     dynamic += [...text.matchAll(/import\(\s*["']@agentclientprotocol\/sdk["']\s*\)/g)].length;

@@ -16,7 +16,10 @@ describe("tool calls as an editor shows them", () => {
 
   test("locations: the path arguments made absolute, a line only for one path, junk left out", () => {
     expect(toolLocations({ path: "src/a.ts", line: 12 }, "/w")).toEqual([{ path: "/w/src/a.ts", line: 12 }]);
-    expect(toolLocations({ paths: ["a", "/abs/b", "a"], line: 3 }, "/w")).toEqual([{ path: "/w/a" }, { path: "/abs/b" }]);
+    expect(toolLocations({ paths: ["a", "/abs/b", "a"], line: 3 }, "/w")).toEqual([
+      { path: "/w/a" },
+      { path: "/abs/b" },
+    ]);
     expect(toolLocations({ file: "", command: "ls" }, "/w")).toEqual([]);
     expect(toolLocations("not an object", "/w")).toEqual([]);
     expect(toolLocations({ files: Array.from({ length: 30 }, (_, i) => `f${i}`) }, "/w")).toHaveLength(20);

@@ -131,7 +131,11 @@ describe("the key screen", () => {
 describe("the masked field", () => {
   test("a paste arriving in pieces, its trailing line break dropped; Backspace and Ctrl-U", () => {
     let submitted: string | undefined;
-    const field = new MaskedField("Key: ", (value) => (submitted = value), () => undefined);
+    const field = new MaskedField(
+      "Key: ",
+      (value) => (submitted = value),
+      () => undefined,
+    );
     field.handleInput("\u001b[200~sk-");
     field.handleInput("abc\r\n\u001b[201~");
     expect(field.length).toBe(6);
@@ -144,7 +148,11 @@ describe("the masked field", () => {
   });
 
   test("a key longer than the line is counted, not drawn", () => {
-    const field = new MaskedField("Key: ", () => undefined, () => undefined);
+    const field = new MaskedField(
+      "Key: ",
+      () => undefined,
+      () => undefined,
+    );
     for (let i = 0; i < 60; i++) field.handleInput("x");
     expect(field.render(40)[0]).toBe(`Key: ${"•".repeat(21)} (60 chars)▏`);
   });

@@ -22,13 +22,17 @@ describe("what may be stored as a key", () => {
     expect(keyProblem("a\u0000b")).toBe("holds a NUL character at character 2 of 3");
     expect(keyProblem("a\tb")).toBe("holds a control character at character 2 of 3");
     expect(keyProblem("a\u007f")).toBe("holds a control character at character 2 of 2");
-    expect(keyProblem("clé")).toBe("holds a character outside ASCII at character 3 of 3, which an HTTP header cannot carry");
+    expect(keyProblem("clé")).toBe(
+      "holds a character outside ASCII at character 3 of 3, which an HTTP header cannot carry",
+    );
     expect(keyProblem(" sk")).toBe("starts or ends with a space (a copy-paste slip?)");
     expect(keyProblem("sk ")).toBe("starts or ends with a space (a copy-paste slip?)");
   });
 
   test("a refusal names where the key came from and never the key", () => {
-    expect(() => checkedKey("secret\nsecond", "the key read from stdin")).toThrow("the key read from stdin holds a line break at character 7 of 13 (one key, on one line); nothing was stored");
+    expect(() => checkedKey("secret\nsecond", "the key read from stdin")).toThrow(
+      "the key read from stdin holds a line break at character 7 of 13 (one key, on one line); nothing was stored",
+    );
     try {
       checkedKey("secret\nsecond", "stdin");
     } catch (error) {

@@ -1,6 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { parseAgent, type Agent, type AgentProblem } from "../../../src/agents/index.ts";
-import { checkAgentExtensions, checkAgentFiles, checkAgentModels, type ExtensionInventory } from "../../../src/cli/doctor/index.ts";
+import {
+  checkAgentExtensions,
+  checkAgentFiles,
+  checkAgentModels,
+  type ExtensionInventory,
+} from "../../../src/cli/doctor/index.ts";
 import { parseConfig } from "../../../src/config/index.ts";
 
 const DIR = "/home/ana/.rienda";
@@ -46,7 +51,11 @@ describe("checkAgentFiles", () => {
 });
 
 describe("checkAgentModels", () => {
-  const config = parseConfig("providers:\n  openai:\n    preset: openai\n    models: { gpt-4o: {} }\n", { path: CONFIG, env: {}, home: "/home/ana" });
+  const config = parseConfig("providers:\n  openai:\n    preset: openai\n    models: { gpt-4o: {} }\n", {
+    path: CONFIG,
+    env: {},
+    home: "/home/ana",
+  });
 
   test("a model that resolves gives no finding", () => {
     expect(checkAgentModels([agent("a", "model: openai/gpt-4o")], config)).toEqual([]);
@@ -54,9 +63,17 @@ describe("checkAgentModels", () => {
 
   test("an unknown alias is a problem listing the models", () => {
     const [finding] = checkAgentModels([agent("a", "model: openai/gpt-5")], config);
-    expect(finding).toMatchObject({ severity: "problem", check: "agent", file: `${DIR}/agents/a.md`, key: "model", name: "a" });
+    expect(finding).toMatchObject({
+      severity: "problem",
+      check: "agent",
+      file: `${DIR}/agents/a.md`,
+      key: "model",
+      name: "a",
+    });
     expect(finding!.message).toBe('unknown model "gpt-5" in provider "openai" (models: gpt-4o)');
-    expect(finding!.hint).toBe(`change model: to one of openai/gpt-4o, or declare "gpt-5" under providers.openai.models in ${CONFIG}`);
+    expect(finding!.hint).toBe(
+      `change model: to one of openai/gpt-4o, or declare "gpt-5" under providers.openai.models in ${CONFIG}`,
+    );
   });
 
   test("an unknown provider names the file and its providers", () => {
@@ -70,16 +87,32 @@ describe("checkAgentExtensions", () => {
   const tools: ExtensionInventory = {
     loaded: ["shell", "word-count"],
     available: ["broken", "shell", "word-count"],
-    diagnostics: [{ kind: "tool", name: "broken", file: `${DIR}/tools/broken/index.js`, problem: 'missing "execute" (a function)', message: "" }],
+    diagnostics: [
+      {
+        kind: "tool",
+        name: "broken",
+        file: `${DIR}/tools/broken/index.js`,
+        problem: 'missing "execute" (a function)',
+        message: "",
+      },
+    ],
   };
   const hooks: ExtensionInventory = { loaded: ["guard"], available: ["guard"], diagnostics: [] };
 
   test("tools and hooks that load give no finding", () => {
-    expect(checkAgentExtensions([agent("a", "model: p/m\ntools: [shell, word-count]\nhooks: [guard]")], DIR, { tool: tools, hook: hooks })).toEqual([]);
+    expect(
+      checkAgentExtensions([agent("a", "model: p/m\ntools: [shell, word-count]\nhooks: [guard]")], DIR, {
+        tool: tools,
+        hook: hooks,
+      }),
+    ).toEqual([]);
   });
 
   test("a missing tool lists what is available; a missing hook says where to install it", () => {
-    const findings = checkAgentExtensions([agent("a", "model: p/m\ntools: [shell, ghost]\nhooks: [date]")], DIR, { tool: tools, hook: hooks });
+    const findings = checkAgentExtensions([agent("a", "model: p/m\ntools: [shell, ghost]\nhooks: [date]")], DIR, {
+      tool: tools,
+      hook: hooks,
+    });
     expect(findings.map((f) => [f.key, f.message])).toEqual([
       ["tools[1]", 'unknown tool "ghost" (available: shell, word-count); not loading: broken'],
       ["hooks[0]", 'unknown hook "date" (available: guard)'],
@@ -88,13 +121,19 @@ describe("checkAgentExtensions", () => {
   });
 
   test("a named tool that does not load says why and points at its file", () => {
-    const [finding] = checkAgentExtensions([agent("a", "model: p/m\ntools: [broken]")], DIR, { tool: tools, hook: hooks });
+    const [finding] = checkAgentExtensions([agent("a", "model: p/m\ntools: [broken]")], DIR, {
+      tool: tools,
+      hook: hooks,
+    });
     expect(finding!.message).toBe('tool "broken" does not load: missing "execute" (a function)');
     expect(finding!.hint).toStartWith(`fix ${DIR}/tools/broken/index.js`);
   });
 
   test("with nothing installed the list says so", () => {
-    const [finding] = checkAgentExtensions([agent("a", "model: p/m\nhooks: [x]")], DIR, { tool: tools, hook: { loaded: [], available: [], diagnostics: [] } });
+    const [finding] = checkAgentExtensions([agent("a", "model: p/m\nhooks: [x]")], DIR, {
+      tool: tools,
+      hook: { loaded: [], available: [], diagnostics: [] },
+    });
     expect(finding!.message).toBe('unknown hook "x" (available: none installed)');
   });
 });

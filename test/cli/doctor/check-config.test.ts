@@ -32,19 +32,27 @@ describe("checkConfig", () => {
   });
 
   test("a missing --config or RIENDA_CONFIG file points at the path given", () => {
-    expect(checkConfig({ kind: "missing", file: "/x.yaml", source: "flag" })[0]!.hint).toStartWith("check the path given with --config");
-    expect(checkConfig({ kind: "missing", file: "/x.yaml", source: "env" })[0]!.hint).toStartWith("check the path in RIENDA_CONFIG");
+    expect(checkConfig({ kind: "missing", file: "/x.yaml", source: "flag" })[0]!.hint).toStartWith(
+      "check the path given with --config",
+    );
+    expect(checkConfig({ kind: "missing", file: "/x.yaml", source: "env" })[0]!.hint).toStartWith(
+      "check the path in RIENDA_CONFIG",
+    );
   });
 
   test("every validation problem becomes a problem with its key, line and a fix", () => {
-    const problems = problemsOf("providers:\n  local:\n    preset: ollama\n    modles: {}\n    models: { m: { temperature: 5 } }\n");
+    const problems = problemsOf(
+      "providers:\n  local:\n    preset: ollama\n    modles: {}\n    models: { m: { temperature: 5 } }\n",
+    );
     const findings = checkConfig({ kind: "invalid", problems });
     expect(findings.map((f) => [f.severity, f.key, f.line])).toEqual([
       ["problem", "providers.local.modles", 4],
       ["problem", "providers.local.models.m.temperature", 5],
     ]);
     expect(findings[0]!.message).toStartWith('unknown key (did you mean "models"?');
-    expect(findings[0]!.hint).toBe('remove the key "providers.local.modles" or correct its spelling (the message lists the known keys)');
+    expect(findings[0]!.hint).toBe(
+      'remove the key "providers.local.modles" or correct its spelling (the message lists the known keys)',
+    );
     expect(findings[1]!.hint).toContain("change the value of");
   });
 
@@ -61,8 +69,12 @@ describe("configHint", () => {
     expect(hint('line 3, column 1: duplicate key "a"', "")).toBe("keep one of the two keys and delete the other");
     expect(hint("line 3, column 1: bad indentation", "")).toBe("fix the YAML syntax at that line and column");
     expect(hint("set either protocol or preset, not both")).toBe('keep only one of "protocol" and "preset"');
-    expect(hint('unknown preset "x" (known presets: openai)', "providers.x.preset")).toBe("use one of the values the message lists");
-    expect(hint('is required with protocol "replay" (the path of a replay script)', "providers.x.script")).toBe('add "providers.x.script" to the provider (docs/config.md shows an example)');
+    expect(hint('unknown preset "x" (known presets: openai)', "providers.x.preset")).toBe(
+      "use one of the values the message lists",
+    );
+    expect(hint('is required with protocol "replay" (the path of a replay script)', "providers.x.script")).toBe(
+      'add "providers.x.script" to the provider (docs/config.md shows an example)',
+    );
     expect(hint("cannot be read: permission denied", "")).toBe(`make the file readable by you: chmod 600 ${FILE}`);
     expect(hint("something nobody foresaw")).toBe("see docs/config.md for what the file may contain");
   });

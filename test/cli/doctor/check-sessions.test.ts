@@ -5,7 +5,13 @@ const S = "/h/.rienda/sessions";
 
 describe("checkSessions", () => {
   test("private directories and files give no finding", () => {
-    expect(checkSessions([{ path: S, kind: "dir", mode: 0o40700 }, { path: `${S}/w`, kind: "dir", mode: 0o40700 }, { path: `${S}/w/a.jsonl`, kind: "file", mode: 0o100600 }])).toEqual([]);
+    expect(
+      checkSessions([
+        { path: S, kind: "dir", mode: 0o40700 },
+        { path: `${S}/w`, kind: "dir", mode: 0o40700 },
+        { path: `${S}/w/a.jsonl`, kind: "file", mode: 0o100600 },
+      ]),
+    ).toEqual([]);
   });
 
   test("a directory readable by others is a warning with a chmod fix", () => {
@@ -28,11 +34,15 @@ describe("checkSessions", () => {
     ]);
     expect(findings).toHaveLength(1);
     expect(findings[0]!.file).toBe(`${S}/w`);
-    expect(findings[0]!.message).toBe("2 files (a.jsonl, ...) are readable or writable by other users (mode 0644; sessions should be 0600)");
+    expect(findings[0]!.message).toBe(
+      "2 files (a.jsonl, ...) are readable or writable by other users (mode 0644; sessions should be 0600)",
+    );
     expect(findings[0]!.hint).toBe(`chmod go-rwx ${S}/w/*`);
   });
 
   test("group write alone counts as open", () => {
-    expect(checkSessions([{ path: `${S}/w/a.jsonl`, kind: "file", mode: 0o100620 }])[0]!.message).toStartWith("a.jsonl is");
+    expect(checkSessions([{ path: `${S}/w/a.jsonl`, kind: "file", mode: 0o100620 }])[0]!.message).toStartWith(
+      "a.jsonl is",
+    );
   });
 });

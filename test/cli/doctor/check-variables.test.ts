@@ -45,28 +45,44 @@ describe("checkVariables", () => {
 
   test("an unset key that an agent's model needs is a problem naming the agent", () => {
     const config = load(CONFIG);
-    const users = modelUsers([{ id: "coder", model: "openai/o3" }, { id: "writer", model: "openai/gpt-4o" }], config.compaction);
+    const users = modelUsers(
+      [
+        { id: "coder", model: "openai/o3" },
+        { id: "writer", model: "openai/gpt-4o" },
+      ],
+      config.compaction,
+    );
     const openai = checkVariables(config, users).find((f) => f.name === "OPENAI_API_KEY")!;
     expect(openai.severity).toBe("problem");
-    expect(openai.message).toBe('environment variable OPENAI_API_KEY is not set, and agent "coder" (openai/o3), agent "writer" (openai/gpt-4o) need it');
+    expect(openai.message).toBe(
+      'environment variable OPENAI_API_KEY is not set, and agent "coder" (openai/o3), agent "writer" (openai/gpt-4o) need it',
+    );
     expect(openai.hint).toContain("set OPENAI_API_KEY");
   });
 
   test("a variable under one model is needed only by that model", () => {
     const config = load(CONFIG);
-    const other = checkVariables(config, modelUsers([{ id: "a", model: "local/qwen" }], config.compaction)).find((f) => f.name === "LLAMA_ID")!;
+    const other = checkVariables(config, modelUsers([{ id: "a", model: "local/qwen" }], config.compaction)).find(
+      (f) => f.name === "LLAMA_ID",
+    )!;
     expect(other.severity).toBe("warning");
     expect(other.message).toContain('nothing uses model "local/llama" yet');
-    const own = checkVariables(config, modelUsers([{ id: "a", model: "local/llama" }], config.compaction)).find((f) => f.name === "LLAMA_ID")!;
+    const own = checkVariables(config, modelUsers([{ id: "a", model: "local/llama" }], config.compaction)).find(
+      (f) => f.name === "LLAMA_ID",
+    )!;
     expect(own.severity).toBe("problem");
   });
 
   test("compaction.model counts as a user while compaction is on", () => {
     const text = `${CONFIG}compaction: { model: openai/gpt-4o }\n`;
     const on = load(text);
-    expect(checkVariables(on, modelUsers([], on.compaction)).find((f) => f.name === "OPENAI_API_KEY")!.message).toContain("compaction.model (openai/gpt-4o) needs it");
+    expect(
+      checkVariables(on, modelUsers([], on.compaction)).find((f) => f.name === "OPENAI_API_KEY")!.message,
+    ).toContain("compaction.model (openai/gpt-4o) needs it");
     const off = load(`${CONFIG}compaction: { enabled: false, model: openai/gpt-4o }\n`);
-    expect(checkVariables(off, modelUsers([], off.compaction)).find((f) => f.name === "OPENAI_API_KEY")!.severity).toBe("warning");
+    expect(checkVariables(off, modelUsers([], off.compaction)).find((f) => f.name === "OPENAI_API_KEY")!.severity).toBe(
+      "warning",
+    );
   });
 
   test("an unset variable outside the providers (an MCP server's env) is a warning that it reads as empty", () => {
@@ -87,8 +103,14 @@ describe("checkVariables", () => {
   });
 
   test("provider names that need quoting in key paths still match their variables", () => {
-    const config = load(`providers:\n  "my.box":\n    preset: ollama\n    models:\n      a: { id: "\${A_ID}" }\n      b: {}\n`);
-    expect(checkVariables(config, modelUsers([{ id: "x", model: "my.box/b" }], config.compaction))[0]!.severity).toBe("warning");
-    expect(checkVariables(config, modelUsers([{ id: "x", model: "my.box/a" }], config.compaction))[0]!.severity).toBe("problem");
+    const config = load(
+      `providers:\n  "my.box":\n    preset: ollama\n    models:\n      a: { id: "\${A_ID}" }\n      b: {}\n`,
+    );
+    expect(checkVariables(config, modelUsers([{ id: "x", model: "my.box/b" }], config.compaction))[0]!.severity).toBe(
+      "warning",
+    );
+    expect(checkVariables(config, modelUsers([{ id: "x", model: "my.box/a" }], config.compaction))[0]!.severity).toBe(
+      "problem",
+    );
   });
 });

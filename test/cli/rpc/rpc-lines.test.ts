@@ -6,7 +6,13 @@ import { readCappedLines } from "../../../src/cli/rpc/rpc-lines.ts";
 async function read(chunks: string[], max: number): Promise<string[]> {
   const input = new PassThrough();
   const seen: string[] = [];
-  const ended = new Promise<void>((resolve) => readCappedLines(input, { line: (t) => seen.push(`line:${t}`), tooLong: (m) => seen.push(`too long:${m}`), end: resolve }, max));
+  const ended = new Promise<void>((resolve) =>
+    readCappedLines(
+      input,
+      { line: (t) => seen.push(`line:${t}`), tooLong: (m) => seen.push(`too long:${m}`), end: resolve },
+      max,
+    ),
+  );
   for (const chunk of chunks) input.write(chunk);
   input.end();
   await ended;

@@ -7,15 +7,31 @@ import type { ProviderListing, ProviderState } from "../../../src/roster/index.t
 const CONFIG = "/home/ana/.rienda/config.yaml";
 
 function listing(name: string, origin: ProviderListing["origin"] = "module"): ProviderListing {
-  return { name, origin, source: origin === "config" ? CONFIG : `/home/ana/.rienda/providers/${name}/index.js`, hides: [] };
+  return {
+    name,
+    origin,
+    source: origin === "config" ? CONFIG : `/home/ana/.rienda/providers/${name}/index.js`,
+    hides: [],
+  };
 }
 
 function settings(overrides: Partial<ProviderSettings>, models = 2): ProviderSettings {
   const table = new Map(Array.from({ length: models }, (_, i) => [`m${i}`, {}]));
-  return { apiKey: "", apiKeySource: { kind: "absent", path: "api_key" }, models: table, ...overrides } as unknown as ProviderSettings;
+  return {
+    apiKey: "",
+    apiKeySource: { kind: "absent", path: "api_key" },
+    models: table,
+    ...overrides,
+  } as unknown as ProviderSettings;
 }
 
-function ready(name: string, key: Extract<ProviderState, { kind: "ready" }>["key"], overrides: Partial<ProviderSettings> = {}, origin: ProviderListing["origin"] = "module", models = 2): ProviderState {
+function ready(
+  name: string,
+  key: Extract<ProviderState, { kind: "ready" }>["key"],
+  overrides: Partial<ProviderSettings> = {},
+  origin: ProviderListing["origin"] = "module",
+  models = 2,
+): ProviderState {
   return { kind: "ready", listing: listing(name, origin), settings: settings(overrides, models), key };
 }
 
@@ -25,7 +41,14 @@ describe("a provider's row", () => {
   test("a module with auth api_key: missing until credentials.json holds its key, read now (not as the roster first read it)", () => {
     const state = ready("acme", "missing", { auth: "api_key" });
     const before = providerRow(state, nothingStored);
-    expect(before).toMatchObject({ name: "acme", origin: "module", key: "missing", ready: false, models: 2, needsNoKey: false });
+    expect(before).toMatchObject({
+      name: "acme",
+      origin: "module",
+      key: "missing",
+      ready: false,
+      models: 2,
+      needsNoKey: false,
+    });
     expect([rowMark(before), keyWords(before), modelCount(before)]).toEqual(["—", "missing", "2 models"]);
     const after = providerRow(state, (name) => name === "acme");
     expect([rowMark(after), keyWords(after), after.ready]).toEqual(["✓", "credentials.json", true]);
@@ -34,7 +57,9 @@ describe("a provider's row", () => {
   test("a module with auth none needs no key, and says so, even with a key stored under its name", () => {
     const row = providerRow(ready("local", "not needed", { auth: "none" }, "module", 1), nothingStored);
     expect(row).toMatchObject({ key: "not needed", ready: true, needsNoKey: true });
-    expect(providerRow(ready("local", "not needed", { auth: "none" }, "module", 1), () => true)).toMatchObject({ key: "not needed" });
+    expect(providerRow(ready("local", "not needed", { auth: "none" }, "module", 1), () => true)).toMatchObject({
+      key: "not needed",
+    });
     expect([rowMark(row), keyWords(row), modelCount(row)]).toEqual(["✓", "not needed", "1 model"]);
   });
 
@@ -45,22 +70,46 @@ describe("a provider's row", () => {
   });
 
   test("config.yaml's api_key wins over a stored key; an unset variable in it makes the row not ready, saying which", () => {
-    const written = ready("openai", "config", { apiKey: "sk-x", apiKeySource: { kind: "written", path: "providers.openai.api_key" } }, "config");
+    const written = ready(
+      "openai",
+      "config",
+      { apiKey: "sk-x", apiKeySource: { kind: "written", path: "providers.openai.api_key" } },
+      "config",
+    );
     expect(providerRow(written, () => true)).toMatchObject({ key: "config", ready: true });
     const unset = ready(
       "openai",
       "config",
-      { apiKey: "", apiKeySource: { kind: "variables", path: "providers.openai.api_key", variables: [{ name: "OPENAI_API_KEY", state: "unset" }] } },
+      {
+        apiKey: "",
+        apiKeySource: {
+          kind: "variables",
+          path: "providers.openai.api_key",
+          variables: [{ name: "OPENAI_API_KEY", state: "unset" }],
+        },
+      },
       "config",
     );
     const row = providerRow(unset, () => true);
-    expect(row).toMatchObject({ key: "config", ready: false, problem: "providers.openai.api_key in config.yaml is empty: OPENAI_API_KEY is not set" });
+    expect(row).toMatchObject({
+      key: "config",
+      ready: false,
+      problem: "providers.openai.api_key in config.yaml is empty: OPENAI_API_KEY is not set",
+    });
     expect(rowMark(row)).toBe("—");
   });
 
   test("a module that failed: its problem line, no key state, no model count", () => {
-    const row = providerRow({ kind: "failed", listing: listing("broken"), problem: 'provider "broken": base_url is required' }, () => true);
-    expect([row.key, row.ready, row.models, row.problem]).toEqual([undefined, false, undefined, 'provider "broken": base_url is required']);
+    const row = providerRow(
+      { kind: "failed", listing: listing("broken"), problem: 'provider "broken": base_url is required' },
+      () => true,
+    );
+    expect([row.key, row.ready, row.models, row.problem]).toEqual([
+      undefined,
+      false,
+      undefined,
+      'provider "broken": base_url is required',
+    ]);
     expect([rowMark(row), keyWords(row), modelCount(row)]).toEqual(["!", "-", "-"]);
   });
 
@@ -71,9 +120,21 @@ describe("a provider's row", () => {
 
 describe("auth list's forms", () => {
   const rows = [
-    providerRow(ready("openai", "config", { apiKey: "sk-x", apiKeySource: { kind: "written", path: "providers.openai.api_key" } }, "config", 3), nothingStored),
+    providerRow(
+      ready(
+        "openai",
+        "config",
+        { apiKey: "sk-x", apiKeySource: { kind: "written", path: "providers.openai.api_key" } },
+        "config",
+        3,
+      ),
+      nothingStored,
+    ),
     providerRow(ready("acme", "missing", { auth: "api_key" }, "module", 12), nothingStored),
-    providerRow({ kind: "failed", listing: listing("broken"), problem: 'provider "broken": base_url is required' }, nothingStored),
+    providerRow(
+      { kind: "failed", listing: listing("broken"), problem: 'provider "broken": base_url is required' },
+      nothingStored,
+    ),
   ];
 
   test("the table: a header, one aligned line per provider, the problem last", () => {
@@ -95,8 +156,24 @@ describe("auth list's forms", () => {
       credentials: "/home/ana/.rienda/credentials.json",
       providers: [
         { name: "openai", origin: "config", source: CONFIG, key: "config", ready: true, models: 3, problem: null },
-        { name: "acme", origin: "module", source: "/home/ana/.rienda/providers/acme/index.js", key: "missing", ready: false, models: 12, problem: null },
-        { name: "broken", origin: "module", source: "/home/ana/.rienda/providers/broken/index.js", key: null, ready: false, models: null, problem: 'provider "broken": base_url is required' },
+        {
+          name: "acme",
+          origin: "module",
+          source: "/home/ana/.rienda/providers/acme/index.js",
+          key: "missing",
+          ready: false,
+          models: 12,
+          problem: null,
+        },
+        {
+          name: "broken",
+          origin: "module",
+          source: "/home/ana/.rienda/providers/broken/index.js",
+          key: null,
+          ready: false,
+          models: null,
+          problem: 'provider "broken": base_url is required',
+        },
       ],
       unused_keys: ["gone"],
     });

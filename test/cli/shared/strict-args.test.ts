@@ -36,19 +36,29 @@ describe("assertKnownFlags", () => {
     expect(read("tool").positionals).toEqual(["tool"]);
     expect(read("--", "-tool").positionals).toEqual(["-tool"]);
     expect(refusal("a", "b")).toBe('run: unexpected argument "b" (see rienda run --help)');
-    expect(refusal("a", "-p", "count", "the", "words")).toBe('run: unexpected argument "the" (a prompt of several words needs quotes: -p "count the words")');
+    expect(refusal("a", "-p", "count", "the", "words")).toBe(
+      'run: unexpected argument "the" (a prompt of several words needs quotes: -p "count the words")',
+    );
   });
 
   test("refusals name the token and say what to do", () => {
     expect(refusal("-x")).toBe("run: unknown option -x (see rienda run --help)");
     expect(refusal("--bogus=1")).toBe("run: unknown option --bogus (see rienda run --help)");
-    expect(refusal("-p")).toBe('run: option -p needs a value (for a value that starts with "-", write --prompt=-x or -p -- -x)');
-    expect(refusal("-p", "-q")).toBe('run: option -p needs a value (for a value that starts with "-", write --prompt=-q or -p -- -q)');
-    expect(refusal("-p", "--json")).toBe('run: option -p needs a value (for a value that starts with "-", write --prompt=-x or -p -- -x)');
+    expect(refusal("-p")).toBe(
+      'run: option -p needs a value (for a value that starts with "-", write --prompt=-x or -p -- -x)',
+    );
+    expect(refusal("-p", "-q")).toBe(
+      'run: option -p needs a value (for a value that starts with "-", write --prompt=-q or -p -- -q)',
+    );
+    expect(refusal("-p", "--json")).toBe(
+      'run: option -p needs a value (for a value that starts with "-", write --prompt=-x or -p -- -x)',
+    );
     expect(refusal("-p", "--")).toBe("run: option -p needs a value after --");
     expect(refusal("--json=yes")).toBe("run: option --json takes no value");
     expect(refusal("-p", "a", "-p", "b")).toBe("run: option -p given twice (see rienda run --help)");
-    expect(refusal("-y", "--auto-approve")).toBe("run: options -y and --auto-approve given twice (see rienda run --help)");
+    expect(refusal("-y", "--auto-approve")).toBe(
+      "run: options -y and --auto-approve given twice (see rienda run --help)",
+    );
   });
 
   test("an empty value is refused, never read as not given; an empty prompt is left to its own message", () => {

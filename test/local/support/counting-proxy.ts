@@ -20,10 +20,13 @@ export async function startCountingProxy(targetPort: number): Promise<CountingPr
   const requests: string[] = [];
   const server: Server = createServer((incoming, answer) => {
     requests.push(`${incoming.method} ${incoming.url}`);
-    const upstream = request({ host: "127.0.0.1", port: targetPort, method: incoming.method, path: incoming.url, headers: incoming.headers }, (response) => {
-      answer.writeHead(response.statusCode ?? 502, response.headers);
-      response.pipe(answer);
-    });
+    const upstream = request(
+      { host: "127.0.0.1", port: targetPort, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (response) => {
+        answer.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(answer);
+      },
+    );
     upstream.on("error", () => answer.destroy());
     incoming.pipe(upstream);
   });

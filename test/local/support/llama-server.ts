@@ -23,9 +23,13 @@ const INSTALL_DIR = process.env.RIENDA_LLAMA_DIR ?? resolve(ROOT, ".local-model"
 export function llamaServerBinary(): string {
   const wrapper = resolve(INSTALL_DIR, "llama-server");
   if (existsSync(wrapper)) return wrapper;
-  const setup = spawnSync(resolve(ROOT, "scripts/local-model/setup-llama-server.sh"), [INSTALL_DIR], { encoding: "utf8" });
+  const setup = spawnSync(resolve(ROOT, "scripts/local-model/setup-llama-server.sh"), [INSTALL_DIR], {
+    encoding: "utf8",
+  });
   if (setup.status !== 0 || !existsSync(wrapper)) {
-    throw new Error(`could not install llama-server into ${INSTALL_DIR} (make local-server): ${setup.stderr.trim() || `exit ${setup.status}`}`);
+    throw new Error(
+      `could not install llama-server into ${INSTALL_DIR} (make local-server): ${setup.stderr.trim() || `exit ${setup.status}`}`,
+    );
   }
   return wrapper;
 }
@@ -73,16 +77,23 @@ export async function freePort(): Promise<number> {
 /** The server's argv for `options` (also for tests that start it themselves). */
 export function llamaArgs(port: number, options: LlamaOptions = {}): string[] {
   return [
-    "-m", PUPPET_MODEL,
-    "--host", "127.0.0.1",
-    "--port", String(port),
-    "-c", String(options.contextSize ?? 8192),
-    "-t", "1",
-    "-np", "1",
+    "-m",
+    PUPPET_MODEL,
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "-c",
+    String(options.contextSize ?? 8192),
+    "-t",
+    "1",
+    "-np",
+    "1",
     options.noJinja ? "--no-jinja" : "--jinja",
     ...(options.chatTemplate ? ["--chat-template-file", options.chatTemplate] : []),
     "--no-webui",
-    "-a", options.alias ?? "puppet",
+    "-a",
+    options.alias ?? "puppet",
     ...(options.extraArgs ?? []),
   ];
 }
@@ -142,5 +153,13 @@ export function localConfig(url: string, modelExtra: string[] = [], providerExtr
 
 /** An agent using `local/puppet`, with `tools` when given. */
 export function puppetAgent(tools: string[] = []): string {
-  return ["---", "description: Talks to the puppet model.", "model: local/puppet", ...(tools.length > 0 ? [`tools: [${tools.join(", ")}]`] : []), "---", "You are a test agent.", ""].join("\n");
+  return [
+    "---",
+    "description: Talks to the puppet model.",
+    "model: local/puppet",
+    ...(tools.length > 0 ? [`tools: [${tools.join(", ")}]`] : []),
+    "---",
+    "You are a test agent.",
+    "",
+  ].join("\n");
 }

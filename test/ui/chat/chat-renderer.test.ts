@@ -5,13 +5,24 @@ import { plainStyle, type ChatStyle } from "../../../src/ui/chat/chat-style.ts";
 
 function render(events: EngineEvent[], width = 40, expandThinking = false): string {
   let out = "";
-  const renderer = new ChatRenderer({ write: (t) => (out += t), style: plainStyle, width: () => width, expandThinking });
+  const renderer = new ChatRenderer({
+    write: (t) => (out += t),
+    style: plainStyle,
+    width: () => width,
+    expandThinking,
+  });
   for (const event of events) renderer.event(event);
   renderer.closeBlock();
   return out;
 }
 
-const end = (text = "", thinking = ""): EngineEvent => ({ type: "message_end", text, thinking, toolCalls: [], stopReason: "end_turn" });
+const end = (text = "", thinking = ""): EngineEvent => ({
+  type: "message_end",
+  text,
+  thinking,
+  toolCalls: [],
+  stopReason: "end_turn",
+});
 
 describe("rendering engine events in the chat", () => {
   test("the answer streams as it arrives and wraps between words", () => {
@@ -54,7 +65,9 @@ describe("rendering engine events in the chat", () => {
       { type: "subagent_end", reason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 }, ...child },
       { type: "tool_result", id: "x", name: "agent__b", text: "b said so", isError: false },
     ]);
-    expect(out).toBe('• agent__b {"prompt":"go"}\n  • agent__c {"prompt":"on"}\n    • shell {"command":"ls"}\n      │ a.txt\n    ✓ c said so\n  ✓ b said so\n');
+    expect(out).toBe(
+      '• agent__b {"prompt":"go"}\n  • agent__c {"prompt":"on"}\n    • shell {"command":"ls"}\n      │ a.txt\n    ✓ c said so\n  ✓ b said so\n',
+    );
   });
 
   test("a subagent's notices and refusals sit under its call too; the run's own stay at the margin", () => {
@@ -69,7 +82,9 @@ describe("rendering engine events in the chat", () => {
       { type: "tool_result", id: "x", name: "agent__b", text: "b said so", isError: false },
       { type: "notice", message: "top-level notice" },
     ]);
-    expect(out).toBe('• agent__b {"prompt":"go"}\n  ! publish: branch pushed\n  • shell {"command":"rm x"}\n    ⊘ hook guard refused the call: no\n  ✓ b said so\n! top-level notice\n');
+    expect(out).toBe(
+      '• agent__b {"prompt":"go"}\n  ! publish: branch pushed\n  • shell {"command":"rm x"}\n    ⊘ hook guard refused the call: no\n  ✓ b said so\n! top-level notice\n',
+    );
   });
 
   test("each ctx.log call is a line of its own", () => {
@@ -97,7 +112,13 @@ describe("rendering engine events in the chat", () => {
     const out = render([
       { type: "tool_call", id: "c1", name: "shell", arguments: { command: "false" } },
       { type: "tool_output", id: "c1", name: "shell", stream: "stderr", text: "boom\n" },
-      { type: "tool_result", id: "c1", name: "shell", text: "stderr:\nboom\ncommand exited with code 1", isError: true },
+      {
+        type: "tool_result",
+        id: "c1",
+        name: "shell",
+        text: "stderr:\nboom\ncommand exited with code 1",
+        isError: true,
+      },
     ]);
     expect(out).toBe('• shell {"command":"false"}\n  │ boom\n  ✗ command exited with code 1\n');
   });
@@ -113,7 +134,11 @@ describe("rendering engine events in the chat", () => {
   });
 
   test("thinking can be shown in full, indented", () => {
-    const out = render([{ type: "thinking_delta", thinking: "Let me think." }, { type: "text_delta", text: "Ok." }, end("Ok.")], 40, true);
+    const out = render(
+      [{ type: "thinking_delta", thinking: "Let me think." }, { type: "text_delta", text: "Ok." }, end("Ok.")],
+      40,
+      true,
+    );
     expect(out).toBe("✻ thinking\n  ┊ Let me think.\nOk.\n");
   });
 
@@ -126,13 +151,18 @@ describe("rendering engine events in the chat", () => {
   });
 
   test("hook output, retries and refusals each get their line", () => {
-    const out = render([
-      { type: "hook_output", name: "audit", point: "beforeRun", stream: "log", text: "audit: start\n" },
-      { type: "retry", attempt: 1, delayMs: 1000, message: "HTTP 503" },
-      { type: "hook", name: "guard", point: "beforeToolExecute", outcome: "refused", message: "refused by the user" },
-      { type: "hook", name: "guard", point: "beforeToolExecute", outcome: "changed" },
-    ], 60);
-    expect(out).toBe("  │ audit: start\ntransient error, retrying in 1.0s: HTTP 503\n  ⊘ hook guard refused the call: refused by the user\n");
+    const out = render(
+      [
+        { type: "hook_output", name: "audit", point: "beforeRun", stream: "log", text: "audit: start\n" },
+        { type: "retry", attempt: 1, delayMs: 1000, message: "HTTP 503" },
+        { type: "hook", name: "guard", point: "beforeToolExecute", outcome: "refused", message: "refused by the user" },
+        { type: "hook", name: "guard", point: "beforeToolExecute", outcome: "changed" },
+      ],
+      60,
+    );
+    expect(out).toBe(
+      "  │ audit: start\ntransient error, retrying in 1.0s: HTTP 503\n  ⊘ hook guard refused the call: refused by the user\n",
+    );
   });
 
   test("each turn ends with its duration and token usage, after the failure when there is one", () => {
@@ -140,31 +170,54 @@ describe("rendering engine events in the chat", () => {
     const renderer = new ChatRenderer({ write: (t) => (out += t), style: plainStyle, width: () => 60 });
     renderer.event({ type: "text_delta", text: "Hi" });
     renderer.endTurn({ reason: "end_turn", usage: { inputTokens: 812, outputTokens: 44 } }, 1234);
-    renderer.endTurn({ reason: "interrupted", message: "the run was interrupted", usage: { inputTokens: 0, outputTokens: 0 } }, 50);
-    renderer.endTurn({ reason: "error", message: "HTTP 401: bad key", usage: { inputTokens: 0, outputTokens: 0 } }, 2000);
+    renderer.endTurn(
+      { reason: "interrupted", message: "the run was interrupted", usage: { inputTokens: 0, outputTokens: 0 } },
+      50,
+    );
+    renderer.endTurn(
+      { reason: "error", message: "HTTP 401: bad key", usage: { inputTokens: 0, outputTokens: 0 } },
+      2000,
+    );
     expect(out).toBe(
-      "Hi\n─ 1.2s · 812 in / 44 out tokens\n\n" + "interrupted\n─ 0.1s · no tokens\n\n" + "error: HTTP 401: bad key\n─ 2.0s · no tokens\n\n",
+      "Hi\n─ 1.2s · 812 in / 44 out tokens\n\n" +
+        "interrupted\n─ 0.1s · no tokens\n\n" +
+        "error: HTTP 401: bad key\n─ 2.0s · no tokens\n\n",
     );
   });
 
   test("a retry after streamed text says that text is void", () => {
-    const out = render([
-      { type: "text_delta", text: "Half an ans" },
-      { type: "retry", attempt: 1, delayMs: 1000, message: "stream cut" },
-      { type: "text_delta", text: "Whole answer." },
-      end("Whole answer."),
-    ], 80);
-    expect(out).toBe("Half an ans\ntransient error, retrying in 1.0s: stream cut (the answer above is discarded)\nWhole answer.\n");
+    const out = render(
+      [
+        { type: "text_delta", text: "Half an ans" },
+        { type: "retry", attempt: 1, delayMs: 1000, message: "stream cut" },
+        { type: "text_delta", text: "Whole answer." },
+        end("Whole answer."),
+      ],
+      80,
+    );
+    expect(out).toBe(
+      "Half an ans\ntransient error, retrying in 1.0s: stream cut (the answer above is discarded)\nWhole answer.\n",
+    );
   });
 
   test("long notices and failures wrap at the terminal width", () => {
-    const out = render([{ type: "retry", attempt: 1, delayMs: 500, message: "HTTP 503: the server is overloaded right now" }], 30);
+    const out = render(
+      [{ type: "retry", attempt: 1, delayMs: 500, message: "HTTP 503: the server is overloaded right now" }],
+      30,
+    );
     expect(out).toBe("transient error, retrying in\n0.5s: HTTP 503: the server is\noverloaded right now\n");
   });
 
   test("styles are applied (dim output, bold tool name) without breaking the line tracking", () => {
     const tag = (name: string) => (t: string) => `<${name}>${t}</${name}>`;
-    const style: ChatStyle = { dim: tag("d"), bold: tag("b"), accent: tag("a"), warn: tag("w"), error: tag("e"), ok: tag("o") };
+    const style: ChatStyle = {
+      dim: tag("d"),
+      bold: tag("b"),
+      accent: tag("a"),
+      warn: tag("w"),
+      error: tag("e"),
+      ok: tag("o"),
+    };
     let out = "";
     const renderer = new ChatRenderer({ write: (t) => (out += t), style, width: () => 40 });
     renderer.event({ type: "tool_call", id: "c1", name: "shell", arguments: { command: "ls" } });
@@ -172,6 +225,8 @@ describe("rendering engine events in the chat", () => {
     renderer.event({ type: "thinking_delta", thinking: "hm" });
     renderer.event({ type: "text_delta", text: "Done" });
     renderer.closeBlock();
-    expect(out).toBe('<a>•</a> <b>shell</b> <d>{"command":"ls"}</d>\n<d>  │ </d><d>a.txt</d>\n<d>✻ thinking…</d><d> 1 words</d>\nDone\n');
+    expect(out).toBe(
+      '<a>•</a> <b>shell</b> <d>{"command":"ls"}</d>\n<d>  │ </d><d>a.txt</d>\n<d>✻ thinking…</d><d> 1 words</d>\nDone\n',
+    );
   });
 });

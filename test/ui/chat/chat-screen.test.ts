@@ -26,7 +26,9 @@ function fakeBackend(onTurn: (prompt: string, io: TurnIo) => Promise<RunOutcome>
       calls.push("new");
       sessionId = null;
     },
-    listSessions: () => [{ id: "s1", updatedAt: "2025-01-01T00:00:00Z", agent, model, title: "hello", messageCount: 2 }],
+    listSessions: () => [
+      { id: "s1", updatedAt: "2025-01-01T00:00:00Z", agent, model, title: "hello", messageCount: 2 },
+    ],
     resume: async (id) => {
       if (id !== "s1") throw new RiendaError("session", `unknown session "${id}"`);
       calls.push(`resume ${id}`);
@@ -51,7 +53,11 @@ function fakeBackend(onTurn: (prompt: string, io: TurnIo) => Promise<RunOutcome>
     modelRows: async () => [],
     thinkingLevels: () => ["off", "low", "high"],
     setThinking: (level) => {
-      if (!["off", "low", "high"].includes(level)) throw new RiendaError("usage", `thinking ${level}: ${model} has no thinking level "${level}" (its levels: off, low, high)`);
+      if (!["off", "low", "high"].includes(level))
+        throw new RiendaError(
+          "usage",
+          `thinking ${level}: ${model} has no thinking level "${level}" (its levels: off, low, high)`,
+        );
       calls.push(`thinking ${level}`);
       thinking = level;
       return level === "low" ? ["state.json: is not a JSON object, so the pick was not recorded"] : [];
@@ -70,7 +76,14 @@ function fakeBackend(onTurn: (prompt: string, io: TurnIo) => Promise<RunOutcome>
     nextFollowUp: () => undefined,
     clearQueue: () => 0,
     messages: () => [],
-    stats: () => ({ messages: 0, answers: 0, tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 }, cost: null, cost_complete: true, context: { tokens: null, window: null, share: null } }),
+    stats: () => ({
+      messages: 0,
+      answers: 0,
+      tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 },
+      cost: null,
+      cost_complete: true,
+      context: { tokens: null, window: null, share: null },
+    }),
     history: () => [{ role: "user", blocks: [{ type: "text", text: "earlier question" }] }],
     notices: () => [],
     gitBranch: () => undefined,
@@ -80,11 +93,13 @@ function fakeBackend(onTurn: (prompt: string, io: TurnIo) => Promise<RunOutcome>
   return { backend, calls };
 }
 
-const answer = (text: string) => async (_prompt: string, io: TurnIo): Promise<RunOutcome> => {
-  io.emit({ type: "text_delta", text });
-  io.emit({ type: "message_end", text, thinking: "", toolCalls: [], stopReason: "end_turn" });
-  return { reason: "end_turn", usage: { inputTokens: 5, outputTokens: 2 } };
-};
+const answer =
+  (text: string) =>
+  async (_prompt: string, io: TurnIo): Promise<RunOutcome> => {
+    io.emit({ type: "text_delta", text });
+    io.emit({ type: "message_end", text, thinking: "", toolCalls: [], stopReason: "end_turn" });
+    return { reason: "end_turn", usage: { inputTokens: 5, outputTokens: 2 } };
+  };
 
 function screen(options: { autoApprove?: boolean } = {}) {
   const { input, output } = fakeTerminal(80, 24);
@@ -163,7 +178,11 @@ describe("the chat screen", () => {
       if (prompt === "slow") {
         await new Promise<void>((resolve) => io.signal.addEventListener("abort", () => resolve()));
         aborted = true;
-        return { reason: "interrupted", message: "the run was interrupted", usage: { inputTokens: 0, outputTokens: 0 } };
+        return {
+          reason: "interrupted",
+          message: "the run was interrupted",
+          usage: { inputTokens: 0, outputTokens: 0 },
+        };
       }
       return answer("fast")(prompt, io);
     });
@@ -269,8 +288,14 @@ describe("the chat screen", () => {
     await until(() => visible(output.text).includes("Thinking level of p/m?"), "the level picker");
     expect(visible(output.text)).toContain("❯ off (current)\n  low\n  high\n");
     input.send("\u001b[B\u001b[B\r");
-    await until(() => visible(output.text).includes("thinking: high (model p/m), from your next message"), "the switch");
-    await step("/thinking ultra", 'error: thinking ultra: p/m has no thinking level "ultra" (its levels: off, low,\nhigh)');
+    await until(
+      () => visible(output.text).includes("thinking: high (model p/m), from your next message"),
+      "the switch",
+    );
+    await step(
+      "/thinking ultra",
+      'error: thinking ultra: p/m has no thinking level "ultra" (its levels: off, low,\nhigh)',
+    );
     await step("/thinking low", "thinking: low (model p/m)");
     expect(visible(output.text)).toContain("state.json: is not a JSON object");
     await step("/model p/n", "model: p/n · thinking low");

@@ -22,7 +22,10 @@ export interface FakeOutput extends Writable {
 }
 
 /** A fresh input/output pair. */
-export function fakeTerminal(columns = 80, rows = 24): { input: NodeJS.ReadStream & FakeInput; output: NodeJS.WriteStream & FakeOutput } {
+export function fakeTerminal(
+  columns = 80,
+  rows = 24,
+): { input: NodeJS.ReadStream & FakeInput; output: NodeJS.WriteStream & FakeOutput } {
   const input = new PassThrough() as unknown as FakeInput;
   input.isTTY = true;
   input.isRaw = false;

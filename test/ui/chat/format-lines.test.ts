@@ -1,5 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { elapsedText, firstLineOf, lastLineOf, shortArguments, toolCallParts, turnSummaryText, usageText, wordCount } from "../../../src/ui/chat/format-lines.ts";
+import {
+  elapsedText,
+  firstLineOf,
+  lastLineOf,
+  shortArguments,
+  toolCallParts,
+  turnSummaryText,
+  usageText,
+  wordCount,
+} from "../../../src/ui/chat/format-lines.ts";
 
 describe("one-line texts of the chat", () => {
   test("tool arguments are compact JSON, the raw text when they were not JSON, nothing when empty", () => {
@@ -24,10 +33,14 @@ describe("one-line texts of the chat", () => {
 
   test("usage shows input and output tokens, and cache and reasoning counts when reported", () => {
     expect(usageText({ inputTokens: 1204, outputTokens: 52 })).toBe("1,204 in / 52 out tokens");
-    expect(usageText({ inputTokens: 10, outputTokens: 2, cacheReadTokens: 8, reasoningTokens: 1 })).toBe("10 in / 2 out tokens (8 cached, 1 reasoning)");
+    expect(usageText({ inputTokens: 10, outputTokens: 2, cacheReadTokens: 8, reasoningTokens: 1 })).toBe(
+      "10 in / 2 out tokens (8 cached, 1 reasoning)",
+    );
     expect(usageText({ inputTokens: 0, outputTokens: 0 })).toBe("no tokens");
     expect(turnSummaryText(1500, { inputTokens: 3, outputTokens: 4 })).toBe("─ 1.5s · 3 in / 4 out tokens");
-    expect(turnSummaryText(1500, { inputTokens: 3, outputTokens: 4 }, 0.015075)).toBe("─ 1.5s · 3 in / 4 out tokens · $0.015");
+    expect(turnSummaryText(1500, { inputTokens: 3, outputTokens: 4 }, 0.015075)).toBe(
+      "─ 1.5s · 3 in / 4 out tokens · $0.015",
+    );
   });
 
   test("first and last lines skip blank lines", () => {

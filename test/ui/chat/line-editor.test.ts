@@ -5,7 +5,15 @@ import { fakeTerminal, tick, visible } from "./fake-terminal.ts";
 function editor(extra: Partial<LineEditorOptions> = {}) {
   const { input, output } = fakeTerminal();
   const history: string[] = extra.history ?? [];
-  const open = openLineEditor({ input, output, prompt: "> ", continuationPrompt: "… ", history, bracketedPaste: true, ...extra });
+  const open = openLineEditor({
+    input,
+    output,
+    prompt: "> ",
+    continuationPrompt: "… ",
+    history,
+    bracketedPaste: true,
+    ...extra,
+  });
   return { input, output, history, open };
 }
 

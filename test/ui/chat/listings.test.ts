@@ -5,7 +5,14 @@ import { sessionLines } from "../../../src/ui/chat/session-lines.ts";
 
 describe("the /sessions listing", () => {
   const rows = [
-    { id: "01b", updatedAt: "2025-03-04T10:11:12.000Z", agent: "coder", model: "p/m", title: "Fix the parser so that it accepts every input we have seen in the wild", messageCount: 12 },
+    {
+      id: "01b",
+      updatedAt: "2025-03-04T10:11:12.000Z",
+      agent: "coder",
+      model: "p/m",
+      title: "Fix the parser so that it accepts every input we have seen in the wild",
+      messageCount: 12,
+    },
     { id: "01a", updatedAt: "not a time", agent: "planner", model: "p/m", title: "", messageCount: 0 },
   ];
 
@@ -25,8 +32,17 @@ describe("the /sessions listing", () => {
 describe("the recap of a resumed session", () => {
   const messages: Message[] = [
     { role: "user", blocks: [{ type: "text", text: "count the words" }] },
-    { role: "assistant", blocks: [{ type: "thinking", thinking: "hm" }, { type: "tool_call", toolCallId: "c1", toolCallName: "word-count", toolCallArguments: { path: "a" } }] },
-    { role: "user", blocks: [{ type: "tool_result", toolResultCallId: "c1", toolResult: [{ type: "text", text: "4" }] }] },
+    {
+      role: "assistant",
+      blocks: [
+        { type: "thinking", thinking: "hm" },
+        { type: "tool_call", toolCallId: "c1", toolCallName: "word-count", toolCallArguments: { path: "a" } },
+      ],
+    },
+    {
+      role: "user",
+      blocks: [{ type: "tool_result", toolResultCallId: "c1", toolResult: [{ type: "text", text: "4" }] }],
+    },
     { role: "assistant", blocks: [{ type: "text", text: "4 words." }] },
   ];
 
@@ -42,8 +58,19 @@ describe("the recap of a resumed session", () => {
   });
 
   test("a request that ended without an answer and a compaction summary are steps of their own", () => {
-    const r = recap([{ role: "condensed" }, { role: "user", blocks: [{ type: "text", text: "go" }] }, { role: "ended", reason: "interrupted" }], 10);
-    expect(r.items).toEqual([{ kind: "condensed" }, { kind: "user", text: "go" }, { kind: "ended", reason: "interrupted" }]);
+    const r = recap(
+      [
+        { role: "condensed" },
+        { role: "user", blocks: [{ type: "text", text: "go" }] },
+        { role: "ended", reason: "interrupted" },
+      ],
+      10,
+    );
+    expect(r.items).toEqual([
+      { kind: "condensed" },
+      { kind: "user", text: "go" },
+      { kind: "ended", reason: "interrupted" },
+    ]);
   });
 
   test("keeps only the last steps and says how many were left out", () => {
@@ -58,7 +85,20 @@ describe("the /help text", () => {
     const { helpText } = await import("../../../src/ui/chat/chat-commands.ts");
     const { plainStyle } = await import("../../../src/ui/chat/chat-style.ts");
     const text = helpText(plainStyle, 50);
-    for (const usage of ["/help", "/new", "/sessions", "/resume [ID]", "/agent [NAME]", "/model [REF]", "/tools", "/exit", "Ctrl-C", "Ctrl-D", "Alt-Enter"]) expect(text).toContain(usage);
+    for (const usage of [
+      "/help",
+      "/new",
+      "/sessions",
+      "/resume [ID]",
+      "/agent [NAME]",
+      "/model [REF]",
+      "/tools",
+      "/exit",
+      "Ctrl-C",
+      "Ctrl-D",
+      "Alt-Enter",
+    ])
+      expect(text).toContain(usage);
     for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(50);
     expect(text).toContain("  /resume [ID]       continue a session of this\n                     workspace");
   });

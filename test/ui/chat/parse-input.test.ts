@@ -18,8 +18,16 @@ describe("parsing chat input", () => {
   });
 
   test("a command takes the rest of the line as its argument", () => {
-    expect(parseInput("/resume 01jq3v8m6w2k4x9c7b5pv3q2fm")).toEqual({ kind: "command", name: "resume", argument: "01jq3v8m6w2k4x9c7b5pv3q2fm" });
-    expect(parseInput("/model  local/llama3.1:8b ")).toEqual({ kind: "command", name: "model", argument: "local/llama3.1:8b" });
+    expect(parseInput("/resume 01jq3v8m6w2k4x9c7b5pv3q2fm")).toEqual({
+      kind: "command",
+      name: "resume",
+      argument: "01jq3v8m6w2k4x9c7b5pv3q2fm",
+    });
+    expect(parseInput("/model  local/llama3.1:8b ")).toEqual({
+      kind: "command",
+      name: "model",
+      argument: "local/llama3.1:8b",
+    });
     expect(parseInput("/agent planner")).toEqual({ kind: "command", name: "agent", argument: "planner" });
   });
 

@@ -88,7 +88,9 @@ describe("picking from a list", () => {
     const t = io();
     const picked = pickOne(t, "Which agent?", choices);
     await tick();
-    expect(visible(t.output.text)).toContain("❯ coder — Writes code.\n  planner — Plans work.\n  writer — Writes prose.");
+    expect(visible(t.output.text)).toContain(
+      "❯ coder — Writes code.\n  planner — Plans work.\n  writer — Writes prose.",
+    );
     t.input.send("\u001b[B");
     await tick();
     t.input.send("\u001b[B\r");

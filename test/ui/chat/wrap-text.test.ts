@@ -30,7 +30,9 @@ describe("wrapping text for the terminal", () => {
   });
 
   test("escape sequences and control characters in the text are shown, not passed on; CRLF is one newline, a lone CR another", () => {
-    expect(wrapText("\u001b[31mred\u001b[0m\r\nnext\u0007\u009b\rover", 40)).toBe("\\x1b[31mred\\x1b[0m\nnext\\x07\\x9b\nover\n");
+    expect(wrapText("\u001b[31mred\u001b[0m\r\nnext\u0007\u009b\rover", 40)).toBe(
+      "\\x1b[31mred\\x1b[0m\nnext\\x07\\x9b\nover\n",
+    );
   });
 
   test("a shown control character counts as the columns it takes", () => {

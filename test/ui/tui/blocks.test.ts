@@ -17,7 +17,11 @@ describe("ToolBlock", () => {
     block.result("a.txt\nb.txt", false);
     const lines = block.render(40);
     // pi-tui closes a cut line with a reset, coloured or not.
-    expect(lines.map((l) => l.replaceAll("\x1b[0m", ""))).toEqual(["• $ ls -1 and a long tail of words that…", "  │ a.txt", "  │ b.txt"]);
+    expect(lines.map((l) => l.replaceAll("\x1b[0m", ""))).toEqual([
+      "• $ ls -1 and a long tail of words that…",
+      "  │ a.txt",
+      "  │ b.txt",
+    ]);
     for (const line of lines) expect(visibleWidth(line)).toBeLessThanOrEqual(40);
   });
 
@@ -57,7 +61,12 @@ describe("ToolBlock", () => {
     child.result("ok", false);
     call.children.push(child);
     call.result("looks good", false);
-    expect(call.render(60)).toEqual(['• agent__reviewer {"prompt":"review"}', "  • $ ls", "    ✓ ok", "  ✓ looks good"]);
+    expect(call.render(60)).toEqual([
+      '• agent__reviewer {"prompt":"review"}',
+      "  • $ ls",
+      "    ✓ ok",
+      "  ✓ looks good",
+    ]);
   });
 });
 
@@ -65,7 +74,17 @@ describe("code blocks copy clean", () => {
   test("no gutter; a line wider than the screen goes on in rows marked ↩ in the last column; the answer's lines carry no trailing blanks", () => {
     const block = new AnswerBlock(theme);
     block.append("Run:\n\n```sh\necho one two three four five six\nls\n```\n\nDone.");
-    expect(block.render(20)).toEqual(["Run:", "", "┌── sh", "echo one two three ↩", "four five six", "ls", "└──", "", "Done."]);
+    expect(block.render(20)).toEqual([
+      "Run:",
+      "",
+      "┌── sh",
+      "echo one two three ↩",
+      "four five six",
+      "ls",
+      "└──",
+      "",
+      "Done.",
+    ]);
   });
 
   test("a block still streaming is drawn up to where it is; ~~~ fences too; a longer fence closes only with as many marks", () => {

@@ -72,12 +72,26 @@ describe("EventFeed", () => {
       { type: "tool_call", id: "c1", name: "shell", arguments: { command: "ls" } },
     ]);
     transcript.toggleExpanded();
-    expect(transcript.render(60)).toEqual(["✻ thinking", "  ┊ deep thought", "• shell", "    {", '      "command": "ls"', "    }"]);
+    expect(transcript.render(60)).toEqual([
+      "✻ thinking",
+      "  ┊ deep thought",
+      "• shell",
+      "    {",
+      '      "command": "ls"',
+      "    }",
+    ]);
   });
 });
 
 describe("EventFeed: calls drawn when asked for", () => {
-  const asked = { ...end, stopReason: "tool_use" as const, toolCalls: [{ id: "c1", name: "shell", arguments: { command: "rm -rf build" } }, { id: "c2", name: "shell", arguments: { command: "ls" } }] };
+  const asked = {
+    ...end,
+    stopReason: "tool_use" as const,
+    toolCalls: [
+      { id: "c1", name: "shell", arguments: { command: "rm -rf build" } },
+      { id: "c2", name: "shell", arguments: { command: "ls" } },
+    ],
+  };
 
   test("the calls show when the model asks for them; a hook's refusal goes under the call it refused, not above", () => {
     const { lines } = feed([
@@ -90,14 +104,22 @@ describe("EventFeed: calls drawn when asked for", () => {
       { type: "tool_result", id: "c2", name: "shell", text: "\x1b[32mgreen.txt\x1b[0m", isError: false },
     ]);
     // The second call runs with the arguments a hook rewrote; colour codes of its output are dropped.
-    expect(lines).toEqual(["• $ rm -rf build", "  ⊘ hook guard refused the call: no rm", "  ✗ refused by hook guard: no rm", "• $ ls -1", "  │ green.txt"]);
+    expect(lines).toEqual([
+      "• $ rm -rf build",
+      "  ⊘ hook guard refused the call: no rm",
+      "  ✗ refused by hook guard: no rm",
+      "• $ ls -1",
+      "  │ green.txt",
+    ]);
   });
 
   test("a call asked for and never started is marked interrupted at the end of the turn", () => {
     const { lines, feed: f, transcript } = feed([asked]);
     expect(lines).toEqual(["• $ rm -rf build", "• $ ls"]);
     f.endTurn({ reason: "interrupted", usage: { inputTokens: 1, outputTokens: 1 } }, 100);
-    expect(transcript.render(60).map((l) => l.trimEnd())).toContain("  ✗ the run was interrupted before this tool call finished");
+    expect(transcript.render(60).map((l) => l.trimEnd())).toContain(
+      "  ✗ the run was interrupted before this tool call finished",
+    );
   });
 });
 
@@ -105,15 +127,25 @@ describe("StatusLine", () => {
   const status = { agent: "coder", model: "p/m", sessionId: "01abc", workdir: "/w", contextWindow: 2000 };
 
   test("agent, model, directory and branch, tokens with cache, cost when every answer was priced, context share", () => {
-    const line = new StatusLine(theme, () => status, () => "main");
+    const line = new StatusLine(
+      theme,
+      () => status,
+      () => "main",
+    );
     line.refresh();
     line.event({ ...end, usage: { inputTokens: 300, outputTokens: 20, cacheReadTokens: 200 }, cost: 0.01 });
     line.event({ ...end, usage: { inputTokens: 400, outputTokens: 100 }, cost: 0.02 });
-    expect(line.render(200)).toEqual(["agent coder · model p/m · /w (main) · 700 in / 120 out (cache 200 read / 0 written) · $0.030 · context 25%"]);
+    expect(line.render(200)).toEqual([
+      "agent coder · model p/m · /w (main) · 700 in / 120 out (cache 200 read / 0 written) · $0.030 · context 25%",
+    ]);
   });
 
   test("the cost kept as a lower bound once an answer was not priced; what does not fit goes on a second line", () => {
-    const line = new StatusLine(theme, () => ({ ...status, contextWindow: undefined }), () => undefined);
+    const line = new StatusLine(
+      theme,
+      () => ({ ...status, contextWindow: undefined }),
+      () => undefined,
+    );
     line.event({ ...end, usage: { inputTokens: 5, outputTokens: 5 }, cost: 0.01 });
     line.event({ ...end, usage: { inputTokens: 5, outputTokens: 5 } });
     expect(line.render(40)).toEqual(["agent coder · model p/m · /w", "10 in / 10 out · ≥ $0.010"]);
@@ -121,7 +153,11 @@ describe("StatusLine", () => {
 
   test("the context share is that of the current session: another session's is not shown", () => {
     let id: string | null = "01abc";
-    const line = new StatusLine(theme, () => ({ ...status, sessionId: id }), () => undefined);
+    const line = new StatusLine(
+      theme,
+      () => ({ ...status, sessionId: id }),
+      () => undefined,
+    );
     line.event({ ...end, usage: { inputTokens: 500, outputTokens: 0 } });
     expect(line.render(200)[0]).toEndWith("context 25%");
     id = null;

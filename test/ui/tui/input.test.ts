@@ -47,7 +47,13 @@ describe("workspace paths", () => {
     const found = await provider.getSuggestions(["read @note"], 0, 10, { signal });
     expect(found?.prefix).toBe("@note");
     expect(found?.items.map((i) => i.value).sort()).toEqual(["notes.txt", "src/notes.ts"]);
-    const applied = provider.applyCompletion(["read @note please"], 0, 10, { value: "notes.txt", label: "notes.txt" }, "@note");
+    const applied = provider.applyCompletion(
+      ["read @note please"],
+      0,
+      10,
+      { value: "notes.txt", label: "notes.txt" },
+      "@note",
+    );
     expect(applied).toEqual({ lines: ["read @notes.txt  please"], cursorLine: 0, cursorCol: 16 });
     // Not after a word: an email address is not a path.
     expect(await provider.getSuggestions(["mail me@note"], 0, 12, { signal })).toBeNull();
@@ -55,13 +61,22 @@ describe("workspace paths", () => {
 
   test("/model, /agent and /thinking complete their argument; what was typed in full comes first", async () => {
     const values: Record<string, string[]> = { model: ["p/m", "p/mini", "q/other"], thinking: ["off", "low", "high"] };
-    const provider = new WorkspaceFiles(() => workspace({}), async (command) => values[command] ?? []).provider();
+    const provider = new WorkspaceFiles(
+      () => workspace({}),
+      async (command) => values[command] ?? [],
+    ).provider();
     const signal = new AbortController().signal;
     const found = await provider.getSuggestions(["/model p/m"], 0, 10, { signal });
     expect(found?.prefix).toBe("/model p/m");
     expect(found?.items.map((i) => i.label)).toEqual(["p/m", "p/mini"]);
     expect(found?.items[0]?.value).toBe("model p/m");
-    const applied = provider.applyCompletion(["/thinking hi"], 0, 12, { value: "thinking high", label: "high" }, "/thinking hi");
+    const applied = provider.applyCompletion(
+      ["/thinking hi"],
+      0,
+      12,
+      { value: "thinking high", label: "high" },
+      "/thinking hi",
+    );
     expect(applied.lines).toEqual(["/thinking high"]);
     expect(await provider.getSuggestions(["/tools x"], 0, 8, { signal })).toBeNull();
   });
@@ -81,7 +96,14 @@ describe("the picker and the question", () => {
       { value: "p/other", label: "p/other" },
       { value: "q/fast", label: "q/fast" },
     ];
-    const picker = new PickerModal(theme, "Which model?", choices, "p/m", () => 24, (v) => chosen.push(v));
+    const picker = new PickerModal(
+      theme,
+      "Which model?",
+      choices,
+      "p/m",
+      () => 24,
+      (v) => chosen.push(v),
+    );
     expect(picker.render(40).filter((l) => l.startsWith("❯"))).toEqual(["❯ p/m (current)"]);
     picker.handleInput("\x1b[B"); // ↓
     expect(picker.render(40).filter((l) => l.startsWith("❯"))).toEqual(["❯ p/other"]);
@@ -97,7 +119,11 @@ describe("the picker and the question", () => {
   test("y answers yes; n, Enter and Esc no; Ctrl-C no and interrupts; other keys nothing", () => {
     const answers: ConfirmAnswer[] = [];
     const modal = new ConfirmModal(theme, "Publish", "Push it?", (a) => answers.push(a));
-    expect(modal.render(60).slice(1)).toEqual(["? Publish", "  Push it?", "  [y/N] y yes · n, Enter or Esc no · Ctrl-C no and interrupt"]);
+    expect(modal.render(60).slice(1)).toEqual([
+      "? Publish",
+      "  Push it?",
+      "  [y/N] y yes · n, Enter or Esc no · Ctrl-C no and interrupt",
+    ]);
     for (const key of ["x", "y", "n", "\r", "\x1b", "\x03"]) modal.handleInput(key);
     expect(answers).toEqual([
       { yes: true, interrupt: false },
@@ -113,7 +139,9 @@ describe("syntax colour", () => {
   test("keywords, strings, comments and numbers painted; a hash starts a comment only in languages that have them", () => {
     const mark = (tag: string) => (t: string) => `<${tag}>${t}</${tag}>`;
     const paint = { keyword: mark("k"), string: mark("s"), comment: mark("c"), number: mark("n") };
-    expect(highlightCode('const x = "a" + 1; // why', "ts", paint)).toEqual(['<k>const</k> x = <s>"a"</s> + <n>1</n>; <c>// why</c>']);
+    expect(highlightCode('const x = "a" + 1; // why', "ts", paint)).toEqual([
+      '<k>const</k> x = <s>"a"</s> + <n>1</n>; <c>// why</c>',
+    ]);
     expect(highlightCode("echo hi # note", "sh", paint)).toEqual(["<k>echo</k> hi <c># note</c>"]);
     expect(highlightCode("a # b", "ts")).toEqual(["a # b"]);
   });

@@ -8,14 +8,23 @@ import { keysText, TUI_KEYS } from "../../../src/ui/tui/keys.ts";
 const DOC = join(import.meta.dir, "../../../docs/chat.md");
 
 describe("the keys of the full-screen chat", () => {
-  test("docs/chat.md's table under \"### Keys\" has the same rows, in the same order", () => {
+  test('docs/chat.md\'s table under "### Keys" has the same rows, in the same order', () => {
     const text = readFileSync(DOC, "utf8");
     const section = text.slice(text.indexOf("### Keys\n"));
-    const table = section.slice(section.indexOf("| key | does |"), section.indexOf("\n\n", section.indexOf("| key | does |")));
+    const table = section.slice(
+      section.indexOf("| key | does |"),
+      section.indexOf("\n\n", section.indexOf("| key | does |")),
+    );
     const rows = table
       .split("\n")
       .slice(2)
-      .map((row) => row.replace(/^\| /, "").replace(/ \|$/, "").split(" | ").map((cell) => cell.replaceAll("`", "")));
+      .map((row) =>
+        row
+          .replace(/^\| /, "")
+          .replace(/ \|$/, "")
+          .split(" | ")
+          .map((cell) => cell.replaceAll("`", "")),
+      );
     expect(rows).toEqual(TUI_KEYS.map(([key, does]) => [key, does]));
   });
 
