@@ -64,20 +64,9 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
     case "sessions":
       showSessions(ctx);
       return "continue";
-    case "file": {
-      if (argument !== "") {
-        const row = backend.attach(argument);
-        renderer.line(style.ok(`attached ${row.name} (${row.description}) to your next message`));
-        return "continue";
-      }
-      const pending = backend.pendingAttachments();
-      renderer.line(
-        pending.length === 0
-          ? style.dim("nothing is attached; /file PATH attaches a file to your next message")
-          : pending.map((row) => `attached: ${row.name} (${row.description})`).join("\n"),
-      );
+    case "file":
+      fileCommand(argument, ctx);
       return "continue";
-    }
     case "resume": {
       const id = argument || (await pickSession(ctx));
       if (!id) return "continue";
@@ -93,20 +82,9 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
       );
       return "continue";
     }
-    case "tree": {
-      const id = argument || (await pickBranchPoint(ctx));
-      if (!id) return "continue";
-      const { prompt } = await ctx.interruptible((signal) => backend.continueAt(id, signal));
-      renderer.line(
-        style.ok(
-          prompt === undefined
-            ? `continuing from ${id}: your next message starts a new branch after it`
-            : `continuing before ${id}: your next message takes the place of that prompt (a new branch)`,
-        ),
-      );
-      if (prompt !== undefined) renderer.paragraph(prompt, (t) => style.dim(t), style.accent("was: "));
+    case "tree":
+      await treeCommand(argument, ctx);
       return "continue";
-    }
     case "export": {
       if (argument === "") {
         renderer.line(style.warn("usage: /export PATH (a new file; rienda sessions import PATH reads it back)"));
@@ -115,17 +93,9 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
       renderer.line(style.ok(`exported session ${backend.status().sessionId} to ${backend.exportTo(argument)}`));
       return "continue";
     }
-    case "agent": {
-      const id =
-        argument ||
-        (await ctx.pick("Switch to which agent?", agentChoices(backend, ctx.width()), backend.status().agent));
-      if (!id) return "continue";
-      await ctx.interruptible((signal) => backend.switchAgent(id, signal));
-      const status = backend.status();
-      renderer.line(style.ok(`agent: ${status.agent} (model ${modelText(status)})`));
-      for (const notice of backend.notices()) renderer.notice(notice);
+    case "agent":
+      await agentCommand(argument, ctx);
       return "continue";
-    }
     case "model":
       await modelCommand(argument, ctx);
       return "continue";
@@ -142,6 +112,50 @@ async function dispatch(name: string, argument: string, ctx: CommandContext): Pr
   }
   renderer.line(style.error(`/${name} is not handled`));
   return "continue";
+}
+
+/** /file PATH attaches a file to the next message; /file alone lists what is attached. */
+function fileCommand(argument: string, ctx: CommandContext): void {
+  const { backend, renderer, style } = ctx;
+  if (argument !== "") {
+    const row = backend.attach(argument);
+    renderer.line(style.ok(`attached ${row.name} (${row.description}) to your next message`));
+    return;
+  }
+  const pending = backend.pendingAttachments();
+  renderer.line(
+    pending.length === 0
+      ? style.dim("nothing is attached; /file PATH attaches a file to your next message")
+      : pending.map((row) => `attached: ${row.name} (${row.description})`).join("\n"),
+  );
+}
+
+/** /tree [ID]: the next message continues from a message of any branch (picked when no id is given). */
+async function treeCommand(argument: string, ctx: CommandContext): Promise<void> {
+  const { backend, renderer, style } = ctx;
+  const id = argument || (await pickBranchPoint(ctx));
+  if (!id) return;
+  const { prompt } = await ctx.interruptible((signal) => backend.continueAt(id, signal));
+  renderer.line(
+    style.ok(
+      prompt === undefined
+        ? `continuing from ${id}: your next message starts a new branch after it`
+        : `continuing before ${id}: your next message takes the place of that prompt (a new branch)`,
+    ),
+  );
+  if (prompt !== undefined) renderer.paragraph(prompt, (t) => style.dim(t), style.accent("was: "));
+}
+
+/** /agent [ID]: switches agent (picked when no id is given), then says what is in force and the new agent's notices. */
+async function agentCommand(argument: string, ctx: CommandContext): Promise<void> {
+  const { backend, renderer, style } = ctx;
+  const id =
+    argument || (await ctx.pick("Switch to which agent?", agentChoices(backend, ctx.width()), backend.status().agent));
+  if (!id) return;
+  await ctx.interruptible((signal) => backend.switchAgent(id, signal));
+  const status = backend.status();
+  renderer.line(style.ok(`agent: ${status.agent} (model ${modelText(status)})`));
+  for (const notice of backend.notices()) renderer.notice(notice);
 }
 
 /** The /help text: commands, then the line chat's keys (not with `commandsOnly`), wrapped to `width` with the descriptions in a column. */
@@ -234,12 +248,10 @@ const ENDED_TEXT: Record<EndedReason, string> = {
 
 function agentChoices(backend: ChatBackend, width: number): Choice[] {
   const current = backend.status().agent;
-  return backend
-    .listAgents()
-    .map((a) => ({
-      value: a.id,
-      label: truncateToWidth(`${a.id}${a.id === current ? " (current)" : ""} — ${a.description}`, width - 6),
-    }));
+  return backend.listAgents().map((a) => ({
+    value: a.id,
+    label: truncateToWidth(`${a.id}${a.id === current ? " (current)" : ""} — ${a.description}`, width - 6),
+  }));
 }
 
 /** The line shown after resuming, and the last steps of the conversation. */
