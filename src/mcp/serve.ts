@@ -6,7 +6,7 @@
  * number and idle time (http-sessions.ts).
  */
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -118,26 +118,7 @@ export async function serveHttp(
   let refusalReported = false;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    // A web page must not reach the tools through the browser (DNS rebinding): loopback names only.
-    if (
-      !isLoopbackHost(hostnameOf(req.headers.host)) ||
-      (req.headers.origin !== undefined && !isLoopbackHost(hostnameOf(req.headers.origin)))
-    ) {
-      return void jsonRpcError(res, 403, -32000, "Forbidden: only loopback hosts and origins may use this server");
-    }
-    // Any local user or process reaches a loopback port: nothing is read or routed before the token is checked.
-    const verdict = authorized(req.headers.authorization);
-    if (verdict !== "ok") {
-      const challenge =
-        verdict === "missing" ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`;
-      res.setHeader("www-authenticate", challenge);
-      return void jsonRpcError(
-        res,
-        401,
-        -32000,
-        `Unauthorized: ${verdict === "missing" ? "send" : "a wrong token; send"} Authorization: Bearer <token> with the token of rienda mcp serve (by default in ~/.rienda/mcp-token; its stderr says where)`,
-      );
-    }
+    if (refusedAtTheDoor(req, res, authorized)) return;
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path !== "/mcp")
       return void res.writeHead(404, { "content-type": "text/plain" }).end("not found: the MCP endpoint is /mcp\n");
@@ -195,17 +176,7 @@ export async function serveHttp(
       else res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", (error: NodeJS.ErrnoException) =>
-      reject(
-        new RiendaError(
-          "usage",
-          `mcp serve: cannot listen on ${address.host}:${address.port}: ${error.code === "EADDRINUSE" ? "the port is in use" : error.message}`,
-        ),
-      ),
-    );
-    http.listen(address.port, address.host, () => resolve());
-  });
+  await listen(http, address);
   const port = (http.address() as AddressInfo).port;
   const host = address.host.includes(":") ? `[${address.host}]` : address.host;
   return {
@@ -216,6 +187,53 @@ export async function serveHttp(
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Answers 403 or 401 and says true unless the request may reach the tools:
+ * a loopback Host (and Origin, if any) and the bearer token.
+ */
+function refusedAtTheDoor(
+  req: IncomingMessage,
+  res: ServerResponse,
+  authorized: ReturnType<typeof bearerChecker>,
+): boolean {
+  // A web page must not reach the tools through the browser (DNS rebinding): loopback names only.
+  if (
+    !isLoopbackHost(hostnameOf(req.headers.host)) ||
+    (req.headers.origin !== undefined && !isLoopbackHost(hostnameOf(req.headers.origin)))
+  ) {
+    jsonRpcError(res, 403, -32000, "Forbidden: only loopback hosts and origins may use this server");
+    return true;
+  }
+  // Any local user or process reaches a loopback port: nothing is read or routed before the token is checked.
+  const verdict = authorized(req.headers.authorization);
+  if (verdict === "ok") return false;
+  const challenge =
+    verdict === "missing" ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`;
+  res.setHeader("www-authenticate", challenge);
+  jsonRpcError(
+    res,
+    401,
+    -32000,
+    `Unauthorized: ${verdict === "missing" ? "send" : "a wrong token; send"} Authorization: Bearer <token> with the token of rienda mcp serve (by default in ~/.rienda/mcp-token; its stderr says where)`,
+  );
+  return true;
+}
+
+/** Starts listening; a port in use (or any other failure to listen) is a usage error naming the address. */
+function listen(http: Server, address: { host: string; port: number }): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    http.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        new RiendaError(
+          "usage",
+          `mcp serve: cannot listen on ${address.host}:${address.port}: ${error.code === "EADDRINUSE" ? "the port is in use" : error.message}`,
+        ),
+      ),
+    );
+    http.listen(address.port, address.host, () => resolve());
+  });
 }
 
 /** The realm of the 401 challenge. */
