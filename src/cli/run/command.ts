@@ -5,13 +5,21 @@
  * answer (or only JSON events).
  */
 import { defineCommand } from "../shared/command.ts";
+import type { ArgValues } from "../shared/strict-args.ts";
+import type { LimitSettings } from "../../limits/index.ts";
 import { runAgent, type RunOutcome } from "../../engine/index.ts";
 import { RiendaError, userMessage } from "../../errors.ts";
-import { contextWindowInfo, createModelClient, type ResolvedModel, type Usage } from "../../providers/index.ts";
+import {
+  contextWindowInfo,
+  createModelClient,
+  type AttachmentBlock,
+  type ResolvedModel,
+  type Usage,
+} from "../../providers/index.ts";
 import { answerConfirm, createRunOutput, type RunOutput } from "../../ui/index.ts";
-import { interrupts, LIMIT_EXIT } from "../shared/interrupts.ts";
+import { interrupts, LIMIT_EXIT, type Interrupts } from "../shared/interrupts.ts";
 import { limitFlags, startRunTimer, type RunTimer } from "./run-timer.ts";
-import { readPromptInput } from "./read-prompt.ts";
+import { readPromptInput, type PromptInput } from "./read-prompt.ts";
 import { readAnswerSchema, type AnswerSchema } from "./answer-schema.ts";
 import { checkAttachmentsFit } from "../../attachments/index.ts";
 import { resolveWorkdir } from "../shared/resolve-workdir.ts";
@@ -112,84 +120,10 @@ export default defineCommand({
           signal: watcher.signal,
         },
       );
-      const autoApprove = Boolean(parsed["auto-approve"]);
-      const chosen = sessionChoice(parsed, { home: homeDir(), workdir });
-      prepared = await untilInterrupted(
-        prepareRun(
-          {
-            home: homeDir(),
-            env: process.env,
-            workdir,
-            signal: watcher.signal,
-            workdirGiven: parsed.workdir !== undefined,
-            checkModel: (model) => checkAttachmentsFit(attachments, model),
-            limitFlags: flags,
-            cwd: process.cwd(),
-            ...(onlyTools ? { onlyTools } : {}),
-            ...(parsed["agent-file"] !== undefined ? { agentFile: parsed["agent-file"] } : {}),
-            ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
-            ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
-            ...(chosen.sessionId !== undefined
-              ? {
-                  sessionId: chosen.sessionId,
-                  fork: chosen.fork,
-                  ...(chosen.at !== undefined ? { at: chosen.at } : {}),
-                }
-              : {}),
-            ...(chosen.ephemeral ? { ephemeral: true } : {}),
-            ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
-            ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
-            ...(parsed.sandbox !== undefined ? { sandbox: parsed.sandbox } : {}),
-          },
-          {
-            confirm: (prompt, level) =>
-              answerConfirm(prompt, {
-                autoApprove,
-                level: level ?? 0,
-                signal: watcher.signal,
-                onInterrupt: () => watcher.interrupt("ctrl-c"),
-              }),
-            notify: (notice) => output.notify(notice.title, notice.body),
-          },
-        ),
-        watcher.signal,
-      );
+      prepared = await prepareFromFlags(parsed, { workdir, flags, onlyTools, attachments, output, watcher });
       if (prepared.limits.timeout) timer.set(prepared.limits.timeout);
-      // --no-session: no id names a file, so none is shown.
-      const contextWindow = contextWindowInfo(prepared.model);
-      output.start({
-        sessionId: prepared.session.ephemeral ? null : prepared.session.id,
-        agent: prepared.agent.id,
-        model: prepared.model.ref,
-        workdir: prepared.workdir,
-        ...(contextWindow ? { contextWindow } : {}),
-      });
-      for (const notice of prepared.notices) output.event({ type: "notice", message: notice });
-      const modelPort = createModelClient();
-      const compactor = createCompactor({
-        session: prepared.session,
-        config: prepared.config,
-        model: prepared.model,
-        modelPort,
-      });
-      const outcome: RunOutcome = await runAgent({
-        prompt,
-        attachments,
-        ...(schema ? { answer: schema.portFor(prepared.model) } : {}),
-        system: prepared.system,
-        systemExtra: prepared.systemExtra,
-        model: prepared.model,
-        agentId: prepared.agent.id,
-        modelPort,
-        ...(compactor ? { compactor } : {}),
-        tools: prepared.tools,
-        hooks: prepared.hooks,
-        session: prepared.session,
-        emit: (event) => output.event(event),
-        signal: watcher.signal,
-        finalSignal: watcher.finalSignal,
-        limits: prepared.limits.run,
-      });
+      startOutput(output, prepared);
+      const outcome = await runPrepared(prepared, { prompt, attachments, schema }, output, watcher);
       // An interrupt during the afterRun hooks of a finished run still ends it as interrupted.
       code =
         watcher.interrupted || outcome.reason === "interrupted"
@@ -209,6 +143,111 @@ export default defineCommand({
     await exitWhenFlushed(code);
   },
 });
+
+/** What the command line settled before the agent is prepared. */
+interface RunSetting {
+  workdir: string;
+  flags: LimitSettings;
+  onlyTools: string[] | undefined;
+  attachments: AttachmentBlock[];
+  output: RunOutput;
+  watcher: Interrupts;
+}
+
+/** Prepares the agent, model, session and tools the flags name; an interrupt gives up on it. */
+function prepareFromFlags(parsed: ArgValues<typeof args>, setting: RunSetting): Promise<PreparedRun> {
+  const { workdir, flags, onlyTools, attachments, output, watcher } = setting;
+  const autoApprove = Boolean(parsed["auto-approve"]);
+  const chosen = sessionChoice(parsed, { home: homeDir(), workdir });
+  return untilInterrupted(
+    prepareRun(
+      {
+        home: homeDir(),
+        env: process.env,
+        workdir,
+        signal: watcher.signal,
+        workdirGiven: parsed.workdir !== undefined,
+        checkModel: (model) => checkAttachmentsFit(attachments, model),
+        limitFlags: flags,
+        cwd: process.cwd(),
+        ...(onlyTools ? { onlyTools } : {}),
+        ...(parsed["agent-file"] !== undefined ? { agentFile: parsed["agent-file"] } : {}),
+        ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
+        ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
+        ...(chosen.sessionId !== undefined
+          ? {
+              sessionId: chosen.sessionId,
+              fork: chosen.fork,
+              ...(chosen.at !== undefined ? { at: chosen.at } : {}),
+            }
+          : {}),
+        ...(chosen.ephemeral ? { ephemeral: true } : {}),
+        ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
+        ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
+        ...(parsed.sandbox !== undefined ? { sandbox: parsed.sandbox } : {}),
+      },
+      {
+        confirm: (prompt, level) =>
+          answerConfirm(prompt, {
+            autoApprove,
+            level: level ?? 0,
+            signal: watcher.signal,
+            onInterrupt: () => watcher.interrupt("ctrl-c"),
+          }),
+        notify: (notice) => output.notify(notice.title, notice.body),
+      },
+    ),
+    watcher.signal,
+  );
+}
+
+/** The run's first event (run_start, or the header of the text output), then the preparation's notices. */
+function startOutput(output: RunOutput, prepared: PreparedRun): void {
+  // --no-session: no id names a file, so none is shown.
+  const contextWindow = contextWindowInfo(prepared.model);
+  output.start({
+    sessionId: prepared.session.ephemeral ? null : prepared.session.id,
+    agent: prepared.agent.id,
+    model: prepared.model.ref,
+    workdir: prepared.workdir,
+    ...(contextWindow ? { contextWindow } : {}),
+  });
+  for (const notice of prepared.notices) output.event({ type: "notice", message: notice });
+}
+
+/** The run itself: the prompt through the engine, its events to the output. */
+function runPrepared(
+  prepared: PreparedRun,
+  input: PromptInput & { schema: AnswerSchema | undefined },
+  output: RunOutput,
+  watcher: Interrupts,
+): Promise<RunOutcome> {
+  const modelPort = createModelClient();
+  const compactor = createCompactor({
+    session: prepared.session,
+    config: prepared.config,
+    model: prepared.model,
+    modelPort,
+  });
+  return runAgent({
+    prompt: input.prompt,
+    attachments: input.attachments,
+    ...(input.schema ? { answer: input.schema.portFor(prepared.model) } : {}),
+    system: prepared.system,
+    systemExtra: prepared.systemExtra,
+    model: prepared.model,
+    agentId: prepared.agent.id,
+    modelPort,
+    ...(compactor ? { compactor } : {}),
+    tools: prepared.tools,
+    hooks: prepared.hooks,
+    session: prepared.session,
+    emit: (event) => output.event(event),
+    signal: watcher.signal,
+    finalSignal: watcher.finalSignal,
+    limits: prepared.limits.run,
+  });
+}
 
 function endFinished(output: RunOutput, outcome: RunOutcome, model: ResolvedModel | undefined): number {
   const reason = outcome.reason === "interrupted" ? "error" : outcome.reason;
