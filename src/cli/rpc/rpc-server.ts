@@ -9,11 +9,11 @@
  * client sends ends the process but `shutdown` and the end of stdin.
  */
 import { userMessage } from "../../errors.ts";
-import type { EngineEvent, RunOutcome } from "../../engine/index.ts";
+import type { EngineEvent } from "../../engine/index.ts";
 import type { Prompt } from "../../tools/types.ts";
 import type { Conversation as ChatBackend } from "../../conversation/index.ts";
 import { TurnInterrupts } from "../../turn-interrupts.ts";
-import { createRunOutput, jsonWithControlsEscaped, noticeEvent, type RunOutput } from "../../ui/index.ts";
+import { jsonWithControlsEscaped, noticeEvent } from "../../ui/index.ts";
 import type { ConfirmOrigin } from "../../compose/index.ts";
 import {
   isRefusal,
@@ -25,15 +25,11 @@ import {
 } from "./rpc-protocol.ts";
 import { readCommandAttachments } from "./rpc-attachments.ts";
 import { answerQuery } from "./rpc-queries.ts";
+import { RpcConfirms } from "./rpc-confirms.ts";
+import { runTurnAsJson, taggedRunOutput, type RpcWire } from "./rpc-run.ts";
 
 /** A command that carries a message: a prompt, a follow-up, a steer. */
 type MessageCommand = Extract<RpcCommand, { type: "prompt" | "follow_up" | "steer" }>;
-
-/** Where the server writes its lines (stdout) and what it can say on stderr. */
-export interface RpcWire {
-  write(line: string): void;
-  stderr: { write(text: string): unknown };
-}
 
 /** The run (or compaction) going on. */
 interface Running {
@@ -43,13 +39,19 @@ interface Running {
   done: Promise<void>;
 }
 
-/** A confirmation the run waits for. */
-interface PendingConfirm {
-  commandId: CommandId | null;
-  /** As its confirm_request said it, for the event that cancels it. */
-  parent?: string;
-  resolve(answer: boolean): void;
-}
+/**
+ * The commands refused while a run or a switch goes on, and what their
+ * refusal (`busy`) tells the client to do.
+ */
+const WAIT_FOR_THE_RUN: Partial<Record<RpcCommand["type"], string>> = {
+  set_model: "wait for the run to end (or abort it) before switching",
+  set_agent: "wait for the run to end (or abort it) before switching",
+  set_thinking: "wait for the run to end (or abort it) before switching",
+  fork: "wait for the run to end (or abort it) before moving to another session",
+  switch_session: "wait for the run to end (or abort it) before moving to another session",
+  new_session: "wait for the run to end (or abort it) first",
+  compact: "wait for the run to end (or abort it) before compacting",
+};
 
 export class RpcServer {
   readonly #wire: RpcWire;
@@ -62,8 +64,7 @@ export class RpcServer {
   #switchingId: CommandId | undefined;
   /** The conversation's queued follow-ups → the commands that queued them (their runs carry those ids). */
   readonly #followUps = new Map<number, CommandId>();
-  readonly #confirms = new Map<string, PendingConfirm>();
-  #confirmCount = 0;
+  readonly #confirms = new RpcConfirms((value) => this.#send(value));
   #ending: Promise<void> | undefined;
   readonly #ended: Promise<void>;
   #resolveEnded!: () => void;
@@ -85,20 +86,7 @@ export class RpcServer {
       if (this.#autoApprove) return Promise.resolve(true);
       const running = this.#running;
       if (!running || running.interrupts.signal.aborted) return Promise.resolve(false);
-      const confirmId = `confirm-${++this.#confirmCount}`;
-      const parent = origin?.parent !== undefined ? { parent: origin.parent } : {};
-      return new Promise<boolean>((resolve) => {
-        this.#confirms.set(confirmId, { commandId: running.id, resolve, ...parent });
-        this.#send({
-          type: "confirm_request",
-          command_id: running.id,
-          confirm_id: confirmId,
-          tool_call_id: origin?.callId ?? null,
-          ...parent,
-          title: prompt.title,
-          body: prompt.body,
-        });
-      });
+      return this.#confirms.ask(running.id, prompt, origin);
     },
     notify: (prompt: Prompt): void => {
       this.#send({ ...noticeEvent(prompt), command_id: this.#running?.id ?? null });
@@ -165,7 +153,7 @@ export class RpcServer {
       const running = this.#running;
       if (running) {
         if (!running.interrupts.signal.aborted) running.interrupts.press();
-        this.#answerConfirmsNo();
+        this.#confirms.cancelAll();
         await running.done;
       }
       // Written before `ended` lets the process go, so the last line is never lost.
@@ -181,24 +169,14 @@ export class RpcServer {
     return pending.some((other) => other !== undefined && other === id);
   }
 
-  /** A run that is ending gets no for every question it still waits on; the program hears that each is void. */
-  #answerConfirmsNo(): void {
-    for (const [id, pending] of this.#confirms) {
-      this.#confirms.delete(id);
-      this.#send({
-        type: "confirm_cancelled",
-        command_id: pending.commandId,
-        confirm_id: id,
-        ...(pending.parent !== undefined ? { parent: pending.parent } : {}),
-      });
-      pending.resolve(false);
-    }
-  }
-
+  /** Answers one command read whole, by its type. */
   #dispatch(command: RpcCommand): void {
     const backend = this.#backend!;
     const answer = answerQuery(command, backend);
     if (answer) return this.#answerLater(command, answer);
+    const wait = WAIT_FOR_THE_RUN[command.type];
+    if (wait !== undefined && (this.#running || this.#switching))
+      return this.#fail(command.id, command.type, "busy", wait);
     switch (command.type) {
       case "prompt":
         if (this.#running || this.#switching)
@@ -213,33 +191,19 @@ export class RpcServer {
       case "steer":
         if (!this.#running && !this.#switching) return this.#startRun(command);
         return this.#queueMessage(command);
-      case "abort": {
-        const running = this.#running;
-        if (!running) return this.#fail(command.id, command.type, "not_running", "no run is going on");
-        const dropped = this.#followUps.size;
-        backend.clearQueue();
-        this.#followUps.clear();
-        running.interrupts.press();
-        this.#answerConfirmsNo();
-        return this.#ok(command, { command_id: running.id, dropped_follow_ups: dropped });
-      }
-      case "confirm_answer": {
-        const pending = this.#confirms.get(command.confirmId);
-        if (!pending)
+      case "abort":
+        return this.#abort(command);
+      case "confirm_answer":
+        if (!this.#confirms.answer(command.confirmId, command.answer))
           return this.#fail(
             command.id,
             command.type,
             "unknown_confirm",
             `no confirmation "${command.confirmId}" is waiting for an answer`,
           );
-        this.#confirms.delete(command.confirmId);
-        pending.resolve(command.answer);
         return this.#ok(command, {});
-      }
       case "set_model":
       case "set_agent": {
-        if (this.#running || this.#switching)
-          return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before switching");
         const work =
           command.type === "set_model" ? backend.switchModel(command.model) : backend.switchAgent(command.agent);
         return this.#switch(
@@ -248,19 +212,10 @@ export class RpcServer {
         );
       }
       case "set_thinking":
-        if (this.#running || this.#switching)
-          return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) before switching");
         backend.setThinking(command.level);
         return this.#ok(command, this.#model());
       case "fork":
       case "switch_session":
-        if (this.#running || this.#switching)
-          return this.#fail(
-            command.id,
-            command.type,
-            "busy",
-            "wait for the run to end (or abort it) before moving to another session",
-          );
         return this.#switch(
           command,
           command.type === "fork"
@@ -268,35 +223,42 @@ export class RpcServer {
             : backend.resume(command.sessionId).then(() => ({ session_id: command.sessionId })),
         );
       case "new_session":
-        if (this.#running || this.#switching)
-          return this.#fail(command.id, command.type, "busy", "wait for the run to end (or abort it) first");
         backend.newSession();
         this.#followUps.clear();
         return this.#ok(command, {});
       case "compact":
-        if (this.#running || this.#switching)
-          return this.#fail(
-            command.id,
-            command.type,
-            "busy",
-            "wait for the run to end (or abort it) before compacting",
-          );
         return this.#startCompaction(command);
-      case "get_state": {
-        const status = backend.status();
-        return this.#ok(command, {
-          ...this.#model(),
-          session_id: status.sessionId,
-          workdir: status.workdir,
-          running: this.#running ? this.#running.id : null,
-          queued: this.#followUps.size,
-          waiting_confirms: [...this.#confirms.keys()],
-        });
-      }
+      case "get_state":
+        return this.#ok(command, this.#state());
       case "shutdown":
         void this.end(() => this.#ok(command, {}));
         return;
     }
+  }
+
+  /** `abort`: the run is interrupted (a second one cuts its afterRun hooks short), queued follow-ups are dropped. */
+  #abort(command: Extract<RpcCommand, { type: "abort" }>): void {
+    const running = this.#running;
+    if (!running) return this.#fail(command.id, command.type, "not_running", "no run is going on");
+    const dropped = this.#followUps.size;
+    this.#backend!.clearQueue();
+    this.#followUps.clear();
+    running.interrupts.press();
+    this.#confirms.cancelAll();
+    return this.#ok(command, { command_id: running.id, dropped_follow_ups: dropped });
+  }
+
+  /** `get_state`'s data: what is in force, and what is going on or waiting. */
+  #state(): Record<string, unknown> {
+    const status = this.#backend!.status();
+    return {
+      ...this.#model(),
+      session_id: status.sessionId,
+      workdir: status.workdir,
+      running: this.#running ? this.#running.id : null,
+      queued: this.#followUps.size,
+      waiting_confirms: this.#confirms.waiting,
+    };
   }
 
   /**
@@ -363,53 +325,14 @@ export class RpcServer {
     if (!queued) this.#ok(command, { session_id: session.id, queued: 0 });
     const running: Running = { id: command.id, interrupts: new TurnInterrupts(), done: Promise.resolve() };
     this.#running = running;
-    running.done = this.#run(command.text, running).finally(() => {
+    running.done = runTurnAsJson(
+      backend,
+      command.text,
+      running.interrupts,
+      taggedRunOutput(this.#wire, running.id),
+    ).finally(() => {
       if (this.#running === running) this.#running = undefined;
       this.#next();
-    });
-  }
-
-  /** The --json output as it is, each line tagged with the command that caused it. */
-  #runOutput(id: CommandId): RunOutput {
-    const tag = JSON.stringify(id);
-    return createRunOutput(
-      { json: true },
-      { write: (line: string) => this.#wire.write(line.replace(/^\{/, `{"command_id":${tag},`)) },
-      this.#wire.stderr,
-    );
-  }
-
-  async #run(text: string, running: Running): Promise<void> {
-    const backend = this.#backend!;
-    const output = this.#runOutput(running.id);
-    const status = backend.status();
-    output.start({ sessionId: status.sessionId, agent: status.agent, model: status.model, workdir: status.workdir });
-    for (const notice of backend.notices()) output.event({ type: "notice", message: notice });
-    let outcome: RunOutcome;
-    try {
-      outcome = await backend.runTurn(text, {
-        emit: (event: EngineEvent) => output.event(event),
-        signal: running.interrupts.signal,
-        finalSignal: running.interrupts.finalSignal,
-      });
-    } catch (error) {
-      if (running.interrupts.signal.aborted) output.end({ reason: "interrupted", usage: null });
-      else output.end({ reason: "error", usage: null, message: userMessage(error) });
-      return;
-    }
-    if (running.interrupts.signal.aborted || outcome.reason === "interrupted") {
-      output.end({
-        reason: "interrupted",
-        usage: outcome.usage,
-        ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}),
-      });
-      return;
-    }
-    output.end({
-      reason: outcome.reason,
-      usage: outcome.usage,
-      ...(outcome.message ? { message: outcome.message } : {}),
-      ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}),
     });
   }
 
