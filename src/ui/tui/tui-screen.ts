@@ -12,9 +12,9 @@
  * in the editor. At the editor Ctrl-C clears the text, twice at an empty
  * editor quits, as does Ctrl-D.
  */
-import { Editor, matchesKey, TUI } from "@mariozechner/pi-tui";
+import { Editor, TUI } from "@mariozechner/pi-tui";
 import type { RunOutcome } from "../../engine/index.ts";
-import { messageOf, RiendaError } from "../../errors.ts";
+import { messageOf } from "../../errors.ts";
 import {
   modelQuestion,
   modelText,
@@ -40,27 +40,16 @@ import { Transcript } from "./transcript.ts";
 import { attachMentions, WorkspaceFiles } from "./file-mentions.ts";
 import { argumentValues } from "./argument-values.ts";
 import { bangCommand, runBang } from "./bang-command.ts";
-import { attachClipboardImage, attachDroppedImages } from "./image-input.ts";
+import { attachDroppedImages } from "./image-input.ts";
 import { ScrollbackKeepingTerminal } from "./keep-scrollback.ts";
 import { PALETTE, Shortcuts } from "./shortcuts.ts";
 import { keysText } from "./keys.ts";
-import { editExternally, osc52, osc52Refusal, suspendTui } from "./terminal-hand-off.ts";
+import { osc52, osc52Refusal } from "./terminal-hand-off.ts";
 import { QueuedMessages } from "./queued-messages.ts";
 import { TurnInterrupts } from "../../turn-interrupts.ts";
-import { giveBackQueued, turnKey } from "./turn-keys.ts";
-
-type Input =
-  | { kind: "text"; text: string }
-  | { kind: "command"; name: string }
-  | { kind: "eof" }
-  | { kind: "interrupt"; hadInput: boolean }
-  | { kind: "cancelled" };
-
-type Activity =
-  | { kind: "idle" }
-  | { kind: "editor"; finish: (input: Input) => void }
-  | { kind: "turn"; press: () => void; signal: AbortSignal; queues: boolean }
-  | { kind: "switch"; abort: () => void };
+import { giveBackQueued } from "./turn-keys.ts";
+import { interruptedOnAbort, type Activity, type Input } from "./screen-activity.ts";
+import { screenKeys, turnHint } from "./screen-keys.ts";
 
 /** Builds the full-screen chat; the terminal is taken at the first thing it shows. */
 export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
@@ -102,11 +91,6 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     transcript.line("");
     transcript.line(s.bold(terminalSafe(text)), s.accent("> "), s.dim("… "));
   };
-  /** The keys of a model turn, as the activity line names them. */
-  const turnHint = (): string =>
-    queue.count > 0
-      ? "Esc takes the last queued back · Ctrl-C interrupts"
-      : "Esc interrupts · Enter queues · Ctrl-S steers";
   let stopped = false;
   let started = false;
   const start = (): void => {
@@ -122,56 +106,21 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
   };
 
   // Keys the screen handles before the focused component: interrupts, quitting, expanding blocks.
-  tui.addInputListener((data) => {
-    if (bottom.busy) return undefined;
-    if (matchesKey(data, "ctrl+o")) {
-      transcript.toggleExpanded();
-      render();
-      return { consume: true };
-    }
-    if (activity.kind === "turn") {
-      const refused = (message: string) => transcript.line(s.error(`error: ${terminalSafe(message)}`));
-      if (!turnKey(data, activity, { editor, queue, backend: backendRef, refused })) return undefined;
-      if (activity.queues) activityLine.hint(turnHint());
-      render();
-      return { consume: true };
-    }
-    if (activity.kind === "switch") {
-      if (matchesKey(data, "ctrl+c")) activity.abort();
-      return matchesKey(data, "enter") || matchesKey(data, "ctrl+c") ? { consume: true } : undefined;
-    }
-    if (activity.kind === "editor") {
-      const empty = editor.getText() === "";
-      if (matchesKey(data, "ctrl+c")) {
-        editor.setText("");
-        activity.finish({ kind: "interrupt", hadInput: !empty });
-        return { consume: true };
-      }
-      if (matchesKey(data, "ctrl+d") && empty) {
-        activity.finish({ kind: "eof" });
-        return { consume: true };
-      }
-      const shortcut = shortcuts.read(data);
-      if (shortcut?.kind === "command") activity.finish(shortcut);
-      else if (shortcut?.kind === "palette") activity.finish({ kind: "command", name: "palette" });
-      else if (matchesKey(data, "ctrl+g")) editExternally(tui, editor, (problem) => transcript.line(s.warn(problem)));
-      else if (matchesKey(data, "ctrl+z")) suspendTui(tui);
-      else if (matchesKey(data, "ctrl+v") && backendRef) clipboardImage(backendRef);
-      else if (shortcut === undefined) return undefined;
-      return { consume: true };
-    }
-    return undefined;
-  });
-
-  function clipboardImage(backend: ChatBackend): void {
-    try {
-      const said = attachClipboardImage(backend);
-      transcript.line(said.startsWith("attached") ? s.ok(said) : s.dim(said));
-    } catch (error) {
-      transcript.line(s.error(`error: ${terminalSafe(messageOf(error))}`));
-    }
-    render();
-  }
+  tui.addInputListener(
+    screenKeys({
+      tui,
+      editor,
+      bottom,
+      transcript,
+      queue,
+      activityLine,
+      shortcuts,
+      style: s,
+      activity: () => activity,
+      backend: () => backendRef,
+      render,
+    }),
+  );
 
   function readInput(): Promise<Input> {
     return new Promise((resolve) => {
@@ -243,7 +192,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
       render();
     };
     activity = { kind: "turn", press, signal: interrupts.signal, queues: true };
-    activityLine.set("waiting for the model", turnHint());
+    activityLine.set("waiting for the model", turnHint(queue));
     render();
     const startedAt = Date.now();
     let outcome: RunOutcome;
@@ -254,7 +203,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
         emit: (event) => {
           if (event.type === "steer" && event.parent === undefined) {
             queue.delivered("steer", event.text);
-            activityLine.hint(turnHint());
+            activityLine.hint(turnHint(queue));
             transcript.line(s.bold(terminalSafe(event.text)), s.accent("> "), s.dim("… "));
           }
           feed.event(event);
@@ -312,11 +261,7 @@ export function createTuiScreen(options: ChatScreenOptions): ChatScreen {
     activity = { kind: "switch", abort };
     activityLine.set("switching", "Ctrl-C gives up");
     render();
-    const gaveUp = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener("abort", () => reject(new RiendaError("interrupted", "interrupted")), {
-        once: true,
-      });
-    });
+    const gaveUp = interruptedOnAbort(controller.signal);
     try {
       if (stopped) controller.abort();
       return await Promise.race([work(controller.signal), gaveUp]);
