@@ -128,19 +128,17 @@ function liveEntries(branch: BranchEntry[]): LiveEntry[] {
     start = kept !== -1 && kept < i ? kept : i + 1;
     break;
   }
-  return branch
-    .slice(start)
-    .flatMap((e) =>
-      e.kind === "message"
-        ? [
-            {
-              id: e.id,
-              message: { role: e.role, blocks: e.blocks },
-              ...(e.responseUsage ? { inputTokens: e.responseUsage.inputTokens + e.responseUsage.outputTokens } : {}),
-            },
-          ]
-        : [],
-    );
+  return branch.slice(start).flatMap((e) =>
+    e.kind === "message"
+      ? [
+          {
+            id: e.id,
+            message: { role: e.role, blocks: e.blocks },
+            ...(e.responseUsage ? { inputTokens: e.responseUsage.inputTokens + e.responseUsage.outputTokens } : {}),
+          },
+        ]
+      : [],
+  );
 }
 
 function previousSummary(branch: BranchEntry[]): string | undefined {

@@ -234,12 +234,10 @@ const ENDED_TEXT: Record<EndedReason, string> = {
 
 function agentChoices(backend: ChatBackend, width: number): Choice[] {
   const current = backend.status().agent;
-  return backend
-    .listAgents()
-    .map((a) => ({
-      value: a.id,
-      label: truncateToWidth(`${a.id}${a.id === current ? " (current)" : ""} — ${a.description}`, width - 6),
-    }));
+  return backend.listAgents().map((a) => ({
+    value: a.id,
+    label: truncateToWidth(`${a.id}${a.id === current ? " (current)" : ""} — ${a.description}`, width - 6),
+  }));
 }
 
 /** The line shown after resuming, and the last steps of the conversation. */
