@@ -91,30 +91,8 @@ export function createOpenAIResponsesStreamMapper(): StreamMapper {
         case "response.function_call_arguments.done":
           if (typeof event.arguments === "string") builder.toolCallArguments(keyOf(event), event.arguments);
           return [];
-        case "response.output_item.done": {
-          const events: StreamEvent[] = [];
-          if (event.item?.type === "reasoning") {
-            // A server that sends the summary only with the finished item still gives us its text.
-            const summary = (event.item.summary ?? [])
-              .flatMap((part) => (typeof part.text === "string" && part.text !== "" ? [part.text] : []))
-              .join("\n\n");
-            if (summary !== "" && !streamedReasoning.has(keyOf(event))) events.push(...builder.thinking(summary));
-            if (
-              typeof event.item.id === "string" &&
-              typeof event.item.encrypted_content === "string" &&
-              event.item.encrypted_content !== ""
-            ) {
-              builder.thinkingData({
-                encryptedReasoning: { id: event.item.id, content: event.item.encrypted_content },
-              });
-            }
-          }
-          if (event.item?.type === "function_call") {
-            builder.toolCall(keyOf(event), withoutEmpty({ id: event.item.call_id, name: event.item.name }));
-            if (typeof event.item.arguments === "string") builder.toolCallArguments(keyOf(event), event.item.arguments);
-          }
-          return events;
-        }
+        case "response.output_item.done":
+          return finishedItem(event, keyOf(event), builder, streamedReasoning);
         case "response.completed":
         case "response.incomplete": {
           const response = event.response ?? {};
@@ -142,6 +120,39 @@ export function createOpenAIResponsesStreamMapper(): StreamMapper {
       return [{ type: "error", failure: truncatedFailure() }];
     },
   };
+}
+
+/**
+ * A finished output item: a reasoning item's summary when none of it
+ * streamed, its `encrypted_content` to send back; a function call's id,
+ * name and whole arguments.
+ */
+function finishedItem(
+  event: ResponsesEvent,
+  key: string,
+  builder: ResponseBuilder,
+  streamedReasoning: ReadonlySet<string>,
+): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  if (event.item?.type === "reasoning") {
+    // A server that sends the summary only with the finished item still gives us its text.
+    const summary = (event.item.summary ?? [])
+      .flatMap((part) => (typeof part.text === "string" && part.text !== "" ? [part.text] : []))
+      .join("\n\n");
+    if (summary !== "" && !streamedReasoning.has(key)) events.push(...builder.thinking(summary));
+    if (
+      typeof event.item.id === "string" &&
+      typeof event.item.encrypted_content === "string" &&
+      event.item.encrypted_content !== ""
+    ) {
+      builder.thinkingData({ encryptedReasoning: { id: event.item.id, content: event.item.encrypted_content } });
+    }
+  }
+  if (event.item?.type === "function_call") {
+    builder.toolCall(key, withoutEmpty({ id: event.item.call_id, name: event.item.name }));
+    if (typeof event.item.arguments === "string") builder.toolCallArguments(key, event.item.arguments);
+  }
+  return events;
 }
 
 function withoutEmpty(fragment: {

@@ -113,24 +113,7 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
     // A header that does not name a session leaves nothing to read further: marked, and rescanned from the start when it changes.
     if (!isRecord(header) || typeof header.id !== "string")
       return { state: { ...EMPTY_STATE, problem: wrong?.problem ?? "line 1 is not a session header" }, offset: 0 };
-    state = {
-      ...EMPTY_STATE,
-      id: header.id,
-      createdAt: str(header.createdAt),
-      workdir: str(header.workdir),
-      headerAgent: str(header.agent),
-      headerModel: str(header.model),
-      // Its own: the totals are added to in place.
-      usage: emptyUsage(),
-      lines: 1,
-      problem: wrong?.problem ?? null,
-      ...(typeof header.parentSession === "string" && header.parentSession !== ""
-        ? { parentSession: header.parentSession }
-        : {}),
-      ...(typeof header.parentCallId === "string" && header.parentCallId !== ""
-        ? { parentCallId: header.parentCallId }
-        : {}),
-    };
+    state = headerState(header as Record<string, unknown> & { id: string }, wrong?.problem ?? null);
     offset = first!.terminated ? first!.end + 1 : first!.end;
     index = 1;
   }
@@ -192,6 +175,28 @@ export function scanSession(bytes: Uint8Array, prior: ScanState | null, base = 0
     }
   }
   return { state, offset: base + offset };
+}
+
+/** The state after a header naming a session: its facts, and the problem found with it (null: none). */
+function headerState(header: Record<string, unknown> & { id: string }, problem: string | null): ScanState {
+  return {
+    ...EMPTY_STATE,
+    id: header.id,
+    createdAt: str(header.createdAt),
+    workdir: str(header.workdir),
+    headerAgent: str(header.agent),
+    headerModel: str(header.model),
+    // Its own: the totals are added to in place.
+    usage: emptyUsage(),
+    lines: 1,
+    problem,
+    ...(typeof header.parentSession === "string" && header.parentSession !== ""
+      ? { parentSession: header.parentSession }
+      : {}),
+    ...(typeof header.parentCallId === "string" && header.parentCallId !== ""
+      ? { parentCallId: header.parentCallId }
+      : {}),
+  };
 }
 
 function apply(state: ScanState, value: unknown): void {

@@ -17,16 +17,21 @@
  *   on the object assigned to.
  */
 export function freezeIntrinsics(): number {
-  const g = globalThis as unknown as Record<string, unknown>;
-  const inert = function () {
-    throw new TypeError("code cannot be evaluated from here");
-  };
   const functionPrototypes = [
     Function.prototype,
     Object.getPrototypeOf(async function () {}),
     Object.getPrototypeOf(function* () {}),
     Object.getPrototypeOf(async function* () {}),
   ] as object[];
+  makeConstructorsInert(functionPrototypes);
+  return freezeReachable(intrinsicRoots(functionPrototypes));
+}
+
+/** `f.constructor` of every kind of function throws instead of compiling code in this realm. */
+function makeConstructorsInert(functionPrototypes: readonly object[]): void {
+  const inert = function () {
+    throw new TypeError("code cannot be evaluated from here");
+  };
   for (const prototype of functionPrototypes) {
     Object.defineProperty(prototype, "constructor", {
       value: inert,
@@ -35,6 +40,65 @@ export function freezeIntrinsics(): number {
       configurable: false,
     });
   }
+}
+
+/** The globals another realm may be handed, by name (those this runtime has). */
+const INTRINSIC_NAMES = [
+  "Object",
+  "Function",
+  "Array",
+  "ArrayBuffer",
+  "SharedArrayBuffer",
+  "DataView",
+  "Int8Array",
+  "Uint8Array",
+  "Uint8ClampedArray",
+  "Int16Array",
+  "Uint16Array",
+  "Int32Array",
+  "Uint32Array",
+  "Float16Array",
+  "Float32Array",
+  "Float64Array",
+  "BigInt64Array",
+  "BigUint64Array",
+  "Error",
+  "TypeError",
+  "RangeError",
+  "SyntaxError",
+  "ReferenceError",
+  "EvalError",
+  "URIError",
+  "AggregateError",
+  "Promise",
+  "Map",
+  "Set",
+  "WeakMap",
+  "WeakSet",
+  "WeakRef",
+  "FinalizationRegistry",
+  "RegExp",
+  "Date",
+  "Symbol",
+  "JSON",
+  "Math",
+  "Reflect",
+  "Proxy",
+  "Iterator",
+  "BigInt",
+  "Number",
+  "String",
+  "Boolean",
+  "Atomics",
+  "TextEncoder",
+  "TextDecoder",
+  "URL",
+  "URLSearchParams",
+];
+
+/** Where the walk starts: the function prototypes, Buffer, the iterator prototypes a Buffer hands out, and the intrinsics. */
+function intrinsicRoots(functionPrototypes: readonly object[]): unknown[] {
+  const g = globalThis as unknown as Record<string, unknown>;
   const roots: unknown[] = [
     ...functionPrototypes,
     g.Buffer,
@@ -47,61 +111,12 @@ export function freezeIntrinsics(): number {
     Object.getPrototypeOf(Object.getPrototypeOf((function* () {})())),
     Object.getPrototypeOf(Object.getPrototypeOf((async function* () {})())),
   ];
-  for (const name of [
-    "Object",
-    "Function",
-    "Array",
-    "ArrayBuffer",
-    "SharedArrayBuffer",
-    "DataView",
-    "Int8Array",
-    "Uint8Array",
-    "Uint8ClampedArray",
-    "Int16Array",
-    "Uint16Array",
-    "Int32Array",
-    "Uint32Array",
-    "Float16Array",
-    "Float32Array",
-    "Float64Array",
-    "BigInt64Array",
-    "BigUint64Array",
-    "Error",
-    "TypeError",
-    "RangeError",
-    "SyntaxError",
-    "ReferenceError",
-    "EvalError",
-    "URIError",
-    "AggregateError",
-    "Promise",
-    "Map",
-    "Set",
-    "WeakMap",
-    "WeakSet",
-    "WeakRef",
-    "FinalizationRegistry",
-    "RegExp",
-    "Date",
-    "Symbol",
-    "JSON",
-    "Math",
-    "Reflect",
-    "Proxy",
-    "Iterator",
-    "BigInt",
-    "Number",
-    "String",
-    "Boolean",
-    "Atomics",
-    "TextEncoder",
-    "TextDecoder",
-    "URL",
-    "URLSearchParams",
-  ]) {
-    if (g[name] !== undefined) roots.push(g[name]);
-  }
+  for (const name of INTRINSIC_NAMES) if (g[name] !== undefined) roots.push(g[name]);
+  return roots;
+}
 
+/** Freezes every object reachable from `roots` (properties, accessors, prototypes); returns how many. */
+function freezeReachable(roots: unknown[]): number {
   const seen = new Set<object>();
   const queue: unknown[] = roots;
   while (queue.length > 0) {
