@@ -17,6 +17,7 @@ import {
   missingExtensionError,
   type CurrentTools,
   type ExtensionNames,
+  type Hook,
   type HookCatalog,
   type ToolCatalog,
 } from "../extensions/index.ts";
@@ -29,10 +30,18 @@ import {
   splitToolNames,
   startMcpServers,
   type McpServers,
+  type ToolNameSplit,
 } from "../mcp/index.ts";
-import { createRuntime } from "../runtime/index.ts";
+import { createRuntime, type Runtime } from "../runtime/index.ts";
 import type { CommandSandbox } from "../sandbox/index.ts";
-import { createToolRunner, shellEnvFilter, type ContextData, type ShellEnvPolicy, type Tool } from "../tools/index.ts";
+import {
+  createToolRunner,
+  shellEnvFilter,
+  type ContextData,
+  type ShellEnvPolicy,
+  type Tool,
+  type ToolRunner,
+} from "../tools/index.ts";
 import type { Dialogs } from "./types.ts";
 
 /** Loaded extensions of one agent. */
@@ -58,8 +67,8 @@ export interface McpSetup {
   signal?: AbortSignal;
 }
 
-/** Loads the agent's tools and hooks; throws a RiendaError naming every missing or broken one, a line each. */
-export async function loadAgentExtensions(options: {
+/** What loadAgentExtensions is given. */
+export interface AgentExtensionsOptions {
   home: string;
   agent: Agent;
   dialogs: Dialogs;
@@ -71,8 +80,27 @@ export async function loadAgentExtensions(options: {
   shellEnv?: ShellEnvPolicy;
   /** Where the `shell` tool's commands run; none: unsandboxed. */
   shellSandbox?: CommandSandbox;
-}): Promise<AgentExtensions> {
-  const { agent, dialogs, mcp } = options;
+}
+
+/** What was loaded for the agent, before its names are checked against it. */
+interface Loaded {
+  agent: Agent;
+  riendaDir: string;
+  runtime: Runtime;
+  runner: ToolRunner;
+  /** The agent's `tools:` told apart: user and built-in tools, MCP servers. */
+  split: ToolNameSplit;
+  /** The MCP servers config.yaml declares (and where, for messages). */
+  configured: ReadonlySet<string>;
+  configPath: string;
+  toolCatalog: ToolCatalog;
+  hookCatalog: HookCatalog | undefined;
+  servers: McpServers | undefined;
+}
+
+/** Loads the agent's tools and hooks; throws a RiendaError naming every missing or broken one, a line each. */
+export async function loadAgentExtensions(options: AgentExtensionsOptions): Promise<AgentExtensions> {
+  const { agent, mcp } = options;
   const riendaDir = join(options.home, ".rienda");
   const configured: ReadonlySet<string> = new Set(mcp?.servers.keys() ?? []);
   const configPath = mcp?.configPath ?? "config.yaml";
@@ -102,91 +130,142 @@ export async function loadAgentExtensions(options: {
       agent.hooks.length > 0 ? discoverHooks({ riendaDir, runtime, names: agent.hooks }) : undefined,
       starting,
     ]);
-    // A name that is neither loaded nor broken: only then is every installed
-    // module looked at, so the list of what exists can set the broken ones apart.
-    const anyUnknown = (
-      kind: "tool" | "hook",
-      loaded: readonly { name: string }[],
-      catalog: ExtensionNames,
-      names: readonly string[],
-    ) => names.some((n) => !loaded.some((e) => e.name === n) && !brokenExtension(kind, n, catalog));
-    const toolNames = anyUnknown("tool", toolCatalog.tools, toolCatalog, split.userTools)
-      ? await discoverTools({ riendaDir, runtime, runner })
-      : toolCatalog;
-    const hookNames =
-      hookCatalog && anyUnknown("hook", hookCatalog.hooks, hookCatalog, agent.hooks)
-        ? await discoverHooks({ riendaDir, runtime })
-        : hookCatalog;
-    const missing: RiendaError[] = (servers?.connections ?? []).flatMap((c) =>
-      c.state === "ready"
-        ? []
-        : [new RiendaError("extension", `MCP server "${c.name}" failed to start: ${c.failure ?? "unknown reason"}`)],
-    );
-    const resolve = () =>
-      resolveToolNames(
-        agent.tools,
-        configured,
-        (name) => {
-          const tool = toolCatalog.tools.find((t) => t.name === name);
-          if (tool) return tool;
-          // A name like server__tool may have meant an MCP server's tool.
-          const server = serverPart(name);
-          return missingExtensionError(
-            "tool",
-            name,
-            toolNames,
-            server === undefined
-              ? undefined
-              : `"${server}" is not an MCP server: ${serverList(configured, configPath)}`,
-          );
-        },
-        // A server that did not start is reported above, not once per tool.
-        (server) =>
-          servers?.connections.find((c) => c.name === server)?.state === "ready" ? servers.toolsOf(server) : undefined,
-      );
-    const resolved = resolve();
-    const tools = resolved.tools;
-    missing.push(...resolved.missing);
-    const hooks = agent.hooks.flatMap((name) => {
-      const hook = hookCatalog?.hooks.find((h) => h.name === name);
-      if (!hook) missing.push(missingExtensionError("hook", name, hookNames ?? { diagnostics: [], available: [] }));
-      return hook ? [hook] : [];
-    });
-    // Every missing or broken one at once: fixing them one run at a time is tedious.
-    if (missing.length > 0) throw new RiendaError("extension", missing.map((e) => e.message).join("\n"));
-    const notices = extensionNotices(agent, toolCatalog, hookCatalog, servers, configured);
-    // The built-in shell runs a process, not a context: an agent with no other tool and no hook invokes nothing.
-    const invokes = hooks.length > 0 || toolCatalog.tools.some((t) => !t.builtIn && split.userTools.includes(t.name));
-    if (invokes) runtime.expectCalls();
-    // The argument validator loads while the first request is out (the
-    // request is on its way by then), not when the first tool call waits.
-    if (tools.length > 0 || (options.builtIns ?? []).length > 0)
-      (setTimeout(() => runner.prepare(), 20) as { unref?(): void }).unref?.();
-
-    const builtIns = options.builtIns ?? [];
-    // A server whose tools change (it says so) offers the new list from the next request on:
-    // `server__*` gets every tool it lists now, a named tool it no longer lists is gone.
-    const started = servers;
-    const current: CurrentTools = started
-      ? { version: () => started.version(), tools: () => [...resolve().tools, ...builtIns] }
-      : { version: () => 0, tools: () => [...tools, ...builtIns] };
-    const ports = extensionPorts({ tools: current, hooks, runner, dialogs });
-    return {
-      tools: ports.tools,
-      hooks: ports.hooks,
-      notices,
-      bind: ports.bind,
-      close: async () => {
-        void runtime.close();
-        await servers?.close();
-      },
+    const loaded: Loaded = {
+      agent,
+      riendaDir,
+      runtime,
+      runner,
+      split,
+      configured,
+      configPath,
+      toolCatalog,
+      hookCatalog,
+      servers,
     };
+    return extensionsReady(loaded, options, await checkNames(loaded));
   } catch (error) {
     void runtime.close();
     await starting?.catch(() => undefined);
     await servers?.close();
     throw error;
   }
+}
+
+/** The agent's tools and hooks, every name checked. */
+interface Checked {
+  /** The agent's tools as of now: asked again when a server's tools change. */
+  resolve: () => ResolvedTools;
+  tools: Tool[];
+  hooks: Hook[];
+}
+
+type ResolvedTools = ReturnType<typeof resolveToolNames>;
+
+/**
+ * The agent's tools and hooks; throws a RiendaError listing every name that is
+ * missing or broken and every server that did not start: fixing them one
+ * run at a time is tedious.
+ */
+async function checkNames(loaded: Loaded): Promise<Checked> {
+  const { agent, hookCatalog, servers } = loaded;
+  const known = await namesForMessages(loaded);
+  const missing: RiendaError[] = (servers?.connections ?? []).flatMap((c) =>
+    c.state === "ready"
+      ? []
+      : [new RiendaError("extension", `MCP server "${c.name}" failed to start: ${c.failure ?? "unknown reason"}`)],
+  );
+  const resolve = () => resolveAgentTools(loaded, known.tools);
+  const resolved = resolve();
+  missing.push(...resolved.missing);
+  const hooks = agent.hooks.flatMap((name) => {
+    const hook = hookCatalog?.hooks.find((h) => h.name === name);
+    if (!hook) missing.push(missingExtensionError("hook", name, known.hooks ?? { diagnostics: [], available: [] }));
+    return hook ? [hook] : [];
+  });
+  if (missing.length > 0) throw new RiendaError("extension", missing.map((e) => e.message).join("\n"));
+  return { resolve, tools: resolved.tools, hooks };
+}
+
+/**
+ * The names a "missing" message lists: what was loaded, unless some name is
+ * neither loaded nor broken; only then is every installed module looked at,
+ * so the list of what exists can set the broken ones apart.
+ */
+async function namesForMessages(loaded: Loaded): Promise<{ tools: ExtensionNames; hooks: ExtensionNames | undefined }> {
+  const { agent, riendaDir, runtime, runner, split, toolCatalog, hookCatalog } = loaded;
+  const anyUnknown = (
+    kind: "tool" | "hook",
+    found: readonly { name: string }[],
+    catalog: ExtensionNames,
+    names: readonly string[],
+  ) => names.some((n) => !found.some((e) => e.name === n) && !brokenExtension(kind, n, catalog));
+  const tools = anyUnknown("tool", toolCatalog.tools, toolCatalog, split.userTools)
+    ? await discoverTools({ riendaDir, runtime, runner })
+    : toolCatalog;
+  const hooks =
+    hookCatalog && anyUnknown("hook", hookCatalog.hooks, hookCatalog, agent.hooks)
+      ? await discoverHooks({ riendaDir, runtime })
+      : hookCatalog;
+  return { tools, hooks };
+}
+
+/** The agent's `tools:` as tools, in its order, with an error for each one missing. */
+function resolveAgentTools(loaded: Loaded, toolNames: ExtensionNames): ResolvedTools {
+  const { agent, configured, configPath, toolCatalog, servers } = loaded;
+  return resolveToolNames(
+    agent.tools,
+    configured,
+    (name) => {
+      const tool = toolCatalog.tools.find((t) => t.name === name);
+      if (tool) return tool;
+      // A name like server__tool may have meant an MCP server's tool.
+      const server = serverPart(name);
+      return missingExtensionError(
+        "tool",
+        name,
+        toolNames,
+        server === undefined ? undefined : `"${server}" is not an MCP server: ${serverList(configured, configPath)}`,
+      );
+    },
+    // A server that did not start is reported with the other problems, not once per tool.
+    (server) =>
+      servers?.connections.find((c) => c.name === server)?.state === "ready" ? servers.toolsOf(server) : undefined,
+  );
+}
+
+/** The checked tools and hooks wired into the engine's ports, the runtime told what to expect. */
+function extensionsReady(
+  loaded: Loaded,
+  options: AgentExtensionsOptions,
+  { resolve, tools, hooks }: Checked,
+): AgentExtensions {
+  const { agent, runtime, runner, split, configured, toolCatalog, hookCatalog, servers } = loaded;
+  const notices = extensionNotices(agent, toolCatalog, hookCatalog, servers, configured);
+  // The built-in shell runs a process, not a context: an agent with no other tool and no hook invokes nothing.
+  const invokes = hooks.length > 0 || toolCatalog.tools.some((t) => !t.builtIn && split.userTools.includes(t.name));
+  if (invokes) runtime.expectCalls();
+  // The argument validator loads while the first request is out (the
+  // request is on its way by then), not when the first tool call waits.
+  if (tools.length > 0 || (options.builtIns ?? []).length > 0)
+    (setTimeout(() => runner.prepare(), 20) as { unref?(): void }).unref?.();
+
+  const builtIns = options.builtIns ?? [];
+  // A server whose tools change (it says so) offers the new list from the next request on:
+  // `server__*` gets every tool it lists now, a named tool it no longer lists is gone.
+  const current: CurrentTools = servers
+    ? { version: () => servers.version(), tools: () => [...resolve().tools, ...builtIns] }
+    : { version: () => 0, tools: () => [...tools, ...builtIns] };
+  const ports = extensionPorts({ tools: current, hooks, runner, dialogs: options.dialogs });
+  return {
+    tools: ports.tools,
+    hooks: ports.hooks,
+    notices,
+    bind: ports.bind,
+    close: async () => {
+      void runtime.close();
+      await servers?.close();
+    },
+  };
 }
 
 /**

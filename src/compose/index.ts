@@ -3,7 +3,8 @@
  * tools, hooks, skills, subagents, session) are read, checked and wired
  * into the engine's ports. Not a command: run, chat and rpc call it.
  */
-export { prepareAgent, prepareRun } from "./prepare.ts";
+export { prepareRun } from "./prepare.ts";
+export { prepareAgent } from "./prepare-agent.ts";
 export { loadAgentExtensions } from "./agent-extensions.ts";
 export { openRoster, type RosterRequest } from "./open-roster.ts";
 export { compactNow, createCompactor } from "./compactor.ts";

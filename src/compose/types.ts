@@ -1,7 +1,7 @@
 /**
  * The shapes the composition root (prepare.ts) takes and gives: what a run
  * or an agent is asked for, and what comes back ready to run. Its own file,
- * so that subagents.ts and prepare.ts share them without importing each other.
+ * so that subagents.ts and prepare-agent.ts share them without importing each other.
  */
 import type { Agent } from "../agents/index.ts";
 import type { LoadedConfig, McpServerSettings } from "../config/index.ts";

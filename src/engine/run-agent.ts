@@ -11,13 +11,12 @@
 import {
   costOf,
   type AnswerCut,
-  type AssistantResponse,
   type AttachmentBlock,
   type Block,
-  type Message,
   type ResolvedModel,
   type Usage,
 } from "../providers/index.ts";
+import { rewriteMessage, splitMessage, withoutCutCalls } from "./assistant-message.ts";
 import { historyForRequest, snapshotForHooks } from "./conversation.ts";
 import { chainAfterModelResponse, chainBeforeModelRequest, notifyHooks, type Emit } from "./hook-chain.ts";
 import { LoopGuard, IDENTICAL_ROUNDS_LIMIT } from "./loop-guard.ts";
@@ -27,7 +26,7 @@ import { AnswerState, type AnswerPort } from "./structured-answer.ts";
 import { runToolRound } from "./tool-round.ts";
 import { deliverSteering, type SteeringPort } from "./steering.ts";
 import { abortedByTimeLimit, limitBeforeRequest, unpricedBudget, type RunLimits } from "./run-limits.ts";
-import type { RunEndReason, RunOutcome, ToolCall } from "./types.ts";
+import type { RunEndReason, RunOutcome } from "./types.ts";
 
 /** Everything one run needs; supplied by the composition root. */
 export interface RunInput {
@@ -324,64 +323,6 @@ function recordInterruption(input: RunInput, reason?: "error" | "limit"): void {
       message: `could not record the interruption in the session: ${error instanceof Error ? error.message : String(error)}`,
     });
   }
-}
-
-/** The response without its tool calls when the answer was cut at max_tokens (issue 30); otherwise as it came. */
-function withoutCutCalls(response: AssistantResponse): AssistantResponse {
-  if (response.stopReason !== "max_tokens" || !response.message.blocks.some((b) => b.type === "tool_call"))
-    return response;
-  return {
-    ...response,
-    message: { ...response.message, blocks: response.message.blocks.filter((b) => b.type !== "tool_call") },
-  };
-}
-
-/** Text, thinking and tool calls of an assistant message. */
-function splitMessage(message: Message): { text: string; thinking: string; toolCalls: ToolCall[] } {
-  let text = "";
-  let thinking = "";
-  const toolCalls: ToolCall[] = [];
-  for (const block of message.blocks) {
-    if (block.type === "text") text += block.text;
-    else if (block.type === "thinking") thinking += block.thinking;
-    else if (block.type === "tool_call")
-      toolCalls.push({ id: block.toolCallId, name: block.toolCallName, arguments: block.toolCallArguments });
-  }
-  return { text, thinking, toolCalls };
-}
-
-/**
- * Applies afterModelResponse rewrites to the stored message: a rewritten text
- * or thinking replaces all blocks of its kind with one block in the place of
- * the first. A rewritten thinking loses its provider signature, which no
- * longer matches it.
- */
-function rewriteMessage(
-  message: Message,
-  original: { text: string; thinking: string },
-  next: { text: string; thinking: string },
-): Message {
-  let blocks: Block[] = message.blocks;
-  if (next.thinking !== original.thinking)
-    blocks = replaceKind(blocks, "thinking", next.thinking ? { type: "thinking", thinking: next.thinking } : undefined);
-  if (next.text !== original.text)
-    blocks = replaceKind(blocks, "text", next.text ? { type: "text", text: next.text } : undefined);
-  // A hook may empty the answer (hooks.md): it is stored as one empty text, so the turn still has its answer.
-  if (blocks.length === 0) blocks = [{ type: "text", text: "" }];
-  return { role: "assistant", blocks };
-}
-
-function replaceKind(blocks: Block[], kind: "text" | "thinking", replacement: Block | undefined): Block[] {
-  const first = blocks.findIndex((b) => b.type === kind);
-  const kept = blocks.filter((b) => b.type !== kind);
-  if (!replacement) return kept;
-  if (first !== -1) {
-    const before = blocks.slice(0, first).filter((b) => b.type !== kind).length;
-    return [...kept.slice(0, before), replacement, ...kept.slice(before)];
-  }
-  // New text goes before tool calls; new thinking goes first.
-  const at = kind === "thinking" ? 0 : kept.findIndex((b) => b.type === "tool_call");
-  return at === -1 ? [...kept, replacement] : [...kept.slice(0, at), replacement, ...kept.slice(at)];
 }
 
 function addUsage(total: Usage, add: Usage | undefined): void {

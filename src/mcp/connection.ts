@@ -7,22 +7,16 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerSettings } from "../config/index.ts";
-import { messageOf, RiendaError } from "../errors.ts";
+import { RiendaError } from "../errors.ts";
 import type { ToolCallContext, ToolResult } from "../tools/index.ts";
 import { resultText, type McpCallResult } from "./result-text.ts";
-import { loadClientSdk, loadHttpClientTransport, type ClientSdk } from "./sdk.ts";
+import { listAllTools, type McpToolInfo, type ResultSchema } from "./list-tools.ts";
+import { loadClientSdk, loadHttpClientTransport } from "./sdk.ts";
+import { describeError, httpStatus } from "./sdk-errors.ts";
 import { INHERITED, serverEnvironment } from "./server-env.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 import { headerSecret, hideSecrets } from "../values.ts";
 import { VERSION } from "../version.ts";
-
-/** A tool as the server lists it. */
-export interface McpToolInfo {
-  /** The server's own name for it. */
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-}
 
 /** Where the server runs. */
 export interface ConnectionOptions {
@@ -354,79 +348,6 @@ export class McpConnection {
   hide(text: string): string {
     return hideSecrets(text, this.secrets);
   }
-}
-
-/**
- * Every page of `tools/list`. Each tool is checked here rather than by the
- * SDK, whose check of the whole answer would fail the server for one bad
- * tool (with a dump of schema paths): a tool Rienda cannot offer is left out,
- * with a reason.
- */
-async function listAllTools(
-  client: Client,
-  anyResult: ResultSchema,
-  timeoutMs: number,
-): Promise<{ tools: McpToolInfo[]; leftOut: string[] }> {
-  const tools: McpToolInfo[] = [];
-  const leftOut: string[] = [];
-  let cursor: string | undefined;
-  // A server that keeps handing out cursors is cut off rather than followed forever.
-  for (let page = 0; page < 100; page++) {
-    const answer: Record<string, unknown> = await client.request(
-      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-      anyResult,
-      { timeout: timeoutMs },
-    );
-    if (!Array.isArray(answer.tools)) throw new Error('its answer to "tools/list" has no list of tools');
-    for (const listed of answer.tools) {
-      const tool = readTool(listed);
-      if (typeof tool === "string") leftOut.push(tool);
-      else tools.push(tool);
-    }
-    cursor = typeof answer.nextCursor === "string" && answer.nextCursor !== "" ? answer.nextCursor : undefined;
-    if (!cursor) break;
-  }
-  return { tools, leftOut };
-}
-
-/** The SDK's schema of any result (Rienda reads the fields itself). */
-type ResultSchema = ClientSdk["types"]["ResultSchema"];
-
-/** A listed tool, or why it is left out. */
-function readTool(value: unknown): McpToolInfo | string {
-  const tool = (value !== null && typeof value === "object" ? value : {}) as Record<string, unknown>;
-  const name = tool.name;
-  if (typeof name !== "string" || name === "") return "a tool without a name is left out";
-  const schema = tool.inputSchema;
-  if (schema === null || typeof schema !== "object" || Array.isArray(schema))
-    return `tool "${name}" is left out: it has no input schema (inputSchema)`;
-  if ((schema as { type?: unknown }).type !== "object")
-    return `tool "${name}" is left out: its input schema is not of type "object" (a tool's arguments are an object)`;
-  const text = (field: unknown) => (typeof field === "string" ? field : undefined);
-  return {
-    name,
-    description: text(tool.description) ?? text(tool.title) ?? "",
-    inputSchema: schema as Record<string, unknown>,
-  };
-}
-
-/** The HTTP status of the SDK's StreamableHTTPError (known by its message: class names do not survive minifying). */
-function httpStatus(error: unknown): number | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return messageOf(error).startsWith("Streamable HTTP error: ") && typeof code === "number" ? code : undefined;
-}
-
-/** The SDK's message, with the HTTP status when the server answered with one. */
-function describeError(error: unknown): string {
-  const full = messageOf(error);
-  // The SDK's StreamableHTTPError, known by its message (class names do not survive minifying).
-  const isHttp = full.startsWith("Streamable HTTP error: ");
-  const message = full.replace(/^Streamable HTTP error: /, "");
-  const code = (error as { code?: unknown } | null)?.code;
-  if (isHttp && typeof code === "number" && code >= 100 && code <= 599) return `HTTP ${code}: ${message}`;
-  if (error instanceof Error && error.message === "fetch failed" && error.cause instanceof Error)
-    return `cannot connect: ${error.cause.message}`;
-  return message;
 }
 
 function indent(text: string): string {

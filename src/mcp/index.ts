@@ -11,7 +11,8 @@
  * before the bearer token is checked, and the token is never printed. Must not know about agents, sessions or
  * hooks: calls arrive as `Tool.execute` through the one tool runner.
  */
-export { McpConnection, type ConnectionOptions, type ConnectionState, type McpToolInfo } from "./connection.ts";
+export { McpConnection, type ConnectionOptions, type ConnectionState } from "./connection.ts";
+export type { McpToolInfo } from "./list-tools.ts";
 export {
   resolveToolNames,
   serverList,
