@@ -53,7 +53,7 @@ describe("the chat against llama.cpp", () => {
     await idle(t, 0);
     t.line("Check the shell.");
     const screen = await idle(t, 1);
-    expect(screen).toContain('• shell {"command":"echo puppet-ok"}');
+    expect(screen).toContain("• $ echo puppet-ok");
     expect(screen).toContain("  │ puppet-ok");
     expect(screen).toContain("Tool result received: done!");
     expect(screen).toMatch(/─ \d+\.\ds · [\d,]+ in \/ [\d,]+ out tokens/);
