@@ -191,7 +191,11 @@ describe("runs", () => {
     driver.send({ id: "c", type: "compact" });
     const response = await driver.response("c");
     expect(response.data).toEqual({ compacted: true });
-    expect(driver.eventsOf("c").length).toBeGreaterThan(0);
+    // The compaction says when it starts and ends, besides its notices.
+    const kinds = driver.eventsOf("c").map((l) => l.type);
+    expect(kinds.indexOf("compaction_end")).toBeGreaterThan(kinds.indexOf("compaction_start"));
+    expect(kinds.indexOf("compaction_start")).toBeGreaterThanOrEqual(0);
+    expect(driver.eventsOf("c").find((l) => l.type === "compaction_end")).toMatchObject({ compacted: true });
     const last = driver.lines.filter((l) => l.command_id === "c" || l.id === "c").at(-1);
     expect(last).toBe(response);
     expectValid(driver);
