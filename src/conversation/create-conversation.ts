@@ -21,8 +21,8 @@ import { modelCommands } from "./model-switching.ts";
 import { rosterOf } from "./model-picks.ts";
 import { modelRows, type ModelRow } from "./model-rows.ts";
 import { sessionTreeCommands } from "./session-branches.ts";
-import { TurnQueue } from "./turn-queue.ts";
-import type { Conversation, ConversationStart, TurnIo } from "./types.ts";
+import { TurnQueue, type QueueKind } from "./turn-queue.ts";
+import type { AttachmentRow, Conversation, ConversationStart, TurnIo } from "./types.ts";
 
 /** Opens the conversation `start` describes: the session to continue (if any) and its agent prepared. */
 export async function createConversation(start: ConversationStart, dialogs: Dialogs): Promise<Conversation> {
@@ -38,14 +38,8 @@ export async function createConversation(start: ConversationStart, dialogs: Dial
     ...sessionCommands(start, holder, queue),
     ...switchCommands(start, holder, onceNotices),
     runTurn: (prompt, io) => runTurn(holder, modelPort, queue, { prompt, attachments: takePending() }, io),
-    steer(text, attachments = []) {
-      checkAttachmentsFit(attachments, holder.prepared.model);
-      return queue.add("steer", { text, ...(attachments.length > 0 ? { attachments } : {}) });
-    },
-    followUp(text, attachments = []) {
-      checkAttachmentsFit(attachments, holder.prepared.model);
-      return queue.add("follow_up", { text, ...(attachments.length > 0 ? { attachments } : {}) });
-    },
+    steer: (text, attachments = []) => enqueue("steer", text, attachments),
+    followUp: (text, attachments = []) => enqueue("follow_up", text, attachments),
     withdraw: (id) => queue.withdraw(id),
     queued: () => queue.list().map(({ id, kind, text }) => ({ id, kind, text })),
     nextFollowUp() {
@@ -62,18 +56,9 @@ export async function createConversation(start: ConversationStart, dialogs: Dial
         io,
       );
     },
-    attach(path) {
-      const block = readFileAttachment(path, start.workdir);
-      checkAttachmentsFit([...pending, block], holder.prepared.model);
-      pending.push(block);
-      return attachmentRow(block);
-    },
+    attach: (path) => attachBlock(readFileAttachment(path, start.workdir)),
     readAttachment: (path) => readFileAttachment(path, start.workdir),
-    attachBlock(block) {
-      checkAttachmentsFit([...pending, block], holder.prepared.model);
-      pending.push(block);
-      return attachmentRow(block);
-    },
+    attachBlock,
     pendingAttachments: () => pending.map(attachmentRow),
     dropAttachments: () => void (pending = []),
     history: () => (holder.session ? historyOf(holder.session) : []),
@@ -91,6 +76,19 @@ export async function createConversation(start: ConversationStart, dialogs: Dial
       holder.session?.closeDiscardingUnused();
     },
   };
+
+  /** Queues a message whose files fit the model; its id in the queue. */
+  function enqueue(kind: QueueKind, text: string, attachments: AttachmentBlock[]): number {
+    checkAttachmentsFit(attachments, holder.prepared.model);
+    return queue.add(kind, { text, ...(attachments.length > 0 ? { attachments } : {}) });
+  }
+
+  /** Attaches `block` to the next message, checked with what is already attached. */
+  function attachBlock(block: AttachmentBlock): AttachmentRow {
+    checkAttachmentsFit([...pending, block], holder.prepared.model);
+    pending.push(block);
+    return attachmentRow(block);
+  }
 }
 
 /** The agent prepared for `start`, with the session to continue opened (its lock held) and adopted. */

@@ -57,8 +57,7 @@ export function screenKeys(parts: ScreenKeyParts): (data: string) => KeyResult {
     const activity = parts.activity();
     if (activity.kind === "turn") {
       const refused = (message: string) => transcript.line(s.error(`error: ${terminalSafe(message)}`));
-      const { editor, queue } = parts;
-      if (!turnKey(data, activity, { editor, queue, backend: parts.backend(), refused })) return undefined;
+      if (!turnKey(data, activity, { editor: parts.editor, backend: parts.backend(), refused })) return undefined;
       if (activity.queues) activityLine.hint(turnHint(parts.queue));
       parts.render();
       return { consume: true };

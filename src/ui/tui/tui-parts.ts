@@ -72,7 +72,7 @@ export function createTuiParts(options: ChatScreenOptions): TuiParts {
     s,
     tui,
     transcript,
-    queue: new QueuedMessages(theme),
+    queue: new QueuedMessages(theme, () => state.backend?.queued() ?? []),
     editor,
     bottom: new BottomPanel(tui, editor, () => transcript.lineCount),
     activityLine: new ActivityLine(theme, render),

@@ -40,7 +40,7 @@ export async function runTurn(p: TuiParts, backend: ChatBackend, text: string): 
   const outcome = await turnOutcome(p, backend, [...state.carried.splice(0), text].join("\n\n"), interrupts);
   p.feed.endTurn(outcome, Date.now() - startedAt);
   // Nothing queued is sent after an interrupt: it goes back into the editor.
-  if (outcome.reason === "interrupted") giveBackQueued({ editor: p.editor, queue: p.queue, backend });
+  if (outcome.reason === "interrupted") giveBackQueued(p.editor, backend);
   p.render();
 }
 
@@ -70,7 +70,6 @@ async function turnOutcome(
     return await backend.runTurn(prompt, {
       emit: (event) => {
         if (event.type === "steer" && event.parent === undefined) {
-          p.queue.delivered("steer", event.text);
           p.activityLine.hint(turnHint(p.queue));
           transcript.line(s.bold(terminalSafe(event.text)), s.accent("> "), s.dim("… "));
         }
@@ -95,7 +94,6 @@ async function turnOutcome(
 /** The follow-ups queued during a turn, each a turn of its own, in order. */
 export async function runFollowUps(p: TuiParts, backend: ChatBackend): Promise<void> {
   for (let next = backend.nextFollowUp(); next && !p.state.stopped; next = backend.nextFollowUp()) {
-    p.queue.delivered("follow_up", next.text);
     await runTurn(p, backend, next.text);
   }
 }

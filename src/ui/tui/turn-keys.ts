@@ -6,7 +6,6 @@
  */
 import { matchesKey, type Editor } from "@mariozechner/pi-tui";
 import type { ChatBackend } from "../chat/index.ts";
-import type { QueuedMessages } from "./queued-messages.ts";
 
 /** The turn as the keys see it. */
 export interface RunningTurn {
@@ -18,7 +17,6 @@ export interface RunningTurn {
 /** What the keys act on. */
 export interface TurnKeyParts {
   editor: Editor;
-  queue: QueuedMessages;
   backend: ChatBackend | undefined;
   /** A message could not be queued (a file that does not fit the model): said under the transcript. */
   refused(message: string): void;
@@ -26,9 +24,9 @@ export interface TurnKeyParts {
 
 /** Handles one key of a running turn; whether it was used. */
 export function turnKey(data: string, turn: RunningTurn, parts: TurnKeyParts): boolean {
-  const { editor, queue, backend } = parts;
-  if (matchesKey(data, "escape") && turn.queues && queue.count > 0 && backend) {
-    takeBack(parts);
+  const { editor, backend } = parts;
+  if (matchesKey(data, "escape") && turn.queues && backend && backend.queued().length > 0) {
+    takeBack(editor, backend);
     return true;
   }
   if (matchesKey(data, "ctrl+c") || matchesKey(data, "escape")) {
@@ -41,8 +39,8 @@ export function turnKey(data: string, turn: RunningTurn, parts: TurnKeyParts): b
   // Without a turn that takes messages, or words to send, what is typed waits in the editor.
   if (!turn.queues || !backend || text.trim() === "") return true;
   try {
-    const id = kind === "steer" ? backend.steer(text) : backend.followUp(text);
-    queue.add({ id, kind, text });
+    if (kind === "steer") backend.steer(text);
+    else backend.followUp(text);
     editor.addToHistory(text);
     editor.setText("");
   } catch (error) {
@@ -52,16 +50,16 @@ export function turnKey(data: string, turn: RunningTurn, parts: TurnKeyParts): b
 }
 
 /** Esc: the newest message still waiting goes back into the editor (one already delivered stays delivered). */
-function takeBack({ editor, queue, backend }: TurnKeyParts): void {
-  const last = queue.takeLast();
-  if (!last || !backend?.withdraw(last.id)) return;
+function takeBack(editor: Editor, backend: ChatBackend): void {
+  const last = backend.queued().at(-1);
+  if (!last || !backend.withdraw(last.id)) return;
   editor.setText(editor.getText() === "" ? last.text : `${last.text}\n${editor.getText()}`);
 }
 
 /** After an interrupt: every message still waiting goes back into the editor, oldest first, nothing sent. */
-export function giveBackQueued({ editor, queue, backend }: Pick<TurnKeyParts, "editor" | "queue" | "backend">): void {
-  const waiting = queue.takeAll();
-  backend?.clearQueue();
+export function giveBackQueued(editor: Editor, backend: ChatBackend): void {
+  const waiting = backend.queued();
+  backend.clearQueue();
   if (waiting.length === 0) return;
   editor.setText([...waiting.map((item) => item.text), editor.getText()].filter((text) => text !== "").join("\n"));
 }
