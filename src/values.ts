@@ -224,6 +224,11 @@ function editDistance(a: string, b: string, limit: number): number {
   return Math.min(previous[b.length]!, limit + 1);
 }
 
+/** Sums of float dollars drift; a millionth of a dollar is the unit costs are kept in (run totals, session totals). */
+export function roundDollars(dollars: number): number {
+  return Math.round(dollars * 1_000_000) / 1_000_000;
+}
+
 /**
  * US dollars for people, one format everywhere (run output, chats, `sessions`,
  * limit messages): "$1.25" from a dollar up, two significant digits under

@@ -4,6 +4,7 @@
  * its tokens, cost and share of the context window.
  */
 import type { SessionFile } from "../sessions/index.ts";
+import { roundDollars } from "../values.ts";
 
 /** One entry of the active branch, as `get_messages` lists it. */
 export interface BranchMessage {
@@ -84,6 +85,6 @@ export function branchStats(session: SessionFile | undefined, contextWindow: num
   }
   if (stats.context.tokens !== null && contextWindow)
     stats.context.share = Math.round((stats.context.tokens / contextWindow) * 1000) / 1000;
-  if (stats.cost !== null) stats.cost = Math.round(stats.cost * 1_000_000) / 1_000_000;
+  if (stats.cost !== null) stats.cost = roundDollars(stats.cost);
   return stats;
 }

@@ -8,6 +8,7 @@
  * with reason "interrupted", a consistent session, and (once the prompt is
  * stored) an interruption recorded where the conversation stopped.
  */
+import { roundDollars } from "../values.ts";
 import {
   costOf,
   type AnswerCut,
@@ -338,9 +339,4 @@ function addUsage(total: Usage, add: Usage | undefined): void {
 function addCost(progress: Progress, cost: number | undefined): void {
   if (cost === undefined) progress.unpriced = true;
   else progress.cost = (progress.cost ?? 0) + cost;
-}
-
-/** Sums of float dollars drift; a millionth of a dollar is the unit costs are kept in. */
-function roundDollars(dollars: number): number {
-  return Math.round(dollars * 1_000_000) / 1_000_000;
 }

@@ -19,7 +19,7 @@ import { decodeBlocks, decodeEntry } from "./decode-entry.ts";
 import { headerProblem } from "./header-problem.ts";
 import { firstString, isRecord, str } from "./json-fields.ts";
 import { INVALID, isBlank, lineSpans, MAX_ENTRY_DEPTH, parseJson, type LineSpan } from "./parse-session-bytes.ts";
-import { jsonDepthProblem } from "../values.ts";
+import { jsonDepthProblem, roundDollars } from "../values.ts";
 import { normalizeTitle, titleFromBlocks } from "./session-title.ts";
 
 /** The summary of a session so far; plain JSON so the index can store it. */
@@ -324,7 +324,7 @@ function addResponse(state: ScanState, value: unknown): void {
   }
   const cost = value.responseCost;
   if (typeof cost === "number" && Number.isFinite(cost) && cost >= 0)
-    state.cost = Math.round(((state.cost ?? 0) + cost) * 1_000_000) / 1_000_000;
+    state.cost = roundDollars((state.cost ?? 0) + cost);
 }
 
 function count(value: unknown): number {

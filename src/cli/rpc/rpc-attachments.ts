@@ -26,10 +26,7 @@ export function imageAttachment(image: InlineImage): AttachmentBlock {
   const data = image.data.replace(/\s+/g, "");
   if (data === "" || data.length % 4 !== 0 || !BASE64.test(data))
     throw new RiendaError("usage", `${shown}: "data" is not base64 text`);
-  const text = atob(data);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  const block = attachmentFromBytes(bytes, image.name, shown);
+  const block = attachmentFromBytes(new Uint8Array(Buffer.from(data, "base64")), image.name, shown);
   if (!block.mediaType.startsWith("image/"))
     throw new RiendaError(
       "usage",
