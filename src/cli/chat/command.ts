@@ -8,11 +8,12 @@
  * Exit 0 when the user quits, 130 when a signal ends the chat, 1 when it
  * cannot start (no terminal, bad flags, unknown agent, ...).
  */
+import { conversationStart } from "../shared/conversation-start.ts";
+import { latestSessionId } from "../../compose/index.ts";
 import { defineCommand } from "../shared/command.ts";
 import { listAgents } from "../../agents/index.ts";
 import { loadConfig } from "../../config/index.ts";
 import { RiendaError, userMessage } from "../../errors.ts";
-import { listSessions } from "../../sessions/index.ts";
 import {
   createChatScreen,
   createChatStyle,
@@ -24,9 +25,7 @@ import { VERSION } from "../../version.ts";
 import { exitWhenFlushed } from "../shared/exit.ts";
 import { INTERRUPTED_EXIT, interrupts } from "../shared/interrupts.ts";
 import { untilInterrupted } from "../../abort-race.ts";
-import { resolveWorkdir } from "../shared/resolve-workdir.ts";
 import { createConversation, pickStartModel, type ConversationStart } from "../../conversation/index.ts";
-import { homeDir } from "../shared/home-dir.ts";
 import type { CommandLine } from "../shared/strict-args.ts";
 import { chatArgs } from "./chat-args.ts";
 import { stderrForPeople } from "../shared/for-people.ts";
@@ -82,22 +81,11 @@ async function chat(line: CommandLine<typeof chatArgs>, started: (backend: ChatB
   const continuing = parsed.continue === true || parsed.session !== undefined;
   if ((parsed.fork || parsed.at !== undefined) && !continuing)
     throw new RiendaError("usage", `${parsed.fork ? "--fork" : "--at"} needs the session: -s ID or -c`);
-  const start: ConversationStart = {
-    home: homeDir(),
-    env: process.env,
-    workdir: resolveWorkdir(parsed.workdir),
-    workdirGiven: parsed.workdir !== undefined,
-    ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
-    ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
-    ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
-    ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
-    ...(parsed.sandbox !== undefined ? { sandbox: parsed.sandbox } : {}),
-    rememberPicks: true,
-  };
+  const start: ConversationStart = { ...conversationStart(parsed), rememberPicks: true };
   // A broken config fails before the user is asked anything.
   loadConfig({ ...(start.configPath ? { flag: start.configPath } : {}), env: start.env, home: start.home });
   if (parsed.session !== undefined) start.sessionId = parsed.session;
-  else if (parsed.continue) start.sessionId = latestSession(start);
+  else if (parsed.continue) start.sessionId = latestSessionId(start.home, start.workdir);
 
   const screenOptions: ChatScreenOptions = {
     terminal: { input: process.stdin, output: process.stdout },
@@ -145,16 +133,6 @@ async function chat(line: CommandLine<typeof chatArgs>, started: (backend: ChatB
   } finally {
     stopWatching();
   }
-}
-
-/** The id of this workspace's most recent session; an error when there is none. */
-function latestSession(start: ConversationStart): string {
-  // A subagent's session is not one to continue: it belongs to its parent's run.
-  const [latest] = listSessions({ home: start.home, workdir: start.workdir }).filter(
-    (s) => s.parentSession === undefined,
-  );
-  if (!latest) throw new RiendaError("session", `no session to continue in this workspace (${start.workdir})`);
-  return latest.id;
 }
 
 async function pickAgent(home: string, screen: ChatScreen): Promise<string | undefined> {

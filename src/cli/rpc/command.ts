@@ -7,15 +7,14 @@
  * The end of stdin ends a run going on as an interrupt would and exits 0;
  * SIGINT/SIGTERM do the same and exit 130.
  */
+import { conversationStart } from "../shared/conversation-start.ts";
 import { defineCommand } from "../shared/command.ts";
 import { RiendaError, userMessage } from "../../errors.ts";
 import { jsonWithControlsEscaped } from "../../ui/index.ts";
 import { VERSION } from "../../version.ts";
-import { createConversation, type ConversationStart } from "../../conversation/index.ts";
+import { createConversation } from "../../conversation/index.ts";
 import { exitWhenFlushed } from "../shared/exit.ts";
-import { homeDir } from "../shared/home-dir.ts";
 import { interrupts } from "../shared/interrupts.ts";
-import { resolveWorkdir } from "../shared/resolve-workdir.ts";
 import { RPC_VERSION } from "./rpc-protocol.ts";
 import { readCappedLines } from "./rpc-lines.ts";
 import { RpcServer } from "./rpc-server.ts";
@@ -48,23 +47,11 @@ export default defineCommand({
       const parsed = line.values;
       if (parsed.continue && parsed.session !== undefined)
         throw new RiendaError("usage", "rpc: use -c or -s ID, not both");
-      const home = homeDir();
-      const workdir = resolveWorkdir(parsed.workdir);
-      const sessionId = parsed.session ?? (parsed.continue ? latestSessionId(home, workdir) : undefined);
+      const start = conversationStart(parsed);
+      const sessionId = parsed.session ?? (parsed.continue ? latestSessionId(start.home, start.workdir) : undefined);
       if (parsed.agent === undefined && sessionId === undefined)
         throw new RiendaError("usage", "rpc: -a AGENT is required unless -s ID or -c continues a session");
-      const start: ConversationStart = {
-        home,
-        env: process.env,
-        workdir,
-        workdirGiven: parsed.workdir !== undefined,
-        ...(parsed.config !== undefined ? { configPath: parsed.config } : {}),
-        ...(parsed.agent !== undefined ? { agentId: parsed.agent } : {}),
-        ...(parsed.model !== undefined ? { modelRef: parsed.model } : {}),
-        ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
-        ...(parsed.sandbox !== undefined ? { sandbox: parsed.sandbox } : {}),
-        ...(sessionId !== undefined ? { sessionId } : {}),
-      };
+      if (sessionId !== undefined) start.sessionId = sessionId;
       const rpc = new RpcServer({ write, stderr: process.stderr }, { autoApprove: Boolean(parsed["auto-approve"]) });
       const backend = await createConversation(start, rpc.dialogs);
       close = () => backend.close();
