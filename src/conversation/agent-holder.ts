@@ -50,6 +50,15 @@ export class AgentHolder {
     return agentRequest(this.#start, agentId, changes);
   }
 
+  /** The request that prepares what `session`'s active branch records: its agent, model and level. */
+  branchRequest(session: SessionFile): AgentRequest {
+    return this.request(session.agent, {
+      modelRef: session.model,
+      sessionModel: session.model,
+      sessionThinking: session.thinking,
+    });
+  }
+
   /**
    * Prepares an agent for a switch the user may give up on (Ctrl-C): the
    * signal ends the start of MCP servers; setup that cannot be ended (a
@@ -120,12 +129,7 @@ export class AgentHolder {
     )
       return;
     try {
-      const request = this.request(wanted.agent, {
-        modelRef: wanted.model,
-        sessionModel: wanted.model,
-        sessionThinking: wanted.thinking,
-      });
-      this.replace(await this.prepare(request, signal));
+      this.replace(await this.prepare(this.branchRequest(session), signal));
     } catch (error) {
       if (signal?.aborted) throw error;
       this.notices.push(

@@ -214,18 +214,9 @@ function sessionCommands(start: ConversationStart, holder: AgentHolder, queue: T
       const current = holder.session;
       const target = current?.id === id ? current : openSession({ home: start.home, id, workdir: start.workdir });
       try {
-        const next = await holder.prepare(
-          holder.request(target.agent, {
-            modelRef: target.model,
-            sessionModel: target.model,
-            sessionThinking: target.thinking,
-          }),
-          signal,
-        );
-        const previous = holder.prepared;
-        holder.prepared = next;
-        holder.adopt(target);
-        void previous.close();
+        const next = await holder.prepare(holder.branchRequest(target), signal);
+        holder.session = target;
+        holder.replace(next);
       } catch (error) {
         if (target !== current) target.close();
         throw error;
